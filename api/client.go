@@ -1,0 +1,619 @@
+// Package api is the typed client of the backup, restore and provisioning
+// interface, the validation rules it shares with the sandbox, and the SQL
+// client for the replication procedures. It knows nothing of terminals.
+package api
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"math/rand/v2"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"time"
+)
+
+// Defaults of the interface document.
+const (
+	DefaultProvisioningPrefix = "/provisioning/v1"
+	DefaultBackupPrefix       = "/backup/v1"
+	LiveBackupPrefix          = "/skybackup/v1"
+	DefaultTimeout            = 15 * time.Second
+	DefaultMaxRetries         = 3
+	// MaxRetryAfter is the longest Retry-After the client waits for itself;
+	// a longer one is returned to the caller (whose poller backs off).
+	MaxRetryAfter = 20 * time.Second
+	pageSize      = 100
+	maxPages      = 1000
+	maxBody       = 32 << 20
+)
+
+// Config holds the settings of a Client.
+type Config struct {
+	BaseURL            string
+	APIKey             string
+	Org                string // sent as X-MDB-Org when set
+	ProvisioningPrefix string // default /provisioning/v1
+	BackupPrefix       string // default /backup/v1; the live service uses /skybackup/v1
+	UserAgent          string // default skytui/dev
+	HTTPClient         *http.Client
+	Timeout            time.Duration // per request; default 15 s
+	MaxRetries         int           // GET and DELETE only; default 3, negative for none
+	BaseBackoff        time.Duration // default 300 ms
+	Logger             *slog.Logger  // debug log; never sees the API key
+	// Sleep waits between retries; tests replace it.
+	Sleep func(ctx context.Context, d time.Duration) error
+}
+
+// Client calls the interface. It is safe for concurrent use.
+type Client struct {
+	cfg  Config
+	base *url.URL
+	// statusUnsupported is set once the backup status call proved absent,
+	// so pollers stop asking.
+	statusUnsupported atomic.Bool
+}
+
+// New validates the settings and returns a client.
+func New(cfg Config) (*Client, error) {
+	if err := ValidateBaseURL(cfg.BaseURL); err != nil {
+		return nil, err
+	}
+	u, _ := url.Parse(strings.TrimRight(cfg.BaseURL, "/"))
+	if cfg.ProvisioningPrefix == "" {
+		cfg.ProvisioningPrefix = DefaultProvisioningPrefix
+	}
+	if cfg.BackupPrefix == "" {
+		cfg.BackupPrefix = DefaultBackupPrefix
+	}
+	cfg.ProvisioningPrefix = "/" + strings.Trim(cfg.ProvisioningPrefix, "/")
+	cfg.BackupPrefix = "/" + strings.Trim(cfg.BackupPrefix, "/")
+	if cfg.UserAgent == "" {
+		cfg.UserAgent = "skytui/dev"
+	}
+	if cfg.HTTPClient == nil {
+		cfg.HTTPClient = &http.Client{}
+	}
+	if cfg.Timeout <= 0 {
+		cfg.Timeout = DefaultTimeout
+	}
+	if cfg.MaxRetries == 0 {
+		cfg.MaxRetries = DefaultMaxRetries
+	} else if cfg.MaxRetries < 0 {
+		cfg.MaxRetries = 0
+	}
+	if cfg.BaseBackoff <= 0 {
+		cfg.BaseBackoff = 300 * time.Millisecond
+	}
+	if cfg.Sleep == nil {
+		cfg.Sleep = sleepCtx
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	return &Client{cfg: cfg, base: u}, nil
+}
+
+// BaseURL is the configured base URL.
+func (c *Client) BaseURL() string { return c.base.String() }
+
+// Host is the API endpoint host, for headers.
+func (c *Client) Host() string { return c.base.Host }
+
+// Org is the configured organisation, or "".
+func (c *Client) Org() string { return c.cfg.Org }
+
+func sleepCtx(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}
+
+func (c *Client) prov(p string) string   { return c.cfg.ProvisioningPrefix + p }
+func (c *Client) backup(p string) string { return c.cfg.BackupPrefix + p }
+
+// response is a successful answer.
+type response struct {
+	body   []byte
+	header http.Header
+	status int
+}
+
+// do sends one call. GET and DELETE are retried on transport errors and on
+// 429, 500, 502, 503 and 504; POST, PUT and anything else never are: a
+// duplicated restore or backup is worse than an error.
+func (c *Client) do(ctx context.Context, method, path string, query url.Values, in any) (*response, error) {
+	var payload []byte
+	if in != nil {
+		var err error
+		if payload, err = json.Marshal(in); err != nil {
+			return nil, fmt.Errorf("encode %s %s: %w", method, path, err)
+		}
+	}
+	retryable := method == http.MethodGet || method == http.MethodDelete
+	attempts := 1
+	if retryable {
+		attempts += c.cfg.MaxRetries
+	}
+	var last error
+	for attempt := 0; attempt < attempts; attempt++ {
+		if attempt > 0 {
+			wait := c.backoff(attempt)
+			var he *Error
+			if errors.As(last, &he) && he.RetryAfter > 0 {
+				wait = he.RetryAfter
+			}
+			c.cfg.Logger.Debug("retry", "method", method, "path", path, "attempt", attempt+1, "wait", wait)
+			if err := c.cfg.Sleep(ctx, wait); err != nil {
+				return nil, last
+			}
+		}
+		resp, err := c.once(ctx, method, path, query, payload)
+		if err == nil {
+			return resp, nil
+		}
+		last = err
+		if !retryable || !shouldRetry(ctx, err) {
+			return nil, err
+		}
+	}
+	return nil, last
+}
+
+func (c *Client) backoff(attempt int) time.Duration {
+	d := c.cfg.BaseBackoff << (attempt - 1)
+	if d > 8*time.Second {
+		d = 8 * time.Second
+	}
+	// full jitter in [d/2, d)
+	return d/2 + time.Duration(rand.Int64N(int64(d/2)+1))
+}
+
+func shouldRetry(ctx context.Context, err error) bool {
+	if ctx.Err() != nil {
+		return false
+	}
+	var e *Error
+	if !errors.As(err, &e) {
+		return false
+	}
+	if e.Status == 0 {
+		return true // transport error
+	}
+	switch e.Status {
+	case http.StatusTooManyRequests:
+		return e.RetryAfter <= MaxRetryAfter
+	case http.StatusInternalServerError, http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout:
+		return true
+	}
+	return false
+}
+
+func (c *Client) once(ctx context.Context, method, path string, query url.Values, payload []byte) (*response, error) {
+	ctx, cancel := context.WithTimeout(ctx, c.cfg.Timeout)
+	defer cancel()
+	u := *c.base
+	u.Path = c.base.Path + path
+	if len(query) > 0 {
+		u.RawQuery = query.Encode()
+	}
+	var body io.Reader
+	if payload != nil {
+		body = bytes.NewReader(payload)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, u.String(), body)
+	if err != nil {
+		return nil, &Error{Method: method, Path: path, Err: err}
+	}
+	req.Header.Set("Accept", "application/json")
+	if payload != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	req.Header.Set("User-Agent", c.cfg.UserAgent)
+	if c.cfg.APIKey != "" {
+		req.Header.Set("X-API-Key", c.cfg.APIKey)
+	}
+	if c.cfg.Org != "" {
+		req.Header.Set("X-MDB-Org", c.cfg.Org)
+	}
+	start := time.Now()
+	res, err := c.cfg.HTTPClient.Do(req)
+	if err != nil {
+		c.cfg.Logger.Debug("request failed", "method", method, "path", path, "headers", RedactHeaders(req.Header), "err", err)
+		return nil, &Error{Method: method, Path: path, Err: transportError(err)}
+	}
+	defer res.Body.Close()
+	data, err := io.ReadAll(io.LimitReader(res.Body, maxBody))
+	c.cfg.Logger.Debug("request", "method", method, "path", path, "status", res.StatusCode,
+		"duration", time.Since(start).Round(time.Millisecond), "bytes", len(data),
+		"headers", RedactHeaders(req.Header), "trace_id", res.Header.Get("X-Trace-Id"))
+	if err != nil {
+		return nil, &Error{Method: method, Path: path, Err: transportError(err)}
+	}
+	if res.StatusCode < 200 || res.StatusCode > 299 {
+		return nil, ErrorFromResponse(method, path, res.StatusCode, res.Header, data)
+	}
+	return &response{body: data, header: res.Header, status: res.StatusCode}, nil
+}
+
+func transportError(err error) error {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		err = ue.Err
+	}
+	if errors.Is(err, context.DeadlineExceeded) {
+		return fmt.Errorf("timed out: %w", err)
+	}
+	return err
+}
+
+// RedactHeaders renders headers for a log with secrets replaced.
+func RedactHeaders(h http.Header) string {
+	var parts []string
+	for k, vs := range h {
+		v := strings.Join(vs, ",")
+		switch http.CanonicalHeaderKey(k) {
+		case "X-Api-Key", "Authorization", "Cookie", "Proxy-Authorization":
+			v = "[REDACTED]"
+		}
+		parts = append(parts, k+"="+v)
+	}
+	sortStrings(parts)
+	return strings.Join(parts, " ")
+}
+
+func sortStrings(s []string) {
+	for i := 1; i < len(s); i++ {
+		for j := i; j > 0 && s[j] < s[j-1]; j-- {
+			s[j], s[j-1] = s[j-1], s[j]
+		}
+	}
+}
+
+func parseRetryAfter(v string, now time.Time) time.Duration {
+	v = strings.TrimSpace(v)
+	if v == "" {
+		return 0
+	}
+	if n, err := strconv.Atoi(v); err == nil {
+		if n < 0 {
+			return 0
+		}
+		return time.Duration(n) * time.Second
+	}
+	if t, err := http.ParseTime(v); err == nil {
+		if d := t.Sub(now); d > 0 {
+			return d
+		}
+	}
+	return 0
+}
+
+func decodeInto(method, path string, r *response, out any) error {
+	if err := json.Unmarshal(r.body, out); err != nil {
+		return &Error{Method: method, Path: path, Status: r.status, Err: fmt.Errorf("malformed response: %w", err)}
+	}
+	return nil
+}
+
+func malformed(method, path string, r *response, err error) error {
+	return &Error{Method: method, Path: path, Status: r.status, Err: fmt.Errorf("malformed response: %w", err)}
+}
+
+func (c *Client) get(ctx context.Context, path string, q url.Values, out any) error {
+	r, err := c.do(ctx, http.MethodGet, path, q, nil)
+	if err != nil {
+		return err
+	}
+	return decodeInto(http.MethodGet, path, r, out)
+}
+
+func (c *Client) post(ctx context.Context, path string, in, out any) error {
+	r, err := c.do(ctx, http.MethodPost, path, nil, in)
+	if err != nil {
+		return err
+	}
+	if out == nil || len(bytes.TrimSpace(r.body)) == 0 {
+		return nil
+	}
+	return decodeInto(http.MethodPost, path, r, out)
+}
+
+// ---- Provisioning ----
+
+// ListServices returns every service, following page tokens.
+func (c *Client) ListServices(ctx context.Context) ([]Service, error) {
+	path := c.prov("/services")
+	var all []Service
+	token := ""
+	seen := map[string]bool{}
+	for page := 0; page < maxPages; page++ {
+		q := url.Values{"page_size": {strconv.Itoa(pageSize)}}
+		if token != "" {
+			q.Set("page_token", token)
+		}
+		r, err := c.do(ctx, http.MethodGet, path, q, nil)
+		if err != nil {
+			return nil, err
+		}
+		items, _, err := decodeList[Service](r.body, "services", "data")
+		if err != nil {
+			return nil, malformed(http.MethodGet, path, r, err)
+		}
+		all = append(all, items...)
+		token = r.header.Get("X-SkySQL-Page-Token-Next")
+		if token == "" || seen[token] || len(items) == 0 {
+			break
+		}
+		seen[token] = true
+	}
+	return all, nil
+}
+
+// GetService reads one service.
+func (c *Client) GetService(ctx context.Context, id string) (*Service, error) {
+	var s Service
+	if err := c.get(ctx, c.prov("/services/"+url.PathEscape(id)), nil, &s); err != nil {
+		return nil, err
+	}
+	return &s, nil
+}
+
+// CreateService validates and launches a service. Never retried.
+func (c *Client) CreateService(ctx context.Context, req CreateServiceRequest) (*Service, error) {
+	if err := req.Validate(); err != nil {
+		return nil, err
+	}
+	var s Service
+	if err := c.post(ctx, c.prov("/services"), req, &s); err != nil {
+		return nil, err
+	}
+	return &s, nil
+}
+
+// GetCredentials reads a ready service's default credentials.
+func (c *Client) GetCredentials(ctx context.Context, id string) (*Credentials, error) {
+	var cr Credentials
+	if err := c.get(ctx, c.prov("/services/"+url.PathEscape(id)+"/security/credentials"), nil, &cr); err != nil {
+		return nil, err
+	}
+	return &cr, nil
+}
+
+// GetAllowList reads a service's allow list, per endpoint.
+func (c *Client) GetAllowList(ctx context.Context, id string) ([]AllowListGroup, error) {
+	var out []AllowListGroup
+	err := c.get(ctx, c.prov("/services/"+url.PathEscape(id)+"/security/allowlist"), nil, &out)
+	return out, err
+}
+
+type ipAddressBody struct {
+	IPAddress string `json:"ip_address"`
+}
+
+// AddAllowListEntry adds one address or network. Never retried.
+func (c *Client) AddAllowListEntry(ctx context.Context, id, ip string) ([]AllowListGroup, error) {
+	if err := ValidateAllowListIP(ip); err != nil {
+		return nil, err
+	}
+	var out []AllowListGroup
+	err := c.post(ctx, c.prov("/services/"+url.PathEscape(id)+"/security/allowlist"), ipAddressBody{NormalizeAllowListIP(ip)}, &out)
+	return out, err
+}
+
+// RemoveAllowListEntry removes one address or network.
+func (c *Client) RemoveAllowListEntry(ctx context.Context, id, ip string) ([]AllowListGroup, error) {
+	path := c.prov("/services/" + url.PathEscape(id) + "/security/allowlist")
+	r, err := c.do(ctx, http.MethodDelete, path, nil, ipAddressBody{NormalizeAllowListIP(ip)})
+	if err != nil {
+		return nil, err
+	}
+	var out []AllowListGroup
+	if len(bytes.TrimSpace(r.body)) > 0 {
+		if err := decodeInto(http.MethodDelete, path, r, &out); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+func listOptions[T any](ctx context.Context, c *Client, path string, q url.Values) ([]T, error) {
+	r, err := c.do(ctx, http.MethodGet, path, q, nil)
+	if err != nil {
+		return nil, err
+	}
+	out, _, err := decodeList[T](r.body, "data", "items")
+	if err != nil {
+		return nil, malformed(http.MethodGet, path, r, err)
+	}
+	return out, nil
+}
+
+func optQuery(kv ...string) url.Values {
+	q := url.Values{}
+	for i := 0; i+1 < len(kv); i += 2 {
+		if kv[i+1] != "" {
+			q.Set(kv[i], kv[i+1])
+		}
+	}
+	return q
+}
+
+// ListProviders lists the cloud providers.
+func (c *Client) ListProviders(ctx context.Context) ([]Provider, error) {
+	return listOptions[Provider](ctx, c, c.prov("/providers"), nil)
+}
+
+// ListRegions lists the regions of a provider.
+func (c *Client) ListRegions(ctx context.Context, provider string) ([]Region, error) {
+	return listOptions[Region](ctx, c, c.prov("/regions"), optQuery("provider", provider))
+}
+
+// ListServiceTypes lists the service types.
+func (c *Client) ListServiceTypes(ctx context.Context) ([]ServiceType, error) {
+	return listOptions[ServiceType](ctx, c, c.prov("/service-types"), nil)
+}
+
+// ListTopologies lists the topologies of a service type.
+func (c *Client) ListTopologies(ctx context.Context, serviceType string) ([]Topology, error) {
+	return listOptions[Topology](ctx, c, c.prov("/topologies"), optQuery("service_type", serviceType))
+}
+
+// ListSizes lists instance sizes for a provider, topology and architecture.
+func (c *Client) ListSizes(ctx context.Context, provider, topology, architecture string) ([]Size, error) {
+	return listOptions[Size](ctx, c, c.prov("/sizes"), optQuery("provider", provider, "topology", topology, "architecture", architecture))
+}
+
+// ListVersions lists software versions of a topology.
+func (c *Client) ListVersions(ctx context.Context, topology string) ([]Version, error) {
+	return listOptions[Version](ctx, c, c.prov("/versions"), optQuery("topology", topology))
+}
+
+// ListStorageSizes lists storage sizes (GB) of a topology.
+func (c *Client) ListStorageSizes(ctx context.Context, topology string) ([]StorageSizes, error) {
+	return listOptions[StorageSizes](ctx, c, c.prov("/topologies/"+url.PathEscape(topology)+"/storage-sizes"), nil)
+}
+
+// ---- Backups ----
+
+// CreateSchedule creates a backup job ("once") or schedule (cron). Never retried.
+func (c *Client) CreateSchedule(ctx context.Context, req ScheduleRequest) (*Schedule, error) {
+	if err := req.Validate(); err != nil {
+		return nil, err
+	}
+	var s Schedule
+	if err := c.post(ctx, c.backup("/backups/schedules"), req, &s); err != nil {
+		return nil, err
+	}
+	return &s, nil
+}
+
+// pagedList fetches page=1..pages_count of an envelope listing (or one bare array).
+func pagedList[T any](ctx context.Context, c *Client, path string, q url.Values, keys ...string) ([]T, error) {
+	if q == nil {
+		q = url.Values{}
+	}
+	var all []T
+	for page := 1; page <= maxPages; page++ {
+		q.Set("page", strconv.Itoa(page))
+		q.Set("page_size", strconv.Itoa(pageSize))
+		r, err := c.do(ctx, http.MethodGet, path, q, nil)
+		if err != nil {
+			return nil, err
+		}
+		items, pages, err := decodeList[T](r.body, keys...)
+		if err != nil {
+			return nil, malformed(http.MethodGet, path, r, err)
+		}
+		all = append(all, items...)
+		if page >= pages || len(items) == 0 {
+			break
+		}
+	}
+	return all, nil
+}
+
+// ListSchedules lists backup schedules; serviceID "" lists all.
+func (c *Client) ListSchedules(ctx context.Context, serviceID string) ([]Schedule, error) {
+	return pagedList[Schedule](ctx, c, c.backup("/backups/schedules"), optQuery("service_id", serviceID), "schedules")
+}
+
+// ListBackups lists every backup of a service, across pages.
+func (c *Client) ListBackups(ctx context.Context, serviceID string) ([]Backup, error) {
+	if err := ValidateServiceID(serviceID); err != nil {
+		return nil, err
+	}
+	return pagedList[Backup](ctx, c, c.backup("/backups"), optQuery("service_id", serviceID), "backups")
+}
+
+// ErrStatusUnsupported means the server has no backup status call; the
+// per-backup status of the listing is then the source of truth.
+var ErrStatusUnsupported = errors.New("backup status call not offered by this server; using the listing's status")
+
+// BackupStatus reports the state of initiated backups of a service. It sends
+// GET with a JSON body as the interface says; where the server answers 404
+// or 405, it tries the POST form of older live pages once, then remembers
+// that the call is absent and returns ErrStatusUnsupported.
+func (c *Client) BackupStatus(ctx context.Context, serviceID string) ([]BackupStatus, error) {
+	if c.statusUnsupported.Load() {
+		return nil, ErrStatusUnsupported
+	}
+	path := c.backup("/backups/status")
+	body := map[string]string{"service_id": serviceID}
+	r, err := c.do(ctx, http.MethodGet, path, url.Values{"service_id": {serviceID}}, body)
+	if st := StatusOf(err); st == http.StatusNotFound || st == http.StatusMethodNotAllowed {
+		r, err = c.do(ctx, http.MethodPost, path, nil, body)
+		if st := StatusOf(err); st == http.StatusNotFound || st == http.StatusMethodNotAllowed {
+			c.statusUnsupported.Store(true)
+			return nil, ErrStatusUnsupported
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	out, _, err := decodeList[BackupStatus](r.body, "backups", "statuses", "status")
+	if err != nil {
+		return nil, malformed(http.MethodGet, path, r, err)
+	}
+	return out, nil
+}
+
+// ---- Restores ----
+
+// CreateRestore starts a restore. It stops the target service and erases its
+// data. Never retried.
+func (c *Client) CreateRestore(ctx context.Context, req RestoreRequest) (*Restore, error) {
+	if err := req.Validate(); err != nil {
+		return nil, err
+	}
+	path := c.backup("/restores")
+	r, err := c.do(ctx, http.MethodPost, path, nil, req)
+	if err != nil {
+		return nil, err
+	}
+	if len(bytes.TrimSpace(r.body)) == 0 {
+		return &Restore{ServiceID: req.ServiceID}, nil
+	}
+	out, err := decodeOne[Restore](r.body)
+	if err != nil {
+		return nil, malformed(http.MethodPost, path, r, err)
+	}
+	return out, nil
+}
+
+// ListRestores lists all restores (bare array or envelope).
+func (c *Client) ListRestores(ctx context.Context) ([]Restore, error) {
+	return pagedList[Restore](ctx, c, c.backup("/restores"), nil, "restores")
+}
+
+// GetRestore reads one restore (an object, or a one-element array).
+func (c *Client) GetRestore(ctx context.Context, id int64) (*Restore, error) {
+	path := c.backup("/restores/" + strconv.FormatInt(id, 10))
+	r, err := c.do(ctx, http.MethodGet, path, nil, nil)
+	if err != nil {
+		return nil, err
+	}
+	out, err := decodeOne[Restore](r.body)
+	if err != nil {
+		return nil, malformed(http.MethodGet, path, r, err)
+	}
+	return out, nil
+}
+
+// DeleteRestore deletes a restore that has not finished.
+func (c *Client) DeleteRestore(ctx context.Context, id int64) error {
+	_, err := c.do(ctx, http.MethodDelete, c.backup("/restores/"+strconv.FormatInt(id, 10)), nil, nil)
+	return err
+}

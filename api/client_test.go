@@ -1,0 +1,416 @@
+package api
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+type recorder struct {
+	mu     sync.Mutex
+	sleeps []time.Duration
+}
+
+func (r *recorder) sleep(_ context.Context, d time.Duration) error {
+	r.mu.Lock()
+	r.sleeps = append(r.sleeps, d)
+	r.mu.Unlock()
+	return nil
+}
+
+func newTestClient(t *testing.T, h http.Handler, mod ...func(*Config)) (*Client, *recorder) {
+	t.Helper()
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	rec := &recorder{}
+	cfg := Config{BaseURL: srv.URL, APIKey: "secret-key-123", Sleep: rec.sleep}
+	for _, m := range mod {
+		m(&cfg)
+	}
+	c, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c, rec
+}
+
+func writeErr(w http.ResponseWriter, status int, msg string) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(NewErrorBody(status, "/x", msg, "", "", "trace-"+strconv.Itoa(status), time.Unix(0, 0)))
+}
+
+func TestHeadersAndPrefixes(t *testing.T) {
+	var got http.Header
+	var paths []string
+	var mu sync.Mutex
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		got = r.Header.Clone()
+		paths = append(paths, r.URL.Path)
+		mu.Unlock()
+		if strings.Contains(r.URL.Path, "/restores") {
+			io.WriteString(w, `[]`)
+			return
+		}
+		io.WriteString(w, `{"backups":[]}`)
+	})
+	c, _ := newTestClient(t, h, func(c *Config) {
+		c.Org = "org-42"
+		c.BackupPrefix = LiveBackupPrefix
+		c.UserAgent = "skytui/1.2.3"
+	})
+	if _, err := c.ListRestores(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if got.Get("X-API-Key") != "secret-key-123" || got.Get("X-MDB-Org") != "org-42" || got.Get("User-Agent") != "skytui/1.2.3" || got.Get("Accept") != "application/json" {
+		t.Errorf("headers: %v", got)
+	}
+	if paths[0] != "/skybackup/v1/restores" {
+		t.Errorf("path %s", paths[0])
+	}
+	c2, _ := newTestClient(t, h)
+	_, _ = c2.ListBackups(context.Background(), "dbtgf1")
+	if paths[len(paths)-1] != "/backup/v1/backups" {
+		t.Errorf("default backup prefix: %s", paths[len(paths)-1])
+	}
+}
+
+func TestGetRetriedHonouringRetryAfter(t *testing.T) {
+	var n atomic.Int32
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch n.Add(1) {
+		case 1:
+			w.Header().Set("Retry-After", "3")
+			writeErr(w, 429, "slow down")
+		case 2:
+			writeErr(w, 503, "unavailable")
+		default:
+			io.WriteString(w, `{"id":"dbtgf1","status":"ready"}`)
+		}
+	})
+	c, rec := newTestClient(t, h)
+	s, err := c.GetService(context.Background(), "dbtgf1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.ID != "dbtgf1" || n.Load() != 3 {
+		t.Fatalf("got %+v after %d requests", s, n.Load())
+	}
+	if len(rec.sleeps) != 2 || rec.sleeps[0] != 3*time.Second {
+		t.Errorf("Retry-After not honoured: sleeps %v", rec.sleeps)
+	}
+	if rec.sleeps[1] <= 0 || rec.sleeps[1] > time.Second {
+		t.Errorf("backoff after 503 should be short and jittered: %v", rec.sleeps[1])
+	}
+}
+
+func TestRetryGivesUpWithLastError(t *testing.T) {
+	var n atomic.Int32
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		n.Add(1)
+		writeErr(w, 500, "boom")
+	})
+	c, rec := newTestClient(t, h)
+	_, err := c.ListServices(context.Background())
+	if StatusOf(err) != 500 || !strings.Contains(err.Error(), "boom") || !strings.Contains(err.Error(), "trace-500") {
+		t.Fatalf("err %v", err)
+	}
+	if n.Load() != 1+DefaultMaxRetries {
+		t.Errorf("requests %d", n.Load())
+	}
+	// exponential: each wait at least half of the doubled base
+	for i := 1; i < len(rec.sleeps); i++ {
+		if rec.sleeps[i] < rec.sleeps[i-1]/2 {
+			t.Errorf("backoff not growing: %v", rec.sleeps)
+		}
+	}
+}
+
+func TestNotRetriedOnClientErrors(t *testing.T) {
+	for _, status := range []int{400, 401, 403, 404, 409} {
+		var n atomic.Int32
+		h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			n.Add(1)
+			writeErr(w, status, "no")
+		})
+		c, _ := newTestClient(t, h)
+		_, err := c.GetService(context.Background(), "dbtgf1")
+		if StatusOf(err) != status || n.Load() != 1 {
+			t.Errorf("%d: %v after %d requests", status, err, n.Load())
+		}
+	}
+}
+
+func TestPostNeverRetried(t *testing.T) {
+	for _, status := range []int{500, 502, 503, 504, 429} {
+		var n atomic.Int32
+		h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			n.Add(1)
+			w.Header().Set("Retry-After", "1")
+			writeErr(w, status, "try later")
+		})
+		c, rec := newTestClient(t, h)
+		_, err := c.CreateRestore(context.Background(), ManagedRestore("dbtgf1", "k:dbtgf2:p"))
+		if StatusOf(err) != status {
+			t.Errorf("%d: err %v", status, err)
+		}
+		if n.Load() != 1 || len(rec.sleeps) != 0 {
+			t.Errorf("POST after %d retried: %d requests", status, n.Load())
+		}
+	}
+	// a dropped connection is not retried either
+	var n atomic.Int32
+	drop := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		n.Add(1)
+		conn, _, _ := w.(http.Hijacker).Hijack()
+		conn.Close()
+	})
+	c, _ := newTestClient(t, drop)
+	_, err := c.CreateSchedule(context.Background(), ScheduleRequest{BackupType: "full", Schedule: "once", ServiceID: "dbtgf1"})
+	if err == nil || StatusOf(err) != 0 || n.Load() != 1 {
+		t.Errorf("dropped POST: %v after %d", err, n.Load())
+	}
+}
+
+func TestTransportErrorsRetriedForGetAndDelete(t *testing.T) {
+	var n atomic.Int32
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if n.Add(1) == 1 {
+			conn, _, _ := w.(http.Hijacker).Hijack()
+			conn.Close()
+			return
+		}
+		io.WriteString(w, `{}`)
+	})
+	c, _ := newTestClient(t, h)
+	if err := c.DeleteRestore(context.Background(), 7); err != nil {
+		t.Fatal(err)
+	}
+	if n.Load() != 2 {
+		t.Errorf("DELETE after a dropped connection: %d requests", n.Load())
+	}
+}
+
+func TestLongRetryAfterReturnedToCaller(t *testing.T) {
+	var n atomic.Int32
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		n.Add(1)
+		w.Header().Set("Retry-After", "120")
+		writeErr(w, 429, "rate limited")
+	})
+	c, rec := newTestClient(t, h)
+	_, err := c.ListRestores(context.Background())
+	if !IsRateLimited(err) || n.Load() != 1 || len(rec.sleeps) != 0 {
+		t.Fatalf("err %v, %d requests, sleeps %v", err, n.Load(), rec.sleeps)
+	}
+	var e *Error
+	errors.As(err, &e)
+	if e.RetryAfter != 2*time.Minute {
+		t.Errorf("RetryAfter %v", e.RetryAfter)
+	}
+}
+
+func TestPerRequestTimeout(t *testing.T) {
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		<-r.Context().Done()
+	})
+	c, _ := newTestClient(t, h, func(c *Config) { c.Timeout = 50 * time.Millisecond; c.MaxRetries = -1 })
+	_, err := c.GetService(context.Background(), "dbtgf1")
+	if err == nil || !strings.Contains(err.Error(), "timed out") {
+		t.Fatalf("err %v", err)
+	}
+}
+
+func TestContextCancelStopsRetries(t *testing.T) {
+	var n atomic.Int32
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		n.Add(1)
+		writeErr(w, 503, "x")
+	})
+	ctx, cancel := context.WithCancel(context.Background())
+	c, _ := newTestClient(t, h, func(c *Config) {
+		c.Sleep = func(context.Context, time.Duration) error { cancel(); return context.Canceled }
+	})
+	_, err := c.ListRestores(ctx)
+	if StatusOf(err) != 503 || n.Load() != 1 {
+		t.Errorf("err %v, %d requests", err, n.Load())
+	}
+}
+
+func TestServicesPagination(t *testing.T) {
+	const total = 250
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		size, _ := strconv.Atoi(r.URL.Query().Get("page_size"))
+		start, _ := strconv.Atoi(r.URL.Query().Get("page_token"))
+		end := min(start+size, total)
+		var out []Service
+		for i := start; i < end; i++ {
+			out = append(out, Service{ID: fmt.Sprintf("dbt%d", i), Status: "ready"})
+		}
+		if end < total {
+			w.Header().Set("X-SkySQL-Page-Token-Next", strconv.Itoa(end))
+		}
+		_ = json.NewEncoder(w).Encode(out)
+	})
+	c, _ := newTestClient(t, h)
+	all, err := c.ListServices(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(all) != total || all[0].ID != "dbt0" || all[total-1].ID != "dbt249" {
+		t.Fatalf("got %d services", len(all))
+	}
+}
+
+func TestBackupsPagination(t *testing.T) {
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		page, _ := strconv.Atoi(r.URL.Query().Get("page"))
+		var bs []map[string]any
+		n := 100
+		if page == 3 {
+			n = 7
+		}
+		for i := 0; i < n; i++ {
+			bs = append(bs, map[string]any{"id": fmt.Sprintf("h%d-%d:dbtgf1:pod", page, i), "type": "full", "status": "Succeeded"})
+		}
+		_ = json.NewEncoder(w).Encode(map[string]any{"backups": bs, "backups_count": 207, "pages_count": 3})
+	})
+	c, _ := newTestClient(t, h)
+	bs, err := c.ListBackups(context.Background(), "dbtgf1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(bs) != 207 || bs[206].Key != "h3-6:dbtgf1:pod" {
+		t.Fatalf("got %d", len(bs))
+	}
+}
+
+func TestMalformedBodyIsAnError(t *testing.T) {
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, `{"id": "dbt`) })
+	c, _ := newTestClient(t, h)
+	_, err := c.GetService(context.Background(), "dbtgf1")
+	if err == nil || !strings.Contains(err.Error(), "malformed response") {
+		t.Fatalf("err %v", err)
+	}
+}
+
+func TestValidationBeforeSending(t *testing.T) {
+	var n atomic.Int32
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { n.Add(1) })
+	c, _ := newTestClient(t, h)
+	_, err := c.CreateService(context.Background(), CreateServiceRequest{Name: "ab"})
+	var v ValidationErrors
+	if !errors.As(err, &v) || n.Load() != 0 {
+		t.Fatalf("err %v, %d requests", err, n.Load())
+	}
+	_, err = c.CreateRestore(context.Background(), BucketRestore("dbtgf1", "x.gz", ExternalSource{Bucket: "gs://bkt", Method: "mysqldump", Credentials: "x"}))
+	if err == nil || !strings.Contains(err.Error(), "trailing slash") || n.Load() != 0 {
+		t.Fatalf("err %v", err)
+	}
+	if _, err := c.AddAllowListEntry(context.Background(), "dbtgf1", "1.2.3.4/40"); err == nil || n.Load() != 0 {
+		t.Fatalf("bad CIDR sent: %v", err)
+	}
+}
+
+func TestBackupStatusFallsBack(t *testing.T) {
+	var gets, posts atomic.Int32
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var body map[string]string
+		_ = json.NewDecoder(r.Body).Decode(&body)
+		if body["service_id"] != "dbtgf1" {
+			t.Errorf("status call without service_id body: %v", body)
+		}
+		if r.Method == http.MethodGet {
+			gets.Add(1)
+			writeErr(w, 405, "method not allowed")
+			return
+		}
+		posts.Add(1)
+		io.WriteString(w, `[{"backup_id":"k1","status":"In Progress"}]`)
+	})
+	c, _ := newTestClient(t, h)
+	st, err := c.BackupStatus(context.Background(), "dbtgf1")
+	if err != nil || len(st) != 1 || st[0].ID != "k1" || BackupState(st[0].Status) != BackupInProgress {
+		t.Fatalf("%+v %v", st, err)
+	}
+
+	gone := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { writeErr(w, 404, "no route") })
+	c2, _ := newTestClient(t, gone)
+	if _, err := c2.BackupStatus(context.Background(), "dbtgf1"); !errors.Is(err, ErrStatusUnsupported) {
+		t.Fatalf("want ErrStatusUnsupported, got %v", err)
+	}
+	if _, err := c2.BackupStatus(context.Background(), "dbtgf1"); !errors.Is(err, ErrStatusUnsupported) {
+		t.Fatal("remembered")
+	}
+}
+
+func TestDebugLogRedactsKey(t *testing.T) {
+	var buf bytes.Buffer
+	var mu sync.Mutex
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { writeErr(w, 503, "x") })
+	c, _ := newTestClient(t, h, func(c *Config) {
+		c.Logger = slog.New(slog.NewTextHandler(&lockedWriter{w: &buf, mu: &mu}, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	})
+	_, _ = c.ListServices(context.Background())
+	mu.Lock()
+	defer mu.Unlock()
+	if !strings.Contains(buf.String(), "X-Api-Key=[REDACTED]") {
+		t.Errorf("log should show the header redacted:\n%s", buf.String())
+	}
+	if strings.Contains(buf.String(), "secret-key-123") {
+		t.Fatal("API key leaked into the debug log")
+	}
+}
+
+type lockedWriter struct {
+	w  io.Writer
+	mu *sync.Mutex
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
+}
+
+func TestErrorClasses(t *testing.T) {
+	cases := []struct {
+		status int
+		msg    string
+		check  func(error) bool
+	}{
+		{401, "bad key", IsUnauthorized},
+		{404, "no such service", IsNotFound},
+		{409, "busy", IsConflict},
+		{400, "Service is in a Pending State", IsConflict},
+		{429, "slow", IsRateLimited},
+	}
+	for _, tc := range cases {
+		h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { writeErr(w, tc.status, tc.msg) })
+		c, _ := newTestClient(t, h, func(c *Config) { c.MaxRetries = -1 })
+		_, err := c.GetService(context.Background(), "dbtgf1")
+		if !tc.check(err) {
+			t.Errorf("%d %q not classified: %v", tc.status, tc.msg, err)
+		}
+		if strings.Contains(err.Error(), "\n") {
+			t.Errorf("error must be one line: %q", err)
+		}
+	}
+	plain := &Error{Status: 400, Message: "bucket must end with /"}
+	if IsConflict(plain) || IsUnauthorized(plain) || IsNotFound(plain) || IsRateLimited(plain) {
+		t.Error("a plain 400 is none of the classes")
+	}
+}

@@ -1,0 +1,205 @@
+package api
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"time"
+)
+
+// ErrorBody is the error document both interfaces return.
+type ErrorBody struct {
+	Code      int           `json:"code"`
+	Errors    []ErrorDetail `json:"errors"`
+	Exception string        `json:"exception,omitempty"`
+	Path      string        `json:"path,omitempty"`
+	Timestamp FlexInt       `json:"timestamp,omitempty"`
+	TraceID   string        `json:"trace_id,omitempty"`
+	// Error is a plain message some gateways send instead of errors[].
+	Error string `json:"error,omitempty"`
+}
+
+// UnmarshalJSON tolerates a string timestamp.
+func (b *ErrorBody) UnmarshalJSON(data []byte) error {
+	type plain ErrorBody
+	var aux struct {
+		plain
+		Timestamp json.RawMessage `json:"timestamp"`
+	}
+	if err := json.Unmarshal(data, &aux); err != nil {
+		return err
+	}
+	*b = ErrorBody(aux.plain)
+	if len(aux.Timestamp) > 0 {
+		if t, err := parseFlexTime(aux.Timestamp); err == nil && !t.IsZero() {
+			b.Timestamp = FlexInt(t.Unix())
+		}
+	}
+	return nil
+}
+
+// ErrorDetail is one entry of ErrorBody.Errors.
+type ErrorDetail struct {
+	Error    string `json:"error,omitempty"`
+	Message  string `json:"message,omitempty"`
+	Solution string `json:"solution,omitempty"`
+	Type     string `json:"type,omitempty"`
+	Location string `json:"location,omitempty"`
+}
+
+// Error is the one error type of the client: an HTTP error answer, or a
+// transport failure (Status 0) after retries.
+type Error struct {
+	Method   string
+	Path     string
+	Status   int
+	Message  string
+	Solution string
+	Location string
+	TraceID  string
+	// RetryAfter is the server's Retry-After, when it sent one.
+	RetryAfter time.Duration
+	// Err is the underlying transport or decoding error, if any.
+	Err error
+}
+
+// Error reads well on one line:
+// "400 Bad Request: external_source.bucket must end with '/' (POST /backup/v1/restores, trace 5f2c…)".
+func (e *Error) Error() string {
+	var b strings.Builder
+	if e.Status > 0 {
+		fmt.Fprintf(&b, "%d %s", e.Status, http.StatusText(e.Status))
+	} else {
+		b.WriteString("request failed")
+	}
+	msg := e.Message
+	if msg == "" && e.Err != nil {
+		msg = e.Err.Error()
+	}
+	if msg != "" {
+		b.WriteString(": ")
+		b.WriteString(oneLine(msg))
+	}
+	if e.Solution != "" {
+		b.WriteString(" — ")
+		b.WriteString(oneLine(e.Solution))
+	}
+	var where []string
+	if e.Method != "" || e.Path != "" {
+		where = append(where, strings.TrimSpace(e.Method+" "+e.Path))
+	}
+	if e.TraceID != "" {
+		where = append(where, "trace "+e.TraceID)
+	}
+	if len(where) > 0 {
+		b.WriteString(" (")
+		b.WriteString(strings.Join(where, ", "))
+		b.WriteString(")")
+	}
+	return b.String()
+}
+
+// Unwrap returns the underlying error.
+func (e *Error) Unwrap() error { return e.Err }
+
+func oneLine(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	const max = 300
+	if len(s) > max {
+		s = s[:max] + "…"
+	}
+	return s
+}
+
+func asError(err error) *Error {
+	var e *Error
+	if errors.As(err, &e) {
+		return e
+	}
+	return nil
+}
+
+// StatusOf returns the HTTP status of err, or 0.
+func StatusOf(err error) int {
+	if e := asError(err); e != nil {
+		return e.Status
+	}
+	return 0
+}
+
+// IsUnauthorized reports a refused API key (401).
+func IsUnauthorized(err error) bool { return StatusOf(err) == http.StatusUnauthorized }
+
+// IsNotFound reports 404.
+func IsNotFound(err error) bool { return StatusOf(err) == http.StatusNotFound }
+
+// IsConflict reports a conflict or a service in a pending state: 409, or a
+// 400 whose message says "pending state".
+func IsConflict(err error) bool {
+	e := asError(err)
+	if e == nil {
+		return false
+	}
+	if e.Status == http.StatusConflict {
+		return true
+	}
+	return e.Status == http.StatusBadRequest && strings.Contains(strings.ToLower(e.Message), "pending state")
+}
+
+// IsRateLimited reports 429.
+func IsRateLimited(err error) bool { return StatusOf(err) == http.StatusTooManyRequests }
+
+// ErrorFromResponse builds an *Error from a non-2xx answer and its body.
+func ErrorFromResponse(method, path string, status int, header http.Header, body []byte) *Error {
+	e := &Error{Method: method, Path: path, Status: status}
+	if header != nil {
+		e.RetryAfter = parseRetryAfter(header.Get("Retry-After"), time.Now())
+		e.TraceID = header.Get("X-Trace-Id")
+	}
+	var eb ErrorBody
+	if err := json.Unmarshal(body, &eb); err == nil {
+		if len(eb.Errors) > 0 {
+			d := eb.Errors[0]
+			e.Message = d.Message
+			if e.Message == "" {
+				e.Message = d.Error
+			}
+			e.Solution = d.Solution
+			e.Location = d.Location
+		}
+		if e.Message == "" {
+			e.Message = eb.Error
+		}
+		if eb.TraceID != "" {
+			e.TraceID = eb.TraceID
+		}
+	}
+	if e.Message == "" {
+		text := strings.TrimSpace(string(body))
+		if text != "" && !strings.HasPrefix(text, "{") && !strings.HasPrefix(text, "<") {
+			e.Message = text
+		}
+	}
+	return e
+}
+
+// NewErrorBody builds the live error document for a status and message; the
+// sandbox answers with it.
+func NewErrorBody(status int, path, message, solution, location, traceID string, now time.Time) ErrorBody {
+	return ErrorBody{
+		Code: status,
+		Errors: []ErrorDetail{{
+			Error:    http.StatusText(status),
+			Message:  message,
+			Solution: solution,
+			Type:     "error",
+			Location: location,
+		}},
+		Exception: http.StatusText(status),
+		Path:      path,
+		Timestamp: FlexInt(now.Unix()),
+		TraceID:   traceID,
+	}
+}

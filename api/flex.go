@@ -1,0 +1,228 @@
+package api
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Time is a timestamp that decodes from the shapes the live service uses:
+// a JSON number (epoch seconds, or milliseconds when implausibly large for
+// seconds), a numeric string, or an RFC 3339 / common date-time string.
+// It encodes as an RFC 3339 string, or null when zero.
+type Time struct{ time.Time }
+
+// UnixTime decodes like Time but encodes as integer epoch seconds, the shape
+// of provisioning fields such as created_on.
+type UnixTime struct{ time.Time }
+
+var timeLayouts = []string{
+	time.RFC3339Nano,
+	"2006-01-02T15:04:05",
+	"2006-01-02 15:04:05Z07:00",
+	"2006-01-02 15:04:05",
+	"2006-01-02 15:04:05 -0700 MST",
+	"2006-01-02",
+}
+
+func parseFlexTime(b []byte) (time.Time, error) {
+	b = bytes.TrimSpace(b)
+	if len(b) == 0 || bytes.Equal(b, []byte("null")) {
+		return time.Time{}, nil
+	}
+	if b[0] == '"' {
+		var s string
+		if err := json.Unmarshal(b, &s); err != nil {
+			return time.Time{}, err
+		}
+		s = strings.TrimSpace(s)
+		if s == "" {
+			return time.Time{}, nil
+		}
+		if f, err := strconv.ParseFloat(s, 64); err == nil {
+			return epoch(f), nil
+		}
+		for _, l := range timeLayouts {
+			if t, err := time.Parse(l, s); err == nil {
+				return t, nil
+			}
+		}
+		return time.Time{}, fmt.Errorf("unrecognised time %q", s)
+	}
+	f, err := strconv.ParseFloat(string(b), 64)
+	if err != nil {
+		return time.Time{}, fmt.Errorf("unrecognised time %s", b)
+	}
+	return epoch(f), nil
+}
+
+func epoch(f float64) time.Time {
+	if f == 0 {
+		return time.Time{}
+	}
+	// Values past the year 5138 in seconds are milliseconds.
+	if f > 1e11 {
+		return time.UnixMilli(int64(f)).UTC()
+	}
+	sec := int64(f)
+	return time.Unix(sec, int64((f-float64(sec))*1e9)).UTC()
+}
+
+// UnmarshalJSON implements json.Unmarshaler.
+func (t *Time) UnmarshalJSON(b []byte) error {
+	v, err := parseFlexTime(b)
+	t.Time = v
+	return err
+}
+
+// MarshalJSON implements json.Marshaler.
+func (t Time) MarshalJSON() ([]byte, error) {
+	if t.IsZero() {
+		return []byte("null"), nil
+	}
+	return json.Marshal(t.UTC().Format(time.RFC3339))
+}
+
+// UnmarshalJSON implements json.Unmarshaler.
+func (t *UnixTime) UnmarshalJSON(b []byte) error {
+	v, err := parseFlexTime(b)
+	t.Time = v
+	return err
+}
+
+// MarshalJSON implements json.Marshaler.
+func (t UnixTime) MarshalJSON() ([]byte, error) {
+	if t.IsZero() {
+		return []byte("0"), nil
+	}
+	return []byte(strconv.FormatInt(t.Unix(), 10)), nil
+}
+
+// FlexString decodes from a JSON string or number and encodes as a string.
+// The live service sends binlog positions as strings; older pages show numbers.
+type FlexString string
+
+// UnmarshalJSON implements json.Unmarshaler.
+func (s *FlexString) UnmarshalJSON(b []byte) error {
+	b = bytes.TrimSpace(b)
+	if bytes.Equal(b, []byte("null")) {
+		*s = ""
+		return nil
+	}
+	if len(b) > 0 && b[0] == '"' {
+		var v string
+		if err := json.Unmarshal(b, &v); err != nil {
+			return err
+		}
+		*s = FlexString(v)
+		return nil
+	}
+	var n json.Number
+	if err := json.Unmarshal(b, &n); err != nil {
+		return fmt.Errorf("expected string or number, got %s", b)
+	}
+	*s = FlexString(n.String())
+	return nil
+}
+
+// FlexInt decodes from a JSON number or numeric string and encodes as a number.
+type FlexInt int64
+
+// UnmarshalJSON implements json.Unmarshaler.
+func (n *FlexInt) UnmarshalJSON(b []byte) error {
+	b = bytes.TrimSpace(b)
+	if bytes.Equal(b, []byte("null")) {
+		*n = 0
+		return nil
+	}
+	if len(b) > 0 && b[0] == '"' {
+		var s string
+		if err := json.Unmarshal(b, &s); err != nil {
+			return err
+		}
+		s = strings.TrimSpace(s)
+		if s == "" {
+			*n = 0
+			return nil
+		}
+		v, err := strconv.ParseFloat(s, 64)
+		if err != nil {
+			return fmt.Errorf("expected a number, got %q", s)
+		}
+		*n = FlexInt(v)
+		return nil
+	}
+	var f float64
+	if err := json.Unmarshal(b, &f); err != nil {
+		return fmt.Errorf("expected a number, got %s", b)
+	}
+	*n = FlexInt(f)
+	return nil
+}
+
+// decodeList decodes either a bare JSON array or an envelope object holding
+// the array under one of the given keys. It returns the envelope's
+// pages_count (0 when absent or for a bare array).
+func decodeList[T any](body []byte, keys ...string) ([]T, int, error) {
+	body = bytes.TrimSpace(body)
+	if len(body) == 0 || bytes.Equal(body, []byte("null")) {
+		return nil, 0, nil
+	}
+	if body[0] == '[' {
+		var out []T
+		if err := json.Unmarshal(body, &out); err != nil {
+			return nil, 0, err
+		}
+		return out, 0, nil
+	}
+	var env map[string]json.RawMessage
+	if err := json.Unmarshal(body, &env); err != nil {
+		return nil, 0, err
+	}
+	pages := 0
+	if raw, ok := env["pages_count"]; ok {
+		var p FlexInt
+		if err := json.Unmarshal(raw, &p); err == nil {
+			pages = int(p)
+		}
+	}
+	for _, k := range keys {
+		raw, ok := env[k]
+		if !ok {
+			continue
+		}
+		var out []T
+		if bytes.Equal(bytes.TrimSpace(raw), []byte("null")) {
+			return nil, pages, nil
+		}
+		if err := json.Unmarshal(raw, &out); err != nil {
+			return nil, 0, err
+		}
+		return out, pages, nil
+	}
+	return nil, 0, fmt.Errorf("expected an array or an object with %q", strings.Join(keys, `" or "`))
+}
+
+// decodeOne decodes a single object, or the first element of an array (the
+// interface document returns single restores as a one-element array).
+func decodeOne[T any](body []byte) (*T, error) {
+	body = bytes.TrimSpace(body)
+	if len(body) > 0 && body[0] == '[' {
+		var arr []T
+		if err := json.Unmarshal(body, &arr); err != nil {
+			return nil, err
+		}
+		if len(arr) == 0 {
+			return nil, fmt.Errorf("empty array")
+		}
+		return &arr[0], nil
+	}
+	var v T
+	if err := json.Unmarshal(body, &v); err != nil {
+		return nil, err
+	}
+	return &v, nil
+}

@@ -1,0 +1,365 @@
+package api
+
+import (
+	"fmt"
+	"net"
+	"net/netip"
+	"net/url"
+	"regexp"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/robfig/cron/v3"
+)
+
+// The rules of the interface, written once: the forms call them as the user
+// types, the client before sending, and the sandbox to answer 400.
+
+// FieldError names the field and the rule it broke.
+type FieldError struct {
+	Field string
+	Rule  string
+}
+
+func (e *FieldError) Error() string { return e.Field + ": " + e.Rule }
+
+// ValidationErrors collects every broken rule of a request.
+type ValidationErrors []*FieldError
+
+func (v ValidationErrors) Error() string {
+	parts := make([]string, len(v))
+	for i, e := range v {
+		parts[i] = e.Error()
+	}
+	return strings.Join(parts, "; ")
+}
+
+// Err returns nil for no errors, so callers can return it directly.
+func (v ValidationErrors) Err() error {
+	if len(v) == 0 {
+		return nil
+	}
+	return v
+}
+
+func (v *ValidationErrors) add(field string, err error) {
+	if err == nil {
+		return
+	}
+	if fe, ok := err.(*FieldError); ok {
+		*v = append(*v, &FieldError{Field: field, Rule: fe.Rule})
+		return
+	}
+	*v = append(*v, &FieldError{Field: field, Rule: err.Error()})
+}
+
+func rule(field, format string, a ...any) *FieldError {
+	return &FieldError{Field: field, Rule: fmt.Sprintf(format, a...)}
+}
+
+// Service name limits.
+const (
+	ServiceNameMin = 4
+	ServiceNameMax = 24
+)
+
+// ValidateServiceName checks the 4–24 character rule.
+func ValidateServiceName(name string) error {
+	n := utf8.RuneCountInString(name)
+	if strings.TrimSpace(name) == "" {
+		return rule("name", "is required (%d to %d characters)", ServiceNameMin, ServiceNameMax)
+	}
+	if n < ServiceNameMin || n > ServiceNameMax {
+		return rule("name", "must be %d to %d characters (has %d)", ServiceNameMin, ServiceNameMax, n)
+	}
+	return nil
+}
+
+// Providers are the cloud providers of the interface.
+var Providers = []string{"aws", "gcp", "azure"}
+
+// ValidateProvider checks aws|gcp|azure.
+func ValidateProvider(p string) error {
+	for _, v := range Providers {
+		if p == v {
+			return nil
+		}
+	}
+	if p == "" {
+		return rule("provider", "is required (aws, gcp or azure)")
+	}
+	return rule("provider", "must be aws, gcp or azure (got %q)", p)
+}
+
+// ValidateBackupType checks the interface's types and the live dump/snapshot.
+func ValidateBackupType(t string) error {
+	switch t {
+	case BackupFull, BackupIncremental, BackupLogical, BackupPhysical, BackupBinarylog, BackupDump, BackupSnapshot:
+		return nil
+	case "":
+		return rule("backup_type", "is required (full, incremental, logical, physical or binarylog)")
+	}
+	return rule("backup_type", "must be full, incremental, logical, physical or binarylog (got %q)", t)
+}
+
+var cronParser = cron.NewParser(cron.Minute | cron.Hour | cron.Dom | cron.Month | cron.Dow)
+
+// ParseCron parses a 5-field cron expression.
+func ParseCron(expr string) (cron.Schedule, error) {
+	if n := len(strings.Fields(expr)); n != 5 {
+		return nil, fmt.Errorf("a cron expression has 5 fields (minute hour day-of-month month day-of-week), this has %d", n)
+	}
+	s, err := cronParser.Parse(expr)
+	if err != nil {
+		return nil, fmt.Errorf("invalid cron expression: %s", strings.TrimPrefix(err.Error(), "failed to parse "))
+	}
+	return s, nil
+}
+
+// ValidateSchedule checks "once" or a 5-field cron expression.
+func ValidateSchedule(s string) error {
+	if s == "once" {
+		return nil
+	}
+	if strings.TrimSpace(s) == "" {
+		return rule("schedule", `is required: "once" or a 5-field cron expression`)
+	}
+	if _, err := ParseCron(s); err != nil {
+		return rule("schedule", `must be "once" or a 5-field cron expression: %v`, err)
+	}
+	return nil
+}
+
+// NextRuns returns the next n run times of a cron expression after t, in t's
+// location.
+func NextRuns(expr string, after time.Time, n int) ([]time.Time, error) {
+	s, err := ParseCron(expr)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]time.Time, 0, n)
+	t := after
+	for range n {
+		t = s.Next(t)
+		if t.IsZero() {
+			break
+		}
+		out = append(out, t)
+	}
+	return out, nil
+}
+
+// Bucket names as both object stores accept them: 3–63 characters of lower
+// case letters, digits, dots, hyphens and underscores, starting and ending
+// with a letter or digit.
+var bucketNameRe = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]{1,61}[a-z0-9]$`)
+
+// ParseBucketURI splits "s3://bucket/path" into scheme, bucket and path.
+func ParseBucketURI(uri string) (scheme, bucket, path string, err error) {
+	switch {
+	case strings.HasPrefix(uri, "s3://"):
+		scheme = "s3"
+	case strings.HasPrefix(uri, "gs://"):
+		scheme = "gs"
+	default:
+		return "", "", "", fmt.Errorf("must start with s3:// or gs://")
+	}
+	rest := uri[len(scheme)+3:]
+	bucket, path, _ = strings.Cut(rest, "/")
+	if bucket == "" {
+		return scheme, "", "", fmt.Errorf("has no bucket name after %s://", scheme)
+	}
+	if !bucketNameRe.MatchString(bucket) {
+		return scheme, bucket, path, fmt.Errorf("bucket name %q must be 3 to 63 lower-case letters, digits, dots, hyphens or underscores", bucket)
+	}
+	return scheme, bucket, path, nil
+}
+
+// ValidateBackupBucketPath checks s3://<bucket>/<path> or gs://<bucket>/<path>.
+func ValidateBackupBucketPath(p string) error {
+	const field = "external_storage.bucket.path"
+	if p == "" {
+		return rule(field, "is required: s3://<bucket>/<path> or gs://<bucket>/<path>")
+	}
+	_, _, path, err := ParseBucketURI(p)
+	if err != nil {
+		return rule(field, "%v (expected s3://<bucket>/<path> or gs://<bucket>/<path>)", err)
+	}
+	if strings.Trim(path, "/") == "" {
+		return rule(field, "needs a path after the bucket name: s3://<bucket>/<path> or gs://<bucket>/<path>")
+	}
+	return nil
+}
+
+// ValidateRestoreBucket checks gs://NAME/ or s3://NAME/ with the trailing slash.
+func ValidateRestoreBucket(b string) error {
+	const field = "external_source.bucket"
+	if b == "" {
+		return rule(field, "is required: gs://<bucket>/ or s3://<bucket>/")
+	}
+	if _, _, _, err := ParseBucketURI(b); err != nil {
+		return rule(field, "%v (expected gs://<bucket>/ or s3://<bucket>/)", err)
+	}
+	if !strings.HasSuffix(b, "/") {
+		return rule(field, "must end with a trailing slash after the bucket name: %s/", b)
+	}
+	return nil
+}
+
+// ValidateMethod checks mariabackup|mysqldump.
+func ValidateMethod(m string) error {
+	switch m {
+	case MethodMariabackup, MethodMysqldump:
+		return nil
+	case "":
+		return rule("external_source.method", "is required (mariabackup or mysqldump)")
+	}
+	return rule("external_source.method", "must be mariabackup or mysqldump (got %q)", m)
+}
+
+// ValidateAllowListIP checks an IP address or CIDR network.
+func ValidateAllowListIP(ip string) error {
+	ip = strings.TrimSpace(ip)
+	if ip == "" {
+		return rule("ip", "is required: an address or CIDR network such as 203.0.113.7/32")
+	}
+	if strings.Contains(ip, "/") {
+		p, err := netip.ParsePrefix(ip)
+		if err != nil {
+			return rule("ip", "%q is not a valid CIDR network (such as 203.0.113.0/24)", ip)
+		}
+		if p.Masked() != p {
+			return rule("ip", "%q has host bits set; did you mean %s?", ip, p.Masked())
+		}
+		return nil
+	}
+	if _, err := netip.ParseAddr(ip); err != nil {
+		return rule("ip", "%q is not a valid IP address or CIDR network", ip)
+	}
+	return nil
+}
+
+// NormalizeAllowListIP turns a bare address into a one-host CIDR (/32 or /128).
+func NormalizeAllowListIP(ip string) string {
+	ip = strings.TrimSpace(ip)
+	if strings.Contains(ip, "/") {
+		return ip
+	}
+	if a, err := netip.ParseAddr(ip); err == nil {
+		return netip.PrefixFrom(a, a.BitLen()).String()
+	}
+	return ip
+}
+
+var serviceIDRe = regexp.MustCompile(`^db[a-z0-9]+$`)
+
+// ValidateServiceID checks "db" followed by lower-case letters and digits
+// (dbt…, and the live dbpgf…, dbdwf…).
+func ValidateServiceID(id string) error {
+	if id == "" {
+		return rule("service_id", "is required")
+	}
+	if !serviceIDRe.MatchString(id) {
+		return rule("service_id", "%q is not a service ID (db followed by lower-case letters and digits, such as dbtgf28216706)", id)
+	}
+	return nil
+}
+
+// Validate checks a create-service request.
+func (r *CreateServiceRequest) Validate() error {
+	var v ValidationErrors
+	v.add("name", ValidateServiceName(r.Name))
+	v.add("provider", ValidateProvider(r.Provider))
+	for f, val := range map[string]string{"service_type": r.ServiceType, "topology": r.Topology, "region": r.Region, "architecture": r.Architecture, "size": r.Size} {
+		if strings.TrimSpace(val) == "" {
+			v.add(f, fmt.Errorf("is required"))
+		}
+	}
+	if r.Storage <= 0 {
+		v.add("storage", fmt.Errorf("must be a positive size in GB"))
+	}
+	if r.Nodes < 1 {
+		v.add("nodes", fmt.Errorf("must be at least 1"))
+	}
+	for i, e := range r.AllowList {
+		v.add(fmt.Sprintf("allow_list[%d].ip", i), ValidateAllowListIP(e.IP))
+	}
+	sortErrors(v)
+	return v.Err()
+}
+
+// Validate checks a backup schedule request.
+func (r *ScheduleRequest) Validate() error {
+	var v ValidationErrors
+	v.add("backup_type", ValidateBackupType(r.BackupType))
+	v.add("schedule", ValidateSchedule(r.Schedule))
+	v.add("service_id", ValidateServiceID(r.ServiceID))
+	if r.ExternalStorage != nil {
+		v.add("external_storage.bucket.path", ValidateBackupBucketPath(r.ExternalStorage.Bucket.Path))
+		if r.ExternalStorage.Bucket.Credentials == "" {
+			v.add("external_storage.bucket.credentials", fmt.Errorf("is required with external_storage"))
+		} else if s, _, _, err := ParseBucketURI(r.ExternalStorage.Bucket.Path); err == nil {
+			v.add("external_storage.bucket.credentials", ValidateEncodedCredentials(s, r.ExternalStorage.Bucket.Credentials))
+		}
+	}
+	return v.Err()
+}
+
+// Validate checks a restore request in any of its three forms.
+func (r *RestoreRequest) Validate() error {
+	var v ValidationErrors
+	v.add("service_id", ValidateServiceID(r.ServiceID))
+	if es := r.ExternalSource; es != nil {
+		if r.ID == "" && r.Key == "" {
+			v.add("id", fmt.Errorf("is required: the backup file in the bucket"))
+		}
+		v.add("external_source.bucket", ValidateRestoreBucket(es.Bucket))
+		v.add("external_source.method", ValidateMethod(es.Method))
+		if es.Credentials == "" {
+			v.add("external_source.credentials", fmt.Errorf("is required"))
+		} else if s, _, _, err := ParseBucketURI(es.Bucket); err == nil {
+			v.add("external_source.credentials", ValidateEncodedCredentials(s, es.Credentials))
+		}
+	} else if r.ID == "" && r.Key == "" {
+		v.add("key", fmt.Errorf("is required: the key of a backup (or id, a backup identifier)"))
+	}
+	return v.Err()
+}
+
+func sortErrors(v ValidationErrors) {
+	// stable, readable order: by field name
+	for i := 1; i < len(v); i++ {
+		for j := i; j > 0 && v[j].Field < v[j-1].Field; j-- {
+			v[j], v[j-1] = v[j-1], v[j]
+		}
+	}
+}
+
+// IsLoopbackHost reports whether host (no port) is localhost or a loopback IP.
+func IsLoopbackHost(host string) bool {
+	if strings.EqualFold(host, "localhost") || strings.HasSuffix(strings.ToLower(host), ".localhost") {
+		return true
+	}
+	ip := net.ParseIP(strings.Trim(host, "[]"))
+	return ip != nil && ip.IsLoopback()
+}
+
+// ValidateBaseURL requires an absolute http(s) URL, and HTTPS for anything
+// but loopback: the API key must never cross a network in clear text.
+func ValidateBaseURL(raw string) error {
+	u, err := url.Parse(raw)
+	if err != nil || u.Host == "" {
+		return fmt.Errorf("base URL %q: must be an absolute URL such as https://api.skysql.com", raw)
+	}
+	switch u.Scheme {
+	case "https":
+		return nil
+	case "http":
+		if IsLoopbackHost(u.Hostname()) {
+			return nil
+		}
+		return fmt.Errorf("base URL %s: HTTPS is required for non-loopback hosts", raw)
+	}
+	return fmt.Errorf("base URL %s: scheme must be https (or http on loopback)", raw)
+}

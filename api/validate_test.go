@@ -1,0 +1,249 @@
+package api
+
+import (
+	"encoding/base64"
+	"strings"
+	"testing"
+	"time"
+)
+
+func wantRule(t *testing.T, err error, field, contains string) {
+	t.Helper()
+	if err == nil {
+		t.Fatalf("want an error on %s containing %q, got none", field, contains)
+	}
+	if !strings.Contains(err.Error(), field) || !strings.Contains(err.Error(), contains) {
+		t.Fatalf("error %q should name %s and say %q", err, field, contains)
+	}
+}
+
+func TestValidateServiceName(t *testing.T) {
+	for _, ok := range []string{"abcd", "my-first-service", strings.Repeat("x", 24)} {
+		if err := ValidateServiceName(ok); err != nil {
+			t.Errorf("%q: %v", ok, err)
+		}
+	}
+	wantRule(t, ValidateServiceName("abc"), "name", "4 to 24 characters (has 3)")
+	wantRule(t, ValidateServiceName(strings.Repeat("x", 25)), "name", "(has 25)")
+	wantRule(t, ValidateServiceName(""), "name", "required")
+}
+
+func TestValidateEnumerations(t *testing.T) {
+	for _, p := range []string{"aws", "gcp", "azure"} {
+		if ValidateProvider(p) != nil {
+			t.Errorf("provider %s", p)
+		}
+	}
+	wantRule(t, ValidateProvider("oracle"), "provider", "aws, gcp or azure")
+	for _, bt := range []string{"full", "incremental", "logical", "physical", "binarylog", "dump", "snapshot"} {
+		if ValidateBackupType(bt) != nil {
+			t.Errorf("backup type %s", bt)
+		}
+	}
+	wantRule(t, ValidateBackupType("FULL "), "backup_type", "must be full")
+	wantRule(t, ValidateMethod("xtrabackup"), "external_source.method", "mariabackup or mysqldump")
+	if ValidateMethod("mysqldump") != nil || ValidateMethod("mariabackup") != nil {
+		t.Error("methods")
+	}
+}
+
+func TestValidateSchedule(t *testing.T) {
+	for _, ok := range []string{"once", "0 2 * * *", "*/15 * * * 1-5", "30 4 1 * *"} {
+		if err := ValidateSchedule(ok); err != nil {
+			t.Errorf("%q: %v", ok, err)
+		}
+	}
+	wantRule(t, ValidateSchedule("0 2 * *"), "schedule", "has 4")
+	wantRule(t, ValidateSchedule("0 2 * * * *"), "schedule", "has 6")
+	wantRule(t, ValidateSchedule("61 2 * * *"), "schedule", "invalid cron")
+	wantRule(t, ValidateSchedule("@daily"), "schedule", "5 fields")
+	wantRule(t, ValidateSchedule("ONCE"), "schedule", "")
+}
+
+func TestNextRunsHonourLocation(t *testing.T) {
+	berlin, err := time.LoadLocation("Europe/Berlin")
+	if err != nil {
+		t.Skip("no tzdata:", err)
+	}
+	from := time.Date(2026, 3, 28, 12, 0, 0, 0, berlin) // the day before DST starts
+	runs, err := NextRuns("30 2 * * *", from, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(runs) != 3 {
+		t.Fatalf("runs %v", runs)
+	}
+	// 02:30 does not exist on 2026-03-29 in Berlin; robfig/cron skips it.
+	if runs[0].Day() != 30 && runs[0].Day() != 29 {
+		t.Errorf("first run %v", runs[0])
+	}
+	for _, r := range runs {
+		if r.Location() != berlin {
+			t.Errorf("run %v not in the given location", r)
+		}
+	}
+	utc, _ := NextRuns("0 2 * * *", time.Date(2026, 1, 1, 3, 0, 0, 0, time.UTC), 2)
+	if !utc[0].Equal(time.Date(2026, 1, 2, 2, 0, 0, 0, time.UTC)) || !utc[1].Equal(time.Date(2026, 1, 3, 2, 0, 0, 0, time.UTC)) {
+		t.Errorf("daily at 02:00 UTC: %v", utc)
+	}
+}
+
+func TestValidateBuckets(t *testing.T) {
+	for _, ok := range []string{"s3://my-bucket/backups", "gs://bkt.example/a/b/"} {
+		if err := ValidateBackupBucketPath(ok); err != nil {
+			t.Errorf("%q: %v", ok, err)
+		}
+	}
+	wantRule(t, ValidateBackupBucketPath("https://x/y"), "external_storage.bucket.path", "s3:// or gs://")
+	wantRule(t, ValidateBackupBucketPath("s3://my-bucket"), "external_storage.bucket.path", "needs a path")
+	wantRule(t, ValidateBackupBucketPath("s3://My_Bucket/x"), "external_storage.bucket.path", "lower-case")
+	wantRule(t, ValidateBackupBucketPath("gs:///x"), "external_storage.bucket.path", "no bucket name")
+
+	for _, ok := range []string{"gs://my-bucket/", "s3://my-bucket/", "s3://my-bucket/folder/"} {
+		if err := ValidateRestoreBucket(ok); err != nil {
+			t.Errorf("%q: %v", ok, err)
+		}
+	}
+	wantRule(t, ValidateRestoreBucket("gs://my-bucket"), "external_source.bucket", "trailing slash")
+	wantRule(t, ValidateRestoreBucket("ftp://my-bucket/"), "external_source.bucket", "s3:// or gs://")
+}
+
+func TestValidateAllowListIP(t *testing.T) {
+	for _, ok := range []string{"203.0.113.7", "203.0.113.7/32", "10.0.0.0/8", "2001:db8::/32", "::1"} {
+		if err := ValidateAllowListIP(ok); err != nil {
+			t.Errorf("%q: %v", ok, err)
+		}
+	}
+	wantRule(t, ValidateAllowListIP("203.0.113.300"), "ip", "not a valid IP")
+	wantRule(t, ValidateAllowListIP("203.0.113.7/33"), "ip", "not a valid CIDR")
+	wantRule(t, ValidateAllowListIP("203.0.113.7/24"), "ip", "did you mean 203.0.113.0/24")
+	if NormalizeAllowListIP("203.0.113.7") != "203.0.113.7/32" || NormalizeAllowListIP("2001:db8::1") != "2001:db8::1/128" {
+		t.Error("normalise to one-host CIDR")
+	}
+}
+
+func TestValidateServiceID(t *testing.T) {
+	for _, ok := range []string{"dbtgf28216706", "dbpgf00000001", "dbdwf123abc"} {
+		if err := ValidateServiceID(ok); err != nil {
+			t.Errorf("%q: %v", ok, err)
+		}
+	}
+	for _, bad := range []string{"", "db", "DBT123", "xdbt1", "dbt-12", "dbt 1"} {
+		if ValidateServiceID(bad) == nil {
+			t.Errorf("%q accepted", bad)
+		}
+	}
+}
+
+func goodService() CreateServiceRequest {
+	return CreateServiceRequest{ServiceType: "transactional", Topology: "es-single", Provider: "gcp", Region: "us-central1",
+		Architecture: "amd64", Size: "sky-2x8", Storage: 100, Nodes: 1, Name: "orders", SSLEnabled: true,
+		AllowList: []AllowListEntry{{IP: "203.0.113.7/32"}}}
+}
+
+func TestCreateServiceRequestValidate(t *testing.T) {
+	r := goodService()
+	if err := r.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	r.Name = "ab"
+	r.Provider = "ibm"
+	r.Nodes = 0
+	r.AllowList = append(r.AllowList, AllowListEntry{IP: "nope"})
+	err := r.Validate()
+	for _, f := range []string{"name:", "provider:", "nodes:", "allow_list[1].ip:"} {
+		if err == nil || !strings.Contains(err.Error(), f) {
+			t.Errorf("want %s in %v", f, err)
+		}
+	}
+}
+
+func gcsKey() []byte {
+	return []byte(`{"type": "service_account", "project_id": "p", "client_email": "sa@p.iam.gserviceaccount.com", "private_key": "-----BEGIN PRIVATE KEY-----\nMII\n-----END PRIVATE KEY-----\n"}`)
+}
+
+func TestScheduleRequestValidate(t *testing.T) {
+	gcs, err := EncodeGCSCredentials(gcsKey())
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := ScheduleRequest{BackupType: "logical", Schedule: "0 3 * * *", ServiceID: "dbtgf1",
+		ExternalStorage: &ExternalStorage{Bucket: ExternalBucket{Path: "gs://bkt/nightly", Credentials: gcs}}}
+	if err := r.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	r.ExternalStorage.Bucket.Credentials = base64.StdEncoding.EncodeToString([]byte("[default]\nfoo = bar\n"))
+	wantRule(t, r.Validate(), "external_storage.bucket.credentials", "service-account")
+	r.ExternalStorage.Bucket.Credentials = ""
+	wantRule(t, r.Validate(), "external_storage.bucket.credentials", "required")
+}
+
+func TestRestoreRequestValidate(t *testing.T) {
+	s3, err := EncodeS3Credentials(S3Credentials{AccessKeyID: "AKIA", SecretAccessKey: "secret", Region: "us-east-1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ok := []RestoreRequest{
+		ManagedRestore("dbtgf1", "ab:dbtgf1:pod-0"),
+		BackupIDRestore("dbtgf1", "ab:dbtgf2:pod-0"),
+		BucketRestore("dbtgf1", "dump.sql.gz", ExternalSource{Bucket: "s3://bkt/", Method: "mysqldump", Credentials: s3}),
+	}
+	for _, r := range ok {
+		if err := r.Validate(); err != nil {
+			t.Errorf("%+v: %v", r, err)
+		}
+	}
+	noSlash := BucketRestore("dbtgf1", "dump.sql.gz", ExternalSource{Bucket: "s3://bkt", Method: "mysqldump", Credentials: s3})
+	wantRule(t, noSlash.Validate(), "external_source.bucket", "trailing slash")
+	m := ManagedRestore("dbtgf1", "k")
+	if m.Key != "k" || m.ID != "k" {
+		t.Error("a managed restore carries the key as key and as id")
+	}
+	empty := RestoreRequest{ServiceID: "dbtgf1"}
+	wantRule(t, empty.Validate(), "key", "required")
+}
+
+func TestCredentialsEncoding(t *testing.T) {
+	enc, err := EncodeGCSCredentials(gcsKey())
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, _ := base64.StdEncoding.DecodeString(enc)
+	if strings.Contains(string(raw), "\": ") {
+		t.Error("GCS key must be compacted before encoding")
+	}
+	if _, err := EncodeGCSCredentials([]byte(`{"type":"user"}`)); err == nil || !strings.Contains(err.Error(), "service_account") {
+		t.Errorf("non service-account key: %v", err)
+	}
+	s3, err := EncodeS3Credentials(S3Credentials{AccessKeyID: "AKIAX", SecretAccessKey: "s3cr3t", Region: "eu-west-1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	block, _ := base64.StdEncoding.DecodeString(s3)
+	want := "[default]\naws_access_key_id = AKIAX\naws_secret_access_key = s3cr3t\nregion = eu-west-1\n"
+	if string(block) != want {
+		t.Errorf("S3 block:\n%q\nwant\n%q", block, want)
+	}
+	if _, err := EncodeS3Credentials(S3Credentials{AccessKeyID: "A", Region: "r"}); err == nil || !strings.Contains(err.Error(), "aws_secret_access_key") {
+		t.Errorf("missing secret: %v", err)
+	}
+	if err := ValidateEncodedCredentials("s3", "%%%"); err == nil || strings.Contains(err.Error(), "%%%") {
+		t.Errorf("bad base64 must be refused without echoing: %v", err)
+	}
+}
+
+func TestValidateBaseURL(t *testing.T) {
+	for _, ok := range []string{"https://api.skysql.com", "http://127.0.0.1:8080", "http://localhost:1", "http://[::1]:9"} {
+		if err := ValidateBaseURL(ok); err != nil {
+			t.Errorf("%s: %v", ok, err)
+		}
+	}
+	for _, bad := range []string{"http://api.skysql.com", "http://10.0.0.1", "ftp://x", "api.skysql.com"} {
+		if ValidateBaseURL(bad) == nil {
+			t.Errorf("%s accepted", bad)
+		}
+	}
+	if _, err := New(Config{BaseURL: "http://example.com"}); err == nil || !strings.Contains(err.Error(), "HTTPS") {
+		t.Errorf("client must refuse plain HTTP off loopback: %v", err)
+	}
+}
