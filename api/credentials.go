@@ -4,22 +4,36 @@ import (
 	"bytes"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"regexp"
 	"strings"
 )
 
-// ValidateGCSKey checks that doc is a service-account JSON key document.
+// ValidateGCSKey checks that doc is a service-account JSON key document:
+// a JSON object with "type": "service_account", "client_email" and
+// "private_key". Messages name the field, never a value.
 func ValidateGCSKey(doc []byte) error {
 	var m map[string]any
 	if err := json.Unmarshal(doc, &m); err != nil {
-		return fmt.Errorf("GCS key: not a JSON document: %v", err)
+		var se *json.SyntaxError
+		if errors.As(err, &se) {
+			return fmt.Errorf("key is not valid JSON (syntax error at byte %d)", se.Offset)
+		}
+		return fmt.Errorf("key is not a JSON object")
+	}
+	if m == nil {
+		return fmt.Errorf("key is not a JSON object")
 	}
 	if t, _ := m["type"].(string); t != "service_account" {
-		return fmt.Errorf(`GCS key: "type" must be "service_account" (got %q)`, t)
+		if _, ok := m["type"]; !ok {
+			return fmt.Errorf(`field "type" is missing (want "service_account")`)
+		}
+		return fmt.Errorf(`field "type" must be "service_account"`)
 	}
 	for _, f := range []string{"client_email", "private_key"} {
-		if s, _ := m[f].(string); s == "" {
-			return fmt.Errorf("GCS key: %q is missing", f)
+		if v, _ := m[f].(string); strings.TrimSpace(v) == "" {
+			return fmt.Errorf("field %q is missing or empty", f)
 		}
 	}
 	return nil
@@ -45,19 +59,26 @@ type S3Credentials struct {
 	Region          string
 }
 
-// Validate checks that every part is present and has no line breaks.
+var s3RegionRe = regexp.MustCompile(`^[a-z]{2}(-[a-z]+)+-[0-9]{1,2}$`)
+
+// Validate checks that every part is present without spaces or control
+// characters and that the region looks like one (us-east-1). Messages name
+// the field, never a secret.
 func (c S3Credentials) Validate() error {
 	for _, f := range []struct{ name, v string }{
 		{"aws_access_key_id", c.AccessKeyID},
 		{"aws_secret_access_key", c.SecretAccessKey},
 		{"region", c.Region},
 	} {
-		if strings.TrimSpace(f.v) == "" {
-			return fmt.Errorf("S3 credentials: %s is required", f.name)
+		if f.v == "" {
+			return fmt.Errorf("field %q is required", f.name)
 		}
-		if strings.ContainsAny(f.v, "\r\n") {
-			return fmt.Errorf("S3 credentials: %s must be on one line", f.name)
+		if strings.ContainsFunc(f.v, func(r rune) bool { return r < 0x21 || r == 0x7f }) {
+			return fmt.Errorf("field %q contains spaces or control characters", f.name)
 		}
+	}
+	if !s3RegionRe.MatchString(c.Region) {
+		return fmt.Errorf("field \"region\" %q does not look like a region (e.g. us-east-1)", c.Region)
 	}
 	return nil
 }
@@ -65,7 +86,7 @@ func (c S3Credentials) Validate() error {
 // Block is the [default] text block of the credentials.
 func (c S3Credentials) Block() string {
 	return fmt.Sprintf("[default]\naws_access_key_id = %s\naws_secret_access_key = %s\nregion = %s\n",
-		strings.TrimSpace(c.AccessKeyID), strings.TrimSpace(c.SecretAccessKey), strings.TrimSpace(c.Region))
+		c.AccessKeyID, c.SecretAccessKey, c.Region)
 }
 
 // EncodeS3Credentials returns the base64 of the [default] block.
@@ -94,7 +115,7 @@ func ParseS3Block(block string) (S3Credentials, error) {
 		}
 		k, v, ok := strings.Cut(line, "=")
 		if !ok {
-			return c, fmt.Errorf("S3 credentials: line %q is not name = value", line)
+			return c, fmt.Errorf("a line is not name = value")
 		}
 		switch strings.TrimSpace(k) {
 		case "aws_access_key_id":
@@ -106,7 +127,7 @@ func ParseS3Block(block string) (S3Credentials, error) {
 		}
 	}
 	if section == "" && c.AccessKeyID == "" {
-		return c, fmt.Errorf("S3 credentials: no [default] section")
+		return c, fmt.Errorf("no [default] section")
 	}
 	return c, c.Validate()
 }

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"errors"
 	"fmt"
 	"net"
 	"net/netip"
@@ -338,28 +339,54 @@ func sortErrors(v ValidationErrors) {
 
 // IsLoopbackHost reports whether host (no port) is localhost or a loopback IP.
 func IsLoopbackHost(host string) bool {
-	if strings.EqualFold(host, "localhost") || strings.HasSuffix(strings.ToLower(host), ".localhost") {
+	host = strings.TrimSuffix(strings.ToLower(host), ".")
+	if host == "localhost" || strings.HasSuffix(host, ".localhost") {
 		return true
 	}
 	ip := net.ParseIP(strings.Trim(host, "[]"))
 	return ip != nil && ip.IsLoopback()
 }
 
-// ValidateBaseURL requires an absolute http(s) URL, and HTTPS for anything
-// but loopback: the API key must never cross a network in clear text.
+// ValidateBaseURL requires an absolute http(s) URL with a host and no
+// credentials, query or fragment, and HTTPS for anything but loopback
+// (localhost, 127.0.0.0/8, ::1): the API key never crosses a network in
+// clear text.
 func ValidateBaseURL(raw string) error {
+	if strings.TrimSpace(raw) == "" {
+		return fmt.Errorf("base URL is empty")
+	}
 	u, err := url.Parse(raw)
-	if err != nil || u.Host == "" {
-		return fmt.Errorf("base URL %q: must be an absolute URL such as https://api.skysql.com", raw)
+	if err != nil {
+		shown := raw
+		if strings.Contains(raw, "@") {
+			shown = "(not shown: may contain credentials)"
+		}
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			err = ue.Err
+		}
+		return fmt.Errorf("base URL %s: %v", shown, err)
 	}
 	switch u.Scheme {
-	case "https":
-		return nil
-	case "http":
-		if IsLoopbackHost(u.Hostname()) {
-			return nil
-		}
+	case "https", "http":
+	case "":
+		return fmt.Errorf("base URL %s: missing scheme (want https://host)", raw)
+	default:
+		return fmt.Errorf("base URL %s: scheme %q not supported (want https)", raw, u.Scheme)
+	}
+	if u.Host == "" || u.Hostname() == "" {
+		return fmt.Errorf("base URL %s: missing host", raw)
+	}
+	if u.User != nil {
+		c := *u
+		c.User = url.User("REDACTED")
+		return fmt.Errorf("base URL %s: must not contain credentials (user:password@)", c.String())
+	}
+	if u.RawQuery != "" || u.Fragment != "" || u.ForceQuery {
+		return fmt.Errorf("base URL %s: must not have a query or fragment", raw)
+	}
+	if u.Scheme == "http" && !IsLoopbackHost(u.Hostname()) {
 		return fmt.Errorf("base URL %s: HTTPS is required for non-loopback hosts", raw)
 	}
-	return fmt.Errorf("base URL %s: scheme must be https (or http on loopback)", raw)
+	return nil
 }

@@ -233,15 +233,42 @@ func TestCredentialsEncoding(t *testing.T) {
 }
 
 func TestValidateBaseURL(t *testing.T) {
-	for _, ok := range []string{"https://api.skysql.com", "http://127.0.0.1:8080", "http://localhost:1", "http://[::1]:9"} {
-		if err := ValidateBaseURL(ok); err != nil {
-			t.Errorf("%s: %v", ok, err)
+	ok := []string{
+		"https://api.skysql.com", "https://api.example.com:8443/prefix",
+		"http://localhost:8080", "http://LOCALHOST", "http://127.0.0.1", "http://127.10.20.30:9000",
+		"http://[::1]:8080", "https://10.0.0.5",
+	}
+	for _, u := range ok {
+		if err := ValidateBaseURL(u); err != nil {
+			t.Errorf("%s rejected: %v", u, err)
 		}
 	}
-	for _, bad := range []string{"http://api.skysql.com", "http://10.0.0.1", "ftp://x", "api.skysql.com"} {
-		if ValidateBaseURL(bad) == nil {
-			t.Errorf("%s accepted", bad)
+	bad := map[string]string{
+		"http://x":                     "base URL http://x: HTTPS is required for non-loopback hosts",
+		"http://api.skysql.com":        "HTTPS is required for non-loopback hosts",
+		"http://10.0.0.5":              "HTTPS is required",
+		"http://128.0.0.1":             "HTTPS is required",
+		"http://localhost.example.com": "HTTPS is required",
+		"http://[::2]":                 "HTTPS is required",
+		"ftp://x":                      "scheme",
+		"api.skysql.com":               "missing scheme",
+		"https://":                     "missing host",
+		"":                             "empty",
+		"https://a b.com":              "base URL",
+		"https://x.com/?a=1":           "query",
+		"https://x.com/#f":             "fragment",
+	}
+	for u, want := range bad {
+		err := ValidateBaseURL(u)
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("ValidateBaseURL(%q) = %v, want %q", u, err, want)
 		}
+	}
+	if err := ValidateBaseURL("https://user:hunter2@x.com"); err == nil || strings.Contains(err.Error(), "hunter2") {
+		t.Errorf("credentials in URL: %v", err)
+	}
+	if err := ValidateBaseURL("https://user:hunter2@x .com"); err == nil || strings.Contains(err.Error(), "hunter2") {
+		t.Errorf("credentials in unparsable URL: %v", err)
 	}
 	if _, err := New(Config{BaseURL: "http://example.com"}); err == nil || !strings.Contains(err.Error(), "HTTPS") {
 		t.Errorf("client must refuse plain HTTP off loopback: %v", err)

@@ -1,0 +1,396 @@
+package keystore
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/skytui/skytui/api"
+)
+
+// Secret names inside the backends.
+const (
+	apiKeyPrefix = "apikey/"
+	bucketPrefix = "bucket/"
+	encKeyPrefix = "enckey/"
+	indexName    = "meta/index"
+)
+
+// Bucket credential kinds.
+const (
+	KindGCS = "gcs"
+	KindS3  = "s3"
+)
+
+var itemNameRe = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._@-]{0,127}$`)
+
+func checkItemName(what, name string) error {
+	if !itemNameRe.MatchString(name) {
+		return fmt.Errorf("%w %s name %q: use letters, digits and . _ @ - (at most 128, not starting with a symbol)", ErrInvalid, what, name)
+	}
+	return nil
+}
+
+// ---- API keys ----
+
+// APIKey returns the API key of profile and where it came from.
+// SKYSQL_API_KEY, when set, overrides every stored key.
+func (s *Store) APIKey(profile string) (string, Backend, error) {
+	if err := checkItemName("profile", profile); err != nil {
+		return "", nil, err
+	}
+	if v, err := s.env.Get(apiKeyPrefix + profile); err == nil {
+		return v, s.env, nil
+	}
+	b, err := s.writable()
+	if err != nil {
+		return "", nil, fmt.Errorf("no API key for profile %q: %s is not set and %w", profile, EnvAPIKey, err)
+	}
+	v, err := b.Get(apiKeyPrefix + profile)
+	if err != nil {
+		return "", b, fmt.Errorf("API key for profile %q in %s: %w", profile, b.Label(), err)
+	}
+	return v, b, nil
+}
+
+// SetAPIKey stores the API key of profile in the selected backend (never in
+// the environment).
+func (s *Store) SetAPIKey(profile, key string) error {
+	if err := checkItemName("profile", profile); err != nil {
+		return err
+	}
+	key = strings.TrimSpace(key)
+	if key == "" {
+		return fmt.Errorf("%w API key for profile %q: empty", ErrInvalid, profile)
+	}
+	if strings.ContainsFunc(key, func(r rune) bool { return r < 0x21 || r == 0x7f }) {
+		return fmt.Errorf("%w API key for profile %q: contains spaces or control characters", ErrInvalid, profile)
+	}
+	return s.Set(apiKeyPrefix+profile, key)
+}
+
+// DeleteAPIKey removes the stored API key of profile (ErrNotFound, wrapped,
+// when there was none). It cannot remove SKYSQL_API_KEY.
+func (s *Store) DeleteAPIKey(profile string) error {
+	if err := checkItemName("profile", profile); err != nil {
+		return err
+	}
+	return s.Delete(apiKeyPrefix + profile)
+}
+
+// ---- bucket credentials ----
+
+// BucketCredential is a GCSCredential or an S3Credential.
+type BucketCredential interface {
+	CredentialName() string
+	Kind() string
+	Validate() error
+}
+
+// GCSCredential is a Google service-account JSON key document.
+type GCSCredential struct {
+	Name    string
+	KeyJSON []byte
+}
+
+// CredentialName implements BucketCredential.
+func (c GCSCredential) CredentialName() string { return c.Name }
+
+// Kind implements BucketCredential.
+func (c GCSCredential) Kind() string { return KindGCS }
+
+// Validate checks the name and that KeyJSON is a JSON object with "type":
+// "service_account", "client_email" and "private_key". Errors name the
+// field, never a value.
+func (c GCSCredential) Validate() error {
+	if err := checkItemName("GCS credential", c.Name); err != nil {
+		return err
+	}
+	return validateGCSKey(c.Name, c.KeyJSON)
+}
+
+func validateGCSKey(name string, doc []byte) error {
+	if err := api.ValidateGCSKey(doc); err != nil {
+		return fmt.Errorf("%w GCS credential %q: %v", ErrInvalid, name, err)
+	}
+	return nil
+}
+
+// ClientEmail returns the service account's client_email ("" if invalid).
+func (c GCSCredential) ClientEmail() string {
+	var m struct {
+		ClientEmail string `json:"client_email"`
+	}
+	_ = json.Unmarshal(c.KeyJSON, &m)
+	return m.ClientEmail
+}
+
+// S3Credential is an S3 access key pair and region.
+type S3Credential struct {
+	Name            string
+	AccessKeyID     string
+	SecretAccessKey string
+	Region          string
+}
+
+// CredentialName implements BucketCredential.
+func (c S3Credential) CredentialName() string { return c.Name }
+
+// Kind implements BucketCredential.
+func (c S3Credential) Kind() string { return KindS3 }
+
+// Validate checks the name and the fields with api.S3Credentials' rules:
+// every field present without whitespace, a region shaped like us-east-1.
+// Errors name the field, never a secret.
+func (c S3Credential) Validate() error {
+	if err := checkItemName("S3 credential", c.Name); err != nil {
+		return err
+	}
+	if err := c.API().Validate(); err != nil {
+		return fmt.Errorf("%w S3 credential %q: %v", ErrInvalid, c.Name, err)
+	}
+	return nil
+}
+
+// API returns the credential in the form the interface encodes.
+func (c S3Credential) API() api.S3Credentials {
+	return api.S3Credentials{AccessKeyID: c.AccessKeyID, SecretAccessKey: c.SecretAccessKey, Region: c.Region}
+}
+
+type s3Stored struct {
+	Kind            string `json:"kind"`
+	AccessKeyID     string `json:"access_key_id"`
+	SecretAccessKey string `json:"secret_access_key"`
+	Region          string `json:"region"`
+}
+
+// CredentialInfo names a stored credential without its secret.
+type CredentialInfo struct {
+	Name string
+	Kind string // KindGCS or KindS3
+}
+
+type index struct {
+	Buckets        map[string]string `json:"buckets,omitempty"`         // name -> kind
+	EncryptionKeys []string          `json:"encryption_keys,omitempty"` // sorted names
+}
+
+// readIndex: keyrings cannot enumerate reliably, so names are kept in an
+// index entry. Caller holds s.mu.
+func (s *Store) readIndex() (index, error) {
+	var ix index
+	v, err := s.Get(indexName)
+	if errors.Is(err, ErrNotFound) {
+		return ix, nil
+	}
+	if err != nil {
+		return ix, err
+	}
+	if err := json.Unmarshal([]byte(v), &ix); err != nil {
+		return index{}, fmt.Errorf("secrets index %q is damaged; re-add the credentials", indexName)
+	}
+	return ix, nil
+}
+
+func (s *Store) writeIndex(ix index) error {
+	sort.Strings(ix.EncryptionKeys)
+	b, err := json.Marshal(ix)
+	if err != nil {
+		return err
+	}
+	return s.Set(indexName, string(b))
+}
+
+// PutBucketCredential validates c and stores it (compacted, raw JSON for
+// GCS) under its name, replacing one of the same name.
+func (s *Store) PutBucketCredential(c BucketCredential) error {
+	if c == nil {
+		return fmt.Errorf("%w bucket credential: nil", ErrInvalid)
+	}
+	if err := c.Validate(); err != nil {
+		return err
+	}
+	var value string
+	switch c := c.(type) {
+	case GCSCredential:
+		value = Compact(string(c.KeyJSON))
+	case *GCSCredential:
+		value = Compact(string(c.KeyJSON))
+	case S3Credential:
+		value = s3Value(c)
+	case *S3Credential:
+		value = s3Value(*c)
+	default:
+		return fmt.Errorf("%w bucket credential %q: unknown kind %q", ErrInvalid, c.CredentialName(), c.Kind())
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err := s.Set(bucketPrefix+c.CredentialName(), value); err != nil {
+		return err
+	}
+	ix, err := s.readIndex()
+	if err != nil {
+		return err
+	}
+	if ix.Buckets == nil {
+		ix.Buckets = map[string]string{}
+	}
+	ix.Buckets[c.CredentialName()] = c.Kind()
+	return s.writeIndex(ix)
+}
+
+func s3Value(c S3Credential) string {
+	b, _ := json.Marshal(s3Stored{Kind: KindS3, AccessKeyID: c.AccessKeyID, SecretAccessKey: c.SecretAccessKey, Region: c.Region})
+	return string(b)
+}
+
+// BucketCredential returns the credential named name: a GCSCredential or
+// an S3Credential.
+func (s *Store) BucketCredential(name string) (BucketCredential, error) {
+	if err := checkItemName("bucket credential", name); err != nil {
+		return nil, err
+	}
+	v, err := s.Get(bucketPrefix + name)
+	if err != nil {
+		return nil, err
+	}
+	var probe struct {
+		Kind string `json:"kind"`
+		Type string `json:"type"`
+	}
+	if err := json.Unmarshal([]byte(v), &probe); err != nil {
+		return nil, fmt.Errorf("bucket credential %q: stored value is damaged", name)
+	}
+	switch {
+	case probe.Type == "service_account":
+		return GCSCredential{Name: name, KeyJSON: []byte(v)}, nil
+	case probe.Kind == KindS3:
+		var st s3Stored
+		if err := json.Unmarshal([]byte(v), &st); err != nil {
+			return nil, fmt.Errorf("bucket credential %q: stored value is damaged", name)
+		}
+		return S3Credential{Name: name, AccessKeyID: st.AccessKeyID, SecretAccessKey: st.SecretAccessKey, Region: st.Region}, nil
+	}
+	return nil, fmt.Errorf("bucket credential %q: stored value is of an unknown kind", name)
+}
+
+// ListBucketCredentials lists stored credentials (names and kinds only),
+// sorted by name.
+func (s *Store) ListBucketCredentials() ([]CredentialInfo, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ix, err := s.readIndex()
+	if err != nil {
+		return nil, err
+	}
+	out := make([]CredentialInfo, 0, len(ix.Buckets))
+	for n, k := range ix.Buckets {
+		out = append(out, CredentialInfo{Name: n, Kind: k})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out, nil
+}
+
+// DeleteBucketCredential removes a credential and its index entry. It is
+// an ErrNotFound (wrapped) only when neither existed.
+func (s *Store) DeleteBucketCredential(name string) error {
+	if err := checkItemName("bucket credential", name); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	delErr := s.Delete(bucketPrefix + name)
+	if delErr != nil && !errors.Is(delErr, ErrNotFound) {
+		return delErr
+	}
+	ix, err := s.readIndex()
+	if err != nil {
+		return err
+	}
+	if _, ok := ix.Buckets[name]; !ok {
+		return delErr
+	}
+	delete(ix.Buckets, name)
+	return s.writeIndex(ix)
+}
+
+// ---- restore encryption keys ----
+
+// PutEncryptionKey stores a restore encryption key under name.
+func (s *Store) PutEncryptionKey(name, key string) error {
+	if err := checkItemName("encryption key", name); err != nil {
+		return err
+	}
+	if strings.TrimSpace(key) == "" {
+		return fmt.Errorf("%w encryption key %q: empty", ErrInvalid, name)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err := s.Set(encKeyPrefix+name, key); err != nil {
+		return err
+	}
+	ix, err := s.readIndex()
+	if err != nil {
+		return err
+	}
+	for _, n := range ix.EncryptionKeys {
+		if n == name {
+			return nil
+		}
+	}
+	ix.EncryptionKeys = append(ix.EncryptionKeys, name)
+	return s.writeIndex(ix)
+}
+
+// EncryptionKey returns the encryption key stored under name.
+func (s *Store) EncryptionKey(name string) (string, error) {
+	if err := checkItemName("encryption key", name); err != nil {
+		return "", err
+	}
+	return s.Get(encKeyPrefix + name)
+}
+
+// ListEncryptionKeys lists the names of stored encryption keys.
+func (s *Store) ListEncryptionKeys() ([]string, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ix, err := s.readIndex()
+	if err != nil {
+		return nil, err
+	}
+	return append([]string(nil), ix.EncryptionKeys...), nil
+}
+
+// DeleteEncryptionKey removes the key and its index entry.
+func (s *Store) DeleteEncryptionKey(name string) error {
+	if err := checkItemName("encryption key", name); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	delErr := s.Delete(encKeyPrefix + name)
+	if delErr != nil && !errors.Is(delErr, ErrNotFound) {
+		return delErr
+	}
+	ix, err := s.readIndex()
+	if err != nil {
+		return err
+	}
+	kept := ix.EncryptionKeys[:0]
+	found := false
+	for _, n := range ix.EncryptionKeys {
+		if n == name {
+			found = true
+			continue
+		}
+		kept = append(kept, n)
+	}
+	if !found {
+		return delErr
+	}
+	ix.EncryptionKeys = kept
+	return s.writeIndex(ix)
+}
