@@ -82,6 +82,10 @@ func OpenSQL(t SQLTarget) (*SQLClient, error) {
 	cfg.ReadTimeout = t.Timeout
 	cfg.WriteTimeout = t.Timeout
 	cfg.DialFunc = dialLoopbackNames
+	// Arguments are escaped into the text of the CALL rather than sent as
+	// server-side prepared statements: one round trip, and the same
+	// statement text a DBA would type.
+	cfg.InterpolateParams = true
 	if t.TLS {
 		cfg.TLS = &tls.Config{ServerName: t.Host, MinVersion: tls.VersionTLS12}
 	}
