@@ -1,0 +1,181 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/skytui/skytui/api"
+	"github.com/skytui/skytui/config"
+	"github.com/skytui/skytui/keystore"
+)
+
+func demoProfile(url string) config.Profile {
+	p := config.NewProfile("demo", url)
+	return p
+}
+
+type authFlags struct {
+	profile string
+	apiURL  string
+	org     string
+	noCheck bool
+}
+
+func newAuthCmd(e *env) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "auth",
+		Short: "Store, remove and show the API key of a profile",
+	}
+	var f authFlags
+	login := &cobra.Command{
+		Use:   "login",
+		Short: "Read an API key without echo, check it, and store it in the keystore",
+		Long: `Read an API key without echo (or one line from standard input when it is
+not a terminal), check it with one cheap API call, and store it in the
+keystore under the profile. A profile named here that the config file does
+not have yet is created with --api-url.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error { return e.authLogin(cmd.Context(), f) },
+	}
+	login.Flags().StringVar(&f.profile, "profile", "", "profile (default: the config file's default, else skysql)")
+	login.Flags().StringVar(&f.apiURL, "api-url", "", "base URL for a new profile, or to change the profile's")
+	login.Flags().StringVar(&f.org, "org", "", "organisation sent as X-MDB-Org")
+	login.Flags().BoolVar(&f.noCheck, "no-check", false, "store the key without checking it against the API")
+
+	logout := &cobra.Command{
+		Use:   "logout",
+		Short: "Remove the profile's API key from the keystore",
+		Args:  cobra.NoArgs,
+		RunE:  func(cmd *cobra.Command, _ []string) error { return e.authLogout(f.profile) },
+	}
+	logout.Flags().StringVar(&f.profile, "profile", "", "profile")
+
+	status := &cobra.Command{
+		Use:   "status",
+		Short: "Show the profile, endpoint, secrets backend and a fingerprint of the key (never the key)",
+		Args:  cobra.NoArgs,
+		RunE:  func(cmd *cobra.Command, _ []string) error { return e.authStatus(f.profile) },
+	}
+	status.Flags().StringVar(&f.profile, "profile", "", "profile")
+	cmd.AddCommand(login, logout, status)
+	return cmd
+}
+
+func (e *env) authLogin(ctx context.Context, f authFlags) error {
+	s, err := e.openSession(f.profile, f.apiURL)
+	if err != nil {
+		return err
+	}
+	if f.org != "" {
+		s.profile.Org = f.org
+	}
+	key, err := e.prompter().Secret(fmt.Sprintf("API key for profile %s (%s)", s.profile.Name, s.profile.BaseURL))
+	if err != nil {
+		return fmt.Errorf("read the API key: %w", err)
+	}
+	if key == "" {
+		return errors.New("no API key entered")
+	}
+	if !f.noCheck {
+		c, err := s.client(key, e.version, slog.New(slog.DiscardHandler))
+		if err != nil {
+			return err
+		}
+		cctx, cancel := context.WithTimeout(ctx, 20*time.Second)
+		err = c.Check(cctx)
+		cancel()
+		if api.IsUnauthorized(err) {
+			return fmt.Errorf("the API refused this key (%v); nothing was stored", err)
+		}
+		if err != nil {
+			return fmt.Errorf("could not check the key: %v; nothing was stored (use --no-check to store it anyway)", err)
+		}
+	}
+	if err := s.store.SetAPIKey(s.profile.Name, key); err != nil {
+		return fmt.Errorf("store the API key: %w", err)
+	}
+	// keep the profile (no secrets) in the config file
+	if _, inFile := findProfile(s.cfg, s.profile.Name); !inFile || f.apiURL != "" || f.org != "" {
+		if err := s.cfg.Upsert(s.profile); err != nil {
+			return err
+		}
+		if err := s.cfg.Save(); err != nil {
+			return err
+		}
+	}
+	b := s.store.Backend()
+	fmt.Fprintf(e.stdout, "Stored the API key of profile %s in %s (%s).\n", s.profile.Name, b.Label(), keystore.Fingerprint(key))
+	return nil
+}
+
+func findProfile(cfg *config.Config, name string) (config.Profile, bool) {
+	for _, p := range cfg.Profiles {
+		if p.Name == name {
+			return p, true
+		}
+	}
+	return config.Profile{}, false
+}
+
+func (e *env) authLogout(profile string) error {
+	s, err := e.openSession(profile, "")
+	if err != nil {
+		return err
+	}
+	err = s.store.DeleteAPIKey(s.profile.Name)
+	if errors.Is(err, keystore.ErrNotFound) {
+		fmt.Fprintf(e.stdout, "Profile %s had no stored API key.\n", s.profile.Name)
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stdout, "Removed the API key of profile %s from %s.\n", s.profile.Name, s.store.Backend().Label())
+	return nil
+}
+
+func (e *env) authStatus(profile string) error {
+	s, err := e.openSession(profile, "")
+	if err != nil {
+		return err
+	}
+	p := s.profile
+	w := e.stdout
+	fmt.Fprintf(w, "profile:   %s\n", p.Name)
+	fmt.Fprintf(w, "endpoint:  %s (provisioning %s, backup %s)\n", p.BaseURL, p.ProvisioningPrefix, p.BackupPrefix)
+	if p.Org != "" {
+		fmt.Fprintf(w, "org:       %s\n", p.Org)
+	}
+	if p.ReadOnly {
+		fmt.Fprintln(w, "read-only: yes")
+	}
+	key, src, err := s.store.APIKey(p.Name)
+	switch {
+	case errors.Is(err, keystore.ErrNotFound):
+		fmt.Fprintf(w, "API key:   none (run `skytui auth login --profile %s`)\n", p.Name)
+	case err != nil:
+		fmt.Fprintf(w, "API key:   unreadable: %v\n", err)
+	default:
+		fmt.Fprintf(w, "API key:   %s from %s\n", keystore.Fingerprint(key), src.Label())
+	}
+	fmt.Fprintln(w, "secrets backends:")
+	for _, st := range s.store.Probe() {
+		mark := "  "
+		if st.Selected {
+			mark = "* "
+		}
+		state := "usable"
+		if !st.Usable {
+			state = "unusable: " + st.Reason
+		} else if st.ReadOnly {
+			state = "usable, read-only"
+		}
+		fmt.Fprintf(w, "  %s%-8s %s — %s\n", mark, st.Name, st.Label, state)
+	}
+	return nil
+}

@@ -1,0 +1,213 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/skytui/skytui/config"
+	"github.com/skytui/skytui/keystore"
+	"github.com/skytui/skytui/sandbox"
+)
+
+const goodKey = "skysql.1zzz.test.5aXjdy87c113e7"
+
+type harness struct {
+	t       *testing.T
+	url     string
+	secrets string
+	cfgPath string
+}
+
+func newHarness(t *testing.T) *harness {
+	t.Helper()
+	sb := sandbox.New(sandbox.Options{APIKey: goodKey})
+	url, err := sb.Start("127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { sb.Close() })
+	dir := t.TempDir()
+	h := &harness{t: t, url: url, secrets: filepath.Join(dir, "secrets.age"), cfgPath: filepath.Join(dir, "config.toml")}
+	t.Setenv(config.EnvConfig, h.cfgPath)
+	t.Setenv(keystore.EnvAPIKey, "")
+	return h
+}
+
+// run executes the command line with stdin and returns stdout and the error.
+func (h *harness) run(stdin string, args ...string) (string, error) {
+	h.t.Helper()
+	var out, errOut bytes.Buffer
+	e := &env{
+		version:    "test",
+		stdin:      strings.NewReader(stdin),
+		stdout:     &out,
+		stderr:     &errOut,
+		loadConfig: config.Load,
+		openStore: func(keystore.PassphraseFunc) (*keystore.Store, error) {
+			return keystore.Open(keystore.Options{
+				Backend:        "file",
+				FilePath:       h.secrets,
+				FileWorkFactor: 10,
+				Passphrase:     func(string, bool) (string, error) { return "correct horse battery", nil },
+			})
+		},
+	}
+	cmd := newRootCmd(e)
+	cmd.SetArgs(args)
+	err := cmd.ExecuteContext(context.Background())
+	return out.String() + errOut.String(), err
+}
+
+func (h *harness) noSecretOnDisk(secrets ...string) {
+	h.t.Helper()
+	for _, p := range []string{h.cfgPath, h.secrets} {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			continue
+		}
+		for _, s := range secrets {
+			if bytes.Contains(b, []byte(s)) {
+				h.t.Errorf("%s holds a secret in clear text", p)
+			}
+		}
+	}
+}
+
+func TestAuthLoginChecksAndStoresKey(t *testing.T) {
+	h := newHarness(t)
+	out, err := h.run(goodKey+"\n", "auth", "login", "--profile", "lab", "--api-url", h.url)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if !strings.Contains(out, "Stored the API key of profile lab") || !strings.Contains(out, keystore.Fingerprint(goodKey)) {
+		t.Errorf("output: %s", out)
+	}
+	if strings.Contains(out, goodKey) {
+		t.Fatal("the key was printed")
+	}
+	cfg, err := config.LoadFile(h.cfgPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p, err := cfg.Profile("lab"); err != nil || p.BaseURL != h.url {
+		t.Errorf("profile not saved: %+v %v", p, err)
+	}
+	st, err := os.Stat(h.cfgPath)
+	if err != nil || st.Mode().Perm() != 0o600 {
+		t.Errorf("config file mode: %v %v", st.Mode(), err)
+	}
+	h.noSecretOnDisk(goodKey)
+
+	out, err = h.run("", "auth", "status", "--profile", "lab")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"profile:   lab", h.url, keystore.Fingerprint(goodKey), "encrypted file"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("status lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, goodKey) {
+		t.Fatal("status printed the key")
+	}
+
+	out, err = h.run("", "auth", "logout", "--profile", "lab")
+	if err != nil || !strings.Contains(out, "Removed the API key") {
+		t.Fatalf("logout: %v %s", err, out)
+	}
+	out, _ = h.run("", "auth", "status", "--profile", "lab")
+	if !strings.Contains(out, "API key:   none") {
+		t.Errorf("after logout: %s", out)
+	}
+}
+
+func TestAuthLoginRefusedKeyStoresNothing(t *testing.T) {
+	h := newHarness(t)
+	out, err := h.run("wrong-key\n", "auth", "login", "--profile", "lab", "--api-url", h.url)
+	if err == nil || !strings.Contains(err.Error(), "refused") || !strings.Contains(err.Error(), "nothing was stored") {
+		t.Fatalf("want refusal, got %v\n%s", err, out)
+	}
+	if _, err := os.Stat(h.secrets); err == nil {
+		t.Error("a refused key must not create the secrets file")
+	}
+	if strings.Contains(err.Error(), "wrong-key") {
+		t.Error("the refused key was echoed")
+	}
+}
+
+func TestAuthLoginRefusesPlainHTTP(t *testing.T) {
+	h := newHarness(t)
+	_, err := h.run(goodKey+"\n", "auth", "login", "--profile", "x", "--api-url", "http://api.example.com")
+	if err == nil || !strings.Contains(err.Error(), "HTTPS is required") {
+		t.Fatalf("err %v", err)
+	}
+}
+
+func TestCredsAddListRemove(t *testing.T) {
+	h := newHarness(t)
+	const secret = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"
+	out, err := h.run(secret+"\n", "creds", "add", "s3", "backups", "--access-key-id", "AKIAEXAMPLE", "--region", "eu-west-1")
+	if err != nil {
+		t.Fatalf("%v %s", err, out)
+	}
+	keyFile := filepath.Join(t.TempDir(), "sa.json")
+	const pk = "-----BEGIN PRIVATE KEY-----\\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\\n-----END PRIVATE KEY-----\\n"
+	doc := `{"type": "service_account", "project_id": "p", "client_email": "bk@p.iam.gserviceaccount.com", "private_key": "` + pk + `"}`
+	if err := os.WriteFile(keyFile, []byte(doc), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := h.run("", "creds", "add", "gcs", "gcs-main", "--key-file", keyFile); err != nil {
+		t.Fatalf("%v %s", err, out)
+	}
+	out, err = h.run("", "creds", "list")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"backups", "s3", "AKIAEXAMPLE (eu-west-1)", "gcs-main", "bk@p.iam.gserviceaccount.com"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("list lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, secret) || strings.Contains(out, "MIIEvQ") {
+		t.Fatal("list printed a secret")
+	}
+	h.noSecretOnDisk(secret, "MIIEvQ")
+	if out, err := h.run("", "creds", "remove", "backups"); err != nil {
+		t.Fatalf("%v %s", err, out)
+	}
+	out, _ = h.run("", "creds", "list")
+	if strings.Contains(out, "AKIAEXAMPLE") || !strings.Contains(out, "gcs-main") {
+		t.Errorf("after remove:\n%s", out)
+	}
+}
+
+func TestCredsRejectsBadInputNamingTheField(t *testing.T) {
+	h := newHarness(t)
+	_, err := h.run("secret\n", "creds", "add", "s3", "x", "--access-key-id", "AKIA", "--region", "nowhere")
+	if err == nil || !strings.Contains(err.Error(), `"region"`) {
+		t.Errorf("bad region: %v", err)
+	}
+	bad := filepath.Join(t.TempDir(), "user.json")
+	_ = os.WriteFile(bad, []byte(`{"type":"authorized_user"}`), 0o600)
+	_, err = h.run("", "creds", "add", "gcs", "y", "--key-file", bad)
+	if err == nil || !strings.Contains(err.Error(), "service_account") {
+		t.Errorf("non service-account key: %v", err)
+	}
+}
+
+func TestSandboxFlagsValidated(t *testing.T) {
+	h := newHarness(t)
+	if _, err := h.run("", "sandbox", "--faults", "error=2"); err == nil {
+		t.Error("an error rate of 2 must be refused")
+	}
+	if _, err := h.run("", "sandbox", "--time-scale", "0"); err == nil {
+		t.Error("time scale 0 must be refused")
+	}
+	if _, err := h.run("", "--refresh", "1s"); err == nil || !strings.Contains(err.Error(), "at least 2s") {
+		t.Errorf("refresh floor: %v", err)
+	}
+}

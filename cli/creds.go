@@ -1,0 +1,139 @@
+package cli
+
+import (
+	"fmt"
+	"os"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/skytui/skytui/keystore"
+)
+
+func newCredsCmd(e *env) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "creds",
+		Short: "Store, list and remove named bucket credentials (GCS and S3)",
+		Long: `Bucket credentials let backups go to your own bucket and restores read
+from it. They are kept in the keystore, raw, and base64-encoded only when
+sent. Secrets are read without echo, never from the command line.`,
+	}
+	var keyFile, accessKeyID, region string
+	gcs := &cobra.Command{
+		Use:   "gcs NAME --key-file FILE",
+		Short: "Import a GCS service-account JSON key file",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if keyFile == "" {
+				return fmt.Errorf("--key-file is required: the service account's JSON key file")
+			}
+			doc, err := os.ReadFile(keyFile)
+			if err != nil {
+				return err
+			}
+			return e.putCred(keystore.GCSCredential{Name: args[0], KeyJSON: doc})
+		},
+	}
+	gcs.Flags().StringVar(&keyFile, "key-file", "", "service-account JSON key file (needs the Storage Admin role)")
+	s3 := &cobra.Command{
+		Use:   "s3 NAME",
+		Short: "Store an S3 access key (the secret is read without echo)",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			p := e.prompter()
+			var err error
+			if accessKeyID == "" {
+				if accessKeyID, err = p.Ask("Access key ID"); err != nil {
+					return err
+				}
+			}
+			secret, err := p.Secret("Secret access key")
+			if err != nil {
+				return err
+			}
+			if region == "" {
+				if region, err = p.Ask("Region (e.g. us-east-1)"); err != nil {
+					return err
+				}
+			}
+			return e.putCred(keystore.S3Credential{Name: args[0], AccessKeyID: accessKeyID, SecretAccessKey: secret, Region: region})
+		},
+	}
+	s3.Flags().StringVar(&accessKeyID, "access-key-id", "", "access key ID (asked when omitted)")
+	s3.Flags().StringVar(&region, "region", "", "region (asked when omitted)")
+
+	add := &cobra.Command{Use: "add", Short: "Store a named bucket credential"}
+	add.AddCommand(gcs, s3)
+
+	list := &cobra.Command{
+		Use:   "list",
+		Short: "List stored bucket credentials (names and kinds, never secrets)",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			st, err := e.openStore(e.prompter().Passphrase)
+			if err != nil {
+				return err
+			}
+			infos, err := st.ListBucketCredentials()
+			if err != nil {
+				return err
+			}
+			if len(infos) == 0 {
+				fmt.Fprintf(e.stdout, "No bucket credentials in %s. Add one with `skytui creds add gcs NAME --key-file F` or `skytui creds add s3 NAME`.\n", st.Backend().Label())
+				return nil
+			}
+			tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+			fmt.Fprintln(tw, "NAME\tKIND\tIDENTITY")
+			for _, in := range infos {
+				ident := ""
+				if c, err := st.BucketCredential(in.Name); err == nil {
+					switch c := c.(type) {
+					case keystore.GCSCredential:
+						ident = c.ClientEmail()
+					case keystore.S3Credential:
+						ident = c.AccessKeyID + " (" + c.Region + ")"
+					}
+				} else {
+					ident = "unreadable: " + err.Error()
+				}
+				fmt.Fprintf(tw, "%s\t%s\t%s\n", in.Name, in.Kind, ident)
+			}
+			tw.Flush()
+			fmt.Fprintf(e.stdout, "(kept in %s)\n", st.Backend().Label())
+			return nil
+		},
+	}
+	remove := &cobra.Command{
+		Use:   "remove NAME",
+		Short: "Remove a stored bucket credential",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			st, err := e.openStore(e.prompter().Passphrase)
+			if err != nil {
+				return err
+			}
+			if err := st.DeleteBucketCredential(args[0]); err != nil {
+				return err
+			}
+			fmt.Fprintf(e.stdout, "Removed bucket credential %s.\n", args[0])
+			return nil
+		},
+	}
+	cmd.AddCommand(add, list, remove)
+	return cmd
+}
+
+func (e *env) putCred(c keystore.BucketCredential) error {
+	if err := c.Validate(); err != nil {
+		return err
+	}
+	st, err := e.openStore(e.prompter().Passphrase)
+	if err != nil {
+		return err
+	}
+	if err := st.PutBucketCredential(c); err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stdout, "Stored %s credential %s in %s.\n", c.Kind(), c.CredentialName(), st.Backend().Label())
+	return nil
+}

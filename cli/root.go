@@ -1,0 +1,215 @@
+// Package cli is skytui's command line: the TUI entry, auth, creds, the
+// sandbox server and version.
+package cli
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/skytui/skytui/sandbox"
+	"github.com/skytui/skytui/tui"
+)
+
+// Execute runs the command line.
+func Execute(ctx context.Context, version string) error {
+	return newRootCmd(defaultEnv(version)).ExecuteContext(ctx)
+}
+
+type rootFlags struct {
+	demo       bool
+	apiURL     string
+	profile    string
+	debug      bool
+	accessible bool
+	readOnly   bool
+	refresh    time.Duration
+	timeScale  float64
+}
+
+func newRootCmd(e *env) *cobra.Command {
+	var f rootFlags
+	cmd := &cobra.Command{
+		Use:   "skytui",
+		Short: "Terminal UI for managed MariaDB: services, backups, restores, replication",
+		Long: `skytui is a keyboard-driven terminal UI for a managed MariaDB service.
+
+Start it against the embedded sandbox, no account needed:
+  skytui --demo
+
+Against a real account, store the API key once, then start:
+  skytui auth login --profile skysql
+  skytui --profile skysql
+
+The API key is read from the keystore or from SKYSQL_API_KEY, never from
+the command line.`,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		Args:          cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return e.runTUI(cmd, f)
+		},
+	}
+	cmd.SetIn(e.stdin)
+	cmd.SetOut(e.stdout)
+	cmd.SetErr(e.stderr)
+	fl := cmd.Flags()
+	fl.BoolVar(&f.demo, "demo", false, "run against an embedded sandbox with demo data (no account needed)")
+	fl.StringVar(&f.apiURL, "api-url", "", "API base URL, overriding the profile's (HTTPS unless loopback)")
+	fl.StringVar(&f.profile, "profile", "", "profile to use (default: the config file's default, else skysql)")
+	fl.BoolVar(&f.debug, "debug", false, "write a debug log to the user state directory (API key redacted)")
+	fl.BoolVar(&f.accessible, "accessible", false, "accessible mode: plain prompts, no animation")
+	fl.BoolVar(&f.readOnly, "read-only", false, "refuse every action that changes anything")
+	fl.DurationVar(&f.refresh, "refresh", 30*time.Second, "refresh interval when nothing is pending (0 = off, minimum 2s); default from the profile")
+	fl.Float64Var(&f.timeScale, "time-scale", 30, "with --demo: how much faster the sandbox clock runs")
+	cmd.AddCommand(newVersionCmd(e), newSandboxCmd(e), newAuthCmd(e), newCredsCmd(e))
+	return cmd
+}
+
+func newVersionCmd(e *env) *cobra.Command {
+	return &cobra.Command{
+		Use:   "version",
+		Short: "Print the version",
+		Args:  cobra.NoArgs,
+		Run: func(cmd *cobra.Command, _ []string) {
+			fmt.Fprintln(cmd.OutOrStdout(), "skytui", e.version)
+		},
+	}
+}
+
+func randomKey() string {
+	b := make([]byte, 16)
+	_, _ = rand.Read(b)
+	return "sandbox." + hex.EncodeToString(b)
+}
+
+func (e *env) runTUI(cmd *cobra.Command, f rootFlags) error {
+	if f.refresh != 0 && f.refresh < 2*time.Second {
+		return fmt.Errorf("--refresh %s: must be 0 (off) or at least 2s", f.refresh)
+	}
+	logger, closeLog, err := openDebugLog(f.debug, e.stderr)
+	if err != nil {
+		return err
+	}
+	defer closeLog()
+	ctx := cmd.Context()
+
+	opts := tui.Options{
+		Accessible:   f.accessible,
+		ReadOnly:     f.readOnly,
+		SlowInterval: f.refresh,
+		FastInterval: 2 * time.Second,
+		Bell:         true,
+		Version:      e.version,
+	}
+	if f.demo {
+		key := randomKey()
+		sb := sandbox.New(sandbox.Options{APIKey: key, TimeScale: f.timeScale, DemoData: true, Logger: logger})
+		url, err := sb.Start("127.0.0.1:0")
+		if err != nil {
+			return fmt.Errorf("start the demo sandbox: %w", err)
+		}
+		defer sb.Close()
+		s := &session{profile: demoProfile(url)}
+		if opts.Client, err = s.client(key, e.version, logger); err != nil {
+			return err
+		}
+		opts.Profile = s.profile.Name
+		opts.Demo = true
+		return tui.Run(ctx, opts)
+	}
+
+	s, err := e.openSession(f.profile, f.apiURL)
+	if err != nil {
+		return err
+	}
+	key, _, err := s.apiKey()
+	if err != nil {
+		return err
+	}
+	if opts.Client, err = s.client(key, e.version, logger); err != nil {
+		return err
+	}
+	opts.Profile = s.profile.Name
+	opts.ReadOnly = opts.ReadOnly || s.profile.ReadOnly
+	opts.Bell = s.profile.Bell
+	if !cmd.Flags().Changed("refresh") {
+		opts.SlowInterval = time.Duration(s.profile.RefreshSeconds) * time.Second
+	}
+	if s.profile.FastRefreshSeconds > 0 {
+		opts.FastInterval = time.Duration(s.profile.FastRefreshSeconds) * time.Second
+	}
+	return tui.Run(ctx, opts)
+}
+
+type sandboxFlags struct {
+	listen    string
+	apiKey    string
+	timeScale float64
+	noDemo    bool
+	faults    string
+	rateLimit float64
+}
+
+func newSandboxCmd(e *env) *cobra.Command {
+	var f sandboxFlags
+	cmd := &cobra.Command{
+		Use:   "sandbox",
+		Short: "Serve the sandbox API (the whole interface, in memory) until interrupted",
+		Long: `Serve the sandbox API on a loopback address: services, backups, restores
+and the option listings, with a fast clock and optional fault injection.
+
+The key given with --api-key is the sandbox's own key, not a real one.
+Point skytui at it with:
+  SKYSQL_API_KEY=<key> skytui --api-url <printed URL>`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return e.runSandbox(cmd.Context(), f)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.listen, "listen", "127.0.0.1:8080", "address to listen on (loopback)")
+	fl.StringVar(&f.apiKey, "api-key", "", "API key the sandbox accepts (default: random, printed)")
+	fl.Float64Var(&f.timeScale, "time-scale", 1, "sandbox seconds per real second (60: a 5-minute launch takes 5 s)")
+	fl.BoolVar(&f.noDemo, "no-demo-data", false, "start empty")
+	fl.StringVar(&f.faults, "faults", "", "fault injection, e.g. latency=200ms,error=0.1,429=0.05,retry-after=2s,malformed=0.05,drop=0.05,timeout=0.02")
+	fl.Float64Var(&f.rateLimit, "rate-limit", 0, "requests per second per key before 429 (0 = unlimited)")
+	return cmd
+}
+
+func (e *env) runSandbox(ctx context.Context, f sandboxFlags) error {
+	if f.timeScale <= 0 {
+		return fmt.Errorf("--time-scale %v: must be positive", f.timeScale)
+	}
+	faults, err := sandbox.ParseFaults(f.faults)
+	if err != nil {
+		return fmt.Errorf("--faults: %w", err)
+	}
+	key := f.apiKey
+	if key == "" {
+		key = randomKey()
+	}
+	sb := sandbox.New(sandbox.Options{
+		APIKey:    key,
+		TimeScale: f.timeScale,
+		DemoData:  !f.noDemo,
+		Faults:    faults,
+		RateLimit: f.rateLimit,
+	})
+	url, err := sb.Start(f.listen)
+	if err != nil {
+		return err
+	}
+	defer sb.Close()
+	fmt.Fprintf(e.stdout, "sandbox listening on %s\n", url)
+	if f.apiKey == "" {
+		fmt.Fprintf(e.stdout, "API key: %s\n", key)
+	}
+	fmt.Fprintf(e.stdout, "backup interface: %s/backup/v1 and %s/skybackup/v1; provisioning: %s/provisioning/v1\n", url, url, url)
+	<-ctx.Done()
+	return nil
+}

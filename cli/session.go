@@ -1,0 +1,116 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+
+	"github.com/skytui/skytui/api"
+	"github.com/skytui/skytui/config"
+	"github.com/skytui/skytui/keystore"
+)
+
+// env is what the commands touch of the outside world; tests replace it.
+type env struct {
+	version string
+	stdin   io.Reader
+	stdout  io.Writer
+	stderr  io.Writer
+	// loadConfig reads the profiles file.
+	loadConfig func() (*config.Config, error)
+	// openStore opens the secrets chain.
+	openStore func(pass keystore.PassphraseFunc) (*keystore.Store, error)
+}
+
+func defaultEnv(version string) *env {
+	return &env{
+		version:    version,
+		stdin:      os.Stdin,
+		stdout:     os.Stdout,
+		stderr:     os.Stderr,
+		loadConfig: config.Load,
+		openStore: func(pass keystore.PassphraseFunc) (*keystore.Store, error) {
+			return keystore.Open(keystore.Options{Passphrase: pass})
+		},
+	}
+}
+
+func (e *env) prompter() *prompter { return newPrompter(e.stdin, e.stderr) }
+
+// session is a resolved profile with its secrets store.
+type session struct {
+	cfg     *config.Config
+	profile config.Profile
+	store   *keystore.Store
+}
+
+// openSession resolves the profile (flag, else the file's default, else the
+// skysql preset), applies an --api-url override, and opens the keystore.
+func (e *env) openSession(profileName, apiURL string) (*session, error) {
+	cfg, err := e.loadConfig()
+	if err != nil {
+		return nil, err
+	}
+	p, err := cfg.Profile(profileName)
+	if err != nil {
+		if apiURL == "" || profileName == "" {
+			return nil, err
+		}
+		// a new profile named on the command line with its URL
+		p = config.NewProfile(profileName, apiURL)
+	}
+	if apiURL != "" {
+		p.BaseURL = apiURL
+	}
+	if err := api.ValidateBaseURL(p.BaseURL); err != nil {
+		return nil, fmt.Errorf("profile %q: %w", p.Name, err)
+	}
+	store, err := e.openStore(e.prompter().Passphrase)
+	if err != nil {
+		return nil, err
+	}
+	return &session{cfg: cfg, profile: p, store: store}, nil
+}
+
+func (s *session) client(key, version string, logger *slog.Logger) (*api.Client, error) {
+	return api.New(api.Config{
+		BaseURL:            s.profile.BaseURL,
+		APIKey:             key,
+		Org:                s.profile.Org,
+		ProvisioningPrefix: s.profile.ProvisioningPrefix,
+		BackupPrefix:       s.profile.BackupPrefix,
+		UserAgent:          "skytui/" + version,
+		Logger:             logger,
+	})
+}
+
+// apiKey returns the profile's key and where it came from.
+func (s *session) apiKey() (string, keystore.Backend, error) {
+	key, src, err := s.store.APIKey(s.profile.Name)
+	if errors.Is(err, keystore.ErrNotFound) {
+		return "", nil, fmt.Errorf("no API key for profile %q: run `skytui auth login --profile %s` (or set %s)", s.profile.Name, s.profile.Name, keystore.EnvAPIKey)
+	}
+	return key, src, err
+}
+
+// openDebugLog opens the debug log in the user state directory. The client
+// logs only a redacted copy of the headers, so the API key never reaches it.
+func openDebugLog(enabled bool, stderr io.Writer) (*slog.Logger, func(), error) {
+	if !enabled {
+		return slog.New(slog.DiscardHandler), func() {}, nil
+	}
+	dir, err := config.EnsureStateDir()
+	if err != nil {
+		return nil, nil, err
+	}
+	path := filepath.Join(dir, "debug.log")
+	fh, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	if err != nil {
+		return nil, nil, err
+	}
+	fmt.Fprintln(stderr, "skytui: debug log:", path)
+	return slog.New(slog.NewTextHandler(fh, &slog.HandlerOptions{Level: slog.LevelDebug})), func() { fh.Close() }, nil
+}

@@ -1,0 +1,238 @@
+package sandbox
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/skytui/skytui/api"
+)
+
+func TestCrossProviderRestoreRefusedWithWorkaround(t *testing.T) {
+	h := newHarness(t, Options{})
+	src := h.readyService("gcp-source", "gcp")
+	dst := h.readyService("aws-target", "aws")
+	key := h.completedFull(src)
+	b := h.do("POST", "/backup/v1/restores", api.ManagedRestore(dst, key)).errBody(t, 400)
+	d := b.Errors[0]
+	if !strings.Contains(d.Message, "same cloud provider") || !strings.Contains(d.Message, "gcp") || !strings.Contains(d.Message, "aws") {
+		t.Fatalf("message %q", d.Message)
+	}
+	if !strings.Contains(d.Solution, "own bucket") || !strings.Contains(d.Solution, "copy") || !strings.Contains(d.Solution, "external_source") {
+		t.Fatalf("solution %q", d.Solution)
+	}
+	var list []api.Restore
+	h.do("GET", "/backup/v1/restores", nil).want(t, 200).decode(t, &list)
+	if len(list) != 0 || h.service(dst).Status != "ready" {
+		t.Fatalf("refused restore left %v, target %s", list, h.service(dst).Status)
+	}
+	// The same backup restores fine within its provider.
+	other := h.readyService("gcp-target", "gcp")
+	h.do("POST", "/backup/v1/restores", api.ManagedRestore(other, key)).want(t, 200)
+}
+
+func TestRestoreRunsThenReplacesTargetCredentials(t *testing.T) {
+	h := newHarness(t, Options{})
+	src := h.readyService("restore-src", "aws")
+	dst := h.readyService("restore-dst", "aws")
+	if err := h.s.SetDataSize(src, 5<<30); err != nil {
+		t.Fatal(err)
+	}
+	key := h.completedFull(src)
+	srcCreds, dstCreds := h.credentials(src), h.credentials(dst)
+	if srcCreds.Password == dstCreds.Password || srcCreds.Username == dstCreds.Username {
+		t.Fatal("services share credentials before the restore")
+	}
+	var r api.Restore
+	h.do("POST", "/skybackup/v1/restores", api.ManagedRestore(dst, key)).want(t, 200).decode(t, &r)
+	if r.ID <= 0 || r.ServiceID != dst || r.Key != key || r.Type != "physical" || r.Status != "Running" || r.Message != "server is not-ready" ||
+		!strings.HasPrefix(r.Bucket, "s3://") || r.CreatedAt.IsZero() || r.ServiceName != "restore-dst" {
+		t.Fatalf("restore %+v", r)
+	}
+	// While running the target is unavailable.
+	if st := h.service(dst).Status; st != "pending_modifying" {
+		t.Fatalf("target status %s while restoring", st)
+	}
+	h.do("GET", "/provisioning/v1/services/"+dst+"/security/credentials", nil).errBody(t, http.StatusConflict)
+	get := func() api.Restore {
+		var one api.Restore
+		h.do("GET", "/skybackup/v1/restores/"+jsonString(r.ID), nil).want(t, 200).decode(t, &one)
+		return one
+	}
+	h.clk.Advance(150 * time.Second) // 60 s + 5 GB at 50 MB/s = 162 s
+	if got := get(); got.Status != "Running" {
+		t.Fatalf("restore %s after 150 s", got.Status)
+	}
+	h.clk.Advance(15 * time.Second)
+	if got := get(); got.Status != "Succeeded" || got.Message != "Restore has succeeded!" {
+		t.Fatalf("restore %+v after 165 s", got)
+	}
+	if st := h.service(dst).Status; st != "ready" {
+		t.Fatalf("target %s after restore", st)
+	}
+	after := h.credentials(dst)
+	if after.Username != srcCreds.Username || after.Password != srcCreds.Password {
+		t.Fatalf("target credentials %+v, want the source's %+v", after, srcCreds)
+	}
+	// The target now holds the source's data: its next backup is as big.
+	tkey := h.completedFull(dst)
+	if got, want := findBackup(t, h.backups(dst), tkey).SizeBytes, findBackup(t, h.backups(src), key).SizeBytes; got < want {
+		t.Fatalf("target backup %d bytes, source backup %d", got, want)
+	}
+
+	// An own-bucket restore gets new credentials.
+	var r2 api.Restore
+	h.do("POST", "/backup/v1/restores", api.BucketRestore(dst, "exports/orders.sql.gz",
+		api.ExternalSource{Bucket: "s3://acme-exports/", Method: "mysqldump", Credentials: s3Creds})).want(t, 200).decode(t, &r2)
+	if r2.Type != "logical" || r2.Bucket != "s3://acme-exports/" || r2.Key != "exports/orders.sql.gz" {
+		t.Fatalf("bucket restore %+v", r2)
+	}
+	h.clk.Advance(2 * time.Hour)
+	if c := h.credentials(dst); c.Password == srcCreds.Password || c.Password == "" {
+		t.Fatal("own-bucket restore kept the old credentials")
+	}
+}
+
+func TestRestoreRules(t *testing.T) {
+	h := newHarness(t, Options{})
+	src := h.readyService("rules-src", "aws")
+	dst := h.readyService("rules-dst", "aws")
+	if err := h.s.SetDataSize(src, 50<<30); err != nil {
+		t.Fatal(err)
+	}
+	b := h.do("POST", "/backup/v1/restores", api.ManagedRestore(dst, "abc:"+src+":pod")).errBody(t, 404)
+	if !strings.Contains(b.Errors[0].Message, "abc:"+src+":pod") {
+		t.Fatalf("not found message %q", b.Errors[0].Message)
+	}
+	h.do("POST", "/backup/v1/restores", api.ManagedRestore("dbtaf12345678", "k")).errBody(t, 404)
+	// A running backup cannot be restored yet; a failed one never.
+	running := h.onceBackup(src, api.BackupFull)
+	var key string
+	for _, bk := range h.backups(src) {
+		key = bk.Key
+	}
+	_ = running
+	h.do("POST", "/backup/v1/restores", api.BackupIDRestore(dst, key)).errBody(t, http.StatusConflict)
+	h.clk.Advance(time.Hour)
+	h.s.FailNextBackup(src)
+	h.onceBackup(src, api.BackupFull)
+	h.clk.Advance(time.Hour)
+	failed := h.backups(src)[0]
+	if failed.Status != "Failed" {
+		t.Fatalf("%+v", failed)
+	}
+	h.do("POST", "/backup/v1/restores", api.ManagedRestore(dst, failed.Key)).errBody(t, 400)
+	// key and id naming different backups.
+	h.do("POST", "/backup/v1/restores", api.RestoreRequest{ServiceID: dst, Key: key, ID: failed.Key}).errBody(t, 400)
+	// An own-bucket backup is restored from the bucket, not by key.
+	h.do("POST", "/backup/v1/backups/schedules", api.ScheduleRequest{BackupType: "logical", Schedule: "once", ServiceID: src,
+		ExternalStorage: &api.ExternalStorage{Bucket: api.ExternalBucket{Path: "s3://acme/dumps", Credentials: s3Creds}}}).want(t, 200)
+	h.clk.Advance(2 * time.Hour)
+	own := h.backups(src)[0]
+	if !own.IsExternalStorage {
+		t.Fatalf("%+v", own)
+	}
+	h.do("POST", "/backup/v1/restores", api.ManagedRestore(dst, own.Key)).errBody(t, 400)
+	// The backup-id form works like the key form.
+	h.do("POST", "/backup/v1/restores", api.BackupIDRestore(dst, key)).want(t, 200)
+	// A restoring target is pending: a second restore is refused.
+	b = h.do("POST", "/backup/v1/restores", api.ManagedRestore(dst, key)).errBody(t, http.StatusConflict)
+	if !strings.Contains(b.Errors[0].Message, "pending state") {
+		t.Fatalf("%q", b.Errors[0].Message)
+	}
+}
+
+func TestDeleteRestoreOnlyWhileRunning(t *testing.T) {
+	h := newHarness(t, Options{})
+	src := h.readyService("del-src", "gcp")
+	dst := h.readyService("del-dst", "gcp")
+	key := h.completedFull(src)
+	before := h.credentials(dst)
+	var r api.Restore
+	h.do("POST", "/backup/v1/restores", api.ManagedRestore(dst, key)).want(t, 200).decode(t, &r)
+	id := jsonString(r.ID)
+	r2 := h.do("DELETE", "/backup/v1/restores/"+id, nil).want(t, 200)
+	if strings.TrimSpace(string(r2.body)) != "{}" {
+		t.Fatalf("delete answer %s", r2.body)
+	}
+	h.do("GET", "/backup/v1/restores/"+id, nil).errBody(t, 404)
+	if h.service(dst).Status != "ready" || h.credentials(dst) != before {
+		t.Fatal("cancelled restore changed the target")
+	}
+	h.clk.Advance(time.Hour)
+	if h.credentials(dst) != before {
+		t.Fatal("cancelled restore completed later")
+	}
+	// A finished restore cannot be deleted.
+	h.do("POST", "/skybackup/v1/restores", api.ManagedRestore(dst, key)).want(t, 200).decode(t, &r)
+	h.clk.Advance(time.Hour)
+	b := h.do("DELETE", "/skybackup/v1/restores/"+jsonString(r.ID), nil).errBody(t, http.StatusConflict)
+	if !strings.Contains(b.Errors[0].Message, "finished") {
+		t.Fatalf("%q", b.Errors[0].Message)
+	}
+	h.do("DELETE", "/skybackup/v1/restores/999", nil).errBody(t, 404)
+	h.do("DELETE", "/skybackup/v1/restores/abc", nil).errBody(t, 400)
+}
+
+// /backup/v1 answers the interface document's shapes, /skybackup/v1 the
+// live spec's; api.Client reads both.
+func TestRestoreShapesPerPrefix(t *testing.T) {
+	h := newHarness(t, Options{})
+	src := h.readyService("shape-src", "aws")
+	dst := h.readyService("shape-dst", "aws")
+	key := h.completedFull(src)
+	var r api.Restore
+	h.do("POST", "/backup/v1/restores", api.ManagedRestore(dst, key)).want(t, 200).decode(t, &r)
+	id := jsonString(r.ID)
+	first := func(path string) byte {
+		return strings.TrimSpace(string(h.do("GET", path, nil).want(t, 200).body))[0]
+	}
+	if first("/backup/v1/restores") != '[' || first("/backup/v1/restores/"+id) != '[' {
+		t.Fatal("/backup/v1 must answer arrays")
+	}
+	if first("/skybackup/v1/restores") != '{' || first("/skybackup/v1/restores/"+id) != '{' {
+		t.Fatal("/skybackup/v1 must answer objects")
+	}
+	var one []api.Restore
+	h.do("GET", "/backup/v1/restores/"+id, nil).decode(t, &one)
+	var env struct {
+		Restores      []api.Restore `json:"restores"`
+		RestoresCount int           `json:"restores_count"`
+		PagesCount    int           `json:"pages_count"`
+	}
+	h.do("GET", "/skybackup/v1/restores", nil).decode(t, &env)
+	if len(one) != 1 || one[0].ID != r.ID || env.RestoresCount != 1 || env.PagesCount != 1 || env.Restores[0].ID != r.ID {
+		t.Fatalf("one %+v env %+v", one, env)
+	}
+	for _, prefix := range []string{"/backup/v1", "/skybackup/v1"} {
+		c := h.client(prefix)
+		list, err := c.ListRestores(bg)
+		if err != nil || len(list) != 1 {
+			t.Fatalf("%s list %v %v", prefix, list, err)
+		}
+		got, err := c.GetRestore(bg, int64(r.ID))
+		if err != nil || got.Key != key {
+			t.Fatalf("%s get %+v %v", prefix, got, err)
+		}
+	}
+}
+
+// Stats counts every POST once, refused or not: the base of the "no
+// duplicated POST" tests of the client.
+func TestStatsCountRequestsPerRoute(t *testing.T) {
+	h := newHarness(t, Options{})
+	dst := h.readyService("stats-dst", "aws")
+	h.do("POST", "/backup/v1/restores", api.ManagedRestore(dst, "nope")).errBody(t, 404)
+	h.s.SetFaults(Faults{ErrorRate: 1})
+	if _, err := h.client("/skybackup/v1").CreateRestore(bg, api.ManagedRestore(dst, "nope")); api.StatusOf(err) < 500 {
+		t.Fatalf("err %v", err)
+	}
+	st := h.s.Stats()
+	if st.Count("POST", "/backup/v1/restores") != 1 || st.Count("POST", "/skybackup/v1/restores") != 1 || st.Count("POST", "/provisioning/v1/services") != 1 {
+		t.Fatalf("stats %+v", st.Requests)
+	}
+	if st.Count("GET", "/provisioning/v1/services/{id}") != 0 || st.Faults["error"] != 1 || st.Total < 3 {
+		t.Fatalf("stats %+v", st)
+	}
+}

@@ -1,0 +1,550 @@
+// Package sandbox is the whole backup, restore and provisioning interface,
+// in memory: an HTTP server that lets skytui run and be tested without an
+// account. It keeps a store of services, backups, schedules and restores,
+// runs their state machines on a Clock (lazily, at the start of each
+// request), applies the interface's rules with api's validation, answers
+// with api's wire types and the live error body, and can inject faults.
+// It knows nothing of terminals.
+//
+// Routes: the provisioning interface under /provisioning/v1 and the backup
+// interface under both /backup/v1 (the interface document) and
+// /skybackup/v1 (the live service). Where the two differ in shape (restore
+// listing and single restore), each prefix answers its own.
+package sandbox
+
+import (
+	"bufio"
+	"context"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"reflect"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Options configure a Server.
+type Options struct {
+	// APIKey is the key every request must carry in X-API-Key. Empty
+	// accepts any non-empty key.
+	APIKey string
+	// TimeScale makes sandbox time run this many times faster than real
+	// time (default 1). Ignored when Clock is set.
+	TimeScale float64
+	// Clock overrides TimeScale (tests use a ManualClock).
+	Clock Clock
+	// DemoData fills the store with services, backups, schedules and
+	// restores in many states.
+	DemoData bool
+	// Faults are injected into API requests from the start.
+	Faults Faults
+	// RateLimit is requests per second per API key (token bucket, burst of
+	// twice the rate); 0 is unlimited. Excess requests get 429 with
+	// Retry-After.
+	RateLimit float64
+	// Seed makes IDs, passwords, demo data and fault draws reproducible.
+	Seed int64
+	// Logger receives one debug line per request (never the API key).
+	Logger *slog.Logger
+	// Ports decides the ports of a service becoming ready (default: the
+	// live 3306 read-write and 3307 read-only).
+	Ports PortAssigner
+}
+
+// Server is the sandbox HTTP server. It is safe for concurrent use.
+type Server struct {
+	opts   Options
+	clock  Clock
+	log    *slog.Logger
+	faults *faultInjector
+	limit  *rateLimiter
+	routes []*route
+
+	mu sync.Mutex // guards st
+	st *store
+
+	statsMu sync.Mutex
+	stats   Stats
+
+	lnMu   sync.Mutex
+	srv    *http.Server
+	closed chan struct{}
+	once   sync.Once
+}
+
+// New builds a server; it serves once mounted with ServeHTTP or Start.
+func New(opts Options) *Server {
+	clock := opts.Clock
+	if clock == nil {
+		clock = NewScaledClock(time.Now().UTC().Truncate(time.Second), opts.TimeScale)
+	}
+	log := opts.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	s := &Server{
+		opts:   opts,
+		clock:  clock,
+		log:    log,
+		faults: newFaultInjector(opts.Faults, opts.Seed),
+		limit:  newRateLimiter(opts.RateLimit),
+		st:     newStore(clock.Now(), opts.Seed, opts.Ports),
+		stats:  Stats{Requests: map[string]int{}, Faults: map[string]int{}},
+		closed: make(chan struct{}),
+	}
+	s.routes = buildRoutes()
+	if opts.DemoData {
+		loadDemo(s.st, clock.Now())
+	}
+	return s
+}
+
+// Clock is the sandbox's clock.
+func (s *Server) Clock() Clock { return s.clock }
+
+// SetFaults replaces the injected faults at run time.
+func (s *Server) SetFaults(f Faults) { s.faults.set(f, s.opts.Seed) }
+
+// FailNextBackup makes the next backup job of the service (once, cron or
+// nightly) end Failed.
+func (s *Server) FailNextBackup(serviceID string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if svc, ok := s.st.services[serviceID]; ok {
+		svc.failNext++
+	}
+}
+
+// SetDataSize sets the simulated database size of a service, from now on
+// (backup and restore durations grow with it).
+func (s *Server) SetDataSize(serviceID string, bytes int64) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.st.advance(s.clock.Now())
+	svc, ok := s.st.services[serviceID]
+	if !ok {
+		return fmt.Errorf("sandbox: no service %s", serviceID)
+	}
+	svc.gtidBase = svc.gtidSeqAt(s.st.now)
+	svc.dataBytes, svc.dataAt = bytes, s.st.now
+	return nil
+}
+
+// Credentials are a service's current default username and password, once
+// it has launched (a restore replaces them). It locks the store: a
+// PortAssigner, which runs with the store locked, must not call it.
+func (s *Server) Credentials(serviceID string) (username, password string, ok bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.st.advance(s.clock.Now())
+	svc, found := s.st.services[serviceID]
+	if !found || !svc.launched {
+		return "", "", false
+	}
+	return svc.username, svc.password, true
+}
+
+// ServiceIDs lists the services' IDs in creation order.
+func (s *Server) ServiceIDs() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]string, 0, len(s.st.order))
+	for _, svc := range s.st.order {
+		out = append(out, svc.id)
+	}
+	return out
+}
+
+// Stats counts requests per route and injected faults.
+type Stats struct {
+	// Requests counts every request that matched a route, whatever its
+	// outcome, by "METHOD /pattern" such as "POST /backup/v1/restores" or
+	// "GET /provisioning/v1/services/{id}".
+	Requests map[string]int
+	// Faults counts injected faults by kind (drop, timeout, error, 429,
+	// malformed) and refusals of Options.RateLimit ("ratelimit").
+	Faults map[string]int
+	// Total is the number of requests, matched or not.
+	Total int
+}
+
+// Count is Requests[method+" "+pattern].
+func (st Stats) Count(method, pattern string) int { return st.Requests[method+" "+pattern] }
+
+// Stats returns a copy of the counters.
+func (s *Server) Stats() Stats {
+	s.statsMu.Lock()
+	defer s.statsMu.Unlock()
+	out := Stats{Requests: map[string]int{}, Faults: map[string]int{}, Total: s.stats.Total}
+	for k, v := range s.stats.Requests {
+		out.Requests[k] = v
+	}
+	for k, v := range s.stats.Faults {
+		out.Faults[k] = v
+	}
+	return out
+}
+
+func (s *Server) count(key string) {
+	s.statsMu.Lock()
+	defer s.statsMu.Unlock()
+	s.stats.Total++
+	if key != "" {
+		s.stats.Requests[key]++
+	}
+}
+
+// Start listens on addr (such as "127.0.0.1:0") and serves in the
+// background. It returns the base URL, such as "http://127.0.0.1:41234".
+func (s *Server) Start(addr string) (string, error) {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return "", fmt.Errorf("sandbox: %w", err)
+	}
+	srv := &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second}
+	s.lnMu.Lock()
+	s.srv = srv
+	s.lnMu.Unlock()
+	go func() {
+		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			s.log.Error("sandbox server stopped", "err", err)
+		}
+	}()
+	return "http://" + ln.Addr().String(), nil
+}
+
+// Close stops the server and releases requests held by injected timeouts.
+func (s *Server) Close() error {
+	s.once.Do(func() { close(s.closed) })
+	s.lnMu.Lock()
+	srv := s.srv
+	s.lnMu.Unlock()
+	if srv == nil {
+		return nil
+	}
+	return srv.Close()
+}
+
+// ---- request handling ----
+
+// reqCtx is one request as a handler sees it.
+type reqCtx struct {
+	r       *http.Request
+	params  map[string]string
+	prefix  string      // /provisioning/v1, /backup/v1 or /skybackup/v1
+	live    bool        // under /skybackup/v1
+	header  http.Header // response headers
+	now     time.Time   // sandbox time of the request
+	traceID string
+}
+
+// handler answers a request; it runs with the store locked and advanced.
+type handler func(st *store, c *reqCtx) (int, any, *apiError)
+
+func newTraceID() string {
+	var b [16]byte
+	for i := range b {
+		b[i] = byte(rand.Uint32())
+	}
+	return hex.EncodeToString(b[:])
+}
+
+// ServeHTTP answers one request: authentication, rate limit, faults, then
+// the route's handler.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	start := time.Now()
+	c := &reqCtx{r: r, header: w.Header(), traceID: newTraceID()}
+	w.Header().Set("X-Trace-Id", c.traceID)
+	path := strings.TrimRight(r.URL.Path, "/")
+	rt, params, prefix := s.match(path)
+	status := 0
+	defer func() {
+		s.log.Debug("sandbox request", "method", r.Method, "path", r.URL.Path, "status", status,
+			"duration", time.Since(start).Round(time.Microsecond), "trace_id", c.traceID)
+	}()
+	fail := func(e *apiError) {
+		status = e.status
+		s.writeError(w, r, c.traceID, e)
+	}
+	key := ""
+	if rt != nil {
+		key = r.Method + " " + rt.pattern
+	}
+	s.count(key)
+
+	// Authentication comes first, on every path.
+	apiKey := r.Header.Get("X-API-Key")
+	if apiKey == "" || (s.opts.APIKey != "" && apiKey != s.opts.APIKey) {
+		e := errf(http.StatusUnauthorized, "X-API-Key", "missing or invalid API key")
+		e.solution = "Send a valid API key in the X-API-Key header."
+		fail(e)
+		return
+	}
+	if rt == nil {
+		fail(errf(http.StatusNotFound, "path", "no such route: %s %s", r.Method, r.URL.Path))
+		return
+	}
+	h, ok := rt.methods[r.Method]
+	if !ok {
+		w.Header().Set("Allow", strings.Join(rt.allow(), ", "))
+		fail(errf(http.StatusMethodNotAllowed, "method", "method %s is not allowed on %s (allowed: %s)", r.Method, rt.pattern, strings.Join(rt.allow(), ", ")))
+		return
+	}
+	if ok, wait := s.limit.allow(apiKey); !ok {
+		s.countFaultName("ratelimit")
+		fail(&apiError{status: http.StatusTooManyRequests, message: "rate limit exceeded: too many requests for this API key", location: "X-API-Key",
+			solution: "Wait for the time in the Retry-After header, then retry.", retryAfter: wait})
+		return
+	}
+
+	// Faults are decided before the request is handled: a faulted request
+	// changes nothing.
+	kind, latency, errStatus, retryAfter := s.faults.decide()
+	if latency > 0 && !s.sleep(r.Context(), latency) {
+		return
+	}
+	if kind != faultNone {
+		s.countFault(kind)
+	}
+	switch kind {
+	case faultDrop:
+		status = -1
+		dropConnection(w)
+		return
+	case faultTimeout:
+		t := time.NewTimer(30 * time.Second)
+		defer t.Stop()
+		select {
+		case <-r.Context().Done():
+			return
+		case <-s.closed:
+			dropConnection(w)
+			return
+		case <-t.C:
+			fail(errf(http.StatusGatewayTimeout, "", "upstream request timeout"))
+			return
+		}
+	case faultError:
+		msg := "internal server error"
+		if errStatus == http.StatusServiceUnavailable {
+			msg = "service temporarily unavailable"
+		}
+		fail(errf(errStatus, "", "%s", msg))
+		return
+	case faultRateLimit:
+		fail(&apiError{status: http.StatusTooManyRequests, message: "rate limit exceeded", solution: "Wait for the time in the Retry-After header, then retry.", retryAfter: retryAfter})
+		return
+	}
+
+	c.params = params
+	c.prefix = prefix
+	c.live = prefix == liveBackupPrefix
+	var code int
+	var body any
+	var aerr *apiError
+	if kind == faultMalformed && r.Method != http.MethodGet {
+		// Never run a mutating handler for a malformed answer.
+		code, body = http.StatusOK, json.RawMessage(`{"id":1}`)
+	} else {
+		s.mu.Lock()
+		s.st.advance(s.clock.Now())
+		c.now = s.st.now
+		code, body, aerr = h(s.st, c)
+		s.mu.Unlock()
+	}
+	if aerr != nil {
+		if kind != faultMalformed {
+			fail(aerr)
+			return
+		}
+		body = aerr.body(r.URL.Path, c.traceID, s.clock.Now())
+	}
+	data, err := json.Marshal(body)
+	if err != nil {
+		fail(errf(http.StatusInternalServerError, "", "encoding the answer: %v", err))
+		return
+	}
+	if kind == faultMalformed {
+		code = http.StatusOK
+		data = data[:len(data)/2]
+	}
+	status = code
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(code)
+	w.Write(data)
+	if kind != faultMalformed {
+		w.Write([]byte("\n"))
+	}
+}
+
+func (s *Server) countFault(k faultKind) { s.countFaultName(k.String()) }
+
+func (s *Server) countFaultName(name string) {
+	s.statsMu.Lock()
+	s.stats.Faults[name]++
+	s.statsMu.Unlock()
+}
+
+// sleep waits d of real time; false when the client or the server gave up.
+func (s *Server) sleep(ctx context.Context, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return false
+	case <-s.closed:
+		return false
+	case <-t.C:
+		return true
+	}
+}
+
+// dropConnection closes the connection without an answer.
+func dropConnection(w http.ResponseWriter) {
+	if hj, ok := w.(http.Hijacker); ok {
+		if conn, _, err := hj.Hijack(); err == nil {
+			conn.Close()
+			return
+		}
+	}
+	panic(http.ErrAbortHandler)
+}
+
+func (s *Server) writeError(w http.ResponseWriter, r *http.Request, traceID string, e *apiError) {
+	if e.retryAfter > 0 || e.status == http.StatusTooManyRequests {
+		w.Header().Set("Retry-After", strconv.Itoa(retryAfterSeconds(e.retryAfter)))
+	}
+	data, _ := json.Marshal(e.body(r.URL.Path, traceID, s.clock.Now()))
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(e.status)
+	w.Write(append(data, '\n'))
+}
+
+// ---- routing ----
+
+const (
+	provPrefix       = "/provisioning/v1"
+	backupPrefix     = "/backup/v1"
+	liveBackupPrefix = "/skybackup/v1"
+)
+
+type route struct {
+	pattern string
+	prefix  string
+	segs    []string
+	methods map[string]handler
+}
+
+func (rt *route) allow() []string {
+	var out []string
+	for m := range rt.methods {
+		out = append(out, m)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func buildRoutes() []*route {
+	var routes []*route
+	add := func(prefix, p string, methods map[string]handler) {
+		pattern := prefix + p
+		routes = append(routes, &route{pattern: pattern, prefix: prefix, segs: strings.Split(strings.Trim(pattern, "/"), "/"), methods: methods})
+	}
+	P := provPrefix
+	add(P, "/services", map[string]handler{"GET": hListServices, "POST": hCreateService})
+	add(P, "/services/{id}", map[string]handler{"GET": hGetService})
+	add(P, "/services/{id}/security/credentials", map[string]handler{"GET": hCredentials})
+	add(P, "/services/{id}/security/allowlist", map[string]handler{"GET": hGetAllowList, "POST": hAddAllowList, "DELETE": hRemoveAllowList, "PUT": hReplaceAllowList})
+	add(P, "/providers", map[string]handler{"GET": hProviders})
+	add(P, "/regions", map[string]handler{"GET": hRegions})
+	add(P, "/service-types", map[string]handler{"GET": hServiceTypes})
+	add(P, "/topologies", map[string]handler{"GET": hTopologies})
+	add(P, "/topologies/{topology}/storage-sizes", map[string]handler{"GET": hStorageSizes})
+	add(P, "/sizes", map[string]handler{"GET": hSizes})
+	add(P, "/versions", map[string]handler{"GET": hVersions})
+	for _, B := range []string{backupPrefix, liveBackupPrefix} {
+		add(B, "/backups", map[string]handler{"GET": hListBackups})
+		add(B, "/backups/schedules", map[string]handler{"GET": hListSchedules, "POST": hCreateSchedule})
+		add(B, "/backups/schedules/{id}", map[string]handler{"GET": hGetSchedule, "DELETE": hDeleteSchedule})
+		add(B, "/backups/status", map[string]handler{"GET": hBackupStatus, "POST": hBackupStatus})
+		add(B, "/restores", map[string]handler{"GET": hListRestores, "POST": hCreateRestore})
+		add(B, "/restores/{id}", map[string]handler{"GET": hGetRestore, "DELETE": hDeleteRestore})
+	}
+	return routes
+}
+
+// match finds the route of a path; literal segments win over parameters.
+func (s *Server) match(path string) (*route, map[string]string, string) {
+	segs := strings.Split(strings.Trim(path, "/"), "/")
+	var best *route
+	var bestParams map[string]string
+	bestLiterals := -1
+	for _, rt := range s.routes {
+		if len(rt.segs) != len(segs) {
+			continue
+		}
+		params := map[string]string{}
+		literals := 0
+		ok := true
+		for i, seg := range rt.segs {
+			if strings.HasPrefix(seg, "{") {
+				if segs[i] == "" {
+					ok = false
+					break
+				}
+				params[strings.Trim(seg, "{}")] = segs[i]
+				continue
+			}
+			if seg != segs[i] {
+				ok = false
+				break
+			}
+			literals++
+		}
+		if ok && literals > bestLiterals {
+			best, bestParams, bestLiterals = rt, params, literals
+		}
+	}
+	if best == nil {
+		return nil, nil, ""
+	}
+	return best, bestParams, best.prefix
+}
+
+// decodeBody reads a JSON request body into v.
+func decodeBody(c *reqCtx, v any) *apiError {
+	dec := json.NewDecoder(bufio.NewReader(http.MaxBytesReader(nil, c.r.Body, 1<<20)))
+	if err := dec.Decode(v); err != nil {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) {
+			return errf(http.StatusBadRequest, te.Field, "%s: must be a JSON %s (got %s)", te.Field, jsonKind(te.Type.Kind()), te.Value)
+		}
+		if err.Error() == "EOF" {
+			return errf(http.StatusBadRequest, "body", "a JSON request body is required")
+		}
+		return errf(http.StatusBadRequest, "body", "the request body is not valid JSON: %v", err)
+	}
+	return nil
+}
+
+func jsonKind(k reflect.Kind) string {
+	switch k {
+	case reflect.Bool:
+		return "boolean"
+	case reflect.String:
+		return "string"
+	case reflect.Slice, reflect.Array:
+		return "array"
+	case reflect.Map, reflect.Struct, reflect.Pointer:
+		return "object"
+	}
+	return "number"
+}
