@@ -617,3 +617,10 @@ func (c *Client) DeleteRestore(ctx context.Context, id int64) error {
 	_, err := c.do(ctx, http.MethodDelete, c.backup("/restores/"+strconv.FormatInt(id, 10)), nil, nil)
 	return err
 }
+
+// Check verifies the API key with the cheapest call there is: one page of
+// one service. A refused key is an *Error with status 401.
+func (c *Client) Check(ctx context.Context) error {
+	_, err := c.do(ctx, http.MethodGet, c.prov("/services"), url.Values{"page_size": {"1"}}, nil)
+	return err
+}
