@@ -252,12 +252,14 @@ type Schedule struct {
 	Type        string  `json:"type"`
 	// Schedule is "once" or the cron expression. The live listing reports
 	// the kind ("once" or "cron") here and the expression elsewhere.
-	Schedule    string `json:"schedule"`
-	Cron        string `json:"cron,omitempty"`
-	Status      string `json:"status,omitempty"`
-	Message     string `json:"message,omitempty"`
-	Suspended   bool   `json:"suspended"`
-	Target      string `json:"target,omitempty"`
+	Schedule  string `json:"schedule"`
+	Cron      string `json:"cron,omitempty"`
+	Status    string `json:"status,omitempty"`
+	Message   string `json:"message,omitempty"`
+	Suspended bool   `json:"suspended"`
+	Target    string `json:"target,omitempty"`
+	// BackupID is the backup a "once" job produces, when the server says.
+	BackupID    string `json:"backup_id,omitempty"`
 	CreatedAt   Time   `json:"created_at,omitzero"`
 	ScheduledAt Time   `json:"scheduled_at,omitzero"`
 }
