@@ -108,7 +108,7 @@ func (e *env) runTUI(cmd *cobra.Command, f rootFlags) error {
 	}
 	if f.demo {
 		key := randomKey()
-		sb := sandbox.New(sandbox.Options{APIKey: key, TimeScale: f.timeScale, DemoData: true, Logger: logger})
+		sb := sandbox.New(sandbox.Options{APIKey: key, TimeScale: f.timeScale, DemoData: true, Logger: logger, SQL: sandbox.SQLDemo})
 		url, err := sb.Start("127.0.0.1:0")
 		if err != nil {
 			return fmt.Errorf("start the demo sandbox: %w", err)
@@ -153,6 +153,7 @@ type sandboxFlags struct {
 	noDemo    bool
 	faults    string
 	rateLimit float64
+	mariadb   bool
 }
 
 func newSandboxCmd(e *env) *cobra.Command {
@@ -162,6 +163,10 @@ func newSandboxCmd(e *env) *cobra.Command {
 		Short: "Serve the sandbox API (the whole interface, in memory) until interrupted",
 		Long: `Serve the sandbox API on a loopback address: services, backups, restores
 and the option listings, with a fast clock and optional fault injection.
+
+Every ready service answers the sky replication procedures on its
+readwrite port (127.0.0.1); with --mariadb each is a real local mariadbd,
+so restores copy data and replication is real.
 
 The key given with --api-key is the sandbox's own key, not a real one.
 Point skytui at it with:
@@ -178,6 +183,7 @@ Point skytui at it with:
 	fl.BoolVar(&f.noDemo, "no-demo-data", false, "start empty")
 	fl.StringVar(&f.faults, "faults", "", "fault injection, e.g. latency=200ms,error=0.1,429=0.05,retry-after=2s,malformed=0.05,drop=0.05,timeout=0.02")
 	fl.Float64Var(&f.rateLimit, "rate-limit", 0, "requests per second per key before 429 (0 = unlimited)")
+	fl.BoolVar(&f.mariadb, "mariadb", false, "back each ready service with a real local mariadbd (needs mariadb-server; starts without demo data)")
 	return cmd
 }
 
@@ -193,18 +199,26 @@ func (e *env) runSandbox(ctx context.Context, f sandboxFlags) error {
 	if key == "" {
 		key = randomKey()
 	}
-	sb := sandbox.New(sandbox.Options{
+	mode := sandbox.SQLDemo
+	if f.mariadb {
+		mode = sandbox.SQLMariaDB
+	}
+	sb, err := sandbox.Open(sandbox.Options{
 		APIKey:    key,
 		TimeScale: f.timeScale,
-		DemoData:  !f.noDemo,
+		DemoData:  !f.noDemo && !f.mariadb,
 		Faults:    faults,
 		RateLimit: f.rateLimit,
+		SQL:       mode,
 	})
-	url, err := sb.Start(f.listen)
 	if err != nil {
 		return err
 	}
 	defer sb.Close()
+	url, err := sb.Start(f.listen)
+	if err != nil {
+		return err
+	}
 	fmt.Fprintf(e.stdout, "sandbox listening on %s\n", url)
 	if f.apiKey == "" {
 		fmt.Fprintf(e.stdout, "API key: %s\n", key)

@@ -315,6 +315,9 @@ func hDeleteRestore(st *store, c *reqCtx) (int, any, *apiError) {
 	if r.status != jobRunning {
 		return 0, nil, errf(http.StatusConflict, "id", "restore %d has already finished (%s); only a restore that has not finished can be deleted", r.id, r.status)
 	}
+	if r.loading {
+		return 0, nil, errf(http.StatusConflict, "id", "restore %d is loading the backup into the service and can no longer be cancelled", r.id)
+	}
 	st.cancelRestore(r, c.now)
 	return http.StatusOK, struct{}{}, nil
 }
@@ -409,6 +412,7 @@ func (st *store) managedRestore(req api.RestoreRequest, target *service) (*resto
 	return &restore{
 		bucket: managedBucket(b.provider, region, b.serviceID), key: b.key, typ: typ,
 		dataBytes: b.dataBytes, gtidSeq: b.gtidSeq, username: b.username, password: b.password, txPerSec: b.txPerSec,
+		dump: b.dump,
 	}, nil
 }
 

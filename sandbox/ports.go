@@ -5,10 +5,12 @@ package sandbox
 // in sandbox-time order), and shows the answer in the service's endpoints.
 //
 // The default answers the live service's numbers: 3306 read-write and 3307
-// read-only on every service (each live service has its own host). The
-// replication work replaces it (Options.Ports) with an assigner that opens a
-// real MySQL-protocol listener on 127.0.0.1 per service and answers its
-// port; the service FQDNs (<id>.sandbox.localhost) resolve to loopback.
+// read-only on every service (each live service has its own host). With
+// Options.SQL = SQLDemo the sandbox's own assigner opens a MySQL-protocol
+// endpoint (package demosql) on 127.0.0.1 per service and answers its port;
+// with SQLMariaDB the port is a real mariadbd's, decided once the server is
+// up (see real.go). The service FQDNs (<id>.sandbox.localhost) reach
+// loopback. Options.Ports replaces the default only with SQLNone.
 type PortAssigner interface {
 	AssignPorts(svc ServiceInfo) (Ports, error)
 }

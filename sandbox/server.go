@@ -6,6 +6,11 @@
 // with api's wire types and the live error body, and can inject faults.
 // It knows nothing of terminals.
 //
+// SQL (Options.SQL): with SQLDemo every ready service's readwrite port is a
+// MySQL-protocol endpoint on 127.0.0.1 that answers the sky replication
+// procedures and the replication grant from a simulation kept in the store
+// (replication.go); with SQLMariaDB it is a real mariadbd (real.go).
+//
 // Routes: the provisioning interface under /provisioning/v1 and the backup
 // interface under both /backup/v1 (the interface document) and
 // /skybackup/v1 (the live service). Where the two differ in shape (restore
@@ -55,8 +60,19 @@ type Options struct {
 	// Logger receives one debug line per request (never the API key).
 	Logger *slog.Logger
 	// Ports decides the ports of a service becoming ready (default: the
-	// live 3306 read-write and 3307 read-only).
+	// live 3306 read-write and 3307 read-only). Only with SQL = SQLNone.
 	Ports PortAssigner
+	// SQL says what answers SQL on a ready service's readwrite port:
+	// nothing (SQLNone, the zero value), a demo endpoint with simulated
+	// replication (SQLDemo: --demo and `skytui sandbox`), or a real
+	// mariadbd (SQLMariaDB: `skytui sandbox --mariadb`, which cannot load
+	// DemoData). Server.Close stops them all.
+	SQL SQLMode
+	// MariaDBDir is where SQLMariaDB makes its run directory (the real
+	// servers' data directories and the backups' dumps): a new
+	// skytui-mariadb-* directory in it, kept after Close. Default: one in
+	// the system's temporary directory, removed by Close.
+	MariaDBDir string
 }
 
 // Server is the sandbox HTTP server. It is safe for concurrent use.
@@ -71,6 +87,8 @@ type Server struct {
 	mu sync.Mutex // guards st
 	st *store
 
+	sql *sqlLayer
+
 	statsMu sync.Mutex
 	stats   Stats
 
@@ -80,8 +98,35 @@ type Server struct {
 	once   sync.Once
 }
 
-// New builds a server; it serves once mounted with ServeHTTP or Start.
+// New builds a server; it serves once mounted with ServeHTTP or Start. It
+// cannot fail: when Open would fail (SQLMariaDB without mariadbd, or
+// options that contradict each other), the server still serves and every
+// launch of a service fails with the reason. Prefer Open with SQLMariaDB.
 func New(opts Options) *Server {
+	layer, err := newSQLLayer(opts)
+	if err != nil {
+		if opts.Logger != nil {
+			opts.Logger.Error("sandbox SQL setup failed; launches will fail", "err", err)
+		}
+		layer = &sqlLayer{mode: SQLNone, broken: err, endpoints: nil}
+	}
+	return build(opts, layer)
+}
+
+// Open builds a server like New and reports what New cannot: with
+// SQLMariaDB, a missing mariadbd (an error wrapping ErrNoMariaDB, saying
+// to install mariadb-server) or a failed template data directory; and
+// options that contradict each other (Ports with an SQL mode, DemoData
+// with SQLMariaDB).
+func Open(opts Options) (*Server, error) {
+	layer, err := newSQLLayer(opts)
+	if err != nil {
+		return nil, err
+	}
+	return build(opts, layer), nil
+}
+
+func build(opts Options, layer *sqlLayer) *Server {
 	clock := opts.Clock
 	if clock == nil {
 		clock = NewScaledClock(time.Now().UTC().Truncate(time.Second), opts.TimeScale)
@@ -96,9 +141,16 @@ func New(opts Options) *Server {
 		log:    log,
 		faults: newFaultInjector(opts.Faults, opts.Seed),
 		limit:  newRateLimiter(opts.RateLimit),
-		st:     newStore(clock.Now(), opts.Seed, opts.Ports),
+		st:     newStore(clock.Now(), opts.Seed, layer.assigner(opts.Ports)),
 		stats:  Stats{Requests: map[string]int{}, Faults: map[string]int{}},
 		closed: make(chan struct{}),
+		sql:    layer,
+	}
+	layer.srv = s
+	if layer.real != nil {
+		layer.real.srv = s
+		s.st.slow = layer.real
+		s.st.loopbackEgress = true
 	}
 	s.routes = buildRoutes()
 	if opts.DemoData {
@@ -221,16 +273,20 @@ func (s *Server) Start(addr string) (string, error) {
 	return "http://" + ln.Addr().String(), nil
 }
 
-// Close stops the server and releases requests held by injected timeouts.
+// Close stops the server, releases requests held by injected timeouts,
+// and closes every service's SQL endpoint or stops its real server (and
+// waits for them).
 func (s *Server) Close() error {
 	s.once.Do(func() { close(s.closed) })
 	s.lnMu.Lock()
 	srv := s.srv
 	s.lnMu.Unlock()
-	if srv == nil {
-		return nil
+	var err error
+	if srv != nil {
+		err = srv.Close()
 	}
-	return srv.Close()
+	s.sql.close()
+	return err
 }
 
 // ---- request handling ----

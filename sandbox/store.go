@@ -79,6 +79,12 @@ type service struct {
 	failNext    int       // FailNextBackup
 	restoring   int64     // id of the running restore
 	prevStatus  string    // status to return to after the restore
+
+	// replication (SQLDemo): the service as a secondary, the grants run
+	// on it as a primary, and its gtid_slave_pos. A restore resets them.
+	repl         *replica
+	grants       map[string]string // lower(user)@lower(host) → password
+	gtidSlavePos string
 }
 
 func (s *service) fqdn() string { return s.id + ".sandbox.localhost" }
@@ -121,6 +127,7 @@ type backup struct {
 	scheduleID                   int64  // 0: platform nightly (or demo history)
 	pod                          string
 	txPerSec                     float64 // the service's write rate, carried to a restore
+	dump                         string  // SQLMariaDB: the logical copy (a file), "" when none
 }
 
 // schedule is a backup job ("once") or a cron schedule.
@@ -146,6 +153,8 @@ type restore struct {
 	dataBytes, gtidSeq     int64
 	username, password     string
 	txPerSec               float64
+	dump                   string // SQLMariaDB: the backup's logical copy
+	loading                bool   // SQLMariaDB: the copy is being loaded into the target
 }
 
 // store is the whole state. It is not safe for concurrent use; the Server
@@ -153,6 +162,13 @@ type restore struct {
 type store struct {
 	rng   *rand.Rand
 	ports PortAssigner
+	// slow, when set (SQLMariaDB), does what takes real time outside the
+	// store lock: starting a service's server, dumping a backup, loading a
+	// restore. Each completes later through Server.complete.
+	slow slowWork
+	// loopbackEgress gives every service the outbound IP 127.0.0.1 (real
+	// servers connect to each other from there).
+	loopbackEgress bool
 
 	now    time.Time // sandbox time of the last advance
 	target time.Time // the time being advanced to
@@ -233,7 +249,7 @@ func (st *store) nextEvent(to time.Time) event {
 		}
 	}
 	for _, r := range st.restores {
-		if r.status == jobRunning {
+		if r.status == jobRunning && !r.loading {
 			consider(r.end, 1, func(t time.Time) { st.finishRestore(r, t) })
 		}
 	}
@@ -276,7 +292,17 @@ func (st *store) nextNightlyAfter(t time.Time) time.Time {
 
 func (st *store) finishLaunch(s *service, t time.Time) {
 	s.readyAt = time.Time{}
+	if st.slow != nil {
+		// The service stays pending_create until its server is up.
+		st.slow.startServer(s)
+		return
+	}
 	ports, err := st.ports.AssignPorts(ServiceInfo{ID: s.id, Name: s.name, FQDN: s.fqdn(), Provider: s.provider, Username: s.username, Password: s.password})
+	st.completeLaunch(s, ports, err, t)
+}
+
+// completeLaunch makes a launching service ready on its ports, or failed.
+func (st *store) completeLaunch(s *service, ports Ports, err error, t time.Time) {
 	if err != nil {
 		s.status = statusFailed
 		s.errors = append(s.errors, "launch failed: "+err.Error())
@@ -302,6 +328,11 @@ func (st *store) finishBackup(b *backup, t time.Time) {
 		b.status = jobFailed
 		b.message = "Backup failed: " + b.method + " exited with status 1"
 		b.storageBytes = 0
+		return
+	}
+	if st.slow != nil {
+		// Running until the real server's copy is taken.
+		st.slow.dumpBackup(b)
 		return
 	}
 	b.status = jobSucceeded
@@ -331,13 +362,30 @@ func (st *store) fireNightly(s *service, t time.Time) {
 }
 
 func (st *store) finishRestore(r *restore, t time.Time) {
+	s := st.services[r.serviceID]
+	if st.slow != nil && s != nil && s.restoring == r.id {
+		// Running until the copy is loaded into the real server.
+		r.loading = true
+		st.slow.loadRestore(r, s)
+		return
+	}
+	st.applyRestore(r, t)
+}
+
+// applyRestore ends a restore successfully: the target's data, GTID
+// position, credentials and replication state are the backup's.
+func (st *store) applyRestore(r *restore, t time.Time) {
 	r.status = jobSucceeded
 	r.message = "Restore has succeeded!"
 	r.end = t
+	r.loading = false
 	s := st.services[r.serviceID]
 	if s == nil || s.restoring != r.id {
 		return
 	}
+	// Its data was replaced: no replica configuration, no grants made on
+	// it, no replica position.
+	s.repl, s.grants, s.gtidSlavePos = nil, nil, ""
 	// The target's data is replaced by the backup's, and its default
 	// credentials by those the backup holds (the source service's).
 	s.dataBytes = r.dataBytes
@@ -397,6 +445,9 @@ func (st *store) addService(req api.CreateServiceRequest, t time.Time) *service 
 		created:  t, updated: t, readyAt: t.Add(LaunchDuration),
 		username: "dbp" + strings.TrimPrefix(id, "dbt"), password: st.newPassword(),
 		dataBytes: 24 << 20, dataAt: t, gtidServer: 1 + st.rng.IntN(4000), gtidBase: 12, txPerSec: 0.05,
+	}
+	if st.loopbackEgress {
+		s.outbound = []string{"127.0.0.1"}
 	}
 	for _, e := range req.AllowList {
 		s.allow = append(s.allow, api.AllowListEntry{IP: api.NormalizeAllowListIP(e.IP), Comment: e.Comment})
@@ -528,16 +579,21 @@ func (st *store) startBackup(s *service, typ string, t time.Time, scheduleID int
 	h := sha256.Sum256(fmt.Appendf(nil, "%s|%d|%d", s.id, t.UnixNano(), st.backupSeq))
 	pod := s.id + "-mdb-ms-0"
 	seq := s.gtidSeqAt(t)
+	file, pos := binlogCoords(seq)
 	b := &backup{
 		seq: st.backupSeq, key: hex.EncodeToString(h[:16]) + ":" + s.id + ":" + pod, pod: pod,
 		serviceID: s.id, serviceName: s.name, typ: typ, method: backupMethod(typ), status: jobRunning,
 		message: "Backup is in progress", start: t, end: t.Add(backupDuration(typ, data)),
 		storageBytes: copiedBytes(typ, data), dataBytes: data,
-		binlogFile: fmt.Sprintf("mariadb-bin.%06d", 1+seq/50000), binlogPos: 4 + (seq%50000)*317,
+		binlogFile: file, binlogPos: pos,
 		gtidSeq: seq, gtid: fmt.Sprintf("0-%d-%d", s.gtidServer, seq),
 		provider: s.provider, external: bucketPath != "", bucket: bucketPath,
 		username: s.username, password: s.password, scheduleID: scheduleID,
 		txPerSec: s.txPerSec,
+	}
+	if st.slow != nil {
+		// A real server's position is known when its dump is taken.
+		b.binlogFile, b.binlogPos, b.gtid = "", 0, ""
 	}
 	if s.failNext > 0 {
 		s.failNext--
@@ -573,7 +629,7 @@ func (b *backup) render() backupJSON {
 		Backup: api.Backup{
 			Key: b.key, ServiceID: b.serviceID, ServiceName: b.serviceName, Type: b.typ, Method: b.method, Status: b.status,
 			StartTime: api.Time{Time: b.start}, SizeBytes: b.storageBytes,
-			BinlogFile: b.binlogFile, BinlogPosition: api.FlexString(fmt.Sprint(b.binlogPos)), BinlogGTIDPosition: b.gtid,
+			BinlogFile: b.binlogFile, BinlogPosition: api.FlexString(binlogPosText(b)), BinlogGTIDPosition: b.gtid,
 			IsExternalStorage: b.external, Bucket: b.bucket,
 		},
 		KeyAlias: b.key, BackupSize: b.storageBytes, ServerPod: b.pod,
@@ -587,6 +643,14 @@ func (b *backup) render() backupJSON {
 		out.EndTime = api.Time{Time: b.end}
 	}
 	return out
+}
+
+// binlogPosText is the backup's binlog position, "" while unknown.
+func binlogPosText(b *backup) string {
+	if b.binlogFile == "" {
+		return ""
+	}
+	return fmt.Sprint(b.binlogPos)
 }
 
 // scheduleJSON is a schedule as created and listed: api's wire type with the

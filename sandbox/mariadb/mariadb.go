@@ -9,6 +9,7 @@ import (
 	"context"
 	"database/sql"
 	_ "embed"
+	"errors"
 	"fmt"
 	"net"
 	"os"
@@ -80,6 +81,7 @@ type Cluster struct {
 	mu       sync.Mutex
 	servers  []*Server
 	next     int
+	closed   bool
 }
 
 // NewCluster initialises a template data directory under dir (once, under a
@@ -142,7 +144,11 @@ func (c *Cluster) Start(ctx context.Context, opt Options) (*Server, error) {
 	c.mu.Lock()
 	c.next++
 	id := c.next
+	closed := c.closed
 	c.mu.Unlock()
+	if closed {
+		return nil, errClosed
+	}
 	if opt.Name == "" {
 		opt.Name = "srv" + strconv.Itoa(id)
 	}
@@ -182,6 +188,11 @@ func (c *Cluster) Start(ctx context.Context, opt Options) (*Server, error) {
 		close(s.done)
 	}()
 	c.mu.Lock()
+	if c.closed { // Close ran while this server was starting
+		c.mu.Unlock()
+		s.Stop()
+		return nil, errClosed
+	}
 	c.servers = append(c.servers, s)
 	c.mu.Unlock()
 	if err := s.waitReady(ctx); err != nil {
@@ -291,11 +302,14 @@ func (s *Server) Stop() {
 	}
 }
 
-// Close stops every server of the cluster.
+var errClosed = errors.New("mariadb: the cluster is closed")
+
+// Close stops every server of the cluster, and refuses to start more.
 func (c *Cluster) Close() {
 	c.mu.Lock()
 	servers := c.servers
 	c.servers = nil
+	c.closed = true
 	c.mu.Unlock()
 	var wg sync.WaitGroup
 	for _, s := range servers {

@@ -22,13 +22,20 @@ BEGIN
   DECLARE pw VARCHAR(64);
   DECLARE egress VARCHAR(255);
   DECLARE old_log_bin INT DEFAULT @@SESSION.sql_log_bin;
+  DECLARE target VARCHAR(255) DEFAULT host;
   SET SESSION sql_log_bin = 0;
+  -- Names under .localhost are loopback (RFC 6761; the sandbox's service
+  -- FQDNs are <id>.sandbox.localhost), but the server's resolver does not
+  -- know that, and 'localhost' would mean its Unix socket.
+  IF LOWER(TRIM(TRAILING '.' FROM host)) = 'localhost' OR LOWER(TRIM(TRAILING '.' FROM host)) LIKE '%.localhost' THEN
+    SET target = '127.0.0.1';
+  END IF;
   SELECT COALESCE((SELECT value FROM sky.settings WHERE name = 'service_id'), CONCAT('srv', @@server_id)) INTO usr;
   SET usr = CONCAT('skysql_replication_', usr);
   SELECT COALESCE((SELECT value FROM sky.settings WHERE name = 'outbound_ip'), '%') INTO egress;
   SET pw = HEX(RANDOM_BYTES(12));
   STOP SLAVE;
-  SET @sky_sql = CONCAT('CHANGE MASTER TO MASTER_HOST=', QUOTE(host),
+  SET @sky_sql = CONCAT('CHANGE MASTER TO MASTER_HOST=', QUOTE(target),
     ', MASTER_PORT=', port,
     ', MASTER_USER=', QUOTE(usr),
     ', MASTER_PASSWORD=', QUOTE(pw),
@@ -66,6 +73,10 @@ DROP PROCEDURE IF EXISTS sky.replication_grants$$
 CREATE PROCEDURE sky.replication_grants()
 SQL SECURITY DEFINER
 BEGIN
+  IF NOT EXISTS (SELECT 1 FROM sky.replication_state WHERE id = 1) THEN
+    SIGNAL SQLSTATE 'HY000' SET MYSQL_ERRNO = 1200,
+      MESSAGE_TEXT = 'No replication is configured: call change_external_primary_gtid or change_external_primary first';
+  END IF;
   SELECT grant_stmt AS Run_this_grant_on_your_external_primary FROM sky.replication_state WHERE id = 1;
 END$$
 
