@@ -1,0 +1,252 @@
+package services
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/skytui/skytui/api"
+	"github.com/skytui/skytui/tui/kit"
+)
+
+const allowKeyPrefix = "allowlist/"
+
+// allowTag marks allow-list actions' answers.
+type allowTag struct {
+	serviceID string
+	ip        string
+	add       bool
+}
+
+// allowView shows a service's allow list (polled as "allowlist/<id>" while
+// open) and adds or removes entries through the action layer.
+type allowView struct {
+	svc     api.Service
+	groups  []api.AllowListGroup
+	loaded  bool
+	err     error
+	table   *kit.Table
+	adding  bool
+	input   textinput.Model
+	hint    string
+	invalid bool
+	width   int
+	height  int
+}
+
+func newAllowView(c *kit.Common, v api.Service) *allowView {
+	a := &allowView{svc: v}
+	a.table = kit.NewTable(c, []kit.Column{
+		{Title: "ADDRESS", Min: 9, Max: 43, Priority: 9},
+		{Title: "COMMENT", Min: 7, Max: 40, Priority: 5},
+		{Title: "ENDPOINT", Min: 8, Max: 16, Priority: 3},
+	})
+	a.table.Empty = "no entries: no address may connect (n adds one)"
+	in := textinput.New()
+	in.Prompt = "add> "
+	in.Placeholder = "203.0.113.7 or 198.51.100.0/24"
+	st := in.Styles()
+	st.Cursor.Blink = false
+	in.SetStyles(st)
+	a.input = in
+	// until the allow-list call answers, show what the listing knows
+	for _, e := range v.Endpoints {
+		a.groups = append(a.groups, api.AllowListGroup{Name: e.Name, AllowList: e.AllowList})
+	}
+	a.rebuild()
+	return a
+}
+
+func (a *allowView) key() string { return allowKeyPrefix + a.svc.ID }
+
+func (a *allowView) resource(client *api.Client) kit.Resource {
+	id := a.svc.ID
+	return kit.Resource{
+		Key: a.key(),
+		Fetch: func(ctx context.Context) (any, error) {
+			return client.GetAllowList(ctx, id)
+		},
+	}
+}
+
+func (a *allowView) capturesKeys() bool { return a.adding || a.table.Filtering() }
+
+func (a *allowView) setSize(w, h int) {
+	a.width, a.height = w, h
+	a.table.SetSize(w, max(3, h-6))
+	a.input.SetWidth(max(10, min(50, w-10)))
+}
+
+func (a *allowView) onData(msg kit.DataMsg) {
+	if msg.Err != nil {
+		a.err = msg.Err
+		return
+	}
+	if g, ok := msg.Data.([]api.AllowListGroup); ok {
+		a.groups, a.loaded, a.err = g, true, nil
+		a.rebuild()
+	}
+}
+
+func (a *allowView) rebuild() {
+	var rows []kit.Row
+	for _, g := range a.groups {
+		for _, e := range g.AllowList {
+			rows = append(rows, kit.Row{ID: e.IP, Cells: []string{e.IP, e.Comment, g.Name}})
+		}
+	}
+	a.table.SetRows(rows)
+}
+
+func (a *allowView) validate() {
+	v := strings.TrimSpace(a.input.Value())
+	a.invalid = false
+	if v == "" {
+		a.hint = "an address (a /32 is added for one host) or a CIDR network"
+		return
+	}
+	if err := api.ValidateAllowListIP(v); err != nil {
+		a.hint = err.Error()
+		a.invalid = true
+		return
+	}
+	a.hint = "will add " + api.NormalizeAllowListIP(v)
+}
+
+func (a *allowView) update(msg tea.Msg) tea.Cmd {
+	if a.adding {
+		var cmd tea.Cmd
+		a.input, cmd = a.input.Update(msg)
+		return cmd
+	}
+	_, cmd := a.table.Update(msg)
+	return cmd
+}
+
+func (a *allowView) onKey(c *kit.Common, msg tea.KeyPressMsg) tea.Cmd {
+	if a.adding {
+		switch msg.String() {
+		case "esc":
+			a.adding = false
+			a.input.Blur()
+			return nil
+		case "enter":
+			a.validate()
+			v := strings.TrimSpace(a.input.Value())
+			if a.invalid || v == "" {
+				return nil // the message is shown; nothing typed is lost
+			}
+			ip := api.NormalizeAllowListIP(v)
+			client, id := c.Client, a.svc.ID
+			return kit.Do(kit.Action{
+				Name:     fmt.Sprintf("add %s to the allow list of %s", ip, a.svc.Name),
+				Mutating: true,
+				Origin:   ID,
+				Tag:      allowTag{serviceID: id, ip: ip, add: true},
+				Run: func(ctx context.Context) (any, error) {
+					return client.AddAllowListEntry(ctx, id, ip)
+				},
+				Success: func(any) string { return fmt.Sprintf("%s added to the allow list of %s", ip, a.svc.Name) },
+				Refresh: []string{a.key(), ResourceKey},
+			})
+		}
+		var cmd tea.Cmd
+		a.input, cmd = a.input.Update(msg)
+		a.validate()
+		return cmd
+	}
+	if a.table.Filtering() {
+		_, cmd := a.table.Update(msg)
+		return cmd
+	}
+	switch {
+	case key.Matches(msg, newKeyMap().Add):
+		a.adding = true
+		a.validate()
+		return a.input.Focus()
+	case key.Matches(msg, newKeyMap().Remove):
+		r, ok := a.table.Selected()
+		if !ok {
+			return nil
+		}
+		ip, client, id, name := r.ID, c.Client, a.svc.ID, a.svc.Name
+		return kit.Do(kit.Action{
+			Name:     fmt.Sprintf("remove %s from the allow list of %s", ip, name),
+			Mutating: true,
+			Origin:   ID,
+			Tag:      allowTag{serviceID: id, ip: ip},
+			Confirm: kit.Confirm{
+				Kind:   kit.ConfirmYesNo,
+				Title:  "Remove allow-list entry?",
+				Detail: fmt.Sprintf("Remove %s from the allow list of %s (%s)? Connections from that address will be refused.", ip, name, id),
+			},
+			Run: func(ctx context.Context) (any, error) {
+				return client.RemoveAllowListEntry(ctx, id, ip)
+			},
+			Success: func(any) string { return fmt.Sprintf("%s removed from the allow list of %s", ip, name) },
+			Refresh: []string{a.key(), ResourceKey},
+		})
+	}
+	_, cmd := a.table.Update(msg)
+	return cmd
+}
+
+func (a *allowView) onActionDone(msg kit.ActionDoneMsg, tag allowTag) tea.Cmd {
+	if tag.serviceID != a.svc.ID || msg.Err != nil {
+		return nil
+	}
+	if tag.add {
+		a.adding = false
+		a.input.SetValue("")
+		a.input.Blur()
+	}
+	if g, ok := msg.Result.([]api.AllowListGroup); ok && g != nil {
+		a.groups, a.loaded = g, true
+		a.rebuild()
+	}
+	return nil
+}
+
+func (a *allowView) view(c *kit.Common, w, h int) string {
+	th := c.Theme
+	head := th.Bold.Render(" Allow list") + "  " + a.svc.Name + " " + th.Muted.Render("("+a.svc.ID+")")
+	switch {
+	case a.err != nil:
+		head += "  " + th.Warn.Render("could not refresh: "+a.err.Error())
+	case !a.loaded:
+		head += "  " + th.Muted.Render("reading"+th.Glyphs.Ellipsis)
+	}
+	lines := []string{ansi.Truncate(head, w, th.Glyphs.Ellipsis),
+		th.Muted.Render(ansi.Truncate(" Addresses allowed to connect. Outbound IPs of this service: "+orDash(strings.Join(a.svc.OutboundIPs, ", ")), w, th.Glyphs.Ellipsis)),
+		""}
+	lines = append(lines, a.table.View())
+	body := strings.Join(lines, "\n")
+	n := strings.Count(body, "\n") + 1
+	if pad := h - 3 - n; pad > 0 {
+		body += strings.Repeat("\n", pad)
+	}
+	var foot []string
+	if a.adding {
+		foot = append(foot, " "+a.input.View())
+		st := th.Muted
+		if a.invalid {
+			st = th.Error
+		}
+		foot = append(foot, "   "+st.Render(ansi.Truncate(a.hint, max(0, w-3), th.Glyphs.Ellipsis)))
+	} else {
+		foot = append(foot, "", "")
+	}
+	return body + "\n\n" + strings.Join(foot, "\n")
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}

@@ -1,0 +1,589 @@
+package services
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/huh/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/skytui/skytui/api"
+	"github.com/skytui/skytui/tui/kit"
+)
+
+// The create form: a huh form whose choices come from the option listings
+// (provider -> region; service type -> topology -> architecture and size,
+// version, storage), then a review step that shows the exact JSON body
+// before anything is sent. What was typed survives esc and a failed submit.
+
+// draft is what the user typed or chose.
+type draft struct {
+	Provider, Region, ServiceType, Topology, Architecture, Size, Version string
+	Storage                                                              int
+	Name, Nodes, AllowList                                               string
+	SSL                                                                  bool
+}
+
+// val is a form value. huh evaluates dynamic options and descriptions in
+// commands (other goroutines) while the UI goroutine writes the value, so
+// reads there go through the lock; the binding huh hashes (mirror) is only
+// touched by the UI goroutine.
+type val[T comparable] struct {
+	mu     sync.Mutex
+	v      T
+	mirror T
+}
+
+func newVal[T comparable](x T) *val[T] { return &val[T]{v: x, mirror: x} }
+
+// Get implements huh.Accessor.
+func (a *val[T]) Get() T {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.v
+}
+
+// Set implements huh.Accessor (UI goroutine).
+func (a *val[T]) Set(x T) {
+	a.mu.Lock()
+	a.v = x
+	a.mu.Unlock()
+	a.mirror = x
+}
+
+func (a *val[T]) bind() *T { return &a.mirror }
+
+type formValues struct {
+	provider, region, serviceType, topology, arch, size, version *val[string]
+	storage                                                      *val[int]
+	name, nodes, allow                                           *val[string]
+	ssl                                                          *val[bool]
+}
+
+func newFormValues(d *draft) *formValues {
+	if d == nil {
+		d = &draft{Nodes: "1", SSL: true}
+	}
+	return &formValues{
+		provider: newVal(d.Provider), region: newVal(d.Region),
+		serviceType: newVal(d.ServiceType), topology: newVal(d.Topology),
+		arch: newVal(d.Architecture), size: newVal(d.Size), version: newVal(d.Version),
+		storage: newVal(d.Storage),
+		name:    newVal(d.Name), nodes: newVal(d.Nodes), allow: newVal(d.AllowList),
+		ssl: newVal(d.SSL),
+	}
+}
+
+func (v *formValues) draft() *draft {
+	return &draft{
+		Provider: v.provider.Get(), Region: v.region.Get(), ServiceType: v.serviceType.Get(),
+		Topology: v.topology.Get(), Architecture: v.arch.Get(), Size: v.size.Get(),
+		Version: v.version.Get(), Storage: v.storage.Get(), Name: v.name.Get(),
+		Nodes: v.nodes.Get(), AllowList: v.allow.Get(), SSL: v.ssl.Get(),
+	}
+}
+
+// request builds the body that will be sent.
+func (d *draft) request() (api.CreateServiceRequest, error) {
+	req := api.CreateServiceRequest{
+		ServiceType: d.ServiceType, Topology: d.Topology, Provider: d.Provider,
+		Region: d.Region, Architecture: d.Architecture, Size: d.Size,
+		Storage: d.Storage, Name: strings.TrimSpace(d.Name), Version: d.Version,
+		SSLEnabled: d.SSL,
+	}
+	n, err := parseNodes(d.Nodes)
+	if err != nil {
+		return req, err
+	}
+	req.Nodes = n
+	entries, err := parseAllowList(d.AllowList)
+	if err != nil {
+		return req, err
+	}
+	req.AllowList = entries
+	return req, req.Validate()
+}
+
+func parseNodes(s string) (int, error) {
+	n, err := strconv.Atoi(strings.TrimSpace(s))
+	if err != nil || n < 1 {
+		return 0, errors.New("nodes: must be a whole number, at least 1")
+	}
+	return n, nil
+}
+
+// parseAllowList reads "203.0.113.7, 198.51.100.0/24" (commas or spaces),
+// each checked by the API's own rule.
+func parseAllowList(s string) ([]api.AllowListEntry, error) {
+	var out []api.AllowListEntry
+	for _, f := range strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ' ' || r == ';' }) {
+		if err := api.ValidateAllowListIP(f); err != nil {
+			return nil, err
+		}
+		out = append(out, api.AllowListEntry{IP: api.NormalizeAllowListIP(f)})
+	}
+	return out, nil
+}
+
+// formDoneMsg is the huh form's submit or cancel.
+type formDoneMsg struct {
+	form   *huh.Form
+	cancel bool
+}
+
+type createForm struct {
+	form   *huh.Form
+	values *formValues
+	opts   *optionSource
+}
+
+// optionSource reads the option listings, with a small cache so moving
+// back and forth in the form does not refetch.
+type optionSource struct {
+	client *api.Client
+	ctx    context.Context
+	mu     sync.Mutex
+	sizes  map[string][]api.Size
+}
+
+func (o *optionSource) call(what string, f func(ctx context.Context) error) error {
+	if o.client == nil {
+		return errors.New("no API client")
+	}
+	ctx, cancel := context.WithTimeout(o.ctx, 20*time.Second)
+	defer cancel()
+	if err := f(ctx); err != nil {
+		return fmt.Errorf("could not load %s: %w", what, err)
+	}
+	return nil
+}
+
+func failed[T comparable](err error, zero T) []huh.Option[T] {
+	return []huh.Option[T]{huh.NewOption("! "+err.Error(), zero)}
+}
+
+func label(display, name string) string {
+	if display != "" && display != name {
+		return display + " (" + name + ")"
+	}
+	return name
+}
+
+func (o *optionSource) providers(cur string) []huh.Option[string] {
+	var ps []api.Provider
+	if err := o.call("providers", func(ctx context.Context) (err error) { ps, err = o.client.ListProviders(ctx); return }); err != nil {
+		return failed(err, "")
+	}
+	out := make([]huh.Option[string], 0, len(ps))
+	for _, p := range ps {
+		out = append(out, huh.NewOption(label(p.DisplayName, p.Name), p.Name).Selected(cur == "" && p.Default))
+	}
+	return out
+}
+
+func (o *optionSource) regions(provider, cur string) []huh.Option[string] {
+	if provider == "" {
+		return nil
+	}
+	var rs []api.Region
+	if err := o.call("regions", func(ctx context.Context) (err error) { rs, err = o.client.ListRegions(ctx, provider); return }); err != nil {
+		return failed(err, "")
+	}
+	out := make([]huh.Option[string], 0, len(rs))
+	for _, r := range rs {
+		out = append(out, huh.NewOption(label(r.Region, r.Name), r.Name).Selected(cur == "" && r.Default))
+	}
+	return out
+}
+
+func (o *optionSource) serviceTypes() []huh.Option[string] {
+	var ts []api.ServiceType
+	if err := o.call("service types", func(ctx context.Context) (err error) { ts, err = o.client.ListServiceTypes(ctx); return }); err != nil {
+		return failed(err, "")
+	}
+	out := make([]huh.Option[string], 0, len(ts))
+	for _, t := range ts {
+		out = append(out, huh.NewOption(label(t.DisplayName, t.Name), t.Name))
+	}
+	return out
+}
+
+func (o *optionSource) topologies(serviceType string) []huh.Option[string] {
+	if serviceType == "" {
+		return nil
+	}
+	var ts []api.Topology
+	if err := o.call("topologies", func(ctx context.Context) (err error) { ts, err = o.client.ListTopologies(ctx, serviceType); return }); err != nil {
+		return failed(err, "")
+	}
+	out := make([]huh.Option[string], 0, len(ts))
+	for _, t := range ts {
+		out = append(out, huh.NewOption(label(t.DisplayName, t.Name), t.Name))
+	}
+	return out
+}
+
+func (o *optionSource) sizeList(provider, topology string) ([]api.Size, error) {
+	k := provider + "/" + topology
+	o.mu.Lock()
+	if s, ok := o.sizes[k]; ok {
+		o.mu.Unlock()
+		return s, nil
+	}
+	o.mu.Unlock()
+	var ss []api.Size
+	err := o.call("sizes", func(ctx context.Context) (err error) {
+		ss, err = o.client.ListSizes(ctx, provider, topology, "")
+		return
+	})
+	if err != nil {
+		return nil, err
+	}
+	o.mu.Lock()
+	o.sizes[k] = ss
+	o.mu.Unlock()
+	return ss, nil
+}
+
+func (o *optionSource) architectures(provider, topology string) []huh.Option[string] {
+	if provider == "" || topology == "" {
+		return nil
+	}
+	ss, err := o.sizeList(provider, topology)
+	if err != nil {
+		return failed(err, "")
+	}
+	seen := map[string]bool{}
+	var archs []string
+	for _, s := range ss {
+		a := s.Architecture
+		if a == "" {
+			a = "amd64"
+		}
+		if !seen[a] {
+			seen[a] = true
+			archs = append(archs, a)
+		}
+	}
+	sort.Strings(archs)
+	if len(archs) == 0 {
+		archs = []string{"amd64"}
+	}
+	return huh.NewOptions(archs...)
+}
+
+func (o *optionSource) sizesFor(provider, topology, arch string) []huh.Option[string] {
+	if provider == "" || topology == "" || arch == "" {
+		return nil
+	}
+	ss, err := o.sizeList(provider, topology)
+	if err != nil {
+		return failed(err, "")
+	}
+	var out []huh.Option[string]
+	for _, s := range ss {
+		a := s.Architecture
+		if a == "" {
+			a = "amd64"
+		}
+		if a != arch {
+			continue
+		}
+		l := label(s.DisplayName, s.Name)
+		var spec []string
+		if s.CPU != "" {
+			spec = append(spec, s.CPU+" CPU")
+		}
+		if s.RAM != "" {
+			spec = append(spec, s.RAM+" RAM")
+		}
+		if len(spec) > 0 {
+			l += "  " + strings.Join(spec, ", ")
+		}
+		out = append(out, huh.NewOption(l, s.Name))
+	}
+	return out
+}
+
+func (o *optionSource) versions(topology, cur string) []huh.Option[string] {
+	if topology == "" {
+		return nil
+	}
+	var vs []api.Version
+	if err := o.call("versions", func(ctx context.Context) (err error) { vs, err = o.client.ListVersions(ctx, topology); return }); err != nil {
+		return failed(err, "")
+	}
+	out := make([]huh.Option[string], 0, len(vs))
+	for _, v := range vs {
+		l := label(v.DisplayName, v.Name)
+		if v.Default {
+			l += "  (default)"
+		}
+		out = append(out, huh.NewOption(l, v.Name).Selected(cur == "" && v.Default))
+	}
+	return out
+}
+
+func (o *optionSource) storage(topology string) []huh.Option[int] {
+	if topology == "" {
+		return nil
+	}
+	var ss []api.StorageSizes
+	if err := o.call("storage sizes", func(ctx context.Context) (err error) { ss, err = o.client.ListStorageSizes(ctx, topology); return }); err != nil {
+		return failed(err, 0)
+	}
+	seen := map[int]bool{}
+	var sizes []int
+	for _, s := range ss {
+		for _, n := range s.StorageSizes {
+			if !seen[n] {
+				seen[n] = true
+				sizes = append(sizes, n)
+			}
+		}
+	}
+	sort.Ints(sizes)
+	out := make([]huh.Option[int], 0, len(sizes))
+	for _, n := range sizes {
+		out = append(out, huh.NewOption(fmt.Sprintf("%d GB", n), n))
+	}
+	return out
+}
+
+func required(what string) func(string) error {
+	return func(s string) error {
+		if s == "" {
+			return fmt.Errorf("choose a %s", what)
+		}
+		return nil
+	}
+}
+
+// nameHint is the as-you-type message under the name field, from the
+// API's own rule.
+func nameHint(name string) string {
+	if err := api.ValidateServiceName(name); err != nil {
+		return "! " + err.Error()
+	}
+	return fmt.Sprintf("ok: %d characters (4 to 24)", len([]rune(name)))
+}
+
+func allowHint(s string) string {
+	entries, err := parseAllowList(s)
+	if err != nil {
+		return "! " + err.Error()
+	}
+	if len(entries) == 0 {
+		return "optional; addresses or CIDR networks, comma separated (203.0.113.7, 198.51.100.0/24)"
+	}
+	ips := make([]string, len(entries))
+	for i, e := range entries {
+		ips[i] = e.IP
+	}
+	return "ok: " + strings.Join(ips, ", ")
+}
+
+func newCreateForm(c *kit.Common, d *draft) *createForm {
+	v := newFormValues(d)
+	o := &optionSource{client: c.Client, ctx: c.Ctx(), sizes: map[string][]api.Size{}}
+	f := &createForm{values: v, opts: o}
+
+	provider := huh.NewSelect[string]().Title("Provider").Accessor(v.provider).Height(5).
+		OptionsFunc(func() []huh.Option[string] { return o.providers(v.provider.Get()) }, "providers").
+		Validate(required("provider"))
+	region := huh.NewSelect[string]().Title("Region").Accessor(v.region).Height(7).
+		OptionsFunc(func() []huh.Option[string] { return o.regions(v.provider.Get(), v.region.Get()) }, v.provider.bind()).
+		Validate(required("region"))
+	stype := huh.NewSelect[string]().Title("Service type").Accessor(v.serviceType).Height(4).
+		OptionsFunc(o.serviceTypes, "service-types").Validate(required("service type"))
+	topo := huh.NewSelect[string]().Title("Topology").Accessor(v.topology).Height(6).
+		OptionsFunc(func() []huh.Option[string] { return o.topologies(v.serviceType.Get()) }, v.serviceType.bind()).
+		Validate(required("topology"))
+	arch := huh.NewSelect[string]().Title("Architecture").Accessor(v.arch).Height(4).
+		OptionsFunc(func() []huh.Option[string] { return o.architectures(v.provider.Get(), v.topology.Get()) },
+			[]any{v.provider.bind(), v.topology.bind()}).
+		Validate(required("architecture"))
+	size := huh.NewSelect[string]().Title("Size").Accessor(v.size).Height(7).
+		OptionsFunc(func() []huh.Option[string] {
+			return o.sizesFor(v.provider.Get(), v.topology.Get(), v.arch.Get())
+		}, []any{v.provider.bind(), v.topology.bind(), v.arch.bind()}).
+		Validate(required("size"))
+	version := huh.NewSelect[string]().Title("Version").Accessor(v.version).Height(5).
+		OptionsFunc(func() []huh.Option[string] { return o.versions(v.topology.Get(), v.version.Get()) }, v.topology.bind())
+	storage := huh.NewSelect[int]().Title("Storage").Accessor(v.storage).Height(6).
+		OptionsFunc(func() []huh.Option[int] { return o.storage(v.topology.Get()) }, v.topology.bind()).
+		Validate(func(n int) error {
+			if n <= 0 {
+				return errors.New("choose a storage size")
+			}
+			return nil
+		})
+	name := huh.NewInput().Title("Name").Accessor(v.name).CharLimit(40).
+		Placeholder("orders-db").
+		DescriptionFunc(func() string { return nameHint(v.name.Get()) }, v.name.bind()).
+		Validate(api.ValidateServiceName)
+	nodes := huh.NewInput().Title("Nodes").Accessor(v.nodes).CharLimit(3).
+		Validate(func(s string) error { _, err := parseNodes(s); return err })
+	ssl := huh.NewConfirm().Title("SSL").Affirmative("on").Negative("off").Accessor(v.ssl)
+	allow := huh.NewInput().Title("Allow list").Accessor(v.allow).
+		Placeholder("203.0.113.7, 198.51.100.0/24").
+		DescriptionFunc(func() string { return allowHint(v.allow.Get()) }, v.allow.bind()).
+		Validate(func(s string) error { _, err := parseAllowList(s); return err })
+
+	f.form = huh.NewForm(
+		huh.NewGroup(provider, region).Title("New service 1/5: where").
+			Description("Choices come from the API's option listings."),
+		huh.NewGroup(stype, topo).Title("New service 2/5: what"),
+		huh.NewGroup(arch, size).Title("New service 3/5: hardware"),
+		huh.NewGroup(version, storage).Title("New service 4/5: software and storage"),
+		huh.NewGroup(name, nodes, ssl, allow).Title("New service 5/5: name and access"),
+	).WithShowHelp(false).WithAccessible(c.Accessible).WithTheme(kit.HuhTheme(c))
+	form := f.form
+	f.form.SubmitCmd = func() tea.Msg { return formDoneMsg{form: form} }
+	f.form.CancelCmd = func() tea.Msg { return formDoneMsg{form: form, cancel: true} }
+	return f
+}
+
+func (f *createForm) setSize(w, h int) {
+	f.form.WithWidth(max(20, min(w-2, 100))).WithHeight(max(5, h-2))
+}
+
+// filtering reports that a select's "/" filter is open: esc then closes
+// the filter, not the form.
+func (f *createForm) filtering() bool {
+	fl, ok := f.form.GetFocusedField().(interface{ GetFiltering() bool })
+	return ok && fl.GetFiltering()
+}
+
+func (f *createForm) update(msg tea.Msg) tea.Cmd {
+	m, cmd := f.form.Update(msg)
+	if ff, ok := m.(*huh.Form); ok {
+		f.form = ff
+	}
+	return cmd
+}
+
+func (f *createForm) view(c *kit.Common, w, h int) string {
+	th := c.Theme
+	head := th.Bold.Render(" Create a service") + th.Muted.Render("  enter/tab next  shift+tab back  / filter a list  esc cancel (keeps input)")
+	return ansi.Truncate(head, w, th.Glyphs.Ellipsis) + "\n\n" + f.form.View()
+}
+
+// openCreate opens the form, with what was typed before if anything.
+func (s *Screen) openCreate() tea.Cmd {
+	s.form = newCreateForm(s.common, s.draft)
+	s.form.setSize(s.width, s.height)
+	s.mode = modeCreate
+	s.submitErr = ""
+	return s.form.form.Init()
+}
+
+func (s *Screen) onFormDone(msg formDoneMsg) tea.Cmd {
+	if s.form == nil || msg.form != s.form.form {
+		return nil
+	}
+	s.draft = s.form.values.draft()
+	s.form = nil
+	if msg.cancel {
+		s.mode = modeList
+		return nil
+	}
+	s.mode = modeReview
+	return nil
+}
+
+// ---- review ----
+
+func (s *Screen) onReviewKey(msg tea.KeyPressMsg) tea.Cmd {
+	k := s.keys
+	switch {
+	case key.Matches(msg, k.FormCancel):
+		s.mode = modeList
+		return kit.Toast(kit.ToastInfo, "create cancelled; n brings back what you typed")
+	case key.Matches(msg, k.Edit):
+		return s.openCreate()
+	case key.Matches(msg, k.Launch):
+		req, err := s.draft.request()
+		if err != nil {
+			s.submitErr = err.Error()
+			return nil
+		}
+		client := s.common.Client
+		s.submitting = "create service " + req.Name
+		s.submitErr = ""
+		s.mode = modeList
+		return kit.Do(kit.Action{
+			Name:     "create service " + req.Name,
+			Key:      "create-service:" + req.Name,
+			Mutating: true,
+			Origin:   ID,
+			Tag:      createTag{name: req.Name},
+			Run: func(ctx context.Context) (any, error) {
+				return client.CreateService(ctx, req)
+			},
+			Success: func(r any) string {
+				if v, ok := r.(*api.Service); ok && v != nil {
+					return fmt.Sprintf("service %s (%s) launched; ready in about 5 min", req.Name, v.ID)
+				}
+				return "service " + req.Name + " launched"
+			},
+			Refresh: []string{ResourceKey},
+		})
+	}
+	return nil
+}
+
+// requestJSON is the body the client sends (the same encoding of the
+// same value), indented, with each allow-list entry on one line.
+func requestJSON(req api.CreateServiceRequest) string {
+	b, err := json.MarshalIndent(req, "", "  ")
+	if err != nil {
+		return err.Error()
+	}
+	return entryRe.ReplaceAllString(string(b), "{$1$2}")
+}
+
+var entryRe = regexp.MustCompile(`\{\n\s*("ip": "[^"]*")(,\s*"comment": "[^"]*")?\n\s*\}`)
+
+func (s *Screen) reviewView() string {
+	th := s.common.Theme
+	w, h := s.width, s.height
+	var lines []string
+	lines = append(lines, th.Bold.Render(" Review: this is the request that will be sent"))
+	lines = append(lines, th.Muted.Render(" POST "+api.DefaultProvisioningPrefix+"/services"))
+	req, err := s.draft.request()
+	var body []string
+	for _, l := range strings.Split(requestJSON(req), "\n") {
+		body = append(body, "   "+th.Code.Render(l))
+	}
+	var tail []string
+	if err != nil {
+		tail = append(tail, th.Error.Render(" ! "+err.Error()+" (e to edit)"))
+	}
+	if s.submitErr != "" {
+		tail = append(tail, th.Error.Render(ansi.Wrap(" ! the API refused it: "+s.submitErr, w, " ")))
+		tail = append(tail, th.Muted.Render(" everything you typed is kept: e to edit, enter to try again"))
+	}
+	room := h - len(lines) - len(tail) - 1
+	if len(body) > room && room > 1 {
+		more := len(body) - room + 1
+		body = append(body[:room-1], th.Muted.Render(fmt.Sprintf("   %s %d more lines", th.Glyphs.Ellipsis, more)))
+	}
+	lines = append(lines, "")
+	lines = append(lines, body...)
+	lines = append(lines, tail...)
+	for i, l := range lines {
+		lines[i] = ansi.Truncate(l, w, th.Glyphs.Ellipsis)
+	}
+	return strings.Join(lines, "\n")
+}

@@ -1,0 +1,873 @@
+// Package services is the Services screen: the table of database services,
+// their detail pane, the create form, the credentials view and the allow
+// list. It talks to the API only through tea.Cmds, polls through the root's
+// engine (Resources) and mutates through the root's action layer (kit.Do).
+package services
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/skytui/skytui/api"
+	"github.com/skytui/skytui/theme"
+	"github.com/skytui/skytui/tui/kit"
+)
+
+// ID is the screen's name on the command line.
+const ID = "services"
+
+// ResourceKey is the polled listing.
+const ResourceKey = "services"
+
+// LaunchEstimate is how long a launch takes, per the interface document.
+const LaunchEstimate = 5 * time.Minute
+
+// WideWidth is the width from which the detail pane goes to the right.
+const WideWidth = 120
+
+type mode int
+
+const (
+	modeList mode = iota
+	modeCreate
+	modeReview
+	modeCreds
+	modeAllow
+)
+
+type sortKey int
+
+const (
+	sortName sortKey = iota
+	sortStatus
+	sortCreated
+)
+
+func (s sortKey) String() string {
+	return [...]string{"name", "status", "created"}[s]
+}
+
+// Column indices.
+const (
+	colName = iota
+	colID
+	colStatus
+	colWhere
+	colSize
+	colNodes
+	colVersion
+	colRW
+)
+
+// Screen is the Services screen.
+type Screen struct {
+	common *kit.Common
+	keys   keyMap
+	table  *kit.Table
+	detail *kit.Detail
+	mode   mode
+
+	width, height int
+	showDetail    bool
+
+	services []api.Service
+	byID     map[string]int
+	loaded   bool
+	loadErr  error
+	sortBy   sortKey
+	desc     bool
+	// created holds services this screen launched that the listing does
+	// not show yet, so they appear at once.
+	created map[string]api.Service
+	// lastStatus remembers statuses to notice pending -> ready.
+	lastStatus map[string]string
+
+	form       *createForm
+	draft      *draft // what was typed, kept across cancel and failure
+	submitting string
+	submitErr  string
+
+	creds *credsView
+	allow *allowView
+}
+
+// New builds the screen.
+func New(c *kit.Common) *Screen {
+	s := &Screen{
+		common:     c,
+		keys:       newKeyMap(),
+		detail:     kit.NewDetail(c),
+		byID:       map[string]int{},
+		created:    map[string]api.Service{},
+		lastStatus: map[string]string{},
+	}
+	// Narrow terminals drop columns from the lowest priority rather than
+	// truncate everything; the detail pane shows what was dropped.
+	s.table = kit.NewTable(c, []kit.Column{
+		colName:    {Title: "NAME", Min: 16, Max: 24, Priority: 10},
+		colID:      {Title: "ID", Min: 13, Max: 16, Priority: 8},
+		colStatus:  {Title: "STATUS", Min: 24, Max: 30, Priority: 9},
+		colWhere:   {Title: "PROVIDER/REGION", Min: 14, Max: 24, Priority: 7},
+		colSize:    {Title: "SIZE", Min: 8, Max: 14, Priority: 6},
+		colNodes:   {Title: "NODES", Min: 5, Max: 5, Priority: 5, Right: true},
+		colVersion: {Title: "VERSION", Min: 8, Max: 14, Priority: 4},
+		colRW:      {Title: "READWRITE", Min: 40, Max: 52, Priority: 3},
+	})
+	s.table.Empty = "loading services" + c.Theme.Glyphs.Ellipsis
+	s.table.SetSortIndicator(colName, false)
+	return s
+}
+
+// ID implements kit.Screen.
+func (s *Screen) ID() string { return ID }
+
+// Title implements kit.Screen.
+func (s *Screen) Title() string { return "Services" }
+
+// Init implements kit.Screen.
+func (s *Screen) Init() tea.Cmd { return nil }
+
+// CapturesKeys implements kit.Screen.
+func (s *Screen) CapturesKeys() bool {
+	switch s.mode {
+	case modeCreate:
+		return true
+	case modeAllow:
+		return s.allow != nil && s.allow.capturesKeys()
+	case modeList:
+		return s.table.Filtering()
+	}
+	return false
+}
+
+// Resources implements kit.Screen: the listing, and the allow list of the
+// service whose allow list is open.
+func (s *Screen) Resources() []kit.Resource {
+	client := s.common.Client
+	res := []kit.Resource{{
+		Key: ResourceKey,
+		Fetch: func(ctx context.Context) (any, error) {
+			if client == nil {
+				return nil, fmt.Errorf("no API client")
+			}
+			return client.ListServices(ctx)
+		},
+		Pending: func(data any) bool {
+			svcs, _ := data.([]api.Service)
+			for i := range svcs {
+				if svcs[i].Pending() {
+					return true
+				}
+			}
+			return false
+		},
+	}}
+	if s.mode == modeAllow && s.allow != nil {
+		res = append(res, s.allow.resource(client))
+	}
+	return res
+}
+
+// SetSize implements kit.Screen.
+func (s *Screen) SetSize(w, h int) {
+	s.width, s.height = w, h
+	s.layout()
+}
+
+func (s *Screen) layout() {
+	w, h := s.width, s.height
+	th := h - 1 // status line
+	tw := w
+	if s.showDetail {
+		if w >= WideWidth {
+			tw = w * 55 / 100
+			s.detail.SetSize(w-tw-3, th)
+		} else {
+			tableH := max(5, th*45/100)
+			s.detail.SetSize(w, th-tableH-1)
+			th = tableH
+		}
+	}
+	s.table.SetSize(tw, th)
+	if s.form != nil {
+		s.form.setSize(w, h)
+	}
+	if s.allow != nil {
+		s.allow.setSize(w, h)
+	}
+}
+
+// ---- data ----
+
+// Update implements kit.Screen.
+func (s *Screen) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
+	switch msg := msg.(type) {
+	case kit.DataMsg:
+		return s, s.onData(msg)
+	case kit.ClockMsg:
+		if s.anyPending() {
+			s.rebuildRows()
+		}
+		return s, nil
+	case kit.ActionDoneMsg:
+		return s, s.onActionDone(msg)
+	case credsMsg:
+		if s.creds != nil {
+			s.creds.onLoaded(msg)
+		}
+		return s, nil
+	case formDoneMsg:
+		return s, s.onFormDone(msg)
+	case tea.KeyPressMsg:
+		return s, s.onKey(msg)
+	}
+	// component messages (form internals, input cursor…)
+	switch s.mode {
+	case modeCreate:
+		if s.form != nil {
+			return s, s.form.update(msg)
+		}
+	case modeAllow:
+		if s.allow != nil {
+			return s, s.allow.update(msg)
+		}
+	case modeList:
+		_, cmd := s.table.Update(msg)
+		return s, cmd
+	}
+	return s, nil
+}
+
+func (s *Screen) onData(msg kit.DataMsg) tea.Cmd {
+	if strings.HasPrefix(msg.Key, allowKeyPrefix) {
+		if s.allow != nil && s.allow.key() == msg.Key {
+			s.allow.onData(msg)
+		}
+		return nil
+	}
+	if msg.Key != ResourceKey {
+		return nil
+	}
+	if msg.Err != nil {
+		s.loadErr = msg.Err
+		if !s.loaded {
+			s.table.Empty = "could not load services: " + msg.Err.Error()
+		}
+		return nil
+	}
+	svcs, _ := msg.Data.([]api.Service)
+	return s.setServices(svcs)
+}
+
+// setServices replaces the listing, keeps services just created that the
+// listing does not show yet, and toasts the services that became ready.
+func (s *Screen) setServices(svcs []api.Service) tea.Cmd {
+	s.loaded, s.loadErr = true, nil
+	s.table.Empty = "no services yet: press n to create one"
+	seen := make(map[string]bool, len(svcs))
+	for _, v := range svcs {
+		seen[v.ID] = true
+	}
+	for id, v := range s.created {
+		if seen[id] {
+			delete(s.created, id)
+			continue
+		}
+		svcs = append(svcs, v)
+	}
+	var cmds []tea.Cmd
+	first := len(s.lastStatus) == 0
+	next := make(map[string]string, len(svcs))
+	for _, v := range svcs {
+		prev, ok := s.lastStatus[v.ID]
+		if !first && ok && api.IsPendingServiceStatus(prev) && v.Ready() {
+			cmds = append(cmds, kit.Toast(kit.ToastSuccess, fmt.Sprintf("service %s (%s) is ready", v.Name, v.ID)))
+		}
+		next[v.ID] = v.Status
+	}
+	s.lastStatus = next
+	s.services = svcs
+	s.rebuildRows()
+	if s.creds != nil {
+		if v, ok := s.service(s.creds.svc.ID); ok {
+			cmds = append(cmds, s.creds.onService(s.common, v))
+		}
+	}
+	if s.allow != nil {
+		if v, ok := s.service(s.allow.svc.ID); ok {
+			s.allow.svc = v
+		}
+	}
+	return tea.Batch(cmds...)
+}
+
+func (s *Screen) service(id string) (api.Service, bool) {
+	i, ok := s.byID[id]
+	if !ok {
+		return api.Service{}, false
+	}
+	return s.services[i], true
+}
+
+func (s *Screen) selected() (api.Service, bool) {
+	return s.service(s.table.SelectedID())
+}
+
+func (s *Screen) anyPending() bool {
+	for i := range s.services {
+		if s.services[i].Pending() {
+			return true
+		}
+	}
+	return false
+}
+
+func (s *Screen) sortServices() {
+	svcs := s.services
+	less := func(a, b *api.Service) int {
+		switch s.sortBy {
+		case sortStatus:
+			if c := strings.Compare(strings.ToLower(a.Status), strings.ToLower(b.Status)); c != 0 {
+				return c
+			}
+		case sortCreated:
+			if c := a.CreatedOn.Compare(b.CreatedOn.Time); c != 0 {
+				return c
+			}
+		}
+		if c := strings.Compare(strings.ToLower(a.Name), strings.ToLower(b.Name)); c != 0 {
+			return c
+		}
+		return strings.Compare(a.ID, b.ID)
+	}
+	sort.SliceStable(svcs, func(i, j int) bool {
+		c := less(&svcs[i], &svcs[j])
+		if s.desc {
+			return c > 0
+		}
+		return c < 0
+	})
+}
+
+// rebuildRows sorts the services and hands the table its rows; the table
+// keeps the cursor on the same ID.
+func (s *Screen) rebuildRows() {
+	s.sortServices()
+	now := s.common.Time()
+	rows := make([]kit.Row, len(s.services))
+	clear(s.byID)
+	for i := range s.services {
+		v := &s.services[i]
+		s.byID[v.ID] = i
+		where := v.Provider
+		if v.Region != "" {
+			where += "/" + v.Region
+		}
+		nodes := ""
+		if v.Nodes > 0 {
+			nodes = strconv.Itoa(v.Nodes)
+		}
+		rows[i] = kit.Row{
+			ID: v.ID,
+			Cells: []string{
+				colName:    v.Name,
+				colID:      v.ID,
+				colStatus:  statusText(v, now),
+				colWhere:   where,
+				colSize:    v.Size,
+				colNodes:   nodes,
+				colVersion: v.Version,
+				colRW:      readWrite(v),
+			},
+			Kinds: []theme.Kind{colStatus: theme.StatusKind(v.Status), colRW: 0},
+		}
+	}
+	s.table.SetRows(rows)
+	col := colName
+	switch s.sortBy {
+	case sortStatus:
+		col = colStatus
+	case sortCreated:
+		col = -1
+	}
+	s.table.SetSortIndicator(col, s.desc)
+	s.refreshDetail()
+}
+
+// statusText is the status word; while launching, with the elapsed time
+// against the launch estimate, and in other pending states with the time
+// since the last change.
+func statusText(v *api.Service, now time.Time) string {
+	if !v.Pending() {
+		return v.Status
+	}
+	if api.StatusIs(v.Status, "pending_create") && !v.CreatedOn.IsZero() {
+		el := now.Sub(v.CreatedOn.Time)
+		if el > LaunchEstimate {
+			return fmt.Sprintf("%s %s (est. ~5m)", v.Status, kit.Elapsed(el))
+		}
+		return fmt.Sprintf("%s %s/~5m", v.Status, kit.Elapsed(el))
+	}
+	if !v.UpdatedOn.IsZero() && now.After(v.UpdatedOn.Time) {
+		return fmt.Sprintf("%s %s", v.Status, kit.Elapsed(now.Sub(v.UpdatedOn.Time)))
+	}
+	return v.Status
+}
+
+func readWrite(v *api.Service) string {
+	p := v.ReadWritePort()
+	if v.FQDN == "" || p == 0 {
+		return "-"
+	}
+	return v.FQDN + ":" + strconv.Itoa(p)
+}
+
+func (s *Screen) refreshDetail() {
+	if !s.showDetail {
+		return
+	}
+	v, ok := s.selected()
+	if !ok {
+		s.detail.SetContent("No service selected", nil)
+		return
+	}
+	s.detail.SetContent(v.Name+" ("+v.ID+")", detailSections(&v, s.common.Time()))
+}
+
+// detailSections lists every field of the service record.
+func detailSections(v *api.Service, now time.Time) []kit.Section {
+	opt := func(s string) string {
+		if s == "" {
+			return "-"
+		}
+		return s
+	}
+	created := "-"
+	if !v.CreatedOn.IsZero() {
+		created = v.CreatedOn.Local().Format("2006-01-02 15:04:05") + " (" + kit.Ago(now.Sub(v.CreatedOn.Time)) + " ago)"
+	}
+	updated := "-"
+	if !v.UpdatedOn.IsZero() {
+		updated = v.UpdatedOn.Local().Format("2006-01-02 15:04:05")
+	}
+	nodes := "-"
+	if v.Nodes > 0 {
+		nodes = strconv.Itoa(v.Nodes)
+	}
+	svc := kit.Section{Fields: []kit.Field{
+		{Label: "Status", Value: statusText(v, now), Kind: theme.StatusKind(v.Status)},
+		{Label: "Name", Value: v.Name},
+		{Label: "ID", Value: v.ID},
+		{Label: "Type", Value: opt(v.ServiceType)},
+		{Label: "Topology", Value: opt(v.Topology)},
+		{Label: "Provider", Value: opt(v.Provider)},
+		{Label: "Region", Value: opt(v.Region)},
+		{Label: "Architecture", Value: opt(v.Architecture)},
+		{Label: "Size", Value: opt(v.Size)},
+		{Label: "Nodes", Value: nodes},
+		{Label: "Version", Value: opt(v.Version)},
+		{Label: "Created", Value: created},
+		{Label: "Updated", Value: updated},
+	}}
+	ssl := "disabled"
+	if v.SSLEnabled {
+		ssl = "enabled"
+	}
+	fqdn := v.FQDN
+	if fqdn == "" {
+		fqdn = "(assigned when ready)"
+	}
+	conn := kit.Section{Title: "Connection", Fields: []kit.Field{
+		{Label: "FQDN", Value: fqdn},
+		{Label: "SSL", Value: ssl},
+	}}
+	for _, e := range v.Endpoints {
+		var ports []string
+		for _, p := range e.Ports {
+			l := fmt.Sprintf("%s %d", p.Name, p.Port)
+			if p.Purpose != "" && p.Purpose != p.Name {
+				l += " (" + p.Purpose + ")"
+			}
+			ports = append(ports, l)
+		}
+		label := "Ports"
+		if e.Name != "" {
+			label = "Ports " + e.Name
+		}
+		conn.Fields = append(conn.Fields, kit.Field{Label: label, Value: strings.Join(ports, "\n")})
+	}
+	if len(v.Endpoints) == 0 {
+		conn.Fields = append(conn.Fields, kit.Field{Label: "Ports", Value: "(assigned when ready)"})
+	}
+	var allow []string
+	for _, e := range v.AllowList() {
+		l := e.IP
+		if e.Comment != "" {
+			l += "  " + e.Comment
+		}
+		allow = append(allow, l)
+	}
+	allowText := strings.Join(allow, "\n")
+	if allowText == "" {
+		allowText = "(empty: no address may connect)"
+	}
+	outbound := strings.Join(v.OutboundIPs, "\n")
+	if outbound == "" {
+		outbound = "-"
+	}
+	netw := kit.Section{Title: "Network", Fields: []kit.Field{
+		{Label: "Outbound IPs", Value: outbound},
+		{Label: "Allow list", Value: allowText},
+	}}
+	stor := kit.Section{Title: "Storage", Fields: []kit.Field{{Label: "Size", Value: "-"}}}
+	if sv := v.StorageVolume; sv != nil {
+		stor.Fields = []kit.Field{{Label: "Size", Value: fmt.Sprintf("%d GB", sv.Size)}}
+		if sv.VolumeType != "" {
+			stor.Fields = append(stor.Fields, kit.Field{Label: "Volume type", Value: sv.VolumeType})
+		}
+		if sv.IOPS > 0 {
+			stor.Fields = append(stor.Fields, kit.Field{Label: "IOPS", Value: strconv.Itoa(sv.IOPS)})
+		}
+		if sv.Throughput > 0 {
+			stor.Fields = append(stor.Fields, kit.Field{Label: "Throughput", Value: strconv.Itoa(sv.Throughput)})
+		}
+	}
+	secs := []kit.Section{svc, conn, netw, stor}
+	if len(v.Errors) > 0 {
+		secs = append(secs, kit.Section{Title: "Errors", Fields: []kit.Field{{Label: "Errors", Value: strings.Join(v.Errors, "\n"), Kind: theme.KindError}}})
+	}
+	return secs
+}
+
+// ---- keys ----
+
+func (s *Screen) onKey(msg tea.KeyPressMsg) tea.Cmd {
+	switch s.mode {
+	case modeCreate:
+		if msg.String() == "esc" && !s.form.filtering() {
+			s.draft = s.form.values.draft()
+			s.form = nil
+			s.mode = modeList
+			return kit.Toast(kit.ToastInfo, "create cancelled; n brings back what you typed")
+		}
+		return s.form.update(msg)
+	case modeReview:
+		return s.onReviewKey(msg)
+	case modeCreds:
+		return s.onCredsKey(msg)
+	case modeAllow:
+		if s.allow.capturesKeys() {
+			return s.allow.onKey(s.common, msg)
+		}
+		if key.Matches(msg, s.keys.Back) {
+			s.allow = nil
+			s.mode = modeList
+			return nil
+		}
+		return s.allow.onKey(s.common, msg)
+	}
+	// list mode
+	if s.table.Filtering() {
+		_, cmd := s.table.Update(msg)
+		s.refreshDetail()
+		return cmd
+	}
+	k := s.keys
+	switch {
+	case key.Matches(msg, k.Detail):
+		s.showDetail = !s.showDetail
+		s.layout()
+		s.refreshDetail()
+		return nil
+	case key.Matches(msg, k.Back):
+		if s.table.Filter() != "" {
+			s.table.SetFilter("")
+			s.refreshDetail()
+			return nil
+		}
+		if s.showDetail {
+			s.showDetail = false
+			s.layout()
+		}
+		return nil
+	case key.Matches(msg, k.Sort):
+		s.sortBy = (s.sortBy + 1) % 3
+		s.desc = s.sortBy == sortCreated // newest first by default
+		s.rebuildRows()
+		return nil
+	case key.Matches(msg, k.Reverse):
+		s.desc = !s.desc
+		s.rebuildRows()
+		return nil
+	case key.Matches(msg, k.Create):
+		return s.openCreate()
+	case key.Matches(msg, k.Creds):
+		v, ok := s.selected()
+		if !ok {
+			return nil
+		}
+		s.creds = newCredsView(v)
+		s.mode = modeCreds
+		return s.creds.load(s.common)
+	case key.Matches(msg, k.Allow):
+		v, ok := s.selected()
+		if !ok {
+			return nil
+		}
+		s.allow = newAllowView(s.common, v)
+		s.allow.setSize(s.width, s.height)
+		s.mode = modeAllow
+		return nil
+	case key.Matches(msg, k.ScrollDown):
+		s.detail.ScrollBy(3)
+		return nil
+	case key.Matches(msg, k.ScrollUp):
+		s.detail.ScrollBy(-3)
+		return nil
+	}
+	_, cmd := s.table.Update(msg)
+	s.refreshDetail()
+	return cmd
+}
+
+// ---- actions ----
+
+// createTag marks the create action's answer.
+type createTag struct{ name string }
+
+func (s *Screen) onActionDone(msg kit.ActionDoneMsg) tea.Cmd {
+	switch tag := msg.Tag.(type) {
+	case createTag:
+		s.submitting = ""
+		if msg.Err != nil {
+			// back to the review with everything typed kept
+			s.submitErr = msg.Err.Error()
+			s.mode = modeReview
+			return nil
+		}
+		s.draft, s.submitErr = nil, ""
+		v, ok := msg.Result.(*api.Service)
+		if !ok || v == nil {
+			return nil
+		}
+		if v.Status == "" {
+			v.Status = "pending_create"
+		}
+		if v.Name == "" {
+			v.Name = tag.name
+		}
+		if v.CreatedOn.IsZero() {
+			v.CreatedOn = api.UnixTime{Time: s.common.Time()}
+		}
+		s.created[v.ID] = *v
+		if _, known := s.byID[v.ID]; !known {
+			s.services = append(s.services, *v)
+		}
+		s.lastStatus[v.ID] = v.Status
+		s.rebuildRows()
+		s.table.SetFilter("")
+		s.table.Select(v.ID)
+		s.refreshDetail()
+		return nil
+	case allowTag:
+		if s.allow != nil {
+			return s.allow.onActionDone(msg, tag)
+		}
+	}
+	return nil
+}
+
+// ---- view ----
+
+// View implements kit.Screen.
+func (s *Screen) View() string {
+	switch s.mode {
+	case modeCreate:
+		return s.form.view(s.common, s.width, s.height)
+	case modeReview:
+		return s.reviewView()
+	case modeCreds:
+		return s.creds.view(s.common, s.width, s.height)
+	case modeAllow:
+		return s.allow.view(s.common, s.width, s.height)
+	}
+	th := s.common.Theme
+	status := th.Bold.Render(" Services") + " " + th.Muted.Render(s.countText()+"  sort: "+s.sortText())
+	if s.submitting != "" {
+		status += "  " + th.Pending.Render("submitting "+s.submitting+th.Glyphs.Ellipsis)
+	} else if s.loadErr != nil && s.loaded {
+		status += "  " + th.Warn.Render("showing last data")
+	}
+	status = ansi.Truncate(status, s.width, th.Glyphs.Ellipsis)
+	tv := s.table.View()
+	if !s.showDetail {
+		return status + "\n" + tv
+	}
+	dv := s.detail.View()
+	if s.width >= WideWidth {
+		return status + "\n" + sideBySide(tv, dv, s.width*55/100, th.Glyphs.Sep, th)
+	}
+	rule := th.Muted.Render(strings.Repeat(th.Glyphs.HRule, s.width))
+	return status + "\n" + padLines(tv, s.table.Height()) + "\n" + rule + "\n" + dv
+}
+
+func (s *Screen) countText() string {
+	if !s.loaded && s.loadErr == nil {
+		return "loading"
+	}
+	if s.table.Filter() != "" {
+		return fmt.Sprintf("%d of %d", s.table.Len(), s.table.Total())
+	}
+	return strconv.Itoa(s.table.Total())
+}
+
+func (s *Screen) sortText() string {
+	g := s.common.Theme.Glyphs
+	if s.desc {
+		return s.sortBy.String() + " " + g.SortDesc
+	}
+	return s.sortBy.String() + " " + g.SortAsc
+}
+
+func padLines(s string, h int) string {
+	n := strings.Count(s, "\n") + 1
+	if n < h {
+		s += strings.Repeat("\n", h-n)
+	}
+	return s
+}
+
+// sideBySide joins two blocks with a separator column.
+func sideBySide(left, right string, lw int, sep string, th *theme.Theme) string {
+	ll := strings.Split(left, "\n")
+	rl := strings.Split(right, "\n")
+	n := max(len(ll), len(rl))
+	var b strings.Builder
+	sepS := " " + th.Muted.Render(sep) + " "
+	for i := 0; i < n; i++ {
+		l := ""
+		if i < len(ll) {
+			l = ll[i]
+		}
+		w := ansi.StringWidth(l)
+		if w > lw {
+			l = ansi.Truncate(l, lw, "")
+			w = lw
+		}
+		b.WriteString(l)
+		b.WriteString(strings.Repeat(" ", lw-w))
+		b.WriteString(sepS)
+		if i < len(rl) {
+			b.WriteString(rl[i])
+		}
+		if i < n-1 {
+			b.WriteByte('\n')
+		}
+	}
+	return b.String()
+}
+
+// ---- keys ----
+
+type keyMap struct {
+	Detail  key.Binding
+	Back    key.Binding
+	Sort    key.Binding
+	Reverse key.Binding
+	Create  key.Binding
+	Creds   key.Binding
+	Allow   key.Binding
+	// detail pane
+	ScrollDown, ScrollUp key.Binding
+	// credentials
+	Reveal, CopyPassword, CopyCommand, CopyUser key.Binding
+	// allow list
+	Add, Remove key.Binding
+	// review
+	Launch, Edit key.Binding
+	// form
+	FormNext, FormPrev, FormCancel key.Binding
+}
+
+func newKeyMap() keyMap {
+	return keyMap{
+		Detail:       key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "details")),
+		Back:         key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back")),
+		Sort:         key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "sort: name/status/created")),
+		Reverse:      key.NewBinding(key.WithKeys("S"), key.WithHelp("S", "reverse sort")),
+		Create:       key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "new service")),
+		Creds:        key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "credentials")),
+		Allow:        key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "allow list")),
+		ScrollDown:   key.NewBinding(key.WithKeys("J", "ctrl+d"), key.WithHelp("J", "scroll details down")),
+		ScrollUp:     key.NewBinding(key.WithKeys("K", "ctrl+u"), key.WithHelp("K", "scroll details up")),
+		Reveal:       key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "reveal/hide password")),
+		CopyPassword: key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "copy password")),
+		CopyCommand:  key.NewBinding(key.WithKeys("Y", "m"), key.WithHelp("Y", "copy mariadb command")),
+		CopyUser:     key.NewBinding(key.WithKeys("u"), key.WithHelp("u", "copy username")),
+		Add:          key.NewBinding(key.WithKeys("n", "+"), key.WithHelp("n", "add entry")),
+		Remove:       key.NewBinding(key.WithKeys("d", "x", "delete"), key.WithHelp("d", "remove entry")),
+		Launch:       key.NewBinding(key.WithKeys("enter", "y"), key.WithHelp("enter", "launch")),
+		Edit:         key.NewBinding(key.WithKeys("e", "backspace"), key.WithHelp("e", "edit")),
+		FormNext:     key.NewBinding(key.WithKeys("enter", "tab"), key.WithHelp("enter/tab", "next")),
+		FormPrev:     key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "previous")),
+		FormCancel:   key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel (keeps input)")),
+	}
+}
+
+// screenKeys is the help.KeyMap of the current mode.
+type screenKeys struct {
+	short []key.Binding
+	full  [][]key.Binding
+}
+
+func (k screenKeys) ShortHelp() []key.Binding  { return k.short }
+func (k screenKeys) FullHelp() [][]key.Binding { return k.full }
+
+// KeyMap implements kit.Screen: the bindings of the current mode.
+func (s *Screen) KeyMap() help.KeyMap {
+	k := s.keys
+	t := s.table.Keys
+	switch s.mode {
+	case modeCreate:
+		b := []key.Binding{k.FormNext, k.FormPrev, k.FormCancel}
+		return screenKeys{short: b, full: [][]key.Binding{b}}
+	case modeReview:
+		b := []key.Binding{k.Launch, k.Edit, k.FormCancel}
+		return screenKeys{short: b, full: [][]key.Binding{b}}
+	case modeCreds:
+		b := []key.Binding{k.CopyPassword, k.CopyCommand, k.CopyUser, k.Reveal, k.Back}
+		return screenKeys{short: b, full: [][]key.Binding{b}}
+	case modeAllow:
+		if s.allow != nil && s.allow.capturesKeys() {
+			b := []key.Binding{
+				key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "add")),
+				key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel")),
+			}
+			return screenKeys{short: b, full: [][]key.Binding{b}}
+		}
+		b := []key.Binding{k.Add, k.Remove, t.Filter, k.Back}
+		return screenKeys{short: b, full: [][]key.Binding{b, {t.Up, t.Down}}}
+	}
+	if s.table.Filtering() {
+		b := []key.Binding{
+			key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "keep filter")),
+			key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear filter")),
+		}
+		return screenKeys{short: b, full: [][]key.Binding{b}}
+	}
+	short := []key.Binding{k.Detail, k.Create, k.Creds, k.Allow, t.Filter, k.Sort}
+	full := [][]key.Binding{
+		{k.Detail, k.Create, k.Creds, k.Allow, k.Sort, k.Reverse, k.ScrollDown, k.ScrollUp},
+		{t.Up, t.Down, t.PageUp, t.PageDown, t.Top, t.Bottom, t.Filter, k.Back},
+	}
+	return screenKeys{short: short, full: full}
+}

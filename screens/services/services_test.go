@@ -1,0 +1,455 @@
+package services
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/skytui/skytui/api"
+	"github.com/skytui/skytui/theme"
+	"github.com/skytui/skytui/tui/kit"
+)
+
+func TestMain(m *testing.M) {
+	time.Local = time.UTC
+	os.Exit(m.Run())
+}
+
+var now = time.Date(2026, 3, 14, 12, 0, 0, 0, time.UTC)
+
+func newScreen(w, h int) *Screen {
+	c := &kit.Common{Theme: theme.Default(), Now: func() time.Time { return now }, Profile: "t"}
+	s := New(c)
+	s.SetSize(w, h)
+	return s
+}
+
+func svc(i int, status string) api.Service {
+	providers := []string{"aws", "gcp", "azure"}
+	v := api.Service{
+		ID:        fmt.Sprintf("dbtaf%08d", i),
+		Name:      fmt.Sprintf("svc-%05d", i),
+		Status:    status,
+		Provider:  providers[i%3],
+		Region:    "region-1",
+		Size:      "sky-2x8",
+		Nodes:     1 + i%3,
+		Version:   "11.4.2-1",
+		CreatedOn: api.UnixTime{Time: now.Add(-time.Duration(i) * time.Minute)},
+	}
+	if status == "ready" {
+		v.FQDN = v.ID + ".example.net"
+		v.Endpoints = []api.Endpoint{{Name: "primary", Ports: []api.Port{{Name: "readwrite", Port: 3306}, {Name: "readonly", Port: 3307}}}}
+	}
+	return v
+}
+
+func services(n int) []api.Service {
+	out := make([]api.Service, n)
+	for i := range out {
+		st := "ready"
+		if i%17 == 0 {
+			st = "pending_create"
+		}
+		out[i] = svc(i, st)
+	}
+	return out
+}
+
+func feed(s *Screen, svcs []api.Service) tea.Cmd {
+	_, cmd := s.Update(kit.DataMsg{Key: ResourceKey, Data: svcs, At: now})
+	return cmd
+}
+
+func press(s *Screen, k string) tea.Cmd {
+	var msg tea.KeyPressMsg
+	switch k {
+	case "enter":
+		msg = tea.KeyPressMsg{Code: tea.KeyEnter}
+	case "esc":
+		msg = tea.KeyPressMsg{Code: tea.KeyEscape}
+	case "down":
+		msg = tea.KeyPressMsg{Code: tea.KeyDown}
+	default:
+		msg = tea.KeyPressMsg{Code: []rune(k)[0], Text: k}
+	}
+	_, cmd := s.Update(msg)
+	return cmd
+}
+
+func TestSelectionKeptByIDAcrossRefreshes(t *testing.T) {
+	s := newScreen(120, 30)
+	feed(s, services(20))
+	for range 5 {
+		press(s, "j")
+	}
+	id := s.table.SelectedID()
+	if id == "" || id != "dbtaf00000005" {
+		t.Fatalf("selected %q after 5 downs", id)
+	}
+	// the next listing has new services before it and a changed status
+	next := append([]api.Service{svc(100, "pending_create"), svc(101, "ready")}, services(20)...)
+	next[7].Status = "pending_modifying"
+	feed(s, next)
+	if got := s.table.SelectedID(); got != id {
+		t.Fatalf("selection moved from %s to %s when rows changed", id, got)
+	}
+	// sorting keeps it too
+	press(s, "s")
+	if got := s.table.SelectedID(); got != id {
+		t.Fatalf("selection moved from %s to %s on sort", id, got)
+	}
+	// when the row disappears, the cursor stays where it was
+	pos := s.table.Cursor()
+	var without []api.Service
+	for _, v := range next {
+		if v.ID != id {
+			without = append(without, v)
+		}
+	}
+	feed(s, without)
+	if s.table.Cursor() != pos {
+		t.Fatalf("cursor jumped from %d to %d when the selected row went away", pos, s.table.Cursor())
+	}
+}
+
+func ids(s *Screen) []string {
+	var out []string
+	for i := range s.services {
+		out = append(out, s.services[i].Name)
+	}
+	return out
+}
+
+func TestSort(t *testing.T) {
+	s := newScreen(120, 30)
+	feed(s, []api.Service{svc(3, "ready"), svc(1, "pending_create"), svc(2, "failed")})
+	if got := ids(s); !reflect.DeepEqual(got, []string{"svc-00001", "svc-00002", "svc-00003"}) {
+		t.Fatalf("by name: %v", got)
+	}
+	press(s, "s") // status
+	if got := ids(s); !reflect.DeepEqual(got, []string{"svc-00002", "svc-00001", "svc-00003"}) {
+		t.Fatalf("by status: %v", got)
+	}
+	press(s, "s") // created, newest first
+	if got := ids(s); !reflect.DeepEqual(got, []string{"svc-00001", "svc-00002", "svc-00003"}) {
+		t.Fatalf("by created: %v", got)
+	}
+	press(s, "S") // reversed: oldest first
+	if got := ids(s); !reflect.DeepEqual(got, []string{"svc-00003", "svc-00002", "svc-00001"}) {
+		t.Fatalf("by created, reversed: %v", got)
+	}
+	if !strings.Contains(ansi.Strip(s.View()), "sort: created ^") {
+		t.Fatalf("sort not shown:\n%s", ansi.Strip(s.View()))
+	}
+}
+
+func TestFilter(t *testing.T) {
+	s := newScreen(120, 30)
+	feed(s, services(30))
+	press(s, "/")
+	if !s.CapturesKeys() {
+		t.Fatal("the filter input does not capture keys")
+	}
+	for _, r := range "gcp" {
+		press(s, string(r))
+	}
+	if s.table.Len() != 10 {
+		t.Fatalf("filter gcp shows %d rows, want 10", s.table.Len())
+	}
+	press(s, "enter")
+	if s.CapturesKeys() || s.table.Filter() != "gcp" {
+		t.Fatal("enter did not keep the filter")
+	}
+	// a refresh keeps the filter
+	feed(s, services(30))
+	if s.table.Len() != 10 {
+		t.Fatalf("after refresh the filter shows %d rows", s.table.Len())
+	}
+	press(s, "esc")
+	if s.table.Len() != 30 {
+		t.Fatalf("esc did not clear the filter: %d rows", s.table.Len())
+	}
+}
+
+func TestPendingShowsElapsedAgainstEstimate(t *testing.T) {
+	v := svc(1, "pending_create")
+	v.CreatedOn = api.UnixTime{Time: now.Add(-72 * time.Second)}
+	if got := statusText(&v, now); got != "pending_create 1m12s/~5m" {
+		t.Fatalf("status = %q", got)
+	}
+	v.CreatedOn = api.UnixTime{Time: now.Add(-7 * time.Minute)}
+	if got := statusText(&v, now); got != "pending_create 7m00s (est. ~5m)" {
+		t.Fatalf("late status = %q", got)
+	}
+	r := svc(2, "ready")
+	if got := statusText(&r, now); got != "ready" {
+		t.Fatalf("ready status = %q", got)
+	}
+}
+
+func TestToastWhenServiceBecomesReady(t *testing.T) {
+	s := newScreen(120, 30)
+	feed(s, []api.Service{svc(1, "pending_create"), svc(2, "ready")})
+	cmd := feed(s, []api.Service{svc(1, "ready"), svc(2, "ready")})
+	if cmd == nil {
+		t.Fatal("no toast")
+	}
+	msg := cmd()
+	if b, ok := msg.(tea.BatchMsg); ok {
+		msg = b[0]()
+	}
+	tm, ok := msg.(kit.ToastMsg)
+	if !ok || !strings.Contains(tm.Text, "svc-00001 (dbtaf00000001) is ready") {
+		t.Fatalf("toast = %#v", msg)
+	}
+	if cmd := feed(s, []api.Service{svc(1, "ready"), svc(2, "ready")}); cmd != nil {
+		if m := cmd(); m != nil {
+			t.Fatalf("a second toast for a service already ready: %#v", m)
+		}
+	}
+}
+
+func TestCreatedServiceAppearsAtOnce(t *testing.T) {
+	s := newScreen(120, 30)
+	feed(s, services(3))
+	created := &api.Service{ID: "dbtaf99999999", Name: "fresh-db", Status: "pending_create"}
+	s.Update(kit.ActionDoneMsg{Tag: createTag{name: "fresh-db"}, Result: created})
+	if s.table.SelectedID() != created.ID {
+		t.Fatalf("the new service is not selected: %q", s.table.SelectedID())
+	}
+	// a listing that predates it does not hide it
+	feed(s, services(3))
+	if _, ok := s.byID[created.ID]; !ok {
+		t.Fatal("the new service vanished on an older listing")
+	}
+	if !strings.Contains(ansi.Strip(s.View()), "fresh-db") {
+		t.Fatal("not shown")
+	}
+	// once listed by the API, the API's record wins
+	listed := append(services(3), api.Service{ID: created.ID, Name: "fresh-db", Status: "ready"})
+	feed(s, listed)
+	if v, _ := s.service(created.ID); v.Status != "ready" || len(s.created) != 0 {
+		t.Fatalf("status %q, optimistic %d", v.Status, len(s.created))
+	}
+}
+
+func TestCreateFailureKeepsInput(t *testing.T) {
+	s := newScreen(120, 30)
+	s.draft = &draft{Name: "my-db", Nodes: "2", Provider: "aws", Region: "us-east-1", ServiceType: "transactional",
+		Topology: "es-single", Architecture: "amd64", Size: "sky-2x8", Storage: 100, SSL: true, AllowList: "203.0.113.7"}
+	s.mode = modeReview
+	s.Update(kit.ActionDoneMsg{Tag: createTag{name: "my-db"}, Err: &api.Error{Status: 409, Message: "name taken"}})
+	if s.mode != modeReview || s.draft == nil || s.draft.Name != "my-db" {
+		t.Fatalf("mode %d draft %+v", s.mode, s.draft)
+	}
+	if !strings.Contains(ansi.Strip(s.View()), "name taken") {
+		t.Fatalf("error not shown:\n%s", ansi.Strip(s.View()))
+	}
+	// e reopens the form with the values
+	press(s, "e")
+	if s.mode != modeCreate || s.form.values.name.Get() != "my-db" || s.form.values.nodes.Get() != "2" {
+		t.Fatal("the form did not come back with what was typed")
+	}
+}
+
+func TestRequestJSONIsTheBodySent(t *testing.T) {
+	d := &draft{Name: "my-db", Nodes: "2", Provider: "aws", Region: "us-east-1", ServiceType: "transactional",
+		Topology: "es-single", Architecture: "amd64", Size: "sky-2x8", Storage: 100, SSL: true,
+		AllowList: "203.0.113.7, 198.51.100.0/24"}
+	req, err := d.request()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var shown, sent any
+	if err := json.Unmarshal([]byte(requestJSON(req)), &shown); err != nil {
+		t.Fatalf("review JSON does not parse: %v\n%s", err, requestJSON(req))
+	}
+	b, _ := json.Marshal(req)
+	_ = json.Unmarshal(b, &sent)
+	if !reflect.DeepEqual(shown, sent) {
+		t.Fatalf("review shows\n%v\nbut the client sends\n%v", shown, sent)
+	}
+	if !strings.Contains(requestJSON(req), `{"ip": "203.0.113.7/32"}`) {
+		t.Fatalf("allow-list entries not compact or not normalised:\n%s", requestJSON(req))
+	}
+}
+
+func TestFormValidationUsesAPIRules(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"ab", "must be 4 to 24 characters (has 2)"},
+		{"", "is required"},
+		{"orders", "ok: 6 characters"},
+		{strings.Repeat("x", 25), "has 25"},
+	} {
+		if got := nameHint(c.in); !strings.Contains(got, c.want) {
+			t.Errorf("nameHint(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+	if got := allowHint("10.0.0.1/8"); !strings.Contains(got, "host bits set") {
+		t.Errorf("allowHint = %q", got)
+	}
+	if _, err := parseNodes("0"); err == nil {
+		t.Error("0 nodes accepted")
+	}
+}
+
+func TestCredentialsCommand(t *testing.T) {
+	v := svc(1, "ready")
+	c := newCredsView(v)
+	c.creds = &api.Credentials{Username: "dbpaf1", Password: "s3cret!"}
+	got := c.command()
+	want := "mariadb --host dbtaf00000001.example.net --port 3306 --user dbpaf1 -p"
+	if got != want {
+		t.Fatalf("command = %q, want %q", got, want)
+	}
+	c.svc.SSLEnabled = true
+	if !strings.HasSuffix(c.command(), " -p --ssl-verify-server-cert") {
+		t.Fatalf("SSL command = %q", c.command())
+	}
+	if strings.Contains(c.command(), "s3cret") {
+		t.Fatal("the password is on the command line")
+	}
+}
+
+func TestCredentialsMaskedUntilRevealed(t *testing.T) {
+	s := newScreen(100, 24)
+	feed(s, []api.Service{svc(1, "ready")})
+	press(s, "c")
+	s.creds.onLoaded(credsMsg{id: "dbtaf00000001", creds: &api.Credentials{Username: "u1", Password: "hunter22-secret"}})
+	if strings.Contains(ansi.Strip(s.View()), "hunter22-secret") {
+		t.Fatal("password shown before reveal")
+	}
+	press(s, "v")
+	if !strings.Contains(ansi.Strip(s.View()), "hunter22-secret") {
+		t.Fatal("reveal did not show the password")
+	}
+	press(s, "esc")
+	if s.creds != nil {
+		t.Fatal("the password outlives the view")
+	}
+}
+
+func TestCredentialsBeforeReadyExplains(t *testing.T) {
+	s := newScreen(100, 24)
+	feed(s, []api.Service{svc(1, "pending_create")})
+	if cmd := press(s, "c"); cmd != nil {
+		t.Fatal("credentials requested before the service is ready")
+	}
+	out := ansi.Strip(s.View())
+	if !strings.Contains(out, "Credentials exist once the service is ready") {
+		t.Fatalf("no explanation:\n%s", out)
+	}
+	// it fills in by itself once ready
+	if cmd := feed(s, []api.Service{svc(1, "ready")}); cmd == nil {
+		t.Fatal("no credentials read when the service became ready")
+	}
+}
+
+func TestAllowListInvalidEntryNotSubmitted(t *testing.T) {
+	s := newScreen(100, 24)
+	feed(s, []api.Service{svc(1, "ready")})
+	press(s, "a")
+	press(s, "n")
+	for _, r := range "10.1.2.3/8" {
+		press(s, string(r))
+	}
+	if !strings.Contains(ansi.Strip(s.View()), "did you mean 10.0.0.0/8") {
+		t.Fatalf("no as-you-type message:\n%s", ansi.Strip(s.View()))
+	}
+	if cmd := press(s, "enter"); cmd != nil {
+		if _, ok := cmd().(kit.ActionRequestMsg); ok {
+			t.Fatal("an invalid entry was submitted")
+		}
+	}
+	if s.allow.input.Value() != "10.1.2.3/8" {
+		t.Fatalf("what was typed was lost: %q", s.allow.input.Value())
+	}
+	// fixed, it goes to the action layer, mutating
+	s.allow.input.SetValue("10.0.0.0/8")
+	cmd := press(s, "enter")
+	req, ok := cmd().(kit.ActionRequestMsg)
+	if !ok || !req.Action.Mutating || req.Action.Name != "add 10.0.0.0/8 to the allow list of svc-00001" {
+		t.Fatalf("action = %#v", req)
+	}
+}
+
+func TestAllowListRemoveAsksConfirmation(t *testing.T) {
+	s := newScreen(100, 24)
+	v := svc(1, "ready")
+	v.Endpoints[0].AllowList = []api.AllowListEntry{{IP: "203.0.113.7/32", Comment: "office"}}
+	feed(s, []api.Service{v})
+	press(s, "a")
+	cmd := press(s, "d")
+	req, ok := cmd().(kit.ActionRequestMsg)
+	if !ok || req.Action.Confirm.Kind != kit.ConfirmYesNo || !req.Action.Mutating {
+		t.Fatalf("remove = %#v", req)
+	}
+}
+
+func TestViewFitsArea(t *testing.T) {
+	for _, size := range [][2]int{{60, 12}, {80, 20}, {140, 36}, {200, 56}} {
+		s := newScreen(size[0], size[1])
+		feed(s, services(500))
+		for _, k := range []string{"", "enter"} {
+			if k != "" {
+				press(s, k)
+			}
+			lines := strings.Split(s.View(), "\n")
+			if len(lines) > size[1] {
+				t.Errorf("%dx%d %q: %d lines", size[0], size[1], k, len(lines))
+			}
+			for i, l := range lines {
+				if w := ansi.StringWidth(l); w > size[0] {
+					t.Errorf("%dx%d %q: line %d is %d wide", size[0], size[1], k, i, w)
+				}
+			}
+		}
+	}
+}
+
+// BenchmarkView10k is a frame of the Services screen with 10,000 services
+// at 200x60 (target: well under 1 ms).
+func BenchmarkView10k(b *testing.B) {
+	s := newScreen(200, 60)
+	feed(s, services(10000))
+	for range 5000 {
+		press(s, "j")
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		_ = s.View()
+	}
+}
+
+// BenchmarkView10kDetail is the same frame with the detail pane open.
+func BenchmarkView10kDetail(b *testing.B) {
+	s := newScreen(200, 60)
+	feed(s, services(10000))
+	press(s, "enter")
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		_ = s.View()
+	}
+}
+
+// BenchmarkRefresh10k is the cost of a listing of 10,000 services
+// arriving (sort, rows, filter cache, widths): once per poll, not per frame.
+func BenchmarkRefresh10k(b *testing.B) {
+	s := newScreen(200, 60)
+	svcs := services(10000)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		feed(s, append([]api.Service(nil), svcs...))
+	}
+}

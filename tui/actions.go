@@ -1,0 +1,140 @@
+package tui
+
+import (
+	"fmt"
+	"sort"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/skytui/skytui/tui/kit"
+)
+
+// The action layer: every mutating call goes through here. It enforces
+// read-only (before asking anything and without calling the API), asks the
+// confirmation the action requests, runs it exactly once, marks the
+// application as submitting (quit asks first), and turns the outcome into
+// a toast and an ActionDoneMsg for the screen that asked.
+
+type actionResultMsg struct {
+	id     int
+	result any
+	err    error
+}
+
+type actionLayer struct {
+	nextID   int
+	awaiting map[int]kit.Action // confirmation dialog open
+	running  map[int]kit.Action // submitted, no answer yet
+	keys     map[string]bool    // awaiting or running, by Action.Key
+	// calls counts Run invocations, for tests.
+	calls int
+}
+
+func newActionLayer() *actionLayer {
+	return &actionLayer{awaiting: map[int]kit.Action{}, running: map[int]kit.Action{}, keys: map[string]bool{}}
+}
+
+func (l *actionLayer) id() int {
+	l.nextID++
+	return l.nextID
+}
+
+// submitting names the actions in flight, for the quit question.
+func (l *actionLayer) submitting() []string {
+	var out []string
+	for _, a := range l.running {
+		out = append(out, a.Name)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// request handles an ActionRequestMsg.
+func (m *Model) requestAction(a kit.Action) tea.Cmd {
+	if a.Key == "" {
+		a.Key = a.Name
+	}
+	l := m.actions
+	if a.Mutating && m.common.ReadOnly {
+		text := fmt.Sprintf("profile %s is read-only: %s not allowed", m.common.Profile, a.Name)
+		return tea.Batch(m.toast(kit.ToastError, text),
+			m.deliver(a.Origin, kit.ActionDoneMsg{Name: a.Name, Tag: a.Tag, Err: fmt.Errorf("%w: %s not allowed", kit.ErrReadOnly, a.Name)}))
+	}
+	if l.keys[a.Key] {
+		return tea.Batch(m.toast(kit.ToastWarn, a.Name+": already being submitted"),
+			m.deliver(a.Origin, kit.ActionDoneMsg{Name: a.Name, Tag: a.Tag, Err: kit.ErrBusy}))
+	}
+	l.keys[a.Key] = true
+	if a.Confirm.Kind != kit.ConfirmNone {
+		id := l.id()
+		l.awaiting[id] = a
+		m.dialogs = append(m.dialogs, kit.NewConfirm(m.common, id, a.Confirm))
+		return nil
+	}
+	return m.submit(a)
+}
+
+func (m *Model) submit(a kit.Action) tea.Cmd {
+	l := m.actions
+	id := l.id()
+	l.running[id] = a
+	m.actionGen[id] = m.profileGen
+	l.calls++
+	run, ctx := a.Run, m.ctx
+	return tea.Batch(func() tea.Msg {
+		if run == nil {
+			return actionResultMsg{id: id}
+		}
+		res, err := run(ctx)
+		return actionResultMsg{id: id, result: res, err: err}
+	}, m.startSpinner())
+}
+
+// confirmed handles the answer of an action's confirmation dialog; it
+// reports false when the dialog was not an action's.
+func (m *Model) confirmedAction(msg kit.ConfirmedMsg) (tea.Cmd, bool) {
+	l := m.actions
+	a, ok := l.awaiting[msg.ID]
+	if !ok {
+		return nil, false
+	}
+	delete(l.awaiting, msg.ID)
+	if !msg.Yes {
+		delete(l.keys, a.Key)
+		return tea.Batch(m.toast(kit.ToastInfo, a.Name+": cancelled"),
+			m.deliver(a.Origin, kit.ActionDoneMsg{Name: a.Name, Tag: a.Tag, Err: kit.ErrCancelled})), true
+	}
+	return m.submit(a), true
+}
+
+func (m *Model) actionDone(msg actionResultMsg) tea.Cmd {
+	l := m.actions
+	a, ok := l.running[msg.id]
+	if !ok {
+		return nil
+	}
+	delete(l.running, msg.id)
+	delete(l.keys, a.Key)
+	sameProfile := m.actionGen[msg.id] == m.profileGen
+	delete(m.actionGen, msg.id)
+	var cmds []tea.Cmd
+	if msg.err != nil {
+		cmds = append(cmds, m.toast(kit.ToastError, a.Name+" failed: "+msg.err.Error()))
+	} else {
+		text := a.Name + ": done"
+		if a.Success != nil {
+			text = a.Success(msg.result)
+		}
+		cmds = append(cmds, m.toast(kit.ToastSuccess, text))
+		if len(a.Refresh) > 0 && sameProfile {
+			cmds = append(cmds, m.engine.refresh(a.Refresh, true)...)
+		}
+	}
+	if sameProfile {
+		cmds = append(cmds, m.deliver(a.Origin, kit.ActionDoneMsg{Name: a.Name, Tag: a.Tag, Result: msg.result, Err: msg.err}))
+	}
+	if m.opts.Bell && a.Origin != "" && a.Origin != m.screen().ID() {
+		cmds = append(cmds, tea.Raw("\a")) // the outcome is on another screen
+	}
+	return tea.Batch(cmds...)
+}

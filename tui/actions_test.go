@@ -1,0 +1,245 @@
+package tui
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/skytui/skytui/api"
+	"github.com/skytui/skytui/tui/kit"
+)
+
+// countedAction is an action whose Run counts its calls and, when gate is
+// set, waits for it.
+func countedAction(name string, mutating bool, confirm kit.ConfirmKind, calls *atomic.Int32, gate chan struct{}) kit.Action {
+	return kit.Action{
+		Name: name, Mutating: mutating, Origin: "a",
+		Confirm: kit.Confirm{Kind: confirm, Title: name + "?", Name: "orders-prod"},
+		Run: func(ctx context.Context) (any, error) {
+			calls.Add(1)
+			if gate != nil {
+				<-gate
+			}
+			return "ok", nil
+		},
+	}
+}
+
+func lastToast(h *harness) string {
+	if n := len(h.m.toasts); n > 0 {
+		return h.m.toasts[n-1].text
+	}
+	return ""
+}
+
+func TestReadOnlyRefusesMutatingActions(t *testing.T) {
+	s := &fakeScreen{id: "a"}
+	h := newHarness(t, Options{Profile: "prod", ReadOnly: true, Now: func() time.Time { return t0 },
+		Screens: func(*kit.Common) []kit.Screen { return []kit.Screen{s} }}, 100, 30)
+	var calls atomic.Int32
+	for _, kind := range []kit.ConfirmKind{kit.ConfirmNone, kit.ConfirmYesNo, kit.ConfirmTypeName} {
+		h.send(kit.ActionRequestMsg{Action: countedAction("delete service orders-prod", true, kind, &calls, nil)})
+		if len(h.m.dialogs) != 0 {
+			t.Fatalf("read-only profile asked for a confirmation (kind %d)", kind)
+		}
+		if got := lastToast(h); got != "profile prod is read-only: delete service orders-prod not allowed" {
+			t.Fatalf("toast = %q", got)
+		}
+	}
+	if calls.Load() != 0 {
+		t.Fatalf("Run called %d times on a read-only profile", calls.Load())
+	}
+	if len(s.done) != 3 || !errors.Is(s.done[0].Err, kit.ErrReadOnly) {
+		t.Fatalf("screen not told of the refusal: %+v", s.done)
+	}
+	// reading is fine
+	h.send(kit.ActionRequestMsg{Action: countedAction("read credentials", false, kit.ConfirmNone, &calls, nil)})
+	if calls.Load() != 1 {
+		t.Fatalf("non-mutating action refused on read-only: %d calls", calls.Load())
+	}
+}
+
+// TestReadOnlyServicesScreen drives the real screen against the sandbox:
+// create, allow-list add and remove are refused and the API never sees a
+// mutating request.
+func TestReadOnlyServicesScreen(t *testing.T) {
+	h, srv, _ := demoHarness(t, 100, 30, func(o *Options) { o.ReadOnly, o.Profile = true, "prod-eu" })
+	// create: through the whole form
+	h.key("n")
+	for range 8 {
+		h.key("enter")
+	}
+	h.typeText("ro-test")
+	for range 4 {
+		h.key("enter")
+	}
+	if !strings.Contains(h.screen(), "Review") {
+		t.Fatalf("not on the review step:\n%s", h.screen())
+	}
+	h.key("enter")
+	if got := lastToast(h); got != "profile prod-eu is read-only: create service ro-test not allowed" {
+		t.Fatalf("create toast = %q", got)
+	}
+	// the form's input is kept for a later attempt
+	if !strings.Contains(h.screen(), `"name": "ro-test"`) {
+		t.Fatalf("review lost what was typed:\n%s", h.screen())
+	}
+	h.key("esc")
+	// allow list of orders-prod: add and remove
+	for range 4 {
+		h.key("j")
+	}
+	h.key("a")
+	h.key("n")
+	h.typeText("198.51.100.7")
+	h.key("enter")
+	if got := lastToast(h); !strings.Contains(got, "read-only: add 198.51.100.7/32 to the allow list of orders-prod not allowed") {
+		t.Fatalf("add toast = %q", got)
+	}
+	h.key("esc")
+	h.key("d")
+	if len(h.m.dialogs) != 0 {
+		t.Fatal("remove asked for confirmation on a read-only profile")
+	}
+	if got := lastToast(h); !strings.Contains(got, "read-only: remove 203.0.113.10/32 from the allow list of orders-prod not allowed") {
+		t.Fatalf("remove toast = %q", got)
+	}
+	st := srv.Stats()
+	for k, n := range st.Requests {
+		if !strings.HasPrefix(k, "GET ") && n > 0 {
+			t.Errorf("read-only profile sent %d x %s", n, k)
+		}
+	}
+}
+
+func TestConfirmCursorStartsOnNo(t *testing.T) {
+	s := &fakeScreen{id: "a"}
+	h := newHarness(t, Options{Now: func() time.Time { return t0 },
+		Screens: func(*kit.Common) []kit.Screen { return []kit.Screen{s} }}, 100, 30)
+	var calls atomic.Int32
+	h.send(kit.ActionRequestMsg{Action: countedAction("remove 1.2.3.4/32", true, kit.ConfirmYesNo, &calls, nil)})
+	d, ok := h.m.dialogs[len(h.m.dialogs)-1].(*kit.ConfirmDialog)
+	if !ok || d.OnYes() {
+		t.Fatalf("confirmation cursor is not on No")
+	}
+	if !strings.Contains(h.screen(), "(cursor on No)") {
+		t.Fatalf("dialog does not show the cursor:\n%s", h.screen())
+	}
+	h.key("enter") // enter on the default answers no
+	if calls.Load() != 0 || len(h.m.dialogs) != 0 {
+		t.Fatalf("enter on the default ran the action (%d calls)", calls.Load())
+	}
+	if !errors.Is(s.done[0].Err, kit.ErrCancelled) {
+		t.Fatalf("screen not told of the cancel: %+v", s.done)
+	}
+}
+
+func TestTypeNameConfirm(t *testing.T) {
+	h := newHarness(t, Options{Now: func() time.Time { return t0 },
+		Screens: func(*kit.Common) []kit.Screen { return []kit.Screen{&fakeScreen{id: "a"}} }}, 100, 30)
+	var calls atomic.Int32
+	h.send(kit.ActionRequestMsg{Action: countedAction("delete service", true, kit.ConfirmTypeName, &calls, nil)})
+	h.typeText("orders")
+	h.key("enter")
+	if calls.Load() != 0 || !strings.Contains(h.screen(), "does not match") {
+		t.Fatalf("a partial name confirmed (%d calls)\n%s", calls.Load(), h.screen())
+	}
+	h.typeText("-prod")
+	h.key("enter")
+	if calls.Load() != 1 {
+		t.Fatalf("typing the name did not confirm (%d calls)", calls.Load())
+	}
+}
+
+func TestActionSubmittedOnce(t *testing.T) {
+	s := &fakeScreen{id: "a"}
+	h := newHarness(t, Options{Now: func() time.Time { return t0 },
+		Screens: func(*kit.Common) []kit.Screen { return []kit.Screen{s} }}, 100, 30)
+	var calls atomic.Int32
+	gate := make(chan struct{})
+	a := countedAction("create service x", true, kit.ConfirmYesNo, &calls, gate)
+	h.send(kit.ActionRequestMsg{Action: a})
+	// hammer the dialog: y, enter, y
+	h.deliver(keyMsg("y"))
+	h.deliver(keyMsg("enter"))
+	h.deliver(keyMsg("y"))
+	h.settle()
+	// and ask again while the first is being submitted
+	h.send(kit.ActionRequestMsg{Action: a})
+	if len(h.m.dialogs) != 0 {
+		t.Fatal("a second confirmation opened for an action being submitted")
+	}
+	close(gate)
+	h.settle()
+	if calls.Load() != 1 {
+		t.Fatalf("Run called %d times, want 1", calls.Load())
+	}
+	var busy, ok int
+	for _, d := range s.done {
+		switch {
+		case errors.Is(d.Err, kit.ErrBusy):
+			busy++
+		case d.Err == nil:
+			ok++
+		}
+	}
+	if busy != 1 || ok != 1 {
+		t.Fatalf("done messages: %+v", s.done)
+	}
+}
+
+func TestQuitAsksWhileSubmitting(t *testing.T) {
+	h := newHarness(t, Options{Now: func() time.Time { return t0 },
+		Screens: func(*kit.Common) []kit.Screen { return []kit.Screen{&fakeScreen{id: "a"}} }}, 100, 30)
+	var calls atomic.Int32
+	gate := make(chan struct{})
+	h.send(kit.ActionRequestMsg{Action: countedAction("create service x", true, kit.ConfirmNone, &calls, gate)})
+	if !strings.Contains(h.screen(), "submitting: create service x") {
+		t.Fatalf("no submitting mark:\n%s", h.screen())
+	}
+	_, cmd := h.m.Update(keyMsg("q"))
+	if cmd != nil && isQuit(cmd) {
+		t.Fatal("quit without asking while submitting")
+	}
+	if !strings.Contains(h.screen(), "Quit while submitting?") {
+		t.Fatalf("no question:\n%s", h.screen())
+	}
+	h.key("n")
+	if h.m.quitting {
+		t.Fatal("quit after answering no")
+	}
+	close(gate)
+	h.settle()
+	_, cmd = h.m.Update(keyMsg("q"))
+	if !isQuit(cmd) {
+		t.Fatal("q did not quit once nothing was being submitted")
+	}
+}
+
+func isQuit(cmd tea.Cmd) bool {
+	if cmd == nil {
+		return false
+	}
+	_, ok := cmd().(tea.QuitMsg)
+	return ok
+}
+
+func TestActionErrorToastHasStatusAndTrace(t *testing.T) {
+	h := newHarness(t, Options{Now: func() time.Time { return t0 },
+		Screens: func(*kit.Common) []kit.Screen { return []kit.Screen{&fakeScreen{id: "a"}} }}, 200, 30)
+	h.send(kit.ActionRequestMsg{Action: kit.Action{Name: "create service x", Mutating: true,
+		Run: func(context.Context) (any, error) {
+			return nil, &api.Error{Method: "POST", Path: "/provisioning/v1/services", Status: 409, Message: "name already taken", TraceID: "abc123"}
+		}}})
+	got := lastToast(h)
+	for _, want := range []string{"create service x failed", "409 Conflict", "name already taken", "trace abc123"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("toast %q lacks %q", got, want)
+		}
+	}
+}

@@ -1,0 +1,32 @@
+package tui
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/skytui/skytui/api"
+	"github.com/skytui/skytui/tui/kit"
+)
+
+// BenchmarkFrame10k is a whole frame (header, tabs, Services screen with
+// 10,000 services, message line, footer) at 200x60.
+func BenchmarkFrame10k(b *testing.B) {
+	m := New(Options{Profile: "bench", Now: func() time.Time { return t0 }, After: testAfter})
+	m.Update(tea.WindowSizeMsg{Width: 200, Height: 60})
+	svcs := make([]api.Service, 10000)
+	for i := range svcs {
+		svcs[i] = api.Service{ID: fmt.Sprintf("dbtaf%08d", i), Name: fmt.Sprintf("svc-%05d", i), Status: "ready",
+			Provider: "aws", Region: "us-east-1", Size: "sky-2x8", Nodes: 1, Version: "11.4.2-1",
+			FQDN: fmt.Sprintf("dbtaf%08d.example.net", i), Endpoints: []api.Endpoint{{Ports: []api.Port{{Name: "readwrite", Port: 3306}}}}}
+	}
+	s, _ := m.screen().Update(kit.DataMsg{Key: "services", Data: svcs, At: t0})
+	m.screens[0] = s
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		_ = m.View()
+	}
+}

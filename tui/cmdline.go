@@ -1,0 +1,227 @@
+package tui
+
+import (
+	"sort"
+	"strings"
+
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/skytui/skytui/tui/kit"
+)
+
+// commands of the ":" line; those taking an argument end with a space
+// when completed.
+var commands = []struct {
+	name, arg, desc string
+}{
+	{"services", "", "Services screen"},
+	{"backups", "<service>", "Backups of a service"},
+	{"restores", "", "Restores screen"},
+	{"replication", "", "Replication screen"},
+	{"profile", "<name>", "switch profile"},
+	{"help", "", "show help"},
+	{"q", "", "quit"},
+}
+
+type cmdLine struct {
+	common *kit.Common
+	active bool
+	input  textinput.Model
+	hint   []string
+}
+
+func newCmdLine(c *kit.Common) *cmdLine {
+	in := textinput.New()
+	in.Prompt = ":"
+	st := in.Styles()
+	st.Cursor.Blink = false
+	in.SetStyles(st)
+	return &cmdLine{common: c, input: in}
+}
+
+func (c *cmdLine) open() tea.Cmd {
+	c.active = true
+	c.hint = nil
+	c.input.SetValue("")
+	return c.input.Focus()
+}
+
+func (c *cmdLine) close() {
+	c.active = false
+	c.input.Blur()
+	c.hint = nil
+}
+
+// Value is the text typed so far (tests).
+func (c *cmdLine) Value() string { return c.input.Value() }
+
+func (c *cmdLine) update(m *Model, msg tea.KeyPressMsg) tea.Cmd {
+	switch msg.String() {
+	case "esc":
+		c.close()
+		return nil
+	case "enter":
+		line := c.input.Value()
+		c.close()
+		return m.execute(line)
+	case "tab":
+		c.complete(m)
+		return nil
+	}
+	var cmd tea.Cmd
+	c.input, cmd = c.input.Update(msg)
+	c.hint = c.candidates(m, c.input.Value())
+	return cmd
+}
+
+// candidates are the whole lines the current text can complete to.
+func (c *cmdLine) candidates(m *Model, v string) []string {
+	name, arg, hasArg := strings.Cut(strings.TrimLeft(v, " "), " ")
+	var out []string
+	if !hasArg {
+		for _, cmd := range commands {
+			if strings.HasPrefix(cmd.name, name) {
+				out = append(out, cmd.name)
+			}
+		}
+		return out
+	}
+	var args []string
+	switch name {
+	case "backups":
+		for _, s := range m.known {
+			args = append(args, s.Name, s.ID)
+		}
+	case "profile":
+		args = append(args, m.opts.Profiles...)
+	}
+	sort.Strings(args)
+	for _, a := range args {
+		if a != "" && strings.HasPrefix(a, strings.TrimSpace(arg)) {
+			out = append(out, name+" "+a)
+		}
+	}
+	return out
+}
+
+func takesArg(name string) bool {
+	for _, c := range commands {
+		if c.name == name {
+			return c.arg != ""
+		}
+	}
+	return false
+}
+
+func (c *cmdLine) complete(m *Model) {
+	v := c.input.Value()
+	cands := c.candidates(m, v)
+	c.hint = cands
+	switch len(cands) {
+	case 0:
+		return
+	case 1:
+		nv := cands[0]
+		if !strings.Contains(nv, " ") && takesArg(nv) {
+			nv += " "
+		}
+		c.input.SetValue(nv)
+	default:
+		p := cands[0]
+		for _, s := range cands[1:] {
+			for !strings.HasPrefix(s, p) {
+				p = p[:len(p)-1]
+			}
+		}
+		if len(p) > len(v) {
+			c.input.SetValue(p)
+		}
+	}
+	c.input.CursorEnd()
+	c.hint = c.candidates(m, c.input.Value())
+}
+
+func (c *cmdLine) view(m *Model, w int) string {
+	th := c.common.Theme
+	c.input.SetWidth(max(10, w/2))
+	line := c.input.View()
+	hint := c.hint
+	if len(hint) == 0 && c.input.Value() == "" {
+		for _, cmd := range commands {
+			h := cmd.name
+			if cmd.arg != "" {
+				h += " " + cmd.arg
+			}
+			hint = append(hint, h)
+		}
+	}
+	if len(hint) > 0 {
+		short := make([]string, len(hint))
+		for i, h := range hint {
+			if _, arg, ok := strings.Cut(h, " "); ok && c.input.Value() != "" {
+				h = arg
+			}
+			short[i] = h
+		}
+		line += "  " + th.Muted.Render(strings.Join(short, "  "))
+	}
+	return ansi.Truncate(line, w, th.Glyphs.Ellipsis)
+}
+
+// execute runs a command line.
+func (m *Model) execute(line string) tea.Cmd {
+	f := strings.Fields(line)
+	if len(f) == 0 {
+		return nil
+	}
+	name, arg := f[0], strings.Join(f[1:], " ")
+	switch name {
+	case "services", "service", "svc", "s":
+		return m.openScreen("services", arg)
+	case "backups", "backup", "b":
+		if arg == "" {
+			if len(m.known) > 0 {
+				m.dialogs = append(m.dialogs, kit.NewPicker(m.common, "Backups of which service?", "backups", m.known))
+				return nil
+			}
+			return m.openScreen("backups", "")
+		}
+		return m.openScreen("backups", m.resolveService(arg))
+	case "restores", "restore":
+		return m.openScreen("restores", arg)
+	case "replication", "repl":
+		return m.openScreen("replication", arg)
+	case "profile", "p":
+		if arg == "" {
+			names := strings.Join(m.opts.Profiles, ", ")
+			if names == "" {
+				names = "none configured"
+			}
+			return m.toast(kit.ToastInfo, "profile "+m.common.Profile+" (profiles: "+names+"); :profile <name> switches")
+		}
+		return m.switchProfile(arg)
+	case "help", "h":
+		m.showHelp = true
+		return nil
+	case "q", "quit", "q!", "exit":
+		return m.quit()
+	}
+	return m.toast(kit.ToastError, "unknown command :"+name+" (try :services, :backups <service>, :restores, :replication, :profile <name>, :q)")
+}
+
+// resolveService turns a service name into its ID when it is known.
+func (m *Model) resolveService(arg string) string {
+	for _, s := range m.known {
+		if s.ID == arg {
+			return arg
+		}
+	}
+	for _, s := range m.known {
+		if s.Name == arg {
+			return s.ID
+		}
+	}
+	return arg
+}

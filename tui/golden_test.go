@@ -1,0 +1,124 @@
+package tui
+
+import (
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/exp/golden"
+
+	"github.com/skytui/skytui/sandbox"
+)
+
+func TestMain(m *testing.M) {
+	time.Local = time.UTC // snapshots show times; make them the same everywhere
+	os.Exit(m.Run())
+}
+
+// demoHarness is the demo sandbox at a fixed time, shown at w x h.
+func demoHarness(t *testing.T, w, h int, tweak func(*Options)) (*harness, *sandbox.Server, *sandbox.ManualClock) {
+	t.Helper()
+	srv, clk, c := newSandbox(t, true)
+	opts := Options{Client: c, Profile: "demo", Demo: true, Now: clk.Now, SlowInterval: 30 * time.Second}
+	if tweak != nil {
+		tweak(&opts)
+	}
+	return newHarness(t, opts, w, h), srv, clk
+}
+
+// TestGolden snapshots the frame (escape sequences stripped) at 80x24 and
+// 140x40. Regenerate with: go test ./tui/ -run TestGolden -update
+func TestGolden(t *testing.T) {
+	type step func(h *harness, srv *sandbox.Server, clk *sandbox.ManualClock)
+	keys := func(ks ...string) step {
+		return func(h *harness, _ *sandbox.Server, _ *sandbox.ManualClock) {
+			for _, k := range ks {
+				h.key(k)
+			}
+		}
+	}
+	cases := []struct {
+		name  string
+		tweak func(*Options)
+		steps []step
+	}{
+		{name: "list"},
+		{name: "detail", steps: []step{keys("enter")}},
+		{name: "help", steps: []step{keys("?")}},
+		{name: "create_form", steps: []step{keys("n")}},
+		{name: "create_name_invalid", steps: []step{
+			keys("n", "enter", "enter", "enter", "enter", "enter", "enter", "enter", "enter"),
+			func(h *harness, _ *sandbox.Server, _ *sandbox.ManualClock) { h.typeText("ab") },
+		}},
+		{name: "create_review", steps: []step{
+			keys("n", "enter", "enter", "enter", "enter", "enter", "enter", "enter", "enter"),
+			func(h *harness, _ *sandbox.Server, _ *sandbox.ManualClock) {
+				h.typeText("orders-db2")
+				h.key("enter")
+				h.key("enter")
+				h.key("enter")
+				h.typeText("203.0.113.7")
+				h.key("enter")
+			},
+		}},
+		{name: "credentials", steps: []step{keys("c")}},
+		{name: "credentials_pending", steps: []step{keys("G", "k", "c")}}, // reporting-new
+		{name: "allowlist", steps: []step{keys("j", "j", "j", "j", "a")}}, // orders-prod
+		{name: "confirm_remove", steps: []step{keys("j", "j", "j", "j", "a", "d")}},
+		{name: "stale_header", steps: []step{func(h *harness, srv *sandbox.Server, clk *sandbox.ManualClock) {
+			srv.SetFaults(sandbox.Faults{ErrorRate: 1})
+			clk.Advance(14 * time.Second)
+			h.key("r")
+		}}},
+		{name: "readonly_header", tweak: func(o *Options) { o.ReadOnly, o.Demo, o.Profile = true, false, "prod-eu" }},
+		{name: "placeholder", steps: []step{keys("2")}},
+		{name: "command_line", steps: []step{keys(":", "b", "a", "tab")}},
+	}
+	for _, size := range [][2]int{{80, 24}, {140, 40}} {
+		for _, tc := range cases {
+			t.Run(fmt.Sprintf("%s_%dx%d", tc.name, size[0], size[1]), func(t *testing.T) {
+				h, srv, clk := demoHarness(t, size[0], size[1], tc.tweak)
+				for _, s := range tc.steps {
+					s(h, srv, clk)
+				}
+				out := h.screen()
+				checkFrame(t, out, size[0], size[1])
+				golden.RequireEqual(t, out)
+			})
+		}
+	}
+	for _, size := range [][2]int{{59, 24}, {80, 15}} {
+		t.Run(fmt.Sprintf("too_small_%dx%d", size[0], size[1]), func(t *testing.T) {
+			h, _, _ := demoHarness(t, 80, 24, nil)
+			h.key("j") // state to keep
+			h.send(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
+			out := h.screen()
+			if !strings.Contains(out, "terminal too small (need 60x16") {
+				t.Fatalf("no too-small message:\n%s", out)
+			}
+			golden.RequireEqual(t, out)
+			// resizing back keeps the state (the cursor on the second row)
+			h.send(tea.WindowSizeMsg{Width: 80, Height: 24})
+			if !strings.Contains(h.screen(), "> broken-import") {
+				t.Fatalf("state lost across resize:\n%s", h.screen())
+			}
+		})
+	}
+}
+
+// checkFrame asserts the frame fills the terminal exactly.
+func checkFrame(t *testing.T, out string, w, h int) {
+	t.Helper()
+	lines := strings.Split(out, "\n")
+	if len(lines) != h {
+		t.Errorf("frame has %d lines, want %d", len(lines), h)
+	}
+	for i, l := range lines {
+		if n := len([]rune(l)); n > w {
+			t.Errorf("line %d is %d cells wide, more than %d: %q", i+1, n, w, l)
+		}
+	}
+}

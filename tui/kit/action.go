@@ -1,0 +1,128 @@
+package kit
+
+import (
+	"context"
+	"errors"
+
+	tea "charm.land/bubbletea/v2"
+)
+
+// ConfirmKind is how an action is confirmed before it runs.
+type ConfirmKind int
+
+const (
+	// ConfirmNone runs the action at once (a form's review step already
+	// was the confirmation).
+	ConfirmNone ConfirmKind = iota
+	// ConfirmYesNo asks yes / no with the cursor on "no".
+	ConfirmYesNo
+	// ConfirmTypeName asks the user to type Confirm.Name (the worst
+	// actions: delete, restore over a service).
+	ConfirmTypeName
+)
+
+// Confirm describes the confirmation of an action.
+type Confirm struct {
+	Kind   ConfirmKind
+	Title  string // "Remove allow-list entry?"
+	Detail string // what will happen, in one or two sentences
+	Name   string // the text to type for ConfirmTypeName
+}
+
+// Action is a request to the one action layer in tui. Every mutating call
+// goes through it: it refuses mutating actions on a read-only profile
+// (before asking anything, and without calling Run), asks the
+// confirmation, runs Run exactly once (the api client never retries a
+// POST), marks the application as submitting (quit asks first) and turns
+// the outcome into a toast and an ActionDoneMsg for the screen that asked.
+//
+// Run must capture everything it sends; a form that held a typed secret
+// clears it once it has handed the Action over.
+type Action struct {
+	// Name says what the action does, in the words of a toast: "create
+	// service orders-db", "remove 203.0.113.7/32 from orders-db".
+	Name string
+	// Mutating actions are refused on read-only profiles.
+	Mutating bool
+	// Key de-duplicates: a second request with the same key while the
+	// first is still being submitted is refused. Defaults to Name.
+	Key     string
+	Confirm Confirm
+	// Run performs the call. It runs in a tea.Cmd.
+	Run func(ctx context.Context) (any, error)
+	// Success renders the success toast from Run's result; nil means
+	// "<Name>: done".
+	Success func(result any) string
+	// Refresh lists resource keys to re-fetch after success.
+	Refresh []string
+	// Origin is the ID of the screen that asked; its Update receives the
+	// ActionDoneMsg. Set by the screen (Do fills it from the screen).
+	Origin string
+	// Tag is returned unchanged in ActionDoneMsg, for the screen's use.
+	Tag any
+}
+
+// ActionRequestMsg carries an Action to the action layer.
+type ActionRequestMsg struct{ Action Action }
+
+// Do returns a command that hands an action to the action layer.
+func Do(a Action) tea.Cmd {
+	return func() tea.Msg { return ActionRequestMsg{Action: a} }
+}
+
+// ActionDoneMsg tells the originating screen how an action ended: Err is
+// ErrReadOnly, ErrCancelled, ErrBusy, or the API's error.
+type ActionDoneMsg struct {
+	Name   string
+	Tag    any
+	Result any
+	Err    error
+}
+
+// Errors the action layer reports without calling the API.
+var (
+	ErrReadOnly  = errors.New("profile is read-only")
+	ErrCancelled = errors.New("cancelled")
+	ErrBusy      = errors.New("already being submitted")
+)
+
+// ToastLevel is the kind of a toast.
+type ToastLevel int
+
+// Toast levels.
+const (
+	ToastInfo ToastLevel = iota
+	ToastSuccess
+	ToastWarn
+	ToastError
+)
+
+// ToastMsg shows a short message above the footer.
+type ToastMsg struct {
+	Level ToastLevel
+	Text  string
+}
+
+// Toast returns a command that shows a toast.
+func Toast(level ToastLevel, text string) tea.Cmd {
+	return func() tea.Msg { return ToastMsg{Level: level, Text: text} }
+}
+
+// OpenDialogMsg pushes a dialog on the root's dialog stack.
+type OpenDialogMsg struct{ Dialog Dialog }
+
+// OpenDialog returns a command that opens a dialog.
+func OpenDialog(d Dialog) tea.Cmd {
+	return func() tea.Msg { return OpenDialogMsg{Dialog: d} }
+}
+
+// CloseDialogMsg pops the front dialog.
+type CloseDialogMsg struct{}
+
+// Dialog is a modal box on the root's dialog stack; only the front one
+// gets keys.
+type Dialog interface {
+	Update(msg tea.Msg) (Dialog, tea.Cmd)
+	// View renders the box within at most width x height cells.
+	View(width, height int) string
+}

@@ -1,0 +1,56 @@
+package kit
+
+import (
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/atotto/clipboard"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// CopySequence is the escape sequence that sets the system clipboard
+// through the terminal (OSC 52), which works over SSH. Inside tmux it is
+// wrapped in tmux's DCS passthrough (needs `set -g allow-passthrough on`),
+// inside GNU screen in screen's.
+func CopySequence(getenv func(string) string, text string) string {
+	seq := ansi.SetSystemClipboard(text)
+	switch {
+	case getenv("TMUX") != "":
+		return ansi.TmuxPassthrough(seq)
+	case getenv("STY") != "" || strings.HasPrefix(getenv("TERM"), "screen"):
+		return ansi.ScreenPassthrough(seq, 0)
+	}
+	return seq
+}
+
+// hasDisplay reports a local graphical session whose clipboard tools
+// (xclip, xsel, wl-copy) can be used.
+func hasDisplay(getenv func(string) string) bool {
+	return getenv("DISPLAY") != "" || getenv("WAYLAND_DISPLAY") != ""
+}
+
+// nativeCopy is replaced in tests.
+var nativeCopy = clipboard.WriteAll
+
+// Copy copies text to the clipboard: always by OSC 52 (tmux-wrapped when
+// needed), and also to the native clipboard when a display is present.
+// It then shows a toast naming what was copied; the text itself is never
+// shown.
+func Copy(c *Common, what, text string) tea.Cmd {
+	getenv := c.Env
+	via := "OSC 52"
+	if getenv("TMUX") != "" {
+		via = "OSC 52 via tmux passthrough"
+	}
+	osc := tea.Raw(CopySequence(getenv, text))
+	native := hasDisplay(getenv)
+	return tea.Sequence(osc, func() tea.Msg {
+		msg := what + " copied to the clipboard (" + via
+		if native {
+			if err := nativeCopy(text); err == nil {
+				msg += " and the system clipboard"
+			}
+		}
+		return ToastMsg{Level: ToastSuccess, Text: msg + ")"}
+	})
+}

@@ -1,0 +1,182 @@
+package kit
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/skytui/skytui/theme"
+)
+
+// Field is one labelled value of a detail pane. A value with line breaks
+// shows one item per line.
+type Field struct {
+	Label string
+	Value string
+	Kind  theme.Kind // colour of the value (the word is always there)
+}
+
+// Section is a titled group of fields.
+type Section struct {
+	Title  string
+	Fields []Field
+}
+
+// Detail is a scrollable pane of labelled fields.
+type Detail struct {
+	common   *Common
+	title    string
+	sections []Section
+	offset   int
+	width    int
+	height   int
+	lines    []string // rendered, cached until content, width or theme changes
+	theme    *theme.Theme
+}
+
+// NewDetail returns an empty pane.
+func NewDetail(c *Common) *Detail { return &Detail{common: c} }
+
+// SetContent replaces what the pane shows, keeping the scroll position.
+func (d *Detail) SetContent(title string, sections []Section) {
+	d.title, d.sections = title, sections
+	d.lines = nil
+}
+
+// SetSize sets the pane's area.
+func (d *Detail) SetSize(w, h int) {
+	if w != d.width {
+		d.lines = nil
+	}
+	d.width, d.height = w, h
+}
+
+// ScrollBy scrolls by n lines (negative: up).
+func (d *Detail) ScrollBy(n int) {
+	d.offset += n
+	d.render()
+	d.offset = min(d.offset, max(0, len(d.lines)-d.height))
+	d.offset = max(0, d.offset)
+}
+
+func (d *Detail) render() {
+	th := d.common.Theme
+	if d.lines != nil && d.theme == th {
+		return
+	}
+	d.theme = th
+	w := max(10, d.width)
+	var out []string
+	if d.title != "" {
+		out = append(out, th.Title.Render(ansi.Truncate(d.title, w, th.Glyphs.Ellipsis)))
+	}
+	labelW := 0
+	for _, s := range d.sections {
+		for _, f := range s.Fields {
+			labelW = max(labelW, lipgloss.Width(f.Label))
+		}
+	}
+	labelW = min(labelW, w/2)
+	valW := max(4, w-labelW-4)
+	for si, s := range d.sections {
+		if si > 0 || d.title != "" {
+			out = append(out, "")
+		}
+		if s.Title != "" {
+			out = append(out, th.Bold.Render(s.Title))
+		}
+		for _, f := range s.Fields {
+			label := ansi.Truncate(f.Label, labelW, th.Glyphs.Ellipsis)
+			label = label + pad(labelW-lipgloss.Width(label))
+			vals := strings.Split(f.Value, "\n")
+			if f.Value == "" {
+				vals = []string{"-"}
+			}
+			firstLine := true
+			for _, v := range vals {
+				for _, wl := range strings.Split(ansi.Wrap(v, valW, " ,/"), "\n") {
+					if f.Kind != theme.KindNeutral {
+						wl = th.Kind(f.Kind).Render(wl)
+					}
+					if firstLine {
+						out = append(out, "  "+th.Label.Render(label)+"  "+wl)
+						firstLine = false
+					} else {
+						out = append(out, "  "+pad(labelW)+"  "+wl)
+					}
+				}
+			}
+		}
+	}
+	d.lines = out
+}
+
+// View renders the visible part of the pane.
+func (d *Detail) View() string {
+	d.render()
+	if d.height <= 0 {
+		return ""
+	}
+	start := min(d.offset, max(0, len(d.lines)-1))
+	end := min(len(d.lines), start+d.height)
+	lines := d.lines[start:end]
+	if end < len(d.lines) && len(lines) > 0 {
+		lines = append([]string(nil), lines...)
+		lines[len(lines)-1] = d.common.Theme.Muted.Render(fmt.Sprintf("  %s %d more lines", d.common.Theme.Glyphs.Ellipsis, len(d.lines)-end+1))
+	}
+	return strings.Join(lines, "\n")
+}
+
+// Ago formats a duration coarsely: 4s, 3m, 2h, 5d.
+func Ago(d time.Duration) string {
+	if d < 0 {
+		d = 0
+	}
+	switch {
+	case d < time.Minute:
+		return fmt.Sprintf("%ds", int(d.Seconds()))
+	case d < time.Hour:
+		return fmt.Sprintf("%dm", int(d.Minutes()))
+	case d < 48*time.Hour:
+		return fmt.Sprintf("%dh", int(d.Hours()))
+	}
+	return fmt.Sprintf("%dd", int(d.Hours()/24))
+}
+
+// Elapsed formats a running time precisely: 45s, 1m12s, 1h02m.
+func Elapsed(d time.Duration) string {
+	if d < 0 {
+		d = 0
+	}
+	d = d.Truncate(time.Second)
+	switch {
+	case d < time.Minute:
+		return fmt.Sprintf("%ds", int(d.Seconds()))
+	case d < time.Hour:
+		return fmt.Sprintf("%dm%02ds", int(d.Minutes()), int(d.Seconds())%60)
+	}
+	return fmt.Sprintf("%dh%02dm", int(d.Hours()), int(d.Minutes())%60)
+}
+
+// Box draws a bordered box with a title, in the theme's glyphs.
+func Box(th *theme.Theme, title, body string, width int) string {
+	g := th.Glyphs
+	b := lipgloss.Border{
+		Top: g.BoxH, Bottom: g.BoxH, Left: g.BoxV, Right: g.BoxV,
+		TopLeft: g.BoxCorner, TopRight: g.BoxCorner, BottomLeft: g.BoxCorner, BottomRight: g.BoxCorner,
+	}
+	inner := max(10, width-4)
+	var lines []string
+	if title != "" {
+		lines = append(lines, th.Title.Render(ansi.Truncate(title, inner, g.Ellipsis)), "")
+	}
+	lines = append(lines, body)
+	st := lipgloss.NewStyle().Border(b).Padding(0, 1).Width(width)
+	if th.AccentColor != nil {
+		st = st.BorderForeground(th.AccentColor)
+	}
+	return st.Render(lipgloss.NewStyle().Width(inner).Render(strings.Join(lines, "\n")))
+}

@@ -1,0 +1,141 @@
+package kit
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/skytui/skytui/theme"
+)
+
+func common() *Common { return &Common{Theme: theme.Default()} }
+
+func rows(n int) []Row {
+	out := make([]Row, n)
+	for i := range out {
+		out[i] = Row{ID: fmt.Sprint(i), Cells: []string{fmt.Sprintf("name-%05d", i), fmt.Sprintf("id-%d", i), "ready", strings.Repeat("x", 30)},
+			Kinds: []theme.Kind{0, 0, theme.KindOK}}
+	}
+	return out
+}
+
+func cols() []Column {
+	return []Column{
+		{Title: "NAME", Min: 10, Max: 20, Priority: 9},
+		{Title: "ID", Min: 4, Max: 10, Priority: 8},
+		{Title: "STATUS", Min: 6, Max: 10, Priority: 7},
+		{Title: "LONG", Min: 20, Max: 40, Priority: 1},
+	}
+}
+
+func TestTableRendersOnlyVisibleRows(t *testing.T) {
+	tb := NewTable(common(), cols())
+	tb.SetRows(rows(10000))
+	tb.SetSize(80, 10)
+	out := ansi.Strip(tb.View())
+	lines := strings.Split(out, "\n")
+	if len(lines) != 10 {
+		t.Fatalf("%d lines for a height of 10", len(lines))
+	}
+	if !strings.Contains(lines[1], "name-00000") || strings.Contains(out, "name-00009") {
+		t.Fatalf("wrong rows:\n%s", out)
+	}
+	tb.Update(tea.KeyPressMsg{Code: 'G', Text: "G"})
+	out = ansi.Strip(tb.View())
+	if !strings.Contains(out, "> name-09999") {
+		t.Fatalf("G did not reach the last row:\n%s", out)
+	}
+}
+
+func TestTableFitsWidthAndDropsLowPriority(t *testing.T) {
+	tb := NewTable(common(), cols())
+	tb.SetRows(rows(5))
+	tb.SetSize(40, 6)
+	for i, l := range strings.Split(tb.View(), "\n") {
+		if w := ansi.StringWidth(l); w > 40 {
+			t.Errorf("line %d is %d wide", i, w)
+		}
+	}
+	if strings.Contains(ansi.Strip(tb.View()), "LONG") {
+		t.Error("the lowest priority column was not dropped at 40 columns")
+	}
+	tb.SetSize(100, 6)
+	if !strings.Contains(ansi.Strip(tb.View()), "LONG") {
+		t.Error("the column did not come back at 100 columns")
+	}
+}
+
+func TestTableCursorByIDAndFilter(t *testing.T) {
+	tb := NewTable(common(), cols())
+	tb.SetRows(rows(50))
+	tb.SetSize(80, 10)
+	tb.Select("42")
+	// rows replaced, reordered
+	r := rows(50)
+	for i, j := 0, len(r)-1; i < j; i, j = i+1, j-1 {
+		r[i], r[j] = r[j], r[i]
+	}
+	tb.SetRows(r)
+	if tb.SelectedID() != "42" {
+		t.Fatalf("cursor on %q after reorder", tb.SelectedID())
+	}
+	tb.SetFilter("name-0004")
+	if tb.Len() != 10 || tb.SelectedID() != "42" {
+		t.Fatalf("filter: %d rows, selected %q", tb.Len(), tb.SelectedID())
+	}
+	if !strings.Contains(ansi.Strip(tb.View()), "10 of 50") {
+		t.Fatalf("no filter line:\n%s", ansi.Strip(tb.View()))
+	}
+}
+
+func TestConfirmStartsOnNoAndAnswersOnce(t *testing.T) {
+	d := NewConfirm(common(), 7, Confirm{Kind: ConfirmYesNo, Title: "Sure?"})
+	if d.OnYes() {
+		t.Fatal("cursor starts on yes")
+	}
+	_, cmd := d.Update(tea.KeyPressMsg{Code: tea.KeyRight})
+	if !d.OnYes() || cmd != nil {
+		t.Fatal("right does not move to yes")
+	}
+	_, cmd = d.Update(tea.KeyPressMsg{Code: tea.KeyEnter})
+	if got := cmd(); got != (ConfirmedMsg{ID: 7, Yes: true}) {
+		t.Fatalf("answer %#v", got)
+	}
+	if _, cmd := d.Update(tea.KeyPressMsg{Code: tea.KeyEnter}); cmd != nil {
+		t.Fatal("answered twice")
+	}
+}
+
+func TestCopySequence(t *testing.T) {
+	none := func(string) string { return "" }
+	if got := CopySequence(none, "pw"); got != "\x1b]52;c;cHc=\a" {
+		t.Fatalf("plain OSC 52 = %q", got)
+	}
+	tmux := func(k string) string {
+		if k == "TMUX" {
+			return "/tmp/tmux-0/default,1,0"
+		}
+		return ""
+	}
+	got := CopySequence(tmux, "pw")
+	if !strings.HasPrefix(got, "\x1bPtmux;\x1b\x1b]52;c;cHc=") || !strings.HasSuffix(got, "\x1b\\") {
+		t.Fatalf("tmux passthrough = %q", got)
+	}
+}
+
+func TestDetailWrapsAndScrolls(t *testing.T) {
+	d := NewDetail(common())
+	d.SetSize(30, 4)
+	d.SetContent("svc", []Section{{Fields: []Field{{Label: "Allow", Value: "a\nb\nc\nd\ne"}}}})
+	out := ansi.Strip(d.View())
+	if n := len(strings.Split(out, "\n")); n != 4 || !strings.Contains(out, "more lines") {
+		t.Fatalf("view:\n%s", out)
+	}
+	d.ScrollBy(10)
+	if !strings.Contains(ansi.Strip(d.View()), "e") {
+		t.Fatalf("scroll did not reach the end:\n%s", ansi.Strip(d.View()))
+	}
+}

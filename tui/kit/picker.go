@@ -1,0 +1,87 @@
+package kit
+
+import (
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/skytui/skytui/api"
+	"github.com/skytui/skytui/theme"
+)
+
+// PickedMsg is the choice of a Picker; Service is nil when cancelled.
+type PickedMsg struct {
+	Purpose string
+	Service *api.Service
+}
+
+// Picker is a dialog to choose a service (for ":backups" without an
+// argument, the restore target, a replication primary…). It filters with
+// "/" like every list.
+type Picker struct {
+	common  *Common
+	title   string
+	purpose string
+	table   *Table
+	byID    map[string]api.Service
+	done    bool
+}
+
+// NewPicker builds a service picker over the given services.
+func NewPicker(c *Common, title, purpose string, services []api.Service) *Picker {
+	p := &Picker{common: c, title: title, purpose: purpose, byID: map[string]api.Service{}}
+	p.table = NewTable(c, []Column{
+		{Title: "NAME", Min: 8, Max: 24, Priority: 9},
+		{Title: "ID", Min: 8, Max: 16, Priority: 8},
+		{Title: "STATUS", Min: 6, Max: 16, Priority: 7},
+	})
+	p.table.Empty = "no services known yet"
+	rows := make([]Row, 0, len(services))
+	for _, s := range services {
+		p.byID[s.ID] = s
+		rows = append(rows, Row{ID: s.ID, Cells: []string{s.Name, s.ID, s.Status},
+			Kinds: []theme.Kind{0, 0, theme.StatusKind(s.Status)}})
+	}
+	p.table.SetRows(rows)
+	return p
+}
+
+// Update handles keys.
+func (p *Picker) Update(msg tea.Msg) (Dialog, tea.Cmd) {
+	if p.done {
+		return p, nil
+	}
+	if kp, ok := msg.(tea.KeyPressMsg); ok && !p.table.Filtering() {
+		switch kp.String() {
+		case "esc", "q":
+			if p.table.Filter() == "" {
+				p.done = true
+				return p, p.reply(nil)
+			}
+		case "enter":
+			if r, ok := p.table.Selected(); ok {
+				s := p.byID[r.ID]
+				p.done = true
+				return p, p.reply(&s)
+			}
+			return p, nil
+		}
+	}
+	_, cmd := p.table.Update(msg)
+	return p, cmd
+}
+
+func (p *Picker) reply(s *api.Service) tea.Cmd {
+	purpose := p.purpose
+	return tea.Sequence(
+		func() tea.Msg { return CloseDialogMsg{} },
+		func() tea.Msg { return PickedMsg{Purpose: purpose, Service: s} },
+	)
+}
+
+// View renders the picker.
+func (p *Picker) View(width, height int) string {
+	w := min(width, 64)
+	h := min(max(5, height-6), 12)
+	p.table.SetSize(w-4, h)
+	body := p.table.View() + "\n\n" + p.common.Theme.Muted.Render("enter choose  / filter  esc cancel")
+	return Box(p.common.Theme, p.title, body, w)
+}

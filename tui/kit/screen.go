@@ -1,0 +1,136 @@
+// Package kit is what the root model (package tui) and the screens
+// (packages screens/*) share: the Screen interface, the Common context,
+// the descriptions of polled resources and of actions, the messages that
+// carry them, and the shared components (table, detail pane, confirm
+// dialog, service picker, clipboard).
+//
+// Screens import kit, never tui (tui imports the screens) and never
+// another screen.
+package kit
+
+import (
+	"context"
+	"time"
+
+	"charm.land/bubbles/v2/help"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/skytui/skytui/api"
+	"github.com/skytui/skytui/theme"
+)
+
+// Common is the context every screen shares, by pointer: the root updates
+// it (theme after background detection, profile after a switch) and the
+// screens read it when they render.
+type Common struct {
+	Theme      *theme.Theme
+	Client     *api.Client
+	Profile    string
+	ReadOnly   bool
+	Demo       bool
+	Accessible bool
+	// Now is the clock; tests fix it.
+	Now func() time.Time
+	// Getenv reads the environment (TMUX, DISPLAY…); tests replace it.
+	Getenv func(string) string
+	// Width and Height are the whole terminal's size.
+	Width, Height int
+	// Context is cancelled when the application exits; one-shot commands
+	// of screens (credentials, option listings) use it.
+	Context context.Context
+}
+
+// Ctx returns the application context.
+func (c *Common) Ctx() context.Context {
+	if c.Context == nil {
+		return context.Background()
+	}
+	return c.Context
+}
+
+// Time returns the current time of the common clock.
+func (c *Common) Time() time.Time {
+	if c.Now == nil {
+		return time.Now()
+	}
+	return c.Now()
+}
+
+// Env reads an environment variable through Getenv.
+func (c *Common) Env(k string) string {
+	if c.Getenv == nil {
+		return ""
+	}
+	return c.Getenv(k)
+}
+
+// Screen is one of the numbered screens (Services, Backups, …).
+//
+// The root model routes keys dialog → focused input → global → screen: a
+// screen whose CapturesKeys is true (a filter, a form field) receives every
+// key but ctrl+c, so typing "q" or "1" in a field never quits or switches.
+type Screen interface {
+	// ID is the stable name used by the command line (":services").
+	ID() string
+	// Title is the tab label.
+	Title() string
+	// KeyMap lists the bindings of the screen's current mode; the footer
+	// and the "?" help are generated from it.
+	KeyMap() help.KeyMap
+	// SetSize gives the screen its area (the body between header and
+	// footer). It is called on every resize; state must survive it.
+	SetSize(width, height int)
+	Init() tea.Cmd
+	Update(msg tea.Msg) (Screen, tea.Cmd)
+	// View renders exactly the area given by SetSize. It must not do I/O.
+	View() string
+	// Resources are what the screen wants polled while it is visible. The
+	// root re-reads them after every Update, so a screen can add one (an
+	// allow list it opened) or drop one.
+	Resources() []Resource
+	// CapturesKeys reports that a text input has focus.
+	CapturesKeys() bool
+}
+
+// Opener is implemented by screens that take an argument from the command
+// line (":backups dbtxxxx").
+type Opener interface {
+	Open(arg string) tea.Cmd
+}
+
+// Resource is something a screen wants polled. The polling engine in tui
+// owns the ticks, the generations, the in-flight flags, the intervals and
+// the backoff; the screen only says what to fetch.
+type Resource struct {
+	// Key identifies the resource: "services", "allowlist/dbt…",
+	// "backups/dbt…". Two screens asking for the same key share nothing:
+	// only the visible screen polls.
+	Key string
+	// Fetch reads the resource. It runs in a tea.Cmd, never in Update.
+	Fetch func(ctx context.Context) (any, error)
+	// Pending reports that the data shows something in progress; the
+	// engine then polls fast. Nil means never pending.
+	Pending func(data any) bool
+}
+
+// DataMsg delivers a fetched resource (or the error) to the screen that
+// asked for it. Stale replies (older generation) never arrive.
+type DataMsg struct {
+	Key  string
+	Data any
+	Err  error
+	At   time.Time
+}
+
+// RefreshMsg asks the engine to fetch resources now (all of the visible
+// screen's when Keys is empty). A request already in flight is not doubled.
+type RefreshMsg struct{ Keys []string }
+
+// Refresh returns a command that asks for an immediate refresh.
+func Refresh(keys ...string) tea.Cmd {
+	return func() tea.Msg { return RefreshMsg{Keys: keys} }
+}
+
+// ClockMsg is sent to the visible screen on the slow re-render tick
+// (about every 10 s) so relative times ("3m ago") stay current.
+type ClockMsg struct{ Now time.Time }

@@ -1,0 +1,578 @@
+package kit
+
+import (
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/skytui/skytui/theme"
+)
+
+// Column describes one table column.
+type Column struct {
+	Title string
+	// Min and Max bound the width; Max 0 means the widest cell.
+	Min, Max int
+	// Priority orders what goes first when the terminal is narrow: columns
+	// shrink towards Min, then the lowest priority columns are dropped.
+	Priority int
+	Right    bool // right-aligned (numbers)
+}
+
+// Row is one table row. Cells are plain text (no escape sequences).
+type Row struct {
+	ID    string
+	Cells []string
+	// Kinds colours cells by meaning (nil: none). Status cells use it;
+	// the word is always in the cell too.
+	Kinds []theme.Kind
+}
+
+// TableKeys are the table's bindings; they are also listed in help.
+type TableKeys struct {
+	Up, Down, PageUp, PageDown, Top, Bottom, Filter key.Binding
+}
+
+// DefaultTableKeys are vi- and arrow-style bindings.
+var DefaultTableKeys = TableKeys{
+	Up:       key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("up/k", "move up")),
+	Down:     key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("down/j", "move down")),
+	PageUp:   key.NewBinding(key.WithKeys("pgup", "ctrl+b"), key.WithHelp("pgup", "page up")),
+	PageDown: key.NewBinding(key.WithKeys("pgdown", "ctrl+f"), key.WithHelp("pgdn", "page down")),
+	Top:      key.NewBinding(key.WithKeys("home", "g"), key.WithHelp("g/home", "first row")),
+	Bottom:   key.NewBinding(key.WithKeys("end", "G"), key.WithHelp("G/end", "last row")),
+	Filter:   key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter")),
+}
+
+const gutter = 2 // "> " before each row
+
+// Table is a fast list: it renders only the visible rows, fits column
+// widths to the terminal, filters with "/" (cached), and keeps the cursor
+// on the same row ID when rows are replaced. Sorting is the caller's: rows
+// are shown in the order given.
+type Table struct {
+	common *Common
+	Keys   TableKeys
+	// Empty is shown when there are no rows at all.
+	Empty string
+
+	cols    []Column
+	rows    []Row
+	hay     []string // lower-case text of each row, for the filter
+	natural []int    // widest cell per column (capped), over all rows
+	view    []int    // indices into rows, after the filter
+	cursor  int      // index into view
+	offset  int      // first visible index into view
+	selID   string
+
+	filter    string
+	filtering bool
+	input     textinput.Model
+
+	width, height int
+	widths        []int // per column; 0 = dropped
+	header        string
+	headerTheme   *theme.Theme // the theme header was rendered with
+	sortCol       int
+	sortDesc      bool
+}
+
+// NewTable returns an empty table.
+func NewTable(c *Common, cols []Column) *Table {
+	in := textinput.New()
+	in.Prompt = "/"
+	in.Placeholder = "filter"
+	st := in.Styles()
+	st.Cursor.Blink = false
+	in.SetStyles(st)
+	t := &Table{common: c, Keys: DefaultTableKeys, cols: cols, input: in, sortCol: -1}
+	t.natural = make([]int, len(cols))
+	t.measure()
+	return t
+}
+
+// SetSortIndicator marks column col (or -1: none) as the sort column.
+func (t *Table) SetSortIndicator(col int, desc bool) {
+	t.sortCol, t.sortDesc = col, desc
+	t.relayout()
+}
+
+// SetRows replaces the rows, keeping the cursor on the selected ID.
+func (t *Table) SetRows(rows []Row) {
+	t.rows = rows
+	t.hay = make([]string, len(rows))
+	for i, r := range rows {
+		t.hay[i] = strings.ToLower(strings.Join(r.Cells, "\x00"))
+	}
+	t.measure()
+	t.refilter()
+}
+
+// SetSize sets the area of the table, filter line included.
+func (t *Table) SetSize(w, h int) {
+	t.width, t.height = w, h
+	t.relayout()
+	t.clamp()
+}
+
+// Height is the table's area height.
+func (t *Table) Height() int { return t.height }
+
+// Len is the number of rows shown (after the filter); Total all rows.
+func (t *Table) Len() int   { return len(t.view) }
+func (t *Table) Total() int { return len(t.rows) }
+
+// Filter is the current filter text.
+func (t *Table) Filter() string { return t.filter }
+
+// Filtering reports that the filter input has focus.
+func (t *Table) Filtering() bool { return t.filtering }
+
+// Selected returns the row under the cursor.
+func (t *Table) Selected() (Row, bool) {
+	if t.cursor < 0 || t.cursor >= len(t.view) {
+		return Row{}, false
+	}
+	return t.rows[t.view[t.cursor]], true
+}
+
+// SelectedID is the ID of the row under the cursor, or "".
+func (t *Table) SelectedID() string {
+	r, ok := t.Selected()
+	if !ok {
+		return ""
+	}
+	return r.ID
+}
+
+// Select moves the cursor to the row with the ID, if it is shown.
+func (t *Table) Select(id string) bool {
+	for i, ri := range t.view {
+		if t.rows[ri].ID == id {
+			t.cursor = i
+			t.selID = id
+			t.clamp()
+			return true
+		}
+	}
+	return false
+}
+
+// Cursor is the cursor's index among the shown rows.
+func (t *Table) Cursor() int { return t.cursor }
+
+// SetFilter sets the filter text.
+func (t *Table) SetFilter(f string) {
+	t.filter = f
+	t.input.SetValue(f)
+	t.refilter()
+}
+
+// Update handles navigation and the filter. It reports whether it used the
+// message.
+func (t *Table) Update(msg tea.Msg) (bool, tea.Cmd) {
+	kp, ok := msg.(tea.KeyPressMsg)
+	if !ok {
+		if t.filtering {
+			var cmd tea.Cmd
+			t.input, cmd = t.input.Update(msg)
+			return false, cmd
+		}
+		return false, nil
+	}
+	if t.filtering {
+		switch kp.String() {
+		case "esc":
+			t.filtering = false
+			t.input.Blur()
+			t.SetFilter("")
+			return true, nil
+		case "enter":
+			t.filtering = false
+			t.input.Blur()
+			return true, nil
+		case "up", "down", "pgup", "pgdown":
+			// fall through to navigation while typing
+		default:
+			var cmd tea.Cmd
+			t.input, cmd = t.input.Update(msg)
+			if v := t.input.Value(); v != t.filter {
+				t.filter = v
+				t.refilter()
+			}
+			return true, cmd
+		}
+	}
+	page := max(1, t.rowsHeight()-1)
+	switch {
+	case key.Matches(kp, t.Keys.Up):
+		t.move(-1)
+	case key.Matches(kp, t.Keys.Down):
+		t.move(1)
+	case key.Matches(kp, t.Keys.PageUp):
+		t.move(-page)
+	case key.Matches(kp, t.Keys.PageDown):
+		t.move(page)
+	case key.Matches(kp, t.Keys.Top):
+		t.move(-len(t.view))
+	case key.Matches(kp, t.Keys.Bottom):
+		t.move(len(t.view))
+	case key.Matches(kp, t.Keys.Filter):
+		t.filtering = true
+		t.input.SetValue(t.filter)
+		t.input.CursorEnd()
+		return true, t.input.Focus()
+	case kp.String() == "esc" && t.filter != "":
+		t.SetFilter("")
+	default:
+		return false, nil
+	}
+	return true, nil
+}
+
+func (t *Table) move(d int) {
+	t.cursor += d
+	t.clamp()
+	if r, ok := t.Selected(); ok {
+		t.selID = r.ID
+	}
+}
+
+func (t *Table) rowsHeight() int {
+	h := t.height - 1 // header
+	if t.filtering || t.filter != "" {
+		h--
+	}
+	return max(0, h)
+}
+
+func (t *Table) clamp() {
+	if t.cursor >= len(t.view) {
+		t.cursor = len(t.view) - 1
+	}
+	if t.cursor < 0 {
+		t.cursor = 0
+	}
+	rh := t.rowsHeight()
+	if t.cursor < t.offset {
+		t.offset = t.cursor
+	}
+	if rh > 0 && t.cursor >= t.offset+rh {
+		t.offset = t.cursor - rh + 1
+	}
+	if maxOff := len(t.view) - rh; t.offset > maxOff {
+		t.offset = max(0, maxOff)
+	}
+}
+
+// refilter recomputes the shown rows and puts the cursor back on the
+// selected ID (or the same position when that row is gone).
+func (t *Table) refilter() {
+	f := strings.ToLower(strings.TrimSpace(t.filter))
+	t.view = t.view[:0]
+	if cap(t.view) < len(t.rows) {
+		t.view = make([]int, 0, len(t.rows))
+	}
+	for i := range t.rows {
+		if f == "" || strings.Contains(t.hay[i], f) {
+			t.view = append(t.view, i)
+		}
+	}
+	if t.selID != "" {
+		for i, ri := range t.view {
+			if t.rows[ri].ID == t.selID {
+				t.cursor = i
+				break
+			}
+		}
+	}
+	t.clamp()
+	if r, ok := t.Selected(); ok {
+		t.selID = r.ID
+	}
+}
+
+func (t *Table) measure() {
+	for i, c := range t.cols {
+		w := cellWidth(c.Title)
+		for _, r := range t.rows {
+			if i < len(r.Cells) {
+				w = max(w, cellWidth(r.Cells[i]))
+			}
+		}
+		if c.Max > 0 && w > c.Max {
+			w = c.Max
+		}
+		t.natural[i] = w
+	}
+	t.relayout()
+}
+
+// relayout fits the columns into the width: natural widths if they fit,
+// else shrink towards Min (lowest priority first), else drop the lowest
+// priority columns.
+func (t *Table) relayout() {
+	n := len(t.cols)
+	if len(t.widths) != n {
+		t.widths = make([]int, n)
+	}
+	avail := t.width - gutter
+	shown := make([]bool, n)
+	for i := range shown {
+		shown[i] = true
+	}
+	order := make([]int, n) // by priority ascending
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return t.cols[order[a]].Priority < t.cols[order[b]].Priority })
+	for {
+		total, count := 0, 0
+		for i, c := range t.cols {
+			t.widths[i] = 0
+			if shown[i] {
+				w := t.natural[i]
+				if i == t.sortCol {
+					w = max(w, cellWidth(c.Title)+2) // room for the sort mark
+				}
+				t.widths[i] = w
+				total += w
+				count++
+			}
+		}
+		total += 2 * max(0, count-1)
+		excess := total - avail
+		for _, i := range order {
+			if excess <= 0 {
+				break
+			}
+			if !shown[i] {
+				continue
+			}
+			give := min(excess, t.widths[i]-t.cols[i].Min)
+			if give > 0 {
+				t.widths[i] -= give
+				excess -= give
+			}
+		}
+		if excess <= 0 || count <= 1 {
+			if excess > 0 {
+				for i := range t.widths {
+					if shown[i] {
+						t.widths[i] = max(1, t.widths[i]-excess)
+					}
+				}
+			}
+			break
+		}
+		for _, i := range order {
+			if shown[i] {
+				shown[i] = false
+				break
+			}
+		}
+	}
+	var b strings.Builder
+	b.WriteString(strings.Repeat(" ", gutter))
+	first := true
+	th := t.common.Theme
+	for i, c := range t.cols {
+		w := t.widths[i]
+		if w == 0 {
+			continue
+		}
+		if !first {
+			b.WriteString("  ")
+		}
+		first = false
+		title := c.Title
+		if i == t.sortCol {
+			if t.sortDesc {
+				title += " " + th.Glyphs.SortDesc
+			} else {
+				title += " " + th.Glyphs.SortAsc
+			}
+		}
+		b.WriteString(fit(title, w, c.Right, th.Glyphs.Ellipsis))
+	}
+	t.header = th.TableHdr.Render(strings.TrimRight(b.String(), " "))
+	t.headerTheme = th
+}
+
+// View renders the header, the visible rows and the filter line.
+func (t *Table) View() string {
+	th := t.common.Theme
+	if th != t.headerTheme {
+		t.relayout() // the theme changed (background detected)
+	}
+	var b strings.Builder
+	lines := 0
+	b.WriteString(t.header)
+	lines++
+	rh := t.rowsHeight()
+	if len(t.rows) == 0 && t.Empty != "" && rh > 0 {
+		b.WriteString("\n  ")
+		b.WriteString(th.Muted.Render(ansi.Truncate(t.Empty, max(0, t.width-gutter), th.Glyphs.Ellipsis)))
+		lines++
+	} else if len(t.view) == 0 && rh > 0 {
+		b.WriteString("\n  ")
+		b.WriteString(th.Muted.Render("no rows match the filter"))
+		lines++
+	}
+	end := min(len(t.view), t.offset+rh)
+	var line strings.Builder
+	for vi := t.offset; vi < end; vi++ {
+		r := &t.rows[t.view[vi]]
+		sel := vi == t.cursor
+		line.Reset()
+		if sel {
+			line.WriteString(th.Glyphs.Cursor)
+			line.WriteString(strings.Repeat(" ", max(0, gutter-len(th.Glyphs.Cursor))))
+		} else {
+			line.WriteString("  ")
+		}
+		first := true
+		for i, c := range t.cols {
+			w := t.widths[i]
+			if w == 0 {
+				continue
+			}
+			if !first {
+				line.WriteString("  ")
+			}
+			first = false
+			cell := ""
+			if i < len(r.Cells) {
+				cell = r.Cells[i]
+			}
+			txt := fit(cell, w, c.Right, th.Glyphs.Ellipsis)
+			if !sel && i < len(r.Kinds) && r.Kinds[i] != theme.KindNeutral {
+				txt = kindRender(th, r.Kinds[i], txt)
+			}
+			line.WriteString(txt)
+		}
+		b.WriteByte('\n')
+		if sel {
+			b.WriteString(th.Selected.Render(padRight(line.String(), t.width)))
+		} else {
+			b.WriteString(strings.TrimRight(line.String(), " "))
+		}
+		lines++
+	}
+	if t.filtering || t.filter != "" {
+		for ; lines < t.height-1; lines++ {
+			b.WriteByte('\n')
+		}
+		b.WriteByte('\n')
+		count := " " + strconv.Itoa(len(t.view)) + " of " + strconv.Itoa(len(t.rows))
+		if t.filtering {
+			t.input.SetWidth(max(1, t.width-len(count)-3))
+			b.WriteString(t.input.View())
+		} else {
+			b.WriteString(th.Accent.Render("/" + t.filter))
+		}
+		b.WriteString(th.Muted.Render(count))
+	}
+	return b.String()
+}
+
+// kindRender colours a cell. Styles are cached per theme: rendering only
+// visible rows keeps a frame cheap, and this keeps each cell cheap.
+func kindRender(th *theme.Theme, k theme.Kind, s string) string {
+	pre, post := kindSeq(th, k)
+	if pre == "" {
+		return s
+	}
+	// keep trailing padding outside the colour
+	trim := strings.TrimRight(s, " ")
+	return pre + trim + post + s[len(trim):]
+}
+
+type seqKey struct {
+	th *theme.Theme
+	k  theme.Kind
+}
+
+var (
+	seqMu    sync.Mutex
+	seqCache = map[seqKey][2]string{}
+)
+
+func kindSeq(th *theme.Theme, k theme.Kind) (string, string) {
+	key := seqKey{th, k}
+	seqMu.Lock()
+	defer seqMu.Unlock()
+	if v, ok := seqCache[key]; ok {
+		return v[0], v[1]
+	}
+	const probe = "\x01"
+	r := th.Kind(k).Render(probe)
+	pre, post, ok := strings.Cut(r, probe)
+	if !ok {
+		pre, post = "", ""
+	}
+	if len(seqCache) > 64 {
+		clear(seqCache)
+	}
+	seqCache[key] = [2]string{pre, post}
+	return pre, post
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 || s[i] < 0x20 {
+			return false
+		}
+	}
+	return true
+}
+
+func cellWidth(s string) int {
+	if isASCII(s) {
+		return len(s)
+	}
+	return ansi.StringWidth(s)
+}
+
+const spaces = "                                                                                                                                "
+
+func pad(n int) string {
+	if n <= 0 {
+		return ""
+	}
+	if n <= len(spaces) {
+		return spaces[:n]
+	}
+	return strings.Repeat(" ", n)
+}
+
+// fit truncates or pads s to exactly w cells.
+func fit(s string, w int, right bool, tail string) string {
+	if w <= 0 {
+		return ""
+	}
+	cw := cellWidth(s)
+	if cw > w {
+		if isASCII(s) && isASCII(tail) && len(tail) < w {
+			return s[:w-len(tail)] + tail
+		}
+		s = ansi.Truncate(s, w, tail)
+		cw = ansi.StringWidth(s)
+	}
+	if right {
+		return pad(w-cw) + s
+	}
+	return s + pad(w-cw)
+}
+
+// padRight pads a rendered line to w cells.
+func padRight(s string, w int) string {
+	return s + pad(w-lipgloss.Width(s))
+}

@@ -1,0 +1,127 @@
+package tui
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/skytui/skytui/tui/kit"
+)
+
+func TestNoColorEnvRemovesColours(t *testing.T) {
+	h, _, _ := demoHarness(t, 100, 30, func(o *Options) {
+		o.Getenv = func(k string) string {
+			if k == "NO_COLOR" {
+				return "1"
+			}
+			return ""
+		}
+	})
+	h.key("enter")
+	out := h.m.Render()
+	if strings.Contains(out, "38;") || strings.Contains(out, "48;") {
+		t.Fatalf("colour codes under NO_COLOR: %q", out[:min(400, len(out))])
+	}
+	if !regexp.MustCompile(`\x1b\[(?:[0-9;]*;)?7(?:;[0-9;]*)?m`).MatchString(out) {
+		t.Fatal("the selection is not visible (reverse) without colour")
+	}
+}
+
+func TestSpinnerOnlyWhileInFlight(t *testing.T) {
+	spins := func(h *harness) int {
+		n := 0
+		for _, tm := range h.timers {
+			if _, ok := tm.msg.(spinMsg); ok {
+				n++
+			}
+		}
+		return n
+	}
+	r := &fakeRes{key: "x", block: make(chan struct{})}
+	h := fakeApp(t, 30*time.Second, &fakeScreen{id: "a", res: []*fakeRes{r}})
+	if spins(h) != 1 {
+		t.Fatalf("no spinner while a request is in flight: %d", spins(h))
+	}
+	close(r.block)
+	h.settle()
+	h.fire(func(m tea.Msg) bool { _, ok := m.(spinMsg); return ok })
+	if spins(h) != 0 || h.m.spinning {
+		t.Fatal("the spinner keeps ticking when nothing is in flight")
+	}
+
+	// accessible: no animation at all
+	r2 := &fakeRes{key: "x", block: make(chan struct{})}
+	s := &fakeScreen{id: "a", res: []*fakeRes{r2}}
+	h2 := newHarness(t, Options{Accessible: true, Now: func() time.Time { return t0 },
+		Screens: func(*kit.Common) []kit.Screen { return []kit.Screen{s} }}, 100, 30)
+	if spins(h2) != 0 {
+		t.Fatal("the spinner animates in accessible mode")
+	}
+	close(r2.block)
+	h2.settle()
+}
+
+func TestScreenSwitchingAndPlaceholders(t *testing.T) {
+	h, _, _ := demoHarness(t, 100, 30, nil)
+	for _, c := range [][2]string{{"2", "The Backups screen is not built yet"}, {"3", "The Restores screen is not built yet"},
+		{"4", "The Replication screen is not built yet"}, {"1", "orders-prod"}} {
+		k, want := c[0], c[1]
+		h.key(k)
+		if !strings.Contains(h.screen(), want) {
+			t.Fatalf("key %s: no %q:\n%s", k, want, h.screen())
+		}
+	}
+	h.key("tab")
+	if h.m.Active().ID() != "backups" {
+		t.Fatalf("tab went to %s", h.m.Active().ID())
+	}
+	h.key("shift+tab")
+	h.key("shift+tab")
+	if h.m.Active().ID() != "replication" {
+		t.Fatalf("shift+tab went to %s", h.m.Active().ID())
+	}
+	// the command line, with completion
+	h.key(":")
+	h.typeText("backups orders-p")
+	h.key("tab")
+	if got := h.m.cmdline.Value(); got != "backups orders-prod" {
+		t.Fatalf("completion = %q", got)
+	}
+	h.key("enter")
+	if h.m.Active().ID() != "backups" || !strings.Contains(h.screen(), "Asked for service: dbtaf33737495") {
+		t.Fatalf(":backups did not open the service's backups:\n%s", h.screen())
+	}
+	h.key(":")
+	h.typeText("bogus")
+	h.key("enter")
+	if !strings.Contains(lastToast(h), "unknown command :bogus") {
+		t.Fatalf("toast = %q", lastToast(h))
+	}
+	// :backups without a service opens the picker
+	h.key(":")
+	h.typeText("backups")
+	h.key("enter")
+	if !strings.Contains(h.screen(), "Backups of which service?") {
+		t.Fatalf("no picker:\n%s", h.screen())
+	}
+	h.key("j")
+	h.key("enter")
+	if !strings.Contains(h.screen(), "Asked for service: dbtzf92915393") {
+		t.Fatalf("picker choice not opened:\n%s", h.screen())
+	}
+}
+
+func TestTypingDoesNotTriggerGlobalKeys(t *testing.T) {
+	h, _, _ := demoHarness(t, 100, 30, nil)
+	h.key("/")
+	h.typeText("q1?:r")
+	if h.m.quitting || h.m.Active().ID() != "services" || h.m.showHelp || h.m.cmdline.active {
+		t.Fatal("keys typed into the filter acted as global keys")
+	}
+	if !strings.Contains(h.screen(), "/q1?:r") {
+		t.Fatalf("filter text not shown:\n%s", h.screen())
+	}
+}

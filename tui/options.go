@@ -1,0 +1,70 @@
+// Package tui is the root of the terminal application: screen switching,
+// header, footer, help, command line, dialogs and toasts, the one polling
+// engine and the one action layer. It knows screens only through their
+// interface.
+package tui
+
+import (
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/skytui/skytui/api"
+	"github.com/skytui/skytui/tui/kit"
+)
+
+// Options are what the command line hands the application.
+type Options struct {
+	Client     *api.Client
+	Profile    string // profile name shown in the header
+	ReadOnly   bool   // block every mutating action in the action layer
+	Demo       bool   // running against the embedded sandbox: DEMO badge
+	Accessible bool   // huh accessible forms, no animation
+	// SlowInterval is the refresh interval when everything on screen is
+	// settled (0 = off, otherwise at least 2 s); FastInterval while anything
+	// is pending or running.
+	SlowInterval time.Duration
+	FastInterval time.Duration
+	Bell         bool             // ring the terminal bell for outcomes on another screen
+	Now          func() time.Time // clock, for tests; default time.Now
+	Version      string
+
+	// Unicode selects Unicode glyphs instead of the ASCII default.
+	Unicode bool
+	// NoColor removes colours; Run sets it from NO_COLOR when unset.
+	NoColor bool
+	// Getenv reads the environment (TMUX, DISPLAY, NO_COLOR); default
+	// os.Getenv.
+	Getenv func(string) string
+	// Profiles are the profile names ":profile <name>" completes.
+	Profiles []string
+	// SwitchProfile opens another profile for ":profile <name>"; nil when
+	// profiles are not configured.
+	SwitchProfile func(name string) (Profile, error)
+	// Screens overrides the screens (tests); nil builds the standard four.
+	Screens func(c *kit.Common) []kit.Screen
+	// After schedules a message after a delay; default tea.Tick. Tests
+	// replace it to see which intervals the polling engine arms.
+	After func(d time.Duration, msg tea.Msg) tea.Cmd
+}
+
+// Profile is what a profile switch hands back.
+type Profile struct {
+	Name     string
+	Client   *api.Client
+	ReadOnly bool
+	Demo     bool
+}
+
+// Defaults of the polling engine.
+const (
+	DefaultFastInterval = 2 * time.Second
+	DefaultSlowInterval = 30 * time.Second
+	MinInterval         = 2 * time.Second
+	MaxBackoff          = 2 * time.Minute
+	// ClockInterval re-renders relative times ("updated 12s ago").
+	ClockInterval = 10 * time.Second
+	// MinWidth and MinHeight are the smallest usable terminal.
+	MinWidth  = 60
+	MinHeight = 16
+)
