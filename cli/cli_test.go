@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -209,5 +210,67 @@ func TestSandboxFlagsValidated(t *testing.T) {
 	}
 	if _, err := h.run("", "--refresh", "1s"); err == nil || !strings.Contains(err.Error(), "at least 2s") {
 		t.Errorf("refresh floor: %v", err)
+	}
+}
+
+func TestProfileSwitcher(t *testing.T) {
+	h := newHarness(t)
+	if out, err := h.run(goodKey+"\n", "auth", "login", "--profile", "lab", "--api-url", h.url); err != nil {
+		t.Fatalf("%v %s", err, out)
+	}
+	cfg, err := config.LoadFile(h.cfgPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ro := config.NewProfile("audit", h.url)
+	ro.ReadOnly = true
+	if err := cfg.Upsert(ro); err != nil {
+		t.Fatal(err)
+	}
+	if err := cfg.SaveFile(h.cfgPath); err != nil {
+		t.Fatal(err)
+	}
+	e := &env{version: "test", stdin: strings.NewReader(""), stdout: &bytes.Buffer{}, stderr: &bytes.Buffer{}, loadConfig: config.Load,
+		openStore: func(keystore.PassphraseFunc) (*keystore.Store, error) {
+			return keystore.Open(keystore.Options{Backend: "file", FilePath: h.secrets, FileWorkFactor: 10,
+				Passphrase: func(string, bool) (string, error) { return "correct horse battery", nil }})
+		}}
+	s, err := e.openSession("lab", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sw := e.profileSwitcher(s, false, slog.New(slog.DiscardHandler))
+	p, err := sw("lab")
+	if err != nil || p.Client == nil || p.ReadOnly {
+		t.Fatalf("switch to lab: %+v %v", p, err)
+	}
+	if err := p.Client.Check(context.Background()); err != nil {
+		t.Errorf("the switched client must carry lab's key: %v", err)
+	}
+	if _, err := sw("audit"); err == nil || !strings.Contains(err.Error(), "auth login --profile audit") {
+		t.Errorf("a profile without a key must say how to add one: %v", err)
+	}
+	if _, err := sw("nope"); err == nil || !strings.Contains(err.Error(), "not found") {
+		t.Errorf("unknown profile: %v", err)
+	}
+	if err := s.store.SetAPIKey("audit", goodKey); err != nil {
+		t.Fatal(err)
+	}
+	if p, err := sw("audit"); err != nil || !p.ReadOnly {
+		t.Errorf("a read-only profile stays read-only after a switch: %+v %v", p, err)
+	}
+}
+
+func TestDemoSecretsAreLabelledAndSeeded(t *testing.T) {
+	st, err := demoSecrets()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(st.Backend().Label(), "demo") {
+		t.Errorf("label %q must say it is the demo's", st.Backend().Label())
+	}
+	infos, err := st.ListBucketCredentials()
+	if err != nil || len(infos) != 2 {
+		t.Fatalf("%v %v", infos, err)
 	}
 }

@@ -118,6 +118,9 @@ func (e *env) runTUI(cmd *cobra.Command, f rootFlags) error {
 		if opts.Client, err = s.client(key, e.version, logger); err != nil {
 			return err
 		}
+		if opts.Secrets, err = demoSecrets(); err != nil {
+			return err
+		}
 		opts.Profile = s.profile.Name
 		opts.Demo = true
 		return tui.Run(ctx, opts)
@@ -135,6 +138,9 @@ func (e *env) runTUI(cmd *cobra.Command, f rootFlags) error {
 		return err
 	}
 	opts.Profile = s.profile.Name
+	opts.Secrets = s.store
+	opts.Profiles = s.cfg.ProfileNames()
+	opts.SwitchProfile = e.profileSwitcher(s, f.readOnly, logger)
 	opts.ReadOnly = opts.ReadOnly || s.profile.ReadOnly
 	opts.Bell = s.profile.Bell
 	if !cmd.Flags().Changed("refresh") {

@@ -11,6 +11,7 @@ import (
 	"github.com/skytui/skytui/api"
 	"github.com/skytui/skytui/config"
 	"github.com/skytui/skytui/keystore"
+	"github.com/skytui/skytui/tui"
 )
 
 // env is what the commands touch of the outside world; tests replace it.
@@ -94,6 +95,50 @@ func (s *session) apiKey() (string, keystore.Backend, error) {
 		return "", nil, fmt.Errorf("no API key for profile %q: run `skytui auth login --profile %s` (or set %s)", s.profile.Name, s.profile.Name, keystore.EnvAPIKey)
 	}
 	return key, src, err
+}
+
+// profileSwitcher opens another profile of the same config file and
+// keystore for ":profile NAME". It runs in a tea.Cmd (it reads the keystore).
+func (e *env) profileSwitcher(s *session, forceReadOnly bool, logger *slog.Logger) func(string) (tui.Profile, error) {
+	return func(name string) (tui.Profile, error) {
+		p, err := s.cfg.Profile(name)
+		if err != nil {
+			return tui.Profile{Name: name}, err
+		}
+		other := &session{cfg: s.cfg, profile: p, store: s.store}
+		key, _, err := other.apiKey()
+		if err != nil {
+			return tui.Profile{Name: name}, err
+		}
+		c, err := other.client(key, e.version, logger)
+		if err != nil {
+			return tui.Profile{Name: name}, err
+		}
+		return tui.Profile{Name: p.Name, Client: c, ReadOnly: forceReadOnly || p.ReadOnly}, nil
+	}
+}
+
+// demoSecrets is the demo's keystore: in memory, labelled as such, with two
+// made-up bucket credentials so the bucket forms have something to offer.
+func demoSecrets() (*keystore.Store, error) {
+	st, err := keystore.Open(keystore.Options{
+		Backends: []keystore.Backend{keystore.NewMemoryBackend("memory (demo: forgotten on exit)")},
+		Getenv:   func(string) string { return "" },
+	})
+	if err != nil {
+		return nil, err
+	}
+	const pk = `-----BEGIN PRIVATE KEY-----\nZGVtbyBrZXksIG5vdCBhIHJlYWwgb25l\n-----END PRIVATE KEY-----\n`
+	creds := []keystore.BucketCredential{
+		keystore.GCSCredential{Name: "demo-gcs", KeyJSON: []byte(`{"type":"service_account","project_id":"demo","client_email":"backups@demo.iam.gserviceaccount.com","private_key":"` + pk + `"}`)},
+		keystore.S3Credential{Name: "demo-s3", AccessKeyID: "AKIADEMO0000000000", SecretAccessKey: "demo-secret-not-real", Region: "us-east-1"},
+	}
+	for _, c := range creds {
+		if err := st.PutBucketCredential(c); err != nil {
+			return nil, err
+		}
+	}
+	return st, nil
 }
 
 // openDebugLog opens the debug log in the user state directory. The client

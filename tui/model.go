@@ -121,6 +121,7 @@ func newModel(ctx context.Context, opts Options) *Model {
 	c := &kit.Common{
 		Theme:      theme.New(theme.Options{Dark: true, NoColor: noColor, Unicode: opts.Unicode, Accessible: opts.Accessible}),
 		Client:     opts.Client,
+		Secrets:    opts.Secrets,
 		Profile:    opts.Profile,
 		ReadOnly:   opts.ReadOnly,
 		Demo:       opts.Demo,

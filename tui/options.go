@@ -10,6 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/skytui/skytui/api"
+	"github.com/skytui/skytui/keystore"
 	"github.com/skytui/skytui/tui/kit"
 )
 
@@ -25,9 +26,12 @@ type Options struct {
 	// is pending or running.
 	SlowInterval time.Duration
 	FastInterval time.Duration
-	Bell         bool             // ring the terminal bell for outcomes on another screen
-	Now          func() time.Time // clock, for tests; default time.Now
-	Version      string
+	Bell         bool // ring the terminal bell for outcomes on another screen
+	// Secrets is the keystore: bucket credentials, encryption keys, the
+	// backend shown in Settings. Nil when none could be opened.
+	Secrets *keystore.Store
+	Now     func() time.Time // clock, for tests; default time.Now
+	Version string
 
 	// Unicode selects Unicode glyphs instead of the ASCII default.
 	Unicode bool

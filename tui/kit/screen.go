@@ -16,6 +16,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/skytui/skytui/api"
+	"github.com/skytui/skytui/keystore"
 	"github.com/skytui/skytui/theme"
 )
 
@@ -23,8 +24,11 @@ import (
 // it (theme after background detection, profile after a switch) and the
 // screens read it when they render.
 type Common struct {
-	Theme      *theme.Theme
-	Client     *api.Client
+	Theme  *theme.Theme
+	Client *api.Client
+	// Secrets holds bucket credentials and encryption keys; nil when no
+	// keystore could be opened (screens then say so).
+	Secrets    *keystore.Store
 	Profile    string
 	ReadOnly   bool
 	Demo       bool
