@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"sync/atomic"
 
 	"golang.org/x/term"
 )
@@ -15,9 +16,12 @@ import (
 // there is one, else one line from standard input (so a key can be piped in,
 // never passed in argv).
 type prompter struct {
-	in     io.Reader
-	out    io.Writer // prompts go here (stderr), so stdout stays clean
-	reader *bufio.Reader
+	// tuiActive is set while the terminal UI owns the terminal: a
+	// passphrase cannot be asked on /dev/tty then.
+	tuiActive *atomic.Bool
+	in        io.Reader
+	out       io.Writer // prompts go here (stderr), so stdout stays clean
+	reader    *bufio.Reader
 }
 
 func newPrompter(in io.Reader, out io.Writer) *prompter {
@@ -74,6 +78,9 @@ func (p *prompter) Ask(label string) (string, error) {
 // Passphrase is the keystore's file passphrase prompt: on the terminal only
 // (a passphrase is never read from a pipe by accident), twice when creating.
 func (p *prompter) Passphrase(path string, create bool) (string, error) {
+	if p.tuiActive != nil && p.tuiActive.Load() {
+		return "", fmt.Errorf("the encrypted secrets file %s needs its passphrase, which cannot be asked while the terminal UI runs: quit and run `skytui auth status` (or `skytui creds list`) once to unlock it", path)
+	}
 	tty, err := os.OpenFile("/dev/tty", os.O_RDWR, 0)
 	if err != nil {
 		return "", fmt.Errorf("the encrypted secrets file %s needs a passphrase, and there is no terminal to ask on (non-interactive): use another backend with SKYTUI_SECRETS_BACKEND, or SKYSQL_API_KEY", path)

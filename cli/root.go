@@ -6,11 +6,13 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/skytui/skytui/keystore"
 	"github.com/skytui/skytui/sandbox"
 	"github.com/skytui/skytui/tui"
 )
@@ -131,12 +133,27 @@ func (e *env) runTUI(cmd *cobra.Command, f rootFlags) error {
 		return err
 	}
 	key, _, err := s.apiKey()
-	if err != nil {
+	if errors.Is(err, keystore.ErrNotFound) && s.store.Backend().Name() == keystore.BackendFile {
+		// the encrypted file's passphrase is asked on the terminal, so the
+		// key is too, before the UI takes the terminal over
+		if err := e.authLogin(ctx, authFlags{profile: s.profile.Name, apiURL: f.apiURL}); err != nil {
+			return err
+		}
+		key, _, err = s.apiKey()
+	}
+	switch {
+	case errors.Is(err, keystore.ErrNotFound):
+		opts.NeedKey = true // the UI opens its key prompt first
+	case err != nil:
 		return err
 	}
+	// unlock an encrypted secrets file now: its passphrase cannot be asked
+	// once the UI owns the terminal
+	_, _ = s.store.ListBucketCredentials()
 	if opts.Client, err = s.client(key, e.version, logger); err != nil {
 		return err
 	}
+	opts.Login = e.loginFunc(s, f.readOnly, logger)
 	opts.Profile = s.profile.Name
 	opts.Secrets = s.store
 	opts.Profiles = s.cfg.ProfileNames()
@@ -149,6 +166,8 @@ func (e *env) runTUI(cmd *cobra.Command, f rootFlags) error {
 	if s.profile.FastRefreshSeconds > 0 {
 		opts.FastInterval = time.Duration(s.profile.FastRefreshSeconds) * time.Second
 	}
+	e.tuiActive.Store(true)
+	defer e.tuiActive.Store(false)
 	return tui.Run(ctx, opts)
 }
 

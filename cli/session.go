@@ -1,12 +1,14 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"os"
 	"path/filepath"
+	"sync/atomic"
 
 	"github.com/skytui/skytui/api"
 	"github.com/skytui/skytui/config"
@@ -24,6 +26,8 @@ type env struct {
 	loadConfig func() (*config.Config, error)
 	// openStore opens the secrets chain.
 	openStore func(pass keystore.PassphraseFunc) (*keystore.Store, error)
+	// tuiActive is set while the terminal UI owns the terminal.
+	tuiActive atomic.Bool
 }
 
 func defaultEnv(version string) *env {
@@ -39,7 +43,11 @@ func defaultEnv(version string) *env {
 	}
 }
 
-func (e *env) prompter() *prompter { return newPrompter(e.stdin, e.stderr) }
+func (e *env) prompter() *prompter {
+	p := newPrompter(e.stdin, e.stderr)
+	p.tuiActive = &e.tuiActive
+	return p
+}
 
 // session is a resolved profile with its secrets store.
 type session struct {
@@ -92,7 +100,7 @@ func (s *session) client(key, version string, logger *slog.Logger) (*api.Client,
 func (s *session) apiKey() (string, keystore.Backend, error) {
 	key, src, err := s.store.APIKey(s.profile.Name)
 	if errors.Is(err, keystore.ErrNotFound) {
-		return "", nil, fmt.Errorf("no API key for profile %q: run `skytui auth login --profile %s` (or set %s)", s.profile.Name, s.profile.Name, keystore.EnvAPIKey)
+		return "", nil, fmt.Errorf("no API key for profile %q: run `skytui auth login --profile %s` (or set %s): %w", s.profile.Name, s.profile.Name, keystore.EnvAPIKey, keystore.ErrNotFound)
 	}
 	return key, src, err
 }
@@ -113,6 +121,35 @@ func (e *env) profileSwitcher(s *session, forceReadOnly bool, logger *slog.Logge
 		c, err := other.client(key, e.version, logger)
 		if err != nil {
 			return tui.Profile{Name: name}, err
+		}
+		return tui.Profile{Name: p.Name, Client: c, ReadOnly: forceReadOnly || p.ReadOnly}, nil
+	}
+}
+
+// loginFunc is the TUI's key prompt behind the scenes: one cheap call to
+// check the key against the profile's endpoint, then the keystore.
+func (e *env) loginFunc(s *session, forceReadOnly bool, logger *slog.Logger) func(context.Context, string, string) (tui.Profile, error) {
+	return func(ctx context.Context, name, key string) (tui.Profile, error) {
+		p := s.profile
+		if name != p.Name {
+			var err error
+			if p, err = s.cfg.Profile(name); err != nil {
+				return tui.Profile{Name: name}, err
+			}
+		}
+		other := &session{cfg: s.cfg, profile: p, store: s.store}
+		c, err := other.client(key, e.version, logger)
+		if err != nil {
+			return tui.Profile{Name: name}, err
+		}
+		if err := c.Check(ctx); err != nil {
+			if api.IsUnauthorized(err) {
+				return tui.Profile{Name: name}, fmt.Errorf("the API refused this key: %v", err)
+			}
+			return tui.Profile{Name: name}, fmt.Errorf("could not check the key: %v", err)
+		}
+		if err := s.store.SetAPIKey(p.Name, key); err != nil {
+			return tui.Profile{Name: name}, fmt.Errorf("the key works but could not be stored: %w", err)
 		}
 		return tui.Profile{Name: p.Name, Client: c, ReadOnly: forceReadOnly || p.ReadOnly}, nil
 	}

@@ -20,7 +20,9 @@ var commands = []struct {
 	{"backups", "<service>", "Backups of a service"},
 	{"restores", "", "Restores screen"},
 	{"replication", "", "Replication screen"},
+	{"settings", "", "Settings: profile, secrets, bucket credentials"},
 	{"profile", "<name>", "switch profile"},
+	{"login", "", "enter the API key"},
 	{"help", "", "show help"},
 	{"q", "", "quit"},
 }
@@ -202,13 +204,17 @@ func (m *Model) execute(line string) tea.Cmd {
 			return m.toast(kit.ToastInfo, "profile "+m.common.Profile+" (profiles: "+names+"); :profile <name> switches")
 		}
 		return m.switchProfile(arg)
+	case "settings", "set":
+		return m.openScreen("settings", arg)
+	case "login":
+		return m.openKeyPrompt("Enter the API key of profile " + m.common.Profile + ".")
 	case "help", "h":
 		m.showHelp = true
 		return nil
 	case "q", "quit", "q!", "exit":
 		return m.quit()
 	}
-	return m.toast(kit.ToastError, "unknown command :"+name+" (try :services, :backups <service>, :restores, :replication, :profile <name>, :q)")
+	return m.toast(kit.ToastError, "unknown command :"+name+" (try :services, :backups <service>, :restores, :replication, :settings, :profile <name>, :login, :q)")
 }
 
 // resolveService turns a service name into its ID when it is known.

@@ -29,6 +29,11 @@ type (
 	}
 )
 
+// errNoAPIKey stops polling on a first run until a key is entered.
+var errNoAPIKey = errors.New("no API key")
+
+func oneLineErr(err error) string { return strings.Join(strings.Fields(err.Error()), " ") }
+
 // quitDialogID is the confirmation dialog of "quit while submitting".
 const quitDialogID = -1
 
@@ -140,6 +145,10 @@ func newModel(ctx context.Context, opts Options) *Model {
 		after:     after,
 	}
 	m.engine = newEngine(ctx, opts.FastInterval, opts.SlowInterval, after, opts.Now)
+	if opts.NeedKey {
+		// nothing to poll with until a key is entered
+		m.engine.stopped, m.engine.stopErr = true, errNoAPIKey
+	}
 	m.cmdline = newCmdLine(c)
 	m.screens = m.buildScreens()
 	return m
@@ -166,6 +175,9 @@ func (m *Model) Init() tea.Cmd {
 	}
 	cmds = append(cmds, m.engine.switchTo(m.screen().Resources())...)
 	cmds = append(cmds, m.startSpinner())
+	if m.opts.NeedKey {
+		cmds = append(cmds, m.openKeyPrompt("Profile "+m.common.Profile+" has no API key yet. Paste the key's token: it is checked with one cheap call, then stored in the keystore, never in a file in clear."))
+	}
 	return tea.Batch(cmds...)
 }
 
@@ -228,6 +240,9 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		data, cmds := m.engine.onResult(msg)
 		if data == nil {
 			return nil
+		}
+		if api.IsUnauthorized(data.Err) && m.opts.Login != nil {
+			cmds = append(cmds, m.openKeyPrompt("The API refused the key of profile "+m.common.Profile+" ("+oneLineErr(data.Err)+"). Enter a valid key, or esc to look around without one."))
 		}
 		if data.Key == "services" && data.Err == nil {
 			if svcs, ok := data.Data.([]api.Service); ok {
@@ -294,6 +309,12 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return m.openScreen(msg.Purpose, msg.Service.ID)
 	case profileOpenedMsg:
 		return m.profileOpened(msg)
+	case loginRequestMsg:
+		return m.login(msg)
+	case keyLoginMsg:
+		return m.loggedIn(msg)
+	case kit.LoginRequestMsg:
+		return m.openKeyPrompt(msg.Reason)
 	case kit.DataMsg, kit.ClockMsg:
 		return nil // only the engine and the clock send these
 	}
@@ -500,6 +521,13 @@ func (m *Model) profileOpened(msg profileOpenedMsg) tea.Cmd {
 	if msg.p.Client == nil {
 		return m.toast(kit.ToastError, "profile "+msg.p.Name+": no API client")
 	}
+	return m.applyProfile(msg.p, "switched to profile "+msg.p.Name)
+}
+
+// applyProfile makes p the current profile: new client, fresh screens, a
+// new polling generation, then a toast.
+func (m *Model) applyProfile(p Profile, done string) tea.Cmd {
+	msg := profileOpenedMsg{p: p}
 	c := m.common
 	c.Client, c.Profile, c.ReadOnly, c.Demo = msg.p.Client, msg.p.Name, msg.p.ReadOnly, msg.p.Demo
 	m.profileGen++
@@ -513,7 +541,7 @@ func (m *Model) profileOpened(msg profileOpenedMsg) tea.Cmd {
 	}
 	m.engine.resetFreshness()
 	cmds = append(cmds, m.engine.switchTo(m.screen().Resources())...)
-	cmds = append(cmds, m.toast(kit.ToastSuccess, "switched to profile "+msg.p.Name), m.startSpinner())
+	cmds = append(cmds, m.toast(kit.ToastSuccess, done), m.startSpinner())
 	return tea.Batch(cmds...)
 }
 
@@ -645,7 +673,10 @@ func (m *Model) freshnessView() string {
 		spin = th.Accent.Render(th.Spinner(m.spinFrame)) + " "
 	}
 	if m.engine.stopped {
-		return spin + th.Error.Render("API key refused (401): polling stopped "+th.Glyphs.Dash+" r to retry")
+		if errors.Is(m.engine.stopErr, errNoAPIKey) {
+			return spin + th.Warn.Render("no API key for this profile "+th.Glyphs.Dash+" :login to enter one")
+		}
+		return spin + th.Error.Render("API key refused (401): polling stopped "+th.Glyphs.Dash+" :login or r to retry")
 	}
 	lastOK, err, known := m.engine.status()
 	now := m.common.Time()

@@ -5,6 +5,7 @@
 package tui
 
 import (
+	"context"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -45,6 +46,13 @@ type Options struct {
 	// SwitchProfile opens another profile for ":profile <name>"; nil when
 	// profiles are not configured.
 	SwitchProfile func(name string) (Profile, error)
+	// Login checks an API key typed into the key prompt (one cheap call),
+	// stores it in the keystore and returns the profile with a client that
+	// carries it. It runs in a command. Nil: the prompt is unavailable.
+	Login func(ctx context.Context, profile, key string) (Profile, error)
+	// NeedKey starts with the key prompt instead of polling: the profile
+	// has no API key yet (a first run).
+	NeedKey bool
 	// Screens overrides the screens (tests); nil builds the standard four.
 	Screens func(c *kit.Common) []kit.Screen
 	// After schedules a message after a delay; default tea.Tick. Tests

@@ -126,3 +126,6 @@ type Dialog interface {
 	// View renders the box within at most width x height cells.
 	View(width, height int) string
 }
+
+// LoginRequestMsg asks the root to open the API key prompt (Settings).
+type LoginRequestMsg struct{ Reason string }

@@ -1,0 +1,155 @@
+package tui
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/skytui/skytui/tui/kit"
+)
+
+// keyPrompt asks for the profile's API key: on a first run without one,
+// after a 401, and from Settings. The key is masked, checked by Options.Login
+// (one cheap call, then stored in the keystore) in a command, and dropped
+// from the input once accepted. A refused key stays in the (masked) input so
+// a typo can be fixed.
+type keyPrompt struct {
+	common  *kit.Common
+	reason  string
+	input   textinput.Model
+	busy    bool
+	err     string
+	attempt int
+}
+
+// keyLoginMsg is Options.Login's answer.
+type keyLoginMsg struct {
+	attempt int
+	p       Profile
+	err     error
+}
+
+func newKeyPrompt(c *kit.Common, reason string) *keyPrompt {
+	in := textinput.New()
+	in.Prompt = "> "
+	in.Placeholder = "paste the API key"
+	in.EchoMode = textinput.EchoPassword
+	in.EchoCharacter = '*'
+	st := in.Styles()
+	st.Cursor.Blink = false
+	in.SetStyles(st)
+	in.Focus()
+	return &keyPrompt{common: c, reason: reason, input: in}
+}
+
+func (k *keyPrompt) Update(msg tea.Msg) (kit.Dialog, tea.Cmd) {
+	switch msg := msg.(type) {
+	case keyLoginMsg:
+		if msg.attempt != k.attempt {
+			return k, nil
+		}
+		k.busy = false
+		if msg.err != nil {
+			k.err = msg.err.Error()
+		}
+		return k, nil
+	case tea.KeyPressMsg:
+		if k.busy {
+			return k, nil
+		}
+		switch msg.String() {
+		case "esc":
+			return k, func() tea.Msg { return kit.CloseDialogMsg{} }
+		case "enter":
+			key := strings.TrimSpace(k.input.Value())
+			if key == "" {
+				k.err = "API key: required (paste the key's token)"
+				return k, nil
+			}
+			k.busy, k.err = true, ""
+			k.attempt++
+			return k, func() tea.Msg { return loginRequestMsg{key: key, attempt: k.attempt} }
+		}
+	}
+	var cmd tea.Cmd
+	k.input, cmd = k.input.Update(msg)
+	return k, cmd
+}
+
+// loginRequestMsg asks the root to run Options.Login in a command.
+type loginRequestMsg struct {
+	key     string
+	attempt int
+}
+
+func (k *keyPrompt) View(width, _ int) string {
+	th := k.common.Theme
+	w := min(max(40, width), 76)
+	k.input.SetWidth(w - 6)
+	var b strings.Builder
+	if k.reason != "" {
+		b.WriteString(ansi.Wrap(k.reason, w-4, " ") + "\n\n")
+	}
+	if c := k.common.Client; c != nil {
+		b.WriteString(th.Muted.Render("endpoint ") + c.Host() + "\n")
+	}
+	if s := k.common.Secrets; s != nil {
+		b.WriteString(th.Muted.Render("stored in ") + s.Backend().Label() + "\n")
+	}
+	b.WriteString("\n" + k.input.View() + "\n")
+	switch {
+	case k.busy:
+		b.WriteString(th.Accent.Render("checking the key with the API...") + "\n")
+	case k.err != "":
+		b.WriteString(th.Error.Render(ansi.Wrap(k.err, w-4, " ")) + "\n")
+	}
+	b.WriteString("\n" + th.Muted.Render("enter check and store  esc later (:login reopens)"))
+	return kit.Box(th, "API key for profile "+k.common.Profile, b.String(), w)
+}
+
+// openKeyPrompt shows the prompt unless it is already open.
+func (m *Model) openKeyPrompt(reason string) tea.Cmd {
+	if m.opts.Login == nil {
+		return m.toast(kit.ToastError, "no keystore to store an API key in: run `skytui auth login`")
+	}
+	for _, d := range m.dialogs {
+		if _, ok := d.(*keyPrompt); ok {
+			return nil
+		}
+	}
+	m.dialogs = append(m.dialogs, newKeyPrompt(m.common, reason))
+	return nil
+}
+
+// login runs Options.Login (a network call and a keystore write) in a
+// command and hands the answer to the prompt.
+func (m *Model) login(req loginRequestMsg) tea.Cmd {
+	login, ctx, profile := m.opts.Login, m.ctx, m.common.Profile
+	return func() tea.Msg {
+		cctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+		defer cancel()
+		p, err := login(cctx, profile, req.key)
+		return keyLoginMsg{attempt: req.attempt, p: p, err: err}
+	}
+}
+
+func (m *Model) loggedIn(msg keyLoginMsg) tea.Cmd {
+	if msg.err != nil || msg.p.Client == nil {
+		// the prompt shows the error and keeps the input
+		if n := len(m.dialogs); n > 0 {
+			d, cmd := m.dialogs[n-1].Update(msg)
+			m.dialogs[n-1] = d
+			return cmd
+		}
+		return nil
+	}
+	where := "the keystore"
+	if s := m.common.Secrets; s != nil {
+		where = s.Backend().Label()
+	}
+	return m.applyProfile(msg.p, "API key of profile "+msg.p.Name+" accepted and stored in "+where)
+}

@@ -1,0 +1,122 @@
+package tui
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/skytui/skytui/api"
+	"github.com/skytui/skytui/sandbox"
+)
+
+// fakeLogin checks keys against the sandbox like the command line's Login
+// does, and remembers what it stored.
+type fakeLogin struct {
+	mu     sync.Mutex
+	srv    *sandbox.Server
+	stored map[string]string
+	calls  int
+}
+
+func (f *fakeLogin) login(ctx context.Context, profile, key string) (Profile, error) {
+	f.mu.Lock()
+	f.calls++
+	f.mu.Unlock()
+	c, err := api.New(api.Config{BaseURL: "http://127.0.0.1:8080", APIKey: key,
+		HTTPClient: &http.Client{Transport: handlerTransport{f.srv}}, MaxRetries: -1})
+	if err != nil {
+		return Profile{}, err
+	}
+	if err := c.Check(ctx); err != nil {
+		return Profile{}, errors.New("the API refused this key: " + err.Error())
+	}
+	f.mu.Lock()
+	f.stored[profile] = key
+	f.mu.Unlock()
+	return Profile{Name: profile, Client: c}, nil
+}
+
+func noKeyClient(t *testing.T, srv *sandbox.Server) *api.Client {
+	t.Helper()
+	c, err := api.New(api.Config{BaseURL: "http://127.0.0.1:8080",
+		HTTPClient: &http.Client{Transport: handlerTransport{srv}}, MaxRetries: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func TestFirstRunAsksForTheKeyInsteadOfFailing(t *testing.T) {
+	srv, _, _ := newSandbox(t, true)
+	fl := &fakeLogin{srv: srv, stored: map[string]string{}}
+	h := newHarness(t, Options{Client: noKeyClient(t, srv), Profile: "prod", NeedKey: true, Login: fl.login, Now: func() time.Time { return t0 }}, 100, 30)
+	scr := h.screen()
+	if !strings.Contains(scr, "API key for profile prod") || !strings.Contains(scr, "has no API key yet") {
+		t.Fatalf("the key prompt should greet a first run:\n%s", scr)
+	}
+	if !strings.Contains(scr, "no API key for this profile") {
+		t.Errorf("the header should say why nothing is shown:\n%s", scr)
+	}
+	if n := srv.Stats().Total; n != 0 {
+		t.Errorf("%d requests were sent without a key", n)
+	}
+
+	h.typeText("wrong-key")
+	h.key("enter")
+	scr = h.screen()
+	if !strings.Contains(scr, "the API refused this key") || !strings.Contains(scr, "401") {
+		t.Fatalf("a refused key must say so in the prompt:\n%s", scr)
+	}
+	if strings.Contains(scr, "wrong-key") {
+		t.Fatal("the key must stay masked")
+	}
+	if len(fl.stored) != 0 {
+		t.Fatal("a refused key must not be stored")
+	}
+
+	// fix the typo: the masked input kept what was typed
+	for range len("wrong-key") {
+		h.key("backspace")
+	}
+	h.typeText(testKey)
+	h.key("enter")
+	scr = h.screen()
+	if strings.Contains(scr, "API key for profile") {
+		t.Fatalf("the prompt should close on success:\n%s", scr)
+	}
+	if !strings.Contains(scr, "accepted and stored") || !strings.Contains(scr, "orders-prod") {
+		t.Fatalf("after login the services should be listed with a toast:\n%s", scr)
+	}
+	if fl.stored["prod"] != testKey {
+		t.Errorf("stored %v", fl.stored)
+	}
+}
+
+func TestRefusedKeyWhileRunningOpensThePrompt(t *testing.T) {
+	srv, _, _ := newSandbox(t, true)
+	bad, err := api.New(api.Config{BaseURL: "http://127.0.0.1:8080", APIKey: "revoked",
+		HTTPClient: &http.Client{Transport: handlerTransport{srv}}, MaxRetries: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fl := &fakeLogin{srv: srv, stored: map[string]string{}}
+	h := newHarness(t, Options{Client: bad, Profile: "prod", Login: fl.login, Now: func() time.Time { return t0 }}, 100, 30)
+	scr := h.screen()
+	if !strings.Contains(scr, "The API refused the key of profile prod") {
+		t.Fatalf("a 401 should open the key prompt:\n%s", scr)
+	}
+	h.key("esc")
+	if strings.Contains(h.screen(), "API key for profile") {
+		t.Fatal("esc closes the prompt")
+	}
+	h.key(":")
+	h.typeText("login")
+	h.key("enter")
+	if !strings.Contains(h.screen(), "API key for profile prod") {
+		t.Fatalf(":login reopens the prompt:\n%s", h.screen())
+	}
+}
