@@ -1,0 +1,448 @@
+// Package settings is the Settings screen (:settings): the profile in use,
+// where secrets are kept (every keystore backend, usable or not and why),
+// the API key's fingerprint, and the named bucket credentials and restore
+// encryption keys, with adding and removing. Nothing secret is ever shown:
+// keys by fingerprint, credentials by identity.
+package settings
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+
+	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/huh/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/skytui/skytui/keystore"
+	"github.com/skytui/skytui/tui/kit"
+)
+
+// ID is the screen's name on the command line.
+const ID = "settings"
+
+// row is one entry of the secrets list the cursor moves over.
+type row struct {
+	kind     string // "gcs", "s3" or "encryption key"
+	name     string
+	identity string
+}
+
+// loadedMsg carries what the keystore holds. Loading reads the keystore
+// (a keyring call can take seconds), so it runs in a command.
+type loadedMsg struct {
+	gen      int
+	backends []keystore.Status
+	label    string
+	keyInfo  string
+	rows     []row
+	err      error
+}
+
+type formDoneMsg struct {
+	form   *huh.Form
+	cancel bool
+}
+
+type keyMap struct {
+	Up, Down, Add, Remove, Key, Reload key.Binding
+}
+
+func (k keyMap) ShortHelp() []key.Binding { return []key.Binding{k.Add, k.Remove, k.Key, k.Reload} }
+func (k keyMap) FullHelp() [][]key.Binding {
+	return [][]key.Binding{{k.Up, k.Down}, {k.Add, k.Remove, k.Key, k.Reload}}
+}
+
+type formKeys struct{ Next, Back, Cancel key.Binding }
+
+func (k formKeys) ShortHelp() []key.Binding  { return []key.Binding{k.Next, k.Back, k.Cancel} }
+func (k formKeys) FullHelp() [][]key.Binding { return [][]key.Binding{k.ShortHelp()} }
+
+// Screen is the Settings screen.
+type Screen struct {
+	common        *kit.Common
+	keys          keyMap
+	width, height int
+
+	gen    int
+	loaded *loadedMsg
+	cursor int
+
+	form  *huh.Form
+	draft *credDraft
+}
+
+// New builds the screen.
+func New(c *kit.Common) *Screen {
+	return &Screen{common: c, keys: keyMap{
+		Up:     key.NewBinding(key.WithKeys("k", "up"), key.WithHelp("k/up", "up")),
+		Down:   key.NewBinding(key.WithKeys("j", "down"), key.WithHelp("j/down", "down")),
+		Add:    key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "add bucket credential")),
+		Remove: key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "remove selected")),
+		Key:    key.NewBinding(key.WithKeys("K"), key.WithHelp("K", "enter API key")),
+		Reload: key.NewBinding(key.WithKeys("ctrl+r"), key.WithHelp("ctrl+r", "reload keystore")),
+	}}
+}
+
+// ID implements kit.Screen.
+func (s *Screen) ID() string { return ID }
+
+// Title implements kit.Screen.
+func (s *Screen) Title() string { return "Settings" }
+
+// KeyMap implements kit.Screen.
+func (s *Screen) KeyMap() help.KeyMap {
+	if s.form != nil {
+		return formKeys{
+			Next:   key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter/tab", "next")),
+			Back:   key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "back")),
+			Cancel: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel (keeps input but secrets)")),
+		}
+	}
+	return s.keys
+}
+
+// SetSize implements kit.Screen.
+func (s *Screen) SetSize(w, h int) {
+	s.width, s.height = w, h
+	if s.form != nil {
+		s.form.WithWidth(max(20, min(w-2, 90))).WithHeight(max(5, h-3))
+	}
+}
+
+// Resources implements kit.Screen: nothing of the API is polled here.
+func (s *Screen) Resources() []kit.Resource { return nil }
+
+// CapturesKeys implements kit.Screen.
+func (s *Screen) CapturesKeys() bool { return s.form != nil }
+
+// Init implements kit.Screen.
+func (s *Screen) Init() tea.Cmd { return s.load() }
+
+// Open implements kit.Opener (":settings").
+func (s *Screen) Open(string) tea.Cmd { return s.load() }
+
+func (s *Screen) load() tea.Cmd {
+	s.gen++
+	gen, st, profile := s.gen, s.common.Secrets, s.common.Profile
+	return func() tea.Msg { return read(gen, st, profile) }
+}
+
+func read(gen int, st *keystore.Store, profile string) loadedMsg {
+	m := loadedMsg{gen: gen}
+	if st == nil {
+		m.err = errors.New("no keystore is open in this run")
+		return m
+	}
+	m.backends = st.Probe()
+	m.label = st.Backend().Label()
+	switch k, src, err := st.APIKey(profile); {
+	case errors.Is(err, keystore.ErrNotFound):
+		m.keyInfo = "none stored (K to enter one)"
+	case err != nil:
+		m.keyInfo = "unreadable: " + err.Error()
+	default:
+		m.keyInfo = keystore.Fingerprint(k) + " from " + src.Label()
+	}
+	infos, err := st.ListBucketCredentials()
+	if err != nil {
+		m.err = err
+		return m
+	}
+	for _, in := range infos {
+		r := row{kind: in.Kind, name: in.Name}
+		switch c, err := st.BucketCredential(in.Name); {
+		case err != nil:
+			r.identity = "unreadable: " + err.Error()
+		default:
+			switch c := c.(type) {
+			case keystore.GCSCredential:
+				r.identity = c.ClientEmail()
+			case keystore.S3Credential:
+				r.identity = c.AccessKeyID + " (" + c.Region + ")"
+			}
+		}
+		m.rows = append(m.rows, r)
+	}
+	if names, err := st.ListEncryptionKeys(); err == nil {
+		for _, n := range names {
+			m.rows = append(m.rows, row{kind: "encryption key", name: n, identity: "kept for restores"})
+		}
+	}
+	return m
+}
+
+// Update implements kit.Screen.
+func (s *Screen) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
+	switch msg := msg.(type) {
+	case loadedMsg:
+		if msg.gen == s.gen {
+			s.loaded = &msg
+			s.cursor = min(s.cursor, max(0, len(msg.rows)-1))
+		}
+		return s, nil
+	case kit.ActionDoneMsg:
+		return s, s.load()
+	case formDoneMsg:
+		return s, s.formDone(msg)
+	case tea.KeyPressMsg:
+		if s.form != nil {
+			if msg.String() == "esc" {
+				return s, s.formDone(formDoneMsg{form: s.form, cancel: true})
+			}
+			return s, s.updateForm(msg)
+		}
+		return s, s.onKey(msg)
+	}
+	if s.form != nil {
+		return s, s.updateForm(msg)
+	}
+	return s, nil
+}
+
+func (s *Screen) rows() []row {
+	if s.loaded == nil {
+		return nil
+	}
+	return s.loaded.rows
+}
+
+func (s *Screen) onKey(msg tea.KeyPressMsg) tea.Cmd {
+	k := s.keys
+	switch {
+	case key.Matches(msg, k.Up):
+		s.cursor = max(0, s.cursor-1)
+	case key.Matches(msg, k.Down):
+		s.cursor = min(max(0, len(s.rows())-1), s.cursor+1)
+	case key.Matches(msg, k.Reload):
+		return s.load()
+	case key.Matches(msg, k.Key):
+		return func() tea.Msg {
+			return kit.LoginRequestMsg{Reason: "Enter a new API key for profile " + s.common.Profile + "; it replaces the stored one once the API accepts it."}
+		}
+	case key.Matches(msg, k.Add):
+		if s.common.Secrets == nil {
+			return kit.Toast(kit.ToastError, "no keystore is open: bucket credentials cannot be stored in this run")
+		}
+		return s.openForm()
+	case key.Matches(msg, k.Remove):
+		rows := s.rows()
+		if len(rows) == 0 {
+			return kit.Toast(kit.ToastInfo, "nothing to remove")
+		}
+		return s.remove(rows[s.cursor])
+	}
+	return nil
+}
+
+// remove asks yes/no (cursor on no) through the action layer. The keystore
+// is local: a read-only profile (which guards the account) may still
+// tidy its own machine's secrets.
+func (s *Screen) remove(r row) tea.Cmd {
+	st := s.common.Secrets
+	what := r.kind + " credential " + r.name
+	run := func(context.Context) (any, error) { return nil, st.DeleteBucketCredential(r.name) }
+	if r.kind == "encryption key" {
+		what = "encryption key " + r.name
+		run = func(context.Context) (any, error) { return nil, st.DeleteEncryptionKey(r.name) }
+	}
+	return kit.Do(kit.Action{
+		Name:     "remove " + what,
+		Mutating: false,
+		Origin:   ID,
+		Confirm: kit.Confirm{Kind: kit.ConfirmYesNo, Title: "Remove " + what + "?",
+			Detail: "It is deleted from " + s.loaded.label + ". Backups and restores that name it will need it added again."},
+		Run: run,
+	})
+}
+
+// ---- add a bucket credential ----
+
+// credDraft is what was typed. The secret parts are cleared after a submit
+// and on cancel; the rest is kept for the next try.
+type credDraft struct {
+	kind, name, keyFile, accessKeyID, secret, region string
+}
+
+func (d *credDraft) credential() (keystore.BucketCredential, error) {
+	switch d.kind {
+	case keystore.KindGCS:
+		doc, err := os.ReadFile(strings.TrimSpace(d.keyFile))
+		if err != nil {
+			return nil, fmt.Errorf("key file: %v", err)
+		}
+		c := keystore.GCSCredential{Name: strings.TrimSpace(d.name), KeyJSON: doc}
+		return c, c.Validate()
+	default:
+		c := keystore.S3Credential{Name: strings.TrimSpace(d.name), AccessKeyID: strings.TrimSpace(d.accessKeyID),
+			SecretAccessKey: strings.TrimSpace(d.secret), Region: strings.TrimSpace(d.region)}
+		return c, c.Validate()
+	}
+}
+
+func notEmpty(field string) func(string) error {
+	return func(v string) error {
+		if strings.TrimSpace(v) == "" {
+			return errors.New(field + ": required")
+		}
+		return nil
+	}
+}
+
+func (s *Screen) openForm() tea.Cmd {
+	if s.draft == nil {
+		s.draft = &credDraft{kind: keystore.KindGCS}
+	}
+	d := s.draft
+	kind := huh.NewSelect[string]().Title("Kind").Options(
+		huh.NewOption("GCS (gs://): a service-account JSON key file", keystore.KindGCS),
+		huh.NewOption("S3 (s3://): an access key", keystore.KindS3),
+	).Value(&d.kind)
+	name := huh.NewInput().Title("Name").Description("how forms will offer it, e.g. nightly-gcs").Value(&d.name).
+		Validate(notEmpty("name"))
+	keyFile := huh.NewInput().Title("Key file").Description("path of the service account's JSON key (Storage Admin role)").
+		Value(&d.keyFile).Validate(func(p string) error {
+		if strings.TrimSpace(p) == "" {
+			return errors.New("key file: required")
+		}
+		doc, err := os.ReadFile(strings.TrimSpace(p))
+		if err != nil {
+			return fmt.Errorf("key file: %v", err)
+		}
+		return keystore.GCSCredential{Name: "x", KeyJSON: doc}.Validate()
+	})
+	akid := huh.NewInput().Title("Access key ID").Value(&d.accessKeyID).Validate(notEmpty("access key ID"))
+	secret := huh.NewInput().Title("Secret access key").EchoMode(huh.EchoModePassword).Value(&d.secret).
+		Validate(notEmpty("secret access key"))
+	region := huh.NewInput().Title("Region").Placeholder("us-east-1").Value(&d.region).Validate(func(r string) error {
+		return keystore.S3Credential{Name: "x", AccessKeyID: "x", SecretAccessKey: "x", Region: strings.TrimSpace(r)}.Validate()
+	})
+	s.form = huh.NewForm(
+		huh.NewGroup(kind, name).Title("Add a bucket credential"),
+		huh.NewGroup(keyFile).Title("GCS service-account key").
+			WithHideFunc(func() bool { return d.kind != keystore.KindGCS }),
+		huh.NewGroup(akid, secret, region).Title("S3 access key").
+			WithHideFunc(func() bool { return d.kind != keystore.KindS3 }),
+	).WithShowHelp(false).WithAccessible(s.common.Accessible).WithTheme(kit.HuhTheme(s.common))
+	form := s.form
+	s.form.SubmitCmd = func() tea.Msg { return formDoneMsg{form: form} }
+	s.form.CancelCmd = func() tea.Msg { return formDoneMsg{form: form, cancel: true} }
+	s.SetSize(s.width, s.height)
+	return s.form.Init()
+}
+
+func (s *Screen) updateForm(msg tea.Msg) tea.Cmd {
+	m, cmd := s.form.Update(msg)
+	if f, ok := m.(*huh.Form); ok {
+		s.form = f
+	}
+	return cmd
+}
+
+func (s *Screen) formDone(msg formDoneMsg) tea.Cmd {
+	if s.form == nil || msg.form != s.form {
+		return nil
+	}
+	s.form = nil
+	d := s.draft
+	if msg.cancel {
+		d.secret = "" // never kept past the form
+		return kit.Toast(kit.ToastInfo, "cancelled; a brings back what you typed (but the secret)")
+	}
+	cred, err := d.credential()
+	d.secret = ""
+	if err != nil {
+		return kit.Toast(kit.ToastError, err.Error())
+	}
+	st := s.common.Secrets
+	s.draft = nil
+	return kit.Do(kit.Action{
+		Name:     "store " + cred.Kind() + " credential " + cred.CredentialName(),
+		Mutating: false,
+		Origin:   ID,
+		Run:      func(context.Context) (any, error) { return nil, st.PutBucketCredential(cred) },
+		Success: func(any) string {
+			return cred.Kind() + " credential " + cred.CredentialName() + " stored in " + st.Backend().Label()
+		},
+	})
+}
+
+// ---- view ----
+
+// View implements kit.Screen.
+func (s *Screen) View() string {
+	th := s.common.Theme
+	w := s.width
+	if s.form != nil {
+		head := th.Bold.Render(" Add a bucket credential") + th.Muted.Render("  enter/tab next  shift+tab back  esc cancel")
+		return ansi.Truncate(head, w, th.Glyphs.Ellipsis) + "\n\n" + s.form.View()
+	}
+	var lines []string
+	add := func(l string) { lines = append(lines, ansi.Truncate(l, w, th.Glyphs.Ellipsis)) }
+	field := func(k, v string) { add("   " + th.Muted.Render(fmt.Sprintf("%-14s", k)) + v) }
+
+	add(th.Bold.Render(" Profile"))
+	field("name", s.common.Profile)
+	if c := s.common.Client; c != nil {
+		field("endpoint", c.BaseURL())
+		if c.Org() != "" {
+			field("org", c.Org())
+		}
+	}
+	ro := "no"
+	if s.common.ReadOnly {
+		ro = th.Warn.Render("yes: every change to the account is refused")
+	}
+	field("read-only", ro)
+	if s.common.Demo {
+		field("demo", "yes: an embedded sandbox, no account")
+	}
+	add("")
+	add(th.Bold.Render(" Secrets"))
+	switch {
+	case s.loaded == nil:
+		add("   reading the keystore" + th.Glyphs.Ellipsis)
+	default:
+		l := s.loaded
+		if l.label != "" {
+			field("kept in", l.label)
+		}
+		field("API key", l.keyInfo)
+		for _, b := range l.backends {
+			state := th.OK.Render("usable")
+			if !b.Usable {
+				state = th.Muted.Render("unusable: " + b.Reason)
+			} else if b.ReadOnly {
+				state = th.OK.Render("usable, read-only")
+			}
+			mark := "  "
+			if b.Selected {
+				mark = th.Accent.Render("* ")
+			}
+			add("     " + mark + fmt.Sprintf("%-8s ", b.Name) + b.Label + " " + th.Glyphs.Dash + " " + state)
+		}
+		if l.err != nil {
+			add("   " + th.Error.Render(l.err.Error()))
+		}
+	}
+	add("")
+	add(th.Bold.Render(" Bucket credentials and encryption keys") + th.Muted.Render("  (never shown; a to add, d to remove)"))
+	rows := s.rows()
+	if len(rows) == 0 && s.loaded != nil {
+		add("   none yet: a adds one here, or `skytui creds add gcs NAME --key-file F` / `skytui creds add s3 NAME`")
+	}
+	for i, r := range rows {
+		cur := "  "
+		line := fmt.Sprintf("%-16s %-15s %s", r.name, r.kind, r.identity)
+		if i == s.cursor {
+			cur = th.Accent.Render(th.Glyphs.Cursor + " ")
+			line = th.Selected.Render(line)
+		}
+		add("   " + cur + line)
+	}
+	return strings.Join(lines, "\n")
+}

@@ -1,0 +1,240 @@
+package settings
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/skytui/skytui/keystore"
+	"github.com/skytui/skytui/theme"
+	"github.com/skytui/skytui/tui/kit"
+)
+
+const pk = `-----BEGIN PRIVATE KEY-----\nMIIEsecretmaterial\n-----END PRIVATE KEY-----\n`
+
+func newStore(t *testing.T) *keystore.Store {
+	t.Helper()
+	st, err := keystore.Open(keystore.Options{
+		Backends: []keystore.Backend{keystore.NewMemoryBackend("memory (test)")},
+		Getenv:   func(string) string { return "" },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st
+}
+
+// driver runs the screen's commands synchronously. Actions are run as the
+// action layer would after a "yes", and their outcome is delivered back.
+type driver struct {
+	t       *testing.T
+	s       *Screen
+	actions []kit.Action
+	toasts  []string
+	logins  int
+}
+
+func newDriver(t *testing.T, st *keystore.Store, w, h int) *driver {
+	c := &kit.Common{Theme: theme.New(theme.Options{Dark: true, NoColor: true}), Secrets: st, Profile: "prod",
+		Now: func() time.Time { return time.Date(2026, 3, 14, 12, 0, 0, 0, time.UTC) }}
+	d := &driver{t: t, s: New(c)}
+	d.s.SetSize(w, h)
+	d.run(d.s.Init())
+	return d
+}
+
+// run runs a command; one that does not answer at once (a blink or a
+// timer) is dropped, as nothing here waits on time.
+func (d *driver) run(cmd tea.Cmd) {
+	if cmd == nil {
+		return
+	}
+	ch := make(chan tea.Msg, 1)
+	go func() { ch <- cmd() }()
+	select {
+	case msg := <-ch:
+		d.handle(msg)
+	case <-time.After(50 * time.Millisecond):
+	}
+}
+
+func (d *driver) handle(msg tea.Msg) {
+	switch msg := msg.(type) {
+	case nil:
+	case tea.BatchMsg:
+		for _, c := range msg {
+			d.run(c)
+		}
+	case kit.ActionRequestMsg:
+		d.actions = append(d.actions, msg.Action)
+		res, err := msg.Action.Run(context.Background())
+		d.send(kit.ActionDoneMsg{Name: msg.Action.Name, Result: res, Err: err})
+	case kit.ToastMsg:
+		d.toasts = append(d.toasts, msg.Text)
+	case kit.LoginRequestMsg:
+		d.logins++
+	default:
+		if reflect.TypeOf(msg).PkgPath() == "charm.land/bubbles/v2/cursor" {
+			return
+		}
+		d.send(msg)
+	}
+}
+
+func (d *driver) send(msg tea.Msg) {
+	_, cmd := d.s.Update(msg)
+	d.run(cmd)
+}
+
+func (d *driver) key(k string) {
+	var m tea.KeyPressMsg
+	switch k {
+	case "enter":
+		m = tea.KeyPressMsg{Code: tea.KeyEnter}
+	case "esc":
+		m = tea.KeyPressMsg{Code: tea.KeyEscape}
+	case "down":
+		m = tea.KeyPressMsg{Code: tea.KeyDown}
+	default:
+		r := []rune(k)
+		m = tea.KeyPressMsg{Code: r[0], Text: k}
+	}
+	d.send(m)
+}
+
+func (d *driver) typeText(s string) {
+	for _, r := range s {
+		d.send(tea.KeyPressMsg{Code: r, Text: string(r)})
+	}
+}
+
+func (d *driver) view() string { return ansi.Strip(d.s.View()) }
+
+func TestShowsWhereSecretsAreAndNeverTheSecrets(t *testing.T) {
+	st := newStore(t)
+	if err := st.SetAPIKey("prod", "skysql.key.supersecret"); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.PutBucketCredential(keystore.GCSCredential{Name: "nightly", KeyJSON: []byte(`{"type":"service_account","client_email":"bk@p.iam.gserviceaccount.com","private_key":"` + pk + `"}`)}); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.PutBucketCredential(keystore.S3Credential{Name: "archive", AccessKeyID: "AKIAEXAMPLE", SecretAccessKey: "wJalrSECRET", Region: "eu-west-1"}); err != nil {
+		t.Fatal(err)
+	}
+	d := newDriver(t, st, 100, 30)
+	v := d.view()
+	for _, want := range []string{"memory (test)", keystore.Fingerprint("skysql.key.supersecret"), "nightly", "bk@p.iam.gserviceaccount.com", "archive", "AKIAEXAMPLE (eu-west-1)"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("settings should show %q:\n%s", want, v)
+		}
+	}
+	for _, secret := range []string{"supersecret", "MIIEsecretmaterial", "wJalrSECRET"} {
+		if strings.Contains(v, secret) {
+			t.Fatalf("a secret is on screen:\n%s", v)
+		}
+	}
+	d.key("K")
+	if d.logins != 1 {
+		t.Error("K should ask the root for the key prompt")
+	}
+}
+
+func TestAddS3CredentialThroughTheForm(t *testing.T) {
+	st := newStore(t)
+	d := newDriver(t, st, 100, 30)
+	d.key("a")
+	if !strings.Contains(d.view(), "Add a bucket credential") {
+		t.Fatalf("a opens the form:\n%s", d.view())
+	}
+	d.key("down") // S3
+	d.key("enter")
+	d.typeText("archive")
+	d.key("enter")
+	d.typeText("AKIAEXAMPLE")
+	d.key("enter")
+	d.typeText("wJalrSECRET")
+	if strings.Contains(d.view(), "wJalrSECRET") {
+		t.Fatal("the secret access key must be masked as it is typed")
+	}
+	d.key("enter")
+	d.typeText("eu-west-1")
+	d.key("enter")
+	if len(d.actions) != 1 || d.actions[0].Mutating {
+		t.Fatalf("one local (non-mutating) action expected, got %+v", d.actions)
+	}
+	c, err := st.BucketCredential("archive")
+	if err != nil {
+		t.Fatalf("not stored: %v\n%s", err, d.view())
+	}
+	if s3 := c.(keystore.S3Credential); s3.SecretAccessKey != "wJalrSECRET" || s3.Region != "eu-west-1" {
+		t.Errorf("stored %+v", s3)
+	}
+	if d.s.draft != nil {
+		t.Error("the draft, with its secret, must be dropped after a submit")
+	}
+	if !strings.Contains(d.view(), "AKIAEXAMPLE (eu-west-1)") {
+		t.Errorf("the list should show the new credential:\n%s", d.view())
+	}
+}
+
+func TestBadInputNamesTheFieldAndKeepsTheRest(t *testing.T) {
+	st := newStore(t)
+	d := newDriver(t, st, 100, 30)
+	d.key("a")
+	d.key("enter") // GCS
+	d.typeText("nightly")
+	d.key("enter")
+	bad := filepath.Join(t.TempDir(), "user.json")
+	if err := os.WriteFile(bad, []byte(`{"type":"authorized_user"}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	d.typeText(bad)
+	d.key("enter")
+	if v := d.view(); !strings.Contains(v, "service_account") {
+		t.Fatalf("a key file that is not a service-account key is refused, naming the rule:\n%s", v)
+	}
+	d.key("esc")
+	if d.s.form != nil {
+		t.Fatal("esc cancels")
+	}
+	d.key("a")
+	if d.s.draft == nil || d.s.draft.name != "nightly" || d.s.draft.keyFile != bad {
+		t.Errorf("what was typed should come back: %+v", d.s.draft)
+	}
+}
+
+func TestRemoveGoesThroughAConfirmedAction(t *testing.T) {
+	st := newStore(t)
+	if err := st.PutBucketCredential(keystore.S3Credential{Name: "archive", AccessKeyID: "AKIA", SecretAccessKey: "x", Region: "us-east-1"}); err != nil {
+		t.Fatal(err)
+	}
+	d := newDriver(t, st, 100, 30)
+	d.key("d")
+	if len(d.actions) != 1 || d.actions[0].Confirm.Kind != kit.ConfirmYesNo {
+		t.Fatalf("remove must ask yes/no: %+v", d.actions)
+	}
+	if _, err := st.BucketCredential("archive"); err == nil {
+		t.Error("still stored after remove")
+	}
+	if strings.Contains(d.view(), "archive") {
+		t.Errorf("the list should reload:\n%s", d.view())
+	}
+}
+
+func TestNoKeystoreSaysSo(t *testing.T) {
+	d := newDriver(t, nil, 100, 30)
+	if !strings.Contains(d.view(), "no keystore is open") {
+		t.Errorf("view:\n%s", d.view())
+	}
+	d.key("a")
+	if d.s.form != nil || len(d.toasts) == 0 {
+		t.Error("adding without a keystore should explain, not open a form")
+	}
+}
