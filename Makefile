@@ -4,7 +4,7 @@ VERSION  ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev
 LDFLAGS  := -s -w -X main.version=$(VERSION)
 BIN      ?= bin/skytui
 
-.PHONY: run test build install vet fmt fmt-check deps bench clean
+.PHONY: run test build install vet fmt fmt-check deps bench fuzz clean
 
 ## run: start skytui on the embedded sandbox (no account needed)
 run:
@@ -37,6 +37,10 @@ fmt-check:
 ## deps: install what the end-to-end tests use (Debian: tmux, gnome-keyring, MariaDB); needs root
 deps:
 	sh .ci/install-deps
+
+## fuzz: run every fuzz target briefly (FUZZTIME=10s each)
+fuzz:
+	sh .ci/fuzz
 
 ## bench: Go benchmarks
 bench:
