@@ -42,9 +42,10 @@ deps:
 fuzz:
 	sh .ci/fuzz
 
-## bench: Go benchmarks
+## bench: Go benchmarks, then skytui beside `watch curl | jq` in pseudo-terminals (needs watch, curl, jq)
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
+	$(GO) run ./bench -idle $${BENCH_IDLE:-60s}
 
 clean:
 	rm -rf bin

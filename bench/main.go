@@ -1,0 +1,322 @@
+// Command bench measures skytui beside what users run today to watch
+// service status:
+//
+//	watch -n 2 'curl -s -H "X-API-Key: …" <url> | jq'
+//
+// Both run in pseudo-terminals of the same size against the same sandbox
+// endpoint, at the same time. It reports bytes written to the terminal per
+// idle minute, CPU seconds per idle minute, peak RSS, time to the first
+// frame showing data, and API requests per minute (settled and while a
+// service is pending). It measures; it asserts nothing.
+//
+//	go run ./bench -idle 60s
+package main
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/creack/pty"
+
+	"github.com/skytui/skytui/api"
+	"github.com/skytui/skytui/sandbox"
+)
+
+const key = "bench-key"
+
+func main() {
+	idle := flag.Duration("idle", 60*time.Second, "length of the idle (settled) measurement")
+	pending := flag.Duration("pending", 30*time.Second, "length of the measurement while a service is pending")
+	starts := flag.Int("starts", 7, "process starts for the first-frame median")
+	bin := flag.String("bin", "", "skytui binary (default: build one)")
+	flag.Parse()
+	if err := run(*idle, *pending, *starts, *bin); err != nil {
+		fmt.Fprintln(os.Stderr, "bench:", err)
+		os.Exit(1)
+	}
+}
+
+// counter counts requests by client (User-Agent prefix).
+type counter struct {
+	mu sync.Mutex
+	n  map[string]int
+}
+
+func (c *counter) wrap(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		who := "other"
+		switch ua := r.UserAgent(); {
+		case strings.HasPrefix(ua, "skytui/"):
+			who = "skytui"
+		case strings.HasPrefix(ua, "curl/"):
+			who = "watch"
+		}
+		c.mu.Lock()
+		c.n[who]++
+		c.mu.Unlock()
+		h.ServeHTTP(w, r)
+	})
+}
+
+func (c *counter) get(who string) int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.n[who]
+}
+
+// proc is a program in a pseudo-terminal whose output is counted.
+type proc struct {
+	cmd   *exec.Cmd
+	pty   *os.File
+	bytes atomic.Int64
+	mu    sync.Mutex
+	seen  bytes.Buffer // the output so far, for the first-frame check
+	done  chan struct{}
+}
+
+func start(name string, args []string, env []string) (*proc, error) {
+	cmd := exec.Command(name, args...)
+	cmd.Env = append(os.Environ(), env...)
+	f, err := pty.StartWithSize(cmd, &pty.Winsize{Cols: 120, Rows: 40})
+	if err != nil {
+		return nil, err
+	}
+	p := &proc{cmd: cmd, pty: f, done: make(chan struct{})}
+	go func() {
+		defer close(p.done)
+		buf := make([]byte, 32<<10)
+		for {
+			n, err := f.Read(buf)
+			if n > 0 {
+				p.bytes.Add(int64(n))
+				p.mu.Lock()
+				if p.seen.Len() < 1<<20 {
+					p.seen.Write(buf[:n])
+				}
+				p.mu.Unlock()
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	return p, nil
+}
+
+func (p *proc) saw(s string) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return bytes.Contains(p.seen.Bytes(), []byte(s))
+}
+
+func (p *proc) stop() {
+	_ = p.cmd.Process.Signal(os.Interrupt)
+	t := time.AfterFunc(3*time.Second, func() { _ = p.cmd.Process.Kill() })
+	_ = p.cmd.Wait()
+	t.Stop()
+	p.pty.Close()
+	<-p.done
+}
+
+// cpu is user+system time of the process and its reaped children.
+func cpu(pid int) time.Duration {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0
+	}
+	s := string(b)
+	f := strings.Fields(s[strings.LastIndexByte(s, ')')+2:])
+	var ticks int64
+	for _, i := range []int{11, 12, 13, 14} { // utime stime cutime cstime
+		n, _ := strconv.ParseInt(f[i], 10, 64)
+		ticks += n
+	}
+	return time.Duration(ticks) * time.Second / 100
+}
+
+// peakRSS is VmHWM of the process in MB.
+func peakRSS(pid int) float64 {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return 0
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		if strings.HasPrefix(l, "VmHWM:") {
+			kb, _ := strconv.ParseFloat(strings.Fields(l)[1], 64)
+			return kb / 1024
+		}
+	}
+	return 0
+}
+
+func build(dir string) (string, error) {
+	out := filepath.Join(dir, "bin", "skytui")
+	cmd := exec.Command("go", "build", "-trimpath", "-ldflags", "-s -w -X main.version=bench", "-o", out, ".")
+	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
+	return out, cmd.Run()
+}
+
+func run(idle, pendingFor time.Duration, starts int, bin string) error {
+	tmp, err := os.MkdirTemp("", "skytui-bench-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	if bin == "" {
+		if bin, err = build(tmp); err != nil {
+			return fmt.Errorf("build: %w", err)
+		}
+	}
+	for _, tool := range []string{"watch", "curl", "jq"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			return fmt.Errorf("%s is needed for the comparison (Debian: procps, curl, jq)", tool)
+		}
+	}
+
+	// a settled account: 20 ready services on a manual clock
+	clock := sandbox.NewManualClock(time.Now().UTC().Truncate(time.Second))
+	sb := sandbox.New(sandbox.Options{APIKey: key, Clock: clock})
+	cnt := &counter{n: map[string]int{}}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return err
+	}
+	srv := &http.Server{Handler: cnt.wrap(sb), ReadHeaderTimeout: 5 * time.Second}
+	go func() { _ = srv.Serve(ln) }()
+	defer srv.Close()
+	base := "http://" + ln.Addr().String()
+	c, err := api.New(api.Config{BaseURL: base, APIKey: key, UserAgent: "setup"})
+	if err != nil {
+		return err
+	}
+	ctx := context.Background()
+	for i := range 20 {
+		_, err := c.CreateService(ctx, api.CreateServiceRequest{ServiceType: "transactional", Topology: "es-single",
+			Provider: "aws", Region: "us-east-1", Architecture: "amd64", Size: "sky-2x8", Storage: 100, Nodes: 1,
+			Name: fmt.Sprintf("bench-svc-%02d", i)})
+		if err != nil {
+			return err
+		}
+	}
+	clock.Advance(6 * time.Minute)
+
+	env := []string{"SKYSQL_API_KEY=" + key, "TERM=xterm-256color", "XDG_CONFIG_HOME=" + tmp, "XDG_STATE_HOME=" + tmp}
+	skytuiArgs := []string{"--api-url", base, "--profile", "bench"}
+	cfg := filepath.Join(tmp, "skytui", "config.toml")
+	_ = os.MkdirAll(filepath.Dir(cfg), 0o700)
+	if err := os.WriteFile(cfg, []byte("[[profiles]]\nname = \"bench\"\nbase_url = \""+base+"\"\n"), 0o600); err != nil {
+		return err
+	}
+	watchCmd := fmt.Sprintf(`curl -s -H "X-API-Key: $SKYSQL_API_KEY" %s/provisioning/v1/services | jq`, base)
+
+	// time to the first frame showing data
+	first := func(name string, args []string) (time.Duration, error) {
+		var ds []time.Duration
+		for range starts {
+			t0 := time.Now()
+			p, err := start(name, args, env)
+			if err != nil {
+				return 0, err
+			}
+			for !p.saw("bench-svc-00") {
+				if time.Since(t0) > 10*time.Second {
+					p.stop()
+					return 0, fmt.Errorf("%s showed no data within 10 s", name)
+				}
+				time.Sleep(time.Millisecond)
+			}
+			ds = append(ds, time.Since(t0))
+			p.stop()
+		}
+		sort.Slice(ds, func(i, j int) bool { return ds[i] < ds[j] })
+		return ds[len(ds)/2], nil
+	}
+	ffSky, err := first(bin, skytuiArgs)
+	if err != nil {
+		return err
+	}
+	ffWatch, err := first("watch", []string{"-n", "2", watchCmd})
+	if err != nil {
+		return err
+	}
+
+	// idle, side by side
+	sky, err := start(bin, skytuiArgs, env)
+	if err != nil {
+		return err
+	}
+	defer sky.stop()
+	wat, err := start("watch", []string{"-n", "2", watchCmd}, env)
+	if err != nil {
+		return err
+	}
+	defer wat.stop()
+	time.Sleep(5 * time.Second) // first frames and first fetches
+	b0s, b0w := sky.bytes.Load(), wat.bytes.Load()
+	c0s, c0w := cpu(sky.cmd.Process.Pid), cpu(wat.cmd.Process.Pid)
+	r0s, r0w := cnt.get("skytui"), cnt.get("watch")
+	time.Sleep(idle)
+	perMin := func(x float64, d time.Duration) float64 { return x * float64(time.Minute) / float64(d) }
+	type row struct {
+		name        string
+		bytes, cpu  float64
+		rss         float64
+		first       time.Duration
+		reqSettled  float64
+		reqPending  float64
+		pendingNote string
+	}
+	rs := row{name: "skytui",
+		bytes:      perMin(float64(sky.bytes.Load()-b0s), idle),
+		cpu:        perMin((cpu(sky.cmd.Process.Pid) - c0s).Seconds(), idle),
+		rss:        peakRSS(sky.cmd.Process.Pid),
+		first:      ffSky,
+		reqSettled: perMin(float64(cnt.get("skytui")-r0s), idle)}
+	rw := row{name: "watch + curl + jq",
+		bytes:      perMin(float64(wat.bytes.Load()-b0w), idle),
+		cpu:        perMin((cpu(wat.cmd.Process.Pid) - c0w).Seconds(), idle),
+		rss:        peakRSS(wat.cmd.Process.Pid),
+		first:      ffWatch,
+		reqSettled: perMin(float64(cnt.get("watch")-r0w), idle)}
+
+	// while a service is pending
+	if _, err := c.CreateService(ctx, api.CreateServiceRequest{ServiceType: "transactional", Topology: "es-single",
+		Provider: "aws", Region: "us-east-1", Architecture: "amd64", Size: "sky-2x8", Storage: 100, Nodes: 1, Name: "bench-pending"}); err != nil {
+		return err
+	}
+	time.Sleep(3 * time.Second) // the next poll sees it and speeds up
+	r1s, r1w := cnt.get("skytui"), cnt.get("watch")
+	time.Sleep(pendingFor)
+	rs.reqPending = perMin(float64(cnt.get("skytui")-r1s), pendingFor)
+	rw.reqPending = perMin(float64(cnt.get("watch")-r1w), pendingFor)
+
+	host, _ := os.Hostname()
+	fmt.Printf("skytui beside `watch -n 2 'curl … | jq'` — %s, %d cores, %s, idle %s, pending %s, 20 services, 120x40 pty\n\n",
+		runtime.GOOS+"/"+runtime.GOARCH, runtime.NumCPU(), host, idle, pendingFor)
+	fmt.Println("| | bytes to the terminal per idle minute | CPU seconds per idle minute | peak RSS | first data frame (median) | API requests per minute, settled | while pending |")
+	fmt.Println("|---|---|---|---|---|---|---|")
+	for _, r := range []row{rs, rw} {
+		fmt.Printf("| %s | %.0f | %.3f | %.1f MB | %s | %.1f | %.1f |\n", r.name, r.bytes, r.cpu, r.rss,
+			r.first.Round(time.Millisecond), r.reqSettled, r.reqPending)
+	}
+	ratio := 0.0
+	if rs.bytes > 0 {
+		ratio = rw.bytes / rs.bytes
+	}
+	fmt.Printf("\nwatch writes %.0fx the bytes skytui writes while idle. (watch's RSS is its own; curl and jq are new processes every 2 s.)\n", ratio)
+	return nil
+}
