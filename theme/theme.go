@@ -47,6 +47,7 @@ type Glyphs struct {
 	BoxCorner string   // dialog corners
 	BoxH      string   // dialog horizontal border
 	BoxV      string   // dialog vertical border
+	Spark     []string // sparkline levels, lowest first
 }
 
 // ASCII is the default glyph set.
@@ -55,6 +56,7 @@ var ASCII = Glyphs{
 	SortAsc: "^", SortDesc: "v", Dash: "-", Arrow: "->", Mask: "*",
 	Check: "ok", Cross: "x", Spinner: []string{"|", "/", "-", "\\"},
 	Ready: "ok", BoxCorner: "+", BoxH: "-", BoxV: "|",
+	Spark: []string{"_", ".", "-", "=", "#"},
 }
 
 // Unicode is the optional glyph set for capable terminals and fonts.
@@ -63,6 +65,7 @@ var Unicode = Glyphs{
 	SortAsc: "▲", SortDesc: "▼", Dash: "—", Arrow: "→", Mask: "•",
 	Check: "✓", Cross: "✗", Spinner: []string{"⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"},
 	Ready: "✓", BoxCorner: "+", BoxH: "─", BoxV: "│",
+	Spark: []string{"▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"},
 }
 
 // Kind is the semantic class of a status word or message.

@@ -92,7 +92,7 @@ func (c *cmdLine) candidates(m *Model, v string) []string {
 	}
 	var args []string
 	switch name {
-	case "backups":
+	case "backups", "restores":
 		for _, s := range m.known {
 			args = append(args, s.Name, s.ID)
 		}

@@ -66,8 +66,8 @@ func TestSpinnerOnlyWhileInFlight(t *testing.T) {
 
 func TestScreenSwitchingAndPlaceholders(t *testing.T) {
 	h, _, _ := demoHarness(t, 100, 30, nil)
-	for _, c := range [][2]string{{"2", "The Backups screen is not built yet"}, {"3", "The Restores screen is not built yet"},
-		{"4", "The Replication screen is not built yet"}, {"1", "orders-prod"}} {
+	for _, c := range [][2]string{{"2", "No service chosen"}, {"3", "Restores 2 (1 running)"},
+		{"4", "n new setup"}, {"1", "orders-prod"}} {
 		k, want := c[0], c[1]
 		h.key(k)
 		if !strings.Contains(h.screen(), want) {
@@ -80,6 +80,10 @@ func TestScreenSwitchingAndPlaceholders(t *testing.T) {
 	}
 	h.key("shift+tab")
 	h.key("shift+tab")
+	if h.m.Active().ID() != "settings" {
+		t.Fatalf("shift+tab from the first screen should wrap to the last (settings), went to %s", h.m.Active().ID())
+	}
+	h.key("shift+tab")
 	if h.m.Active().ID() != "replication" {
 		t.Fatalf("shift+tab went to %s", h.m.Active().ID())
 	}
@@ -91,7 +95,7 @@ func TestScreenSwitchingAndPlaceholders(t *testing.T) {
 		t.Fatalf("completion = %q", got)
 	}
 	h.key("enter")
-	if h.m.Active().ID() != "backups" || !strings.Contains(h.screen(), "Asked for service: dbtaf33737495") {
+	if h.m.Active().ID() != "backups" || !strings.Contains(h.screen(), "Backups of orders-prod (dbtaf33737495)") {
 		t.Fatalf(":backups did not open the service's backups:\n%s", h.screen())
 	}
 	h.key(":")
@@ -109,7 +113,7 @@ func TestScreenSwitchingAndPlaceholders(t *testing.T) {
 	}
 	h.key("j")
 	h.key("enter")
-	if !strings.Contains(h.screen(), "Asked for service: dbtzf92915393") {
+	if !strings.Contains(h.screen(), "(dbtzf92915393)") {
 		t.Fatalf("picker choice not opened:\n%s", h.screen())
 	}
 }

@@ -13,7 +13,11 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/skytui/skytui/api"
+	"github.com/skytui/skytui/screens/backups"
+	"github.com/skytui/skytui/screens/replication"
+	"github.com/skytui/skytui/screens/restores"
 	"github.com/skytui/skytui/screens/services"
+	"github.com/skytui/skytui/screens/settings"
 	"github.com/skytui/skytui/theme"
 	"github.com/skytui/skytui/tui/kit"
 )
@@ -45,6 +49,7 @@ type toast struct {
 
 type globalKeys struct {
 	Screen1, Screen2, Screen3, Screen4 key.Binding
+	Screen5                            key.Binding
 	Next, Prev                         key.Binding
 	Help, Command, Refresh, Back, Quit key.Binding
 }
@@ -55,6 +60,7 @@ func defaultGlobalKeys() globalKeys {
 		Screen2: key.NewBinding(key.WithKeys("2"), key.WithHelp("2", "backups")),
 		Screen3: key.NewBinding(key.WithKeys("3"), key.WithHelp("3", "restores")),
 		Screen4: key.NewBinding(key.WithKeys("4"), key.WithHelp("4", "replication")),
+		Screen5: key.NewBinding(key.WithKeys("5"), key.WithHelp("5", "settings")),
 		Next:    key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "next screen")),
 		Prev:    key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "previous screen")),
 		Help:    key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
@@ -66,7 +72,7 @@ func defaultGlobalKeys() globalKeys {
 }
 
 func (k globalKeys) list() []key.Binding {
-	return []key.Binding{k.Screen1, k.Screen2, k.Screen3, k.Screen4, k.Next, k.Prev,
+	return []key.Binding{k.Screen1, k.Screen2, k.Screen3, k.Screen4, k.Screen5, k.Next, k.Prev,
 		k.Help, k.Command, k.Refresh, k.Back, k.Quit}
 }
 
@@ -100,6 +106,9 @@ type Model struct {
 	known         []api.Service // last services listing, for completion and the picker
 	quitting      bool
 	started       bool // Init ran: the engine follows the screen's resources
+
+	// watches are long operations followed whatever screen is shown (watch.go).
+	watches *watcher
 }
 
 // New builds the root model.
@@ -160,9 +169,10 @@ func (m *Model) buildScreens() []kit.Screen {
 	}
 	return []kit.Screen{
 		services.New(m.common),
-		newPlaceholder(m.common, "backups", "Backups", "list a service's backups and schedules, and take a backup"),
-		newPlaceholder(m.common, "restores", "Restores", "list restores and start one from a backup or a bucket"),
-		newPlaceholder(m.common, "replication", "Replication", "set up and watch replication between two services"),
+		backups.New(m.common),
+		restores.New(m.common),
+		replication.New(m.common),
+		settings.New(m.common),
 	}
 }
 
@@ -307,6 +317,12 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 			return nil
 		}
 		return m.openScreen(msg.Purpose, msg.Service.ID)
+	case kit.WatchMsg:
+		return m.startWatch(msg.Watch)
+	case watchTickMsg:
+		return m.onWatchTick(msg)
+	case watchResultMsg:
+		return m.onWatchResult(msg)
 	case profileOpenedMsg:
 		return m.profileOpened(msg)
 	case loginRequestMsg:
@@ -386,6 +402,8 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.switchScreen(2)
 	case key.Matches(msg, m.keys.Screen4):
 		return m.switchScreen(3)
+	case key.Matches(msg, m.keys.Screen5):
+		return m.switchScreen(4)
 	case key.Matches(msg, m.keys.Next):
 		return m.switchScreen((m.active + 1) % len(m.screens))
 	case key.Matches(msg, m.keys.Prev):
@@ -569,8 +587,19 @@ func (m *Model) render() string {
 	}
 	if w < MinWidth || h < MinHeight {
 		msg := fmt.Sprintf("terminal too small (need %dx%d, have %dx%d)", MinWidth, MinHeight, w, h)
-		return m.common.Theme.Warn.Render(ansi.Wrap(msg, w, " ")) + "\n" +
-			m.common.Theme.Muted.Render(ansi.Truncate("enlarge the window, or q to quit", w, "~"))
+		lines := strings.Split(ansi.Wrap(msg, w, " "), "\n")
+		lines = append(lines, "enlarge the window, or q to quit")
+		if len(lines) > h {
+			lines = lines[:h] // 1x1 still gets a frame that fits
+		}
+		for i, l := range lines {
+			st := m.common.Theme.Warn
+			if i == len(lines)-1 && len(lines) > 1 {
+				st = m.common.Theme.Muted
+			}
+			lines[i] = st.Render(ansi.Truncate(l, w, ""))
+		}
+		return strings.Join(lines, "\n")
 	}
 	bh := m.bodyHeight()
 	var body string

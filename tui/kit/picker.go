@@ -1,6 +1,10 @@
 package kit
 
 import (
+	"slices"
+	"sort"
+	"strings"
+
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/skytui/skytui/api"
@@ -34,6 +38,12 @@ func NewPicker(c *Common, title, purpose string, services []api.Service) *Picker
 		{Title: "STATUS", Min: 6, Max: 16, Priority: 7},
 	})
 	p.table.Empty = "no services known yet"
+	// by name, whatever order the listing came in (a copy: the caller's
+	// slice may be shared)
+	services = slices.Clone(services)
+	sort.SliceStable(services, func(i, j int) bool {
+		return strings.ToLower(services[i].Name) < strings.ToLower(services[j].Name)
+	})
 	rows := make([]Row, 0, len(services))
 	for _, s := range services {
 		p.byID[s.ID] = s

@@ -1,0 +1,1031 @@
+// Package backups is the Backups screen: one service's backups (the
+// listing merged with the backup status call, in-progress rows polled
+// fast), their detail pane, the service's schedules with their next runs,
+// and the new-backup form (tui/forms.Backup). It reads through the root's
+// polling engine (Resources), mutates through the root's action layer
+// (kit.Do) and remembers the last service per profile in the user state
+// directory.
+package backups
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/skytui/skytui/api"
+	"github.com/skytui/skytui/theme"
+	"github.com/skytui/skytui/tui/forms"
+	"github.com/skytui/skytui/tui/kit"
+)
+
+// ID is the screen's name on the command line.
+const ID = "backups"
+
+// ServicesKey is the services listing (names, statuses, the picker).
+const ServicesKey = "services"
+
+// WideWidth is the width from which the detail pane goes to the right.
+const WideWidth = 120
+
+type mode int
+
+const (
+	modeList mode = iota
+	modeSchedules
+	modeForm
+)
+
+// Screen is the Backups screen.
+type Screen struct {
+	common *kit.Common
+	keys   keyMap
+	mode   mode
+
+	width, height int
+
+	// the service shown
+	svcID    string
+	wanted   string // a name or ID from ":backups X", resolved once services load
+	retried  string // wanted was not listed; the listing is being read again
+	notFound string // what could not be resolved
+	services []api.Service
+	svcsOK   bool
+	svcsErr  error
+	remember string // loaded from the state file
+	stateOK  bool
+	saved    string // last ID written to the state file
+
+	// backups
+	data       backupData
+	loaded     bool
+	loadErr    error
+	items      []item
+	byKey      map[string]int
+	optimistic map[string]*optimistic
+	table      *kit.Table
+	detail     *kit.Detail
+	showDetail bool
+	sortBy     sortKey
+	desc       bool
+
+	// schedules
+	schedules    []api.Schedule // as listed
+	schedAll     []api.Schedule // listed and just created, as shown
+	schedLoaded  bool
+	schedErr     error
+	schedByID    map[string]int
+	optSchedules map[string]api.Schedule
+	schedTable   *kit.Table
+	schedDetail  *kit.Detail
+
+	// the new-backup form
+	form       *forms.Backup
+	draft      *forms.BackupDraft
+	submitting string
+}
+
+// New builds the screen.
+func New(c *kit.Common) *Screen {
+	s := &Screen{
+		common:       c,
+		keys:         newKeyMap(),
+		detail:       kit.NewDetail(c),
+		schedDetail:  kit.NewDetail(c),
+		byKey:        map[string]int{},
+		optimistic:   map[string]*optimistic{},
+		schedByID:    map[string]int{},
+		optSchedules: map[string]api.Schedule{},
+		desc:         true, // newest first
+	}
+	s.table = kit.NewTable(c, tableColumns())
+	s.table.SetSortIndicator(colStarted, true)
+	s.schedTable = kit.NewTable(c, scheduleColumns())
+	s.schedTable.Empty = "loading schedules" + c.Theme.Glyphs.Ellipsis
+	s.resetData()
+	return s
+}
+
+func (s *Screen) resetData() {
+	s.data, s.loaded, s.loadErr, s.items = backupData{}, false, nil, nil
+	clear(s.byKey)
+	clear(s.optimistic)
+	s.schedules, s.schedLoaded, s.schedErr = nil, false, nil
+	clear(s.schedByID)
+	clear(s.optSchedules)
+	s.table.Empty = "loading backups" + s.common.Theme.Glyphs.Ellipsis
+	s.table.SetRows(nil)
+	s.schedTable.SetRows(nil)
+}
+
+// ID implements kit.Screen.
+func (s *Screen) ID() string { return ID }
+
+// Title implements kit.Screen.
+func (s *Screen) Title() string { return "Backups" }
+
+// ServiceID is the service shown, or "".
+func (s *Screen) ServiceID() string { return s.svcID }
+
+// stateMsg carries the remembered service.
+type stateMsg struct {
+	profile, id string
+	err         error
+}
+
+// Init reads the last service of the profile (a file: in a command).
+func (s *Screen) Init() tea.Cmd {
+	profile := s.common.Profile
+	return func() tea.Msg {
+		id, err := LoadLastService(profile)
+		return stateMsg{profile: profile, id: id, err: err}
+	}
+}
+
+// Open implements kit.Opener: ":backups <service>" (a name or an ID) and
+// the picker's choice.
+func (s *Screen) Open(arg string) tea.Cmd {
+	arg = strings.TrimSpace(arg)
+	if arg == "" {
+		return nil
+	}
+	s.wanted, s.notFound, s.retried = arg, "", ""
+	return s.resolve()
+}
+
+// resolve turns wanted into a service ID once it can: by ID or name in the
+// listing, or as an ID when the listing is not there or does not show it.
+func (s *Screen) resolve() tea.Cmd {
+	w := s.wanted
+	if w == "" {
+		return nil
+	}
+	for _, v := range s.services {
+		if v.ID == w {
+			return s.choose(v.ID)
+		}
+	}
+	for _, v := range s.services {
+		if v.Name == w {
+			return s.choose(v.ID)
+		}
+	}
+	if api.ValidateServiceID(w) == nil {
+		return s.choose(w)
+	}
+	if !s.svcsOK {
+		return nil // resolved when the listing arrives
+	}
+	if s.retried != w {
+		// the listing may predate the service: ask once more
+		s.retried = w
+		return kit.Refresh(ServicesKey)
+	}
+	s.wanted, s.notFound, s.retried = "", w, ""
+	return nil
+}
+
+// choose shows the backups of id and remembers it.
+func (s *Screen) choose(id string) tea.Cmd {
+	s.wanted, s.notFound, s.retried = "", "", ""
+	if id != s.svcID {
+		s.svcID = id
+		s.resetData()
+		if s.mode == modeForm {
+			s.form, s.mode = nil, modeList
+		}
+		s.table.SetFilter("")
+		s.schedTable.SetFilter("")
+	}
+	if id == s.saved {
+		return nil
+	}
+	s.saved = id
+	profile := s.common.Profile
+	return func() tea.Msg {
+		if err := SaveLastService(profile, id); err != nil {
+			return kit.ToastMsg{Level: kit.ToastWarn, Text: "could not remember the service for next time: " + err.Error()}
+		}
+		return nil
+	}
+}
+
+func (s *Screen) service() (api.Service, bool) {
+	for _, v := range s.services {
+		if v.ID == s.svcID {
+			return v, true
+		}
+	}
+	return api.Service{}, false
+}
+
+func (s *Screen) serviceName() string {
+	if v, ok := s.service(); ok && v.Name != "" {
+		return v.Name
+	}
+	return s.svcID
+}
+
+// CapturesKeys implements kit.Screen.
+func (s *Screen) CapturesKeys() bool {
+	switch s.mode {
+	case modeForm:
+		return s.form != nil && s.form.CapturesKeys()
+	case modeSchedules:
+		return s.schedTable.Filtering()
+	}
+	return s.table.Filtering()
+}
+
+// Resources implements kit.Screen: the services listing always, the
+// service's backups (with the status call) once one is chosen, and its
+// schedules while they are shown.
+func (s *Screen) Resources() []kit.Resource {
+	client := s.common.Client
+	res := []kit.Resource{{
+		Key: ServicesKey,
+		Fetch: func(ctx context.Context) (any, error) {
+			if client == nil {
+				return nil, errors.New("no API client")
+			}
+			return client.ListServices(ctx)
+		},
+	}}
+	if s.svcID == "" {
+		return res
+	}
+	id := s.svcID
+	res = append(res, kit.Resource{
+		Key: forms.BackupsKey(id),
+		Fetch: func(ctx context.Context) (any, error) {
+			if client == nil {
+				return nil, errors.New("no API client")
+			}
+			return fetchBackups(ctx, client, id)
+		},
+		Pending: func(data any) bool {
+			if len(s.optimistic) > 0 {
+				return true
+			}
+			d, _ := data.(backupData)
+			for _, it := range merge(d, nil) {
+				if it.inProgress() {
+					return true
+				}
+			}
+			return false
+		},
+	})
+	if s.mode == modeSchedules {
+		res = append(res, kit.Resource{
+			Key: forms.SchedulesKey(id),
+			Fetch: func(ctx context.Context) (any, error) {
+				if client == nil {
+					return nil, errors.New("no API client")
+				}
+				return client.ListSchedules(ctx, id)
+			},
+		})
+	}
+	return res
+}
+
+// fetchBackups reads the listing, then the status of initiated backups.
+// A failing status call does not hide the listing: its status is used.
+func fetchBackups(ctx context.Context, client *api.Client, id string) (backupData, error) {
+	list, err := client.ListBackups(ctx, id)
+	if err != nil {
+		return backupData{}, err
+	}
+	d := backupData{Backups: list}
+	st, err := client.BackupStatus(ctx, id)
+	switch {
+	case errors.Is(err, api.ErrStatusUnsupported):
+		d.StatusUnsupported = true
+	case err != nil:
+		d.StatusErr = err
+	default:
+		d.Statuses = st
+	}
+	return d, nil
+}
+
+// SetSize implements kit.Screen.
+func (s *Screen) SetSize(w, h int) {
+	s.width, s.height = w, h
+	s.layout()
+}
+
+func (s *Screen) layout() {
+	w, h := s.width, s.height
+	th := h - 1 // status line
+	tw := w
+	if s.showDetail {
+		if w >= WideWidth {
+			tw = w * 55 / 100
+			s.detail.SetSize(w-tw-3, th)
+		} else {
+			tableH := max(5, th*45/100)
+			s.detail.SetSize(w, th-tableH-1)
+			th = tableH
+		}
+	}
+	s.table.SetSize(tw, th)
+	// schedules (a few rows): the list over the selected one's next runs
+	sh := h - 1
+	tableH := max(4, sh/2)
+	s.schedTable.SetSize(w, tableH)
+	s.schedDetail.SetSize(w, sh-tableH-1)
+	if s.form != nil {
+		s.form.SetSize(w, h)
+	}
+}
+
+// ---- messages ----
+
+// Update implements kit.Screen.
+func (s *Screen) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
+	switch msg := msg.(type) {
+	case stateMsg:
+		return s, s.onState(msg)
+	case kit.DataMsg:
+		return s, s.onData(msg)
+	case kit.ClockMsg:
+		s.rebuild()
+		s.rebuildSchedules()
+		return s, nil
+	case kit.ActionDoneMsg:
+		return s, s.onActionDone(msg)
+	case forms.BackupSubmitMsg:
+		return s, s.onSubmit(msg)
+	case forms.BackupCancelMsg:
+		if s.form == nil || msg.Form != s.form {
+			return s, nil
+		}
+		d := msg.Draft
+		s.draft, s.form, s.mode = &d, nil, modeList
+		return s, kit.Toast(kit.ToastInfo, "new backup cancelled; n brings back what you typed")
+	case tea.KeyPressMsg:
+		return s, s.onKey(msg)
+	}
+	// component messages (form internals, input cursor…)
+	switch s.mode {
+	case modeForm:
+		if s.form != nil {
+			return s, s.form.Update(msg)
+		}
+	case modeSchedules:
+		_, cmd := s.schedTable.Update(msg)
+		return s, cmd
+	default:
+		_, cmd := s.table.Update(msg)
+		return s, cmd
+	}
+	return s, nil
+}
+
+func (s *Screen) onState(msg stateMsg) tea.Cmd {
+	if msg.profile != s.common.Profile {
+		return nil
+	}
+	s.stateOK = true
+	s.remember = msg.id
+	s.saved = msg.id
+	if s.svcID == "" && s.wanted == "" && msg.id != "" {
+		s.wanted = msg.id
+		return s.resolve()
+	}
+	return nil
+}
+
+func (s *Screen) onData(msg kit.DataMsg) tea.Cmd {
+	switch {
+	case msg.Key == ServicesKey:
+		if msg.Err != nil {
+			s.svcsErr = msg.Err
+			return nil
+		}
+		s.services, _ = msg.Data.([]api.Service)
+		s.svcsOK, s.svcsErr = true, nil
+		return s.resolve()
+	case s.svcID != "" && msg.Key == forms.BackupsKey(s.svcID):
+		if msg.Err != nil {
+			s.loadErr = msg.Err
+			if !s.loaded {
+				s.table.Empty = "could not load backups: " + msg.Err.Error()
+			}
+			return nil
+		}
+		d, _ := msg.Data.(backupData)
+		s.data, s.loaded, s.loadErr = d, true, nil
+		s.table.Empty = "no backups yet: n takes one (the platform also takes a nightly full backup)"
+		settle(d, s.optimistic, s.common.Time())
+		s.rebuild()
+	case s.svcID != "" && msg.Key == forms.SchedulesKey(s.svcID):
+		if msg.Err != nil {
+			s.schedErr = msg.Err
+			if !s.schedLoaded {
+				s.schedTable.Empty = "could not load schedules: " + msg.Err.Error()
+			}
+			return nil
+		}
+		list, _ := msg.Data.([]api.Schedule)
+		s.schedules, s.schedLoaded, s.schedErr = list, true, nil
+		s.schedTable.Empty = "no schedules: n with a daily, hourly or cron schedule creates one"
+		for _, sc := range list {
+			delete(s.optSchedules, scheduleKey(&sc))
+		}
+		s.rebuildSchedules()
+	}
+	return nil
+}
+
+// rebuild merges, sorts and hands the table its rows; the table keeps
+// the cursor on the same backup.
+func (s *Screen) rebuild() {
+	items := merge(s.data, s.optimistic)
+	sortItems(items, s.sortBy, s.desc)
+	s.items = items
+	now := s.common.Time()
+	rows := make([]kit.Row, len(items))
+	clear(s.byKey)
+	for i := range items {
+		s.byKey[items[i].Key] = i
+		rows[i] = items[i].row(now)
+	}
+	s.table.SetRows(rows)
+	col := colStarted
+	switch s.sortBy {
+	case sortType:
+		col = colType
+	case sortStatus:
+		col = colStatus
+	case sortSize:
+		col = colSize
+	}
+	s.table.SetSortIndicator(col, s.desc)
+	s.refreshDetail()
+}
+
+func (s *Screen) rebuildSchedules() {
+	list := append([]api.Schedule(nil), s.schedules...)
+	for _, sc := range s.optSchedules {
+		list = append(list, sc)
+	}
+	sortSchedules(list)
+	s.schedAll = list
+	now := s.common.Time()
+	rows := make([]kit.Row, len(list))
+	clear(s.schedByID)
+	for i := range list {
+		rows[i] = scheduleRow(&list[i], now)
+		s.schedByID[scheduleKey(&list[i])] = i
+	}
+	s.schedTable.SetRows(rows)
+	s.refreshSchedDetail()
+}
+
+func (s *Screen) selected() (item, bool) {
+	i, ok := s.byKey[s.table.SelectedID()]
+	if !ok {
+		return item{}, false
+	}
+	return s.items[i], true
+}
+
+func (s *Screen) refreshDetail() {
+	if !s.showDetail {
+		return
+	}
+	it, ok := s.selected()
+	if !ok {
+		s.detail.SetContent("No backup selected", nil)
+		return
+	}
+	s.detail.SetContent("Backup "+forms.ShortKey(it.Key), it.detailSections(s.common.Time(), s.serviceName()))
+}
+
+func (s *Screen) refreshSchedDetail() {
+	i, ok := s.schedByID[s.schedTable.SelectedID()]
+	if !ok {
+		s.schedDetail.SetContent("", nil)
+		return
+	}
+	sc := &s.schedAll[i]
+	s.schedDetail.SetContent("Schedule "+scheduleKey(sc), scheduleSections(sc, s.common.Time(), time.Local))
+}
+
+// hasFull reports a completed full backup in what is shown, for the
+// form's incremental rule; nil while the listing is not loaded.
+func (s *Screen) hasFull() *bool {
+	if !s.loaded {
+		return nil
+	}
+	has := forms.HasCompletedFull(s.data.Backups)
+	for _, it := range merge(s.data, nil) {
+		if strings.EqualFold(it.Type, api.BackupFull) && it.State == api.BackupCompleted {
+			has = true
+		}
+	}
+	return &has
+}
+
+// ---- keys ----
+
+func (s *Screen) onKey(msg tea.KeyPressMsg) tea.Cmd {
+	if s.mode == modeForm {
+		if s.form == nil {
+			s.mode = modeList
+			return nil
+		}
+		return s.form.Update(msg)
+	}
+	tbl := s.table
+	if s.mode == modeSchedules {
+		tbl = s.schedTable
+	}
+	if tbl.Filtering() {
+		_, cmd := tbl.Update(msg)
+		s.refreshDetail()
+		s.refreshSchedDetail()
+		return cmd
+	}
+	k := s.keys
+	switch {
+	case key.Matches(msg, k.Pick):
+		return s.openPicker()
+	case key.Matches(msg, k.New):
+		return s.openForm()
+	case key.Matches(msg, k.Schedules):
+		if s.svcID == "" {
+			return nil
+		}
+		if s.mode == modeSchedules {
+			s.mode = modeList
+		} else {
+			s.mode = modeSchedules
+		}
+		return nil
+	case key.Matches(msg, k.Back):
+		if tbl.Filter() != "" {
+			tbl.SetFilter("")
+			s.refreshDetail()
+			s.refreshSchedDetail()
+			return nil
+		}
+		if s.mode == modeSchedules {
+			s.mode = modeList
+			return nil
+		}
+		if s.showDetail {
+			s.showDetail = false
+			s.layout()
+		}
+		return nil
+	}
+	if s.svcID == "" && key.Matches(msg, k.Detail) {
+		return s.openPicker()
+	}
+	if s.mode == modeSchedules {
+		switch {
+		case key.Matches(msg, k.ScrollDown):
+			s.schedDetail.ScrollBy(3)
+			return nil
+		case key.Matches(msg, k.ScrollUp):
+			s.schedDetail.ScrollBy(-3)
+			return nil
+		}
+		_, cmd := s.schedTable.Update(msg)
+		s.refreshSchedDetail()
+		return cmd
+	}
+	switch {
+	case key.Matches(msg, k.Detail):
+		s.showDetail = !s.showDetail
+		s.layout()
+		s.refreshDetail()
+		return nil
+	case key.Matches(msg, k.Sort):
+		s.sortBy = (s.sortBy + 1) % 4
+		s.desc = s.sortBy == sortStarted || s.sortBy == sortSize
+		s.rebuild()
+		return nil
+	case key.Matches(msg, k.Reverse):
+		s.desc = !s.desc
+		s.rebuild()
+		return nil
+	case key.Matches(msg, k.CopyKey):
+		it, ok := s.selected()
+		if !ok || it.Optimistic && strings.HasPrefix(it.Key, "job ") {
+			return kit.Toast(kit.ToastWarn, "no backup key to copy yet")
+		}
+		return kit.Copy(s.common, "backup key "+forms.ShortKey(it.Key), it.Key)
+	case key.Matches(msg, k.CopyGTID):
+		it, ok := s.selected()
+		if !ok {
+			return nil
+		}
+		if it.BinlogGTIDPosition == "" {
+			return kit.Toast(kit.ToastWarn, "backup "+forms.ShortKey(it.Key)+" has no GTID position")
+		}
+		return kit.Copy(s.common, "GTID position "+it.BinlogGTIDPosition, it.BinlogGTIDPosition)
+	case key.Matches(msg, k.ScrollDown):
+		s.detail.ScrollBy(3)
+		return nil
+	case key.Matches(msg, k.ScrollUp):
+		s.detail.ScrollBy(-3)
+		return nil
+	}
+	_, cmd := s.table.Update(msg)
+	s.refreshDetail()
+	return cmd
+}
+
+func (s *Screen) openPicker() tea.Cmd {
+	if !s.svcsOK {
+		if s.svcsErr != nil {
+			return kit.Toast(kit.ToastError, "cannot list services: "+s.svcsErr.Error())
+		}
+		return kit.Toast(kit.ToastInfo, "services are still loading; try again in a moment")
+	}
+	return kit.OpenDialog(kit.NewPicker(s.common, "Backups of which service?", ID, s.services))
+}
+
+// openForm opens the new-backup form, with what was typed before. A
+// read-only profile is told why at once (the action layer refuses the
+// submit anyway).
+func (s *Screen) openForm() tea.Cmd {
+	if s.common.ReadOnly {
+		return kit.Toast(kit.ToastError, fmt.Sprintf("profile %s is read-only: new backups are not allowed", s.common.Profile))
+	}
+	if s.svcID == "" {
+		return kit.Toast(kit.ToastInfo, "choose a service first: p")
+	}
+	v, ok := s.service()
+	if !ok {
+		v = api.Service{ID: s.svcID, Name: s.svcID}
+	}
+	s.form = forms.NewBackup(s.common, v, forms.BackupOptions{Draft: s.draft, HasFullBackup: s.hasFull()})
+	s.form.SetSize(s.width, s.height)
+	s.mode = modeForm
+	return s.form.Init()
+}
+
+// ---- the action ----
+
+// submitTag marks the answer of a backup this screen submitted.
+type submitTag struct {
+	form  *forms.Backup
+	req   api.ScheduleRequest
+	svcID string
+	at    time.Time
+}
+
+func (s *Screen) onSubmit(msg forms.BackupSubmitMsg) tea.Cmd {
+	if s.form == nil || msg.Form != s.form {
+		return nil
+	}
+	a := msg.Action
+	a.Origin = ID
+	a.Tag = submitTag{form: msg.Form, req: msg.Request, svcID: msg.Request.ServiceID, at: s.common.Time()}
+	s.submitting = a.Name
+	s.draft = nil
+	s.mode = modeList
+	return kit.Do(a)
+}
+
+func (s *Screen) onActionDone(msg kit.ActionDoneMsg) tea.Cmd {
+	tag, ok := msg.Tag.(submitTag)
+	if !ok {
+		return nil
+	}
+	s.submitting = ""
+	if msg.Err != nil {
+		// back to the review, everything kept
+		if tag.svcID == s.svcID {
+			s.form = tag.form
+			s.form.Failed(msg.Err)
+			s.form.SetSize(s.width, s.height)
+			s.mode = modeForm
+		} else {
+			d := tag.form.Draft() // another service is shown: n brings it back
+			s.draft = &d
+		}
+		return nil
+	}
+	if tag.svcID != s.svcID {
+		return nil
+	}
+	s.form = nil
+	sc, _ := msg.Result.(*api.Schedule)
+	if tag.req.Schedule == "once" {
+		key := ""
+		var job int64
+		if sc != nil {
+			key, job = sc.BackupID, int64(sc.ID)
+		}
+		if key == "" {
+			key = "job " + strconv.FormatInt(job, 10)
+		}
+		if _, listed := s.byKey[key]; !listed {
+			o := &optimistic{at: tag.at, item: item{
+				Backup: api.Backup{Key: key, ServiceID: tag.svcID, Type: tag.req.BackupType,
+					Status: api.BackupInProgress, StartTime: api.Time{Time: tag.at}},
+				State: api.BackupInProgress, Word: api.BackupInProgress, Source: srcSubmitted,
+				Optimistic: true, JobID: job,
+			}}
+			if es := tag.req.ExternalStorage; es != nil {
+				o.IsExternalStorage, o.Bucket = true, es.Bucket.Path
+			}
+			s.optimistic[key] = o
+		}
+		s.mode = modeList
+		s.table.SetFilter("")
+		s.rebuild()
+		s.table.Select(key)
+		s.refreshDetail()
+		return nil
+	}
+	if sc != nil {
+		if sc.ServiceID == "" {
+			sc.ServiceID = tag.svcID
+		}
+		if sc.Type == "" {
+			sc.Type = tag.req.BackupType
+		}
+		if sc.Expression() == "" || sc.Expression() == "cron" {
+			sc.Cron = tag.req.Schedule
+		}
+		if tag.req.ExternalStorage != nil && sc.Target == "" {
+			sc.Target = tag.req.ExternalStorage.Bucket.Path
+		}
+		s.optSchedules[scheduleKey(sc)] = *sc
+	}
+	s.mode = modeSchedules
+	s.schedTable.SetFilter("")
+	s.rebuildSchedules()
+	if sc != nil {
+		s.schedTable.Select(scheduleKey(sc))
+		s.refreshSchedDetail()
+	}
+	return nil
+}
+
+// ---- view ----
+
+// View implements kit.Screen.
+func (s *Screen) View() string {
+	th := s.common.Theme
+	if s.mode == modeForm && s.form != nil {
+		return s.form.View()
+	}
+	if s.svcID == "" {
+		return s.emptyView()
+	}
+	status := s.statusLine()
+	if s.mode == modeSchedules {
+		tv, dv := s.schedTable.View(), s.schedDetail.View()
+		rule := th.Muted.Render(strings.Repeat(th.Glyphs.HRule, s.width))
+		return status + "\n" + padLines(tv, s.schedTable.Height()) + "\n" + rule + "\n" + dv
+	}
+	tv := s.table.View()
+	if !s.showDetail {
+		return status + "\n" + tv
+	}
+	dv := s.detail.View()
+	if s.width >= WideWidth {
+		return status + "\n" + sideBySide(tv, dv, s.width*55/100, th.Glyphs.Sep, th)
+	}
+	rule := th.Muted.Render(strings.Repeat(th.Glyphs.HRule, s.width))
+	return status + "\n" + padLines(tv, s.table.Height()) + "\n" + rule + "\n" + dv
+}
+
+func (s *Screen) statusLine() string {
+	th := s.common.Theme
+	name := s.serviceName()
+	head := " Backups of " + name
+	if s.mode == modeSchedules {
+		head = " Schedules of " + name
+	}
+	if name != s.svcID && s.width >= 100 {
+		head += " (" + s.svcID + ")"
+	}
+	var notes []string
+	if s.mode == modeSchedules {
+		notes = append(notes, s.schedCount(), "times in UTC and local")
+	} else {
+		notes = append(notes, s.countText(), "sort: "+s.sortText())
+		if s.anyTooOld() {
+			notes = append(notes, "too old = over 4 days: cannot start replication")
+			if s.width < 100 {
+				notes[len(notes)-1] = "too old: >4 days"
+			}
+		}
+	}
+	line := th.Bold.Render(head) + "  " + th.Muted.Render(strings.Join(notes, "  "))
+	switch {
+	case s.submitting != "":
+		line += "  " + th.Pending.Render("submitting "+s.submitting+th.Glyphs.Ellipsis)
+	case s.mode == modeList && s.loadErr != nil && s.loaded:
+		line += "  " + th.Warn.Render("showing last data")
+	case s.mode == modeList && s.data.StatusErr != nil:
+		line += "  " + th.Warn.Render("status call failed: showing the listing's status")
+	}
+	return ansi.Truncate(line, s.width, th.Glyphs.Ellipsis)
+}
+
+func (s *Screen) anyTooOld() bool {
+	now := s.common.Time()
+	for i := range s.items {
+		if s.items[i].TooOld(now) {
+			return true
+		}
+	}
+	return false
+}
+
+func (s *Screen) countText() string {
+	if !s.loaded && s.loadErr == nil {
+		return "loading"
+	}
+	n := s.table.Total()
+	word := "backups"
+	if n == 1 {
+		word = "backup"
+	}
+	if s.table.Filter() != "" {
+		return fmt.Sprintf("%d of %d %s", s.table.Len(), n, word)
+	}
+	running := 0
+	for i := range s.items {
+		if s.items[i].inProgress() {
+			running++
+		}
+	}
+	if running > 0 {
+		return fmt.Sprintf("%d %s, %d in progress", n, word, running)
+	}
+	return fmt.Sprintf("%d %s", n, word)
+}
+
+func (s *Screen) schedCount() string {
+	if !s.schedLoaded && s.schedErr == nil {
+		return "loading"
+	}
+	n := s.schedTable.Total()
+	if s.schedTable.Filter() != "" {
+		return fmt.Sprintf("%d of %d", s.schedTable.Len(), n)
+	}
+	return strconv.Itoa(n)
+}
+
+func (s *Screen) sortText() string {
+	g := s.common.Theme.Glyphs
+	if s.desc {
+		return s.sortBy.String() + " " + g.SortDesc
+	}
+	return s.sortBy.String() + " " + g.SortAsc
+}
+
+func (s *Screen) emptyView() string {
+	th := s.common.Theme
+	lines := []string{th.Title.Render("Backups"), ""}
+	switch {
+	case s.notFound != "":
+		lines = append(lines, th.Error.Render("No service named or with ID "+strconvQuote(s.notFound)+"."),
+			"", "Press p to pick a service, or :backups <name or ID>.")
+	case s.wanted != "":
+		lines = append(lines, "Looking up service "+s.wanted+th.Glyphs.Ellipsis)
+	case s.svcsOK && len(s.services) == 0:
+		lines = append(lines, "No services in this account yet.", th.Muted.Render("Create one on the Services screen (1, then n)."))
+	default:
+		lines = append(lines, "No service chosen.", "", "Press p (or enter) to pick a service, or :backups <name or ID>.",
+			th.Muted.Render("The choice is remembered for this profile."))
+	}
+	if s.svcsErr != nil && !s.svcsOK {
+		lines = append(lines, "", th.Warn.Render("cannot list services: "+s.svcsErr.Error()))
+	}
+	for i, l := range lines {
+		lines[i] = ansi.Truncate(l, max(0, s.width-2), th.Glyphs.Ellipsis)
+	}
+	return lipgloss.Place(s.width, s.height, lipgloss.Center, lipgloss.Center, strings.Join(lines, "\n"))
+}
+
+func strconvQuote(s string) string { return strconv.Quote(s) }
+
+func padLines(s string, h int) string {
+	n := strings.Count(s, "\n") + 1
+	if n < h {
+		s += strings.Repeat("\n", h-n)
+	}
+	return s
+}
+
+// sideBySide joins two blocks with a separator column.
+func sideBySide(left, right string, lw int, sep string, th *theme.Theme) string {
+	ll := strings.Split(left, "\n")
+	rl := strings.Split(right, "\n")
+	n := max(len(ll), len(rl))
+	var b strings.Builder
+	sepS := " " + th.Muted.Render(sep) + " "
+	for i := 0; i < n; i++ {
+		l := ""
+		if i < len(ll) {
+			l = ll[i]
+		}
+		w := ansi.StringWidth(l)
+		if w > lw {
+			l = ansi.Truncate(l, lw, "")
+			w = lw
+		}
+		b.WriteString(l)
+		b.WriteString(strings.Repeat(" ", lw-w))
+		b.WriteString(sepS)
+		if i < len(rl) {
+			b.WriteString(rl[i])
+		}
+		if i < n-1 {
+			b.WriteByte('\n')
+		}
+	}
+	return b.String()
+}
+
+// ---- key map ----
+
+type keyMap struct {
+	Detail, Back, Sort, Reverse, New, Pick, Schedules key.Binding
+	CopyKey, CopyGTID                                 key.Binding
+	ScrollDown, ScrollUp                              key.Binding
+}
+
+func newKeyMap() keyMap {
+	return keyMap{
+		Detail:     key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "details")),
+		Back:       key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back")),
+		Sort:       key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "sort: started/type/status/size")),
+		Reverse:    key.NewBinding(key.WithKeys("S"), key.WithHelp("S", "reverse sort")),
+		New:        key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "new backup")),
+		Pick:       key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "pick service")),
+		Schedules:  key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "schedules/backups")),
+		CopyKey:    key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "copy key")),
+		CopyGTID:   key.NewBinding(key.WithKeys("Y"), key.WithHelp("Y", "copy GTID")),
+		ScrollDown: key.NewBinding(key.WithKeys("J", "ctrl+d"), key.WithHelp("J", "scroll details down")),
+		ScrollUp:   key.NewBinding(key.WithKeys("K", "ctrl+u"), key.WithHelp("K", "scroll details up")),
+	}
+}
+
+type screenKeys struct {
+	short []key.Binding
+	full  [][]key.Binding
+}
+
+func (k screenKeys) ShortHelp() []key.Binding  { return k.short }
+func (k screenKeys) FullHelp() [][]key.Binding { return k.full }
+
+// KeyMap implements kit.Screen: the bindings of the current mode.
+func (s *Screen) KeyMap() help.KeyMap {
+	k := s.keys
+	t := s.table.Keys
+	if s.mode == modeForm && s.form != nil {
+		b := s.form.Keys()
+		return screenKeys{short: b, full: [][]key.Binding{b}}
+	}
+	tbl := s.table
+	if s.mode == modeSchedules {
+		tbl = s.schedTable
+	}
+	if tbl.Filtering() {
+		b := []key.Binding{
+			key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "keep filter")),
+			key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear filter")),
+		}
+		return screenKeys{short: b, full: [][]key.Binding{b}}
+	}
+	if s.svcID == "" {
+		b := []key.Binding{k.Pick}
+		return screenKeys{short: b, full: [][]key.Binding{b}}
+	}
+	if s.mode == modeSchedules {
+		short := []key.Binding{k.Schedules, k.New, k.Pick, t.Filter, k.Back}
+		full := [][]key.Binding{
+			{k.Schedules, k.New, k.Pick, k.ScrollDown, k.ScrollUp, k.Back},
+			{t.Up, t.Down, t.PageUp, t.PageDown, t.Top, t.Bottom, t.Filter},
+		}
+		return screenKeys{short: short, full: full}
+	}
+	short := []key.Binding{k.Detail, k.New, k.Schedules, k.CopyKey, k.CopyGTID, k.Pick, t.Filter, k.Sort}
+	full := [][]key.Binding{
+		{k.Detail, k.New, k.Schedules, k.Pick, k.CopyKey, k.CopyGTID, k.Sort, k.Reverse, k.ScrollDown, k.ScrollUp},
+		{t.Up, t.Down, t.PageUp, t.PageDown, t.Top, t.Bottom, t.Filter, k.Back},
+	}
+	return screenKeys{short: short, full: full}
+}

@@ -1,0 +1,350 @@
+package backups
+
+import (
+	"encoding/base64"
+	"errors"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/skytui/skytui/api"
+	"github.com/skytui/skytui/theme"
+	"github.com/skytui/skytui/tui/forms"
+	"github.com/skytui/skytui/tui/kit"
+)
+
+var now = time.Date(2026, 3, 14, 12, 0, 0, 0, time.UTC)
+
+const sid = "dbtaf33737495"
+
+func bk(key, typ, status string, age time.Duration) api.Backup {
+	start := now.Add(-age)
+	b := api.Backup{Key: key + ":" + sid + ":pod", ServiceID: sid, Type: typ, Status: status,
+		StartTime: api.Time{Time: start}, SizeBytes: 3 << 30, BinlogGTIDPosition: "0-1-" + key,
+		BinlogFile: "mariadb-bin.000042", BinlogPosition: "1234"}
+	if api.BackupState(status) != api.BackupInProgress {
+		b.EndTime = api.Time{Time: start.Add(5 * time.Minute)}
+	}
+	return b
+}
+
+func newScreen(t *testing.T, w, h int) *Screen {
+	t.Helper()
+	old := StateFile
+	StateFile = func() (string, error) { return "", nil }
+	t.Cleanup(func() { StateFile = old })
+	c := &kit.Common{Theme: theme.Default(), Now: func() time.Time { return now }, Profile: "t"}
+	s := New(c)
+	s.SetSize(w, h)
+	s.Open(sid)
+	return s
+}
+
+func feed(s *Screen, d backupData) {
+	s.Update(kit.DataMsg{Key: forms.BackupsKey(sid), Data: d, At: now})
+}
+
+func find(s *Screen, key string) (item, bool) {
+	for _, it := range s.items {
+		if strings.HasPrefix(it.Key, key) {
+			return it, true
+		}
+	}
+	return item{}, false
+}
+
+func TestStatusCallMergedWithListing(t *testing.T) {
+	s := newScreen(t, 140, 30)
+	feed(s, backupData{
+		Backups: []api.Backup{bk("aaa", "full", "Running", time.Minute), bk("bbb", "full", "Succeeded", time.Hour)},
+		Statuses: []api.BackupStatus{
+			{ID: "aaa:" + sid + ":pod", Status: "completed", Message: "Backup has succeeded!"},
+			{ID: "ccc:" + sid + ":pod", Type: "logical", Status: "in progress"}, // not listed yet
+		},
+	})
+	a, _ := find(s, "aaa")
+	if a.Word != "completed" || a.Source != srcStatus || a.Message != "Backup has succeeded!" {
+		t.Fatalf("the status call's state did not win over the listing: %+v", a)
+	}
+	b, _ := find(s, "bbb")
+	if b.Word != "completed" || b.Source != srcListing {
+		t.Fatalf("listing status: %+v", b)
+	}
+	c, ok := find(s, "ccc")
+	if !ok || c.Word != "in progress" || c.Listed {
+		t.Fatalf("a backup only the status call knows is missing: %+v", c)
+	}
+	// no status call on this server: the listing is the source
+	feed(s, backupData{Backups: []api.Backup{bk("aaa", "full", "Running", time.Minute)}, StatusUnsupported: true})
+	a, _ = find(s, "aaa")
+	if a.Word != "in progress" || a.Source != srcListing {
+		t.Fatalf("without the status call: %+v", a)
+	}
+	// a failing status call is said, and the listing still shows
+	feed(s, backupData{Backups: []api.Backup{bk("aaa", "full", "Failed", time.Minute)}, StatusErr: errors.New("500")})
+	if a, _ = find(s, "aaa"); a.Word != "failed" {
+		t.Fatalf("failed: %+v", a)
+	}
+	if !strings.Contains(ansi.Strip(s.View()), "status call failed: showing the listing's status") {
+		t.Fatalf("no word about the failed status call:\n%s", ansi.Strip(s.View()))
+	}
+}
+
+func TestPendingWhileInProgress(t *testing.T) {
+	s := newScreen(t, 140, 30)
+	var res kit.Resource
+	for _, r := range s.Resources() {
+		if r.Key == forms.BackupsKey(sid) {
+			res = r
+		}
+	}
+	if res.Pending == nil {
+		t.Fatal("no pending predicate: in-progress rows would not be polled fast")
+	}
+	running := backupData{Backups: []api.Backup{bk("aaa", "full", "Succeeded", time.Hour)},
+		Statuses: []api.BackupStatus{{ID: "zzz", Status: "in progress"}}}
+	if !res.Pending(running) {
+		t.Fatal("a backup in progress (from the status call) is not pending")
+	}
+	if res.Pending(backupData{Backups: []api.Backup{bk("aaa", "full", "Succeeded", time.Hour)}}) {
+		t.Fatal("settled backups are pending")
+	}
+	if !res.Pending(backupData{Backups: []api.Backup{bk("aaa", "full", "Running", time.Minute)}}) {
+		t.Fatal("a running backup (from the listing) is not pending")
+	}
+}
+
+func TestAgeMarksBackupsTooOldForReplication(t *testing.T) {
+	s := newScreen(t, 140, 30)
+	feed(s, backupData{Backups: []api.Backup{
+		bk("new", "full", "Succeeded", 3*24*time.Hour+23*time.Hour),
+		bk("old", "full", "Succeeded", 4*24*time.Hour+time.Hour),
+		bk("oldfail", "full", "Failed", 6*24*time.Hour),
+	}})
+	n, _ := find(s, "new")
+	o, _ := find(s, "old")
+	f, _ := find(s, "oldfail")
+	if n.TooOld(now) || !o.TooOld(now) || f.TooOld(now) {
+		t.Fatalf("too old: new %v, old %v, failed %v", n.TooOld(now), o.TooOld(now), f.TooOld(now))
+	}
+	if got := o.ageText(now); got != "4d too old" {
+		t.Fatalf("age cell = %q (the words, not only a colour)", got)
+	}
+	if got := n.ageText(now); got != "3d" {
+		t.Fatalf("age cell = %q", got)
+	}
+	txt, kind := o.replicationText(now)
+	if kind != theme.KindWarn || !strings.Contains(txt, "older than the 4-day binlog retention (too old to start replication)") {
+		t.Fatalf("replication = %q", txt)
+	}
+	txt, _ = n.replicationText(now)
+	if !strings.HasPrefix(txt, "yes: 3d old") {
+		t.Fatalf("replication = %q", txt)
+	}
+	v := ansi.Strip(s.View())
+	if !strings.Contains(v, "too old = over 4 days: cannot start replication") {
+		t.Fatalf("no legend:\n%s", v)
+	}
+}
+
+func TestSortAndFilter(t *testing.T) {
+	s := newScreen(t, 140, 30)
+	feed(s, backupData{Backups: []api.Backup{
+		bk("a1", "incremental", "Succeeded", 1*time.Hour),
+		bk("a2", "full", "Succeeded", 3*time.Hour),
+		bk("a3", "logical", "Failed", 2*time.Hour),
+	}})
+	order := func() []string {
+		var out []string
+		for _, it := range s.items {
+			out = append(out, forms.ShortKey(it.Key))
+		}
+		return out
+	}
+	if got := order(); !reflect.DeepEqual(got, []string{"a1", "a3", "a2"}) {
+		t.Fatalf("newest first: %v", got)
+	}
+	press(s, "s") // type
+	if got := order(); !reflect.DeepEqual(got, []string{"a2", "a1", "a3"}) {
+		t.Fatalf("by type: %v", got)
+	}
+	press(s, "s") // status
+	if got := order(); !reflect.DeepEqual(got, []string{"a1", "a2", "a3"}) {
+		t.Fatalf("by status: %v", got)
+	}
+	press(s, "S")
+	if got := order(); !reflect.DeepEqual(got, []string{"a3", "a1", "a2"}) {
+		t.Fatalf("by status reversed: %v", got)
+	}
+	if !strings.Contains(ansi.Strip(s.View()), "sort: status v") {
+		t.Fatalf("sort not shown:\n%s", ansi.Strip(s.View()))
+	}
+	// the filter narrows, survives a refresh, esc clears it
+	press(s, "/")
+	for _, r := range "failed" {
+		press(s, string(r))
+	}
+	press(s, "enter")
+	if s.table.Len() != 1 {
+		t.Fatalf("filter 'failed' shows %d rows", s.table.Len())
+	}
+	feed(s, s.data)
+	if s.table.Len() != 1 {
+		t.Fatal("a refresh lost the filter")
+	}
+	press(s, "esc")
+	if s.table.Len() != 3 {
+		t.Fatalf("esc did not clear the filter: %d rows", s.table.Len())
+	}
+}
+
+func TestSubmittedBackupAppearsAtOnce(t *testing.T) {
+	s := newScreen(t, 140, 30)
+	feed(s, backupData{Backups: []api.Backup{bk("a1", "full", "Succeeded", time.Hour)}})
+	req := api.ScheduleRequest{BackupType: "full", Schedule: "once", ServiceID: sid}
+	s.Update(kit.ActionDoneMsg{Tag: submitTag{req: req, svcID: sid, at: now},
+		Result: &api.Schedule{ID: 7, BackupID: "fresh:" + sid + ":pod"}})
+	it, ok := find(s, "fresh")
+	if !ok || it.Word != "in progress" || !it.Optimistic || s.table.SelectedID() != it.Key {
+		t.Fatalf("the submitted backup is not shown and selected: %+v (selected %q)", it, s.table.SelectedID())
+	}
+	// polled fast until it is listed
+	for _, r := range s.Resources() {
+		if r.Key == forms.BackupsKey(sid) && !r.Pending(s.data) {
+			t.Fatal("not pending while the submitted backup is not listed")
+		}
+	}
+	// a listing that predates it does not hide it
+	feed(s, backupData{Backups: []api.Backup{bk("a1", "full", "Succeeded", time.Hour)}})
+	if _, ok := find(s, "fresh"); !ok {
+		t.Fatal("the submitted backup vanished on an older listing")
+	}
+	// once listed, the API's record wins
+	listed := bk("fresh", "full", "Running", 0)
+	feed(s, backupData{Backups: []api.Backup{bk("a1", "full", "Succeeded", time.Hour), listed}})
+	if it, _ := find(s, "fresh"); it.Optimistic || !it.Listed || len(s.optimistic) != 0 {
+		t.Fatalf("after listing: %+v", it)
+	}
+	// a job whose backup the server did not name shows as "job N" and
+	// goes when a backup of its type started since shows up
+	s.Update(kit.ActionDoneMsg{Tag: submitTag{req: api.ScheduleRequest{BackupType: "logical", Schedule: "once", ServiceID: sid}, svcID: sid, at: now},
+		Result: &api.Schedule{ID: 8}})
+	if _, ok := find(s, "job 8"); !ok {
+		t.Fatal("no row for a job without a backup key")
+	}
+	feed(s, backupData{Backups: []api.Backup{listed, bk("dump", "logical", "Running", 0)}})
+	if _, ok := find(s, "job 8"); ok {
+		t.Fatal("the job row stays after its backup is listed")
+	}
+}
+
+func TestCreatedScheduleShownAtOnce(t *testing.T) {
+	s := newScreen(t, 140, 30)
+	req := api.ScheduleRequest{BackupType: "full", Schedule: "0 4 * * *", ServiceID: sid}
+	s.Update(kit.ActionDoneMsg{Tag: submitTag{req: req, svcID: sid, at: now}, Result: &api.Schedule{ID: 9, Schedule: "cron", Cron: "0 4 * * *", Status: "Active"}})
+	v := ansi.Strip(s.View())
+	if s.mode != modeSchedules || !strings.Contains(v, "daily at 04:00 UTC") || !strings.Contains(v, "Sun 2026-03-15 04:00 UTC") {
+		t.Fatalf("the new schedule is not shown with its next runs:\n%s", v)
+	}
+}
+
+func TestHumanBytes(t *testing.T) {
+	for _, c := range []struct {
+		n    int64
+		want string
+	}{{0, "-"}, {512, "512 B"}, {1536, "1.5 KiB"}, {24 << 20, "24 MiB"}, {2631784857, "2.5 GiB"}, {49 << 30, "49 GiB"}, {3 << 40, "3.0 TiB"}} {
+		if got := HumanBytes(c.n); got != c.want {
+			t.Errorf("HumanBytes(%d) = %q, want %q", c.n, got, c.want)
+		}
+	}
+}
+
+func TestDetailHasEveryField(t *testing.T) {
+	s := newScreen(t, 140, 40)
+	b := bk("ext", "logical", "Succeeded", 2*time.Hour)
+	b.Bucket, b.IsExternalStorage, b.Method, b.CloudProvider, b.PointInTime = "s3://acme-exports/orders", true, "mysqldump", "aws", "2026-03-14T10:00:00Z"
+	feed(s, backupData{Backups: []api.Backup{b}})
+	press(s, "enter")
+	v := ansi.Strip(s.View())
+	for _, want := range []string{"ext:" + sid + ":pod", "logical", "mysqldump", "completed  (from the listing)",
+		"2026-03-14 10:00:00 UTC", "2026-03-14 10:05:00 UTC", "5m00s", "3.0 GiB (3221225472 bytes)",
+		"your own bucket (offloaded", "Bucket path            s3://acme-exports/orders", "2026-03-14T10:00:00Z", "0-1-ext", "mariadb-bin.000042", "1234",
+		"yes: 2h old", "aws"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("detail lacks %q", want)
+		}
+	}
+	if t.Failed() {
+		t.Log(v)
+	}
+}
+
+func TestCopyKeyAndGTID(t *testing.T) {
+	s := newScreen(t, 140, 30)
+	feed(s, backupData{Backups: []api.Backup{bk("aaa", "full", "Succeeded", time.Hour)}})
+	raw := func(cmd tea.Cmd) string {
+		t.Helper()
+		if cmd == nil {
+			t.Fatal("no command")
+		}
+		seq := reflect.ValueOf(cmd())
+		first := seq.Index(0).Interface().(tea.Cmd)()
+		return first.(tea.RawMsg).Msg.(string)
+	}
+	if got := raw(press(s, "y")); !strings.Contains(got, "52;c;") || !strings.Contains(got, b64("aaa:"+sid+":pod")) {
+		t.Fatalf("y sent %q", got)
+	}
+	if got := raw(press(s, "Y")); !strings.Contains(got, b64("0-1-aaa")) {
+		t.Fatalf("Y sent %q", got)
+	}
+	feed(s, backupData{Backups: []api.Backup{{Key: "nogtid:" + sid + ":p", Type: "full", Status: "Running", StartTime: api.Time{Time: now}}}})
+	msg := press(s, "Y")()
+	if tm, ok := msg.(kit.ToastMsg); !ok || !strings.Contains(tm.Text, "has no GTID position") {
+		t.Fatalf("Y without a GTID = %#v", msg)
+	}
+}
+
+func TestViewFitsArea(t *testing.T) {
+	for _, size := range [][2]int{{60, 12}, {80, 20}, {140, 36}} {
+		s := newScreen(t, size[0], size[1])
+		var list []api.Backup
+		for i := range 200 {
+			list = append(list, bk(strings.Repeat("f", i%7+1)+string(rune('a'+i%26)), "full", "Succeeded", time.Duration(i)*time.Hour))
+		}
+		feed(s, backupData{Backups: list})
+		for _, k := range []string{"", "enter", "t"} {
+			if k != "" {
+				press(s, k)
+			}
+			lines := strings.Split(ansi.Strip(s.View()), "\n")
+			if len(lines) > size[1] {
+				t.Errorf("%dx%d after %q: %d lines", size[0], size[1], k, len(lines))
+			}
+			for i, l := range lines {
+				if ansi.StringWidth(l) > size[0] {
+					t.Errorf("%dx%d after %q: line %d is %d wide", size[0], size[1], k, i, ansi.StringWidth(l))
+				}
+			}
+		}
+	}
+}
+
+func press(s *Screen, k string) tea.Cmd {
+	var msg tea.KeyPressMsg
+	switch k {
+	case "enter":
+		msg = tea.KeyPressMsg{Code: tea.KeyEnter}
+	case "esc":
+		msg = tea.KeyPressMsg{Code: tea.KeyEscape}
+	default:
+		msg = tea.KeyPressMsg{Code: []rune(k)[0], Text: k}
+	}
+	_, cmd := s.Update(msg)
+	return cmd
+}
+
+func b64(s string) string { return base64.StdEncoding.EncodeToString([]byte(s)) }

@@ -1,0 +1,328 @@
+package replication_test
+
+import (
+	"os"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/skytui/skytui/api"
+	"github.com/skytui/skytui/screens/replication"
+	"github.com/skytui/skytui/tui"
+)
+
+// choosePair picks the primary and the secondary in the wizard's list by
+// filtering on their names.
+func (h *harness) choosePair(primary, secondary string) {
+	h.t.Helper()
+	h.key("/")
+	h.typeText(primary)
+	h.key("enter", "enter")
+	h.waitFor("Choose the SECONDARY")
+	h.key("/")
+	h.typeText(secondary)
+	h.key("enter", "enter")
+}
+
+// toRestored drives the wizard through step 3 (keys, and the sandbox
+// clock for the restore).
+func (h *harness) toRestored() {
+	h.t.Helper()
+	h.key("4", "n")
+	h.waitFor("Choose the PRIMARY")
+	h.choosePair("orders-prod", "replica-west")
+	h.waitFor("Step 1 of 6")
+	if strings.Contains(h.screen(), "FAIL  1 Allow list") {
+		h.key("enter") // add the missing outbound IP
+	}
+	h.waitFor("PASS  1 Allow list")
+	h.waitFor("Step 2 of 6")
+	h.key("enter") // the newest usable backup
+	h.waitFor("Step 3 of 6")
+	h.key("enter")
+	h.waitFor("This erases ALL data in replica-west.")
+	h.typeText("replica-west")
+	h.key("enter")
+	h.waitFor("WAIT  3 Restore")
+	h.d.clk.Advance(time.Hour)
+	h.poll()
+	h.waitFor("PASS  3 Restore")
+	h.waitFor("replica-west's default username and password are now those of orders-prod")
+}
+
+// The real screen, driven by keys only, through the demo to Yes / Yes.
+func TestFlowDemoToYesYes(t *testing.T) {
+	d := newDemo(t)
+	h := d.app(120, 40, nil)
+	h.key("4")
+	h.waitFor("No replication set up with skytui yet.")
+	h.toRestored()
+	h.waitFor("Step 4 of 6")
+	h.waitFor("CALL sky.change_external_primary_gtid('" + d.byName("orders-prod").FQDN + "'")
+	h.key("enter")
+	h.waitFor("PASS  4 Change primary")
+	h.waitFor("Step 5 of 6")
+	grant := regexp.MustCompile(`GRANT REPLICATION SLAVE ON \*\.\* TO 'skysql_replication_[a-z0-9]+'@'[0-9.]+' IDENTIFIED BY '[0-9A-F]{24}';`)
+	if !grant.MatchString(strings.ReplaceAll(h.screen(), "\n  ", "")) {
+		t.Fatalf("no grant shown verbatim:\n%s", h.screen())
+	}
+	h.key("y")
+	if len(h.raw) == 0 || !strings.Contains(h.raw[len(h.raw)-1], "\x1b]52;c;") {
+		t.Fatalf("y did not copy the grant by OSC 52: %q", h.raw)
+	}
+	h.key("enter") // run the grant on the primary
+	h.waitFor("PASS  5 Grant")
+	h.waitFor("Step 6 of 6")
+	h.key("enter") // start
+	h.waitFor("orders-prod -> replica-west set up")
+	out := h.screen()
+	for _, w := range []string{"IO thread     Yes", "SQL thread    Yes", "Gtid_IO_Pos", "Last IO err   none"} {
+		if !strings.Contains(out, w) {
+			t.Fatalf("status view lacks %q:\n%s", w, out)
+		}
+	}
+	// the lag's history grows with each poll
+	for range 5 {
+		d.clk.Advance(5 * time.Second)
+		h.poll()
+	}
+	if !strings.Contains(h.screen(), "over the last 6 reads") {
+		t.Fatalf("no history after 6 polls:\n%s", h.screen())
+	}
+}
+
+func fileText(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// The app closed after the grant was shown: a new one (a new model on the
+// same state directory) offers to resume, continues at step 5 (the grant
+// read again from the secondary, never from the file), and the state file
+// never held a secret.
+func TestFlowResumeAfterRestart(t *testing.T) {
+	d := newDemo(t)
+	h := d.app(120, 40, nil)
+	h.toRestored()
+	h.key("enter")
+	h.waitFor("Step 5 of 6")
+	pri, sec := d.byName("orders-prod"), d.byName("replica-west")
+	priCreds, _ := d.c.GetCredentials(bg, pri.ID)
+	secrets := []string{priCreds.Password, "IDENTIFIED", "GRANT", testKey}
+	text := fileText(t, d.stateFile())
+	for _, s := range secrets {
+		if strings.Contains(text, s) {
+			t.Fatalf("the state file holds a secret (%q):\n%s", s, text)
+		}
+	}
+	for _, w := range []string{`"step": "grant"`, `"restore_id"`, `"gtid": "0-`, pri.ID, sec.ID} {
+		if !strings.Contains(text, w) {
+			t.Fatalf("the state file lacks %s:\n%s", w, text)
+		}
+	}
+
+	// restart
+	h2 := d.app(120, 40, nil)
+	h2.key("4")
+	h2.waitFor("Unfinished setup: orders-prod -> replica-west, at step 5 (Grant). c continues it")
+	h2.key("c")
+	h2.waitFor("Step 5 of 6")
+	for _, s := range []string{"PASS    Pair", "PASS  1 Allow list", "PASS  2 Backup", "PASS  3 Restore", "PASS  4 Change primary"} {
+		h2.waitFor(s)
+	}
+	h2.waitFor("IDENTIFIED BY") // read again with replication_grants
+	h2.key("enter")
+	h2.waitFor("Step 6 of 6")
+	h2.key("enter")
+	h2.waitFor("IO thread     Yes")
+	if _, err := os.Stat(d.stateFile()); err != nil {
+		t.Fatal(err)
+	}
+	text = fileText(t, d.stateFile())
+	if strings.Contains(text, `"setup"`) || !strings.Contains(text, `"pairs"`) {
+		t.Fatalf("after the setup the file should hold the pair and no setup:\n%s", text)
+	}
+	for _, s := range secrets {
+		if strings.Contains(text, s) {
+			t.Fatalf("the state file holds a secret (%q):\n%s", s, text)
+		}
+	}
+	// a third start shows the pair, polled
+	h3 := d.app(120, 40, nil)
+	h3.key("4")
+	h3.waitFor("IO thread     Yes")
+}
+
+// A read-only profile: every mutating step is refused by the action layer,
+// and nothing changes on the API or on the servers.
+func TestFlowReadOnlyRefusesEveryChange(t *testing.T) {
+	d := newDemo(t)
+	pri, sec := d.byName("orders-prod"), d.byName("replica-west")
+	// make step 1 fail: drop the entry that admits the secondary
+	for _, e := range pri.AllowList() {
+		if replication.AllowedBy(sec.OutboundIPs[0], []api.AllowListEntry{e}) != "" {
+			if _, err := d.c.RemoveAllowListEntry(bg, pri.ID, e.IP); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	ro := func(o *tui.Options) { o.ReadOnly, o.Profile = true, "demo" }
+	h := d.app(120, 40, ro)
+	before := d.srv.Stats()
+	h.key("4", "n")
+	h.choosePair("orders-prod", "replica-west")
+	h.waitFor("FAIL  1 Allow list")
+	h.key("enter")
+	h.waitFor("refused: profile is read-only")
+	if !strings.Contains(h.lastToast(), "read-only") {
+		t.Fatalf("toast %q", h.lastToast())
+	}
+	// the entry is added by someone else; checking again passes step 1
+	for _, ip := range sec.OutboundIPs {
+		if _, err := d.c.AddAllowListEntry(bg, pri.ID, ip); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := d.srv.Stats().Count("POST", "/provisioning/v1/services/{id}/security/allowlist") - before.Count("POST", "/provisioning/v1/services/{id}/security/allowlist"); n != len(sec.OutboundIPs) {
+		t.Fatalf("%d allow-list POSTs, want only the test's %d", n, len(sec.OutboundIPs))
+	}
+	before = d.srv.Stats()
+	h.key("c")
+	h.waitFor("Step 2 of 6")
+	h.key("enter") // choosing a backup changes nothing on the API
+	h.waitFor("Step 3 of 6")
+	h.key("enter")
+	h.typeText("replica-west")
+	h.key("enter")
+	h.waitFor("the API refused it: profile is read-only")
+	after := d.srv.Stats()
+	for _, route := range []string{"/backup/v1/restores", "/provisioning/v1/services/{id}/security/allowlist"} {
+		if after.Count("POST", route) != before.Count("POST", route) {
+			t.Fatalf("POST %s in read-only", route)
+		}
+	}
+	if s := d.byName("replica-west"); s.Status != "ready" {
+		t.Fatalf("replica-west is %s: a restore ran", s.Status)
+	}
+
+	// Steps 4–6 and stop/start: set up by a writable engine up to the
+	// change, then resumed read-only at each step.
+	eng := &replication.Engine{Client: d.c, Now: d.clk.Now}
+	w := replication.NewWizard(d.clk.Now())
+	w.Apply(eng.CheckPair(bg, pri.ID, sec.ID), d.clk.Now())
+	w.Apply(eng.CheckAllowList(bg, w.Progress), d.clk.Now())
+	o := eng.ListBackups(bg, w.Progress)
+	w.Apply(o, d.clk.Now())
+	if err := w.ChooseBackup(o.Backup.Backup.Key, d.clk.Now()); err != nil {
+		t.Fatal(err)
+	}
+	w.Apply(eng.StartRestore(bg, w.Progress), d.clk.Now())
+	d.clk.Advance(time.Hour)
+	w.Apply(eng.CheckRestore(bg, w.Progress), d.clk.Now())
+	if w.Current() != replication.StepChange {
+		t.Fatalf("writable setup at %s", w.Current())
+	}
+	store := replication.DefaultStore()
+	save := func(p replication.Progress) {
+		t.Helper()
+		if err := store.Save("demo", replication.ProfileState{Setup: &p}, store.NextSeq()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	save(w.Progress)
+	h = d.app(120, 40, ro)
+	h.key("4", "c")
+	h.waitFor("Step 4 of 6")
+	h.key("enter")
+	h.waitFor("refused: profile is read-only")
+	secCreds, _ := d.c.GetCredentials(bg, sec.ID)
+	secDB, err := api.OpenSQL(api.SQLTarget{Host: sec.FQDN, Port: sec.ReadWritePort(), User: secCreds.Username, Password: secCreds.Password})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer secDB.Close()
+	if st, err := secDB.ReplicationStatus(bg); err != nil || st.Configured {
+		t.Fatalf("read-only step 4 configured replication: %+v %v", st, err)
+	}
+
+	// writable: change primary; read-only: the grant is refused
+	w.Apply(eng.ChangePrimary(bg, w.Progress), d.clk.Now())
+	save(w.Progress)
+	h = d.app(120, 40, ro)
+	h.key("4", "c")
+	h.waitFor("Step 5 of 6")
+	h.waitFor("IDENTIFIED BY") // reading it is allowed
+	h.key("enter")
+	h.waitFor("refused: profile is read-only")
+
+	// writable: the user says they ran it (they did not); read-only: start refused
+	w.GrantRanByUser(d.clk.Now())
+	save(w.Progress)
+	h = d.app(120, 40, ro)
+	h.key("4", "c")
+	h.waitFor("Step 6 of 6")
+	h.key("enter")
+	h.waitFor("refused: profile is read-only")
+	if st, _ := secDB.ReplicationStatus(bg); st.IORunning != "No" {
+		t.Fatalf("read-only start started replication: %+v", st)
+	}
+	if _, err := eng.SetReplication(bg, replication.PairOf(w.Progress, d.clk.Now()), true); err != nil {
+		t.Fatal(err)
+	}
+	if err := store.Save("demo", replication.ProfileState{Pairs: []replication.Pair{replication.PairOf(w.Progress, d.clk.Now())}}, store.NextSeq()); err != nil {
+		t.Fatal(err)
+	}
+	// status view: stop and start refused, the grant still shown
+	h = d.app(120, 40, ro)
+	h.key("4")
+	h.waitFor("IO thread     Connecting")
+	h.waitFor("1045")
+	h.key("s")
+	if strings.Contains(h.screen(), "Stop replication?") {
+		t.Fatal("read-only asked to confirm a stop instead of refusing")
+	}
+	if !strings.Contains(h.lastToast(), "read-only") {
+		t.Fatalf("toast %q", h.lastToast())
+	}
+	h.key("S")
+	if !strings.Contains(h.lastToast(), "read-only") {
+		t.Fatalf("toast %q", h.lastToast())
+	}
+	if st, _ := secDB.ReplicationStatus(bg); st.IORunning != "Connecting" {
+		t.Fatalf("read-only stop changed replication: %+v", st)
+	}
+	h.key("g")
+	h.waitFor("IDENTIFIED BY")
+}
+
+// The restore asks for the secondary's exact name; typing never triggers
+// global keys (q, 1, :); esc goes back without a call.
+func TestFlowRestoreNeedsTheExactName(t *testing.T) {
+	d := newDemo(t)
+	h := d.app(120, 40, nil)
+	h.key("4", "n")
+	h.choosePair("orders-prod", "replica-west")
+	if strings.Contains(h.screen(), "FAIL  1 Allow list") {
+		h.key("enter")
+	}
+	h.waitFor("Step 2 of 6")
+	h.key("enter", "enter")
+	h.waitFor("Type replica-west to confirm")
+	before := d.srv.Stats().Count("POST", "/backup/v1/restores")
+	h.typeText("q1:replica-wes")
+	h.key("enter")
+	h.waitFor("does not match")
+	if h.m.Active().ID() != "replication" || d.srv.Stats().Count("POST", "/backup/v1/restores") != before {
+		t.Fatalf("a wrong name submitted or left the screen:\n%s", h.screen())
+	}
+	h.key("esc")
+	h.waitFor("Step 3 of 6")
+	if strings.Contains(h.screen(), "Type replica-west to confirm") || d.srv.Stats().Count("POST", "/backup/v1/restores") != before {
+		t.Fatalf("esc did not go back without a call:\n%s", h.screen())
+	}
+}

@@ -1,0 +1,137 @@
+package replication_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/x/exp/golden"
+
+	"github.com/skytui/skytui/api"
+	"github.com/skytui/skytui/screens/replication"
+)
+
+// checkFrame asserts the frame fills the terminal exactly.
+func checkFrame(t *testing.T, out string, w, h int) {
+	t.Helper()
+	lines := strings.Split(out, "\n")
+	if len(lines) != h {
+		t.Errorf("frame has %d lines, want %d", len(lines), h)
+	}
+	for i, l := range lines {
+		if n := len([]rune(l)); n > w {
+			t.Errorf("line %d is %d wide (max %d): %q", i, n, w, l)
+		}
+	}
+}
+
+// TestGolden snapshots the frame (escape sequences stripped, the random
+// SQL ports fixed) at 80x24 and 140x40 along one setup in the demo: the
+// empty state, a refused pair, a failing and a passing step with its fix,
+// the backups, the restore's type-to-confirm, the restore running and
+// done, the grant, 1045 at the start, the status view with 1045, with a
+// sparkline, the grant again, and a secondary whose status cannot be read.
+// Regenerate with: go test ./screens/replication/ -run TestGolden -update
+func TestGolden(t *testing.T) {
+	for _, size := range [][2]int{{80, 24}, {140, 40}} {
+		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
+			d := newDemo(t)
+			pri, sec := d.byName("orders-prod"), d.byName("replica-west")
+			// step 1 fails: drop the entry that admits the secondary
+			for _, e := range pri.AllowList() {
+				if replication.AllowedBy(sec.OutboundIPs[0], []api.AllowListEntry{e}) != "" {
+					if _, err := d.c.RemoveAllowListEntry(bg, pri.ID, e.IP); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+			h := d.app(size[0], size[1], nil)
+			snap := func(name string) {
+				t.Helper()
+				out := h.screen()
+				t.Run(name, func(t *testing.T) {
+					checkFrame(t, out, size[0], size[1])
+					golden.RequireEqual(t, out)
+				})
+			}
+			h.key("4")
+			snap("01_empty")
+			h.key("n")
+			h.key("/")
+			h.typeText("orders-prod")
+			h.key("enter", "enter")
+			h.key("/")
+			h.typeText("legacy")
+			h.key("enter", "enter")
+			h.waitFor("refused: the secondary legacy-batch is stopped")
+			snap("02_pair_refused")
+			h.key("esc") // clear the filter
+			h.key("/")
+			h.typeText("replica-west")
+			h.key("enter", "enter")
+			h.waitFor("FAIL  1 Allow list")
+			snap("03_allowlist_fail")
+			h.key("enter")
+			h.waitFor("Step 2 of 6")
+			snap("04_backups")
+			h.key("enter", "enter")
+			h.typeText("replica-west")
+			snap("05_restore_confirm")
+			h.key("enter")
+			h.waitFor("WAIT  3 Restore")
+			snap("06_restore_running")
+			d.clk.Advance(time.Hour)
+			h.poll()
+			h.waitFor("PASS  3 Restore")
+			snap("07_restore_done")
+			h.key("enter")
+			h.waitFor("Step 5 of 6")
+			snap("08_grant")
+			h.key("m")
+			h.waitFor("Did you run the grant?")
+			snap("09_grant_ran_confirm")
+			h.key("y")
+			h.key("enter")
+			h.waitFor("FAIL  6 Start")
+			snap("10_start_1045")
+			h.key("esc")
+			h.waitFor("IO thread     Connecting")
+			snap("11_status_1045")
+			// fix it: back in the wizard, run the grant (step 5), start again
+			h.key("c", "p")
+			h.waitFor("Step 5 of 6")
+			h.key("enter")
+			h.waitFor("Step 6 of 6")
+			h.key("enter")
+			h.waitFor("IO thread     Yes")
+			for range 40 {
+				d.clk.Advance(5 * time.Second)
+				h.poll()
+			}
+			snap("12_status_sparkline")
+			h.key("g")
+			h.waitFor("IDENTIFIED BY")
+			snap("13_grant_again")
+			h.key("esc")
+			// a restore into the secondary: its status cannot be read
+			bs, err := d.c.ListBackups(bg, pri.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var key string
+			for _, b := range bs {
+				if b.Type == api.BackupFull && api.BackupState(b.Status) == api.BackupCompleted && !b.IsExternalStorage {
+					key = b.Key
+				}
+			}
+			if _, err := d.c.CreateRestore(bg, api.ManagedRestore(sec.ID, key)); err != nil {
+				t.Fatal(err)
+			}
+			d.clk.Advance(5 * time.Second)
+			h.poll()
+			h.waitFor("could not be read")
+			snap("14_status_unreadable")
+		})
+	}
+}

@@ -1,0 +1,630 @@
+package replication
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/skytui/skytui/api"
+	"github.com/skytui/skytui/theme"
+	"github.com/skytui/skytui/tui/kit"
+)
+
+// stepsHeight is the wizard's title, its step list and the rule under it.
+const stepsHeight = 1 + 7 + 1
+
+// View implements kit.Screen.
+func (s *Screen) View() string {
+	var out string
+	switch s.mode {
+	case modeWizard:
+		out = s.wizardView()
+	case modeGrant:
+		out = s.grantView()
+	default:
+		out = s.statusView()
+	}
+	return fit(out, s.width, s.height)
+}
+
+// fit makes s at most h lines of at most w cells.
+func fit(s string, w, h int) string {
+	lines := strings.Split(s, "\n")
+	if h > 0 && len(lines) > h {
+		lines = lines[:h]
+	}
+	for i, l := range lines {
+		if ansi.StringWidth(l) > w {
+			lines[i] = ansi.Truncate(l, w, "")
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+// wrap wraps text to width w after a prefix, continuing under the text.
+func wrap(prefix, text string, w int) []string {
+	pw := ansi.StringWidth(prefix)
+	lines := strings.Split(ansi.Wrap(text, max(10, w-pw), " ,/"), "\n")
+	out := make([]string, len(lines))
+	for i, l := range lines {
+		if i == 0 {
+			out[i] = prefix + l
+		} else {
+			out[i] = strings.Repeat(" ", pw) + l
+		}
+	}
+	return out
+}
+
+func (s *Screen) ellipsis() string { return s.common.Theme.Glyphs.Ellipsis }
+
+// ---- status view ----
+
+func (s *Screen) statusView() string {
+	th := s.common.Theme
+	w := s.width
+	head := th.Bold.Render(" Replication")
+	switch {
+	case !s.loaded:
+		head += " " + th.Muted.Render("loading saved pairs"+s.ellipsis())
+	case len(s.state.Pairs) == 0:
+		head += " " + th.Muted.Render("no pairs yet")
+	case len(s.state.Pairs) == 1:
+		head += " " + th.Muted.Render("1 pair")
+	default:
+		head += " " + th.Muted.Render(strconv.Itoa(len(s.state.Pairs))+" pairs")
+	}
+	if s.table.Filter() != "" {
+		head += " " + th.Muted.Render(fmt.Sprintf("(%d shown)", s.table.Len()))
+	}
+	lines := []string{ansi.Truncate(head, w, s.ellipsis())}
+	if s.loadErr != nil {
+		lines = append(lines, wrap(" ", th.Warn.Render("saved state unreadable: "+s.loadErr.Error()), w)...)
+	}
+	if st := s.state.Setup; st != nil {
+		text := fmt.Sprintf("Unfinished setup: %s, at step %d (%s). c continues it, n starts a new one.",
+			st.PairText(th.Glyphs.Arrow), int(st.Step), st.Step.Title())
+		lines = append(lines, wrap(" ", th.Warn.Render(text), w)...)
+	}
+	if len(s.state.Pairs) == 0 {
+		if !s.loaded {
+			return strings.Join(lines, "\n")
+		}
+		lines = append(lines, "")
+		for _, p := range []string{
+			"No replication set up with skytui yet.",
+			"",
+			"Press n to make one service (the secondary) replicate from another (the primary). The wizard checks the allow list, restores a recent backup of the primary into the secondary (erasing it), points the secondary at the primary, has the grant run on the primary and starts replication; each step says pass or fail and how to fix it.",
+			"",
+			"Progress is kept (without secrets) in the user state directory: leave and come back, the setup resumes.",
+		} {
+			if p == "" {
+				lines = append(lines, "")
+				continue
+			}
+			lines = append(lines, wrap("  ", p, w)...)
+		}
+		return strings.Join(lines, "\n")
+	}
+	rest := s.height - len(lines)
+	th2 := max(2, min(len(s.state.Pairs)+1, rest*40/100))
+	if s.table.Filtering() || s.table.Filter() != "" {
+		th2++
+	}
+	s.table.SetSize(w, th2)
+	lines = append(lines, padLines(s.table.View(), th2))
+	lines = append(lines, th.Muted.Render(strings.Repeat(th.Glyphs.HRule, w)))
+	if p, ok := s.selectedPair(); ok {
+		detail := s.pairDetail(p, w)
+		room := s.height - (strings.Count(strings.Join(lines, "\n"), "\n") + 1)
+		s.detailMax = max(0, len(detail)-room+1)
+		off := min(s.detailOff, s.detailMax)
+		if len(detail) > room && room > 1 {
+			more := len(detail) - off - (room - 1)
+			detail = append(detail[off:off+room-1:off+room-1],
+				th.Muted.Render(fmt.Sprintf("  %s %d more lines (J/K scroll)", s.ellipsis(), more)))
+			if more <= 0 {
+				detail = detail[:len(detail)-1]
+			}
+		}
+		lines = append(lines, detail...)
+	}
+	return strings.Join(lines, "\n")
+}
+
+func padLines(s string, h int) string {
+	n := strings.Count(s, "\n") + 1
+	if n < h {
+		s += strings.Repeat("\n", h-n)
+	}
+	return s
+}
+
+// field renders "label  value" with the value wrapped under itself.
+func field(th *theme.Theme, label string, labelW int, value string, k theme.Kind, w int) []string {
+	if value == "" {
+		value = "-"
+	}
+	prefix := "  " + th.Label.Render(label+strings.Repeat(" ", max(0, labelW-len(label)))) + "  "
+	if k != theme.KindNeutral {
+		value = th.Kind(k).Render(value)
+	}
+	return wrap(prefix, value, w)
+}
+
+func (s *Screen) pairDetail(p Pair, w int) []string {
+	th := s.common.Theme
+	pv := s.view(p.SecondaryID)
+	arrow := th.Glyphs.Arrow
+	title := orID(p.PrimaryName, p.PrimaryID) + " (" + p.PrimaryID + ") " + arrow + " " + orID(p.SecondaryName, p.SecondaryID) + " (" + p.SecondaryID + ")"
+	lines := wrap(" ", th.Title.Render(title), w)
+	const lw = 12
+	f := func(label, value string, k theme.Kind) { lines = append(lines, field(th, label, lw, value, k, w)...) }
+	if pv == nil || (pv.last == nil && pv.err == nil) {
+		lines = append(lines, "  "+th.Muted.Render("reading the replica status"+s.ellipsis()))
+		return lines
+	}
+	if pv.busy != "" {
+		lines = append(lines, "  "+th.Pending.Render(pv.busy+s.ellipsis()))
+	}
+	now := s.common.Time()
+	if pv.err != nil {
+		prob, fix := sqlFixRetry(pv.err, "secondary", orID(p.SecondaryName, p.SecondaryID), StepStart, "it is read again at every poll (r reads now)")
+		f("Status", "could not be read: "+prob, theme.KindError)
+		if fix != "" {
+			f("Fix", fix, theme.KindWarn)
+		}
+		if !pv.at.IsZero() {
+			f("Last read", pv.at.Local().Format("15:04:05")+" ("+kit.Ago(now.Sub(pv.at))+" ago); shown below", theme.KindMuted)
+		}
+		if pv.last == nil || pv.last.Status == nil {
+			return lines
+		}
+	}
+	st := pv.last.Status
+	if st == nil {
+		return lines
+	}
+	if !st.Configured {
+		f("Replication", "not configured on "+orID(p.SecondaryName, p.SecondaryID), theme.KindError)
+	} else {
+		f("IO thread", st.IORunning, ioKind(st.IORunning))
+		f("SQL thread", st.SQLRunning, ioKind(st.SQLRunning))
+		behind := "- (NULL: not replicating)"
+		if st.SecondsBehindMaster != nil {
+			behind = fmt.Sprintf("%ds", *st.SecondsBehindMaster)
+		}
+		if m := pv.hist.max(); len(pv.hist.samples) > 1 {
+			behind += fmt.Sprintf("   max %ds over the last %d reads", m, len(pv.hist.samples))
+		}
+		f("Behind", behind, theme.KindNeutral)
+		spark := Sparkline(th.Glyphs, pv.hist.samples, max(10, min(HistoryLen, w-lw-6)))
+		f("History", "["+spark+"]", theme.KindNeutral)
+	}
+	// what is wrong and how to fix it, before the details
+	if d := Diagnose(st); !d.OK && d.Problem != "" {
+		k := theme.KindError
+		if d.Waiting {
+			k = theme.KindWarn
+		}
+		f("Problem", d.Problem, k)
+		if d.Fix != "" {
+			f("Fix", d.Fix, theme.KindWarn)
+		}
+	}
+	if st.Configured {
+		ioErr, sqlErr := "none", "none"
+		ioK, sqlK := theme.KindMuted, theme.KindMuted
+		if st.LastIOErrno != 0 || st.LastIOError != "" {
+			ioErr, ioK = fmt.Sprintf("%d: %s", st.LastIOErrno, st.LastIOError), theme.KindError
+		}
+		if st.LastSQLErrno != 0 || st.LastSQLError != "" {
+			sqlErr, sqlK = fmt.Sprintf("%d: %s", st.LastSQLErrno, st.LastSQLError), theme.KindError
+		}
+		f("Last IO err", ioErr, ioK)
+		f("Last SQL err", sqlErr, sqlK)
+		master := st.MasterHost
+		if st.MasterPort > 0 {
+			master += ":" + strconv.Itoa(st.MasterPort)
+		}
+		using := st.UsingGTID
+		if using == "" || strings.EqualFold(using, "No") {
+			using = "no (binlog file " + orID(st.MasterLogFile, "?") + " position " + strconv.FormatInt(st.ReadMasterLogPos, 10) + ")"
+		}
+		f("Primary", master, theme.KindNeutral)
+		f("Using GTID", using, theme.KindNeutral)
+		f("Gtid_IO_Pos", st.GTIDIOPos, theme.KindNeutral)
+	}
+	if g := pv.last.GTID; g != nil {
+		f("gtid_slave", g.SlavePos, theme.KindNeutral)
+		f("gtid_current", g.CurrentPos, theme.KindNeutral)
+		f("gtid_binlog", g.BinlogPos, theme.KindNeutral)
+	}
+	if !pv.at.IsZero() && pv.err == nil {
+		f("Read", pv.at.Local().Format("15:04:05")+" ("+kit.Ago(now.Sub(pv.at))+" ago)", theme.KindMuted)
+	}
+	return lines
+}
+
+// ---- grant view ----
+
+func (s *Screen) grantView() string {
+	th := s.common.Theme
+	w := s.width
+	g := s.grant
+	if g == nil {
+		return ""
+	}
+	lines := []string{th.Bold.Render(" The replication grant") + " " + th.Muted.Render(g.pair.Text(th.Glyphs.Arrow)), ""}
+	switch {
+	case g.loading:
+		lines = append(lines, "  "+th.Muted.Render("CALL sky.replication_grants() on "+orID(g.pair.SecondaryName, g.pair.SecondaryID)+s.ellipsis()))
+	case g.err != nil:
+		prob, fix := sqlFixRetry(g.err, "secondary", orID(g.pair.SecondaryName, g.pair.SecondaryID), StepChange, "c reads it again")
+		lines = append(lines, wrap("  ", th.Error.Render(prob), w)...)
+		if fix != "" {
+			lines = append(lines, wrap("  Fix: ", th.Warn.Render(fix), w)...)
+		}
+	default:
+		lines = append(lines, wrap("  ", "Run this on "+orID(g.pair.PrimaryName, g.pair.PrimaryID)+" (the primary), exactly as shown; y copies it:", w)...)
+		lines = append(lines, "")
+		lines = append(lines, s.grantLines(g.grant, w)...)
+		lines = append(lines, "")
+		lines = append(lines, wrap("  ", th.Muted.Render("It holds the replication user's password: it is never saved by skytui."), w)...)
+	}
+	return strings.Join(lines, "\n")
+}
+
+// grantLines shows the grant verbatim: hard-wrapped, every character kept.
+func (s *Screen) grantLines(grant string, w int) []string {
+	th := s.common.Theme
+	var out []string
+	for _, l := range strings.Split(ansi.Hardwrap(grant, max(10, w-4), true), "\n") {
+		out = append(out, "  "+th.Code.Render(l))
+	}
+	return out
+}
+
+// ---- wizard view ----
+
+func (s *Screen) wizardView() string {
+	th := s.common.Theme
+	w := s.width
+	wz := s.wiz
+	if wz == nil {
+		return ""
+	}
+	p := wz.Progress
+	title := th.Bold.Render(" Set up replication")
+	if p.PrimaryID != "" {
+		title += "  " + p.PairText(th.Glyphs.Arrow)
+		if p.Provider != "" {
+			title += th.Muted.Render("  (" + p.Provider + ")")
+		}
+	}
+	if s.confirm != nil {
+		head := []string{ansi.Truncate(title, w, s.ellipsis()), th.Bold.Render(" Step 3 of 6: restore the backup into the secondary")}
+		if s.submitted {
+			head = append(head, " "+th.Pending.Render("submitting the restore"+s.ellipsis()))
+		}
+		return strings.Join(head, "\n") + "\n" + s.confirm.View(w, s.height-len(head))
+	}
+	lines := []string{ansi.Truncate(title, w, s.ellipsis())}
+	for st := StepPair; st <= StepStart; st++ {
+		lines = append(lines, s.stepLine(st, w))
+	}
+	lines = append(lines, th.Muted.Render(strings.Repeat(th.Glyphs.HRule, w)))
+	body := s.stepBody(w, s.height-len(lines))
+	lines = append(lines, body...)
+	return strings.Join(lines, "\n")
+}
+
+func verdictStyle(th *theme.Theme, v Verdict) string {
+	switch v {
+	case Pass:
+		return th.OK.Render("PASS")
+	case Fail:
+		return th.Error.Render("FAIL")
+	case Waiting:
+		return th.Pending.Render("WAIT")
+	}
+	return "    "
+}
+
+func (s *Screen) stepLine(st Step, w int) string {
+	th := s.common.Theme
+	wz := s.wiz
+	cur := "  "
+	if wz.Current() == st {
+		cur = th.Accent.Render(th.Glyphs.Cursor) + " "
+	}
+	num := "  "
+	if st > StepPair {
+		num = strconv.Itoa(int(st)) + " "
+	}
+	label := num + st.Title()
+	label += strings.Repeat(" ", max(0, 17-len(label)))
+	v := wz.Verdict(st)
+	if wz.Current() == st && s.busy != "" {
+		v = Waiting
+	}
+	o := wz.Result(st)
+	text := ""
+	switch {
+	case wz.Current() == st && s.busy != "":
+		text = s.busy + s.ellipsis()
+	case v == Fail && o.Problem != "":
+		text = o.Problem
+	case o.Summary != "":
+		text = o.Summary
+	case v == Pass:
+		text = s.passedText(st)
+	}
+	line := cur + verdictStyle(th, v) + "  " + label + " " + th.Muted.Render(text)
+	if wz.Current() == st {
+		line = cur + verdictStyle(th, v) + "  " + th.Bold.Render(label) + " " + text
+	}
+	return ansi.Truncate(line, w, s.ellipsis())
+}
+
+// passedText describes a step that passed before a restart.
+func (s *Screen) passedText(st Step) string {
+	p := s.wiz.Progress
+	switch st {
+	case StepPair:
+		return p.PairText(s.common.Theme.Glyphs.Arrow)
+	case StepAllowList:
+		return "the secondary's outbound IP is allowed"
+	case StepBackup:
+		return "backup " + ShortKey(p.BackupKey) + ", " + s.wiz.positionText()
+	case StepRestore:
+		if p.RestoreID > 0 {
+			return fmt.Sprintf("restore %d succeeded", p.RestoreID)
+		}
+		return "restored"
+	case StepChange:
+		return "the secondary points at the primary"
+	case StepGrant:
+		if p.GrantRunBy == GrantByUser {
+			return "you ran the grant"
+		}
+		return "the grant ran on the primary"
+	case StepStart:
+		return "started"
+	}
+	return ""
+}
+
+var stepQuestions = [...]string{
+	"Choose the primary (replicated from) and the secondary (replicates; it is erased by the restore): two different, ready services on the same cloud provider.",
+	"The secondary's outbound IP must be in the primary's allow list, or the secondary cannot connect (error 2003).",
+	"A backup of the primary with a GTID position, no older than 4 days (the primary keeps its binary logs 4 days). The newest is selected.",
+	"Restore the backup into the secondary. It stops the secondary, ERASES ALL its data, and replaces its default username and password with the primary's.",
+	"Point the secondary at the primary from the backup's position. It runs on the secondary with its current credentials (the primary's, since the restore) and returns a grant.",
+	"Run the grant the procedure returned on the primary, with the primary's credentials, or run it yourself and say so (m).",
+	"Start replication on the secondary; the status view follows it from then on.",
+}
+
+func (s *Screen) stepBody(w, h int) []string {
+	th := s.common.Theme
+	wz := s.wiz
+	st := wz.Current()
+	p := wz.Progress
+	var lines []string
+	if st <= StepStart {
+		head := "Step " + strconv.Itoa(int(st)) + " of 6: "
+		if st == StepPair {
+			head = "Before step 1: "
+		}
+		lines = append(lines, wrap(" ", th.Bold.Render(head)+stepQuestions[st], w)...)
+	}
+	o := wz.Result(st)
+	add := func(prefix, text string, style func(...string) string) {
+		if text == "" {
+			return
+		}
+		for _, l := range wrap(prefix, text, w) {
+			lines = append(lines, style(l))
+		}
+	}
+	plain := func(s ...string) string { return strings.Join(s, "") }
+	pri, sec := orID(p.PrimaryName, p.PrimaryID), orID(p.SecondaryName, p.SecondaryID)
+	priSvc, hasPri := s.service(p.PrimaryID)
+	secSvc, hasSec := s.service(p.SecondaryID)
+
+	// first what happened and how to fix it: it must never be cut
+	if st != StepPair {
+		switch o.Verdict {
+		case Fail:
+			add(" ", o.Problem, th.Error.Render)
+			if o.Fix != "" {
+				add(" Fix: ", o.Fix, th.Warn.Render)
+			}
+		case Pass:
+			add(" ", o.Summary, th.OK.Render)
+		case Waiting:
+			add(" ", o.Summary, th.Pending.Render)
+			if o.Problem != "" {
+				add(" ", o.Problem, th.Pending.Render)
+			}
+		}
+	}
+	if s.busy != "" {
+		add(" ", s.busy+s.ellipsis(), th.Pending.Render)
+	}
+	if s.notice != "" {
+		style := th.Muted.Render
+		if s.noticeErr {
+			style = th.Error.Render
+		}
+		add(" ", s.notice, style)
+	}
+
+	switch st {
+	case StepPair:
+		c := s.chooser
+		if c == nil {
+			break
+		}
+		if c.primary == nil {
+			lines = append(lines, " "+th.Accent.Render("Choose the PRIMARY")+" (the service to replicate from):")
+		} else {
+			lines = append(lines, wrap(" ", "Primary: "+th.Bold.Render(svcName(c.primary))+" on "+c.primary.Provider+". "+th.Accent.Render("Choose the SECONDARY")+" (it will be erased by the restore):", w)...)
+		}
+		if c.err != "" {
+			add(" ", "refused: "+c.err, th.Error.Render)
+		}
+		room := max(3, h-len(lines))
+		c.table.SetSize(w, room)
+		lines = append(lines, c.table.View())
+	case StepAllowList:
+		if hasSec {
+			add("   ", "Outbound IP of "+sec+": "+orID(strings.Join(secSvc.OutboundIPs, ", "), "none reported"), plain)
+		}
+		if hasPri {
+			var entries []string
+			for _, e := range priSvc.AllowList() {
+				entries = append(entries, e.IP)
+			}
+			add("   ", "Allow list of "+pri+": "+orID(strings.Join(entries, ", "), "empty"), plain)
+		}
+	case StepBackup:
+		if o.Verdict == Unchecked && o.Summary != "" {
+			add(" ", o.Summary+"; enter uses the one under the cursor.", th.Muted.Render)
+		}
+		extra := 0
+		if wz.Hidden > 0 {
+			extra = 2
+		}
+		lines = append(lines, s.backupLines(w, max(3, h-len(lines)-extra))...)
+		if wz.Hidden > 0 {
+			add("   ", fmt.Sprintf("%d incremental / binary log backups not listed: they cannot seed a replica on their own", wz.Hidden), th.Muted.Render)
+		}
+	case StepRestore:
+		switch wz.Verdict(StepRestore) {
+		case Pass:
+			add("   ", CredentialsNote(p)+".", th.Warn.Render)
+		case Waiting:
+		default:
+			add("   ", "Backup "+ShortKey(p.BackupKey)+" of "+pri+" ("+wz.positionText()+") into "+sec+". enter asks you to type "+sec+"'s name.", plain)
+		}
+		if hasSec && secSvc.Pending() {
+			add("   ", sec+" is "+secSvc.Status, th.Pending.Render)
+		}
+	case StepChange:
+		if p.HasPassed(StepRestore) {
+			add("   ", "Since the restore, "+CredentialsNote(p)+".", th.Warn.Render)
+		}
+		var priPtr *api.Service
+		if hasPri {
+			priPtr = &priSvc
+		}
+		for _, l := range strings.Split(ansi.Wrap(ChangeCall(p, priPtr), max(10, w-4), " ,"), "\n") {
+			lines = append(lines, "  "+th.Code.Render(l))
+		}
+		tls := "without TLS"
+		if hasSec && secSvc.SSLEnabled {
+			tls = "with TLS"
+		}
+		add("   ", "on "+sec+", as its current default user ("+pri+"'s since the restore), "+tls+".", th.Muted.Render)
+		if p.GTID != "" && p.BinlogFile != "" {
+			add("   ", "b switches to the "+map[string]string{MethodGTID: "binlog file and position", MethodBinlog: "GTID position"}[p.Method]+" variant.", th.Muted.Render)
+		}
+		if hasSec && !secSvc.Ready() {
+			add("   ", sec+" is "+secSvc.Status+": wait until it is ready", th.Pending.Render)
+		}
+	case StepGrant:
+		if wz.Grant != "" {
+			add(" ", "The grant to run on "+pri+", verbatim (y copies it):", plain)
+			lines = append(lines, s.grantLines(wz.Grant, w)...)
+		}
+	case StepStart:
+		add("   ", "CALL sky.start_replication() on "+sec+".", th.Code.Render)
+		if o.Status != nil {
+			stt := o.Status
+			add("   ", "IO thread "+orID(stt.IORunning, "-")+", SQL thread "+orID(stt.SQLRunning, "-"), plain)
+		}
+		if wz.Grant != "" && h-len(lines) > 4 {
+			add(" ", "The grant (y copies it):", plain)
+			lines = append(lines, s.grantLines(wz.Grant, w)...)
+		}
+	}
+	if len(lines) > h && h > 0 {
+		lines = append(lines[:h-1], th.Muted.Render("  "+s.ellipsis()+" enlarge the terminal to read everything"))
+	}
+	return lines
+}
+
+// backupLines is the backup chooser: newest first, the cursor on the
+// selected one, refused ones with their reason.
+func (s *Screen) backupLines(w, h int) []string {
+	th := s.common.Theme
+	wz := s.wiz
+	now := s.common.Time()
+	if len(wz.Backups) == 0 {
+		if s.busy != "" {
+			return nil
+		}
+		return []string{"   " + th.Muted.Render("no full backups listed")}
+	}
+	cur := min(max(0, s.backupCur), len(wz.Backups)-1)
+	off := 0
+	if cur >= h-1 {
+		off = cur - (h - 2)
+	}
+	hdr := fmt.Sprintf("     %-16s %-5s %-8s %9s  %s", "TAKEN", "AGE", "TYPE", "SIZE", "GTID / WHY NOT")
+	lines := []string{th.TableHdr.Render(ansi.Truncate(hdr, w, ""))}
+	for i := off; i < len(wz.Backups) && len(lines) < h; i++ {
+		c := wz.Backups[i]
+		mark := "  "
+		if p := wz.Progress; p.BackupKey == c.Backup.Key && p.HasPassed(StepBackup) {
+			mark = th.Glyphs.Check
+			if len(mark) < 2 {
+				mark += " "
+			}
+		}
+		taken := "-"
+		if !c.Time.IsZero() {
+			taken = c.Time.Local().Format("2006-01-02 15:04")
+		}
+		info := c.Backup.BinlogGTIDPosition
+		if info == "" && c.HasBinlog() {
+			info = fmt.Sprintf("%s:%d", c.Backup.BinlogFile, c.BinlogPos)
+		}
+		if !c.Usable {
+			info = "refused: " + c.Reason
+		} else if c.Note != "" {
+			info += "  (" + c.Note + ")"
+		}
+		row := fmt.Sprintf("%s %-16s %-5s %-8s %9s  %s", mark, taken, kitAgo(now.Sub(c.Time)), ansi.Truncate(c.Backup.Type, 8, ""), humanBytes(c.Backup.SizeBytes), info)
+		row = ansi.Truncate(row, w-2, s.ellipsis())
+		switch {
+		case i == cur:
+			lines = append(lines, th.Selected.Render(th.Glyphs.Cursor+" "+row+strings.Repeat(" ", max(0, w-2-ansi.StringWidth(row)))))
+		case !c.Usable:
+			lines = append(lines, "  "+th.Muted.Render(row))
+		default:
+			lines = append(lines, "  "+row)
+		}
+	}
+	return lines
+}
+
+// humanBytes formats a size: 512 B, 24.0 MB, 2.4 GB.
+func humanBytes(n int64) string {
+	if n <= 0 {
+		return "-"
+	}
+	const unit = 1024
+	if n < unit {
+		return fmt.Sprintf("%d B", n)
+	}
+	div, exp := int64(unit), 0
+	for m := n / unit; m >= unit && exp < 4; m /= unit {
+		div *= unit
+		exp++
+	}
+	return fmt.Sprintf("%.1f %cB", float64(n)/float64(div), "KMGTP"[exp])
+}

@@ -1,0 +1,745 @@
+package restores
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/skytui/skytui/api"
+	"github.com/skytui/skytui/theme"
+	"github.com/skytui/skytui/tui/forms"
+	"github.com/skytui/skytui/tui/kit"
+)
+
+// The migration across cloud providers, as the interface document says to
+// do it: back up the source service (provider A) to your own bucket (the
+// Backups screen's form, forms.Backup), wait for the backup, copy the
+// backup folder to a bucket the target (provider B) can read (the command
+// is shown with the real paths and copied with y), then restore the
+// target from that bucket in the restore wizard with every field
+// prefilled. Every change goes through kit.Do; the backup is followed by
+// a root watch, so its end is told on any screen.
+
+type migStep int
+
+const (
+	migSource migStep = iota
+	migTarget
+	migBackup
+	migWait
+	migCopy
+)
+
+// migBackupTag marks the migration's backup action.
+type migBackupTag struct{ m *migration }
+
+// migrationExitMsg closes the flow: Restore opens the restore wizard with
+// these options; nil returns to the list.
+type migrationExitMsg struct {
+	m       *migration
+	restore *forms.RestoreOptions
+}
+
+type migration struct {
+	common *kit.Common
+	step   migStep
+
+	srcID, dstID string
+	services     map[string]api.Service
+	svcList      []api.Service
+	table        *kit.Table
+	stepErr      string
+	fromRefusal  bool
+
+	form        *forms.Backup
+	draft       *forms.BackupDraft
+	submitting  bool
+	request     api.ScheduleRequest
+	credential  string
+	schedule    *api.Schedule
+	submittedAt time.Time
+
+	backup  *api.Backup
+	listErr error
+
+	dest    textinput.Model
+	editing bool
+
+	width, height int
+}
+
+func newMigration(c *kit.Common, svcs []api.Service, req *forms.MigrateRequest) *migration {
+	m := &migration{common: c, services: map[string]api.Service{}}
+	m.table = kit.NewTable(c, []kit.Column{
+		{Title: "NAME", Min: 10, Max: 24, Priority: 10},
+		{Title: "ID", Min: 13, Max: 16, Priority: 9},
+		{Title: "PROVIDER", Min: 8, Max: 24, Priority: 8},
+		{Title: "STATUS", Min: 8, Max: 18, Priority: 7},
+	})
+	m.table.Empty = "loading services" + c.Theme.Glyphs.Ellipsis
+	m.dest = textinput.New()
+	m.dest.Prompt = "> "
+	st := m.dest.Styles()
+	st.Cursor.Blink = false
+	m.dest.SetStyles(st)
+	m.setServices(svcs)
+	if req != nil {
+		m.srcID, m.dstID = req.Source.ID, req.Target.ID
+		if _, ok := m.services[m.srcID]; !ok && req.Source.ID != "" {
+			m.services[req.Source.ID] = req.Source
+		}
+		if _, ok := m.services[m.dstID]; !ok && req.Target.ID != "" {
+			m.services[req.Target.ID] = req.Target
+		}
+		m.fromRefusal = true
+		m.step = migBackup
+	}
+	return m
+}
+
+func (m *migration) init() tea.Cmd {
+	if m.step == migBackup {
+		return m.openForm()
+	}
+	return nil
+}
+
+func (m *migration) svc(id string) api.Service {
+	if v, ok := m.services[id]; ok {
+		return v
+	}
+	return api.Service{ID: id}
+}
+
+func (m *migration) src() api.Service { return m.svc(m.srcID) }
+func (m *migration) dst() api.Service { return m.svc(m.dstID) }
+
+func (m *migration) setSize(w, h int) {
+	m.width, m.height = w, h
+	m.table.SetSize(w, max(3, h-5))
+	if m.form != nil {
+		m.form.SetSize(w, max(5, h-2))
+	}
+}
+
+func (m *migration) setServices(svcs []api.Service) {
+	if svcs == nil {
+		return
+	}
+	m.svcList = svcs
+	for _, v := range svcs {
+		m.services[v.ID] = v
+	}
+	rows := make([]kit.Row, 0, len(svcs))
+	for _, v := range svcs {
+		where := v.Provider
+		if v.Region != "" {
+			where += "/" + v.Region
+		}
+		rows = append(rows, kit.Row{ID: v.ID, Cells: []string{v.Name, v.ID, where, v.Status},
+			Kinds: []theme.Kind{0, 0, 0, theme.StatusKind(v.Status)}})
+	}
+	sort.SliceStable(rows, func(i, j int) bool { return strings.ToLower(rows[i].Cells[0]) < strings.ToLower(rows[j].Cells[0]) })
+	m.table.Empty = "no services"
+	m.table.SetRows(rows)
+}
+
+// ---- the backup of the source ----
+
+func schemeFor(provider, fallback string) string {
+	switch strings.ToLower(provider) {
+	case "gcp":
+		return "gs"
+	case "aws":
+		return "s3"
+	}
+	if fallback != "" {
+		return fallback
+	}
+	return "s3"
+}
+
+func (m *migration) openForm() tea.Cmd {
+	m.step = migBackup
+	opts := forms.BackupOptions{Type: api.BackupLogical, Bucket: schemeFor(m.src().Provider, "") + "://", Draft: m.draft}
+	m.form = forms.NewBackup(m.common, m.src(), opts)
+	m.form.SetSize(m.width, max(5, m.height-2))
+	return m.form.Init()
+}
+
+func (m *migration) backupsKey() string { return "migrate/backups/" + m.srcID }
+
+func (m *migration) resources() []kit.Resource {
+	if m.step != migWait || m.srcID == "" {
+		return nil
+	}
+	client, id := m.common.Client, m.srcID
+	return []kit.Resource{{
+		Key: m.backupsKey(),
+		Fetch: func(ctx context.Context) (any, error) {
+			if client == nil {
+				return nil, fmt.Errorf("no API client")
+			}
+			return client.ListBackups(ctx, id)
+		},
+		Pending: func(any) bool { return true }, // waiting: poll fast
+	}}
+}
+
+func (m *migration) path() string {
+	if m.request.ExternalStorage != nil {
+		return m.request.ExternalStorage.Bucket.Path
+	}
+	return ""
+}
+
+// find is the migration's backup in a listing: the one the job reported,
+// else the newest written to the same path since the submit.
+func (m *migration) find(list []api.Backup) *api.Backup {
+	if m.schedule != nil && m.schedule.BackupID != "" {
+		for i := range list {
+			if list[i].Key == m.schedule.BackupID {
+				return &list[i]
+			}
+		}
+		return nil
+	}
+	var best *api.Backup
+	path := strings.TrimSuffix(m.path(), "/")
+	for i := range list {
+		b := &list[i]
+		if strings.TrimSuffix(b.Bucket, "/") != path || b.StartTime.Before(m.submittedAt.Add(-time.Minute)) {
+			continue
+		}
+		if best == nil || b.StartTime.After(best.StartTime.Time) {
+			best = b
+		}
+	}
+	return best
+}
+
+func (m *migration) onData(msg kit.DataMsg) bool {
+	if msg.Key != m.backupsKey() || m.step != migWait {
+		return strings.HasPrefix(msg.Key, "migrate/")
+	}
+	if msg.Err != nil {
+		m.listErr = msg.Err
+		return true
+	}
+	m.listErr = nil
+	list, _ := msg.Data.([]api.Backup)
+	m.onBackup(m.find(list))
+	return true
+}
+
+func (m *migration) onBackup(b *api.Backup) {
+	if b == nil {
+		return
+	}
+	bb := *b
+	m.backup = &bb
+	switch api.BackupState(b.Status) {
+	case api.BackupCompleted:
+		m.toCopy()
+	case api.BackupFailed:
+		m.stepErr = "the backup failed: " + rsOr(b.Status, "failed") + ". r takes it again (the form keeps what you chose)"
+	}
+}
+
+func (m *migration) onWatchDone(msg kit.WatchDoneMsg) {
+	if b, ok := msg.Data.(*api.Backup); ok && m.step == migWait && b != nil && m.schedule != nil && b.Key == m.schedule.BackupID {
+		m.onBackup(b)
+	}
+}
+
+func (m *migration) toCopy() {
+	m.step = migCopy
+	m.stepErr = ""
+	if m.dest.Value() == "" {
+		m.dest.SetValue(schemeFor(m.dst().Provider, schemeOf(m.sourcePath())) + "://")
+	}
+	m.editing = true
+	m.dest.CursorEnd()
+	m.dest.Focus()
+}
+
+func (m *migration) sourcePath() string {
+	if m.backup != nil && m.backup.Bucket != "" {
+		return strings.TrimSuffix(m.backup.Bucket, "/")
+	}
+	return strings.TrimSuffix(m.path(), "/")
+}
+
+func schemeOf(uri string) string {
+	s, _, _, _ := api.ParseBucketURI(uri)
+	return s
+}
+
+// destPath is the copy's destination folder: the typed URI, or the typed
+// bucket with the source's folder when only a bucket was typed.
+func (m *migration) destPath() (string, error) {
+	v := strings.TrimSpace(m.dest.Value())
+	scheme, bucket, path, err := api.ParseBucketURI(v)
+	if err != nil {
+		return "", fmt.Errorf("destination: %v (expected gs://<bucket>/<folder> or s3://<bucket>/<folder>)", err)
+	}
+	if strings.Trim(path, "/") == "" {
+		_, _, sp, _ := api.ParseBucketURI(m.sourcePath())
+		path = strings.Trim(sp, "/")
+	}
+	return scheme + "://" + bucket + "/" + strings.Trim(path, "/"), nil
+}
+
+// CopyCommand is the command that copies the backup folder src to dst:
+// aws s3 cp between s3:// buckets, gsutil cp between gs:// buckets, and
+// gsutil rsync across the two (gsutil reads s3:// with boto credentials).
+func CopyCommand(src, dst string) (cmd, note string) {
+	src, dst = strings.TrimSuffix(src, "/"), strings.TrimSuffix(dst, "/")
+	s, d := schemeOf(src), schemeOf(dst)
+	switch {
+	case s == "s3" && d == "s3":
+		return "aws s3 cp --recursive " + src + " " + dst, "needs the AWS CLI with access to both buckets"
+	case s == "gs" && d == "gs":
+		return "gsutil -m cp -r " + src + " " + dst, "needs gsutil (Google Cloud SDK) with access to both buckets"
+	}
+	return "gsutil -m rsync -r " + src + " " + dst,
+		"gsutil reads and writes s3:// with boto credentials: put aws_access_key_id and aws_secret_access_key in the [Credentials] section of ~/.boto"
+}
+
+// ListCommand lists a folder, to check the backup file's name.
+func ListCommand(folder string) string {
+	folder = strings.TrimSuffix(folder, "/") + "/"
+	if schemeOf(folder) == "s3" {
+		return "aws s3 ls " + folder
+	}
+	return "gsutil ls " + folder
+}
+
+// restoreOptions opens the own-bucket restore into the target with every
+// field prefilled from the migration.
+func (m *migration) restoreOptions() (*forms.RestoreOptions, error) {
+	dest, err := m.destPath()
+	if err != nil {
+		return nil, err
+	}
+	scheme, bucket, folder, _ := api.ParseBucketURI(dest)
+	method := api.MethodMariabackup
+	if m.backup != nil {
+		switch {
+		case m.backup.Method == api.MethodMysqldump, m.backup.Type == api.BackupLogical, m.backup.Type == api.BackupDump:
+			method = api.MethodMysqldump
+		}
+	}
+	file := strings.Trim(folder, "/") + "/" + backupFileGuess(m.backup)
+	note := fmt.Sprintf("Prefilled by the migration of %s (%s) to %s (%s): the backup was copied to %s. The API does not report the backup's file name, so it is a guess: check it with `%s` and correct it if needed.",
+		rsName(m.src()), m.src().Provider, rsName(m.dst()), m.dst().Provider, dest, ListCommand(dest))
+	return &forms.RestoreOptions{
+		Origin:     ID,
+		Source:     forms.SourceBucket,
+		TargetID:   m.dstID,
+		LockTarget: true,
+		Services:   m.svcList,
+		Bucket: forms.BucketPrefill{
+			Bucket:        scheme + "://" + bucket + "/",
+			File:          file,
+			Method:        method,
+			Note:          note,
+			SourceService: rsName(m.src()),
+		},
+	}, nil
+}
+
+// backupFileGuess names the backup file: the hash part of its key, gzip.
+func backupFileGuess(b *api.Backup) string {
+	if b == nil || b.Key == "" {
+		return "backup.gz"
+	}
+	h, _, _ := strings.Cut(b.Key, ":")
+	ext := ".gz"
+	if b.Method == api.MethodMysqldump || b.Type == api.BackupLogical || b.Type == api.BackupDump {
+		ext = ".sql.gz"
+	}
+	return h + ext
+}
+
+func rsName(s api.Service) string {
+	if s.Name != "" {
+		return s.Name
+	}
+	return s.ID
+}
+
+func rsOr(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
+
+// ---- updates ----
+
+func (m *migration) exit(restore *forms.RestoreOptions) tea.Cmd {
+	return func() tea.Msg { return migrationExitMsg{m: m, restore: restore} }
+}
+
+func (m *migration) update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case forms.BackupSubmitMsg:
+		if msg.Form != m.form {
+			return nil
+		}
+		a := msg.Action
+		a.Origin, a.Tag = ID, migBackupTag{m: m}
+		m.request, m.credential = msg.Request, msg.Credential
+		d := m.form.Draft()
+		m.draft = &d
+		m.submitting = true
+		m.submittedAt = m.common.Time()
+		m.schedule, m.backup, m.stepErr = nil, nil, ""
+		m.step = migWait
+		return kit.Do(a)
+	case forms.BackupCancelMsg:
+		if msg.Form != m.form {
+			return nil
+		}
+		d := msg.Draft
+		m.draft = &d
+		m.form = nil
+		if m.fromRefusal {
+			return m.exit(nil)
+		}
+		m.step = migTarget
+		m.table.Select(m.dstID)
+		return nil
+	case tea.KeyPressMsg:
+		return m.onKey(msg)
+	case tea.PasteMsg:
+		if m.step == migCopy && m.editing {
+			var cmd tea.Cmd
+			m.dest, cmd = m.dest.Update(msg)
+			return cmd
+		}
+		if m.step == migBackup && m.form != nil {
+			return m.form.Update(msg)
+		}
+		return nil
+	}
+	if m.form != nil && m.step == migBackup {
+		return m.form.Update(msg)
+	}
+	return nil
+}
+
+func (m *migration) onKey(msg tea.KeyPressMsg) tea.Cmd {
+	switch m.step {
+	case migSource, migTarget:
+		if m.table.Filtering() {
+			_, cmd := m.table.Update(msg)
+			return cmd
+		}
+		switch msg.String() {
+		case "esc":
+			if m.table.Filter() != "" {
+				m.table.SetFilter("")
+				return nil
+			}
+			if m.step == migTarget {
+				m.step = migSource
+				m.stepErr = ""
+				m.table.SetFilter("")
+				m.table.Select(m.srcID)
+				return nil
+			}
+			return m.exit(nil)
+		case "enter":
+			return m.pick()
+		}
+		m.stepErr = ""
+		_, cmd := m.table.Update(msg)
+		return cmd
+	case migBackup:
+		if m.form == nil {
+			return m.openForm()
+		}
+		return m.form.Update(msg)
+	case migWait:
+		switch msg.String() {
+		case "esc":
+			return m.exit(nil)
+		case "r":
+			if m.stepErr != "" && !m.submitting {
+				return m.openForm()
+			}
+		}
+		return nil
+	case migCopy:
+		if m.editing {
+			switch msg.String() {
+			case "esc":
+				m.editing = false
+				m.dest.Blur()
+				return nil
+			case "enter":
+				if _, err := m.destPath(); err != nil {
+					m.stepErr = err.Error()
+					return nil
+				}
+				m.stepErr = ""
+				m.editing = false
+				m.dest.Blur()
+				return nil
+			}
+			var cmd tea.Cmd
+			m.dest, cmd = m.dest.Update(msg)
+			m.stepErr = ""
+			return cmd
+		}
+		switch msg.String() {
+		case "esc":
+			return m.exit(nil)
+		case "e":
+			m.editing = true
+			m.dest.CursorEnd()
+			return m.dest.Focus()
+		case "y":
+			dst, err := m.destPath()
+			if err != nil {
+				m.stepErr = err.Error()
+				return nil
+			}
+			cmd, _ := CopyCommand(m.sourcePath(), dst)
+			return kit.Copy(m.common, "copy command", cmd)
+		case "enter":
+			o, err := m.restoreOptions()
+			if err != nil {
+				m.stepErr = err.Error()
+				return nil
+			}
+			return m.exit(o)
+		}
+	}
+	return nil
+}
+
+func (m *migration) pick() tea.Cmd {
+	id := m.table.SelectedID()
+	if id == "" {
+		return nil
+	}
+	v := m.svc(id)
+	if m.step == migSource {
+		if !v.Ready() {
+			m.stepErr = fmt.Sprintf("%s is %s: a backup needs a ready service", rsName(v), v.Status)
+			return nil
+		}
+		m.srcID = id
+		m.step = migTarget
+		m.stepErr = ""
+		m.table.SetFilter("")
+		if m.dstID != "" {
+			m.table.Select(m.dstID)
+		}
+		return nil
+	}
+	src := m.src()
+	switch {
+	case id == m.srcID:
+		m.stepErr = "the target must be another service than the source"
+		return nil
+	case strings.EqualFold(v.Provider, src.Provider) && v.Provider != "":
+		m.stepErr = fmt.Sprintf("%s runs on %s like %s: no migration needed, restore a backup directly (n, managed storage)", rsName(v), v.Provider, rsName(src))
+		return nil
+	case api.IsPendingServiceStatus(v.Status):
+		m.stepErr = fmt.Sprintf("%s is %s: a restore needs a ready or stopped service", rsName(v), v.Status)
+		return nil
+	}
+	m.dstID = id
+	m.stepErr = ""
+	return m.openForm()
+}
+
+func (m *migration) onActionDone(msg kit.ActionDoneMsg) tea.Cmd {
+	tag, ok := msg.Tag.(migBackupTag)
+	if !ok || tag.m != m {
+		return nil
+	}
+	m.submitting = false
+	if msg.Err != nil {
+		m.step = migBackup
+		if m.form != nil {
+			m.form.Failed(msg.Err)
+		}
+		return nil
+	}
+	sc, _ := msg.Result.(*api.Schedule)
+	m.schedule = sc
+	if sc == nil || sc.BackupID == "" {
+		return kit.Refresh(m.backupsKey())
+	}
+	// follow the backup on any screen: its end is the next step
+	client, srcID, key := m.common.Client, m.srcID, sc.BackupID
+	name := "backup of " + rsName(m.src()) + " for the migration to " + rsName(m.dst())
+	return kit.StartWatch(kit.Watch{
+		Key:    "migration-backup/" + key,
+		Name:   name,
+		Origin: ID,
+		Fetch: func(ctx context.Context) (any, error) {
+			list, err := client.ListBackups(ctx, srcID)
+			if err != nil {
+				return nil, err
+			}
+			for i := range list {
+				if list[i].Key == key {
+					return &list[i], nil
+				}
+			}
+			return nil, nil
+		},
+		Outcome: func(data any) (bool, kit.ToastLevel, string) {
+			b, _ := data.(*api.Backup)
+			if b == nil {
+				return false, 0, ""
+			}
+			switch api.BackupState(b.Status) {
+			case api.BackupCompleted:
+				return true, kit.ToastSuccess, name + " completed: next, copy it (Restores screen, m)"
+			case api.BackupFailed:
+				return true, kit.ToastError, name + " failed: " + rsOr(b.Status, "failed")
+			}
+			return false, 0, ""
+		},
+	})
+}
+
+// ---- view ----
+
+func (m *migration) title() string {
+	n := map[migStep]int{migSource: 1, migTarget: 1, migBackup: 2, migWait: 3, migCopy: 4}[m.step]
+	what := map[migStep]string{
+		migSource: "which service to copy from? (provider A)",
+		migTarget: "which service to restore into? (provider B; its data will be erased)",
+		migBackup: "back up " + rsName(m.src()) + " to your own bucket",
+		migWait:   "wait for the backup",
+		migCopy:   "copy the backup to " + rsOr(m.dst().Provider, "the other provider"),
+	}[m.step]
+	return fmt.Sprintf("Migrate across providers %d/5: %s", n, what)
+}
+
+func (m *migration) view() string {
+	th := m.common.Theme
+	w, h := m.width, m.height
+	if m.step == migBackup && m.form != nil {
+		head := " " + th.Bold.Render(m.title())
+		return ansi.Truncate(head, w, th.Glyphs.Ellipsis) + "\n" + m.form.View()
+	}
+	lines := []string{" " + th.Bold.Render(m.title()), ""}
+	wrap := func(s string, st func(...string) string) {
+		for _, l := range strings.Split(ansi.Wrap(s, max(10, w-2), " /"), "\n") {
+			lines = append(lines, " "+st(l))
+		}
+	}
+	plain := func(s ...string) string { return strings.Join(s, "") }
+	switch m.step {
+	case migSource, migTarget:
+		wrap("A backup can be restored only within its cloud provider. This flow backs up the source to your own bucket, has you copy the backup to a bucket on the target's provider, then restores the target from it.", th.Muted.Render)
+		if m.step == migTarget {
+			wrap("From "+rsName(m.src())+" ("+m.src().Provider+"). Choose a service on another provider:", plain)
+		}
+		lines = append(lines, strings.Split(m.table.View(), "\n")...)
+	case migWait:
+		src := m.src()
+		wrap(fmt.Sprintf("Backing up %s (%s) to %s.", rsName(src), src.Provider, rsOr(m.path(), "your bucket")), plain)
+		lines = append(lines, "")
+		switch {
+		case m.submitting:
+			lines = append(lines, " "+th.Pending.Render("submitting the backup job"+th.Glyphs.Ellipsis))
+		case m.backup == nil:
+			lines = append(lines, " "+th.Pending.Render("waiting for the backup to appear in the listing of "+rsName(src)+th.Glyphs.Ellipsis))
+		default:
+			b := m.backup
+			el := ""
+			if !b.StartTime.IsZero() {
+				el = " " + kit.Elapsed(m.common.Time().Sub(b.StartTime.Time))
+			}
+			lines = append(lines, " backup "+forms.ShortKey(b.Key)+"  "+th.Status(b.Status).Render(b.Status+el)+"  "+forms.HumanBytes(b.SizeBytes))
+		}
+		if m.listErr != nil {
+			lines = append(lines, " "+th.Warn.Render("listing failed: "+m.listErr.Error()+" (retrying)"))
+		}
+		lines = append(lines, "")
+		wrap("You can leave this screen: the backup is followed and its end is told wherever you are. m on the Restores list comes back here.", th.Muted.Render)
+	case migCopy:
+		src := m.sourcePath()
+		wrap(fmt.Sprintf("The backup of %s is in %s (%s). Copy the folder to a bucket %s (%s) can read:", rsName(m.src()), src, m.src().Provider, rsName(m.dst()), m.dst().Provider), plain)
+		lines = append(lines, "")
+		m.dest.SetWidth(max(10, w-18))
+		label := th.Label.Render("   Destination  ")
+		if m.editing {
+			label = th.Accent.Render(" " + th.Glyphs.Cursor + " Destination  ")
+		}
+		lines = append(lines, label+m.dest.View())
+		dst, err := m.destPath()
+		if err != nil {
+			lines = append(lines, "                  "+th.Warn.Render(ansi.Truncate(err.Error(), max(10, w-20), th.Glyphs.Ellipsis)))
+		} else {
+			lines = append(lines, "                  "+th.Muted.Render("copies to "+dst))
+			lines = append(lines, "")
+			cmd, note := CopyCommand(src, dst)
+			lines = append(lines, " Run this where the storage tools are set up (y copies it):")
+			for _, l := range strings.Split(ansi.Hardwrap(cmd, max(10, w-4), true), "\n") {
+				lines = append(lines, "   "+th.Code.Render(l))
+			}
+			wrap("note: "+note, th.Muted.Render)
+		}
+		lines = append(lines, "")
+		if m.editing {
+			wrap("Type the destination (the bucket alone keeps the folder name), enter when done.", th.Muted.Render)
+		} else {
+			wrap("enter: the copy is done, restore "+rsName(m.dst())+" from that bucket (every field prefilled). e edits the destination.", th.Muted.Render)
+		}
+	}
+	if m.stepErr != "" {
+		lines = append(lines, "")
+		wrap("! "+m.stepErr, th.Error.Render)
+	}
+	if len(lines) > h && h > 0 {
+		lines = lines[:h]
+	}
+	for i, l := range lines {
+		lines[i] = ansi.Truncate(l, w, th.Glyphs.Ellipsis)
+	}
+	return strings.Join(lines, "\n")
+}
+
+func (m *migration) keyMap() help.KeyMap {
+	b := func(k, h string) key.Binding { return key.NewBinding(key.WithKeys(k), key.WithHelp(k, h)) }
+	var keys []key.Binding
+	switch m.step {
+	case migSource, migTarget:
+		keys = []key.Binding{b("enter", "choose"), b("/", "filter"), b("esc", "back")}
+	case migBackup:
+		if m.form != nil {
+			keys = m.form.Keys()
+		}
+	case migWait:
+		keys = []key.Binding{b("esc", "back to the list (keeps waiting)")}
+		if m.stepErr != "" {
+			keys = append([]key.Binding{b("r", "back up again")}, keys...)
+		}
+	case migCopy:
+		if m.editing {
+			keys = []key.Binding{b("enter", "done"), b("esc", "stop editing")}
+		} else {
+			keys = []key.Binding{b("y", "copy the command"), b("enter", "restore from the copy"), b("e", "edit destination"), b("esc", "back to the list")}
+		}
+	}
+	return screenKeys{short: keys, full: [][]key.Binding{keys}}
+}

@@ -1,0 +1,331 @@
+package restores
+
+import (
+	"errors"
+	"os"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/skytui/skytui/api"
+	"github.com/skytui/skytui/theme"
+	"github.com/skytui/skytui/tui/forms"
+	"github.com/skytui/skytui/tui/kit"
+)
+
+func TestMain(m *testing.M) {
+	time.Local = time.UTC
+	os.Exit(m.Run())
+}
+
+var now = time.Date(2026, 3, 14, 12, 0, 0, 0, time.UTC)
+
+var (
+	orders  = api.Service{ID: "dbtaf00000001", Name: "orders-prod", Status: "ready", Provider: "aws", Region: "us-east-1"}
+	replica = api.Service{ID: "dbtaf00000002", Name: "replica-west", Status: "pending_modifying", Provider: "aws", Region: "us-west-2"}
+	gcpSvc  = api.Service{ID: "dbtgf00000003", Name: "analytics-gcp", Status: "ready", Provider: "gcp", Region: "us-central1"}
+)
+
+const hash = "c79d7dd250e6aa702f00c9cd229c79ef"
+
+func newScreen(w, h int) *Screen {
+	client, _ := api.New(api.Config{BaseURL: "http://127.0.0.1:1", APIKey: "k"}) // never called
+	c := &kit.Common{Theme: theme.Default(), Now: func() time.Time { return now }, Profile: "t", Client: client}
+	s := New(c)
+	s.SetSize(w, h)
+	s.Update(kit.DataMsg{Key: ServicesKey, Data: []api.Service{orders, replica, gcpSvc}})
+	return s
+}
+
+func listing() []api.Restore {
+	return []api.Restore{
+		{ID: 1, ServiceID: replica.ID, Key: hash + ":" + orders.ID + ":" + orders.ID + "-mdb-ms-0", Bucket: "s3://skysql-backups-us-east-1/" + orders.ID + "/",
+			Type: "physical", Status: "Succeeded", Message: "Restore has succeeded!", CreatedAt: api.Time{Time: now.Add(-3 * 24 * time.Hour)}},
+		{ID: 2, ServiceID: replica.ID, Bucket: "s3://acme-exports/", Key: "exports/orders.sql.gz", Type: "logical",
+			Status: "Running", Message: "server is not-ready", CreatedAt: api.Time{Time: now.Add(-72 * time.Second)}},
+		{ID: 3, ServiceID: gcpSvc.ID, Key: "some-backup-id", Status: "running"},
+	}
+}
+
+func feed(s *Screen, rs []api.Restore) {
+	s.Update(kit.DataMsg{Key: ResourceKey, Data: rs, At: now})
+}
+
+func press(s *Screen, k string) tea.Cmd {
+	var msg tea.KeyPressMsg
+	switch k {
+	case "enter":
+		msg = tea.KeyPressMsg{Code: tea.KeyEnter}
+	case "esc":
+		msg = tea.KeyPressMsg{Code: tea.KeyEscape}
+	default:
+		msg = tea.KeyPressMsg{Code: []rune(k)[0], Text: k}
+	}
+	_, cmd := s.Update(msg)
+	return cmd
+}
+
+func view(s *Screen) string { return ansi.Strip(s.View()) }
+
+func row(t *testing.T, s *Screen, id string) string {
+	t.Helper()
+	for _, l := range strings.Split(view(s), "\n") {
+		if regexp.MustCompile(`^[> ]\s*` + regexp.QuoteMeta(id) + `\s`).MatchString(l) {
+			return l
+		}
+	}
+	t.Fatalf("no row %s:\n%s", id, view(s))
+	return ""
+}
+
+// TestRowsJoinServicesAndShowSources: the target's name comes from the
+// services listing, the source is the shortened key with its service or
+// the bucket and file, and running rows show their elapsed time.
+func TestRowsJoinServicesAndShowSources(t *testing.T) {
+	s := newScreen(160, 20)
+	feed(s, listing())
+	if r := row(t, s, "1"); !strings.Contains(r, "replica-west") || !strings.Contains(r, "c79d7dd250e6 of orders-prod") || !strings.Contains(r, "Succeeded") {
+		t.Fatalf("managed row: %q", r)
+	}
+	if r := row(t, s, "2"); !strings.Contains(r, "s3://acme-exports/exports/orders.sql.gz") || !strings.Contains(r, "Running 1m12s") {
+		t.Fatalf("bucket row: %q", r)
+	}
+	// no created_at: elapsed since first seen, growing with the clock
+	if r := row(t, s, "3"); !strings.Contains(r, "running 0s") || !strings.Contains(r, "analytics-gcp") {
+		t.Fatalf("row without a start: %q", r)
+	}
+	if !strings.Contains(view(s), "Restores 3 (2 running)") {
+		t.Fatalf("count: %s", view(s))
+	}
+	// newest first
+	if got := s.table.SelectedID(); got != "3" {
+		t.Fatalf("first row %s", got)
+	}
+	s.common.Now = func() time.Time { return now.Add(30 * time.Second) }
+	s.Update(kit.ClockMsg{})
+	if r := row(t, s, "3"); !strings.Contains(r, "running 30s") {
+		t.Fatalf("elapsed not updated: %q", r)
+	}
+	// the detail pane has the whole record
+	press(s, "j")
+	press(s, "enter")
+	for _, want := range []string{"Restore 2 into replica-west", "exports/orders.sql.gz", "your own bucket", "s3://acme-exports/", "logical", "pending_modifying"} {
+		if !strings.Contains(view(s), want) {
+			t.Errorf("detail lacks %q:\n%s", want, view(s))
+		}
+	}
+}
+
+// TestFilterByService: ":restores <name>" and the service picker show the
+// restores into (or from) one service; esc shows all again.
+func TestFilterByService(t *testing.T) {
+	s := newScreen(160, 20)
+	feed(s, listing())
+	s.Open("orders-prod") // the name resolves to the ID; restore 1 used its backup
+	if s.svcFilter != orders.ID || s.table.Total() != 1 || s.table.SelectedID() != "1" {
+		t.Fatalf("filter %q rows %d", s.svcFilter, s.table.Total())
+	}
+	if !strings.Contains(view(s), "service: orders-prod") {
+		t.Fatalf("the filter is not shown:\n%s", view(s))
+	}
+	s.Open(replica.ID)
+	if s.table.Total() != 2 {
+		t.Fatalf("replica-west has %d restores, want 2", s.table.Total())
+	}
+	press(s, "esc")
+	if s.svcFilter != "" || s.table.Total() != 3 {
+		t.Fatal("esc did not clear the service filter")
+	}
+	cmd := press(s, "f")
+	if msg, ok := cmd().(kit.OpenDialogMsg); !ok {
+		t.Fatalf("f opened %#v", msg)
+	}
+}
+
+// TestDeleteOnlyUnfinished: d on a finished restore explains; on a
+// running one it asks the action layer, yes/no with the cursor on no.
+func TestDeleteOnlyUnfinished(t *testing.T) {
+	s := newScreen(160, 20)
+	feed(s, listing())
+	s.table.Select("1")
+	msg := press(s, "d")()
+	if tm, ok := msg.(kit.ToastMsg); !ok || !strings.Contains(tm.Text, "restore 1 has finished (Succeeded): only a restore that has not finished can be deleted") {
+		t.Fatalf("d on a finished restore: %#v", msg)
+	}
+	s.table.Select("2")
+	msg = press(s, "d")()
+	req, ok := msg.(kit.ActionRequestMsg)
+	if !ok {
+		t.Fatalf("d on a running restore: %#v", msg)
+	}
+	a := req.Action
+	if !a.Mutating || a.Confirm.Kind != kit.ConfirmYesNo || a.Name != "delete restore 2 into replica-west" ||
+		!strings.Contains(a.Confirm.Detail, "Running 1m12s") {
+		t.Fatalf("action %+v", a)
+	}
+	// once deleted, the row goes
+	s.Update(kit.ActionDoneMsg{Tag: a.Tag})
+	if _, ok := s.byRow["2"]; ok {
+		t.Fatal("the deleted restore is still shown")
+	}
+}
+
+// TestSubmittedRestoreAppearsAtOnce: the row appears when the wizard
+// submits, becomes the API's record when it answers (and stays through a
+// listing that predates it), is followed by a watch; a refusal brings
+// the wizard back with everything kept.
+func TestSubmittedRestoreAppearsAtOnce(t *testing.T) {
+	s := newScreen(160, 20)
+	feed(s, listing())
+	s.wizard = forms.NewRestore(s.common, forms.RestoreOptions{Origin: ID})
+	s.mode = modeWizard
+	w := s.wizard
+	pending := &api.Restore{ServiceID: orders.ID, Status: "Submitting", Message: "being submitted", CreatedAt: api.Time{Time: now}}
+	s.Update(forms.RestoreDoneMsg{Wizard: w, Submitted: true, Pending: pending})
+	if s.mode != modeList || s.table.SelectedID() != pendingRowID {
+		t.Fatalf("mode %d selected %q", s.mode, s.table.SelectedID())
+	}
+	if r := row(t, s, "-"); !strings.Contains(r, "orders-prod") || !strings.Contains(r, "Submitting") {
+		t.Fatalf("pending row %q", r)
+	}
+	tag := forms.RestoreTag{Wizard: w, Target: orders, SourceService: "orders-prod", SubmittedAt: now}
+	_, cmd := s.Update(kit.ActionDoneMsg{Tag: tag, Result: &api.Restore{ID: 7, ServiceID: orders.ID, Status: "Running", Message: "server is not-ready"}})
+	if cmd == nil {
+		t.Fatal("no watch started")
+	}
+	if wm, ok := cmd().(kit.WatchMsg); !ok || wm.Watch.Key != "restore/7" || wm.Watch.Origin != ID {
+		t.Fatalf("watch %#v", cmd())
+	}
+	if s.table.SelectedID() != "7" || !strings.Contains(row(t, s, "7"), "Running 0s") {
+		t.Fatalf("accepted row:\n%s", view(s))
+	}
+	if _, ok := s.byRow[pendingRowID]; ok {
+		t.Fatal("the pending row stayed")
+	}
+	feed(s, listing()) // predates the restore
+	if _, ok := s.byRow["7"]; !ok {
+		t.Fatal("an older listing hid the accepted restore")
+	}
+	// a refusal: back to the wizard
+	s.Update(forms.RestoreDoneMsg{Wizard: w, Submitted: true, Pending: pending})
+	s.Update(kit.ActionDoneMsg{Tag: tag, Err: errors.New("409 Conflict: pending state")})
+	if s.mode != modeWizard || s.wizard != w {
+		t.Fatal("the wizard did not come back after a refusal")
+	}
+	if _, ok := s.byRow[pendingRowID]; ok {
+		t.Fatal("the pending row stayed after a refusal")
+	}
+}
+
+// TestWizardKeepsInputOnEsc: esc on the first step leaves the wizard; n
+// brings it back as it was.
+func TestWizardKeepsInputOnEsc(t *testing.T) {
+	s := newScreen(120, 30)
+	feed(s, listing())
+	press(s, "n")
+	if s.mode != modeWizard || !s.CapturesKeys() {
+		t.Fatal("n did not open the wizard")
+	}
+	w := s.wizard
+	press(s, "3") // backup ID
+	cmd := press(s, "esc")
+	cmd = press(s, "esc")
+	s.Update(cmd())
+	if s.mode != modeList || s.draft != w {
+		t.Fatalf("mode %d draft %v", s.mode, s.draft)
+	}
+	press(s, "n")
+	if s.wizard != w {
+		t.Fatal("n did not bring back the wizard")
+	}
+}
+
+func TestCopyCommand(t *testing.T) {
+	for _, tc := range []struct{ src, dst, cmd, note string }{
+		{"s3://a/orders", "s3://b/orders", "aws s3 cp --recursive s3://a/orders s3://b/orders", "AWS CLI"},
+		{"gs://a/orders/", "gs://b/orders", "gsutil -m cp -r gs://a/orders gs://b/orders", "gsutil"},
+		{"s3://a/orders", "gs://b/orders", "gsutil -m rsync -r s3://a/orders gs://b/orders", "boto credentials"},
+		{"gs://a/orders", "s3://b/x", "gsutil -m rsync -r gs://a/orders s3://b/x", "boto credentials"},
+	} {
+		cmd, note := CopyCommand(tc.src, tc.dst)
+		if cmd != tc.cmd || !strings.Contains(note, tc.note) {
+			t.Errorf("%s -> %s: %q (%s)", tc.src, tc.dst, cmd, note)
+		}
+	}
+}
+
+// TestMigrationPrefillsTheRestore: after the backup and the copy, the
+// own-bucket restore opens into the target with every field filled.
+func TestMigrationPrefillsTheRestore(t *testing.T) {
+	c := &kit.Common{Theme: theme.Default(), Now: func() time.Time { return now }}
+	m := newMigration(c, []api.Service{orders, gcpSvc}, &forms.MigrateRequest{Source: orders, Target: gcpSvc})
+	m.setSize(100, 30)
+	if m.step != migBackup {
+		t.Fatalf("step %d", m.step)
+	}
+	m.request = api.ScheduleRequest{BackupType: api.BackupLogical, Schedule: "once", ServiceID: orders.ID,
+		ExternalStorage: &api.ExternalStorage{Bucket: api.ExternalBucket{Path: "s3://acme-exports/orders-mig"}}}
+	m.submittedAt = now
+	m.step = migWait
+	key := hash + ":" + orders.ID + ":pod"
+	m.onData(kit.DataMsg{Key: m.backupsKey(), Data: []api.Backup{
+		{Key: "old:" + orders.ID + ":pod", Bucket: "s3://acme-exports/orders-mig", Status: "Succeeded", StartTime: api.Time{Time: now.Add(-time.Hour)}},
+		{Key: key, Bucket: "s3://acme-exports/orders-mig", Type: api.BackupLogical, Method: "mysqldump", Status: "Running", StartTime: api.Time{Time: now}},
+	}})
+	if m.step != migWait || m.backup == nil || m.backup.Key != key {
+		t.Fatalf("waiting on %+v (step %d)", m.backup, m.step)
+	}
+	m.onData(kit.DataMsg{Key: m.backupsKey(), Data: []api.Backup{
+		{Key: key, Bucket: "s3://acme-exports/orders-mig", Type: api.BackupLogical, Method: "mysqldump", Status: "Succeeded", StartTime: api.Time{Time: now}},
+	}})
+	if m.step != migCopy || !m.editing || m.dest.Value() != "gs://" {
+		t.Fatalf("step %d dest %q", m.step, m.dest.Value())
+	}
+	m.dest.SetValue("gs://acme-gcp")
+	m.update(tea.KeyPressMsg{Code: tea.KeyEnter})
+	out := ansi.Strip(m.view())
+	if !strings.Contains(out, "gsutil -m rsync -r s3://acme-exports/orders-mig gs://acme-gcp/orders-mig") || !strings.Contains(out, "boto") {
+		t.Fatalf("copy step:\n%s", out)
+	}
+	msg := m.update(tea.KeyPressMsg{Code: tea.KeyEnter})()
+	exit, ok := msg.(migrationExitMsg)
+	if !ok || exit.restore == nil {
+		t.Fatalf("enter gave %#v", msg)
+	}
+	o := exit.restore
+	if o.Source != forms.SourceBucket || o.TargetID != gcpSvc.ID || !o.LockTarget ||
+		o.Bucket.Bucket != "gs://acme-gcp/" || o.Bucket.File != "orders-mig/"+hash+".sql.gz" ||
+		o.Bucket.Method != api.MethodMysqldump || o.Bucket.SourceService != "orders-prod" ||
+		!strings.Contains(o.Bucket.Note, "gsutil ls gs://acme-gcp/orders-mig/") {
+		t.Fatalf("prefill %+v", o)
+	}
+	// the screen opens the wizard on the bucket step with those values
+	s := newScreen(100, 30)
+	s.migrate = m
+	s.Update(exit)
+	if s.mode != modeWizard || s.wizard.StepName() != "bucket" || s.wizard.TargetID() != gcpSvc.ID {
+		t.Fatalf("mode %d", s.mode)
+	}
+}
+
+// TestMigrationTargetMustBeAnotherProvider: same provider is a normal
+// restore; the flow says so.
+func TestMigrationTargetMustBeAnotherProvider(t *testing.T) {
+	c := &kit.Common{Theme: theme.Default(), Now: func() time.Time { return now }}
+	m := newMigration(c, []api.Service{orders, replica, gcpSvc}, nil)
+	m.setSize(100, 30)
+	m.table.Select(orders.ID)
+	m.update(tea.KeyPressMsg{Code: tea.KeyEnter})
+	if m.step != migTarget {
+		t.Fatalf("step %d", m.step)
+	}
+	m.table.Select(replica.ID)
+	m.update(tea.KeyPressMsg{Code: tea.KeyEnter})
+	if m.step != migTarget || !strings.Contains(m.stepErr, "no migration needed") {
+		t.Fatalf("same provider accepted: %q", m.stepErr)
+	}
+}

@@ -1,0 +1,362 @@
+package forms
+
+import (
+	"bytes"
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"charm.land/huh/v2"
+
+	"github.com/skytui/skytui/api"
+	"github.com/skytui/skytui/keystore"
+	"github.com/skytui/skytui/theme"
+	"github.com/skytui/skytui/tui/kit"
+)
+
+var now = time.Date(2026, 3, 14, 12, 0, 0, 0, time.UTC)
+
+var svc = api.Service{ID: "dbtaf33737495", Name: "orders-prod", Status: "ready", Provider: "aws"}
+
+func secrets(t *testing.T) *keystore.Store {
+	t.Helper()
+	st, err := keystore.Open(keystore.Options{
+		Backends: []keystore.Backend{keystore.NewMemoryBackend("memory (test)")},
+		Getenv:   func(string) string { return "" },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const pk = `-----BEGIN PRIVATE KEY-----\nZGVtbyBrZXk=\n-----END PRIVATE KEY-----\n`
+	for _, c := range []keystore.BucketCredential{
+		keystore.GCSCredential{Name: "team-gcs", KeyJSON: []byte(`{"type":"service_account","client_email":"b@x.iam.gserviceaccount.com","private_key":"` + pk + `"}`)},
+		keystore.S3Credential{Name: "team-s3", AccessKeyID: "AKIATEST0000000000", SecretAccessKey: "s3cr3t-never-shown", Region: "us-east-1"},
+	} {
+		if err := st.PutBucketCredential(c); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return st
+}
+
+func common(t *testing.T, sec *keystore.Store, client *api.Client) *kit.Common {
+	return &kit.Common{Theme: theme.Default(), Now: func() time.Time { return now }, Profile: "t", Secrets: sec, Client: client}
+}
+
+func boolp(b bool) *bool { return &b }
+
+// form builds a form whose keystore listing has been read.
+func form(t *testing.T, c *kit.Common, o BackupOptions) *Backup {
+	t.Helper()
+	b := NewBackup(c, svc, o)
+	if c.Secrets != nil {
+		list, err := c.Secrets.ListBucketCredentials()
+		b.Update(bkCredsLoadedMsg{id: b.id, creds: list, err: err})
+	}
+	return b
+}
+
+func TestDraftRequestNamesEveryBrokenRule(t *testing.T) {
+	good := BackupDraft{Type: api.BackupFull, When: WhenOnce, Destination: DestManaged}
+	for _, c := range []struct {
+		name  string
+		edit  func(d *BackupDraft)
+		id    string
+		wants []string // substrings of the error; none: valid
+	}{
+		{"valid once", func(*BackupDraft) {}, svc.ID, nil},
+		{"valid daily", func(d *BackupDraft) { d.When, d.DailyAt = WhenDaily, "03:30" }, svc.ID, nil},
+		{"valid hourly", func(d *BackupDraft) { d.When = WhenHourly }, svc.ID, nil},
+		{"valid cron", func(d *BackupDraft) { d.When, d.Cron = WhenCustom, "30  1 * * 0" }, svc.ID, nil},
+		{"valid bucket", func(d *BackupDraft) {
+			d.Destination, d.BucketPath, d.Credential = DestBucket, "s3://acme-exports/orders", "team-s3"
+		}, svc.ID, nil},
+		{"no type", func(d *BackupDraft) { d.Type = "" }, svc.ID, []string{"backup_type: is required"}},
+		{"unknown type", func(d *BackupDraft) { d.Type = "nightly" }, svc.ID, []string{`backup_type: must be full, incremental, logical, physical or binarylog (got "nightly")`}},
+		{"cron with 4 fields", func(d *BackupDraft) { d.When, d.Cron = WhenCustom, "0 3 * *" }, svc.ID, []string{"schedule: must be", "5 fields", "this has 4"}},
+		{"cron minute out of range", func(d *BackupDraft) { d.When, d.Cron = WhenCustom, "61 3 * * *" }, svc.ID, []string{"schedule:", "61"}},
+		{"empty cron", func(d *BackupDraft) { d.When, d.Cron = WhenCustom, "  " }, svc.ID, []string{`schedule: is required: "once" or a 5-field cron expression`}},
+		{"daily bad time", func(d *BackupDraft) { d.When, d.DailyAt = WhenDaily, "25:00" }, svc.ID, []string{"time: hour 25 must be 0 to 23"}},
+		{"bad service ID", func(*BackupDraft) {}, "orders", []string{`service_id: "orders" is not a service ID`}},
+		{"bucket without scheme", func(d *BackupDraft) {
+			d.Destination, d.BucketPath, d.Credential = DestBucket, "acme/orders", "team-s3"
+		}, svc.ID, []string{"external_storage.bucket.path: must start with s3:// or gs://"}},
+		{"bucket https", func(d *BackupDraft) {
+			d.Destination, d.BucketPath, d.Credential = DestBucket, "https://acme/orders", "team-s3"
+		}, svc.ID, []string{"external_storage.bucket.path: must start with s3:// or gs://"}},
+		{"bucket name upper case", func(d *BackupDraft) {
+			d.Destination, d.BucketPath, d.Credential = DestBucket, "gs://Acme/orders", "team-gcs"
+		}, svc.ID, []string{`external_storage.bucket.path: bucket name "Acme" must be 3 to 63 lower-case`}},
+		{"bucket without path", func(d *BackupDraft) {
+			d.Destination, d.BucketPath, d.Credential = DestBucket, "s3://acme-exports/", "team-s3"
+		}, svc.ID, []string{"external_storage.bucket.path: needs a path after the bucket name"}},
+		{"bucket empty", func(d *BackupDraft) { d.Destination, d.Credential = DestBucket, "team-s3" }, svc.ID,
+			[]string{"external_storage.bucket.path: is required"}},
+		{"no credentials", func(d *BackupDraft) { d.Destination, d.BucketPath = DestBucket, "gs://acme-exports/orders" }, svc.ID,
+			[]string{"external_storage.bucket.credentials: choose stored GCS credentials for gs://"}},
+		{"several at once", func(d *BackupDraft) { d.Type, d.When, d.Cron = "", WhenCustom, "x" }, svc.ID,
+			[]string{"backup_type:", "schedule:"}},
+	} {
+		d := good
+		c.edit(&d)
+		req, err := d.Request(c.id)
+		if len(c.wants) == 0 {
+			if err != nil {
+				t.Errorf("%s: %v", c.name, err)
+			}
+			if err := req.Validate(); err != nil && !strings.Contains(err.Error(), "credentials") {
+				t.Errorf("%s: the api refuses what the form accepts: %v", c.name, err)
+			}
+			continue
+		}
+		if err == nil {
+			t.Errorf("%s: accepted", c.name)
+			continue
+		}
+		for _, w := range c.wants {
+			if !strings.Contains(err.Error(), w) {
+				t.Errorf("%s: error %q does not say %q", c.name, err, w)
+			}
+		}
+	}
+}
+
+func TestHintsAsTyped(t *testing.T) {
+	b := form(t, common(t, secrets(t), nil), BackupOptions{HasFullBackup: boolp(true)})
+	for _, c := range []struct{ got, want string }{
+		{b.cronHint(""), "five fields, such as 30 1 * * 0"},
+		{b.cronHint("0 3 * *"), "! schedule: must be"},
+		{b.cronHint("0 3 * * 9"), "! schedule:"},
+		{b.cronHint("30 1 * * 0"), "ok: every Sunday at 01:30 UTC\nnext runs: Sun 2026-03-15 01:30 UTC"},
+		{b.cronHint("1-10/2 * * * *"), "ok: custom schedule 1-10/2 * * * *"},
+		{b.dailyHint("4:30"), "ok: daily at 04:30 UTC (cron 30 4 * * *)\nnext runs: Sun 2026-03-15 04:30 UTC"},
+		{b.dailyHint("4h30"), "! time: \"4h30\" is not HH:MM"},
+		{b.pathHint("", api.BackupFull), "Writing to your own bucket is how data leaves the managed service. A logical backup (SQL statements) is the portable choice"},
+		{b.pathHint("s3://acme", api.BackupFull), "! external_storage.bucket.path: needs a path after the bucket name"},
+		{b.pathHint("s4://acme/x", api.BackupFull), "! external_storage.bucket.path: must start with s3:// or gs://"},
+		{b.pathHint("s3://acme-exports/orders/", api.BackupPhysical), "ok: s3 bucket acme-exports, folder orders. A logical backup (SQL statements) is the portable choice for leaving the service; you chose physical."},
+		{b.pathHint("gs://acme-exports/x", api.BackupLogical), "Logical (SQL statements): the portable choice for leaving the service."},
+	} {
+		if !strings.Contains(c.got, c.want) {
+			t.Errorf("hint %q does not contain %q", c.got, c.want)
+		}
+	}
+}
+
+func TestIncrementalNeedsAFullBackup(t *testing.T) {
+	c := common(t, secrets(t), nil)
+	without := form(t, c, BackupOptions{HasFullBackup: boolp(false), Draft: &BackupDraft{Type: api.BackupIncremental, When: WhenOnce, Destination: DestManaged}})
+	label := optionKey(without.typeOptions(), api.BackupIncremental)
+	if !strings.Contains(label, "unavailable: this service has no completed full backup yet") {
+		t.Fatalf("incremental option = %q", label)
+	}
+	if d := without.typeDescription(); !strings.Contains(d, "Not available: incremental needs a completed full backup first, and orders-prod has none yet") {
+		t.Fatalf("description = %q", d)
+	}
+	err := without.check()
+	if err == nil || !strings.Contains(err.Error(), "backup_type: incremental needs a completed full backup first") {
+		t.Fatalf("check = %v", err)
+	}
+	with := form(t, c, BackupOptions{HasFullBackup: boolp(true), Draft: &BackupDraft{Type: api.BackupIncremental, When: WhenOnce, Destination: DestManaged}})
+	if err := with.check(); err != nil {
+		t.Fatalf("incremental refused although a full backup exists: %v", err)
+	}
+	if label := optionKey(with.typeOptions(), api.BackupIncremental); !strings.Contains(label, "needs a full one first") || strings.Contains(label, "unavailable") {
+		t.Fatalf("incremental option = %q", label)
+	}
+	// unknown: the form asks the API and says it is checking
+	c.Client = nil
+	asking := NewBackup(c, svc, BackupOptions{})
+	if label := optionKey(asking.typeOptions(), api.BackupIncremental); !strings.Contains(label, "checking whether a full backup exists") {
+		t.Fatalf("incremental while checking = %q", label)
+	}
+	asking.Update(bkFullCheckedMsg{id: asking.id, has: false})
+	if asking.incrementalRule() == "" {
+		t.Fatal("the answer of the check was not taken")
+	}
+	asking.Update(bkFullCheckedMsg{id: asking.id + 1000, has: true}) // another form's answer
+	if asking.incrementalRule() == "" {
+		t.Fatal("another form's answer was taken")
+	}
+}
+
+func TestHasCompletedFull(t *testing.T) {
+	for _, c := range []struct {
+		list []api.Backup
+		want bool
+	}{
+		{nil, false},
+		{[]api.Backup{{Type: "full", Status: "Running"}}, false},
+		{[]api.Backup{{Type: "full", Status: "Failed"}}, false},
+		{[]api.Backup{{Type: "incremental", Status: "Succeeded"}}, false},
+		{[]api.Backup{{Type: "full", Status: "Succeeded"}}, true},
+		{[]api.Backup{{Type: "FULL", Status: "completed"}}, true},
+	} {
+		if got := HasCompletedFull(c.list); got != c.want {
+			t.Errorf("HasCompletedFull(%v) = %v", c.list, got)
+		}
+	}
+}
+
+func optionKey(opts []huh.Option[string], v string) string {
+	for _, o := range opts {
+		if o.Value == v {
+			return o.Key
+		}
+	}
+	return ""
+}
+
+func TestCredentialChoices(t *testing.T) {
+	c := common(t, secrets(t), nil)
+	b := form(t, c, BackupOptions{Bucket: "gs://acme-exports/orders"})
+	if got := keys(b.credOptions()); got != "team-gcs  (GCS)" {
+		t.Fatalf("gs:// offers %q", got)
+	}
+	b.path.Set("s3://acme-exports/orders")
+	b.scheme.Set("s3")
+	if got := keys(b.credOptions()); got != "team-s3  (S3)" {
+		t.Fatalf("s3:// offers %q", got)
+	}
+	// the kinds must match the scheme
+	if err := bkCredentialRule("s3://acme-exports/orders", "team-gcs", keystore.KindGCS); err == nil ||
+		err.Error() != "external_storage.bucket.credentials: team-gcs is a GCS credential; s3:// needs S3 credentials" {
+		t.Fatalf("mismatch = %v", err)
+	}
+	b.cred.Set("team-gcs")
+	b.dest.Set(DestBucket)
+	if err := b.check(); err == nil || !strings.Contains(err.Error(), "s3:// needs S3 credentials") {
+		t.Fatalf("check with a GCS credential on s3:// = %v", err)
+	}
+
+	// none stored for the scheme: how to add one
+	empty, _ := keystore.Open(keystore.Options{Backends: []keystore.Backend{keystore.NewMemoryBackend("")}, Getenv: func(string) string { return "" }})
+	e := form(t, common(t, empty, nil), BackupOptions{Bucket: "s3://acme-exports/orders"})
+	if got := keys(e.credOptions()); got != "(none stored for s3://: add one with skytui creds add s3 NAME)" {
+		t.Fatalf("no credentials: %q", got)
+	}
+	// no keystore at all
+	n := NewBackup(common(t, nil, nil), svc, BackupOptions{Bucket: "gs://acme-exports/orders"})
+	n.Init()
+	if got := keys(n.credOptions()); !strings.Contains(got, "no keystore is open") {
+		t.Fatalf("no keystore: %q", got)
+	}
+	if d := n.credDescription(); !strings.Contains(d, "skytui creds add gcs NAME --key-file KEY.json") {
+		t.Fatalf("no keystore description: %q", d)
+	}
+}
+
+func keys(opts []huh.Option[string]) string {
+	var out []string
+	for _, o := range opts {
+		out = append(out, o.Key)
+	}
+	return strings.Join(out, " | ")
+}
+
+// TestSubmitSendsOnceWithEncodedCredentials runs the action the form
+// hands over: the request it shows has the credentials redacted, the one
+// sent carries them base64-encoded from the keystore, and the form never
+// held them.
+func TestSubmitSendsOnceWithEncodedCredentials(t *testing.T) {
+	var bodies []string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		bodies = append(bodies, r.Method+" "+r.URL.Path+" "+string(b))
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(`{"id": 42, "service_id": "dbtaf33737495", "type": "logical", "schedule": "once", "backup_id": "abcdef0123456789:dbtaf33737495:pod"}`))
+	}))
+	defer srv.Close()
+	client, err := api.New(api.Config{BaseURL: srv.URL, APIKey: "k", MaxRetries: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sec := secrets(t)
+	b := form(t, common(t, sec, client), BackupOptions{HasFullBackup: boolp(true),
+		Draft: &BackupDraft{Type: api.BackupLogical, When: WhenOnce, Destination: DestBucket, BucketPath: "s3://acme-exports/orders", Credential: "team-s3"}})
+	b.SetSize(120, 40)
+	b.step = bkStepReview
+	if v := b.View(); strings.Contains(v, "s3cr3t") || strings.Contains(v, "AKIATEST") || !strings.Contains(v, `<redacted: stored S3 credential \"team-s3\"`) {
+		t.Fatalf("review:\n%s", v)
+	}
+	cmd := b.Update(tea.KeyPressMsg{Code: tea.KeyEnter})
+	msg, ok := cmd().(BackupSubmitMsg)
+	if !ok {
+		t.Fatalf("enter in the review = %T", cmd())
+	}
+	if again := b.Update(tea.KeyPressMsg{Code: tea.KeyEnter}); again != nil {
+		t.Fatal("a second enter submits again")
+	}
+	if !msg.Action.Mutating || msg.Credential != "team-s3" || msg.Request.ExternalStorage.Bucket.Credentials != Redacted("team-s3", keystore.KindS3) {
+		t.Fatalf("submit = %+v", msg)
+	}
+	if d, _ := json.Marshal(b.Draft()); bytes.Contains(d, []byte("s3cr3t")) {
+		t.Fatal("the draft holds the secret")
+	}
+	res, err := msg.Action.Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(bodies) != 1 || !strings.HasPrefix(bodies[0], "POST /backup/v1/backups/schedules ") {
+		t.Fatalf("requests: %q", bodies)
+	}
+	var sent api.ScheduleRequest
+	_ = json.Unmarshal([]byte(strings.SplitN(bodies[0], " ", 3)[2]), &sent)
+	raw, _ := base64.StdEncoding.DecodeString(sent.ExternalStorage.Bucket.Credentials)
+	if !strings.Contains(string(raw), "aws_secret_access_key = s3cr3t-never-shown") || sent.ExternalStorage.Bucket.Path != "s3://acme-exports/orders" ||
+		sent.BackupType != "logical" || sent.Schedule != "once" || sent.ServiceID != svc.ID {
+		t.Fatalf("sent %+v (credentials %q)", sent, raw)
+	}
+	if got := msg.Action.Success(res); got != "backup job 42 started: logical backup of orders-prod to s3://acme-exports/orders (backup abcdef012345)" {
+		t.Fatalf("toast = %q", got)
+	}
+	// the API refuses: back to the review, enter tries again
+	b.Failed(errors.New("400 Bad Request: nope"))
+	if !b.Reviewing() || !strings.Contains(b.View(), "the API refused it: 400 Bad Request: nope") {
+		t.Fatalf("after a refusal:\n%s", b.View())
+	}
+	if b.Update(tea.KeyPressMsg{Code: tea.KeyEnter}) == nil {
+		t.Fatal("enter after a refusal does not try again")
+	}
+}
+
+func TestEncodeStoredRefusesTheWrongKind(t *testing.T) {
+	sec := secrets(t)
+	if _, err := EncodeStored(sec, "team-gcs", "s3://acme-exports/orders"); err == nil || !strings.Contains(err.Error(), "s3:// needs S3 credentials") {
+		t.Fatalf("GCS on s3:// = %v", err)
+	}
+	enc, err := EncodeStored(sec, "team-gcs", "gs://acme-exports/orders")
+	if err != nil || api.ValidateEncodedCredentials("gs", enc) != nil {
+		t.Fatalf("GCS on gs:// = %q, %v", enc, err)
+	}
+	if _, err := EncodeStored(sec, "missing", "gs://acme-exports/orders"); err == nil {
+		t.Fatal("a missing credential encoded")
+	}
+	if _, err := EncodeStored(nil, "team-gcs", "gs://a/b"); err == nil || !strings.Contains(err.Error(), "no keystore") {
+		t.Fatalf("no keystore = %v", err)
+	}
+}
+
+func TestEscKeepsTheDraft(t *testing.T) {
+	b := form(t, common(t, secrets(t), nil), BackupOptions{HasFullBackup: boolp(true)})
+	b.typ.Set(api.BackupLogical)
+	b.when.Set(WhenCustom)
+	b.cron.Set("0 4 * * *")
+	cmd := b.Update(tea.KeyPressMsg{Code: tea.KeyEscape})
+	msg, ok := cmd().(BackupCancelMsg)
+	if !ok || msg.Form != b || msg.Draft.Type != api.BackupLogical || msg.Draft.Cron != "0 4 * * *" || msg.Draft.When != WhenCustom {
+		t.Fatalf("esc = %+v", msg)
+	}
+	again := NewBackup(b.common, svc, BackupOptions{Draft: &msg.Draft})
+	if again.Draft() != msg.Draft {
+		t.Fatalf("reopened with %+v, want %+v", again.Draft(), msg.Draft)
+	}
+}

@@ -1,0 +1,662 @@
+package forms
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/skytui/skytui/api"
+	"github.com/skytui/skytui/keystore"
+	"github.com/skytui/skytui/tui/kit"
+)
+
+// The own-bucket step: bucket URI (gs://NAME/ or s3://NAME/; a missing
+// trailing slash, or a whole file path typed as the bucket, is fixed with
+// one key), the backup file (a warning unless it ends in .gz), the method,
+// a bucket credential from the keystore whose kind matches the scheme, and
+// an optional encryption key: a stored one, or one typed (masked) and
+// kept in the keystore only when "keep" is ticked. The credential is read
+// and base64-encoded only inside the action's Run; the typed key leaves
+// the form when the action is handed over.
+
+type rsEncMode int
+
+const (
+	rsEncNone rsEncMode = iota
+	rsEncStored
+	rsEncNew
+)
+
+type rsField int
+
+const (
+	rsfBucket rsField = iota
+	rsfFile
+	rsfMethod
+	rsfCred
+	rsfEnc
+	rsfKey
+	rsfKeep
+	rsfKeepName
+)
+
+// restoreSecretsMsg carries the keystore's names (never a secret).
+type restoreSecretsMsg struct {
+	form  *restoreBucket
+	creds []keystore.CredentialInfo
+	keys  []string
+	err   error
+}
+
+type restoreBucket struct {
+	common *kit.Common
+	note   string
+	srcSvc string
+
+	bucket, file textinput.Model
+	method       string
+	credPrefill  string
+
+	creds   []keystore.CredentialInfo
+	cred    string
+	encKeys []string
+	loaded  bool
+	loadErr error
+
+	encMode   rsEncMode
+	encStored string
+	encInput  textinput.Model
+	keep      bool
+	keepName  textinput.Model
+
+	focus rsField
+}
+
+func newRestoreBucket(c *kit.Common, p BucketPrefill) *restoreBucket {
+	b := &restoreBucket{common: c, note: p.Note, srcSvc: p.SourceService, method: p.Method, credPrefill: p.Credential}
+	b.bucket = rsInput("")
+	b.bucket.SetValue(p.Bucket)
+	b.file = rsInput("")
+	b.file.SetValue(p.File)
+	b.encInput = rsInput("")
+	b.encInput.EchoMode = textinput.EchoPassword
+	b.encInput.EchoCharacter = []rune(c.Theme.Glyphs.Mask)[0]
+	b.keepName = rsInput("")
+	if b.method == "" {
+		b.method = api.MethodMariabackup
+	}
+	b.cred = p.Credential
+	b.bucket.Focus()
+	return b
+}
+
+// load reads the names of stored credentials and keys (a keyring may be
+// slow: in a command).
+func (b *restoreBucket) load(r *Restore) tea.Cmd {
+	store := b.common.Secrets
+	b.setFocus(b.focus)
+	if store == nil {
+		b.loaded = true
+		b.loadErr = errors.New("no keystore is open, so no bucket credential can be read (see: skytui auth status)")
+		return nil
+	}
+	return func() tea.Msg {
+		creds, err := store.ListBucketCredentials()
+		if err != nil {
+			return restoreSecretsMsg{form: b, err: err}
+		}
+		keys, err := store.ListEncryptionKeys()
+		return restoreSecretsMsg{form: b, creds: creds, keys: keys, err: err}
+	}
+}
+
+func (b *restoreBucket) onSecrets(msg restoreSecretsMsg) {
+	b.loaded = true
+	b.loadErr = msg.err
+	b.creds = msg.creds
+	b.encKeys = msg.keys
+	b.fitCred()
+	if b.encMode == rsEncStored && !rsContains(b.encKeys, b.encStored) {
+		b.encMode, b.encStored = rsEncNone, ""
+	}
+}
+
+func rsContains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// scheme is "gs", "s3" or "" from the bucket field.
+func (b *restoreBucket) scheme() string {
+	s, _, _, err := api.ParseBucketURI(strings.TrimSpace(b.bucket.Value()))
+	if err != nil && s == "" {
+		return ""
+	}
+	return s
+}
+
+// matching are the stored credentials usable with the bucket's scheme.
+func (b *restoreBucket) matching() []keystore.CredentialInfo {
+	kind := kindOf(b.scheme())
+	var out []keystore.CredentialInfo
+	for _, c := range b.creds {
+		if kind == "" || c.Kind == kind {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// fitCred keeps the chosen credential when it fits the scheme, else picks
+// the prefilled one or the first that fits.
+func (b *restoreBucket) fitCred() {
+	m := b.matching()
+	for _, c := range m {
+		if c.Name == b.cred {
+			return
+		}
+	}
+	b.cred = ""
+	for _, c := range m {
+		if c.Name == b.credPrefill {
+			b.cred = c.Name
+			return
+		}
+	}
+	if len(m) > 0 {
+		b.cred = m[0].Name
+	}
+}
+
+func (b *restoreBucket) fields() []rsField {
+	f := []rsField{rsfBucket, rsfFile, rsfMethod, rsfCred, rsfEnc}
+	if b.encMode == rsEncNew {
+		f = append(f, rsfKey, rsfKeep)
+		if b.keep {
+			f = append(f, rsfKeepName)
+		}
+	}
+	return f
+}
+
+func (b *restoreBucket) setFocus(f rsField) {
+	b.focus = f
+	for _, x := range []struct {
+		f  rsField
+		in *textinput.Model
+	}{{rsfBucket, &b.bucket}, {rsfFile, &b.file}, {rsfKey, &b.encInput}, {rsfKeepName, &b.keepName}} {
+		if x.f == f {
+			x.in.Focus()
+		} else {
+			x.in.Blur()
+		}
+	}
+}
+
+func (b *restoreBucket) move(d int) {
+	fs := b.fields()
+	i := 0
+	for j, f := range fs {
+		if f == b.focus {
+			i = j
+		}
+	}
+	i = (i + d + len(fs)) % len(fs)
+	b.setFocus(fs[i])
+}
+
+func (b *restoreBucket) input() *textinput.Model {
+	switch b.focus {
+	case rsfBucket:
+		return &b.bucket
+	case rsfFile:
+		return &b.file
+	case rsfKey:
+		return &b.encInput
+	case rsfKeepName:
+		return &b.keepName
+	}
+	return nil
+}
+
+// fixable describes the one-key fix of the bucket field ("" when none): a
+// whole file path typed as the bucket is split into bucket and file; a
+// missing trailing slash is appended.
+func (b *restoreBucket) fixable() string {
+	v := strings.TrimSpace(b.bucket.Value())
+	if v == "" {
+		return ""
+	}
+	scheme, name, path, err := api.ParseBucketURI(v)
+	if err != nil {
+		return ""
+	}
+	if p := strings.Trim(path, "/"); p != "" {
+		f := strings.TrimSpace(b.file.Value())
+		if f == "" || f == p {
+			return "tab splits it: bucket " + scheme + "://" + name + "/ and file " + p
+		}
+		return ""
+	}
+	if api.ValidateRestoreBucket(v) != nil && api.ValidateRestoreBucket(v+"/") == nil {
+		return "tab adds the slash"
+	}
+	return ""
+}
+
+func (b *restoreBucket) applyFix() bool {
+	if b.fixable() == "" {
+		return false
+	}
+	v := strings.TrimSpace(b.bucket.Value())
+	scheme, name, path, _ := api.ParseBucketURI(v)
+	if p := strings.Trim(path, "/"); p != "" {
+		b.bucket.SetValue(scheme + "://" + name + "/")
+		b.file.SetValue(p)
+	} else {
+		b.bucket.SetValue(v + "/")
+	}
+	b.bucket.CursorEnd()
+	b.fitCred()
+	return true
+}
+
+func (b *restoreBucket) encChoices() []string {
+	out := []string{"none"}
+	out = append(out, b.encKeys...)
+	return append(out, "new key")
+}
+
+func (b *restoreBucket) encChoice() string {
+	switch b.encMode {
+	case rsEncStored:
+		return b.encStored
+	case rsEncNew:
+		return "new key"
+	}
+	return "none"
+}
+
+func (b *restoreBucket) cycle(d int) {
+	switch b.focus {
+	case rsfMethod:
+		if b.method == api.MethodMariabackup {
+			b.method = api.MethodMysqldump
+		} else {
+			b.method = api.MethodMariabackup
+		}
+	case rsfCred:
+		m := b.matching()
+		if len(m) == 0 {
+			return
+		}
+		i := 0
+		for j, c := range m {
+			if c.Name == b.cred {
+				i = j
+			}
+		}
+		b.cred = m[(i+d+len(m))%len(m)].Name
+	case rsfEnc:
+		ch := b.encChoices()
+		i := 0
+		for j, c := range ch {
+			if c == b.encChoice() {
+				i = j
+			}
+		}
+		i = (i + d + len(ch)) % len(ch)
+		switch {
+		case i == 0:
+			b.encMode, b.encStored = rsEncNone, ""
+		case i == len(ch)-1:
+			b.encMode, b.encStored = rsEncNew, ""
+		default:
+			b.encMode, b.encStored = rsEncStored, ch[i]
+		}
+	case rsfKeep:
+		b.keep = !b.keep
+		if b.keep && strings.TrimSpace(b.keepName.Value()) == "" {
+			_, name, _, _ := api.ParseBucketURI(strings.TrimSpace(b.bucket.Value()))
+			if name != "" {
+				b.keepName.SetValue(name)
+			}
+		}
+	}
+}
+
+func (b *restoreBucket) update(r *Restore, msg tea.Msg) tea.Cmd {
+	if kp, ok := msg.(tea.KeyPressMsg); ok {
+		r.stepErr = ""
+		switch kp.String() {
+		case "tab":
+			if b.focus == rsfBucket && b.applyFix() {
+				return nil
+			}
+			b.move(1)
+			return nil
+		case "down":
+			b.move(1)
+			return nil
+		case "shift+tab", "up":
+			b.move(-1)
+			return nil
+		case "ctrl+r":
+			return b.load(r)
+		case "enter":
+			fs := b.fields()
+			if b.focus == fs[len(fs)-1] {
+				return b.proceed(r)
+			}
+			b.move(1)
+			return nil
+		case "left", "right", "space":
+			if b.input() == nil {
+				d := 1
+				if kp.String() == "left" {
+					d = -1
+				}
+				b.cycle(d)
+				return nil
+			}
+		}
+	}
+	in := b.input()
+	if in == nil {
+		return nil
+	}
+	var cmd tea.Cmd
+	*in, cmd = in.Update(msg)
+	if b.focus == rsfBucket {
+		b.fitCred()
+	}
+	return cmd
+}
+
+// problems checks every field with the API's rules; the first problem
+// names its field.
+func (b *restoreBucket) problem() (rsField, string) {
+	bucket := strings.TrimSpace(b.bucket.Value())
+	if err := api.ValidateRestoreBucket(bucket); err != nil {
+		msg := err.Error()
+		if f := b.fixable(); f != "" {
+			msg += " (" + f + ")"
+		}
+		return rsfBucket, msg
+	}
+	if strings.TrimSpace(b.file.Value()) == "" {
+		return rsfFile, "id: is required: the path of the backup file in the bucket"
+	}
+	if err := api.ValidateMethod(b.method); err != nil {
+		return rsfMethod, err.Error()
+	}
+	if b.cred == "" {
+		return rsfCred, "external_source.credentials: " + b.noCredText()
+	}
+	if b.encMode == rsEncNew {
+		if strings.TrimSpace(b.encInput.Value()) == "" {
+			return rsfKey, "external_source.encryption_key: type the key, or choose none"
+		}
+		if b.keep && strings.TrimSpace(b.keepName.Value()) == "" {
+			return rsfKeepName, "name: is required to keep the key in the keystore"
+		}
+	}
+	return 0, ""
+}
+
+func (b *restoreBucket) credKind() string {
+	for _, c := range b.creds {
+		if c.Name == b.cred {
+			return c.Kind
+		}
+	}
+	return kindOf(b.scheme())
+}
+
+func (b *restoreBucket) noCredText() string {
+	if b.loadErr != nil {
+		return "the keystore could not be read: " + b.loadErr.Error()
+	}
+	if !b.loaded {
+		return "reading the keystore" + b.common.Theme.Glyphs.Ellipsis
+	}
+	what := "none stored"
+	if sc := b.scheme(); sc != "" {
+		what = "none stored for " + sc + ":// buckets"
+	}
+	return what + ": add one with `" + addCredentialHint(b.scheme()) + "`, then ctrl+r"
+}
+
+func (b *restoreBucket) proceed(r *Restore) tea.Cmd {
+	if f, msg := b.problem(); msg != "" {
+		b.setFocus(f)
+		r.stepErr = msg
+		return nil
+	}
+	b.bucket.SetValue(strings.TrimSpace(b.bucket.Value()))
+	b.file.SetValue(strings.TrimSpace(b.file.Value()))
+	es := api.ExternalSource{Bucket: b.bucket.Value(), Method: b.method,
+		Credentials: fmt.Sprintf("<redacted: stored %s credential %q, base64-encoded when sent>", b.credKind(), b.cred)}
+	switch b.encMode {
+	case rsEncStored:
+		es.EncryptionKey = "<" + b.encStored + " from the keystore>"
+	case rsEncNew:
+		es.EncryptionKey = strings.Repeat(b.common.Theme.Glyphs.Mask, 8)
+	}
+	req := api.BucketRestore(r.targetID, b.file.Value(), es)
+	desc := fmt.Sprintf("file %s in your bucket %s (%s, credentials %s", b.file.Value(), b.bucket.Value(), b.method, b.cred)
+	switch b.encMode {
+	case rsEncStored:
+		desc += ", encryption key " + b.encStored
+	case rsEncNew:
+		desc += ", encryption key typed"
+		if b.keep {
+			desc += ", kept as " + strings.TrimSpace(b.keepName.Value())
+		}
+	}
+	desc += ")"
+	r.prev = rsStepBucket
+	r.openConfirm(desc, b.srcSvc, rsRequestJSON(req))
+	return nil
+}
+
+// runFunc captures what the action sends and drops the typed key from the
+// form. When the key is kept, the form switches to the stored key, so a
+// retry after a refusal needs nothing retyped.
+func (b *restoreBucket) runFunc(c *kit.Common, targetID string) (func(ctx context.Context) (any, error), error) {
+	if _, msg := b.problem(); msg != "" {
+		return nil, errors.New(msg)
+	}
+	store, client := c.Secrets, c.Client
+	bucket, file, method, credName := b.bucket.Value(), b.file.Value(), b.method, b.cred
+	mode, stored, typed := b.encMode, b.encStored, b.encInput.Value()
+	keep, keepName := b.keep && mode == rsEncNew, strings.TrimSpace(b.keepName.Value())
+	b.encInput.SetValue("")
+	if keep {
+		b.encMode, b.encStored, b.keep = rsEncStored, keepName, false
+		if !rsContains(b.encKeys, keepName) {
+			b.encKeys = append(b.encKeys, keepName)
+		}
+	}
+	return func(ctx context.Context) (any, error) {
+		if store == nil {
+			return nil, errors.New("no keystore is open: the bucket credential cannot be read; nothing was sent")
+		}
+		if client == nil {
+			return nil, errors.New("no API client")
+		}
+		// the one place credentials are read and encoded (shared with the
+		// backup form): kind checked against the scheme, secret never in
+		// an error
+		encoded, err := EncodeStored(store, credName, bucket)
+		if err != nil {
+			return nil, fmt.Errorf("%w; nothing was sent", err)
+		}
+		key := ""
+		switch mode {
+		case rsEncStored:
+			if key, err = store.EncryptionKey(stored); err != nil {
+				return nil, fmt.Errorf("encryption key %s: %w; nothing was sent", stored, err)
+			}
+		case rsEncNew:
+			key = typed
+			if keep {
+				if err := store.PutEncryptionKey(keepName, key); err != nil {
+					return nil, fmt.Errorf("keeping the encryption key as %s: %w; nothing was sent", keepName, err)
+				}
+			}
+		}
+		req := api.BucketRestore(targetID, file, api.ExternalSource{Bucket: bucket, Method: method, Credentials: encoded, EncryptionKey: key})
+		return client.CreateRestore(ctx, req)
+	}, nil
+}
+
+// ---- view ----
+
+func (b *restoreBucket) hint(f rsField) (string, bool) {
+	switch f {
+	case rsfBucket:
+		v := strings.TrimSpace(b.bucket.Value())
+		if v == "" {
+			return "gs://NAME/ or s3://NAME/ with the trailing slash; the file goes below", true
+		}
+		if err := api.ValidateRestoreBucket(v); err != nil {
+			msg := "! " + err.Error()
+			if fx := b.fixable(); fx != "" {
+				msg += " " + b.common.Theme.Glyphs.Dash + " " + fx
+			}
+			return msg, false
+		}
+		if fx := b.fixable(); fx != "" {
+			return "! has a path after the bucket name; the bucket is gs://NAME/ or s3://NAME/ " + b.common.Theme.Glyphs.Dash + " " + fx, false
+		}
+		s, name, _, _ := api.ParseBucketURI(v)
+		return "ok: " + s + " bucket " + name, true
+	case rsfFile:
+		v := strings.TrimSpace(b.file.Value())
+		switch {
+		case v == "":
+			return "the path of the backup file inside the bucket (gzip-compressed)", true
+		case !strings.HasSuffix(strings.ToLower(v), ".gz"):
+			return "! does not end in .gz: the backup file must be gzip-compressed (the API refuses other files)", false
+		}
+		return "ok: a gzip file", true
+	case rsfMethod:
+		return "the tool that created the backup", true
+	case rsfCred:
+		if b.cred == "" {
+			return "! " + b.noCredText(), false
+		}
+		kind := kindOf(b.scheme())
+		if kind == "" {
+			return "stored credential; its kind must match the bucket (gcs for gs://, s3 for s3://)", true
+		}
+		return fmt.Sprintf("%d %s credential(s) stored; read and base64-encoded only when sending", len(b.matching()), kind), true
+	case rsfEnc:
+		return "only if the backup is encrypted", true
+	case rsfKey:
+		return "masked; dropped from the form when sent", true
+	case rsfKeep:
+		return "store the key in the keystore (" + b.storeLabel() + ") for the next restore", true
+	}
+	return "", true
+}
+
+func (b *restoreBucket) storeLabel() string {
+	if s := b.common.Secrets; s != nil {
+		if be := s.Backend(); be != nil {
+			return be.Label()
+		}
+	}
+	return "none open"
+}
+
+func (b *restoreBucket) view(r *Restore, w, h int) string {
+	th := b.common.Theme
+	const lw = 13
+	var lines []string
+	intro := "Restore " + rsName(r.Target()) + " from a gzip backup file in a bucket you own."
+	if b.note != "" {
+		intro = b.note
+	}
+	for _, l := range strings.Split(ansi.Wrap(intro, max(10, w-2), " "), "\n") {
+		lines = append(lines, " "+th.Muted.Render(l))
+	}
+	lines = append(lines, "")
+	choice := func(opts []string, cur string) string {
+		var parts []string
+		for _, o := range opts {
+			if o == cur {
+				parts = append(parts, th.Bold.Render("("+th.Glyphs.Bullet+") "+o))
+			} else {
+				parts = append(parts, th.Muted.Render("( ) "+o))
+			}
+		}
+		return strings.Join(parts, "  ")
+	}
+	labels := map[rsField]string{rsfBucket: "Bucket", rsfFile: "Backup file", rsfMethod: "Method", rsfCred: "Credentials",
+		rsfEnc: "Encryption", rsfKey: "Key", rsfKeep: "Keep", rsfKeepName: "Keep as"}
+	for _, f := range b.fields() {
+		focused := f == b.focus
+		label := labels[f]
+		lab := "  " + label + strings.Repeat(" ", lw-len(label))
+		if focused {
+			lab = th.Accent.Render(th.Glyphs.Cursor+" "+label) + strings.Repeat(" ", lw-len(label))
+		} else {
+			lab = th.Label.Render(lab)
+		}
+		var val string
+		switch f {
+		case rsfBucket, rsfFile, rsfKey, rsfKeepName:
+			in := map[rsField]*textinput.Model{rsfBucket: &b.bucket, rsfFile: &b.file, rsfKey: &b.encInput, rsfKeepName: &b.keepName}[f]
+			in.SetWidth(max(10, w-lw-8))
+			val = in.View()
+		case rsfMethod:
+			val = "  " + choice([]string{api.MethodMariabackup, api.MethodMysqldump}, b.method)
+		case rsfCred:
+			if b.cred == "" {
+				val = "  " + th.Warn.Render("(none)")
+			} else {
+				kind := ""
+				for _, c := range b.creds {
+					if c.Name == b.cred {
+						kind = " (" + c.Kind + ")"
+					}
+				}
+				val = "  < " + th.Bold.Render(b.cred) + kind + " >"
+			}
+		case rsfEnc:
+			val = "  < " + th.Bold.Render(b.encChoice()) + " >"
+		case rsfKeep:
+			box := "[ ]"
+			if b.keep {
+				box = "[x]"
+			}
+			val = "  " + box + " keep the key in the keystore"
+		}
+		lines = append(lines, lab+val)
+		if hint, ok := b.hint(f); hint != "" && (focused || !ok) {
+			st := th.Muted
+			if !ok {
+				st = th.Warn
+			}
+			for _, l := range strings.Split(ansi.Wrap(hint, max(10, w-lw-4), " /"), "\n") {
+				lines = append(lines, strings.Repeat(" ", lw+2)+st.Render(l))
+			}
+		}
+	}
+	lines = append(lines, "", " "+th.Muted.Render("enter on the last field continues to the confirmation; nothing is sent before it"))
+	if len(lines) > h && h > 0 {
+		lines = lines[:h]
+	}
+	return strings.Join(lines, "\n")
+}

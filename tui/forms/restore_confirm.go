@@ -1,0 +1,282 @@
+package forms
+
+import (
+	"strings"
+
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/skytui/skytui/api"
+	"github.com/skytui/skytui/tui/kit"
+)
+
+// RestoreEffects are the consequences of a restore, in the words of the
+// interface document: the confirmation says exactly this.
+func RestoreEffects(target, source string) []string {
+	if source == "" {
+		source = "the source service"
+	}
+	return []string{
+		target + " is stopped if it is running",
+		"all data in " + target + " is erased and replaced by the backup's",
+		"its default username and password are replaced by those of " + source,
+	}
+}
+
+// RestoreConfirmAnswer is what a RestoreConfirm decided after a key.
+type RestoreConfirmAnswer int
+
+// Answers of RestoreConfirm.Update.
+const (
+	RestoreConfirmPending RestoreConfirmAnswer = iota // still asking
+	RestoreConfirmBack                                // esc or the Back button
+	RestoreConfirmYes                                 // the typed name matched and the user confirmed
+)
+
+// Focus positions of the confirmation: the name input, then the buttons.
+const (
+	confirmFocusInput = iota
+	confirmFocusBack
+	confirmFocusRestore
+)
+
+// RestoreConfirm is the last step of every restore (the Restores wizard
+// and the Replication wizard): it says what the restore does, names the
+// target with its current status and the source, shows the request, and
+// asks to type the target's name. The Restore button stays disabled until
+// the name matches exactly; focus starts in the input and reaches the
+// buttons with tab, on Back first, so the cursor never starts on Restore.
+type RestoreConfirm struct {
+	common *kit.Common
+	// Target is the service whose data will be erased; the host updates
+	// it (SetTarget) so its status is current.
+	Target api.Service
+	// Source describes the backup: "backup 4f3a…:dbt… (full, 2h ago, 2.4 GB)".
+	Source string
+	// SourceService names the service whose credentials the target gets
+	// ("" when unknown).
+	SourceService string
+	// Request is the body that will be sent, secrets masked.
+	Request string
+	// Err is the API's answer to the previous attempt; nothing typed was lost.
+	Err string
+
+	input textinput.Model
+	focus int
+	wrong bool
+}
+
+// NewRestoreConfirm builds the confirmation step.
+func NewRestoreConfirm(c *kit.Common, target api.Service, source, sourceService, request string) *RestoreConfirm {
+	in := textinput.New()
+	in.Prompt = "> "
+	st := in.Styles()
+	st.Cursor.Blink = false
+	in.SetStyles(st)
+	in.Focus()
+	return &RestoreConfirm{common: c, Target: target, Source: source, SourceService: sourceService, Request: request, input: in}
+}
+
+// Name is what must be typed: the target's name (its ID when it has none).
+func (c *RestoreConfirm) Name() string {
+	if c.Target.Name != "" {
+		return c.Target.Name
+	}
+	return c.Target.ID
+}
+
+// Typed is what was typed so far.
+func (c *RestoreConfirm) Typed() string { return c.input.Value() }
+
+// Matches reports that the typed text is exactly the target's name: the
+// Restore button is enabled.
+func (c *RestoreConfirm) Matches() bool { return c.input.Value() == c.Name() }
+
+// OnRestore reports that the focus is on the Restore button.
+func (c *RestoreConfirm) OnRestore() bool { return c.focus == confirmFocusRestore }
+
+// SetTarget refreshes the target (its status changes while the user reads).
+func (c *RestoreConfirm) SetTarget(s api.Service) { c.Target = s }
+
+// Reset clears what was typed and puts the focus back in the input (after
+// a failed attempt: the name is typed again for the next one).
+func (c *RestoreConfirm) Reset() {
+	c.input.SetValue("")
+	c.focus = confirmFocusInput
+	c.wrong = false
+	c.input.Focus()
+}
+
+func (c *RestoreConfirm) setFocus(f int) {
+	c.focus = f
+	if f == confirmFocusInput {
+		c.input.Focus()
+	} else {
+		c.input.Blur()
+	}
+}
+
+// Update handles a key or a paste.
+func (c *RestoreConfirm) Update(msg tea.Msg) (RestoreConfirmAnswer, tea.Cmd) {
+	kp, ok := msg.(tea.KeyPressMsg)
+	if !ok {
+		if c.focus == confirmFocusInput {
+			var cmd tea.Cmd
+			c.input, cmd = c.input.Update(msg)
+			c.wrong = false
+			return RestoreConfirmPending, cmd
+		}
+		return RestoreConfirmPending, nil
+	}
+	switch kp.String() {
+	case "esc":
+		return RestoreConfirmBack, nil
+	case "tab", "down":
+		c.setFocus(c.next(1))
+		return RestoreConfirmPending, nil
+	case "shift+tab", "up":
+		c.setFocus(c.next(-1))
+		return RestoreConfirmPending, nil
+	case "enter":
+		switch c.focus {
+		case confirmFocusBack:
+			return RestoreConfirmBack, nil
+		case confirmFocusRestore:
+			if c.Matches() {
+				return RestoreConfirmYes, nil
+			}
+			c.setFocus(confirmFocusInput)
+			return RestoreConfirmPending, nil
+		}
+		if c.Matches() {
+			return RestoreConfirmYes, nil
+		}
+		c.wrong = true
+		return RestoreConfirmPending, nil
+	}
+	if c.focus != confirmFocusInput {
+		if kp.String() == "left" || kp.String() == "right" {
+			c.setFocus(c.next(map[string]int{"left": -1, "right": 1}[kp.String()]))
+		}
+		return RestoreConfirmPending, nil
+	}
+	var cmd tea.Cmd
+	c.input, cmd = c.input.Update(msg)
+	c.wrong = false
+	return RestoreConfirmPending, cmd
+}
+
+// next is the focus d steps away, skipping the disabled Restore button.
+func (c *RestoreConfirm) next(d int) int {
+	f := c.focus
+	for range 3 {
+		f = (f + d + 3) % 3
+		if f == confirmFocusRestore && !c.Matches() {
+			continue
+		}
+		return f
+	}
+	return confirmFocusInput
+}
+
+// View renders the step within w x h.
+func (c *RestoreConfirm) View(w, h int) string {
+	th := c.common.Theme
+	name := c.Name()
+	wrap := func(s string, indent int) []string {
+		return strings.Split(ansi.Wrap(s, max(10, w-indent), " ,/"), "\n")
+	}
+	var lines []string
+	lines = append(lines, " "+th.Error.Render("This erases ALL data in "+name+"."))
+	status := c.Target.Status
+	if status == "" {
+		status = "unknown"
+	}
+	where := c.Target.Provider
+	if c.Target.Region != "" {
+		where += "/" + c.Target.Region
+	}
+	target := name + " (" + c.Target.ID + ")"
+	if where != "" {
+		target += "  " + where
+	}
+	lines = append(lines, "   "+th.Label.Render("Target ")+"  "+target+"  status: "+th.Status(status).Render(status))
+	if !api.StatusIs(status, "ready", "stopped") {
+		for _, l := range wrap("! "+name+" is "+status+": the API may refuse a restore unless the service is ready or stopped", 5) {
+			lines = append(lines, "   "+th.Warn.Render(l))
+		}
+	}
+	for i, l := range wrap(c.Source, 13) {
+		label := th.Label.Render("Source ")
+		if i > 0 {
+			label = "       "
+		}
+		lines = append(lines, "   "+label+"  "+l)
+	}
+	lines = append(lines, "", " What happens:")
+	for _, e := range RestoreEffects(name, c.SourceService) {
+		for i, l := range wrap(e, 6) {
+			p := "   " + th.Glyphs.Bullet + " "
+			if i > 0 {
+				p = "     "
+			}
+			lines = append(lines, p+l)
+		}
+	}
+	var req []string
+	if c.Request != "" {
+		req = append(req, "")
+		for _, l := range wrap("POST …/restores "+c.Request, 2) {
+			req = append(req, " "+th.Code.Render(l))
+		}
+	}
+	if c.Err != "" {
+		lines = append(lines, "")
+		for _, l := range wrap("! the API refused it: "+c.Err, 2) {
+			lines = append(lines, " "+th.Error.Render(l))
+		}
+		lines = append(lines, " "+th.Muted.Render("everything else is kept; type the name again to retry, esc to change something"))
+	}
+	tail := []string{"", " Type " + th.Bold.Render(name) + " to confirm:"}
+	c.input.SetWidth(max(10, min(w-6, 40)))
+	tail = append(tail, " "+c.input.View())
+	if c.wrong {
+		tail = append(tail, " "+th.Error.Render("does not match: type the name exactly ("+name+")"))
+	}
+	back := "[ Back ]"
+	restore := "[ Restore: type the name first ]"
+	restoreStyle := th.Muted
+	if c.Matches() {
+		restore = "[ Restore and erase " + name + " ]"
+		restoreStyle = th.Button
+	}
+	backR := th.Button.Render(back)
+	restoreR := restoreStyle.Render(restore)
+	switch c.focus {
+	case confirmFocusBack:
+		backR = th.ButtonOn.Render(back)
+	case confirmFocusRestore:
+		restoreR = th.ButtonOn.Render(restore)
+	}
+	tail = append(tail, " "+backR+"  "+restoreR)
+	// On a short terminal the request goes first (the review shows what
+	// is sent; the effects matter more), then the end of the
+	// explanation; never the input.
+	if room := h - len(tail) - len(lines); h > 0 && len(req) > room {
+		if room >= 2 {
+			req = append(req[:room-1], " "+th.Muted.Render(th.Glyphs.Ellipsis+" request cut: enlarge the terminal to read it"))
+		} else {
+			req = nil
+		}
+	}
+	lines = append(lines, req...)
+	if room := h - len(tail); h > 0 && len(lines) > room {
+		lines = append(lines[:max(0, room-1)], " "+th.Muted.Render(th.Glyphs.Ellipsis+" (enlarge the terminal to read everything)"))
+	}
+	lines = append(lines, tail...)
+	for i, l := range lines {
+		lines[i] = ansi.Truncate(l, w, th.Glyphs.Ellipsis)
+	}
+	return strings.Join(lines, "\n")
+}

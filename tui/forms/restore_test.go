@@ -1,0 +1,678 @@
+package forms
+
+import (
+	"context"
+	"net/http"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/skytui/skytui/api"
+	"github.com/skytui/skytui/keystore"
+	"github.com/skytui/skytui/sandbox"
+	"github.com/skytui/skytui/theme"
+	"github.com/skytui/skytui/tui/kit"
+)
+
+// The restore wizard and its confirmation, driven key by key against the
+// sandbox (demo data on a manual clock).
+
+var rtT0 = time.Date(2026, 3, 14, 12, 0, 0, 0, time.UTC)
+
+type rtEnv struct {
+	srv    *sandbox.Server
+	client *api.Client
+	common *kit.Common
+	byName map[string]api.Service
+}
+
+func rtSetup(t *testing.T, withSecrets bool) *rtEnv {
+	t.Helper()
+	srv := sandbox.New(sandbox.Options{APIKey: "k", Clock: sandbox.NewManualClock(rtT0), DemoData: true, Seed: 7})
+	t.Cleanup(func() { srv.Close() })
+	addr, err := srv.Start("127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := addr
+	if !strings.HasPrefix(base, "http") {
+		base = "http://" + base
+	}
+	c, err := api.New(api.Config{BaseURL: base, APIKey: "k", MaxRetries: -1, HTTPClient: &http.Client{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := &rtEnv{srv: srv, client: c, byName: map[string]api.Service{}}
+	e.common = &kit.Common{Theme: theme.Default(), Now: func() time.Time { return rtT0 }, Profile: "t", Client: c}
+	if withSecrets {
+		e.common.Secrets = rtSecrets(t)
+	}
+	svcs, err := c.ListServices(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range svcs {
+		e.byName[s.Name] = s
+	}
+	return e
+}
+
+func rtSecrets(t *testing.T) *keystore.Store {
+	t.Helper()
+	st, err := keystore.Open(keystore.Options{
+		Backends: []keystore.Backend{keystore.NewMemoryBackend("memory (test)")},
+		Getenv:   func(string) string { return "" },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const pk = `-----BEGIN PRIVATE KEY-----\nZGVtbyBrZXk=\n-----END PRIVATE KEY-----\n`
+	for _, c := range []keystore.BucketCredential{
+		keystore.GCSCredential{Name: "rt-gcs", KeyJSON: []byte(`{"type":"service_account","client_email":"b@x.iam.gserviceaccount.com","private_key":"` + pk + `"}`)},
+		keystore.S3Credential{Name: "rt-s3", AccessKeyID: "AKIATEST0000000000", SecretAccessKey: "s3cr3t-never-shown", Region: "us-east-1"},
+	} {
+		if err := st.PutBucketCredential(c); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return st
+}
+
+func (e *rtEnv) services() []api.Service {
+	out := make([]api.Service, 0, len(e.byName))
+	for _, s := range e.byName {
+		out = append(out, s)
+	}
+	return out
+}
+
+func (e *rtEnv) wizard(t *testing.T, o RestoreOptions) *Restore {
+	t.Helper()
+	o.Services = e.services()
+	o.Origin = "restores"
+	w := NewRestore(e.common, o)
+	w.SetSize(120, 40)
+	rtRun(w, w.Init())
+	return w
+}
+
+// rtRun executes a command like the program would: batches and sequences
+// flattened, the wizard's own messages fed back, the rest returned.
+func rtRun(w *Restore, cmd tea.Cmd) []tea.Msg {
+	if cmd == nil {
+		return nil
+	}
+	msg := cmd()
+	switch m := msg.(type) {
+	case nil:
+		return nil
+	case tea.BatchMsg:
+		var out []tea.Msg
+		for _, c := range m {
+			out = append(out, rtRun(w, c)...)
+		}
+		return out
+	case restoreSecretsMsg:
+		return rtRun(w, w.Update(m))
+	}
+	v := reflect.ValueOf(msg)
+	if v.Kind() == reflect.Slice && v.Type().ConvertibleTo(reflect.TypeOf([]tea.Cmd(nil))) {
+		var out []tea.Msg
+		for _, c := range v.Convert(reflect.TypeOf([]tea.Cmd(nil))).Interface().([]tea.Cmd) {
+			out = append(out, rtRun(w, c)...)
+		}
+		return out
+	}
+	if strings.Contains(reflect.TypeOf(msg).PkgPath(), "bubbles") {
+		return nil // cursor blinks
+	}
+	return []tea.Msg{msg}
+}
+
+func rtKey(k string) tea.KeyPressMsg {
+	switch k {
+	case "enter":
+		return tea.KeyPressMsg{Code: tea.KeyEnter}
+	case "esc":
+		return tea.KeyPressMsg{Code: tea.KeyEscape}
+	case "tab":
+		return tea.KeyPressMsg{Code: tea.KeyTab}
+	case "shift+tab":
+		return tea.KeyPressMsg{Code: tea.KeyTab, Mod: tea.ModShift}
+	case "left":
+		return tea.KeyPressMsg{Code: tea.KeyLeft}
+	case "right":
+		return tea.KeyPressMsg{Code: tea.KeyRight}
+	case "backspace":
+		return tea.KeyPressMsg{Code: tea.KeyBackspace}
+	case "space":
+		return tea.KeyPressMsg{Code: tea.KeySpace, Text: " "}
+	}
+	r := []rune(k)
+	return tea.KeyPressMsg{Code: r[0], Text: k}
+}
+
+func rtPress(w *Restore, keys ...string) []tea.Msg {
+	var out []tea.Msg
+	for _, k := range keys {
+		out = append(out, rtRun(w, w.Update(rtKey(k)))...)
+	}
+	return out
+}
+
+func rtType(w *Restore, s string) {
+	for _, r := range s {
+		rtRun(w, w.Update(tea.KeyPressMsg{Code: r, Text: string(r)}))
+	}
+}
+
+// rtFeedBackups answers the wizard's backup listing like the engine would.
+func (e *rtEnv) feedBackups(t *testing.T, w *Restore) {
+	t.Helper()
+	res := w.Resources()
+	if len(res) != 1 {
+		t.Fatalf("the backup step asks for %d resources", len(res))
+	}
+	data, err := res[0].Fetch(context.Background())
+	if !w.OnData(kit.DataMsg{Key: res[0].Key, Data: data, Err: err}) {
+		t.Fatal("the wizard did not take its listing")
+	}
+}
+
+func rtView(w *Restore) string { return ansi.Strip(w.View()) }
+
+func rtAction(t *testing.T, msgs []tea.Msg) (kit.Action, RestoreDoneMsg) {
+	t.Helper()
+	var a *kit.Action
+	var done *RestoreDoneMsg
+	for _, m := range msgs {
+		switch m := m.(type) {
+		case kit.ActionRequestMsg:
+			a = &m.Action
+		case RestoreDoneMsg:
+			done = &m
+		}
+	}
+	if a == nil || done == nil {
+		t.Fatalf("submit produced %#v", msgs)
+	}
+	return *a, *done
+}
+
+// TestRestoreConfirmTypeName: the Restore button is disabled until the
+// target's exact name is typed; focus starts in the input and tab reaches
+// Back first, so the cursor is never on Restore without a choice.
+func TestRestoreConfirmTypeName(t *testing.T) {
+	c := &kit.Common{Theme: theme.Default()}
+	target := api.Service{ID: "dbtaf00000001", Name: "orders-prod", Status: "ready", Provider: "aws"}
+	cf := NewRestoreConfirm(c, target, "backup x", "orders-prod", "{}")
+	if cf.OnRestore() {
+		t.Fatal("the cursor starts on Restore")
+	}
+	upd := func(k string) RestoreConfirmAnswer {
+		a, _ := cf.Update(rtKey(k))
+		return a
+	}
+	typeText := func(s string) {
+		for _, r := range s {
+			cf.Update(tea.KeyPressMsg{Code: r, Text: string(r)})
+		}
+	}
+	// a wrong name: enter does not confirm, tab never lands on Restore
+	typeText("orders-pro")
+	if cf.Matches() || upd("enter") != RestoreConfirmPending {
+		t.Fatal("a partial name confirmed")
+	}
+	if !strings.Contains(ansi.Strip(cf.View(80, 30)), "does not match: type the name exactly (orders-prod)") {
+		t.Fatalf("no mismatch message:\n%s", ansi.Strip(cf.View(80, 30)))
+	}
+	for range 5 {
+		upd("tab")
+		if cf.OnRestore() {
+			t.Fatal("tab reached the disabled Restore button")
+		}
+	}
+	if !strings.Contains(ansi.Strip(cf.View(80, 30)), "[ Restore: type the name first ]") {
+		t.Fatal("the disabled button does not say why")
+	}
+	// back to the input (the focus cycles input -> Back -> input)
+	for cf.focus != confirmFocusInput {
+		upd("tab")
+	}
+	// the same name in other case is not the name
+	cf.Reset()
+	typeText("ORDERS-PROD")
+	if cf.Matches() {
+		t.Fatal("the name matched in another case")
+	}
+	cf.Reset()
+	typeText("orders-prod")
+	if !cf.Matches() || !strings.Contains(ansi.Strip(cf.View(80, 30)), "[ Restore and erase orders-prod ]") {
+		t.Fatal("the right name did not enable Restore")
+	}
+	if cf.OnRestore() {
+		t.Fatal("typing moved the cursor to Restore")
+	}
+	upd("tab")
+	if cf.OnRestore() {
+		t.Fatal("the first tab went to Restore, not Back")
+	}
+	upd("tab")
+	if !cf.OnRestore() {
+		t.Fatal("tab does not reach the enabled Restore")
+	}
+	// editing is not possible from the buttons; enter on Restore confirms
+	if upd("enter") != RestoreConfirmYes {
+		t.Fatal("enter on the enabled Restore did not confirm")
+	}
+	// enter in the input with the right name confirms; esc goes back
+	cf.Reset()
+	typeText("orders-prod")
+	if upd("enter") != RestoreConfirmYes {
+		t.Fatal("enter with the name typed did not confirm")
+	}
+	if upd("esc") != RestoreConfirmBack {
+		t.Fatal("esc does not go back")
+	}
+	// paste works in the input
+	cf.Reset()
+	cf.Update(tea.PasteMsg{Content: "orders-prod"})
+	if !cf.Matches() {
+		t.Fatal("a pasted name does not count")
+	}
+}
+
+// TestRestoreConfirmSaysWhatHappens: the confirmation names the target
+// with its status, and says the three effects of the interface document.
+func TestRestoreConfirmSaysWhatHappens(t *testing.T) {
+	c := &kit.Common{Theme: theme.Default()}
+	target := api.Service{ID: "dbtgf00000002", Name: "dev-db", Status: "pending_modifying", Provider: "gcp", Region: "us-east4"}
+	out := ansi.Strip(NewRestoreConfirm(c, target, "backup abc of prod-db", "prod-db", `{"service_id":"dbtgf00000002"}`).View(100, 40))
+	for _, want := range []string{
+		"This erases ALL data in dev-db.",
+		"dev-db (dbtgf00000002)  gcp/us-east4  status: pending_modifying",
+		"! dev-db is pending_modifying: the API may refuse",
+		"dev-db is stopped if it is running",
+		"all data in dev-db is erased and replaced by the backup's",
+		"its default username and password are replaced by those of prod-db",
+		`POST …/restores {"service_id":"dbtgf00000002"}`,
+		"Type dev-db to confirm:",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("confirmation lacks %q:\n%s", want, out)
+		}
+	}
+	// on a short terminal the input and the buttons stay
+	short := ansi.Strip(NewRestoreConfirm(c, target, "backup abc of prod-db", "prod-db", strings.Repeat(`{"x":1}`, 40)).View(60, 14))
+	if !strings.Contains(short, "Type dev-db to confirm:") || !strings.Contains(short, "[ Back ]") {
+		t.Fatalf("a short terminal lost the input:\n%s", short)
+	}
+}
+
+// TestRestoreManagedStorage goes through the managed-storage source: the
+// target, another source service's backups (type, age, size), the
+// confirmation, and a submit handed to the action layer that sends
+// api.ManagedRestore once.
+func TestRestoreManagedStorage(t *testing.T) {
+	e := rtSetup(t, false)
+	dev, analytics := e.byName["dev-serverless"], e.byName["analytics-gcp"]
+	w := e.wizard(t, RestoreOptions{})
+	rtPress(w, "1")
+	if w.StepName() != "target" {
+		t.Fatalf("step %s", w.StepName())
+	}
+	// a pending service cannot be chosen
+	w.targets.Select(e.byName["reporting-new"].ID)
+	rtPress(w, "enter")
+	if w.StepName() != "target" || !strings.Contains(rtView(w), "reporting-new is pending_create: a restore needs a ready or stopped service") {
+		t.Fatalf("a pending target was accepted:\n%s", rtView(w))
+	}
+	w.targets.Select(dev.ID)
+	rtPress(w, "enter")
+	if w.StepName() != "backup" || w.Resources()[0].Key != "restore-wizard/backups/"+dev.ID {
+		t.Fatalf("not on the target's backups: %s %v", w.StepName(), w.Resources())
+	}
+	// s: another source service
+	rtPress(w, "s")
+	w.sources.Select(analytics.ID)
+	rtPress(w, "enter")
+	e.feedBackups(t, w)
+	out := rtView(w)
+	if !strings.Contains(out, "Backups of analytics-gcp") || !strings.Contains(out, "186.6 GB") || !strings.Contains(out, "10h") {
+		t.Fatalf("backups not shown with type, age and size:\n%s", out)
+	}
+	// the running backup first in the list is not restorable: the cursor
+	// starts on the newest completed one
+	b := w.backups[w.backupTable.SelectedID()]
+	if api.BackupState(b.Status) != api.BackupCompleted {
+		t.Fatalf("cursor on a %s backup", b.Status)
+	}
+	w.backupTable.Select(w.backupTable.SelectedID())
+	rtPress(w, "k") // the running one
+	rtPress(w, "enter")
+	if w.StepName() != "backup" || !strings.Contains(rtView(w), "is still running; only a completed backup can be restored") {
+		t.Fatalf("a running backup was accepted:\n%s", rtView(w))
+	}
+	rtPress(w, "j", "enter")
+	if w.StepName() != "confirm" {
+		t.Fatalf("step %s:\n%s", w.StepName(), rtView(w))
+	}
+	if got := w.Confirm().SourceService; got != "analytics-gcp" {
+		t.Fatalf("source service %q", got)
+	}
+	rtType(w, "dev-serverless")
+	a, done := rtAction(t, rtPress(w, "enter"))
+	if !a.Mutating || a.Origin != "restores" || a.Confirm.Kind != kit.ConfirmNone {
+		t.Fatalf("action %+v", a)
+	}
+	if !done.Submitted || done.Pending == nil || done.Pending.ServiceID != dev.ID || done.Pending.Key != b.Key {
+		t.Fatalf("no optimistic record: %+v", done)
+	}
+	if n := e.srv.Stats().Count("POST", "/backup/v1/restores"); n != 0 {
+		t.Fatalf("the wizard sent by itself (%d)", n)
+	}
+	res, err := a.Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := RestoreRecord(res, a.Tag.(RestoreTag))
+	if rec.ID == 0 || rec.ServiceID != dev.ID || !rec.Running() || rec.Key != b.Key {
+		t.Fatalf("record %+v", rec)
+	}
+	if n := e.srv.Stats().Count("POST", "/backup/v1/restores"); n != 1 {
+		t.Fatalf("POST sent %d times", n)
+	}
+}
+
+// TestRestoreCrossProviderRefused: a backup of an aws service for a gcp
+// target is refused in the wizard; m asks for the migration flow.
+func TestRestoreCrossProviderRefused(t *testing.T) {
+	e := rtSetup(t, false)
+	orders, analytics := e.byName["orders-prod"], e.byName["analytics-gcp"]
+	w := e.wizard(t, RestoreOptions{Source: SourceManaged, TargetID: analytics.ID, SourceServiceID: orders.ID})
+	rtPress(w, "enter") // the target step, preselected
+	e.feedBackups(t, w)
+	msgs := rtPress(w, "enter")
+	ref := w.Refusal()
+	if ref == nil || len(msgs) != 0 {
+		t.Fatalf("not refused: %s %v", w.StepName(), msgs)
+	}
+	if ref.SourceProvider != "aws" || ref.TargetProvider != "gcp" || !strings.Contains(ref.Error(), "only within the same cloud provider") {
+		t.Fatalf("refusal %+v", ref)
+	}
+	// no way to submit from the refusal
+	if msgs := rtPress(w, "enter", "y"); len(msgs) != 0 {
+		t.Fatalf("keys on the refusal produced %v", msgs)
+	}
+	msgs = rtPress(w, "m")
+	if len(msgs) != 1 {
+		t.Fatalf("m produced %v", msgs)
+	}
+	done := msgs[0].(RestoreDoneMsg)
+	if done.Migrate == nil || done.Migrate.Source.ID != orders.ID || done.Migrate.Target.ID != analytics.ID || done.Migrate.Backup == nil {
+		t.Fatalf("migration request %+v", done.Migrate)
+	}
+	if n := e.srv.Stats().Count("POST", "/backup/v1/restores"); n != 0 {
+		t.Fatalf("POST sent %d times", n)
+	}
+	// CheckSameProvider trusts the backup's own cloud_provider first
+	if CheckSameProvider(api.Backup{CloudProvider: "gcp"}, orders, analytics) != nil {
+		t.Fatal("a gcp backup refused for a gcp target")
+	}
+	if CheckSameProvider(api.Backup{}, api.Service{}, analytics) != nil {
+		t.Fatal("an unknown provider was refused (the API decides)")
+	}
+}
+
+// TestRestoreBackupID: a pasted ID becomes api.BackupIDRestore; a key of
+// a service on another provider is refused before any call.
+func TestRestoreBackupID(t *testing.T) {
+	e := rtSetup(t, false)
+	dev := e.byName["dev-serverless"]
+	w := e.wizard(t, RestoreOptions{Source: SourceBackupID, TargetID: dev.ID, LockTarget: true})
+	if w.StepName() != "backup-id" {
+		t.Fatalf("step %s", w.StepName())
+	}
+	rtPress(w, "enter")
+	if !strings.Contains(rtView(w), "id: is required") {
+		t.Fatalf("an empty ID went on:\n%s", rtView(w))
+	}
+	list, err := e.client.ListBackups(context.Background(), e.byName["analytics-gcp"].ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var key string
+	for _, b := range list {
+		if api.BackupState(b.Status) == api.BackupCompleted {
+			key = b.Key
+			break
+		}
+	}
+	rtRun(w, w.Update(tea.PasteMsg{Content: "  " + key + "\n"}))
+	rtPress(w, "enter")
+	cf := w.Confirm()
+	if cf == nil || !strings.Contains(cf.Request, `"id":"`+key+`"`) || strings.Contains(cf.Request, `"key"`) {
+		t.Fatalf("request %v", cf)
+	}
+	rtType(w, "dev-serverless")
+	a, _ := rtAction(t, rtPress(w, "enter"))
+	if _, err := a.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	// a backup of orders-prod (aws) for dev-serverless (gcp)
+	orders, _ := e.client.ListBackups(context.Background(), e.byName["orders-prod"].ID)
+	w2 := e.wizard(t, RestoreOptions{Source: SourceBackupID, TargetID: dev.ID, LockTarget: true})
+	rtRun(w2, w2.Update(tea.PasteMsg{Content: orders[0].Key}))
+	if msgs := rtPress(w2, "enter"); w2.Refusal() == nil || len(msgs) != 0 {
+		t.Fatalf("a cross-provider backup ID was not refused: %s", w2.StepName())
+	}
+	if n := e.srv.Stats().Count("POST", "/backup/v1/restores"); n != 1 {
+		t.Fatalf("POST sent %d times, want 1", n)
+	}
+}
+
+// TestRestoreBucketFixes: the trailing slash and a whole path typed as the
+// bucket are fixed with one key (tab), with the API's rule as the message.
+func TestRestoreBucketFixes(t *testing.T) {
+	b := newRestoreBucket(&kit.Common{Theme: theme.Default()}, BucketPrefill{})
+	for _, tc := range []struct {
+		bucket, file         string
+		fix                  string
+		wantBucket, wantFile string
+	}{
+		{"gs://acme", "", "tab adds the slash", "gs://acme/", ""},
+		{"s3://acme-dumps", "x.gz", "tab adds the slash", "s3://acme-dumps/", "x.gz"},
+		{"gs://acme/exports/orders.sql.gz", "", "tab splits it: bucket gs://acme/ and file exports/orders.sql.gz", "gs://acme/", "exports/orders.sql.gz"},
+		{"gs://acme/", "", "", "gs://acme/", ""},
+		{"ftp://acme", "", "", "ftp://acme", ""},
+		{"gs://acme/exports/a.gz", "other.gz", "", "gs://acme/exports/a.gz", "other.gz"},
+	} {
+		b.bucket.SetValue(tc.bucket)
+		b.file.SetValue(tc.file)
+		if got := b.fixable(); got != tc.fix {
+			t.Errorf("%s: fix %q, want %q", tc.bucket, got, tc.fix)
+		}
+		b.applyFix()
+		if b.bucket.Value() != tc.wantBucket || b.file.Value() != tc.wantFile {
+			t.Errorf("%s: after the fix %q %q", tc.bucket, b.bucket.Value(), b.file.Value())
+		}
+	}
+	// the message is the API's rule, naming the field
+	b.bucket.SetValue("gs://acme")
+	if h, ok := b.hint(rsfBucket); ok || !strings.Contains(h, api.ValidateRestoreBucket("gs://acme").Error()) {
+		t.Fatalf("hint %q", h)
+	}
+	b.file.SetValue("dump.sql")
+	if h, ok := b.hint(rsfFile); ok || !strings.Contains(h, "does not end in .gz") {
+		t.Fatalf("no .gz warning: %q", h)
+	}
+}
+
+// TestRestoreBucketCredentials: only stored credentials of the bucket's
+// kind are offered; without any, the form says how to add one.
+func TestRestoreBucketCredentials(t *testing.T) {
+	e := rtSetup(t, true)
+	dev := e.byName["dev-serverless"]
+	w := e.wizard(t, RestoreOptions{Source: SourceBucket, TargetID: dev.ID, LockTarget: true})
+	b := w.bucket
+	rtType(w, "gs://acme/")
+	if got := b.matching(); len(got) != 1 || got[0].Name != "rt-gcs" || b.cred != "rt-gcs" {
+		t.Fatalf("gs:// offers %v (chosen %q)", got, b.cred)
+	}
+	b.bucket.SetValue("s3://acme/")
+	b.fitCred()
+	if got := b.matching(); len(got) != 1 || got[0].Name != "rt-s3" || b.cred != "rt-s3" {
+		t.Fatalf("s3:// offers %v (chosen %q)", got, b.cred)
+	}
+	// no credential of the kind: how to add one
+	b.creds = b.creds[:1] // rt-gcs only
+	b.fitCred()
+	if _, msg := b.problem(); msg == "" {
+		b.file.SetValue("x.gz")
+	}
+	b.file.SetValue("x.gz")
+	if f, msg := b.problem(); f != rsfCred || !strings.Contains(msg, "skytui creds add s3 NAME") {
+		t.Fatalf("problem %v %q", f, msg)
+	}
+	// no keystore at all
+	e.common.Secrets = nil
+	w2 := e.wizard(t, RestoreOptions{Source: SourceBucket, TargetID: dev.ID, LockTarget: true})
+	rtType(w2, "gs://acme/")
+	if h, _ := w2.bucket.hint(rsfCred); !strings.Contains(h, "no keystore is open") {
+		t.Fatalf("hint %q", h)
+	}
+}
+
+// rtBucketToConfirm fills the own-bucket step with an encryption key.
+func rtBucketToConfirm(t *testing.T, w *Restore, keep bool) {
+	t.Helper()
+	rtType(w, "s3://acme-dumps/")
+	rtPress(w, "tab")
+	rtType(w, "orders/dump.sql.gz")
+	rtPress(w, "tab", "right", "tab", "tab", "left") // mysqldump, rt-s3, new key
+	rtPress(w, "tab")
+	rtType(w, "k3y-s3cr3t")
+	if keep {
+		rtPress(w, "tab", "space", "tab") // keep, as the bucket's name by default
+	} else {
+		rtPress(w, "enter") // to "keep", the last field
+	}
+	rtPress(w, "enter")
+	if w.StepName() != "confirm" {
+		t.Fatalf("step %s:\n%s", w.StepName(), rtView(w))
+	}
+	out := rtView(w)
+	for _, secret := range []string{"k3y-s3cr3t", "s3cr3t-never-shown", "AKIATEST"} {
+		if strings.Contains(out, secret) {
+			t.Fatalf("the confirmation shows a secret:\n%s", out)
+		}
+	}
+}
+
+// TestRestoreBucketSecrets: the credential is encoded only in the
+// action's Run (the sandbox checks it); the typed encryption key leaves
+// the form on submit and is kept in the keystore only when ticked.
+func TestRestoreBucketSecrets(t *testing.T) {
+	for _, keep := range []bool{false, true} {
+		e := rtSetup(t, true)
+		dev := e.byName["dev-serverless"]
+		w := e.wizard(t, RestoreOptions{Source: SourceBucket, TargetID: dev.ID, LockTarget: true})
+		rtBucketToConfirm(t, w, keep)
+		rtType(w, "dev-serverless")
+		a, _ := rtAction(t, rtPress(w, "enter"))
+		if w.bucket.encInput.Value() != "" {
+			t.Fatalf("keep=%v: the typed key stayed in the form", keep)
+		}
+		if strings.Contains(ansi.Strip(w.bucket.view(w, 120, 40)), "k3y") {
+			t.Fatal("the key is shown")
+		}
+		if _, err := a.Run(context.Background()); err != nil {
+			t.Fatalf("keep=%v: %v", keep, err)
+		}
+		keys, _ := e.common.Secrets.ListEncryptionKeys()
+		if keep {
+			if k, err := e.common.Secrets.EncryptionKey("acme-dumps"); err != nil || k != "k3y-s3cr3t" {
+				t.Fatalf("the key was not kept: %q %v", k, err)
+			}
+			if w.bucket.encMode != rsEncStored || w.bucket.encStored != "acme-dumps" {
+				t.Fatal("a retry would not use the kept key")
+			}
+		} else if len(keys) != 0 {
+			t.Fatalf("the key was kept without asking: %v", keys)
+		}
+		rs, _ := e.client.ListRestores(context.Background())
+		if rs[0].Bucket != "s3://acme-dumps/" || rs[0].Key != "orders/dump.sql.gz" || rs[0].Type != "logical" {
+			t.Fatalf("restore %+v", rs[0])
+		}
+	}
+}
+
+// TestRestoreFailedKeepsEverything: a refusal of the API brings the
+// confirmation back with the error and everything chosen; only the typed
+// name is asked again.
+func TestRestoreFailedKeepsEverything(t *testing.T) {
+	e := rtSetup(t, true)
+	dev := e.byName["dev-serverless"]
+	w := e.wizard(t, RestoreOptions{Source: SourceBucket, TargetID: dev.ID, LockTarget: true})
+	rtBucketToConfirm(t, w, false)
+	rtType(w, "dev-serverless")
+	rtPress(w, "enter")
+	w.Failed(&api.Error{Status: 409, Message: "service is in a pending state", TraceID: "tr-1"})
+	out := rtView(w)
+	if w.StepName() != "confirm" || !strings.Contains(out, "the API refused it: 409 Conflict: service is in a pending state") ||
+		!strings.Contains(out, "trace tr-1") || !strings.Contains(out, "type it again") {
+		t.Fatalf("after a refusal:\n%s", out)
+	}
+	if w.Confirm().Typed() != "" || w.Confirm().Matches() {
+		t.Fatal("the typed name survived the refusal")
+	}
+	if w.bucket.bucket.Value() != "s3://acme-dumps/" || w.bucket.file.Value() != "orders/dump.sql.gz" || w.bucket.method != api.MethodMysqldump {
+		t.Fatal("a field was lost")
+	}
+	// submitting again without the key is stopped before any call
+	rtType(w, "dev-serverless")
+	msgs := rtPress(w, "enter")
+	for _, m := range msgs {
+		if _, ok := m.(kit.ActionRequestMsg); ok {
+			t.Fatal("submitted again without the encryption key")
+		}
+	}
+	if !strings.Contains(rtView(w), "encryption_key: type the key") {
+		t.Fatalf("no reason given:\n%s", rtView(w))
+	}
+}
+
+// TestWatchRestoreOutcome: the watch's outcome says success (with whose
+// credentials) or failure (with the message), and keeps going otherwise.
+func TestWatchRestoreOutcome(t *testing.T) {
+	c := &kit.Common{Theme: theme.Default(), Client: &api.Client{}}
+	tag := RestoreTag{Target: api.Service{ID: "dbtaf1", Name: "dst"}, SourceService: "src"}
+	cmd := WatchRestore(c, "restores", api.Restore{ID: 9, ServiceID: "dbtaf1"}, tag)
+	w := cmd().(kit.WatchMsg).Watch
+	if w.Key != "restore/9" || w.Origin != "restores" || w.Name != "restore 9 into dst" {
+		t.Fatalf("watch %+v", w)
+	}
+	for _, tc := range []struct {
+		r     api.Restore
+		done  bool
+		level kit.ToastLevel
+		text  string
+	}{
+		{api.Restore{Status: "Running"}, false, 0, ""},
+		{api.Restore{Status: "Succeeded"}, true, kit.ToastSuccess, "restore 9 into dst succeeded: its data, default username and password are now src's"},
+		{api.Restore{Status: "Failed", Message: "backup file unreadable"}, true, kit.ToastError, "restore 9 into dst failed: backup file unreadable"},
+	} {
+		r := tc.r
+		done, level, text := w.Outcome(&r)
+		if done != tc.done || level != tc.level || text != tc.text {
+			t.Errorf("%s: %v %v %q", tc.r.Status, done, level, text)
+		}
+	}
+	if w.Gone != "restore 9 into dst no longer exists (deleted)" {
+		t.Fatalf("gone text %q", w.Gone)
+	}
+}

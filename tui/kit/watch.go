@@ -1,0 +1,48 @@
+package kit
+
+import (
+	"context"
+
+	tea "charm.land/bubbletea/v2"
+)
+
+// Watch follows one long operation (a restore, a backup job) to its end
+// whatever screen is visible. Resources are polled only while their screen
+// is shown; a Watch is polled by the root (tui/watch.go) until Outcome says
+// the operation ended, then the root toasts the outcome, rings the terminal
+// bell when the user is on another screen (Options.Bell), and hands a
+// WatchDoneMsg to the Origin screen. Watches survive screen switches; a
+// second Watch with the same Key replaces the first.
+type Watch struct {
+	// Key identifies the operation: "restore/12".
+	Key string
+	// Name says what is followed, in the words of a toast: "restore 12
+	// into orders-prod".
+	Name string
+	// Origin is the ID of the screen that gets the WatchDoneMsg.
+	Origin string
+	// Fetch reads the operation's current state. It runs in a tea.Cmd.
+	Fetch func(ctx context.Context) (any, error)
+	// Outcome inspects what Fetch returned: done reports that the
+	// operation ended, with the toast to show. It runs in Update: no I/O.
+	Outcome func(data any) (done bool, level ToastLevel, text string)
+	// Gone is the toast when Fetch answers 404 (the operation was deleted);
+	// "" means "<Name>: no longer exists".
+	Gone string
+}
+
+// WatchMsg asks the root to start (or replace) a watch.
+type WatchMsg struct{ Watch Watch }
+
+// StartWatch returns a command that starts a watch.
+func StartWatch(w Watch) tea.Cmd {
+	return func() tea.Msg { return WatchMsg{Watch: w} }
+}
+
+// WatchDoneMsg tells the Origin screen that a watched operation ended:
+// Data is the last value Fetch returned (nil when it was gone).
+type WatchDoneMsg struct {
+	Key  string
+	Data any
+	Gone bool
+}

@@ -1,0 +1,546 @@
+package tui
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/exp/golden"
+	"github.com/charmbracelet/x/exp/teatest/v2"
+
+	"github.com/skytui/skytui/api"
+	"github.com/skytui/skytui/keystore"
+	"github.com/skytui/skytui/sandbox"
+	"github.com/skytui/skytui/tui/kit"
+)
+
+// The Restores screen driven through the root: full frames, the action
+// layer, the watch and the sandbox.
+
+// rstStore is an in-memory keystore with one GCS and one S3 credential.
+func rstStore(t testing.TB) *keystore.Store {
+	t.Helper()
+	st, err := keystore.Open(keystore.Options{
+		Backends: []keystore.Backend{keystore.NewMemoryBackend("memory (test)")},
+		Getenv:   func(string) string { return "" },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const pk = `-----BEGIN PRIVATE KEY-----\nZGVtbyBrZXksIG5vdCBhIHJlYWwgb25l\n-----END PRIVATE KEY-----\n`
+	for _, c := range []keystore.BucketCredential{
+		keystore.GCSCredential{Name: "team-gcs", KeyJSON: []byte(`{"type":"service_account","project_id":"t","client_email":"b@t.iam.gserviceaccount.com","private_key":"` + pk + `"}`)},
+		keystore.S3Credential{Name: "team-s3", AccessKeyID: "AKIATEST0000000000", SecretAccessKey: "test-secret-not-real", Region: "us-east-1"},
+	} {
+		if err := st.PutBucketCredential(c); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return st
+}
+
+// rstService finds a demo service by name through the API.
+func rstService(t testing.TB, c *api.Client, name string) api.Service {
+	t.Helper()
+	svcs, err := c.ListServices(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range svcs {
+		if s.Name == name {
+			return s
+		}
+	}
+	t.Fatalf("no service %s", name)
+	return api.Service{}
+}
+
+// rstToManagedBackup opens the wizard and goes to the backups of source
+// to restore into target (managed storage).
+func rstToManagedBackup(h *harness, target, source string) {
+	h.key("3")
+	h.key("n")
+	h.key("1")
+	h.typeText("/" + target)
+	h.key("enter")
+	h.key("enter")
+	if source != "" && source != target {
+		h.key("s")
+		h.typeText("/" + source)
+		h.key("enter")
+		h.key("enter")
+	}
+}
+
+func rstPosts(srv *sandbox.Server) int {
+	return srv.Stats().Count("POST", "/backup/v1/restores")
+}
+
+// TestRestoresGolden snapshots the list, the detail, every wizard step,
+// the confirmation, the refusal and the delete question at 80x24 and
+// 140x40. Regenerate with: go test ./tui/ -run TestRestoresGolden -update
+func TestRestoresGolden(t *testing.T) {
+	type step func(h *harness)
+	keys := func(ks ...string) step {
+		return func(h *harness) {
+			for _, k := range ks {
+				h.key(k)
+			}
+		}
+	}
+	text := func(s string) step { return func(h *harness) { h.typeText(s) } }
+	cases := []struct {
+		name  string
+		steps []step
+	}{
+		{"list", []step{keys("3")}},
+		{"detail", []step{keys("3", "enter")}},
+		{"delete_confirm", []step{keys("3", "d")}},
+		{"wizard_source", []step{keys("3", "n")}},
+		{"wizard_target", []step{keys("3", "n", "1")}},
+		{"wizard_backups", []step{func(h *harness) { rstToManagedBackup(h, "dev-serverless", "analytics-gcp") }}},
+		{"wizard_bucket", []step{keys("3", "n", "2"), text("/dev-serverless"), keys("enter", "enter"), text("gs://acme-backups")}},
+		{"wizard_backup_id", []step{keys("3", "n", "3"), text("/dev-serverless"), keys("enter", "enter"),
+			func(h *harness) { h.send(tea.PasteMsg{Content: "not-a-real-backup-id"}) }}},
+		{"confirm", []step{func(h *harness) { rstToManagedBackup(h, "dev-serverless", "analytics-gcp") }, keys("enter"), text("dev-serv")}},
+		{"refusal", []step{func(h *harness) { rstToManagedBackup(h, "analytics-gcp", "orders-prod") }, keys("enter")}},
+	}
+	for _, size := range [][2]int{{80, 24}, {140, 40}} {
+		for _, tc := range cases {
+			t.Run(fmt.Sprintf("%s_%dx%d", tc.name, size[0], size[1]), func(t *testing.T) {
+				h, _, _ := demoHarness(t, size[0], size[1], func(o *Options) { o.Secrets = rstStore(t) })
+				for _, s := range tc.steps {
+					s(h)
+				}
+				out := h.screen()
+				checkFrame(t, out, size[0], size[1])
+				golden.RequireEqual(t, out)
+			})
+		}
+	}
+}
+
+// TestRestoreCrossProviderRefusedBeforeAnyCall: a backup of an aws service
+// chosen for a gcp target is refused in the wizard, with the workaround,
+// and nothing reaches the API.
+func TestRestoreCrossProviderRefusedBeforeAnyCall(t *testing.T) {
+	h, srv, _ := demoHarness(t, 100, 30, nil)
+	rstToManagedBackup(h, "analytics-gcp", "orders-prod")
+	h.key("enter")
+	out := h.screen()
+	for _, want := range []string{
+		"Not sent: a backup can be restored only within the same cloud provider",
+		"was taken on aws; analytics-gcp",
+		"back up orders-prod to your own bucket on aws",
+		"copy the backup folder to a bucket analytics-gcp can read on gcp",
+		"start this migration now",
+	} {
+		if !strings.Contains(out, want) {
+			t.Fatalf("refusal lacks %q:\n%s", want, out)
+		}
+	}
+	if n := rstPosts(srv); n != 0 {
+		t.Fatalf("a cross-provider restore reached the API %d times", n)
+	}
+	// esc goes back to the backups, where another one can be chosen
+	h.key("esc")
+	if !strings.Contains(h.screen(), "Backups of orders-prod") {
+		t.Fatalf("esc did not return to the backups:\n%s", h.screen())
+	}
+	// m opens the migration with both services known
+	h.key("enter")
+	h.key("m")
+	if !strings.Contains(h.screen(), "Migrate across providers 2/5: back up orders-prod to your own bucket") {
+		t.Fatalf("m did not start the migration at the backup step:\n%s", h.screen())
+	}
+	if n := rstPosts(srv); n != 0 {
+		t.Fatalf("restores sent: %d", n)
+	}
+}
+
+// TestRestoreReadOnly: a read-only profile cannot open the wizard, and a
+// delete is refused by the action layer; no POST or DELETE reaches the
+// sandbox.
+func TestRestoreReadOnly(t *testing.T) {
+	h, srv, _ := demoHarness(t, 100, 30, func(o *Options) { o.ReadOnly, o.Profile = true, "prod-ro" })
+	h.key("3")
+	h.key("n")
+	if got := lastToast(h); !strings.Contains(got, "profile prod-ro is read-only: starting a restore is not allowed") {
+		t.Fatalf("n on a read-only profile: toast %q\n%s", got, h.screen())
+	}
+	if strings.Contains(h.screen(), "New restore") {
+		t.Fatalf("the wizard opened on a read-only profile:\n%s", h.screen())
+	}
+	h.key("m")
+	if strings.Contains(h.screen(), "Migrate across providers") {
+		t.Fatalf("the migration opened on a read-only profile")
+	}
+	// d on the running restore (the first row): refused where actions run
+	h.key("d")
+	if len(h.m.dialogs) != 0 {
+		t.Fatal("delete asked for a confirmation on a read-only profile")
+	}
+	if got := lastToast(h); got != "profile prod-ro is read-only: delete restore 2 into staging-eu not allowed" {
+		t.Fatalf("delete toast = %q", got)
+	}
+	for k, n := range srv.Stats().Requests {
+		if !strings.HasPrefix(k, "GET ") && n > 0 {
+			t.Errorf("read-only profile sent %d x %s", n, k)
+		}
+	}
+}
+
+// TestRestoreDelete: only a restore that has not finished can be deleted,
+// after a yes/no whose cursor starts on no.
+func TestRestoreDelete(t *testing.T) {
+	h, srv, _ := demoHarness(t, 100, 30, nil)
+	h.key("3")
+	h.key("j") // restore 1: succeeded
+	h.key("d")
+	if len(h.m.dialogs) != 0 || !strings.Contains(lastToast(h), "restore 1 has finished (Succeeded): only a restore that has not finished can be deleted") {
+		t.Fatalf("delete of a finished restore: dialogs %d, toast %q", len(h.m.dialogs), lastToast(h))
+	}
+	h.key("k") // restore 2: running
+	h.key("d")
+	if !strings.Contains(h.screen(), "Delete restore 2?") || !strings.Contains(h.screen(), "(cursor on No)") {
+		t.Fatalf("no confirmation with the cursor on No:\n%s", h.screen())
+	}
+	h.key("enter") // the default: no
+	if n := srv.Stats().Count("DELETE", "/backup/v1/restores/{id}"); n != 0 {
+		t.Fatalf("enter on the default deleted (%d)", n)
+	}
+	h.key("d")
+	h.key("y")
+	if n := srv.Stats().Count("DELETE", "/backup/v1/restores/{id}"); n != 1 {
+		t.Fatalf("DELETE sent %d times, want 1", n)
+	}
+	if strings.Contains(h.screen(), "staging-eu    dbtzf") {
+		t.Fatalf("the deleted restore is still listed:\n%s", h.screen())
+	}
+}
+
+// rstSubmit restores analytics-gcp's newest completed backup into
+// dev-serverless through the wizard.
+func rstSubmit(t *testing.T, h *harness) {
+	t.Helper()
+	rstToManagedBackup(h, "dev-serverless", "analytics-gcp")
+	h.key("enter")
+	h.typeText("dev-serverless")
+	h.key("enter")
+}
+
+func rstFireWatches(h *harness) int {
+	return h.fire(func(m tea.Msg) bool { _, ok := m.(watchTickMsg); return ok })
+}
+
+// TestRestoreOutcomeBellOnAnotherScreen: the restore's end is noticed by
+// the root's watch while another screen is shown: a toast, and the bell
+// (Options.Bell) only when the user is elsewhere.
+func TestRestoreOutcomeBellOnAnotherScreen(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		bell     bool
+		stayHere bool
+		wantBell bool
+	}{
+		{"elsewhere", true, false, true},
+		{"bell off", false, false, false},
+		{"on the restores screen", true, true, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h, srv, clk := demoHarness(t, 100, 30, func(o *Options) { o.Bell = tc.bell })
+			rstSubmit(t, h)
+			if n := rstPosts(srv); n != 1 {
+				t.Fatalf("POST sent %d times", n)
+			}
+			if !regexp.MustCompile(`3  dev-serverless .*Running 0s`).MatchString(h.screen()) {
+				t.Fatalf("the new restore is not shown running at once:\n%s", h.screen())
+			}
+			if !tc.stayHere {
+				h.key("1")
+			}
+			if got := h.m.Watching(); len(got) != 1 || got[0] != "restore 3 into dev-serverless" {
+				t.Fatalf("watching %v", got)
+			}
+			// not finished yet: no toast, no bell
+			rstFireWatches(h)
+			if len(h.raw) != 0 {
+				t.Fatalf("bell before the end: %q", h.raw)
+			}
+			clk.Advance(2 * time.Hour)
+			if rstFireWatches(h) != 1 {
+				t.Fatal("no watch tick armed")
+			}
+			found := false
+			for _, ts := range h.m.toasts {
+				if strings.Contains(ts.text, "restore 3 into dev-serverless succeeded: its data, default username and password are now analytics-gcp's") {
+					found = true
+				}
+			}
+			if !found {
+				t.Fatalf("no outcome toast: %+v", h.m.toasts)
+			}
+			bells := 0
+			for _, r := range h.raw {
+				if r == "\a" {
+					bells++
+				}
+			}
+			if tc.wantBell && bells != 1 || !tc.wantBell && bells != 0 {
+				t.Fatalf("%d bells, want bell=%v", bells, tc.wantBell)
+			}
+			if len(h.m.Watching()) != 0 {
+				t.Fatalf("still watching %v", h.m.Watching())
+			}
+			if rstFireWatches(h) != 0 {
+				t.Fatal("the watch kept polling after the end")
+			}
+		})
+	}
+}
+
+// TestRestoreOwnBucket goes through the own-bucket source: the trailing
+// slash fixed with one key, a stored credential of the bucket's kind
+// encoded only when sent, and an encryption key kept in the keystore when
+// asked.
+func TestRestoreOwnBucket(t *testing.T) {
+	store := rstStore(t)
+	h, srv, _ := demoHarness(t, 140, 30, func(o *Options) { o.Secrets = store })
+	h.key("3")
+	h.key("n")
+	h.key("2")
+	h.typeText("/dev-serverless")
+	h.key("enter")
+	h.key("enter")
+	h.typeText("s3://acme-dumps")
+	if !strings.Contains(h.screen(), "must end with a trailing slash") || !strings.Contains(h.screen(), "tab adds the slash") {
+		t.Fatalf("the missing slash is not caught with its fix:\n%s", h.screen())
+	}
+	h.key("tab") // the fix
+	if !strings.Contains(h.screen(), "> s3://acme-dumps/") || !strings.Contains(h.screen(), "ok: s3 bucket acme-dumps") {
+		t.Fatalf("tab did not add the slash:\n%s", h.screen())
+	}
+	h.key("tab")
+	h.typeText("orders/dump.sql")
+	if !strings.Contains(h.screen(), "does not end in .gz") {
+		t.Fatalf("no .gz warning:\n%s", h.screen())
+	}
+	h.typeText(".gz")
+	h.key("tab")
+	h.key("right") // mysqldump
+	h.key("tab")
+	if !strings.Contains(h.screen(), "< team-s3 (s3) >") {
+		t.Fatalf("the S3 credential is not offered for an s3:// bucket:\n%s", h.screen())
+	}
+	h.key("tab")
+	h.key("left") // encryption: new key
+	h.key("tab")
+	h.typeText("k3y-s3cr3t")
+	if strings.Contains(h.screen(), "k3y-s3cr3t") {
+		t.Fatal("the encryption key is shown unmasked")
+	}
+	h.key("tab")
+	h.key("space") // keep
+	h.key("tab")
+	h.key("enter") // continue
+	out := h.screen()
+	if !strings.Contains(out, "New restore 4/4: confirm") || strings.Contains(out, "k3y-s3cr3t") || strings.Contains(out, "test-secret") {
+		t.Fatalf("confirmation wrong or leaking a secret:\n%s", out)
+	}
+	h.typeText("dev-serverless")
+	h.key("enter")
+	if n := rstPosts(srv); n != 1 {
+		t.Fatalf("POST sent %d times (the sandbox checks the encoded credentials)\n%s\n%v", n, h.screen(), h.m.toasts)
+	}
+	if k, err := store.EncryptionKey("acme-dumps"); err != nil || k != "k3y-s3cr3t" {
+		t.Fatalf("the key was not kept as asked: %q %v", k, err)
+	}
+	if !regexp.MustCompile(`3  dev-serverless .*s3://acme-dumps/orders/dump\.sql\.gz`).MatchString(h.screen()) {
+		t.Fatalf("the bucket restore is not listed:\n%s", h.screen())
+	}
+}
+
+// TestRestoreFlow runs the real program (teatest) against the sandbox on
+// a manual clock: restore a backup of analytics-gcp into dev-serverless,
+// see it Running at once, advance the clock past its end, see Succeeded,
+// and read through the API that dev-serverless now has analytics-gcp's
+// default credentials.
+func TestRestoreFlow(t *testing.T) {
+	_, clk, c := newSandbox(t, true)
+	ctx := context.Background()
+	src, dst := rstService(t, c, "analytics-gcp"), rstService(t, c, "dev-serverless")
+	srcCreds, err := c.GetCredentials(ctx, src.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	before, err := c.GetCredentials(ctx, dst.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if before.Username == srcCreds.Username {
+		t.Fatal("fixture: the two services already share credentials")
+	}
+	rec := &frameRecorder{m: New(Options{Client: c, Profile: "flow", Demo: true, Now: clk.Now, Bell: true,
+		SlowInterval: 30 * time.Second, FastInterval: 2 * time.Second, Getenv: func(string) string { return "" }})}
+	tm := teatest.NewTestModel(t, rec, teatest.WithInitialTermSize(120, 30))
+	wait := func(what string, re *regexp.Regexp) {
+		t.Helper()
+		deadline := time.Now().Add(15 * time.Second)
+		for {
+			f := rec.Frame()
+			if (re != nil && re.MatchString(f)) || (re == nil && strings.Contains(f, what)) {
+				return
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("the screen never showed %q %v; last frame:\n%s", what, re, f)
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+	press := func(ks ...string) {
+		for _, k := range ks {
+			tm.Send(keyMsg(k))
+		}
+	}
+	typ := func(s string) {
+		for _, r := range s {
+			tm.Send(tea.KeyPressMsg{Code: r, Text: string(r)})
+		}
+	}
+	wait("orders-prod", nil)
+	press("3")
+	wait("staging-eu", nil)
+	press("n", "1")
+	wait("which service to restore into", nil)
+	typ("/dev-serverless")
+	press("enter", "enter")
+	wait("Backups of dev-serverless", nil)
+	press("s")
+	typ("/analytics-gcp")
+	press("enter", "enter")
+	wait("", regexp.MustCompile(`> \w+\s+full\s+Succeeded`))
+	press("enter")
+	wait("Type dev-serverless to confirm", nil)
+	typ("dev-serverless")
+	press("enter")
+	wait("", regexp.MustCompile(`3\s+dev-serverless\s.*Running`))
+	clk.Advance(2 * time.Hour)
+	wait("", regexp.MustCompile(`3\s+dev-serverless\s.*Succeeded`))
+	wait("restore 3 into dev-serverless succeeded", nil)
+
+	after, err := c.GetCredentials(ctx, dst.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if after.Username != srcCreds.Username || after.Password != srcCreds.Password {
+		t.Fatalf("dev-serverless credentials are %s, want the source's %s", after.Username, srcCreds.Username)
+	}
+	press("q")
+	tm.WaitFinished(t, teatest.WithFinalTimeout(10*time.Second))
+}
+
+// TestRestoresOfOneService: f picks a service (the root's picker answers
+// through the screen's Open), ":restores <name>" completes and does the
+// same.
+func TestRestoresOfOneService(t *testing.T) {
+	h, _, _ := demoHarness(t, 140, 30, nil)
+	h.key("3")
+	h.key("f")
+	if !strings.Contains(h.screen(), "Restores of which service?") {
+		t.Fatalf("no picker:\n%s", h.screen())
+	}
+	h.typeText("/staging")
+	h.key("enter")
+	h.key("enter")
+	out := h.screen()
+	if !strings.Contains(out, "service: staging-eu") || !strings.Contains(out, "Restores 1 (1 running)") || strings.Contains(out, "replica-west") {
+		t.Fatalf("not filtered on staging-eu:\n%s", out)
+	}
+	h.key("esc")
+	if !strings.Contains(h.screen(), "Restores 2 (1 running)") {
+		t.Fatalf("esc did not show all:\n%s", h.screen())
+	}
+	h.key("1")
+	h.key(":")
+	h.typeText("restores replica-w")
+	h.key("tab")
+	if got := h.m.cmdline.Value(); got != "restores replica-west" {
+		t.Fatalf("completion = %q", got)
+	}
+	h.key("enter")
+	out = h.screen()
+	if h.m.Active().ID() != "restores" || !strings.Contains(out, "service: replica-west") || strings.Contains(out, "staging-eu") {
+		t.Fatalf(":restores replica-west:\n%s", out)
+	}
+}
+
+// rstWatchScreen records the watch outcomes it is told of.
+type rstWatchScreen struct {
+	fakeScreen
+	watched []kit.WatchDoneMsg
+}
+
+func (s *rstWatchScreen) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
+	if m, ok := msg.(kit.WatchDoneMsg); ok {
+		s.watched = append(s.watched, m)
+	}
+	return s, nil
+}
+
+// TestWatchBackoffAndGone: a watch re-arms only after each reply, backs
+// off on errors, goes back to the fast pace on success, ends on 404 with
+// its Gone toast (and the bell: its screen is not shown), and a second
+// watch of the same key replaces the first.
+func TestWatchBackoffAndGone(t *testing.T) {
+	a, b := &rstWatchScreen{fakeScreen: fakeScreen{id: "a"}}, &rstWatchScreen{fakeScreen: fakeScreen{id: "b"}}
+	h := newHarness(t, Options{Profile: "p", Now: func() time.Time { return t0 }, Bell: true, FastInterval: 2 * time.Second,
+		Screens: func(*kit.Common) []kit.Screen { return []kit.Screen{a, b} }}, 100, 30)
+	replies := []error{&api.Error{Status: 500}, &api.Error{Status: 503}, nil, nil, &api.Error{Status: 404}}
+	calls := 0
+	w := kit.Watch{Key: "restore/5", Name: "restore 5 into x", Origin: "b", Gone: "restore 5 into x no longer exists (deleted)",
+		Fetch: func(context.Context) (any, error) {
+			err := replies[calls]
+			calls++
+			if err != nil {
+				return nil, err
+			}
+			return "running", nil
+		},
+		Outcome: func(any) (bool, kit.ToastLevel, string) { return false, 0, "" }}
+	h.send(kit.WatchMsg{Watch: w})
+	h.send(kit.WatchMsg{Watch: w}) // replaces: the first tick is stale
+	var intervals []time.Duration
+	for range 6 {
+		var ticks []timerMsg
+		for _, tm := range h.timers {
+			if _, ok := tm.msg.(watchTickMsg); ok {
+				ticks = append(ticks, tm)
+			}
+		}
+		if len(ticks) == 0 {
+			break
+		}
+		intervals = append(intervals, ticks[len(ticks)-1].d)
+		rstFireWatches(h)
+	}
+	if calls != 5 {
+		t.Fatalf("%d fetches, want 5 (one per live tick)", calls)
+	}
+	want := []time.Duration{2 * time.Second, 2 * time.Second, 4 * time.Second, 2 * time.Second, 2 * time.Second}
+	if fmt.Sprint(intervals) != fmt.Sprint(want) {
+		t.Fatalf("intervals %v, want %v", intervals, want)
+	}
+	if len(b.watched) != 1 || !b.watched[0].Gone || len(a.watched) != 0 {
+		t.Fatalf("outcome told to a=%v b=%v", a.watched, b.watched)
+	}
+	if lastToast(h) != "restore 5 into x no longer exists (deleted)" || len(h.raw) != 1 || h.raw[0] != "\a" {
+		t.Fatalf("toast %q raw %q", lastToast(h), h.raw)
+	}
+	if len(h.m.Watching()) != 0 {
+		t.Fatal("the watch did not end")
+	}
+}
