@@ -72,9 +72,13 @@ type Screen struct {
 	loaded *loadedMsg
 	cursor int
 
-	form  *huh.Form
-	draft *credDraft
+	form    *huh.Form
+	draft   *credDraft
+	lastErr string // why the last credential could not be stored
 }
+
+// storeTag marks the store action, so its outcome finds its draft.
+type storeTag struct{ draft *credDraft }
 
 // New builds the screen.
 func New(c *kit.Common) *Screen {
@@ -186,6 +190,13 @@ func (s *Screen) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
 		}
 		return s, nil
 	case kit.ActionDoneMsg:
+		if t, ok := msg.Tag.(storeTag); ok {
+			if msg.Err != nil {
+				s.lastErr = msg.Err.Error() // the draft stays, but the secret
+			} else if s.draft == t.draft {
+				s.draft, s.lastErr = nil, ""
+			}
+		}
 		return s, s.load()
 	case formDoneMsg:
 		return s, s.formDone(msg)
@@ -304,17 +315,9 @@ func (s *Screen) openForm() tea.Cmd {
 	).Value(&d.kind)
 	name := huh.NewInput().Title("Name").Description("how forms will offer it, e.g. nightly-gcs").Value(&d.name).
 		Validate(notEmpty("name"))
+	// the file is read and checked when the form is submitted, in a command
 	keyFile := huh.NewInput().Title("Key file").Description("path of the service account's JSON key (Storage Admin role)").
-		Value(&d.keyFile).Validate(func(p string) error {
-		if strings.TrimSpace(p) == "" {
-			return errors.New("key file: required")
-		}
-		doc, err := os.ReadFile(strings.TrimSpace(p))
-		if err != nil {
-			return fmt.Errorf("key file: %v", err)
-		}
-		return keystore.GCSCredential{Name: "x", KeyJSON: doc}.Validate()
-	})
+		Value(&d.keyFile).Validate(notEmpty("key file"))
 	akid := huh.NewInput().Title("Access key ID").Value(&d.accessKeyID).Validate(notEmpty("access key ID"))
 	secret := huh.NewInput().Title("Secret access key").EchoMode(huh.EchoModePassword).Value(&d.secret).
 		Validate(notEmpty("secret access key"))
@@ -353,20 +356,27 @@ func (s *Screen) formDone(msg formDoneMsg) tea.Cmd {
 		d.secret = "" // never kept past the form
 		return kit.Toast(kit.ToastInfo, "cancelled; a brings back what you typed (but the secret)")
 	}
-	cred, err := d.credential()
+	typed := *d // what the command reads; the secret leaves the draft now
 	d.secret = ""
-	if err != nil {
-		return kit.Toast(kit.ToastError, err.Error())
-	}
 	st := s.common.Secrets
-	s.draft = nil
+	s.lastErr = ""
 	return kit.Do(kit.Action{
-		Name:     "store " + cred.Kind() + " credential " + cred.CredentialName(),
+		Name:     "store " + typed.kind + " credential " + strings.TrimSpace(typed.name),
 		Mutating: false,
 		Origin:   ID,
-		Run:      func(context.Context) (any, error) { return nil, st.PutBucketCredential(cred) },
-		Success: func(any) string {
-			return cred.Kind() + " credential " + cred.CredentialName() + " stored in " + st.Backend().Label()
+		Tag:      storeTag{draft: d},
+		Run: func(context.Context) (any, error) {
+			cred, err := typed.credential() // reads the key file: I/O, here in the command
+			if err != nil {
+				return nil, err
+			}
+			return cred, st.PutBucketCredential(cred)
+		},
+		Success: func(r any) string {
+			if c, ok := r.(keystore.BucketCredential); ok {
+				return c.Kind() + " credential " + c.CredentialName() + " stored in " + st.Backend().Label()
+			}
+			return "credential stored"
 		},
 	})
 }
@@ -431,6 +441,9 @@ func (s *Screen) View() string {
 	}
 	add("")
 	add(th.Bold.Render(" Bucket credentials and encryption keys") + th.Muted.Render("  (never shown; a to add, d to remove)"))
+	if s.lastErr != "" {
+		add("   " + th.Error.Render("! "+s.lastErr) + th.Muted.Render("  (a reopens the form with what you typed)"))
+	}
 	rows := s.rows()
 	if len(rows) == 0 && s.loaded != nil {
 		add("   none yet: a adds one here, or `skytui creds add gcs NAME --key-file F` / `skytui creds add s3 NAME`")
