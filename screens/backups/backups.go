@@ -22,7 +22,6 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/skytui/skytui/api"
-	"github.com/skytui/skytui/theme"
 	"github.com/skytui/skytui/tui/forms"
 	"github.com/skytui/skytui/tui/kit"
 )
@@ -34,7 +33,7 @@ const ID = "backups"
 const ServicesKey = "services"
 
 // WideWidth is the width from which the detail pane goes to the right.
-const WideWidth = 120
+const WideWidth = kit.WideWidth
 
 type mode int
 
@@ -326,19 +325,7 @@ func (s *Screen) SetSize(w, h int) {
 
 func (s *Screen) layout() {
 	w, h := s.width, s.height
-	th := h - 1 // status line
-	tw := w
-	if s.showDetail {
-		if w >= WideWidth {
-			tw = w * 55 / 100
-			s.detail.SetSize(w-tw-3, th)
-		} else {
-			tableH := max(5, th*45/100)
-			s.detail.SetSize(w, th-tableH-1)
-			th = tableH
-		}
-	}
-	s.table.SetSize(tw, th)
+	kit.LayoutSplit(s.table, s.detail, s.showDetail, w, h-1) // h-1: the status line
 	// schedules (a few rows): the list over the selected one's next runs
 	sh := h - 1
 	tableH := max(4, sh/2)
@@ -792,20 +779,9 @@ func (s *Screen) View() string {
 	}
 	status := s.statusLine()
 	if s.mode == modeSchedules {
-		tv, dv := s.schedTable.View(), s.schedDetail.View()
-		rule := th.Muted.Render(strings.Repeat(th.Glyphs.HRule, s.width))
-		return status + "\n" + padLines(tv, s.schedTable.Height()) + "\n" + rule + "\n" + dv
+		return status + "\n" + kit.Stacked(th, s.schedTable.View(), s.schedTable.Height(), s.schedDetail.View(), s.width)
 	}
-	tv := s.table.View()
-	if !s.showDetail {
-		return status + "\n" + tv
-	}
-	dv := s.detail.View()
-	if s.width >= WideWidth {
-		return status + "\n" + sideBySide(tv, dv, s.width*55/100, th.Glyphs.Sep, th)
-	}
-	rule := th.Muted.Render(strings.Repeat(th.Glyphs.HRule, s.width))
-	return status + "\n" + padLines(tv, s.table.Height()) + "\n" + rule + "\n" + dv
+	return status + "\n" + kit.ViewSplit(th, s.table, s.detail, s.showDetail, s.width)
 }
 
 func (s *Screen) statusLine() string {
@@ -920,44 +896,6 @@ func (s *Screen) emptyView() string {
 }
 
 func strconvQuote(s string) string { return strconv.Quote(s) }
-
-func padLines(s string, h int) string {
-	n := strings.Count(s, "\n") + 1
-	if n < h {
-		s += strings.Repeat("\n", h-n)
-	}
-	return s
-}
-
-// sideBySide joins two blocks with a separator column.
-func sideBySide(left, right string, lw int, sep string, th *theme.Theme) string {
-	ll := strings.Split(left, "\n")
-	rl := strings.Split(right, "\n")
-	n := max(len(ll), len(rl))
-	var b strings.Builder
-	sepS := " " + th.Muted.Render(sep) + " "
-	for i := 0; i < n; i++ {
-		l := ""
-		if i < len(ll) {
-			l = ll[i]
-		}
-		w := ansi.StringWidth(l)
-		if w > lw {
-			l = ansi.Truncate(l, lw, "")
-			w = lw
-		}
-		b.WriteString(l)
-		b.WriteString(strings.Repeat(" ", lw-w))
-		b.WriteString(sepS)
-		if i < len(rl) {
-			b.WriteString(rl[i])
-		}
-		if i < n-1 {
-			b.WriteByte('\n')
-		}
-	}
-	return b.String()
-}
 
 // ---- key map ----
 

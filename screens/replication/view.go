@@ -114,7 +114,7 @@ func (s *Screen) statusView() string {
 		th2++
 	}
 	s.table.SetSize(w, th2)
-	lines = append(lines, padLines(s.table.View(), th2))
+	lines = append(lines, kit.PadLines(s.table.View(), th2))
 	lines = append(lines, th.Muted.Render(strings.Repeat(th.Glyphs.HRule, w)))
 	if p, ok := s.selectedPair(); ok {
 		detail := s.pairDetail(p, w)
@@ -132,14 +132,6 @@ func (s *Screen) statusView() string {
 		lines = append(lines, detail...)
 	}
 	return strings.Join(lines, "\n")
-}
-
-func padLines(s string, h int) string {
-	n := strings.Count(s, "\n") + 1
-	if n < h {
-		s += strings.Repeat("\n", h-n)
-	}
-	return s
 }
 
 // field renders "label  value" with the value wrapped under itself.

@@ -38,7 +38,7 @@ const (
 )
 
 // WideWidth is the width from which the detail pane goes to the right.
-const WideWidth = 120
+const WideWidth = kit.WideWidth
 
 // pendingRowID is the row of a restore being submitted.
 const pendingRowID = "submitting"
@@ -217,19 +217,7 @@ func (s *Screen) SetSize(w, h int) {
 
 func (s *Screen) layout() {
 	w, h := s.width, s.height
-	th := h - 1 // status line
-	tw := w
-	if s.showDetail {
-		if w >= WideWidth {
-			tw = w * 55 / 100
-			s.detail.SetSize(w-tw-3, th)
-		} else {
-			tableH := max(5, th*45/100)
-			s.detail.SetSize(w, th-tableH-1)
-			th = tableH
-		}
-	}
-	s.table.SetSize(tw, th)
+	kit.LayoutSplit(s.table, s.detail, s.showDetail, w, h-1) // h-1: the status line
 	if s.wizard != nil {
 		s.wizard.SetSize(w, h)
 	}
@@ -886,16 +874,7 @@ func (s *Screen) View() string {
 		status += "  " + th.Warn.Render("showing last data")
 	}
 	status = ansi.Truncate(status, s.width, th.Glyphs.Ellipsis)
-	tv := s.table.View()
-	if !s.showDetail {
-		return status + "\n" + tv
-	}
-	dv := s.detail.View()
-	if s.width >= WideWidth {
-		return status + "\n" + sideBySide(tv, dv, s.width*55/100, th.Glyphs.Sep, th)
-	}
-	rule := th.Muted.Render(strings.Repeat(th.Glyphs.HRule, s.width))
-	return status + "\n" + padLines(tv, s.table.Height()) + "\n" + rule + "\n" + dv
+	return status + "\n" + kit.ViewSplit(th, s.table, s.detail, s.showDetail, s.width)
 }
 
 func (s *Screen) countText() string {
@@ -916,44 +895,6 @@ func (s *Screen) countText() string {
 		n += fmt.Sprintf(" (%d running)", running)
 	}
 	return n
-}
-
-func padLines(s string, h int) string {
-	n := strings.Count(s, "\n") + 1
-	if n < h {
-		s += strings.Repeat("\n", h-n)
-	}
-	return s
-}
-
-// sideBySide joins two blocks with a separator column.
-func sideBySide(left, right string, lw int, sep string, th *theme.Theme) string {
-	ll := strings.Split(left, "\n")
-	rl := strings.Split(right, "\n")
-	n := max(len(ll), len(rl))
-	var b strings.Builder
-	sepS := " " + th.Muted.Render(sep) + " "
-	for i := 0; i < n; i++ {
-		l := ""
-		if i < len(ll) {
-			l = ll[i]
-		}
-		w := ansi.StringWidth(l)
-		if w > lw {
-			l = ansi.Truncate(l, lw, "")
-			w = lw
-		}
-		b.WriteString(l)
-		b.WriteString(strings.Repeat(" ", lw-w))
-		b.WriteString(sepS)
-		if i < len(rl) {
-			b.WriteString(rl[i])
-		}
-		if i < n-1 {
-			b.WriteByte('\n')
-		}
-	}
-	return b.String()
 }
 
 // ---- keys ----
