@@ -288,19 +288,23 @@ func (c *Config) SaveFile(path string) error {
 	if err != nil {
 		return fmt.Errorf("config %s: %w", path, err)
 	}
-	if err := writeAtomic(path, append([]byte(header), body...)); err != nil {
+	if err := WriteFileAtomic(path, append([]byte(header), body...)); err != nil {
 		return fmt.Errorf("config %s: %w", path, err)
 	}
 	c.path = path
 	return nil
 }
 
-func writeAtomic(path string, data []byte) error {
+// WriteFileAtomic writes data to path with mode 0600 (its directory 0700)
+// through a temporary file and a rename, so a reader never sees half a
+// file and a crash never leaves one. The config file and the state files
+// all go through it.
+func WriteFileAtomic(path string, data []byte) error {
 	dir := filepath.Dir(path)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(dir, ".config-*.tmp")
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+"-*.tmp")
 	if err != nil {
 		return err
 	}

@@ -78,7 +78,7 @@ func SaveLastService(profile, id string) error {
 	if err != nil || path == "" {
 		return err
 	}
-	return writeFileAtomic(path, append(out, '\n'))
+	return config.WriteFileAtomic(path, append(out, '\n'))
 }
 
 func readState() (map[string]json.RawMessage, error) {
@@ -101,34 +101,4 @@ func readState() (map[string]json.RawMessage, error) {
 		return map[string]json.RawMessage{}, nil
 	}
 	return doc, nil
-}
-
-func writeFileAtomic(path string, data []byte) error {
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(dir, ".state-*.tmp")
-	if err != nil {
-		return err
-	}
-	name := tmp.Name()
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		os.Remove(name)
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(name)
-		return err
-	}
-	if err := os.Chmod(name, 0o600); err != nil {
-		os.Remove(name)
-		return err
-	}
-	if err := os.Rename(name, path); err != nil {
-		os.Remove(name)
-		return err
-	}
-	return nil
 }

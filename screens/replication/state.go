@@ -183,41 +183,11 @@ func (s *Store) Save(profile string, ps ProfileState, seq uint64) error {
 	if err != nil {
 		return err
 	}
-	if err := writeFileAtomic(path, append(out, '\n')); err != nil {
+	if err := config.WriteFileAtomic(path, append(out, '\n')); err != nil {
 		return err
 	}
 	if seq != 0 {
 		s.lastSeq[profile] = seq
-	}
-	return nil
-}
-
-func writeFileAtomic(path string, data []byte) error {
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(dir, ".replication-*.tmp")
-	if err != nil {
-		return err
-	}
-	name := tmp.Name()
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		os.Remove(name)
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(name)
-		return err
-	}
-	if err := os.Chmod(name, 0o600); err != nil {
-		os.Remove(name)
-		return err
-	}
-	if err := os.Rename(name, path); err != nil {
-		os.Remove(name)
-		return err
 	}
 	return nil
 }
