@@ -298,7 +298,11 @@ func run(idle, pendingFor time.Duration, starts int, bin string) error {
 		Provider: "aws", Region: "us-east-1", Architecture: "amd64", Size: "sky-2x8", Storage: 100, Nodes: 1, Name: "bench-pending"}); err != nil {
 		return err
 	}
-	time.Sleep(3 * time.Second) // the next poll sees it and speeds up
+	// skytui notices it at its next (slow) poll, then polls fast
+	for deadline := time.Now().Add(45 * time.Second); !sky.saw("bench-pending") && time.Now().Before(deadline); {
+		time.Sleep(100 * time.Millisecond)
+	}
+	time.Sleep(time.Second)
 	r1s, r1w := cnt.get("skytui"), cnt.get("watch")
 	time.Sleep(pendingFor)
 	rs.reqPending = perMin(float64(cnt.get("skytui")-r1s), pendingFor)

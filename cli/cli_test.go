@@ -274,3 +274,32 @@ func TestDemoSecretsAreLabelledAndSeeded(t *testing.T) {
 		t.Fatalf("%v %v", infos, err)
 	}
 }
+
+// TestSandboxKeyFromEnvironment: without --api-key the sandbox takes the key
+// from SKYSQL_API_KEY (so it stays out of the process list) and never
+// prints it; with neither, it makes one up and prints it.
+func TestSandboxKeyFromEnvironment(t *testing.T) {
+	const key = "skysql.env.only.0123456789abcdef"
+	run := func() string {
+		var out bytes.Buffer
+		e := &env{version: "test", stdout: &out, stderr: &out}
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel() // serve, print, and return at once
+		if err := e.runSandbox(ctx, sandboxFlags{listen: "127.0.0.1:0", timeScale: 1}); err != nil {
+			t.Fatal(err)
+		}
+		return out.String()
+	}
+	t.Setenv(keystore.EnvAPIKey, key)
+	out := run()
+	if strings.Contains(out, key) {
+		t.Fatalf("the sandbox printed the key from the environment:\n%s", out)
+	}
+	if !strings.Contains(out, "API key: the value of SKYSQL_API_KEY ("+keystore.Fingerprint(key)+")") {
+		t.Fatalf("the sandbox does not say which key it accepts:\n%s", out)
+	}
+	t.Setenv(keystore.EnvAPIKey, "")
+	if out := run(); !strings.Contains(out, "API key: sandbox.") {
+		t.Fatalf("with no key anywhere the sandbox must print the one it made up:\n%s", out)
+	}
+}

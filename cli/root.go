@@ -8,6 +8,8 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"os"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -194,6 +196,8 @@ readwrite port (127.0.0.1); with --mariadb each is a real local mariadbd,
 so restores copy data and replication is real.
 
 The key given with --api-key is the sandbox's own key, not a real one.
+Without --api-key the sandbox accepts the key in SKYSQL_API_KEY (so the
+key stays out of the process list), else a random one it prints.
 Point skytui at it with:
   SKYSQL_API_KEY=<key> skytui --api-url <printed URL>`,
 		Args: cobra.NoArgs,
@@ -203,7 +207,7 @@ Point skytui at it with:
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&f.listen, "listen", "127.0.0.1:8080", "address to listen on (loopback)")
-	fl.StringVar(&f.apiKey, "api-key", "", "API key the sandbox accepts (default: random, printed)")
+	fl.StringVar(&f.apiKey, "api-key", "", "API key the sandbox accepts (default: $SKYSQL_API_KEY, else random and printed)")
 	fl.Float64Var(&f.timeScale, "time-scale", 1, "sandbox seconds per real second (60: a 5-minute launch takes 5 s)")
 	fl.BoolVar(&f.noDemo, "no-demo-data", false, "start empty")
 	fl.StringVar(&f.faults, "faults", "", "fault injection, e.g. latency=200ms,error=0.1,429=0.05,retry-after=2s,malformed=0.05,drop=0.05,timeout=0.02")
@@ -220,9 +224,12 @@ func (e *env) runSandbox(ctx context.Context, f sandboxFlags) error {
 	if err != nil {
 		return fmt.Errorf("--faults: %w", err)
 	}
-	key := f.apiKey
+	key, printKey := f.apiKey, false
 	if key == "" {
-		key = randomKey()
+		key = strings.TrimSpace(os.Getenv(keystore.EnvAPIKey))
+	}
+	if key == "" {
+		key, printKey = randomKey(), true
 	}
 	mode := sandbox.SQLDemo
 	if f.mariadb {
@@ -245,8 +252,11 @@ func (e *env) runSandbox(ctx context.Context, f sandboxFlags) error {
 		return err
 	}
 	fmt.Fprintf(e.stdout, "sandbox listening on %s\n", url)
-	if f.apiKey == "" {
+	switch {
+	case printKey:
 		fmt.Fprintf(e.stdout, "API key: %s\n", key)
+	case f.apiKey == "":
+		fmt.Fprintf(e.stdout, "API key: the value of %s (%s)\n", keystore.EnvAPIKey, keystore.Fingerprint(key))
 	}
 	fmt.Fprintf(e.stdout, "backup interface: %s/backup/v1 and %s/skybackup/v1; provisioning: %s/provisioning/v1\n", url, url, url)
 	<-ctx.Done()

@@ -1,0 +1,296 @@
+#!/usr/bin/env bash
+# End-to-end tour of skytui: drives the BUILT binary in tmux against
+# `skytui sandbox` with real secrets in a real keystore backend, through
+# every screen and the four long operations:
+#
+#   1. `skytui auth login` (the key piped on stdin) creates the profile;
+#      `skytui creds add s3` (secret on stdin) and `creds add gcs
+#      --key-file` store bucket credentials;
+#   2. the TUI (--debug) shows every screen by 1-5 and by ":" commands;
+#   3. create a service -> ready; a "once" full backup of it -> completed;
+#      restore that backup into it, typing its name -> Succeeded; the
+#      replication wizard orders-prod -> replica-west on the demo SQL
+#      endpoints -> running (IO Yes, SQL Yes);
+#   4. q quits; the credentials and the key are removed from the keystore.
+#
+# Run by tui/e2e_test.go (TestE2ETour), which scans everything written
+# for the secrets afterwards. By hand:
+#
+#   make build
+#   E2E_WORK=$(mktemp -d) SKYTUI_BIN=bin/skytui SKYSQL_API_KEY=$(openssl rand -hex 32) \
+#     SKYTUI_SECRETS_BACKEND=keyctl testdata/e2e/tour.sh
+#
+# HOME and the XDG config and state directories are made inside the work
+# directory (E2E_WORK, kept; else a temporary one, removed).
+#
+# Environment: SKYSQL_API_KEY (the key; the sandbox accepts it, the TUI
+# uses it), E2E_S3_SECRET, E2E_GCS_KEY_FILE (a made-up service-account key;
+# one is written when unset), E2E_TAG (suffix of the profile and credential
+# names, so nothing real is touched), E2E_PASSPHRASE (the encrypted-file
+# backend's passphrase, typed at its prompts), E2E_KEY_FINGERPRINT (what
+# Settings must show for the key), SKYTUI_SECRETS_BACKEND, and lib.sh's.
+set -u
+# shellcheck source=testdata/e2e/lib.sh
+. "$(dirname "$0")/lib.sh"
+e2e_init
+e2e_home
+
+[ -n "${SKYSQL_API_KEY:-}" ] || fail "SKYSQL_API_KEY is not set"
+TAG=${E2E_TAG:-$$}
+PROFILE="e2e-$TAG"
+S3NAME="e2e-s3-$TAG"
+GCSNAME="e2e-gcs-$TAG"
+# the secrets stay shell variables: the tmux server (and so every program
+# it starts) does not get them in its environment
+API_KEY=$SKYSQL_API_KEY
+S3_SECRET=${E2E_S3_SECRET:-s3-secret-$RANDOM$RANDOM$RANDOM}
+PASSPHRASE=${E2E_PASSPHRASE:-}
+export -n E2E_S3_SECRET E2E_PASSPHRASE 2>/dev/null
+GCS_KEY_FILE=${E2E_GCS_KEY_FILE:-}
+if [ -z "$GCS_KEY_FILE" ]; then
+	mkdir -p "$WORK/input"
+	GCS_KEY_FILE="$WORK/input/sa.json"
+	printf '{"type":"service_account","project_id":"e2e","private_key_id":"0","private_key":"-----BEGIN PRIVATE KEY-----\\nRTJFLW1hZGUtdXAta2V5LSVk\\n-----END PRIVATE KEY-----\\n","client_email":"e2e@e2e.iam.gserviceaccount.com"}\n' >"$GCS_KEY_FILE"
+fi
+STORED=0 # set once something is in the keystore, cleared once removed
+
+# on a failure: remove what was stored (not from the encrypted file: its
+# passphrase cannot be asked here, and it stays in the work directory)
+e2e_on_exit() {
+	[ "$STORED" = 1 ] && [ "${SKYTUI_SECRETS_BACKEND:-}" != file ] || return 0
+	"$BIN" creds remove "$S3NAME" </dev/null >/dev/null 2>&1
+	"$BIN" creds remove "$GCSNAME" </dev/null >/dev/null 2>&1
+	"$BIN" auth logout --profile "$PROFILE" </dev/null >/dev/null 2>&1
+}
+
+STEP="sandbox"
+start_sandbox # the key comes from SKYSQL_API_KEY, not argv
+snapshot_procs "sandbox"
+
+STEP="auth login"
+STORED=1
+run_cli "$API_KEY" auth login --profile "$PROFILE" --api-url "$URL"
+grep -qF "Stored the API key of profile $PROFILE" <<<"$CLI_OUT" || fail "auth login said: $CLI_OUT"
+
+STEP="creds add s3"
+run_cli "$S3_SECRET" creds add s3 "$S3NAME" --access-key-id AKIAE2E0000000000000 --region us-east-1
+grep -qF "Stored s3 credential $S3NAME" <<<"$CLI_OUT" || fail "creds add s3 said: $CLI_OUT"
+
+STEP="creds add gcs"
+run_cli "" creds add gcs "$GCSNAME" --key-file "$GCS_KEY_FILE"
+grep -qF "Stored gcs credential $GCSNAME" <<<"$CLI_OUT" || fail "creds add gcs said: $CLI_OUT"
+
+STEP="start the TUI"
+PANE=tui
+tm new-session -d -s tui -x "$WIDTH" -y "$HEIGHT" "$BIN" --profile "$PROFILE" --debug ||
+	fail "tmux could not start the TUI"
+deadline=$((SECONDS + TIMEOUT))
+until screen_has "orders-prod"; do
+	[ $SECONDS -lt $deadline ] || fail "the TUI did not show the services"
+	if [ "${ANSWERED[tui]:-0}" = 0 ] && screen_has "Passphrase for"; then
+		# the encrypted file is unlocked before the UI takes the terminal
+		record "the secrets file's passphrase is asked before the UI"
+		answer_passphrases tui
+	fi
+	sleep 0.1
+done
+snapshot_procs "tui running"
+
+STEP="services listed"
+wait_for "analytics-gcp"
+wait_for "updated"
+header=$(capture | head -n 1)
+grep -qF "profile $PROFILE" <<<"$header" || fail "the header does not show the profile: $header"
+grep -qF "127.0.0.1:$PORT" <<<"$header" || fail "the header does not show the API host: $header"
+
+# every screen by its number
+STEP="screen 2"
+keys 2
+wait_for "[ 2 Backups ]"
+wait_for "No service chosen"
+STEP="screen 3"
+keys 3
+wait_for "[ 3 Restores ]"
+wait_re "^> +2 +staging-eu"
+STEP="screen 4"
+keys 4
+wait_for "[ 4 Replication ]"
+wait_for "No replication set up with skytui yet."
+STEP="screen 5"
+keys 5
+wait_for "[ 5 Settings ]"
+wait_for "$S3NAME"
+wait_for "$GCSNAME"
+wait_for "e2e@e2e.iam.gserviceaccount.com"
+wait_for "AKIAE2E0000000000000"
+[ -z "${E2E_KEY_FINGERPRINT:-}" ] || wait_for "$E2E_KEY_FINGERPRINT"
+STEP="screen 1"
+keys 1
+wait_for "[ 1 Services ]"
+wait_re "^> analytics-gcp "
+
+# and by command line
+STEP=":backups orders-prod"
+command_line "backups orders-prod"
+wait_for "Backups of orders-prod"
+STEP=":restores"
+command_line "restores"
+wait_for "[ 3 Restores ]"
+STEP=":replication"
+command_line "replication"
+wait_for "[ 4 Replication ]"
+STEP=":settings"
+command_line "settings"
+wait_for "[ 5 Settings ]"
+STEP=":services"
+command_line "services"
+wait_for "[ 1 Services ]"
+STEP="help"
+keys "?"
+wait_for "Global"
+keys Escape
+wait_re "^ Services [0-9]+"
+
+# ---- a new service, through the form, until ready ----
+STEP="create form"
+keys n
+wait_for "> North America (us-east-1)"
+keys Enter
+keys Enter
+wait_for "> Enterprise Server Single Node"
+keys Enter
+keys Enter
+wait_for "> Sky-2x8"
+keys Enter
+keys Enter
+wait_for "> 100 GB"
+keys Enter
+keys Enter
+wait_for "5/5: name and access"
+typetext "e2e-db"
+wait_for "ok: 6 characters"
+keys Enter
+keys Enter
+keys Enter
+keys Enter
+STEP="create review"
+wait_for '"name": "e2e-db"'
+keys Enter
+ROW='^[> ] e2e-db +dbt[a-z0-9]+ '
+STEP="create pending"
+wait_line "$ROW" "pending_create"
+STEP="create ready"
+wait_line "$ROW" " ready"
+wait_for "is ready"
+
+# ---- a "once" full backup of it, until completed ----
+STEP="backup form"
+command_line "backups e2e-db"
+wait_for "Backups of e2e-db"
+wait_for "no backups yet"
+keys n
+wait_for "Step 1 of 3: type"
+wait_for "> full"
+keys Enter
+wait_for "Step 2 of 3: when"
+keys Enter
+wait_for "Step 3 of 3: destination"
+keys Enter
+STEP="backup review"
+wait_for '"schedule": "once"'
+wait_for '"backup_type": "full"'
+keys Enter
+wait_for "started: full backup of e2e-db"
+STEP="backup completed"
+wait_re "^[> ] [0-9a-f]+.? +full +completed "
+
+# ---- restore that backup into the service, typing its name ----
+STEP="restore wizard"
+keys 3
+wait_for "[ 3 Restores ]"
+keys n
+wait_for "1/4"
+keys 1 # from a backup in managed storage
+wait_for "2/4: which service to restore into?"
+keys /
+typetext "e2e-db"
+keys Enter
+wait_re "^> e2e-db +dbt"
+keys Enter
+wait_for "3/4: which backup?"
+wait_re "^> [0-9a-f]+ +full +Succeeded "
+keys Enter
+STEP="restore confirm"
+wait_for "4/4: confirm"
+wait_for "This erases ALL data in e2e-db."
+wait_for "Restore: type the name first"
+typetext "e2e-db"
+keys Enter
+RROW='^[> ] +[0-9]+ +e2e-db '
+STEP="restore running"
+wait_re "$RROW"
+STEP="restore succeeded"
+wait_line "$RROW" "Succeeded"
+
+# ---- replication: orders-prod -> replica-west on the demo endpoints ----
+STEP="replication pair"
+keys 4
+wait_for "No replication set up with skytui yet."
+keys n
+wait_for "Choose the PRIMARY"
+keys /
+typetext "orders-prod"
+keys Enter Enter
+wait_for "Choose the SECONDARY"
+keys /
+typetext "replica-west"
+keys Enter Enter
+STEP="replication 1 allow list"
+wait_for "Step 1 of 6"
+if screen_has "FAIL  1 Allow list"; then
+	keys Enter # add the secondary's outbound IP
+fi
+wait_for "PASS  1 Allow list"
+STEP="replication 2 backup"
+wait_for "Step 2 of 6"
+keys Enter # the newest usable backup
+STEP="replication 3 restore"
+wait_for "Step 3 of 6"
+keys Enter
+wait_for "This erases ALL data in replica-west."
+typetext "replica-west"
+keys Enter
+wait_for "PASS  3 Restore"
+STEP="replication 4 change primary"
+wait_for "Step 4 of 6"
+wait_for "CALL sky.change_external_primary_gtid("
+keys Enter
+wait_for "PASS  4 Change primary"
+STEP="replication 5 grant"
+wait_for "Step 5 of 6"
+wait_for "GRANT REPLICATION SLAVE"
+keys Enter # run the grant on the primary
+wait_for "PASS  5 Grant"
+STEP="replication 6 start"
+wait_for "Step 6 of 6"
+keys Enter
+STEP="replication running"
+wait_for "orders-prod -> replica-west"
+wait_re "IO thread +Yes"
+wait_re "SQL thread +Yes"
+
+STEP="quit"
+snapshot_procs "before quit"
+keys q
+wait_exit tui
+PANE=e2e
+
+# ---- remove what was stored ----
+STEP="cleanup keystore"
+run_cli "" creds remove "$S3NAME"
+run_cli "" creds remove "$GCSNAME"
+run_cli "" auth logout --profile "$PROFILE"
+grep -qF "Removed the API key of profile $PROFILE" <<<"$CLI_OUT" || fail "auth logout said: $CLI_OUT"
+STORED=0
+
+echo "e2e: tour.sh passed at ${WIDTH}x${HEIGHT} in ${SECONDS}s"
