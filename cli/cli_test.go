@@ -205,6 +205,9 @@ func TestSandboxFlagsValidated(t *testing.T) {
 	if _, err := h.run("", "sandbox", "--faults", "error=2"); err == nil {
 		t.Error("an error rate of 2 must be refused")
 	}
+	if _, err := h.run("", "sandbox", "--listen", "0.0.0.0:8080"); err == nil || !strings.Contains(err.Error(), "loopback") {
+		t.Errorf("a sandbox on every interface must be refused: %v", err)
+	}
 	if _, err := h.run("", "sandbox", "--time-scale", "0"); err == nil {
 		t.Error("time scale 0 must be refused")
 	}

@@ -8,12 +8,14 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"net"
 	"os"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/skytui/skytui/api"
 	"github.com/skytui/skytui/keystore"
 	"github.com/skytui/skytui/sandbox"
 	"github.com/skytui/skytui/tui"
@@ -217,6 +219,10 @@ Point skytui at it with:
 }
 
 func (e *env) runSandbox(ctx context.Context, f sandboxFlags) error {
+	// plain HTTP with an API key: loopback only
+	if host, _, err := net.SplitHostPort(f.listen); err != nil || !api.IsLoopbackHost(host) {
+		return fmt.Errorf("--listen %s: must be a loopback address such as 127.0.0.1:8080 (the sandbox speaks plain HTTP)", f.listen)
+	}
 	if f.timeScale <= 0 {
 		return fmt.Errorf("--time-scale %v: must be positive", f.timeScale)
 	}
