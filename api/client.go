@@ -14,6 +14,7 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -270,16 +271,8 @@ func RedactHeaders(h http.Header) string {
 		}
 		parts = append(parts, k+"="+v)
 	}
-	sortStrings(parts)
+	slices.Sort(parts)
 	return strings.Join(parts, " ")
-}
-
-func sortStrings(s []string) {
-	for i := 1; i < len(s); i++ {
-		for j := i; j > 0 && s[j] < s[j-1]; j-- {
-			s[j], s[j-1] = s[j-1], s[j]
-		}
-	}
 }
 
 func parseRetryAfter(v string, now time.Time) time.Duration {

@@ -7,6 +7,7 @@ import (
 	"net/netip"
 	"net/url"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -286,7 +287,7 @@ func (r *CreateServiceRequest) Validate() error {
 	for i, e := range r.AllowList {
 		v.add(fmt.Sprintf("allow_list[%d].ip", i), ValidateAllowListIP(e.IP))
 	}
-	sortErrors(v)
+	slices.SortStableFunc(v, func(a, b *FieldError) int { return strings.Compare(a.Field, b.Field) })
 	return v.Err()
 }
 
@@ -326,15 +327,6 @@ func (r *RestoreRequest) Validate() error {
 		v.add("key", fmt.Errorf("is required: the key of a backup (or id, a backup identifier)"))
 	}
 	return v.Err()
-}
-
-func sortErrors(v ValidationErrors) {
-	// stable, readable order: by field name
-	for i := 1; i < len(v); i++ {
-		for j := i; j > 0 && v[j].Field < v[j-1].Field; j-- {
-			v[j], v[j-1] = v[j-1], v[j]
-		}
-	}
 }
 
 // IsLoopbackHost reports whether host (no port) is localhost or a loopback IP.
