@@ -9,10 +9,11 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"sync"
 
 	"filippo.io/age"
+
+	"github.com/skytui/skytui/config"
 )
 
 // fileBackend keeps every secret in one age (scrypt passphrase) encrypted
@@ -151,47 +152,11 @@ func (f *fileBackend) save(m map[string]string, pass string) error {
 	if err := w.Close(); err != nil {
 		return fmt.Errorf("secrets file %s: encrypt: %w", f.path, err)
 	}
-	if err := writeFileAtomic(f.path, buf.Bytes()); err != nil {
+	if err := config.WriteFileAtomic(f.path, buf.Bytes()); err != nil {
 		return fmt.Errorf("secrets file %s: %w", f.path, err)
 	}
 	f.passphrase, f.havePass = pass, true
 	f.cache, f.cacheSum = copyMap(m), sha256.Sum256(buf.Bytes())
-	return nil
-}
-
-func writeFileAtomic(path string, data []byte) error {
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(dir, ".secrets-*.tmp")
-	if err != nil {
-		return err
-	}
-	name := tmp.Name()
-	ok := false
-	defer func() {
-		if !ok {
-			_ = tmp.Close()
-			_ = os.Remove(name)
-		}
-	}()
-	if err := tmp.Chmod(0o600); err != nil {
-		return err
-	}
-	if _, err := tmp.Write(data); err != nil {
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	if err := os.Rename(name, path); err != nil {
-		return err
-	}
-	ok = true
 	return nil
 }
 
