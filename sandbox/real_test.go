@@ -264,8 +264,8 @@ func TestMariaDBCloseWhileStarting(t *testing.T) {
 	h.clk.Advance(LaunchDuration - time.Second)
 	late := h.createService("too-late", "gcp")
 	h.clk.Advance(2 * time.Second)
-	if st := h.service(id).Status; st != "pending_create" { // its server is starting now
-		t.Fatalf("status %s", st)
+	if svc := h.service(id); svc.Status != "pending_create" { // its server is starting now
+		t.Fatalf("status %s %v", svc.Status, svc.Errors)
 	}
 	dir := h.s.sql.real.dir
 	h.s.Close()

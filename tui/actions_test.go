@@ -12,6 +12,7 @@ import (
 
 	"github.com/skytui/skytui/api"
 	"github.com/skytui/skytui/tui/kit"
+	"github.com/skytui/skytui/tui/tuitest"
 )
 
 // countedAction is an action whose Run counts its calls and, when gate is
@@ -43,7 +44,7 @@ func TestReadOnlyRefusesMutatingActions(t *testing.T) {
 		Screens: func(*kit.Common) []kit.Screen { return []kit.Screen{s} }}, 100, 30)
 	var calls atomic.Int32
 	for _, kind := range []kit.ConfirmKind{kit.ConfirmNone, kit.ConfirmYesNo, kit.ConfirmTypeName} {
-		h.send(kit.ActionRequestMsg{Action: countedAction("delete service orders-prod", true, kind, &calls, nil)})
+		h.Send(kit.ActionRequestMsg{Action: countedAction("delete service orders-prod", true, kind, &calls, nil)})
 		if len(h.m.dialogs) != 0 {
 			t.Fatalf("read-only profile asked for a confirmation (kind %d)", kind)
 		}
@@ -58,7 +59,7 @@ func TestReadOnlyRefusesMutatingActions(t *testing.T) {
 		t.Fatalf("screen not told of the refusal: %+v", s.done)
 	}
 	// reading is fine
-	h.send(kit.ActionRequestMsg{Action: countedAction("read credentials", false, kit.ConfirmNone, &calls, nil)})
+	h.Send(kit.ActionRequestMsg{Action: countedAction("read credentials", false, kit.ConfirmNone, &calls, nil)})
 	if calls.Load() != 1 {
 		t.Fatalf("non-mutating action refused on read-only: %d calls", calls.Load())
 	}
@@ -70,39 +71,39 @@ func TestReadOnlyRefusesMutatingActions(t *testing.T) {
 func TestReadOnlyServicesScreen(t *testing.T) {
 	h, srv, _ := demoHarness(t, 100, 30, func(o *Options) { o.ReadOnly, o.Profile = true, "prod-eu" })
 	// create: through the whole form
-	h.key("n")
+	h.Key("n")
 	for range 8 {
-		h.key("enter")
+		h.Key("enter")
 	}
-	h.typeText("ro-test")
+	h.TypeText("ro-test")
 	for range 4 {
-		h.key("enter")
+		h.Key("enter")
 	}
-	if !strings.Contains(h.screen(), "Review") {
-		t.Fatalf("not on the review step:\n%s", h.screen())
+	if !strings.Contains(h.Screen(), "Review") {
+		t.Fatalf("not on the review step:\n%s", h.Screen())
 	}
-	h.key("enter")
+	h.Key("enter")
 	if got := lastToast(h); got != "profile prod-eu is read-only: create service ro-test not allowed" {
 		t.Fatalf("create toast = %q", got)
 	}
 	// the form's input is kept for a later attempt
-	if !strings.Contains(h.screen(), `"name": "ro-test"`) {
-		t.Fatalf("review lost what was typed:\n%s", h.screen())
+	if !strings.Contains(h.Screen(), `"name": "ro-test"`) {
+		t.Fatalf("review lost what was typed:\n%s", h.Screen())
 	}
-	h.key("esc")
+	h.Key("esc")
 	// allow list of orders-prod: add and remove
 	for range 4 {
-		h.key("j")
+		h.Key("j")
 	}
-	h.key("a")
-	h.key("n")
-	h.typeText("198.51.100.7")
-	h.key("enter")
+	h.Key("a")
+	h.Key("n")
+	h.TypeText("198.51.100.7")
+	h.Key("enter")
 	if got := lastToast(h); !strings.Contains(got, "read-only: add 198.51.100.7/32 to the allow list of orders-prod not allowed") {
 		t.Fatalf("add toast = %q", got)
 	}
-	h.key("esc")
-	h.key("d")
+	h.Key("esc")
+	h.Key("d")
 	if len(h.m.dialogs) != 0 {
 		t.Fatal("remove asked for confirmation on a read-only profile")
 	}
@@ -122,15 +123,15 @@ func TestConfirmCursorStartsOnNo(t *testing.T) {
 	h := newHarness(t, Options{Now: func() time.Time { return t0 },
 		Screens: func(*kit.Common) []kit.Screen { return []kit.Screen{s} }}, 100, 30)
 	var calls atomic.Int32
-	h.send(kit.ActionRequestMsg{Action: countedAction("remove 1.2.3.4/32", true, kit.ConfirmYesNo, &calls, nil)})
+	h.Send(kit.ActionRequestMsg{Action: countedAction("remove 1.2.3.4/32", true, kit.ConfirmYesNo, &calls, nil)})
 	d, ok := h.m.dialogs[len(h.m.dialogs)-1].(*kit.ConfirmDialog)
 	if !ok || d.OnYes() {
 		t.Fatalf("confirmation cursor is not on No")
 	}
-	if !strings.Contains(h.screen(), "(cursor on No)") {
-		t.Fatalf("dialog does not show the cursor:\n%s", h.screen())
+	if !strings.Contains(h.Screen(), "(cursor on No)") {
+		t.Fatalf("dialog does not show the cursor:\n%s", h.Screen())
 	}
-	h.key("enter") // enter on the default answers no
+	h.Key("enter") // enter on the default answers no
 	if calls.Load() != 0 || len(h.m.dialogs) != 0 {
 		t.Fatalf("enter on the default ran the action (%d calls)", calls.Load())
 	}
@@ -143,14 +144,14 @@ func TestTypeNameConfirm(t *testing.T) {
 	h := newHarness(t, Options{Now: func() time.Time { return t0 },
 		Screens: func(*kit.Common) []kit.Screen { return []kit.Screen{&fakeScreen{id: "a"}} }}, 100, 30)
 	var calls atomic.Int32
-	h.send(kit.ActionRequestMsg{Action: countedAction("delete service", true, kit.ConfirmTypeName, &calls, nil)})
-	h.typeText("orders")
-	h.key("enter")
-	if calls.Load() != 0 || !strings.Contains(h.screen(), "does not match") {
-		t.Fatalf("a partial name confirmed (%d calls)\n%s", calls.Load(), h.screen())
+	h.Send(kit.ActionRequestMsg{Action: countedAction("delete service", true, kit.ConfirmTypeName, &calls, nil)})
+	h.TypeText("orders")
+	h.Key("enter")
+	if calls.Load() != 0 || !strings.Contains(h.Screen(), "does not match") {
+		t.Fatalf("a partial name confirmed (%d calls)\n%s", calls.Load(), h.Screen())
 	}
-	h.typeText("-prod")
-	h.key("enter")
+	h.TypeText("-prod")
+	h.Key("enter")
 	if calls.Load() != 1 {
 		t.Fatalf("typing the name did not confirm (%d calls)", calls.Load())
 	}
@@ -163,19 +164,19 @@ func TestActionSubmittedOnce(t *testing.T) {
 	var calls atomic.Int32
 	gate := make(chan struct{})
 	a := countedAction("create service x", true, kit.ConfirmYesNo, &calls, gate)
-	h.send(kit.ActionRequestMsg{Action: a})
+	h.Send(kit.ActionRequestMsg{Action: a})
 	// hammer the dialog: y, enter, y
-	h.deliver(keyMsg("y"))
-	h.deliver(keyMsg("enter"))
-	h.deliver(keyMsg("y"))
-	h.settle()
+	h.Deliver(tuitest.KeyMsg("y"))
+	h.Deliver(tuitest.KeyMsg("enter"))
+	h.Deliver(tuitest.KeyMsg("y"))
+	h.Settle()
 	// and ask again while the first is being submitted
-	h.send(kit.ActionRequestMsg{Action: a})
+	h.Send(kit.ActionRequestMsg{Action: a})
 	if len(h.m.dialogs) != 0 {
 		t.Fatal("a second confirmation opened for an action being submitted")
 	}
 	close(gate)
-	h.settle()
+	h.Settle()
 	if calls.Load() != 1 {
 		t.Fatalf("Run called %d times, want 1", calls.Load())
 	}
@@ -198,24 +199,24 @@ func TestQuitAsksWhileSubmitting(t *testing.T) {
 		Screens: func(*kit.Common) []kit.Screen { return []kit.Screen{&fakeScreen{id: "a"}} }}, 100, 30)
 	var calls atomic.Int32
 	gate := make(chan struct{})
-	h.send(kit.ActionRequestMsg{Action: countedAction("create service x", true, kit.ConfirmNone, &calls, gate)})
-	if !strings.Contains(h.screen(), "submitting: create service x") {
-		t.Fatalf("no submitting mark:\n%s", h.screen())
+	h.Send(kit.ActionRequestMsg{Action: countedAction("create service x", true, kit.ConfirmNone, &calls, gate)})
+	if !strings.Contains(h.Screen(), "submitting: create service x") {
+		t.Fatalf("no submitting mark:\n%s", h.Screen())
 	}
-	_, cmd := h.m.Update(keyMsg("q"))
+	_, cmd := h.m.Update(tuitest.KeyMsg("q"))
 	if cmd != nil && isQuit(cmd) {
 		t.Fatal("quit without asking while submitting")
 	}
-	if !strings.Contains(h.screen(), "Quit while submitting?") {
-		t.Fatalf("no question:\n%s", h.screen())
+	if !strings.Contains(h.Screen(), "Quit while submitting?") {
+		t.Fatalf("no question:\n%s", h.Screen())
 	}
-	h.key("n")
+	h.Key("n")
 	if h.m.quitting {
 		t.Fatal("quit after answering no")
 	}
 	close(gate)
-	h.settle()
-	_, cmd = h.m.Update(keyMsg("q"))
+	h.Settle()
+	_, cmd = h.m.Update(tuitest.KeyMsg("q"))
 	if !isQuit(cmd) {
 		t.Fatal("q did not quit once nothing was being submitted")
 	}
@@ -232,7 +233,7 @@ func isQuit(cmd tea.Cmd) bool {
 func TestActionErrorToastHasStatusAndTrace(t *testing.T) {
 	h := newHarness(t, Options{Now: func() time.Time { return t0 },
 		Screens: func(*kit.Common) []kit.Screen { return []kit.Screen{&fakeScreen{id: "a"}} }}, 200, 30)
-	h.send(kit.ActionRequestMsg{Action: kit.Action{Name: "create service x", Mutating: true,
+	h.Send(kit.ActionRequestMsg{Action: kit.Action{Name: "create service x", Mutating: true,
 		Run: func(context.Context) (any, error) {
 			return nil, &api.Error{Method: "POST", Path: "/provisioning/v1/services", Status: 409, Message: "name already taken", TraceID: "abc123"}
 		}}})

@@ -9,12 +9,13 @@ import (
 
 	"github.com/skytui/skytui/api"
 	"github.com/skytui/skytui/tui/kit"
+	"github.com/skytui/skytui/tui/tuitest"
 )
 
 // BenchmarkFrame10k is a whole frame (header, tabs, Services screen with
 // 10,000 services, message line, footer) at 200x60.
 func BenchmarkFrame10k(b *testing.B) {
-	m := New(Options{Profile: "bench", Now: func() time.Time { return t0 }, After: testAfter})
+	m := New(Options{Profile: "bench", Now: func() time.Time { return t0 }, After: tuitest.After})
 	m.Update(tea.WindowSizeMsg{Width: 200, Height: 60})
 	svcs := make([]api.Service, 10000)
 	for i := range svcs {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/skytui/skytui/sandbox"
 	"github.com/skytui/skytui/screens/backups"
+	"github.com/skytui/skytui/tui/tuitest"
 )
 
 func TestMain(m *testing.M) {
@@ -40,7 +41,7 @@ func TestGolden(t *testing.T) {
 	keys := func(ks ...string) step {
 		return func(h *harness, _ *sandbox.Server, _ *sandbox.ManualClock) {
 			for _, k := range ks {
-				h.key(k)
+				h.Key(k)
 			}
 		}
 	}
@@ -55,17 +56,17 @@ func TestGolden(t *testing.T) {
 		{name: "create_form", steps: []step{keys("n")}},
 		{name: "create_name_invalid", steps: []step{
 			keys("n", "enter", "enter", "enter", "enter", "enter", "enter", "enter", "enter"),
-			func(h *harness, _ *sandbox.Server, _ *sandbox.ManualClock) { h.typeText("ab") },
+			func(h *harness, _ *sandbox.Server, _ *sandbox.ManualClock) { h.TypeText("ab") },
 		}},
 		{name: "create_review", steps: []step{
 			keys("n", "enter", "enter", "enter", "enter", "enter", "enter", "enter", "enter"),
 			func(h *harness, _ *sandbox.Server, _ *sandbox.ManualClock) {
-				h.typeText("orders-db2")
-				h.key("enter")
-				h.key("enter")
-				h.key("enter")
-				h.typeText("203.0.113.7")
-				h.key("enter")
+				h.TypeText("orders-db2")
+				h.Key("enter")
+				h.Key("enter")
+				h.Key("enter")
+				h.TypeText("203.0.113.7")
+				h.Key("enter")
 			},
 		}},
 		{name: "credentials", steps: []step{keys("c")}},
@@ -75,7 +76,7 @@ func TestGolden(t *testing.T) {
 		{name: "stale_header", steps: []step{func(h *harness, srv *sandbox.Server, clk *sandbox.ManualClock) {
 			srv.SetFaults(sandbox.Faults{ErrorRate: 1})
 			clk.Advance(14 * time.Second)
-			h.key("r")
+			h.Key("r")
 		}}},
 		{name: "readonly_header", tweak: func(o *Options) { o.ReadOnly, o.Demo, o.Profile = true, false, "prod-eu" }},
 		{name: "placeholder", steps: []step{keys("2")}},
@@ -88,8 +89,8 @@ func TestGolden(t *testing.T) {
 				for _, s := range tc.steps {
 					s(h, srv, clk)
 				}
-				out := h.screen()
-				checkFrame(t, out, size[0], size[1])
+				out := h.Screen()
+				tuitest.CheckFrame(t, out, size[0], size[1])
 				golden.RequireEqual(t, out)
 			})
 		}
@@ -97,32 +98,18 @@ func TestGolden(t *testing.T) {
 	for _, size := range [][2]int{{59, 24}, {80, 15}} {
 		t.Run(fmt.Sprintf("too_small_%dx%d", size[0], size[1]), func(t *testing.T) {
 			h, _, _ := demoHarness(t, 80, 24, nil)
-			h.key("j") // state to keep
-			h.send(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
-			out := h.screen()
+			h.Key("j") // state to keep
+			h.Send(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
+			out := h.Screen()
 			if !strings.Contains(out, "terminal too small (need 60x16") {
 				t.Fatalf("no too-small message:\n%s", out)
 			}
 			golden.RequireEqual(t, out)
 			// resizing back keeps the state (the cursor on the second row)
-			h.send(tea.WindowSizeMsg{Width: 80, Height: 24})
-			if !strings.Contains(h.screen(), "> broken-import") {
-				t.Fatalf("state lost across resize:\n%s", h.screen())
+			h.Send(tea.WindowSizeMsg{Width: 80, Height: 24})
+			if !strings.Contains(h.Screen(), "> broken-import") {
+				t.Fatalf("state lost across resize:\n%s", h.Screen())
 			}
 		})
-	}
-}
-
-// checkFrame asserts the frame fills the terminal exactly.
-func checkFrame(t *testing.T, out string, w, h int) {
-	t.Helper()
-	lines := strings.Split(out, "\n")
-	if len(lines) != h {
-		t.Errorf("frame has %d lines, want %d", len(lines), h)
-	}
-	for i, l := range lines {
-		if n := len([]rune(l)); n > w {
-			t.Errorf("line %d is %d cells wide, more than %d: %q", i+1, n, w, l)
-		}
 	}
 }

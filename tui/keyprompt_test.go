@@ -3,7 +3,6 @@ package tui
 import (
 	"context"
 	"errors"
-	"net/http"
 	"strings"
 	"sync"
 	"testing"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/skytui/skytui/api"
 	"github.com/skytui/skytui/sandbox"
+	"github.com/skytui/skytui/tui/tuitest"
 )
 
 // fakeLogin checks keys against the sandbox like the command line's Login
@@ -27,7 +27,7 @@ func (f *fakeLogin) login(ctx context.Context, profile, key string) (Profile, er
 	f.calls++
 	f.mu.Unlock()
 	c, err := api.New(api.Config{BaseURL: "http://127.0.0.1:8080", APIKey: key,
-		HTTPClient: &http.Client{Transport: handlerTransport{f.srv}}, MaxRetries: -1})
+		HTTPClient: tuitest.HTTPClient(f.srv), MaxRetries: -1})
 	if err != nil {
 		return Profile{}, err
 	}
@@ -43,7 +43,7 @@ func (f *fakeLogin) login(ctx context.Context, profile, key string) (Profile, er
 func noKeyClient(t *testing.T, srv *sandbox.Server) *api.Client {
 	t.Helper()
 	c, err := api.New(api.Config{BaseURL: "http://127.0.0.1:8080",
-		HTTPClient: &http.Client{Transport: handlerTransport{srv}}, MaxRetries: -1})
+		HTTPClient: tuitest.HTTPClient(srv), MaxRetries: -1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,7 +54,7 @@ func TestFirstRunAsksForTheKeyInsteadOfFailing(t *testing.T) {
 	srv, _, _ := newSandbox(t, true)
 	fl := &fakeLogin{srv: srv, stored: map[string]string{}}
 	h := newHarness(t, Options{Client: noKeyClient(t, srv), Profile: "prod", NeedKey: true, Login: fl.login, Now: func() time.Time { return t0 }}, 100, 30)
-	scr := h.screen()
+	scr := h.Screen()
 	if !strings.Contains(scr, "API key for profile prod") || !strings.Contains(scr, "has no API key yet") {
 		t.Fatalf("the key prompt should greet a first run:\n%s", scr)
 	}
@@ -65,9 +65,9 @@ func TestFirstRunAsksForTheKeyInsteadOfFailing(t *testing.T) {
 		t.Errorf("%d requests were sent without a key", n)
 	}
 
-	h.typeText("wrong-key")
-	h.key("enter")
-	scr = h.screen()
+	h.TypeText("wrong-key")
+	h.Key("enter")
+	scr = h.Screen()
 	if !strings.Contains(scr, "the API refused this key") || !strings.Contains(scr, "401") {
 		t.Fatalf("a refused key must say so in the prompt:\n%s", scr)
 	}
@@ -80,11 +80,11 @@ func TestFirstRunAsksForTheKeyInsteadOfFailing(t *testing.T) {
 
 	// fix the typo: the masked input kept what was typed
 	for range len("wrong-key") {
-		h.key("backspace")
+		h.Key("backspace")
 	}
-	h.typeText(testKey)
-	h.key("enter")
-	scr = h.screen()
+	h.TypeText(testKey)
+	h.Key("enter")
+	scr = h.Screen()
 	if strings.Contains(scr, "API key for profile") {
 		t.Fatalf("the prompt should close on success:\n%s", scr)
 	}
@@ -99,24 +99,24 @@ func TestFirstRunAsksForTheKeyInsteadOfFailing(t *testing.T) {
 func TestRefusedKeyWhileRunningOpensThePrompt(t *testing.T) {
 	srv, _, _ := newSandbox(t, true)
 	bad, err := api.New(api.Config{BaseURL: "http://127.0.0.1:8080", APIKey: "revoked",
-		HTTPClient: &http.Client{Transport: handlerTransport{srv}}, MaxRetries: -1})
+		HTTPClient: tuitest.HTTPClient(srv), MaxRetries: -1})
 	if err != nil {
 		t.Fatal(err)
 	}
 	fl := &fakeLogin{srv: srv, stored: map[string]string{}}
 	h := newHarness(t, Options{Client: bad, Profile: "prod", Login: fl.login, Now: func() time.Time { return t0 }}, 100, 30)
-	scr := h.screen()
+	scr := h.Screen()
 	if !strings.Contains(scr, "The API refused the key of profile prod") {
 		t.Fatalf("a 401 should open the key prompt:\n%s", scr)
 	}
-	h.key("esc")
-	if strings.Contains(h.screen(), "API key for profile") {
+	h.Key("esc")
+	if strings.Contains(h.Screen(), "API key for profile") {
 		t.Fatal("esc closes the prompt")
 	}
-	h.key(":")
-	h.typeText("login")
-	h.key("enter")
-	if !strings.Contains(h.screen(), "API key for profile prod") {
-		t.Fatalf(":login reopens the prompt:\n%s", h.screen())
+	h.Key(":")
+	h.TypeText("login")
+	h.Key("enter")
+	if !strings.Contains(h.Screen(), "API key for profile prod") {
+		t.Fatalf(":login reopens the prompt:\n%s", h.Screen())
 	}
 }

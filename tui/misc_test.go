@@ -20,7 +20,7 @@ func TestNoColorEnvRemovesColours(t *testing.T) {
 			return ""
 		}
 	})
-	h.key("enter")
+	h.Key("enter")
 	out := h.m.Render()
 	if strings.Contains(out, "38;") || strings.Contains(out, "48;") {
 		t.Fatalf("colour codes under NO_COLOR: %q", out[:min(400, len(out))])
@@ -33,8 +33,8 @@ func TestNoColorEnvRemovesColours(t *testing.T) {
 func TestSpinnerOnlyWhileInFlight(t *testing.T) {
 	spins := func(h *harness) int {
 		n := 0
-		for _, tm := range h.timers {
-			if _, ok := tm.msg.(spinMsg); ok {
+		for _, tm := range h.Timers {
+			if _, ok := tm.Msg.(spinMsg); ok {
 				n++
 			}
 		}
@@ -46,8 +46,8 @@ func TestSpinnerOnlyWhileInFlight(t *testing.T) {
 		t.Fatalf("no spinner while a request is in flight: %d", spins(h))
 	}
 	close(r.block)
-	h.settle()
-	h.fire(func(m tea.Msg) bool { _, ok := m.(spinMsg); return ok })
+	h.Settle()
+	h.Fire(func(m tea.Msg) bool { _, ok := m.(spinMsg); return ok })
 	if spins(h) != 0 || h.m.spinning {
 		t.Fatal("the spinner keeps ticking when nothing is in flight")
 	}
@@ -61,7 +61,7 @@ func TestSpinnerOnlyWhileInFlight(t *testing.T) {
 		t.Fatal("the spinner animates in accessible mode")
 	}
 	close(r2.block)
-	h2.settle()
+	h2.Settle()
 }
 
 func TestScreenSwitchingAndPlaceholders(t *testing.T) {
@@ -69,63 +69,63 @@ func TestScreenSwitchingAndPlaceholders(t *testing.T) {
 	for _, c := range [][2]string{{"2", "No service chosen"}, {"3", "Restores 2 (1 running)"},
 		{"4", "n new setup"}, {"1", "orders-prod"}} {
 		k, want := c[0], c[1]
-		h.key(k)
-		if !strings.Contains(h.screen(), want) {
-			t.Fatalf("key %s: no %q:\n%s", k, want, h.screen())
+		h.Key(k)
+		if !strings.Contains(h.Screen(), want) {
+			t.Fatalf("key %s: no %q:\n%s", k, want, h.Screen())
 		}
 	}
-	h.key("tab")
+	h.Key("tab")
 	if h.m.Active().ID() != "backups" {
 		t.Fatalf("tab went to %s", h.m.Active().ID())
 	}
-	h.key("shift+tab")
-	h.key("shift+tab")
+	h.Key("shift+tab")
+	h.Key("shift+tab")
 	if h.m.Active().ID() != "settings" {
 		t.Fatalf("shift+tab from the first screen should wrap to the last (settings), went to %s", h.m.Active().ID())
 	}
-	h.key("shift+tab")
+	h.Key("shift+tab")
 	if h.m.Active().ID() != "replication" {
 		t.Fatalf("shift+tab went to %s", h.m.Active().ID())
 	}
 	// the command line, with completion
-	h.key(":")
-	h.typeText("backups orders-p")
-	h.key("tab")
+	h.Key(":")
+	h.TypeText("backups orders-p")
+	h.Key("tab")
 	if got := h.m.cmdline.Value(); got != "backups orders-prod" {
 		t.Fatalf("completion = %q", got)
 	}
-	h.key("enter")
-	if h.m.Active().ID() != "backups" || !strings.Contains(h.screen(), "Backups of orders-prod (dbtaf33737495)") {
-		t.Fatalf(":backups did not open the service's backups:\n%s", h.screen())
+	h.Key("enter")
+	if h.m.Active().ID() != "backups" || !strings.Contains(h.Screen(), "Backups of orders-prod (dbtaf33737495)") {
+		t.Fatalf(":backups did not open the service's backups:\n%s", h.Screen())
 	}
-	h.key(":")
-	h.typeText("bogus")
-	h.key("enter")
+	h.Key(":")
+	h.TypeText("bogus")
+	h.Key("enter")
 	if !strings.Contains(lastToast(h), "unknown command :bogus") {
 		t.Fatalf("toast = %q", lastToast(h))
 	}
 	// :backups without a service opens the picker
-	h.key(":")
-	h.typeText("backups")
-	h.key("enter")
-	if !strings.Contains(h.screen(), "Backups of which service?") {
-		t.Fatalf("no picker:\n%s", h.screen())
+	h.Key(":")
+	h.TypeText("backups")
+	h.Key("enter")
+	if !strings.Contains(h.Screen(), "Backups of which service?") {
+		t.Fatalf("no picker:\n%s", h.Screen())
 	}
-	h.key("j")
-	h.key("enter")
-	if !strings.Contains(h.screen(), "(dbtzf92915393)") {
-		t.Fatalf("picker choice not opened:\n%s", h.screen())
+	h.Key("j")
+	h.Key("enter")
+	if !strings.Contains(h.Screen(), "(dbtzf92915393)") {
+		t.Fatalf("picker choice not opened:\n%s", h.Screen())
 	}
 }
 
 func TestTypingDoesNotTriggerGlobalKeys(t *testing.T) {
 	h, _, _ := demoHarness(t, 100, 30, nil)
-	h.key("/")
-	h.typeText("q1?:r")
+	h.Key("/")
+	h.TypeText("q1?:r")
 	if h.m.quitting || h.m.Active().ID() != "services" || h.m.showHelp || h.m.cmdline.active {
 		t.Fatal("keys typed into the filter acted as global keys")
 	}
-	if !strings.Contains(h.screen(), "/q1?:r") {
-		t.Fatalf("filter text not shown:\n%s", h.screen())
+	if !strings.Contains(h.Screen(), "/q1?:r") {
+		t.Fatalf("filter text not shown:\n%s", h.Screen())
 	}
 }

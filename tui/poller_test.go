@@ -115,10 +115,10 @@ func TestPollNoSecondRequestWhileInFlight(t *testing.T) {
 	}
 	// refresh by hand, twice, and a tick arriving for the resource: none
 	// may start a second request while the first is in flight
-	h.key("r")
-	h.key("r")
+	h.Key("r")
+	h.Key("r")
 	st := h.m.engine.states["x"]
-	h.send(pollTickMsg{gen: h.m.engine.gen, serial: st.serial, seq: st.seq, key: "x"})
+	h.Send(pollTickMsg{gen: h.m.engine.gen, serial: st.serial, seq: st.seq, key: "x"})
 	if got := r.Calls(); got != 1 {
 		t.Fatalf("calls while in flight = %d, want 1", got)
 	}
@@ -126,11 +126,11 @@ func TestPollNoSecondRequestWhileInFlight(t *testing.T) {
 		t.Fatalf("a tick was armed before the reply: %v", h.pollIntervals())
 	}
 	close(r.block)
-	h.settle()
+	h.Settle()
 	if got := h.pollIntervals()["x"]; len(got) != 1 || got[0] != 30*time.Second {
 		t.Fatalf("after the reply: armed %v, want one tick of 30s", got)
 	}
-	h.firePolls()
+	h.FirePolls()
 	if got := r.Calls(); got != 2 {
 		t.Fatalf("calls after the tick = %d, want 2", got)
 	}
@@ -144,12 +144,12 @@ func TestPollStaleReplyDroppedAfterScreenSwitch(t *testing.T) {
 	a := &fakeScreen{id: "alpha", res: []*fakeRes{ra}}
 	b := &fakeScreen{id: "beta", res: []*fakeRes{rb}}
 	h := fakeApp(t, 30*time.Second, a, b)
-	h.key("2") // switch while alpha's request is in flight
+	h.Key("2") // switch while alpha's request is in flight
 	if rb.Calls() != 1 {
 		t.Fatalf("beta not fetched on switch: %d", rb.Calls())
 	}
 	close(ra.block) // alpha's (failed) reply arrives late
-	h.settle()
+	h.Settle()
 	if len(a.data)+len(b.data) != 0 {
 		t.Fatalf("a stale reply was delivered: alpha %+v, beta %+v", a.data, b.data)
 	}
@@ -159,16 +159,16 @@ func TestPollStaleReplyDroppedAfterScreenSwitch(t *testing.T) {
 	if iv := h.pollIntervals(); len(iv) != 0 {
 		t.Fatalf("the stale reply armed a tick: %v", iv)
 	}
-	if strings.Contains(h.screen(), "old") {
-		t.Fatalf("the stale error reached the header:\n%s", h.screen())
+	if strings.Contains(h.Screen(), "old") {
+		t.Fatalf("the stale error reached the header:\n%s", h.Screen())
 	}
 	close(rb.block)
-	h.settle()
+	h.Settle()
 	if len(b.data) != 1 || b.data[0].Err != nil {
 		t.Fatalf("beta got %+v, want its own reply", b.data)
 	}
 	// a tick of the old generation does nothing either
-	h.send(pollTickMsg{gen: h.m.engine.gen - 1, serial: 1, seq: 1, key: "services"})
+	h.Send(pollTickMsg{gen: h.m.engine.gen - 1, serial: 1, seq: 1, key: "services"})
 	if ra.Calls() != 1 || rb.Calls() != 1 {
 		t.Fatalf("old-generation tick fetched: alpha %d, beta %d", ra.Calls(), rb.Calls())
 	}
@@ -198,14 +198,14 @@ func TestPollStaleReplyDroppedAfterProfileSwitch(t *testing.T) {
 		},
 	}
 	h := newHarness(t, opts, 100, 30)
-	h.key(":")
-	h.typeText("profile two")
-	h.key("enter")
+	h.Key(":")
+	h.TypeText("profile two")
+	h.Key("enter")
 	if h.m.common.Profile != "two" || !h.m.common.ReadOnly {
 		t.Fatalf("profile not switched: %q read-only=%v", h.m.common.Profile, h.m.common.ReadOnly)
 	}
 	close(block) // the old profile's reply arrives
-	h.settle()
+	h.Settle()
 	mu.Lock()
 	defer mu.Unlock()
 	if len(built) != 2 {
@@ -217,8 +217,8 @@ func TestPollStaleReplyDroppedAfterProfileSwitch(t *testing.T) {
 	if len(built[1].data) != 1 {
 		t.Fatalf("new profile's screen got %d replies", len(built[1].data))
 	}
-	if !strings.Contains(h.screen(), "READ-ONLY") || !strings.Contains(h.screen(), "api.example.com") {
-		t.Fatalf("header does not show the new profile:\n%s", h.screen())
+	if !strings.Contains(h.Screen(), "READ-ONLY") || !strings.Contains(h.Screen(), "api.example.com") {
+		t.Fatalf("header does not show the new profile:\n%s", h.Screen())
 	}
 }
 
@@ -231,13 +231,13 @@ func TestPollBackoffDoublesToTwoMinutes(t *testing.T) {
 		if len(got) != 1 || got[0] != w*time.Second {
 			t.Fatalf("failure %d: armed %v, want [%v]", i+1, got, w*time.Second)
 		}
-		h.firePolls()
+		h.FirePolls()
 	}
-	if !strings.Contains(h.screen(), "no data - HTTP 503: down") {
-		t.Fatalf("header does not say why:\n%s", h.screen())
+	if !strings.Contains(h.Screen(), "no data - HTTP 503: down") {
+		t.Fatalf("header does not say why:\n%s", h.Screen())
 	}
 	r.set(false, nil) // recovers: back to the slow interval
-	h.firePolls()
+	h.FirePolls()
 	if got := h.pollIntervals()["x"]; len(got) != 1 || got[0] != 30*time.Second {
 		t.Fatalf("after recovery: armed %v, want [30s]", got)
 	}
@@ -252,8 +252,8 @@ func TestPollFastWhilePendingSlowWhenSettled(t *testing.T) {
 		t.Fatalf("pending: armed %v, want 2s for both resources on screen", iv)
 	}
 	r.set(false, nil)
-	h.firePolls()
-	h.firePolls() // "y" re-arms from its own reply once nothing is pending
+	h.FirePolls()
+	h.FirePolls() // "y" re-arms from its own reply once nothing is pending
 	iv = h.pollIntervals()
 	if iv["x"][0] != 45*time.Second || iv["y"][0] != 45*time.Second {
 		t.Fatalf("settled: armed %v, want 45s", iv)
@@ -267,7 +267,7 @@ func TestPollSlowZeroIsOff(t *testing.T) {
 		t.Fatalf("slow=0 armed %v", iv)
 	}
 	r.set(true, nil) // something pending: fast polling still applies
-	h.key("r")
+	h.Key("r")
 	if iv := h.pollIntervals(); len(iv["x"]) != 1 || iv["x"][0] != 2*time.Second {
 		t.Fatalf("pending with slow=0: armed %v, want [2s]", iv)
 	}
@@ -279,18 +279,18 @@ func TestPoll401StopsPolling(t *testing.T) {
 	if iv := h.pollIntervals(); len(iv) != 0 {
 		t.Fatalf("polling continued after 401: %v", iv)
 	}
-	if !strings.Contains(h.screen(), "API key refused (401): polling stopped") {
-		t.Fatalf("header does not say the key was refused:\n%s", h.screen())
+	if !strings.Contains(h.Screen(), "API key refused (401): polling stopped") {
+		t.Fatalf("header does not say the key was refused:\n%s", h.Screen())
 	}
 	st := h.m.engine.states["x"]
-	h.send(pollTickMsg{gen: h.m.engine.gen, serial: st.serial, seq: st.seq, key: "x"})
+	h.Send(pollTickMsg{gen: h.m.engine.gen, serial: st.serial, seq: st.seq, key: "x"})
 	if r.Calls() != 1 {
 		t.Fatalf("a tick fetched after 401: %d calls", r.Calls())
 	}
 	r.set(false, nil) // r retries by hand
-	h.key("r")
-	if r.Calls() != 2 || strings.Contains(h.screen(), "refused") {
-		t.Fatalf("manual refresh after 401: %d calls\n%s", r.Calls(), h.screen())
+	h.Key("r")
+	if r.Calls() != 2 || strings.Contains(h.Screen(), "refused") {
+		t.Fatalf("manual refresh after 401: %d calls\n%s", r.Calls(), h.Screen())
 	}
 }
 
@@ -298,14 +298,14 @@ func TestOnlyVisibleScreenPolls(t *testing.T) {
 	ra, rb := &fakeRes{key: "a"}, &fakeRes{key: "b"}
 	h := fakeApp(t, 30*time.Second, &fakeScreen{id: "alpha", res: []*fakeRes{ra}}, &fakeScreen{id: "beta", res: []*fakeRes{rb}})
 	for range 3 {
-		h.firePolls()
+		h.FirePolls()
 	}
 	if ra.Calls() != 4 || rb.Calls() != 0 {
 		t.Fatalf("alpha %d, beta %d calls; want 4 and 0", ra.Calls(), rb.Calls())
 	}
-	h.key("tab")
+	h.Key("tab")
 	for range 3 {
-		h.firePolls()
+		h.FirePolls()
 	}
 	if ra.Calls() != 4 || rb.Calls() != 4 {
 		t.Fatalf("after switching: alpha %d, beta %d calls; want 4 and 4", ra.Calls(), rb.Calls())
@@ -319,13 +319,13 @@ func TestFreshnessHeader(t *testing.T) {
 	h := newHarness(t, Options{Now: func() time.Time { return now }, SlowInterval: 30 * time.Second,
 		Screens: func(*kit.Common) []kit.Screen { return []kit.Screen{s} }}, 100, 30)
 	now = t0.Add(4 * time.Second)
-	h.send(clockMsg{})
-	if !strings.Contains(h.screen(), "updated 4s ago") {
-		t.Fatalf("no freshness:\n%s", h.screen())
+	h.Send(clockMsg{})
+	if !strings.Contains(h.Screen(), "updated 4s ago") {
+		t.Fatalf("no freshness:\n%s", h.Screen())
 	}
 	r.set(false, &api.Error{Status: 500, Message: "boom"})
-	h.key("r")
-	if !strings.Contains(h.screen(), "stale since 12:00:00 - HTTP 500: boom") {
-		t.Fatalf("no stale header:\n%s", h.screen())
+	h.Key("r")
+	if !strings.Contains(h.Screen(), "stale since 12:00:00 - HTTP 500: boom") {
+		t.Fatalf("no stale header:\n%s", h.Screen())
 	}
 }

@@ -8,6 +8,8 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/skytui/skytui/tui/tuitest"
 )
 
 // A storm of random sizes down to 1x1, with keys pressed in between on every
@@ -22,9 +24,9 @@ func TestResizeStorm(t *testing.T) {
 		if i%10 == 0 {
 			w, ht = 1, 1
 		}
-		h.deliver(tea.WindowSizeMsg{Width: w, Height: ht})
+		h.Deliver(tea.WindowSizeMsg{Width: w, Height: ht})
 		if i%3 == 0 {
-			h.deliver(keyMsg(keys[rng.IntN(len(keys))]))
+			h.Deliver(tuitest.KeyMsg(keys[rng.IntN(len(keys))]))
 		}
 		frame := ansi.Strip(h.m.Render())
 		lines := strings.Split(frame, "\n")
@@ -37,12 +39,12 @@ func TestResizeStorm(t *testing.T) {
 			}
 		}
 		if i%25 == 0 {
-			h.settle()
+			h.Settle()
 		}
 	}
-	h.deliver(tea.WindowSizeMsg{Width: 100, Height: 30})
-	h.settle()
-	if !strings.Contains(h.screen(), "skytui") {
-		t.Fatalf("after the storm the frame is back:\n%s", h.screen())
+	h.Deliver(tea.WindowSizeMsg{Width: 100, Height: 30})
+	h.Settle()
+	if !strings.Contains(h.Screen(), "skytui") {
+		t.Fatalf("after the storm the frame is back:\n%s", h.Screen())
 	}
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/skytui/skytui/keystore"
 	"github.com/skytui/skytui/sandbox"
 	"github.com/skytui/skytui/tui/kit"
+	"github.com/skytui/skytui/tui/tuitest"
 )
 
 // The Restores screen driven through the root: full frames, the action
@@ -62,17 +63,17 @@ func rstService(t testing.TB, c *api.Client, name string) api.Service {
 // rstToManagedBackup opens the wizard and goes to the backups of source
 // to restore into target (managed storage).
 func rstToManagedBackup(h *harness, target, source string) {
-	h.key("3")
-	h.key("n")
-	h.key("1")
-	h.typeText("/" + target)
-	h.key("enter")
-	h.key("enter")
+	h.Key("3")
+	h.Key("n")
+	h.Key("1")
+	h.TypeText("/" + target)
+	h.Key("enter")
+	h.Key("enter")
 	if source != "" && source != target {
-		h.key("s")
-		h.typeText("/" + source)
-		h.key("enter")
-		h.key("enter")
+		h.Key("s")
+		h.TypeText("/" + source)
+		h.Key("enter")
+		h.Key("enter")
 	}
 }
 
@@ -88,11 +89,11 @@ func TestRestoresGolden(t *testing.T) {
 	keys := func(ks ...string) step {
 		return func(h *harness) {
 			for _, k := range ks {
-				h.key(k)
+				h.Key(k)
 			}
 		}
 	}
-	text := func(s string) step { return func(h *harness) { h.typeText(s) } }
+	text := func(s string) step { return func(h *harness) { h.TypeText(s) } }
 	cases := []struct {
 		name  string
 		steps []step
@@ -105,7 +106,7 @@ func TestRestoresGolden(t *testing.T) {
 		{"wizard_backups", []step{func(h *harness) { rstToManagedBackup(h, "dev-serverless", "analytics-gcp") }}},
 		{"wizard_bucket", []step{keys("3", "n", "2"), text("/dev-serverless"), keys("enter", "enter"), text("gs://acme-backups")}},
 		{"wizard_backup_id", []step{keys("3", "n", "3"), text("/dev-serverless"), keys("enter", "enter"),
-			func(h *harness) { h.send(tea.PasteMsg{Content: "not-a-real-backup-id"}) }}},
+			func(h *harness) { h.Send(tea.PasteMsg{Content: "not-a-real-backup-id"}) }}},
 		{"confirm", []step{func(h *harness) { rstToManagedBackup(h, "dev-serverless", "analytics-gcp") }, keys("enter"), text("dev-serv")}},
 		{"refusal", []step{func(h *harness) { rstToManagedBackup(h, "analytics-gcp", "orders-prod") }, keys("enter")}},
 	}
@@ -116,8 +117,8 @@ func TestRestoresGolden(t *testing.T) {
 				for _, s := range tc.steps {
 					s(h)
 				}
-				out := h.screen()
-				checkFrame(t, out, size[0], size[1])
+				out := h.Screen()
+				tuitest.CheckFrame(t, out, size[0], size[1])
 				golden.RequireEqual(t, out)
 			})
 		}
@@ -130,8 +131,8 @@ func TestRestoresGolden(t *testing.T) {
 func TestRestoreCrossProviderRefusedBeforeAnyCall(t *testing.T) {
 	h, srv, _ := demoHarness(t, 100, 30, nil)
 	rstToManagedBackup(h, "analytics-gcp", "orders-prod")
-	h.key("enter")
-	out := h.screen()
+	h.Key("enter")
+	out := h.Screen()
 	for _, want := range []string{
 		"Not sent: a backup can be restored only within the same cloud provider",
 		"was taken on aws; analytics-gcp",
@@ -147,15 +148,15 @@ func TestRestoreCrossProviderRefusedBeforeAnyCall(t *testing.T) {
 		t.Fatalf("a cross-provider restore reached the API %d times", n)
 	}
 	// esc goes back to the backups, where another one can be chosen
-	h.key("esc")
-	if !strings.Contains(h.screen(), "Backups of orders-prod") {
-		t.Fatalf("esc did not return to the backups:\n%s", h.screen())
+	h.Key("esc")
+	if !strings.Contains(h.Screen(), "Backups of orders-prod") {
+		t.Fatalf("esc did not return to the backups:\n%s", h.Screen())
 	}
 	// m opens the migration with both services known
-	h.key("enter")
-	h.key("m")
-	if !strings.Contains(h.screen(), "Migrate across providers 2/5: back up orders-prod to your own bucket") {
-		t.Fatalf("m did not start the migration at the backup step:\n%s", h.screen())
+	h.Key("enter")
+	h.Key("m")
+	if !strings.Contains(h.Screen(), "Migrate across providers 2/5: back up orders-prod to your own bucket") {
+		t.Fatalf("m did not start the migration at the backup step:\n%s", h.Screen())
 	}
 	if n := rstPosts(srv); n != 0 {
 		t.Fatalf("restores sent: %d", n)
@@ -167,20 +168,20 @@ func TestRestoreCrossProviderRefusedBeforeAnyCall(t *testing.T) {
 // sandbox.
 func TestRestoreReadOnly(t *testing.T) {
 	h, srv, _ := demoHarness(t, 100, 30, func(o *Options) { o.ReadOnly, o.Profile = true, "prod-ro" })
-	h.key("3")
-	h.key("n")
+	h.Key("3")
+	h.Key("n")
 	if got := lastToast(h); !strings.Contains(got, "profile prod-ro is read-only: starting a restore is not allowed") {
-		t.Fatalf("n on a read-only profile: toast %q\n%s", got, h.screen())
+		t.Fatalf("n on a read-only profile: toast %q\n%s", got, h.Screen())
 	}
-	if strings.Contains(h.screen(), "New restore") {
-		t.Fatalf("the wizard opened on a read-only profile:\n%s", h.screen())
+	if strings.Contains(h.Screen(), "New restore") {
+		t.Fatalf("the wizard opened on a read-only profile:\n%s", h.Screen())
 	}
-	h.key("m")
-	if strings.Contains(h.screen(), "Migrate across providers") {
+	h.Key("m")
+	if strings.Contains(h.Screen(), "Migrate across providers") {
 		t.Fatalf("the migration opened on a read-only profile")
 	}
 	// d on the running restore (the first row): refused where actions run
-	h.key("d")
+	h.Key("d")
 	if len(h.m.dialogs) != 0 {
 		t.Fatal("delete asked for a confirmation on a read-only profile")
 	}
@@ -198,28 +199,28 @@ func TestRestoreReadOnly(t *testing.T) {
 // after a yes/no whose cursor starts on no.
 func TestRestoreDelete(t *testing.T) {
 	h, srv, _ := demoHarness(t, 100, 30, nil)
-	h.key("3")
-	h.key("j") // restore 1: succeeded
-	h.key("d")
+	h.Key("3")
+	h.Key("j") // restore 1: succeeded
+	h.Key("d")
 	if len(h.m.dialogs) != 0 || !strings.Contains(lastToast(h), "restore 1 has finished (Succeeded): only a restore that has not finished can be deleted") {
 		t.Fatalf("delete of a finished restore: dialogs %d, toast %q", len(h.m.dialogs), lastToast(h))
 	}
-	h.key("k") // restore 2: running
-	h.key("d")
-	if !strings.Contains(h.screen(), "Delete restore 2?") || !strings.Contains(h.screen(), "(cursor on No)") {
-		t.Fatalf("no confirmation with the cursor on No:\n%s", h.screen())
+	h.Key("k") // restore 2: running
+	h.Key("d")
+	if !strings.Contains(h.Screen(), "Delete restore 2?") || !strings.Contains(h.Screen(), "(cursor on No)") {
+		t.Fatalf("no confirmation with the cursor on No:\n%s", h.Screen())
 	}
-	h.key("enter") // the default: no
+	h.Key("enter") // the default: no
 	if n := srv.Stats().Count("DELETE", "/backup/v1/restores/{id}"); n != 0 {
 		t.Fatalf("enter on the default deleted (%d)", n)
 	}
-	h.key("d")
-	h.key("y")
+	h.Key("d")
+	h.Key("y")
 	if n := srv.Stats().Count("DELETE", "/backup/v1/restores/{id}"); n != 1 {
 		t.Fatalf("DELETE sent %d times, want 1", n)
 	}
-	if strings.Contains(h.screen(), "staging-eu    dbtzf") {
-		t.Fatalf("the deleted restore is still listed:\n%s", h.screen())
+	if strings.Contains(h.Screen(), "staging-eu    dbtzf") {
+		t.Fatalf("the deleted restore is still listed:\n%s", h.Screen())
 	}
 }
 
@@ -228,13 +229,13 @@ func TestRestoreDelete(t *testing.T) {
 func rstSubmit(t *testing.T, h *harness) {
 	t.Helper()
 	rstToManagedBackup(h, "dev-serverless", "analytics-gcp")
-	h.key("enter")
-	h.typeText("dev-serverless")
-	h.key("enter")
+	h.Key("enter")
+	h.TypeText("dev-serverless")
+	h.Key("enter")
 }
 
 func rstFireWatches(h *harness) int {
-	return h.fire(func(m tea.Msg) bool { _, ok := m.(watchTickMsg); return ok })
+	return h.Fire(func(m tea.Msg) bool { _, ok := m.(watchTickMsg); return ok })
 }
 
 // TestRestoreOutcomeBellOnAnotherScreen: the restore's end is noticed by
@@ -257,19 +258,19 @@ func TestRestoreOutcomeBellOnAnotherScreen(t *testing.T) {
 			if n := rstPosts(srv); n != 1 {
 				t.Fatalf("POST sent %d times", n)
 			}
-			if !regexp.MustCompile(`3  dev-serverless .*Running 0s`).MatchString(h.screen()) {
-				t.Fatalf("the new restore is not shown running at once:\n%s", h.screen())
+			if !regexp.MustCompile(`3  dev-serverless .*Running 0s`).MatchString(h.Screen()) {
+				t.Fatalf("the new restore is not shown running at once:\n%s", h.Screen())
 			}
 			if !tc.stayHere {
-				h.key("1")
+				h.Key("1")
 			}
 			if got := h.m.Watching(); len(got) != 1 || got[0] != "restore 3 into dev-serverless" {
 				t.Fatalf("watching %v", got)
 			}
 			// not finished yet: no toast, no bell
 			rstFireWatches(h)
-			if len(h.raw) != 0 {
-				t.Fatalf("bell before the end: %q", h.raw)
+			if len(h.Raw) != 0 {
+				t.Fatalf("bell before the end: %q", h.Raw)
 			}
 			clk.Advance(2 * time.Hour)
 			if rstFireWatches(h) != 1 {
@@ -285,7 +286,7 @@ func TestRestoreOutcomeBellOnAnotherScreen(t *testing.T) {
 				t.Fatalf("no outcome toast: %+v", h.m.toasts)
 			}
 			bells := 0
-			for _, r := range h.raw {
+			for _, r := range h.Raw {
 				if r == "\a" {
 					bells++
 				}
@@ -310,57 +311,57 @@ func TestRestoreOutcomeBellOnAnotherScreen(t *testing.T) {
 func TestRestoreOwnBucket(t *testing.T) {
 	store := rstStore(t)
 	h, srv, _ := demoHarness(t, 140, 30, func(o *Options) { o.Secrets = store })
-	h.key("3")
-	h.key("n")
-	h.key("2")
-	h.typeText("/dev-serverless")
-	h.key("enter")
-	h.key("enter")
-	h.typeText("s3://acme-dumps")
-	if !strings.Contains(h.screen(), "must end with a trailing slash") || !strings.Contains(h.screen(), "tab adds the slash") {
-		t.Fatalf("the missing slash is not caught with its fix:\n%s", h.screen())
+	h.Key("3")
+	h.Key("n")
+	h.Key("2")
+	h.TypeText("/dev-serverless")
+	h.Key("enter")
+	h.Key("enter")
+	h.TypeText("s3://acme-dumps")
+	if !strings.Contains(h.Screen(), "must end with a trailing slash") || !strings.Contains(h.Screen(), "tab adds the slash") {
+		t.Fatalf("the missing slash is not caught with its fix:\n%s", h.Screen())
 	}
-	h.key("tab") // the fix
-	if !strings.Contains(h.screen(), "> s3://acme-dumps/") || !strings.Contains(h.screen(), "ok: s3 bucket acme-dumps") {
-		t.Fatalf("tab did not add the slash:\n%s", h.screen())
+	h.Key("tab") // the fix
+	if !strings.Contains(h.Screen(), "> s3://acme-dumps/") || !strings.Contains(h.Screen(), "ok: s3 bucket acme-dumps") {
+		t.Fatalf("tab did not add the slash:\n%s", h.Screen())
 	}
-	h.key("tab")
-	h.typeText("orders/dump.sql")
-	if !strings.Contains(h.screen(), "does not end in .gz") {
-		t.Fatalf("no .gz warning:\n%s", h.screen())
+	h.Key("tab")
+	h.TypeText("orders/dump.sql")
+	if !strings.Contains(h.Screen(), "does not end in .gz") {
+		t.Fatalf("no .gz warning:\n%s", h.Screen())
 	}
-	h.typeText(".gz")
-	h.key("tab")
-	h.key("right") // mysqldump
-	h.key("tab")
-	if !strings.Contains(h.screen(), "< team-s3 (s3) >") {
-		t.Fatalf("the S3 credential is not offered for an s3:// bucket:\n%s", h.screen())
+	h.TypeText(".gz")
+	h.Key("tab")
+	h.Key("right") // mysqldump
+	h.Key("tab")
+	if !strings.Contains(h.Screen(), "< team-s3 (s3) >") {
+		t.Fatalf("the S3 credential is not offered for an s3:// bucket:\n%s", h.Screen())
 	}
-	h.key("tab")
-	h.key("left") // encryption: new key
-	h.key("tab")
-	h.typeText("k3y-s3cr3t")
-	if strings.Contains(h.screen(), "k3y-s3cr3t") {
+	h.Key("tab")
+	h.Key("left") // encryption: new key
+	h.Key("tab")
+	h.TypeText("k3y-s3cr3t")
+	if strings.Contains(h.Screen(), "k3y-s3cr3t") {
 		t.Fatal("the encryption key is shown unmasked")
 	}
-	h.key("tab")
-	h.key("space") // keep
-	h.key("tab")
-	h.key("enter") // continue
-	out := h.screen()
+	h.Key("tab")
+	h.Key("space") // keep
+	h.Key("tab")
+	h.Key("enter") // continue
+	out := h.Screen()
 	if !strings.Contains(out, "New restore 4/4: confirm") || strings.Contains(out, "k3y-s3cr3t") || strings.Contains(out, "test-secret") {
 		t.Fatalf("confirmation wrong or leaking a secret:\n%s", out)
 	}
-	h.typeText("dev-serverless")
-	h.key("enter")
+	h.TypeText("dev-serverless")
+	h.Key("enter")
 	if n := rstPosts(srv); n != 1 {
-		t.Fatalf("POST sent %d times (the sandbox checks the encoded credentials)\n%s\n%v", n, h.screen(), h.m.toasts)
+		t.Fatalf("POST sent %d times (the sandbox checks the encoded credentials)\n%s\n%v", n, h.Screen(), h.m.toasts)
 	}
 	if k, err := store.EncryptionKey("acme-dumps"); err != nil || k != "k3y-s3cr3t" {
 		t.Fatalf("the key was not kept as asked: %q %v", k, err)
 	}
-	if !regexp.MustCompile(`3  dev-serverless .*s3://acme-dumps/orders/dump\.sql\.gz`).MatchString(h.screen()) {
-		t.Fatalf("the bucket restore is not listed:\n%s", h.screen())
+	if !regexp.MustCompile(`3  dev-serverless .*s3://acme-dumps/orders/dump\.sql\.gz`).MatchString(h.Screen()) {
+		t.Fatalf("the bucket restore is not listed:\n%s", h.Screen())
 	}
 }
 
@@ -384,8 +385,8 @@ func TestRestoreFlow(t *testing.T) {
 	if before.Username == srcCreds.Username {
 		t.Fatal("fixture: the two services already share credentials")
 	}
-	rec := &frameRecorder{m: New(Options{Client: c, Profile: "flow", Demo: true, Now: clk.Now, Bell: true,
-		SlowInterval: 30 * time.Second, FastInterval: 2 * time.Second, Getenv: func(string) string { return "" }})}
+	rec := tuitest.NewFrameRecorder(New(Options{Client: c, Profile: "flow", Demo: true, Now: clk.Now, Bell: true,
+		SlowInterval: 30 * time.Second, FastInterval: 2 * time.Second, Getenv: func(string) string { return "" }}))
 	tm := teatest.NewTestModel(t, rec, teatest.WithInitialTermSize(120, 30))
 	wait := func(what string, re *regexp.Regexp) {
 		t.Helper()
@@ -403,7 +404,7 @@ func TestRestoreFlow(t *testing.T) {
 	}
 	press := func(ks ...string) {
 		for _, k := range ks {
-			tm.Send(keyMsg(k))
+			tm.Send(tuitest.KeyMsg(k))
 		}
 	}
 	typ := func(s string) {
@@ -448,31 +449,31 @@ func TestRestoreFlow(t *testing.T) {
 // same.
 func TestRestoresOfOneService(t *testing.T) {
 	h, _, _ := demoHarness(t, 140, 30, nil)
-	h.key("3")
-	h.key("f")
-	if !strings.Contains(h.screen(), "Restores of which service?") {
-		t.Fatalf("no picker:\n%s", h.screen())
+	h.Key("3")
+	h.Key("f")
+	if !strings.Contains(h.Screen(), "Restores of which service?") {
+		t.Fatalf("no picker:\n%s", h.Screen())
 	}
-	h.typeText("/staging")
-	h.key("enter")
-	h.key("enter")
-	out := h.screen()
+	h.TypeText("/staging")
+	h.Key("enter")
+	h.Key("enter")
+	out := h.Screen()
 	if !strings.Contains(out, "service: staging-eu") || !strings.Contains(out, "Restores 1 (1 running)") || strings.Contains(out, "replica-west") {
 		t.Fatalf("not filtered on staging-eu:\n%s", out)
 	}
-	h.key("esc")
-	if !strings.Contains(h.screen(), "Restores 2 (1 running)") {
-		t.Fatalf("esc did not show all:\n%s", h.screen())
+	h.Key("esc")
+	if !strings.Contains(h.Screen(), "Restores 2 (1 running)") {
+		t.Fatalf("esc did not show all:\n%s", h.Screen())
 	}
-	h.key("1")
-	h.key(":")
-	h.typeText("restores replica-w")
-	h.key("tab")
+	h.Key("1")
+	h.Key(":")
+	h.TypeText("restores replica-w")
+	h.Key("tab")
 	if got := h.m.cmdline.Value(); got != "restores replica-west" {
 		t.Fatalf("completion = %q", got)
 	}
-	h.key("enter")
-	out = h.screen()
+	h.Key("enter")
+	out = h.Screen()
 	if h.m.Active().ID() != "restores" || !strings.Contains(out, "service: replica-west") || strings.Contains(out, "staging-eu") {
 		t.Fatalf(":restores replica-west:\n%s", out)
 	}
@@ -511,20 +512,20 @@ func TestWatchBackoffAndGone(t *testing.T) {
 			return "running", nil
 		},
 		Outcome: func(any) (bool, kit.ToastLevel, string) { return false, 0, "" }}
-	h.send(kit.WatchMsg{Watch: w})
-	h.send(kit.WatchMsg{Watch: w}) // replaces: the first tick is stale
+	h.Send(kit.WatchMsg{Watch: w})
+	h.Send(kit.WatchMsg{Watch: w}) // replaces: the first tick is stale
 	var intervals []time.Duration
 	for range 6 {
-		var ticks []timerMsg
-		for _, tm := range h.timers {
-			if _, ok := tm.msg.(watchTickMsg); ok {
+		var ticks []tuitest.Timer
+		for _, tm := range h.Timers {
+			if _, ok := tm.Msg.(watchTickMsg); ok {
 				ticks = append(ticks, tm)
 			}
 		}
 		if len(ticks) == 0 {
 			break
 		}
-		intervals = append(intervals, ticks[len(ticks)-1].d)
+		intervals = append(intervals, ticks[len(ticks)-1].D)
 		rstFireWatches(h)
 	}
 	if calls != 5 {
@@ -537,8 +538,8 @@ func TestWatchBackoffAndGone(t *testing.T) {
 	if len(b.watched) != 1 || !b.watched[0].Gone || len(a.watched) != 0 {
 		t.Fatalf("outcome told to a=%v b=%v", a.watched, b.watched)
 	}
-	if lastToast(h) != "restore 5 into x no longer exists (deleted)" || len(h.raw) != 1 || h.raw[0] != "\a" {
-		t.Fatalf("toast %q raw %q", lastToast(h), h.raw)
+	if lastToast(h) != "restore 5 into x no longer exists (deleted)" || len(h.Raw) != 1 || h.Raw[0] != "\a" {
+		t.Fatalf("toast %q raw %q", lastToast(h), h.Raw)
 	}
 	if len(h.m.Watching()) != 0 {
 		t.Fatal("the watch did not end")

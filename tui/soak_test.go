@@ -17,6 +17,7 @@ import (
 	"github.com/skytui/skytui/api"
 	"github.com/skytui/skytui/sandbox"
 	"github.com/skytui/skytui/tui/kit"
+	"github.com/skytui/skytui/tui/tuitest"
 )
 
 // soakDuration is 2 minutes under CI, 10 s otherwise; SKYTUI_SOAK overrides.
@@ -56,8 +57,10 @@ func TestSoakUnderFaults(t *testing.T) {
 		t.Fatal(err)
 	}
 	tr := &http.Transport{}
+	// no client retries: every fault reaches the polling engine, so the
+	// stale header and the engine's backoff are what is exercised
 	client, err := api.New(api.Config{BaseURL: url, APIKey: testKey, HTTPClient: &http.Client{Transport: tr},
-		Timeout: 800 * time.Millisecond, BaseBackoff: 50 * time.Millisecond})
+		Timeout: 800 * time.Millisecond, MaxRetries: -1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -137,7 +140,7 @@ func TestSoakUnderFaults(t *testing.T) {
 	start := time.Now()
 	lastPost := start
 	pump(start.Add(d), func() {
-		deliver(keyMsg(keys[rng.IntN(len(keys))]))
+		deliver(tuitest.KeyMsg(keys[rng.IntN(len(keys))]))
 		if strings.Contains(ansi.Strip(m.Render()), "stale since") {
 			sawStale = true
 		}
@@ -159,8 +162,8 @@ func TestSoakUnderFaults(t *testing.T) {
 	// the faults stop: the first refresh recovers
 	sb.SetFaults(sandbox.Faults{})
 	pump(time.Now().Add(time.Second), func() {}) // let requests in flight end
-	deliver(keyMsg("1"))
-	deliver(keyMsg("r"))
+	deliver(tuitest.KeyMsg("1"))
+	deliver(tuitest.KeyMsg("r"))
 	recovered := false
 	pump(time.Now().Add(5*time.Second), func() {
 		if !recovered {
@@ -173,7 +176,7 @@ func TestSoakUnderFaults(t *testing.T) {
 	}
 
 	// quit; wait for what is in flight, then check nothing leaked
-	deliver(keyMsg("q"))
+	deliver(tuitest.KeyMsg("q"))
 	pump(time.Now().Add(2*time.Second), func() {})
 	if got := sb.Stats().Count("POST", "/provisioning/v1/services"); got != submitted {
 		t.Errorf("%d creates were submitted but %d POSTs reached the server: a POST was duplicated or lost", submitted, got)

@@ -156,6 +156,33 @@ func (c *Cluster) Start(ctx context.Context, opt Options) (*Server, error) {
 	if err := exec.CommandContext(ctx, "cp", "-a", c.template, filepath.Join(dir)).Run(); err != nil {
 		return nil, fmt.Errorf("copy template datadir: %w", err)
 	}
+	// A free port can be taken by another process between the probe and
+	// mariadbd's bind (tests start servers in parallel): then the server
+	// exits, or the port answers with someone else's server. Either way,
+	// try another port.
+	var s *Server
+	for attempt := 1; ; attempt++ {
+		var err error
+		s, err = c.launch(ctx, opt, id, dir)
+		if err == nil {
+			break
+		}
+		if !errors.Is(err, errPortTaken) || attempt == 3 {
+			return nil, err
+		}
+	}
+	if err := s.install(ctx, opt); err != nil {
+		s.Stop()
+		return nil, err
+	}
+	return s, nil
+}
+
+var errPortTaken = errors.New("port taken by another process")
+
+// launch starts mariadbd on a free port and waits until it answers as
+// itself (its own data directory).
+func (c *Cluster) launch(ctx context.Context, opt Options, id int, dir string) (*Server, error) {
 	port, err := freePort()
 	if err != nil {
 		return nil, err
@@ -197,13 +224,30 @@ func (c *Cluster) Start(ctx context.Context, opt Options) (*Server, error) {
 	c.mu.Unlock()
 	if err := s.waitReady(ctx); err != nil {
 		s.Stop()
+		if log := s.Log(); strings.Contains(log, "already in use") || strings.Contains(log, "Can't start server: Bind") {
+			return nil, fmt.Errorf("%w: %v", errPortTaken, err)
+		}
 		return nil, err
 	}
-	if err := s.install(ctx, opt); err != nil {
+	if !s.answersAsItself(ctx) {
 		s.Stop()
-		return nil, err
+		return nil, errPortTaken
 	}
 	return s, nil
+}
+
+// answersAsItself checks that the server on the port is this one.
+func (s *Server) answersAsItself(ctx context.Context) bool {
+	db, err := s.DB()
+	if err != nil {
+		return false
+	}
+	defer db.Close()
+	var d string
+	if err := db.QueryRowContext(ctx, "SELECT @@datadir").Scan(&d); err != nil {
+		return false
+	}
+	return filepath.Clean(d) == filepath.Clean(s.dir)
 }
 
 func freePort() (int, error) {

@@ -5,49 +5,17 @@ import (
 	"encoding/json"
 	"os"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
-	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/teatest/v2"
 
 	"github.com/skytui/skytui/api"
 	"github.com/skytui/skytui/tui"
+	"github.com/skytui/skytui/tui/tuitest"
 )
 
 const schedulesRoute = "/backup/v1/backups/schedules"
-
-// frameRecorder runs the model and keeps its latest frame, so the test
-// waits for what the screen shows rather than for bytes of the renderer's
-// diff stream.
-type frameRecorder struct {
-	m     *tui.Model
-	mu    sync.Mutex
-	frame string
-}
-
-func (r *frameRecorder) Init() tea.Cmd { return r.m.Init() }
-
-func (r *frameRecorder) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
-	_, cmd := r.m.Update(msg)
-	return r, cmd
-}
-
-func (r *frameRecorder) View() tea.View {
-	v := r.m.View()
-	r.mu.Lock()
-	r.frame = ansi.Strip(v.Content)
-	r.mu.Unlock()
-	return v
-}
-
-func (r *frameRecorder) Frame() string {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.frame
-}
 
 func createService(t *testing.T, c *api.Client, name string) *api.Service {
 	t.Helper()
@@ -66,75 +34,64 @@ func createService(t *testing.T, c *api.Client, name string) *api.Service {
 // incremental is allowed and submitted.
 func TestBackupFlow(t *testing.T) {
 	noState(t)
-	srv, clk, c := newSandbox(t, false)
+	srv, clk, c := tuitest.Sandbox(t, false)
 	createService(t, c, "flow-db")
 	clk.Advance(6 * time.Minute) // launched
-	rec := &frameRecorder{m: tui.New(tui.Options{Client: c, Profile: "flow", Now: clk.Now, SlowInterval: 30 * time.Second,
-		Getenv: func(string) string { return "" }, Secrets: demoSecrets(t)})}
+	rec := tuitest.NewFrameRecorder(tui.New(tui.Options{Client: c, Profile: "flow", Now: clk.Now, SlowInterval: 30 * time.Second,
+		Getenv: func(string) string { return "" }, Secrets: tuitest.Secrets(t, "team")}))
 	tm := teatest.NewTestModel(t, rec, teatest.WithInitialTermSize(100, 30))
-
-	wait := func(what string) {
-		t.Helper()
-		deadline := time.Now().Add(15 * time.Second)
-		for !strings.Contains(rec.Frame(), what) {
-			if time.Now().After(deadline) {
-				t.Fatalf("the screen never showed %q; last frame:\n%s", what, rec.Frame())
-			}
-			time.Sleep(10 * time.Millisecond)
-		}
-	}
 	press := func(ks ...string) {
 		for _, k := range ks {
-			tm.Send(keyMsg(k))
+			tm.Send(tuitest.KeyMsg(k))
 		}
 	}
 	posts := func() int { return srv.Stats().Count("POST", schedulesRoute) }
 
-	wait("flow-db")
+	rec.Wait(t, "flow-db")
 	press(":")
 	tm.Type("backups flow-db")
 	press("enter")
-	wait("no backups yet")
+	rec.Wait(t, "no backups yet")
 
 	// incremental is refused before a full backup exists, with the reason
 	press("n")
-	wait("Step 1 of 3: type")
-	wait("incremental  unavailable: this service has no completed full backup yet")
+	rec.Wait(t, "Step 1 of 3: type")
+	rec.Wait(t, "incremental  unavailable: this service has no completed full backup yet")
 	press("down", "enter")
-	wait("Not available: incremental needs a completed full backup first, and flow-db has none yet")
+	rec.Wait(t, "Not available: incremental needs a completed full backup first, and flow-db has none yet")
 	if !strings.Contains(rec.Frame(), "Step 1 of 3: type") {
 		t.Fatalf("incremental was accepted:\n%s", rec.Frame())
 	}
 
 	// a once full backup: in progress at once, then completed
 	press("up", "enter")
-	wait("Step 2 of 3: when")
+	rec.Wait(t, "Step 2 of 3: when")
 	press("enter")
-	wait("Step 3 of 3: destination")
+	rec.Wait(t, "Step 3 of 3: destination")
 	press("enter")
-	wait(`"schedule": "once"`)
-	wait(`"backup_type": "full"`)
+	rec.Wait(t, `"schedule": "once"`)
+	rec.Wait(t, `"backup_type": "full"`)
 	press("enter")
-	wait("1 backup, 1 in progress")
-	wait("backup job 1 started: full backup of flow-db")
+	rec.Wait(t, "1 backup, 1 in progress")
+	rec.Wait(t, "backup job 1 started: full backup of flow-db")
 	if n := posts(); n != 1 {
 		t.Fatalf("the backup was sent %d times, want 1", n)
 	}
 	clk.Advance(2 * time.Minute) // past the job's end on the sandbox clock
 	press("r")
-	wait("completed")
-	wait("1 backup  sort")
+	rec.Wait(t, "completed")
+	rec.Wait(t, "1 backup  sort")
 
 	// now incremental is allowed
 	press("n")
-	wait("Step 1 of 3: type")
-	wait("incremental  only changes since the last backup")
+	rec.Wait(t, "Step 1 of 3: type")
+	rec.Wait(t, "incremental  only changes since the last backup")
 	press("down", "enter")
-	wait("Step 2 of 3: when")
+	rec.Wait(t, "Step 2 of 3: when")
 	press("enter", "enter")
-	wait(`"backup_type": "incremental"`)
+	rec.Wait(t, `"backup_type": "incremental"`)
 	press("enter")
-	wait("2 backups, 1 in progress")
+	rec.Wait(t, "2 backups, 1 in progress")
 	if n := posts(); n != 2 {
 		t.Fatalf("%d backups sent, want 2", n)
 	}
@@ -149,18 +106,18 @@ func TestReadOnly(t *testing.T) {
 	noState(t)
 	h, srv, _ := app(t, 100, 30, true, func(o *tui.Options) { o.ReadOnly = true })
 	h.command("backups orders-prod")
-	h.key("n")
+	h.Key("n")
 	waitFor(t, h, "profile demo is read-only: new backups are not allowed")
-	if strings.Contains(h.screen(), "Step 1 of 3") {
-		t.Fatalf("the form opened on a read-only profile:\n%s", h.screen())
+	if strings.Contains(h.Screen(), "Step 1 of 3") {
+		t.Fatalf("the form opened on a read-only profile:\n%s", h.Screen())
 	}
 	// the enforcement is the action layer's: a form that got to its review
 	// (the profile was writable when it opened) is refused on submit
 	h.m.Common().ReadOnly = false
-	h.keys("n", "enter", "enter", "enter")
+	h.Keys("n", "enter", "enter", "enter")
 	waitFor(t, h, "Review: this is the request that will be sent")
 	h.m.Common().ReadOnly = true
-	h.key("enter")
+	h.Key("enter")
 	waitFor(t, h, "profile demo is read-only")
 	waitFor(t, h, "the API refused it: profile is read-only")
 	if n := srv.Stats().Count("POST", schedulesRoute); n != 0 {
@@ -179,11 +136,11 @@ func TestLastServiceRemembered(t *testing.T) {
 		t.Fatal(err)
 	}
 	h, _, _ := app(t, 100, 30, true, nil)
-	h.key("2")
+	h.Key("2")
 	waitFor(t, h, "No service chosen")
-	h.key("p")
+	h.Key("p")
 	waitFor(t, h, "Backups of which service?")
-	h.keys("j", "j", "j", "j", "enter") // orders-prod
+	h.Keys("j", "j", "j", "j", "enter") // orders-prod
 	waitFor(t, h, "Backups of orders-prod (dbtaf33737495)")
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -202,11 +159,11 @@ func TestLastServiceRemembered(t *testing.T) {
 
 	// the next run of the same profile starts there
 	again, _, _ := app(t, 100, 30, true, nil)
-	again.key("2")
+	again.Key("2")
 	waitFor(t, again, "Backups of orders-prod (dbtaf33737495)")
 	// another profile does not
 	other, _, _ := app(t, 100, 30, true, func(o *tui.Options) { o.Profile = "other" })
-	other.key("2")
+	other.Key("2")
 	waitFor(t, other, "No service chosen")
 	// :backups <name> changes it
 	again.command("backups analytics-gcp")
@@ -224,9 +181,9 @@ func TestPolledFastWhileInProgress(t *testing.T) {
 	// armed reports the intervals of one round of polls after the data is
 	// known (each reply arms its next tick by what all replies said)
 	armed := func() []time.Duration {
-		h.key("r")
-		h.firePolls()
-		return h.pollIntervals()
+		h.Key("r")
+		h.FirePolls()
+		return h.PollIntervals()
 	}
 	all := func(ds []time.Duration, want time.Duration) bool {
 		for _, d := range ds {
@@ -274,13 +231,13 @@ func TestEscKeepsWhatWasTyped(t *testing.T) {
 	noState(t)
 	h, _, _ := app(t, 100, 30, true, nil)
 	h.command("backups orders-prod")
-	h.keys("n", "down", "down", "enter", "down", "down", "down", "enter")
-	h.typeText("0 4 * * 1-5") // as typed, one key at a time
+	h.Keys("n", "down", "down", "enter", "down", "down", "down", "enter")
+	h.TypeText("0 4 * * 1-5") // as typed, one key at a time
 	waitFor(t, h, "ok: Monday to Friday at 04:00 UTC")
-	h.key("esc")
+	h.Key("esc")
 	waitFor(t, h, "new backup cancelled; n brings back what you typed")
-	h.key("n")
+	h.Key("n")
 	waitFor(t, h, "> logical")
-	h.keys("enter", "enter")
+	h.Keys("enter", "enter")
 	waitFor(t, h, "> 0 4 * * 1-5")
 }

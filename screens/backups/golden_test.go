@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/skytui/skytui/tui"
+	"github.com/skytui/skytui/tui/tuitest"
 )
 
 // trace IDs are random: a placeholder of the same width keeps the layout
@@ -21,9 +22,9 @@ const tracePlaceholder = "<trace-id......................>)"
 // Regenerate with: go test ./screens/backups/ -run TestGolden -update
 func TestGolden(t *testing.T) {
 	type step func(h *harness)
-	keys := func(ks ...string) step { return func(h *harness) { h.keys(ks...) } }
-	typ := func(s string) step { return func(h *harness) { h.typeText(s) } }
-	paste := func(s string) step { return func(h *harness) { h.paste(s) } }
+	keys := func(ks ...string) step { return func(h *harness) { h.Keys(ks...) } }
+	typ := func(s string) step { return func(h *harness) { h.TypeText(s) } }
+	paste := func(s string) step { return func(h *harness) { h.Paste(s) } }
 	cmd := func(line string) step { return func(h *harness) { h.command(line) } }
 	orders := cmd("backups orders-prod")
 	// the form up to the destination step, with a custom cron
@@ -80,8 +81,8 @@ func TestGolden(t *testing.T) {
 				for _, s := range tc.steps {
 					s(h)
 				}
-				out := traceRe.ReplaceAllString(h.screen(), tracePlaceholder)
-				checkFrame(t, out, size[0], size[1])
+				out := traceRe.ReplaceAllString(h.Screen(), tracePlaceholder)
+				tuitest.CheckFrame(t, out, size[0], size[1])
 				want := tc.want
 				if size[0] == 140 {
 					want = append(want, tc.wide...)
@@ -94,20 +95,6 @@ func TestGolden(t *testing.T) {
 				}
 				golden.RequireEqual(t, out)
 			})
-		}
-	}
-}
-
-// checkFrame asserts the frame fills the terminal exactly.
-func checkFrame(t *testing.T, out string, w, h int) {
-	t.Helper()
-	lines := strings.Split(out, "\n")
-	if len(lines) != h {
-		t.Errorf("frame has %d lines, want %d", len(lines), h)
-	}
-	for i, l := range lines {
-		if n := len([]rune(l)); n > w {
-			t.Errorf("line %d is %d cells wide, more than %d: %q", i+1, n, w, l)
 		}
 	}
 }

@@ -15,38 +15,38 @@ import (
 // choosePair picks the primary and the secondary in the wizard's list by
 // filtering on their names.
 func (h *harness) choosePair(primary, secondary string) {
-	h.t.Helper()
-	h.key("/")
-	h.typeText(primary)
-	h.key("enter", "enter")
+	h.T.Helper()
+	h.Key("/")
+	h.TypeText(primary)
+	h.Keys("enter", "enter")
 	h.waitFor("Choose the SECONDARY")
-	h.key("/")
-	h.typeText(secondary)
-	h.key("enter", "enter")
+	h.Key("/")
+	h.TypeText(secondary)
+	h.Keys("enter", "enter")
 }
 
 // toRestored drives the wizard through step 3 (keys, and the sandbox
 // clock for the restore).
 func (h *harness) toRestored() {
-	h.t.Helper()
-	h.key("4", "n")
+	h.T.Helper()
+	h.Keys("4", "n")
 	h.waitFor("Choose the PRIMARY")
 	h.choosePair("orders-prod", "replica-west")
 	h.waitFor("Step 1 of 6")
-	if strings.Contains(h.screen(), "FAIL  1 Allow list") {
-		h.key("enter") // add the missing outbound IP
+	if strings.Contains(h.Screen(), "FAIL  1 Allow list") {
+		h.Key("enter") // add the missing outbound IP
 	}
 	h.waitFor("PASS  1 Allow list")
 	h.waitFor("Step 2 of 6")
-	h.key("enter") // the newest usable backup
+	h.Key("enter") // the newest usable backup
 	h.waitFor("Step 3 of 6")
-	h.key("enter")
+	h.Key("enter")
 	h.waitFor("This erases ALL data in replica-west.")
-	h.typeText("replica-west")
-	h.key("enter")
+	h.TypeText("replica-west")
+	h.Key("enter")
 	h.waitFor("WAIT  3 Restore")
 	h.d.clk.Advance(time.Hour)
-	h.poll()
+	h.FirePolls()
 	h.waitFor("PASS  3 Restore")
 	h.waitFor("replica-west's default username and password are now those of orders-prod")
 }
@@ -55,28 +55,28 @@ func (h *harness) toRestored() {
 func TestFlowDemoToYesYes(t *testing.T) {
 	d := newDemo(t)
 	h := d.app(120, 40, nil)
-	h.key("4")
+	h.Key("4")
 	h.waitFor("No replication set up with skytui yet.")
 	h.toRestored()
 	h.waitFor("Step 4 of 6")
 	h.waitFor("CALL sky.change_external_primary_gtid('" + d.byName("orders-prod").FQDN + "'")
-	h.key("enter")
+	h.Key("enter")
 	h.waitFor("PASS  4 Change primary")
 	h.waitFor("Step 5 of 6")
 	grant := regexp.MustCompile(`GRANT REPLICATION SLAVE ON \*\.\* TO 'skysql_replication_[a-z0-9]+'@'[0-9.]+' IDENTIFIED BY '[0-9A-F]{24}';`)
-	if !grant.MatchString(strings.ReplaceAll(h.screen(), "\n  ", "")) {
-		t.Fatalf("no grant shown verbatim:\n%s", h.screen())
+	if !grant.MatchString(strings.ReplaceAll(h.Screen(), "\n  ", "")) {
+		t.Fatalf("no grant shown verbatim:\n%s", h.Screen())
 	}
-	h.key("y")
-	if len(h.raw) == 0 || !strings.Contains(h.raw[len(h.raw)-1], "\x1b]52;c;") {
-		t.Fatalf("y did not copy the grant by OSC 52: %q", h.raw)
+	h.Key("y")
+	if len(h.Raw) == 0 || !strings.Contains(h.Raw[len(h.Raw)-1], "\x1b]52;c;") {
+		t.Fatalf("y did not copy the grant by OSC 52: %q", h.Raw)
 	}
-	h.key("enter") // run the grant on the primary
+	h.Key("enter") // run the grant on the primary
 	h.waitFor("PASS  5 Grant")
 	h.waitFor("Step 6 of 6")
-	h.key("enter") // start
+	h.Key("enter") // start
 	h.waitFor("orders-prod -> replica-west set up")
-	out := h.screen()
+	out := h.Screen()
 	for _, w := range []string{"IO thread     Yes", "SQL thread    Yes", "Gtid_IO_Pos", "Last IO err   none"} {
 		if !strings.Contains(out, w) {
 			t.Fatalf("status view lacks %q:\n%s", w, out)
@@ -85,10 +85,10 @@ func TestFlowDemoToYesYes(t *testing.T) {
 	// the lag's history grows with each poll
 	for range 5 {
 		d.clk.Advance(5 * time.Second)
-		h.poll()
+		h.FirePolls()
 	}
-	if !strings.Contains(h.screen(), "over the last 6 reads") {
-		t.Fatalf("no history after 6 polls:\n%s", h.screen())
+	if !strings.Contains(h.Screen(), "over the last 6 reads") {
+		t.Fatalf("no history after 6 polls:\n%s", h.Screen())
 	}
 }
 
@@ -109,7 +109,7 @@ func TestFlowResumeAfterRestart(t *testing.T) {
 	d := newDemo(t)
 	h := d.app(120, 40, nil)
 	h.toRestored()
-	h.key("enter")
+	h.Key("enter")
 	h.waitFor("Step 5 of 6")
 	pri, sec := d.byName("orders-prod"), d.byName("replica-west")
 	priCreds, _ := d.c.GetCredentials(bg, pri.ID)
@@ -128,17 +128,17 @@ func TestFlowResumeAfterRestart(t *testing.T) {
 
 	// restart
 	h2 := d.app(120, 40, nil)
-	h2.key("4")
+	h2.Key("4")
 	h2.waitFor("Unfinished setup: orders-prod -> replica-west, at step 5 (Grant). c continues it")
-	h2.key("c")
+	h2.Key("c")
 	h2.waitFor("Step 5 of 6")
 	for _, s := range []string{"PASS    Pair", "PASS  1 Allow list", "PASS  2 Backup", "PASS  3 Restore", "PASS  4 Change primary"} {
 		h2.waitFor(s)
 	}
 	h2.waitFor("IDENTIFIED BY") // read again with replication_grants
-	h2.key("enter")
+	h2.Key("enter")
 	h2.waitFor("Step 6 of 6")
-	h2.key("enter")
+	h2.Key("enter")
 	h2.waitFor("IO thread     Yes")
 	if _, err := os.Stat(d.stateFile()); err != nil {
 		t.Fatal(err)
@@ -154,7 +154,7 @@ func TestFlowResumeAfterRestart(t *testing.T) {
 	}
 	// a third start shows the pair, polled
 	h3 := d.app(120, 40, nil)
-	h3.key("4")
+	h3.Key("4")
 	h3.waitFor("IO thread     Yes")
 }
 
@@ -174,10 +174,10 @@ func TestFlowReadOnlyRefusesEveryChange(t *testing.T) {
 	ro := func(o *tui.Options) { o.ReadOnly, o.Profile = true, "demo" }
 	h := d.app(120, 40, ro)
 	before := d.srv.Stats()
-	h.key("4", "n")
+	h.Keys("4", "n")
 	h.choosePair("orders-prod", "replica-west")
 	h.waitFor("FAIL  1 Allow list")
-	h.key("enter")
+	h.Key("enter")
 	h.waitFor("refused: profile is read-only")
 	if !strings.Contains(h.lastToast(), "read-only") {
 		t.Fatalf("toast %q", h.lastToast())
@@ -192,13 +192,13 @@ func TestFlowReadOnlyRefusesEveryChange(t *testing.T) {
 		t.Fatalf("%d allow-list POSTs, want only the test's %d", n, len(sec.OutboundIPs))
 	}
 	before = d.srv.Stats()
-	h.key("c")
+	h.Key("c")
 	h.waitFor("Step 2 of 6")
-	h.key("enter") // choosing a backup changes nothing on the API
+	h.Key("enter") // choosing a backup changes nothing on the API
 	h.waitFor("Step 3 of 6")
-	h.key("enter")
-	h.typeText("replica-west")
-	h.key("enter")
+	h.Key("enter")
+	h.TypeText("replica-west")
+	h.Key("enter")
 	h.waitFor("the API refused it: profile is read-only")
 	after := d.srv.Stats()
 	for _, route := range []string{"/backup/v1/restores", "/provisioning/v1/services/{id}/security/allowlist"} {
@@ -236,9 +236,9 @@ func TestFlowReadOnlyRefusesEveryChange(t *testing.T) {
 	}
 	save(w.Progress)
 	h = d.app(120, 40, ro)
-	h.key("4", "c")
+	h.Keys("4", "c")
 	h.waitFor("Step 4 of 6")
-	h.key("enter")
+	h.Key("enter")
 	h.waitFor("refused: profile is read-only")
 	secCreds, _ := d.c.GetCredentials(bg, sec.ID)
 	secDB, err := api.OpenSQL(api.SQLTarget{Host: sec.FQDN, Port: sec.ReadWritePort(), User: secCreds.Username, Password: secCreds.Password})
@@ -254,19 +254,19 @@ func TestFlowReadOnlyRefusesEveryChange(t *testing.T) {
 	w.Apply(eng.ChangePrimary(bg, w.Progress), d.clk.Now())
 	save(w.Progress)
 	h = d.app(120, 40, ro)
-	h.key("4", "c")
+	h.Keys("4", "c")
 	h.waitFor("Step 5 of 6")
 	h.waitFor("IDENTIFIED BY") // reading it is allowed
-	h.key("enter")
+	h.Key("enter")
 	h.waitFor("refused: profile is read-only")
 
 	// writable: the user says they ran it (they did not); read-only: start refused
 	w.GrantRanByUser(d.clk.Now())
 	save(w.Progress)
 	h = d.app(120, 40, ro)
-	h.key("4", "c")
+	h.Keys("4", "c")
 	h.waitFor("Step 6 of 6")
-	h.key("enter")
+	h.Key("enter")
 	h.waitFor("refused: profile is read-only")
 	if st, _ := secDB.ReplicationStatus(bg); st.IORunning != "No" {
 		t.Fatalf("read-only start started replication: %+v", st)
@@ -279,24 +279,24 @@ func TestFlowReadOnlyRefusesEveryChange(t *testing.T) {
 	}
 	// status view: stop and start refused, the grant still shown
 	h = d.app(120, 40, ro)
-	h.key("4")
+	h.Key("4")
 	h.waitFor("IO thread     Connecting")
 	h.waitFor("1045")
-	h.key("s")
-	if strings.Contains(h.screen(), "Stop replication?") {
+	h.Key("s")
+	if strings.Contains(h.Screen(), "Stop replication?") {
 		t.Fatal("read-only asked to confirm a stop instead of refusing")
 	}
 	if !strings.Contains(h.lastToast(), "read-only") {
 		t.Fatalf("toast %q", h.lastToast())
 	}
-	h.key("S")
+	h.Key("S")
 	if !strings.Contains(h.lastToast(), "read-only") {
 		t.Fatalf("toast %q", h.lastToast())
 	}
 	if st, _ := secDB.ReplicationStatus(bg); st.IORunning != "Connecting" {
 		t.Fatalf("read-only stop changed replication: %+v", st)
 	}
-	h.key("g")
+	h.Key("g")
 	h.waitFor("IDENTIFIED BY")
 }
 
@@ -305,24 +305,24 @@ func TestFlowReadOnlyRefusesEveryChange(t *testing.T) {
 func TestFlowRestoreNeedsTheExactName(t *testing.T) {
 	d := newDemo(t)
 	h := d.app(120, 40, nil)
-	h.key("4", "n")
+	h.Keys("4", "n")
 	h.choosePair("orders-prod", "replica-west")
-	if strings.Contains(h.screen(), "FAIL  1 Allow list") {
-		h.key("enter")
+	if strings.Contains(h.Screen(), "FAIL  1 Allow list") {
+		h.Key("enter")
 	}
 	h.waitFor("Step 2 of 6")
-	h.key("enter", "enter")
+	h.Keys("enter", "enter")
 	h.waitFor("Type replica-west to confirm")
 	before := d.srv.Stats().Count("POST", "/backup/v1/restores")
-	h.typeText("q1:replica-wes")
-	h.key("enter")
+	h.TypeText("q1:replica-wes")
+	h.Key("enter")
 	h.waitFor("does not match")
 	if h.m.Active().ID() != "replication" || d.srv.Stats().Count("POST", "/backup/v1/restores") != before {
-		t.Fatalf("a wrong name submitted or left the screen:\n%s", h.screen())
+		t.Fatalf("a wrong name submitted or left the screen:\n%s", h.Screen())
 	}
-	h.key("esc")
+	h.Key("esc")
 	h.waitFor("Step 3 of 6")
-	if strings.Contains(h.screen(), "Type replica-west to confirm") || d.srv.Stats().Count("POST", "/backup/v1/restores") != before {
-		t.Fatalf("esc did not go back without a call:\n%s", h.screen())
+	if strings.Contains(h.Screen(), "Type replica-west to confirm") || d.srv.Stats().Count("POST", "/backup/v1/restores") != before {
+		t.Fatalf("esc did not go back without a call:\n%s", h.Screen())
 	}
 }

@@ -17,13 +17,14 @@ import (
 	"github.com/skytui/skytui/screens/replication"
 	"github.com/skytui/skytui/theme"
 	"github.com/skytui/skytui/tui/kit"
+	"github.com/skytui/skytui/tui/tuitest"
 )
 
 // openMariaDB starts a sandbox whose ready services are real mariadbd
 // servers; without MariaDB it skips, and fails under CI=true.
 func openMariaDB(t *testing.T) (*sandbox.Server, *sandbox.ManualClock, *api.Client) {
 	t.Helper()
-	clk := sandbox.NewManualClock(t0)
+	clk := sandbox.NewManualClock(tuitest.T0)
 	srv, err := sandbox.Open(sandbox.Options{APIKey: testKey, Clock: clk, SQL: sandbox.SQLMariaDB, MariaDBDir: t.TempDir()})
 	if errors.Is(err, sandbox.ErrNoMariaDB) {
 		if os.Getenv("CI") == "true" {

@@ -20,32 +20,12 @@ import (
 	"github.com/skytui/skytui/keystore"
 	"github.com/skytui/skytui/theme"
 	"github.com/skytui/skytui/tui/kit"
+	"github.com/skytui/skytui/tui/tuitest"
 )
 
-var now = time.Date(2026, 3, 14, 12, 0, 0, 0, time.UTC)
+var now = tuitest.T0
 
 var svc = api.Service{ID: "dbtaf33737495", Name: "orders-prod", Status: "ready", Provider: "aws"}
-
-func secrets(t *testing.T) *keystore.Store {
-	t.Helper()
-	st, err := keystore.Open(keystore.Options{
-		Backends: []keystore.Backend{keystore.NewMemoryBackend("memory (test)")},
-		Getenv:   func(string) string { return "" },
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	const pk = `-----BEGIN PRIVATE KEY-----\nZGVtbyBrZXk=\n-----END PRIVATE KEY-----\n`
-	for _, c := range []keystore.BucketCredential{
-		keystore.GCSCredential{Name: "team-gcs", KeyJSON: []byte(`{"type":"service_account","client_email":"b@x.iam.gserviceaccount.com","private_key":"` + pk + `"}`)},
-		keystore.S3Credential{Name: "team-s3", AccessKeyID: "AKIATEST0000000000", SecretAccessKey: "s3cr3t-never-shown", Region: "us-east-1"},
-	} {
-		if err := st.PutBucketCredential(c); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return st
-}
 
 func common(t *testing.T, sec *keystore.Store, client *api.Client) *kit.Common {
 	return &kit.Common{Theme: theme.Default(), Now: func() time.Time { return now }, Profile: "t", Secrets: sec, Client: client}
@@ -130,7 +110,7 @@ func TestDraftRequestNamesEveryBrokenRule(t *testing.T) {
 }
 
 func TestHintsAsTyped(t *testing.T) {
-	b := form(t, common(t, secrets(t), nil), BackupOptions{HasFullBackup: boolp(true)})
+	b := form(t, common(t, tuitest.Secrets(t, "team"), nil), BackupOptions{HasFullBackup: boolp(true)})
 	for _, c := range []struct{ got, want string }{
 		{b.cronHint(""), "five fields, such as 30 1 * * 0"},
 		{b.cronHint("0 3 * *"), "! schedule: must be"},
@@ -152,7 +132,7 @@ func TestHintsAsTyped(t *testing.T) {
 }
 
 func TestIncrementalNeedsAFullBackup(t *testing.T) {
-	c := common(t, secrets(t), nil)
+	c := common(t, tuitest.Secrets(t, "team"), nil)
 	without := form(t, c, BackupOptions{HasFullBackup: boolp(false), Draft: &BackupDraft{Type: api.BackupIncremental, When: WhenOnce, Destination: DestManaged}})
 	label := optionKey(without.typeOptions(), api.BackupIncremental)
 	if !strings.Contains(label, "unavailable: this service has no completed full backup yet") {
@@ -216,7 +196,7 @@ func optionKey(opts []huh.Option[string], v string) string {
 }
 
 func TestCredentialChoices(t *testing.T) {
-	c := common(t, secrets(t), nil)
+	c := common(t, tuitest.Secrets(t, "team"), nil)
 	b := form(t, c, BackupOptions{Bucket: "gs://acme-exports/orders"})
 	if got := keys(b.credOptions()); got != "team-gcs  (GCS)" {
 		t.Fatalf("gs:// offers %q", got)
@@ -279,7 +259,7 @@ func TestSubmitSendsOnceWithEncodedCredentials(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sec := secrets(t)
+	sec := tuitest.Secrets(t, "team")
 	b := form(t, common(t, sec, client), BackupOptions{HasFullBackup: boolp(true),
 		Draft: &BackupDraft{Type: api.BackupLogical, When: WhenOnce, Destination: DestBucket, BucketPath: "s3://acme-exports/orders", Credential: "team-s3"}})
 	b.SetSize(120, 40)
@@ -329,7 +309,7 @@ func TestSubmitSendsOnceWithEncodedCredentials(t *testing.T) {
 }
 
 func TestEncodeStoredRefusesTheWrongKind(t *testing.T) {
-	sec := secrets(t)
+	sec := tuitest.Secrets(t, "team")
 	if _, err := EncodeStored(sec, "team-gcs", "s3://acme-exports/orders"); err == nil || !strings.Contains(err.Error(), "s3:// needs S3 credentials") {
 		t.Fatalf("GCS on s3:// = %v", err)
 	}
@@ -346,7 +326,7 @@ func TestEncodeStoredRefusesTheWrongKind(t *testing.T) {
 }
 
 func TestEscKeepsTheDraft(t *testing.T) {
-	b := form(t, common(t, secrets(t), nil), BackupOptions{HasFullBackup: boolp(true)})
+	b := form(t, common(t, tuitest.Secrets(t, "team"), nil), BackupOptions{HasFullBackup: boolp(true)})
 	b.typ.Set(api.BackupLogical)
 	b.when.Set(WhenCustom)
 	b.cron.Set("0 4 * * *")

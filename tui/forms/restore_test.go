@@ -2,7 +2,6 @@ package forms
 
 import (
 	"context"
-	"net/http"
 	"reflect"
 	"strings"
 	"testing"
@@ -12,16 +11,14 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/skytui/skytui/api"
-	"github.com/skytui/skytui/keystore"
 	"github.com/skytui/skytui/sandbox"
 	"github.com/skytui/skytui/theme"
 	"github.com/skytui/skytui/tui/kit"
+	"github.com/skytui/skytui/tui/tuitest"
 )
 
 // The restore wizard and its confirmation, driven key by key against the
 // sandbox (demo data on a manual clock).
-
-var rtT0 = time.Date(2026, 3, 14, 12, 0, 0, 0, time.UTC)
 
 type rtEnv struct {
 	srv    *sandbox.Server
@@ -32,24 +29,11 @@ type rtEnv struct {
 
 func rtSetup(t *testing.T, withSecrets bool) *rtEnv {
 	t.Helper()
-	srv := sandbox.New(sandbox.Options{APIKey: "k", Clock: sandbox.NewManualClock(rtT0), DemoData: true, Seed: 7})
-	t.Cleanup(func() { srv.Close() })
-	addr, err := srv.Start("127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	base := addr
-	if !strings.HasPrefix(base, "http") {
-		base = "http://" + base
-	}
-	c, err := api.New(api.Config{BaseURL: base, APIKey: "k", MaxRetries: -1, HTTPClient: &http.Client{}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	srv, _, c := tuitest.SandboxWith(t, sandbox.Options{APIKey: "k", DemoData: true, Seed: 7})
 	e := &rtEnv{srv: srv, client: c, byName: map[string]api.Service{}}
-	e.common = &kit.Common{Theme: theme.Default(), Now: func() time.Time { return rtT0 }, Profile: "t", Client: c}
+	e.common = &kit.Common{Theme: theme.Default(), Now: func() time.Time { return tuitest.T0 }, Profile: "t", Client: c}
 	if withSecrets {
-		e.common.Secrets = rtSecrets(t)
+		e.common.Secrets = tuitest.Secrets(t, "rt")
 	}
 	svcs, err := c.ListServices(context.Background())
 	if err != nil {
@@ -59,27 +43,6 @@ func rtSetup(t *testing.T, withSecrets bool) *rtEnv {
 		e.byName[s.Name] = s
 	}
 	return e
-}
-
-func rtSecrets(t *testing.T) *keystore.Store {
-	t.Helper()
-	st, err := keystore.Open(keystore.Options{
-		Backends: []keystore.Backend{keystore.NewMemoryBackend("memory (test)")},
-		Getenv:   func(string) string { return "" },
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	const pk = `-----BEGIN PRIVATE KEY-----\nZGVtbyBrZXk=\n-----END PRIVATE KEY-----\n`
-	for _, c := range []keystore.BucketCredential{
-		keystore.GCSCredential{Name: "rt-gcs", KeyJSON: []byte(`{"type":"service_account","client_email":"b@x.iam.gserviceaccount.com","private_key":"` + pk + `"}`)},
-		keystore.S3Credential{Name: "rt-s3", AccessKeyID: "AKIATEST0000000000", SecretAccessKey: "s3cr3t-never-shown", Region: "us-east-1"},
-	} {
-		if err := st.PutBucketCredential(c); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return st
 }
 
 func (e *rtEnv) services() []api.Service {
@@ -133,33 +96,10 @@ func rtRun(w *Restore, cmd tea.Cmd) []tea.Msg {
 	return []tea.Msg{msg}
 }
 
-func rtKey(k string) tea.KeyPressMsg {
-	switch k {
-	case "enter":
-		return tea.KeyPressMsg{Code: tea.KeyEnter}
-	case "esc":
-		return tea.KeyPressMsg{Code: tea.KeyEscape}
-	case "tab":
-		return tea.KeyPressMsg{Code: tea.KeyTab}
-	case "shift+tab":
-		return tea.KeyPressMsg{Code: tea.KeyTab, Mod: tea.ModShift}
-	case "left":
-		return tea.KeyPressMsg{Code: tea.KeyLeft}
-	case "right":
-		return tea.KeyPressMsg{Code: tea.KeyRight}
-	case "backspace":
-		return tea.KeyPressMsg{Code: tea.KeyBackspace}
-	case "space":
-		return tea.KeyPressMsg{Code: tea.KeySpace, Text: " "}
-	}
-	r := []rune(k)
-	return tea.KeyPressMsg{Code: r[0], Text: k}
-}
-
 func rtPress(w *Restore, keys ...string) []tea.Msg {
 	var out []tea.Msg
 	for _, k := range keys {
-		out = append(out, rtRun(w, w.Update(rtKey(k)))...)
+		out = append(out, rtRun(w, w.Update(tuitest.KeyMsg(k)))...)
 	}
 	return out
 }
@@ -214,7 +154,7 @@ func TestRestoreConfirmTypeName(t *testing.T) {
 		t.Fatal("the cursor starts on Restore")
 	}
 	upd := func(k string) RestoreConfirmAnswer {
-		a, _ := cf.Update(rtKey(k))
+		a, _ := cf.Update(tuitest.KeyMsg(k))
 		return a
 	}
 	typeText := func(s string) {

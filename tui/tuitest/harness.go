@@ -1,0 +1,202 @@
+package tuitest
+
+import (
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// Harness drives a model without a terminal: it runs commands in
+// goroutines, feeds their messages back, records armed timers (fired only
+// by the test), and waits until nothing is left running.
+type Harness struct {
+	T      testing.TB
+	Model  tea.Model
+	Render func() string // the frame; Screen strips its escape sequences
+	// Quiet is how long Settle waits for an answer before it stops
+	// (default 200ms).
+	Quiet time.Duration
+	// Ignore lists package paths (substrings) whose messages are dropped
+	// (default: bubbles' cursor, whose blinks would keep it busy forever).
+	Ignore []string
+	Timers []Timer
+	Raw    []string // tea.Raw sequences (clipboard, bell)
+
+	ch      chan tea.Msg
+	pending int
+}
+
+// New starts a harness on m at w x h: Init, a window size, and Settle.
+func New(t testing.TB, m tea.Model, render func() string, w, h int) *Harness {
+	t.Helper()
+	return (&Harness{T: t, Model: m, Render: render}).Start(w, h)
+}
+
+// Start runs Init, delivers the window size and settles: for a Harness
+// built by hand (Quiet or Ignore set).
+func (h *Harness) Start(w, ht int) *Harness {
+	h.T.Helper()
+	if h.Quiet == 0 {
+		h.Quiet = 200 * time.Millisecond
+	}
+	if h.Ignore == nil {
+		h.Ignore = []string{"bubbles/v2/cursor"}
+	}
+	h.ch = make(chan tea.Msg, 64)
+	h.Spawn(h.Model.Init())
+	h.Deliver(tea.WindowSizeMsg{Width: w, Height: ht})
+	h.Settle()
+	return h
+}
+
+// Spawn runs a command in a goroutine.
+func (h *Harness) Spawn(cmd tea.Cmd) {
+	if cmd == nil {
+		return
+	}
+	h.pending++
+	go func() { h.ch <- cmd() }()
+}
+
+// Deliver updates the model with msg and spawns its command, without
+// settling.
+func (h *Harness) Deliver(msg tea.Msg) {
+	_, cmd := h.Model.Update(msg)
+	h.Spawn(cmd)
+}
+
+var cmdSliceType = reflect.TypeOf([]tea.Cmd(nil))
+
+// Handle takes the answer of a command: batches are spawned, sequences
+// run in order, timers and raw sequences recorded, the rest delivered.
+func (h *Harness) Handle(msg tea.Msg) {
+	switch msg := msg.(type) {
+	case nil:
+		return
+	case tea.BatchMsg:
+		for _, c := range msg {
+			h.Spawn(c)
+		}
+		return
+	case Timer:
+		h.Timers = append(h.Timers, msg)
+		return
+	case tea.RawMsg:
+		h.Raw = append(h.Raw, fmt.Sprint(msg.Msg))
+		return
+	}
+	v := reflect.ValueOf(msg)
+	if v.Kind() == reflect.Slice && v.Type().ConvertibleTo(cmdSliceType) {
+		// tea.Sequence: run in order
+		for _, c := range v.Convert(cmdSliceType).Interface().([]tea.Cmd) {
+			if c != nil {
+				h.Handle(c())
+			}
+		}
+		return
+	}
+	pkg := reflect.TypeOf(msg).PkgPath()
+	for _, p := range h.Ignore {
+		if strings.Contains(pkg, p) {
+			return
+		}
+	}
+	h.Deliver(msg)
+}
+
+// Settle runs until no command is left, or none has answered for Quiet:
+// what is left then sleeps (a cursor blink) and is handled (or dropped)
+// at the next Settle. The API is in-process, so its answers come at once.
+func (h *Harness) Settle() {
+	h.T.Helper()
+	for h.pending > 0 {
+		select {
+		case msg := <-h.ch:
+			h.pending--
+			h.Handle(msg)
+		case <-time.After(h.Quiet):
+			return
+		}
+	}
+}
+
+// Send delivers a message and settles.
+func (h *Harness) Send(msg tea.Msg) {
+	h.Deliver(msg)
+	h.Settle()
+}
+
+// Key presses a key (see KeyMsg).
+func (h *Harness) Key(k string) { h.Send(KeyMsg(k)) }
+
+// Keys presses keys in order.
+func (h *Harness) Keys(ks ...string) {
+	for _, k := range ks {
+		h.Key(k)
+	}
+}
+
+// TypeText types text, one key at a time.
+func (h *Harness) TypeText(s string) {
+	for _, r := range s {
+		h.Send(tea.KeyPressMsg{Code: r, Text: string(r)})
+	}
+}
+
+// Paste pastes text (one message: typing char by char waits for every
+// cursor blink).
+func (h *Harness) Paste(s string) { h.Send(tea.PasteMsg{Content: s}) }
+
+// Screen is the rendered frame, without escape sequences.
+func (h *Harness) Screen() string { return ansi.Strip(h.Render()) }
+
+// Fire delivers the recorded timers whose message matches, and settles.
+func (h *Harness) Fire(match func(tea.Msg) bool) int {
+	var keep, fire []Timer
+	for _, tm := range h.Timers {
+		if match(tm.Msg) {
+			fire = append(fire, tm)
+		} else {
+			keep = append(keep, tm)
+		}
+	}
+	h.Timers = keep
+	for _, tm := range fire {
+		h.Deliver(tm.Msg)
+	}
+	h.Settle()
+	return len(fire)
+}
+
+// FirePolls fires the armed poll ticks of the root model.
+func (h *Harness) FirePolls() int { return h.Fire(IsPollTick) }
+
+// PollIntervals lists the intervals of the armed poll ticks.
+func (h *Harness) PollIntervals() []time.Duration {
+	var out []time.Duration
+	for _, tm := range h.Timers {
+		if IsPollTick(tm.Msg) {
+			out = append(out, tm.D)
+		}
+	}
+	return out
+}
+
+// CheckFrame asserts the frame fills a w x h terminal exactly.
+func CheckFrame(t testing.TB, out string, w, h int) {
+	t.Helper()
+	lines := strings.Split(out, "\n")
+	if len(lines) != h {
+		t.Errorf("frame has %d lines, want %d", len(lines), h)
+	}
+	for i, l := range lines {
+		if n := len([]rune(l)); n > w {
+			t.Errorf("line %d is %d cells wide, more than %d: %q", i+1, n, w, l)
+		}
+	}
+}

@@ -1,0 +1,142 @@
+// Package tuitest drives Bubble Tea models in tests without a terminal and
+// against an in-process sandbox on a manual clock, so nothing depends on
+// time. It never imports package tui, so tui's own tests use it too.
+package tuitest
+
+import (
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/skytui/skytui/api"
+	"github.com/skytui/skytui/keystore"
+	"github.com/skytui/skytui/sandbox"
+)
+
+// T0 is the fixed start of every deterministic test (the demo sandbox's
+// "now").
+var T0 = time.Date(2026, 3, 14, 12, 0, 0, 0, time.UTC)
+
+// TestKey is the API key of the test sandboxes.
+const TestKey = "test-key-123"
+
+// transport serves requests in-process, so the base URL (and the header
+// showing its host) is fixed.
+type transport struct{ h http.Handler }
+
+func (t transport) RoundTrip(r *http.Request) (*http.Response, error) {
+	rec := httptest.NewRecorder()
+	t.h.ServeHTTP(rec, r)
+	return rec.Result(), nil
+}
+
+// HTTPClient is an http.Client whose requests h serves in-process.
+func HTTPClient(h http.Handler) *http.Client { return &http.Client{Transport: transport{h}} }
+
+// Sandbox starts an in-process sandbox (demo data or empty) on a manual
+// clock at T0, with a client for it.
+func Sandbox(t testing.TB, demo bool) (*sandbox.Server, *sandbox.ManualClock, *api.Client) {
+	t.Helper()
+	return SandboxWith(t, sandbox.Options{DemoData: demo, Seed: 7})
+}
+
+// SandboxWith is Sandbox with the given options: the clock is always a
+// new manual clock at T0, and an empty APIKey is TestKey.
+func SandboxWith(t testing.TB, o sandbox.Options) (*sandbox.Server, *sandbox.ManualClock, *api.Client) {
+	t.Helper()
+	if o.APIKey == "" {
+		o.APIKey = TestKey
+	}
+	clk := sandbox.NewManualClock(T0)
+	o.Clock = clk
+	srv := sandbox.New(o)
+	t.Cleanup(func() { srv.Close() })
+	c, err := api.New(api.Config{
+		BaseURL:    "http://127.0.0.1:8080",
+		APIKey:     o.APIKey,
+		HTTPClient: HTTPClient(srv),
+		MaxRetries: -1,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return srv, clk, c
+}
+
+// Secrets is an in-memory keystore with one made-up bucket credential of
+// each kind: prefix-gcs and prefix-s3.
+func Secrets(t testing.TB, prefix string) *keystore.Store {
+	t.Helper()
+	st, err := keystore.Open(keystore.Options{
+		Backends: []keystore.Backend{keystore.NewMemoryBackend("memory (test)")},
+		Getenv:   func(string) string { return "" },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const pk = `-----BEGIN PRIVATE KEY-----\nZGVtbyBrZXk=\n-----END PRIVATE KEY-----\n`
+	for _, c := range []keystore.BucketCredential{
+		keystore.GCSCredential{Name: prefix + "-gcs", KeyJSON: []byte(`{"type":"service_account","client_email":"b@x.iam.gserviceaccount.com","private_key":"` + pk + `"}`)},
+		keystore.S3Credential{Name: prefix + "-s3", AccessKeyID: "AKIATEST0000000000", SecretAccessKey: "s3cr3t-never-shown", Region: "us-east-1"},
+	} {
+		if err := st.PutBucketCredential(c); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return st
+}
+
+// Timer is what After returns instead of sleeping: the harness records
+// it, and the test decides whether to fire it.
+type Timer struct {
+	D   time.Duration
+	Msg tea.Msg
+}
+
+// After is a scheduler for tests: its command answers a Timer at once.
+func After(d time.Duration, msg tea.Msg) tea.Cmd {
+	return func() tea.Msg { return Timer{D: d, Msg: msg} }
+}
+
+// IsPollTick tells the root model's poll ticks.
+func IsPollTick(msg tea.Msg) bool { return fmt.Sprintf("%T", msg) == "tui.pollTickMsg" }
+
+// KeyMsg is the press of a key: "enter", "esc", "a", "ctrl+c",
+// "shift+tab"...
+func KeyMsg(k string) tea.KeyPressMsg {
+	switch k {
+	case "enter":
+		return tea.KeyPressMsg{Code: tea.KeyEnter}
+	case "esc":
+		return tea.KeyPressMsg{Code: tea.KeyEscape}
+	case "tab":
+		return tea.KeyPressMsg{Code: tea.KeyTab}
+	case "shift+tab":
+		return tea.KeyPressMsg{Code: tea.KeyTab, Mod: tea.ModShift}
+	case "up":
+		return tea.KeyPressMsg{Code: tea.KeyUp}
+	case "down":
+		return tea.KeyPressMsg{Code: tea.KeyDown}
+	case "left":
+		return tea.KeyPressMsg{Code: tea.KeyLeft}
+	case "right":
+		return tea.KeyPressMsg{Code: tea.KeyRight}
+	case "backspace":
+		return tea.KeyPressMsg{Code: tea.KeyBackspace}
+	case "space":
+		return tea.KeyPressMsg{Code: tea.KeySpace, Text: " "}
+	case "ctrl+c":
+		return tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl}
+	case "ctrl+u":
+		return tea.KeyPressMsg{Code: 'u', Mod: tea.ModCtrl}
+	}
+	r := []rune(k)
+	if len(r) != 1 {
+		panic("unknown key " + k)
+	}
+	return tea.KeyPressMsg{Code: r[0], Text: k}
+}
