@@ -244,3 +244,28 @@ run_cli() {
 	tm kill-session -t "$s"
 	PANE=$save
 }
+
+# fill_create_form NAME: open the create-service form on the Services screen
+# and go through it with the default choices and NAME, up to the review.
+fill_create_form() {
+	keys n
+	wait_for "> North America (us-east-1)"
+	keys Enter
+	keys Enter
+	wait_for "> Enterprise Server Single Node"
+	keys Enter
+	keys Enter
+	wait_for "> Sky-2x8"
+	keys Enter
+	keys Enter
+	wait_for "> 100 GB"
+	keys Enter
+	keys Enter
+	wait_for "5/5: name and access"
+	typetext "$1"
+	wait_for "ok: ${#1} characters"
+	keys Enter
+	keys Enter
+	keys Enter
+	keys Enter
+}

@@ -41,26 +41,7 @@ keys Escape
 wait_for "Services 8"
 
 STEP="create form"
-keys n
-wait_for "> North America (us-east-1)"
-keys Enter
-keys Enter
-wait_for "> Enterprise Server Single Node"
-keys Enter
-keys Enter
-wait_for "> Sky-2x8"
-keys Enter
-keys Enter
-wait_for "> 100 GB"
-keys Enter
-keys Enter
-wait_for "5/5: name and access"
-typetext "e2e-db"
-wait_for "ok: 6 characters"
-keys Enter
-keys Enter
-keys Enter
-keys Enter
+fill_create_form e2e-db
 
 STEP="review"
 wait_for '"name": "e2e-db"'
