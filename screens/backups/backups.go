@@ -921,21 +921,13 @@ func newKeyMap() keyMap {
 	}
 }
 
-type screenKeys struct {
-	short []key.Binding
-	full  [][]key.Binding
-}
-
-func (k screenKeys) ShortHelp() []key.Binding  { return k.short }
-func (k screenKeys) FullHelp() [][]key.Binding { return k.full }
-
 // KeyMap implements kit.Screen: the bindings of the current mode.
 func (s *Screen) KeyMap() help.KeyMap {
 	k := s.keys
 	t := s.table.Keys
 	if s.mode == modeForm && s.form != nil {
 		b := s.form.Keys()
-		return screenKeys{short: b, full: [][]key.Binding{b}}
+		return kit.Keys{Short: b, Full: [][]key.Binding{b}}
 	}
 	tbl := s.table
 	if s.mode == modeSchedules {
@@ -946,11 +938,11 @@ func (s *Screen) KeyMap() help.KeyMap {
 			key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "keep filter")),
 			key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear filter")),
 		}
-		return screenKeys{short: b, full: [][]key.Binding{b}}
+		return kit.Keys{Short: b, Full: [][]key.Binding{b}}
 	}
 	if s.svcID == "" {
 		b := []key.Binding{k.Pick}
-		return screenKeys{short: b, full: [][]key.Binding{b}}
+		return kit.Keys{Short: b, Full: [][]key.Binding{b}}
 	}
 	if s.mode == modeSchedules {
 		short := []key.Binding{k.Schedules, k.New, k.Pick, t.Filter, k.Back}
@@ -958,12 +950,12 @@ func (s *Screen) KeyMap() help.KeyMap {
 			{k.Schedules, k.New, k.Pick, k.ScrollDown, k.ScrollUp, k.Back},
 			{t.Up, t.Down, t.PageUp, t.PageDown, t.Top, t.Bottom, t.Filter},
 		}
-		return screenKeys{short: short, full: full}
+		return kit.Keys{Short: short, Full: full}
 	}
 	short := []key.Binding{k.Detail, k.New, k.Schedules, k.CopyKey, k.CopyGTID, k.Pick, t.Filter, k.Sort}
 	full := [][]key.Binding{
 		{k.Detail, k.New, k.Schedules, k.Pick, k.CopyKey, k.CopyGTID, k.Sort, k.Reverse, k.ScrollDown, k.ScrollUp},
 		{t.Up, t.Down, t.PageUp, t.PageDown, t.Top, t.Bottom, t.Filter, k.Back},
 	}
-	return screenKeys{short: short, full: full}
+	return kit.Keys{Short: short, Full: full}
 }

@@ -1321,14 +1321,6 @@ func newKeyMap() keyMap {
 	}
 }
 
-type screenKeys struct {
-	short []key.Binding
-	full  [][]key.Binding
-}
-
-func (k screenKeys) ShortHelp() []key.Binding  { return k.short }
-func (k screenKeys) FullHelp() [][]key.Binding { return k.full }
-
 func binding(keys, help string, desc string) key.Binding {
 	return key.NewBinding(key.WithKeys(keys), key.WithHelp(help, desc))
 }
@@ -1339,14 +1331,14 @@ func (s *Screen) KeyMap() help.KeyMap {
 	switch s.mode {
 	case modeGrant:
 		b := []key.Binding{k.Copy, binding("c", "c", "read again"), binding("esc", "esc", "back")}
-		return screenKeys{short: b, full: [][]key.Binding{b}}
+		return kit.Keys{Short: b, Full: [][]key.Binding{b}}
 	case modeWizard:
 		return s.wizardKeys()
 	}
 	t := s.table.Keys
 	if s.table.Filtering() {
 		b := []key.Binding{binding("enter", "enter", "keep filter"), binding("esc", "esc", "clear filter")}
-		return screenKeys{short: b, full: [][]key.Binding{b}}
+		return kit.Keys{Short: b, Full: [][]key.Binding{b}}
 	}
 	var short []key.Binding
 	short = append(short, k.New)
@@ -1357,19 +1349,19 @@ func (s *Screen) KeyMap() help.KeyMap {
 		short = append(short, k.Stop, k.Start, k.Grant, k.Forget, t.Filter)
 	}
 	full := [][]key.Binding{{k.New, k.Continue, k.Stop, k.Start, k.Grant, k.Forget}, {t.Up, t.Down, t.Top, t.Bottom, t.Filter, k.ScrollDown, k.ScrollUp, k.Back}}
-	return screenKeys{short: short, full: full}
+	return kit.Keys{Short: short, Full: full}
 }
 
-func (s *Screen) wizardKeys() screenKeys {
+func (s *Screen) wizardKeys() kit.Keys {
 	k := s.keys
 	w := s.wiz
 	back := binding("esc", "esc", "leave (progress kept)")
 	if s.confirm != nil {
 		b := []key.Binding{binding("enter", "enter", "confirm"), binding("tab", "tab", "buttons"), binding("esc", "esc", "back")}
-		return screenKeys{short: b, full: [][]key.Binding{b}}
+		return kit.Keys{Short: b, Full: [][]key.Binding{b}}
 	}
 	if w == nil {
-		return screenKeys{short: []key.Binding{back}, full: [][]key.Binding{{back}}}
+		return kit.Keys{Short: []key.Binding{back}, Full: [][]key.Binding{{back}}}
 	}
 	prev := k.Prev
 	var b []key.Binding
@@ -1377,7 +1369,7 @@ func (s *Screen) wizardKeys() screenKeys {
 	case StepPair:
 		if s.chooser != nil && s.chooser.table.Filtering() {
 			b = []key.Binding{binding("enter", "enter", "keep filter"), binding("esc", "esc", "clear filter")}
-			return screenKeys{short: b, full: [][]key.Binding{b}}
+			return kit.Keys{Short: b, Full: [][]key.Binding{b}}
 		}
 		role := "choose primary"
 		if s.chooser != nil && s.chooser.primary != nil {
@@ -1411,5 +1403,5 @@ func (s *Screen) wizardKeys() screenKeys {
 	default:
 		b = []key.Binding{binding("enter", "enter", "status view"), back}
 	}
-	return screenKeys{short: b, full: [][]key.Binding{b}}
+	return kit.Keys{Short: b, Full: [][]key.Binding{b}}
 }

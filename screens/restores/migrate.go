@@ -741,5 +741,5 @@ func (m *migration) keyMap() help.KeyMap {
 			keys = []key.Binding{b("y", "copy the command"), b("enter", "restore from the copy"), b("e", "edit destination"), b("esc", "back to the list")}
 		}
 	}
-	return screenKeys{short: keys, full: [][]key.Binding{keys}}
+	return kit.Keys{Short: keys, Full: [][]key.Binding{keys}}
 }

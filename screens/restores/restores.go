@@ -917,15 +917,6 @@ func newKeyMap() keyMap {
 	}
 }
 
-// screenKeys is the help.KeyMap of the current mode.
-type screenKeys struct {
-	short []key.Binding
-	full  [][]key.Binding
-}
-
-func (k screenKeys) ShortHelp() []key.Binding  { return k.short }
-func (k screenKeys) FullHelp() [][]key.Binding { return k.full }
-
 // KeyMap implements kit.Screen: the bindings of the current mode.
 func (s *Screen) KeyMap() help.KeyMap {
 	switch s.mode {
@@ -941,12 +932,12 @@ func (s *Screen) KeyMap() help.KeyMap {
 			key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "keep filter")),
 			key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear filter")),
 		}
-		return screenKeys{short: b, full: [][]key.Binding{b}}
+		return kit.Keys{Short: b, Full: [][]key.Binding{b}}
 	}
 	short := []key.Binding{k.Detail, k.New, k.Delete, k.Service, t.Filter, k.Migrate}
 	full := [][]key.Binding{
 		{k.Detail, k.New, k.Delete, k.Migrate, k.Service, k.ScrollDown, k.ScrollUp},
 		{t.Up, t.Down, t.PageUp, t.PageDown, t.Top, t.Bottom, t.Filter, k.Back},
 	}
-	return screenKeys{short: short, full: full}
+	return kit.Keys{Short: short, Full: full}
 }

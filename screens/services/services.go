@@ -764,15 +764,6 @@ func newKeyMap() keyMap {
 	}
 }
 
-// screenKeys is the help.KeyMap of the current mode.
-type screenKeys struct {
-	short []key.Binding
-	full  [][]key.Binding
-}
-
-func (k screenKeys) ShortHelp() []key.Binding  { return k.short }
-func (k screenKeys) FullHelp() [][]key.Binding { return k.full }
-
 // KeyMap implements kit.Screen: the bindings of the current mode.
 func (s *Screen) KeyMap() help.KeyMap {
 	k := s.keys
@@ -780,35 +771,35 @@ func (s *Screen) KeyMap() help.KeyMap {
 	switch s.mode {
 	case modeCreate:
 		b := []key.Binding{k.FormNext, k.FormPrev, k.FormCancel}
-		return screenKeys{short: b, full: [][]key.Binding{b}}
+		return kit.Keys{Short: b, Full: [][]key.Binding{b}}
 	case modeReview:
 		b := []key.Binding{k.Launch, k.Edit, k.FormCancel}
-		return screenKeys{short: b, full: [][]key.Binding{b}}
+		return kit.Keys{Short: b, Full: [][]key.Binding{b}}
 	case modeCreds:
 		b := []key.Binding{k.CopyPassword, k.CopyCommand, k.CopyUser, k.Reveal, k.Back}
-		return screenKeys{short: b, full: [][]key.Binding{b}}
+		return kit.Keys{Short: b, Full: [][]key.Binding{b}}
 	case modeAllow:
 		if s.allow != nil && s.allow.capturesKeys() {
 			b := []key.Binding{
 				key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "add")),
 				key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel")),
 			}
-			return screenKeys{short: b, full: [][]key.Binding{b}}
+			return kit.Keys{Short: b, Full: [][]key.Binding{b}}
 		}
 		b := []key.Binding{k.Add, k.Remove, t.Filter, k.Back}
-		return screenKeys{short: b, full: [][]key.Binding{b, {t.Up, t.Down}}}
+		return kit.Keys{Short: b, Full: [][]key.Binding{b, {t.Up, t.Down}}}
 	}
 	if s.table.Filtering() {
 		b := []key.Binding{
 			key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "keep filter")),
 			key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear filter")),
 		}
-		return screenKeys{short: b, full: [][]key.Binding{b}}
+		return kit.Keys{Short: b, Full: [][]key.Binding{b}}
 	}
 	short := []key.Binding{k.Detail, k.Create, k.Creds, k.Allow, t.Filter, k.Sort}
 	full := [][]key.Binding{
 		{k.Detail, k.Create, k.Creds, k.Allow, k.Sort, k.Reverse, k.ScrollDown, k.ScrollUp},
 		{t.Up, t.Down, t.PageUp, t.PageDown, t.Top, t.Bottom, t.Filter, k.Back},
 	}
-	return screenKeys{short: short, full: full}
+	return kit.Keys{Short: short, Full: full}
 }

@@ -57,11 +57,6 @@ func (k keyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{{k.Up, k.Down}, {k.Add, k.Remove, k.Key, k.Reload}}
 }
 
-type formKeys struct{ Next, Back, Cancel key.Binding }
-
-func (k formKeys) ShortHelp() []key.Binding  { return []key.Binding{k.Next, k.Back, k.Cancel} }
-func (k formKeys) FullHelp() [][]key.Binding { return [][]key.Binding{k.ShortHelp()} }
-
 // Screen is the Settings screen.
 type Screen struct {
 	common        *kit.Common
@@ -101,11 +96,11 @@ func (s *Screen) Title() string { return "Settings" }
 // KeyMap implements kit.Screen.
 func (s *Screen) KeyMap() help.KeyMap {
 	if s.form != nil {
-		return formKeys{
-			Next:   key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter/tab", "next")),
-			Back:   key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "back")),
-			Cancel: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel (keeps input but secrets)")),
-		}
+		return kit.Keys{Short: []key.Binding{
+			key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter/tab", "next")),
+			key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "back")),
+			key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel (keeps input but secrets)")),
+		}}
 	}
 	return s.keys
 }

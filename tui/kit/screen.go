@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/skytui/skytui/api"
@@ -138,3 +139,21 @@ func Refresh(keys ...string) tea.Cmd {
 // ClockMsg is sent to the visible screen on the slow re-render tick
 // (about every 10 s) so relative times ("3m ago") stay current.
 type ClockMsg struct{ Now time.Time }
+
+// Keys is a help.KeyMap made of the bindings a screen shows in its current
+// mode: Short for the footer, Full for "?" (Short as one column when nil).
+type Keys struct {
+	Short []key.Binding
+	Full  [][]key.Binding
+}
+
+// ShortHelp implements help.KeyMap.
+func (k Keys) ShortHelp() []key.Binding { return k.Short }
+
+// FullHelp implements help.KeyMap.
+func (k Keys) FullHelp() [][]key.Binding {
+	if k.Full == nil {
+		return [][]key.Binding{k.Short}
+	}
+	return k.Full
+}
