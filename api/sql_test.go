@@ -1,9 +1,10 @@
 package api_test
 
 import (
+	"github.com/skytui/skytui/sandbox/mariadb/mariadbtest"
+
 	"context"
 	"errors"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -16,12 +17,7 @@ import (
 // A missing MariaDB skips the test, and fails it under CI=true.
 func startPair(t *testing.T) (primary, secondary *mariadb.Server) {
 	t.Helper()
-	if _, _, err := mariadb.Binaries(); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("CI=true and %v", err)
-		}
-		t.Skipf("skipping real-MariaDB test: %v", err)
-	}
+	mariadbtest.Require(t)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	cl, err := mariadb.NewCluster(ctx, t.TempDir())

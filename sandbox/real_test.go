@@ -1,6 +1,8 @@
 package sandbox
 
 import (
+	"github.com/skytui/skytui/sandbox/mariadb/mariadbtest"
+
 	"context"
 	"database/sql"
 	"errors"
@@ -16,18 +18,6 @@ import (
 
 	"github.com/skytui/skytui/api"
 )
-
-// requireMariaDB skips a real-server test without MariaDB, and fails it
-// under CI=true.
-func requireMariaDB(t *testing.T) {
-	t.Helper()
-	if err := lookMariaDB(); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("CI=true and MariaDB is missing: %v", err)
-		}
-		t.Skipf("skipping real-MariaDB test: %v", err)
-	}
-}
 
 // waitFor polls cond every 50 ms for up to a minute.
 func waitFor(t *testing.T, what string, cond func() (bool, string)) {
@@ -74,31 +64,13 @@ func userDB(t *testing.T, svc api.Service, c api.Credentials) *sql.DB {
 	return db
 }
 
-func exec(t *testing.T, db *sql.DB, stmts ...string) {
-	t.Helper()
-	for _, s := range stmts {
-		if _, err := db.Exec(s); err != nil {
-			t.Fatalf("%s: %v", s, err)
-		}
-	}
-}
-
-func queryOne(t *testing.T, db *sql.DB, q string) string {
-	t.Helper()
-	var v sql.NullString
-	if err := db.QueryRow(q).Scan(&v); err != nil {
-		t.Fatalf("%s: %v", q, err)
-	}
-	return v.String
-}
-
 // Two services launched through the HTTP API get real servers; a backup
 // of the primary really copies its rows into the secondary with the
 // primary's credentials; the replication set up through api.SQLClient
 // first fails with 1045 (grant not run), then streams, and rows written
 // on the primary arrive on the secondary. Close leaves no process behind.
 func TestMariaDBReplicationEndToEnd(t *testing.T) {
-	requireMariaDB(t)
+	mariadbtest.Require(t)
 	t.Parallel()
 	h := newHarness(t, Options{SQL: SQLMariaDB})
 	priID := h.createService("real-primary", "aws")
@@ -115,9 +87,9 @@ func TestMariaDBReplicationEndToEnd(t *testing.T) {
 	}
 	priCreds, secCreds := h.credentials(priID), h.credentials(secID)
 	priDB := userDB(t, pri, priCreds)
-	exec(t, priDB, "CREATE DATABASE shop", "CREATE TABLE shop.orders (id INT PRIMARY KEY, item VARCHAR(20))",
+	mariadbtest.Exec(t, priDB, "CREATE DATABASE shop", "CREATE TABLE shop.orders (id INT PRIMARY KEY, item VARCHAR(20))",
 		"INSERT INTO shop.orders VALUES (1,'kettle'),(2,'teapot'),(3,'mug')")
-	exec(t, userDB(t, sec, secCreds), "CREATE DATABASE scratch") // replaced by the restore
+	mariadbtest.Exec(t, userDB(t, sec, secCreds), "CREATE DATABASE scratch") // replaced by the restore
 
 	// The backup records the server's real position at its end.
 	h.onceBackup(priID, api.BackupFull)
@@ -139,7 +111,7 @@ func TestMariaDBReplicationEndToEnd(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer root.Close()
-	if want := queryOne(t, root, "SELECT @@gtid_binlog_pos"); b.BinlogGTIDPosition != want || want == "" {
+	if want := mariadbtest.QueryOne(t, root, "SELECT @@gtid_binlog_pos"); b.BinlogGTIDPosition != want || want == "" {
 		t.Fatalf("backup GTID %q, server at %q", b.BinlogGTIDPosition, want)
 	}
 	var file, pos string
@@ -167,10 +139,10 @@ func TestMariaDBReplicationEndToEnd(t *testing.T) {
 		t.Fatalf("the secondary's old credentials after the restore: %v", err)
 	}
 	secDB := userDB(t, sec, priCreds)
-	if n := queryOne(t, secDB, "SELECT COUNT(*) FROM shop.orders"); n != "3" {
+	if n := mariadbtest.QueryOne(t, secDB, "SELECT COUNT(*) FROM shop.orders"); n != "3" {
 		t.Fatalf("secondary has %s rows after the restore, want 3", n)
 	}
-	if n := queryOne(t, secDB, "SELECT COUNT(*) FROM information_schema.schemata WHERE schema_name = 'scratch'"); n != "0" {
+	if n := mariadbtest.QueryOne(t, secDB, "SELECT COUNT(*) FROM information_schema.schemata WHERE schema_name = 'scratch'"); n != "0" {
 		t.Fatal("the restore kept the secondary's own schema")
 	}
 
@@ -225,12 +197,12 @@ func TestMariaDBReplicationEndToEnd(t *testing.T) {
 		t.Fatalf("replicating: %+v", st)
 	}
 
-	exec(t, priDB, "INSERT INTO shop.orders VALUES (4,'spoon'),(5,'tray')")
-	head := queryOne(t, priDB, "SELECT @@gtid_binlog_pos")
-	if got := queryOne(t, secDB, "SELECT MASTER_GTID_WAIT('"+head+"', 10)"); got != "0" {
+	mariadbtest.Exec(t, priDB, "INSERT INTO shop.orders VALUES (4,'spoon'),(5,'tray')")
+	head := mariadbtest.QueryOne(t, priDB, "SELECT @@gtid_binlog_pos")
+	if got := mariadbtest.QueryOne(t, secDB, "SELECT MASTER_GTID_WAIT('"+head+"', 10)"); got != "0" {
 		t.Fatalf("MASTER_GTID_WAIT = %s", got)
 	}
-	if n := queryOne(t, secDB, "SELECT COUNT(*) FROM shop.orders"); n != "5" {
+	if n := mariadbtest.QueryOne(t, secDB, "SELECT COUNT(*) FROM shop.orders"); n != "5" {
 		t.Fatalf("secondary has %s rows, want 5", n)
 	}
 	if g, err := secondary.GTIDStatus(ctx); err != nil || g.SlavePos != head {
@@ -257,7 +229,7 @@ func TestMariaDBReplicationEndToEnd(t *testing.T) {
 // Close while a server is still starting stops it too, and a launch after
 // Close fails instead of starting one.
 func TestMariaDBCloseWhileStarting(t *testing.T) {
-	requireMariaDB(t)
+	mariadbtest.Require(t)
 	t.Parallel()
 	h := newHarness(t, Options{SQL: SQLMariaDB})
 	id := h.createService("short-lived", "gcp")

@@ -1,10 +1,11 @@
 package replication_test
 
 import (
+	"github.com/skytui/skytui/sandbox/mariadb/mariadbtest"
+
 	"database/sql"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -27,10 +28,7 @@ func openMariaDB(t *testing.T) (*sandbox.Server, *sandbox.ManualClock, *api.Clie
 	clk := sandbox.NewManualClock(tuitest.T0)
 	srv, err := sandbox.Open(sandbox.Options{APIKey: testKey, Clock: clk, SQL: sandbox.SQLMariaDB, MariaDBDir: t.TempDir()})
 	if errors.Is(err, sandbox.ErrNoMariaDB) {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("CI=true and MariaDB is missing: %v", err)
-		}
-		t.Skipf("skipping the real-MariaDB test: %v", err)
+		mariadbtest.Missing(t, err)
 	}
 	if err != nil {
 		t.Fatal(err)
@@ -62,24 +60,6 @@ func eventually(t *testing.T, what string, cond func() (bool, string)) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-}
-
-func mustExec(t *testing.T, db *sql.DB, stmts ...string) {
-	t.Helper()
-	for _, s := range stmts {
-		if _, err := db.Exec(s); err != nil {
-			t.Fatalf("%s: %v", s, err)
-		}
-	}
-}
-
-func queryOne(t *testing.T, db *sql.DB, q string) string {
-	t.Helper()
-	var v sql.NullString
-	if err := db.QueryRow(q).Scan(&v); err != nil {
-		t.Fatalf("%s: %v", q, err)
-	}
-	return v.String
 }
 
 // statusScreen is the Replication screen on the saved pairs, outside the
@@ -144,7 +124,7 @@ func TestMariaDBWizardEndToEnd(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer root.Close()
-	mustExec(t, root, "CREATE DATABASE shop", "CREATE TABLE shop.orders (id INT PRIMARY KEY, item VARCHAR(20))",
+	mariadbtest.Exec(t, root, "CREATE DATABASE shop", "CREATE TABLE shop.orders (id INT PRIMARY KEY, item VARCHAR(20))",
 		"INSERT INTO shop.orders VALUES (1,'kettle'),(2,'teapot'),(3,'mug')")
 
 	now := clk.Now
@@ -172,7 +152,7 @@ func TestMariaDBWizardEndToEnd(t *testing.T) {
 		return o.Backup != nil, fmt.Sprintf("%+v", o.Backups)
 	})
 	w.Apply(o, now())
-	if want := queryOne(t, root, "SELECT @@gtid_binlog_pos"); o.Backup.Backup.BinlogGTIDPosition != want {
+	if want := mariadbtest.QueryOne(t, root, "SELECT @@gtid_binlog_pos"); o.Backup.Backup.BinlogGTIDPosition != want {
 		t.Fatalf("backup GTID %q, server at %q", o.Backup.Backup.BinlogGTIDPosition, want)
 	}
 	if err := w.ChooseBackup(o.Backup.Backup.Key, now()); err != nil {
@@ -250,8 +230,8 @@ func TestMariaDBWizardEndToEnd(t *testing.T) {
 	}
 
 	// rows written now arrive on the secondary
-	mustExec(t, root, "INSERT INTO shop.orders VALUES (4,'spoon'),(5,'tray')")
-	head := queryOne(t, root, "SELECT @@gtid_binlog_pos")
+	mariadbtest.Exec(t, root, "INSERT INTO shop.orders VALUES (4,'spoon'),(5,'tray')")
+	head := mariadbtest.QueryOne(t, root, "SELECT @@gtid_binlog_pos")
 	creds, err := c.GetCredentials(bg, secID)
 	if err != nil {
 		t.Fatal(err)
@@ -262,13 +242,13 @@ func TestMariaDBWizardEndToEnd(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer secDB.Close()
-	if got := queryOne(t, secDB, "SELECT MASTER_GTID_WAIT('"+head+"', 10)"); got != "0" {
+	if got := mariadbtest.QueryOne(t, secDB, "SELECT MASTER_GTID_WAIT('"+head+"', 10)"); got != "0" {
 		t.Fatalf("MASTER_GTID_WAIT = %s", got)
 	}
-	if n := queryOne(t, secDB, "SELECT COUNT(*) FROM shop.orders"); n != "5" {
+	if n := mariadbtest.QueryOne(t, secDB, "SELECT COUNT(*) FROM shop.orders"); n != "5" {
 		t.Fatalf("the secondary has %s rows, want 5", n)
 	}
-	if g := queryOne(t, secDB, "SELECT @@gtid_slave_pos"); g != head {
+	if g := mariadbtest.QueryOne(t, secDB, "SELECT @@gtid_slave_pos"); g != head {
 		t.Fatalf("gtid_slave_pos %s, primary at %s", g, head)
 	}
 }
