@@ -33,7 +33,12 @@ const (
 	MaxRetryAfter = 20 * time.Second
 	pageSize      = 100
 	maxPages      = 1000
-	maxBody       = 32 << 20
+	// MaxBody is the largest single answer the client reads.
+	MaxBody = 32 << 20
+	// MaxListItems and MaxListBytes bound a listing across all its pages: a
+	// server that keeps handing out next pages cannot exhaust memory.
+	MaxListItems = 50_000
+	MaxListBytes = 64 << 20
 )
 
 // Config holds the settings of a Client.
@@ -236,12 +241,16 @@ func (c *Client) once(ctx context.Context, method, path string, query url.Values
 		return nil, &Error{Method: method, Path: path, Err: transportError(err)}
 	}
 	defer res.Body.Close()
-	data, err := io.ReadAll(io.LimitReader(res.Body, maxBody))
+	data, err := io.ReadAll(io.LimitReader(res.Body, MaxBody+1))
 	c.cfg.Logger.Debug("request", "method", method, "path", path, "status", res.StatusCode,
 		"duration", time.Since(start).Round(time.Millisecond), "bytes", len(data),
 		"headers", RedactHeaders(req.Header), "trace_id", res.Header.Get("X-Trace-Id"))
 	if err != nil {
 		return nil, &Error{Method: method, Path: path, Err: transportError(err)}
+	}
+	if len(data) > MaxBody {
+		return nil, &Error{Method: method, Path: path, Status: res.StatusCode,
+			Err: fmt.Errorf("the answer is larger than %d MiB, the most the client reads", MaxBody>>20)}
 	}
 	if res.StatusCode < 200 || res.StatusCode > 299 {
 		return nil, ErrorFromResponse(method, path, res.StatusCode, res.Header, data)
@@ -295,7 +304,7 @@ func parseRetryAfter(v string, now time.Time) time.Duration {
 }
 
 func decodeInto(method, path string, r *response, out any) error {
-	if err := json.Unmarshal(r.body, out); err != nil {
+	if err := unmarshalLenient(r.body, out); err != nil {
 		return &Error{Method: method, Path: path, Status: r.status, Err: fmt.Errorf("malformed response: %w", err)}
 	}
 	return nil
@@ -313,15 +322,24 @@ func (c *Client) get(ctx context.Context, path string, q url.Values, out any) er
 	return decodeInto(http.MethodGet, path, r, out)
 }
 
-func (c *Client) post(ctx context.Context, path string, in, out any) error {
-	r, err := c.do(ctx, http.MethodPost, path, nil, in)
+// change sends a mutation (never retried) and decodes its answer into out.
+// A 2xx answer is the server's acceptance, whatever its body looks like:
+// when the body cannot be read, change returns no error and says why in
+// the returned text, which the caller puts in the record's
+// Meta.Unreadable ("accepted; the answer could not be read: …").
+func (c *Client) change(ctx context.Context, method, path string, in, out any) (unreadable string, err error) {
+	r, err := c.do(ctx, method, path, nil, in)
 	if err != nil {
-		return err
+		return "", err
 	}
 	if out == nil || len(bytes.TrimSpace(r.body)) == 0 {
-		return nil
+		return "", nil
 	}
-	return decodeInto(http.MethodPost, path, r, out)
+	if err := unmarshalLenient(r.body, out); err != nil {
+		c.cfg.Logger.Debug("unreadable answer to an accepted change", "method", method, "path", path, "status", r.status, "err", err)
+		return fmt.Sprintf("%d answer to %s %s: %v", r.status, method, path, err), nil
+	}
+	return "", nil
 }
 
 // ---- Provisioning ----
@@ -330,6 +348,7 @@ func (c *Client) post(ctx context.Context, path string, in, out any) error {
 func (c *Client) ListServices(ctx context.Context) ([]Service, error) {
 	path := c.prov("/services")
 	var all []Service
+	var bound listBound
 	token := ""
 	seen := map[string]bool{}
 	for page := 0; page < maxPages; page++ {
@@ -344,6 +363,9 @@ func (c *Client) ListServices(ctx context.Context) ([]Service, error) {
 		items, _, err := decodeList[Service](r.body, "services", "data")
 		if err != nil {
 			return nil, malformed(http.MethodGet, path, r, err)
+		}
+		if err := bound.add(http.MethodGet, path, len(items), len(r.body)); err != nil {
+			return nil, err
 		}
 		all = append(all, items...)
 		token = r.header.Get("X-SkySQL-Page-Token-Next")
@@ -370,8 +392,13 @@ func (c *Client) CreateService(ctx context.Context, req CreateServiceRequest) (*
 		return nil, err
 	}
 	var s Service
-	if err := c.post(ctx, c.prov("/services"), req, &s); err != nil {
+	why, err := c.change(ctx, http.MethodPost, c.prov("/services"), req, &s)
+	if err != nil {
 		return nil, err
+	}
+	if why != "" {
+		s = Service{Name: req.Name, Status: "pending_create"}
+		s.Unreadable = why
 	}
 	return &s, nil
 }
@@ -402,22 +429,18 @@ func (c *Client) AddAllowListEntry(ctx context.Context, id, ip string) ([]AllowL
 		return nil, err
 	}
 	var out []AllowListGroup
-	err := c.post(ctx, c.prov("/services/"+url.PathEscape(id)+"/security/allowlist"), ipAddressBody{NormalizeAllowListIP(ip)}, &out)
-	return out, err
+	if why, err := c.change(ctx, http.MethodPost, c.prov("/services/"+url.PathEscape(id)+"/security/allowlist"), ipAddressBody{NormalizeAllowListIP(ip)}, &out); err != nil || why != "" {
+		return nil, err
+	}
+	return out, nil
 }
 
 // RemoveAllowListEntry removes one address or network.
 func (c *Client) RemoveAllowListEntry(ctx context.Context, id, ip string) ([]AllowListGroup, error) {
 	path := c.prov("/services/" + url.PathEscape(id) + "/security/allowlist")
-	r, err := c.do(ctx, http.MethodDelete, path, nil, ipAddressBody{NormalizeAllowListIP(ip)})
-	if err != nil {
-		return nil, err
-	}
 	var out []AllowListGroup
-	if len(bytes.TrimSpace(r.body)) > 0 {
-		if err := decodeInto(http.MethodDelete, path, r, &out); err != nil {
-			return nil, err
-		}
+	if why, err := c.change(ctx, http.MethodDelete, path, ipAddressBody{NormalizeAllowListIP(ip)}, &out); err != nil || why != "" {
+		return nil, err
 	}
 	return out, nil
 }
@@ -487,8 +510,13 @@ func (c *Client) CreateSchedule(ctx context.Context, req ScheduleRequest) (*Sche
 		return nil, err
 	}
 	var s Schedule
-	if err := c.post(ctx, c.backup("/backups/schedules"), req, &s); err != nil {
+	why, err := c.change(ctx, http.MethodPost, c.backup("/backups/schedules"), req, &s)
+	if err != nil {
 		return nil, err
+	}
+	if why != "" {
+		s = Schedule{ServiceID: req.ServiceID, Type: req.BackupType, Schedule: req.Schedule}
+		s.Unreadable = why
 	}
 	return &s, nil
 }
@@ -499,6 +527,7 @@ func pagedList[T any](ctx context.Context, c *Client, path string, q url.Values,
 		q = url.Values{}
 	}
 	var all []T
+	var bound listBound
 	for page := 1; page <= maxPages; page++ {
 		q.Set("page", strconv.Itoa(page))
 		q.Set("page_size", strconv.Itoa(pageSize))
@@ -510,6 +539,9 @@ func pagedList[T any](ctx context.Context, c *Client, path string, q url.Values,
 		if err != nil {
 			return nil, malformed(http.MethodGet, path, r, err)
 		}
+		if err := bound.add(http.MethodGet, path, len(items), len(r.body)); err != nil {
+			return nil, err
+		}
 		all = append(all, items...)
 		if page >= pages || len(items) == 0 {
 			break
@@ -518,8 +550,22 @@ func pagedList[T any](ctx context.Context, c *Client, path string, q url.Values,
 	return all, nil
 }
 
-// ListSchedules lists backup schedules; serviceID "" lists all.
+// LiveBackup reports whether the client speaks to the live service's backup
+// interface (prefix /skybackup/v1), whose listing rules differ from the
+// interface document's: restores and schedules are listed per service,
+// backups of every service in one call, and there is no status call.
+func (c *Client) LiveBackup() bool { return c.cfg.BackupPrefix == LiveBackupPrefix }
+
+// ErrServiceRequired is returned, before anything is sent, for a listing
+// the server only answers per service.
+var ErrServiceRequired = errors.New("this server lists it per service: a service is required")
+
+// ListSchedules lists backup schedules of a service. On the interface
+// document's prefix serviceID "" lists all; the live service requires one.
 func (c *Client) ListSchedules(ctx context.Context, serviceID string) ([]Schedule, error) {
+	if serviceID == "" && c.LiveBackup() {
+		return nil, fmt.Errorf("list schedules: %w", ErrServiceRequired)
+	}
 	return pagedList[Schedule](ctx, c, c.backup("/backups/schedules"), optQuery("service_id", serviceID), "schedules")
 }
 
@@ -531,27 +577,35 @@ func (c *Client) ListBackups(ctx context.Context, serviceID string) ([]Backup, e
 	return pagedList[Backup](ctx, c, c.backup("/backups"), optQuery("service_id", serviceID), "backups")
 }
 
+// ListAllBackups lists the backups of every service: one listing on the
+// live service (service_id is optional there), one per service of
+// serviceIDs on the interface document's prefix, at most 4 at a time.
+func (c *Client) ListAllBackups(ctx context.Context, serviceIDs []string) ([]Backup, error) {
+	if c.LiveBackup() {
+		return pagedList[Backup](ctx, c, c.backup("/backups"), nil, "backups")
+	}
+	return perService(ctx, serviceIDs, c.ListBackups)
+}
+
 // ErrStatusUnsupported means the server has no backup status call; the
 // per-backup status of the listing is then the source of truth.
 var ErrStatusUnsupported = errors.New("backup status call not offered by this server; using the listing's status")
 
-// BackupStatus reports the state of initiated backups of a service. It sends
-// GET with a JSON body as the interface says; where the server answers 404
-// or 405, it tries the POST form of older live pages once, then remembers
-// that the call is absent and returns ErrStatusUnsupported.
+// BackupStatus reports the state of initiated backups of a service, with a
+// GET carrying a JSON body as the interface document says. The live
+// service has no such call, so on its prefix nothing is sent. A server that
+// answers the call with any 4xx is asked once: the client remembers, and
+// from then on returns ErrStatusUnsupported without asking.
 func (c *Client) BackupStatus(ctx context.Context, serviceID string) ([]BackupStatus, error) {
-	if c.statusUnsupported.Load() {
+	if c.LiveBackup() || c.statusUnsupported.Load() {
 		return nil, ErrStatusUnsupported
 	}
 	path := c.backup("/backups/status")
 	body := map[string]string{"service_id": serviceID}
 	r, err := c.do(ctx, http.MethodGet, path, url.Values{"service_id": {serviceID}}, body)
-	if st := StatusOf(err); st == http.StatusNotFound || st == http.StatusMethodNotAllowed {
-		r, err = c.do(ctx, http.MethodPost, path, nil, body)
-		if st := StatusOf(err); st == http.StatusNotFound || st == http.StatusMethodNotAllowed {
-			c.statusUnsupported.Store(true)
-			return nil, ErrStatusUnsupported
-		}
+	if st := StatusOf(err); st >= 400 && st < 500 && st != http.StatusUnauthorized && st != http.StatusTooManyRequests {
+		c.statusUnsupported.Store(true)
+		return nil, ErrStatusUnsupported
 	}
 	if err != nil {
 		return nil, err
@@ -577,18 +631,29 @@ func (c *Client) CreateRestore(ctx context.Context, req RestoreRequest) (*Restor
 		return nil, err
 	}
 	if len(bytes.TrimSpace(r.body)) == 0 {
-		return &Restore{ServiceID: req.ServiceID}, nil
+		return &Restore{ServiceID: req.ServiceID, Status: "Running"}, nil
 	}
 	out, err := decodeOne[Restore](r.body)
 	if err != nil {
-		return nil, malformed(http.MethodPost, path, r, err)
+		c.cfg.Logger.Debug("unreadable answer to an accepted change", "method", http.MethodPost, "path", path, "status", r.status, "err", err)
+		out = &Restore{ServiceID: req.ServiceID, Status: "Running"}
+		out.Unreadable = fmt.Sprintf("%d answer to POST %s: %v", r.status, path, err)
+		return out, nil
+	}
+	if out.ServiceID == "" {
+		out.ServiceID = req.ServiceID
 	}
 	return out, nil
 }
 
-// ListRestores lists all restores (bare array or envelope).
-func (c *Client) ListRestores(ctx context.Context) ([]Restore, error) {
-	return pagedList[Restore](ctx, c, c.backup("/restores"), nil, "restores")
+// ListRestores lists the restores of a service (bare array or envelope).
+// On the interface document's prefix serviceID "" lists every restore of
+// the account; the live service requires a service.
+func (c *Client) ListRestores(ctx context.Context, serviceID string) ([]Restore, error) {
+	if serviceID == "" && c.LiveBackup() {
+		return nil, fmt.Errorf("list restores: %w", ErrServiceRequired)
+	}
+	return pagedList[Restore](ctx, c, c.backup("/restores"), optQuery("service_id", serviceID), "restores")
 }
 
 // GetRestore reads one restore (an object, or a one-element array).
@@ -609,6 +674,21 @@ func (c *Client) GetRestore(ctx context.Context, id int64) (*Restore, error) {
 func (c *Client) DeleteRestore(ctx context.Context, id int64) error {
 	_, err := c.do(ctx, http.MethodDelete, c.backup("/restores/"+strconv.FormatInt(id, 10)), nil, nil)
 	return err
+}
+
+// listBound counts what a listing read across its pages.
+type listBound struct{ items, bytes int }
+
+func (b *listBound) add(method, path string, items, bytes int) error {
+	b.items += items
+	b.bytes += bytes
+	switch {
+	case b.items > MaxListItems:
+		return &Error{Method: method, Path: path, Err: fmt.Errorf("the listing goes on past %d items, the most the client reads", MaxListItems)}
+	case b.bytes > MaxListBytes:
+		return &Error{Method: method, Path: path, Err: fmt.Errorf("the listing goes on past %d MiB, the most the client reads", MaxListBytes>>20)}
+	}
+	return nil
 }
 
 // Check verifies the API key with the cheapest call there is: one page of

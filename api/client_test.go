@@ -72,7 +72,7 @@ func TestHeadersAndPrefixes(t *testing.T) {
 		c.BackupPrefix = LiveBackupPrefix
 		c.UserAgent = "skytui/1.2.3"
 	})
-	if _, err := c.ListRestores(context.Background()); err != nil {
+	if _, err := c.ListRestores(context.Background(), "dbtgf1"); err != nil {
 		t.Fatal(err)
 	}
 	if got.Get("X-API-Key") != "secret-key-123" || got.Get("X-MDB-Org") != "org-42" || got.Get("User-Agent") != "skytui/1.2.3" || got.Get("Accept") != "application/json" {
@@ -212,7 +212,7 @@ func TestLongRetryAfterReturnedToCaller(t *testing.T) {
 		writeErr(w, 429, "rate limited")
 	})
 	c, rec := newTestClient(t, h)
-	_, err := c.ListRestores(context.Background())
+	_, err := c.ListRestores(context.Background(), "dbtgf1")
 	if !IsRateLimited(err) || n.Load() != 1 || len(rec.sleeps) != 0 {
 		t.Fatalf("err %v, %d requests, sleeps %v", err, n.Load(), rec.sleeps)
 	}
@@ -244,7 +244,7 @@ func TestContextCancelStopsRetries(t *testing.T) {
 	c, _ := newTestClient(t, h, func(c *Config) {
 		c.Sleep = func(context.Context, time.Duration) error { cancel(); return context.Canceled }
 	})
-	_, err := c.ListRestores(ctx)
+	_, err := c.ListRestores(ctx, "")
 	if StatusOf(err) != 503 || n.Load() != 1 {
 		t.Errorf("err %v, %d requests", err, n.Load())
 	}
@@ -325,20 +325,18 @@ func TestValidationBeforeSending(t *testing.T) {
 	}
 }
 
-func TestBackupStatusFallsBack(t *testing.T) {
-	var gets, posts atomic.Int32
+// The status call: GET with a body on the interface document's prefix, as
+// it says; never sent on the live prefix (the description has no such
+// call); a 4xx answer is asked once per client and then remembered.
+func TestBackupStatusOnlyWhereItExists(t *testing.T) {
+	var gets atomic.Int32
 	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		var body map[string]string
 		_ = json.NewDecoder(r.Body).Decode(&body)
-		if body["service_id"] != "dbtgf1" {
-			t.Errorf("status call without service_id body: %v", body)
+		if r.Method != http.MethodGet || body["service_id"] != "dbtgf1" {
+			t.Errorf("status call: %s with body %v", r.Method, body)
 		}
-		if r.Method == http.MethodGet {
-			gets.Add(1)
-			writeErr(w, 405, "method not allowed")
-			return
-		}
-		posts.Add(1)
+		gets.Add(1)
 		io.WriteString(w, `[{"backup_id":"k1","status":"In Progress"}]`)
 	})
 	c, _ := newTestClient(t, h)
@@ -347,13 +345,30 @@ func TestBackupStatusFallsBack(t *testing.T) {
 		t.Fatalf("%+v %v", st, err)
 	}
 
-	gone := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { writeErr(w, 404, "no route") })
-	c2, _ := newTestClient(t, gone)
-	if _, err := c2.BackupStatus(context.Background(), "dbtgf1"); !errors.Is(err, ErrStatusUnsupported) {
-		t.Fatalf("want ErrStatusUnsupported, got %v", err)
+	live, _ := newTestClient(t, h, func(c *Config) { c.BackupPrefix = LiveBackupPrefix })
+	before := gets.Load()
+	if _, err := live.BackupStatus(context.Background(), "dbtgf1"); !errors.Is(err, ErrStatusUnsupported) {
+		t.Fatalf("live prefix: want ErrStatusUnsupported, got %v", err)
 	}
-	if _, err := c2.BackupStatus(context.Background(), "dbtgf1"); !errors.Is(err, ErrStatusUnsupported) {
-		t.Fatal("remembered")
+	if gets.Load() != before {
+		t.Fatal("the status call was sent on the live prefix")
+	}
+
+	for _, code := range []int{400, 404, 405} {
+		var n atomic.Int32
+		refusing := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			n.Add(1)
+			writeErr(w, code, "request included a non-empty body")
+		})
+		c2, _ := newTestClient(t, refusing)
+		for range 3 {
+			if _, err := c2.BackupStatus(context.Background(), "dbtgf1"); !errors.Is(err, ErrStatusUnsupported) {
+				t.Fatalf("%d: want ErrStatusUnsupported, got %v", code, err)
+			}
+		}
+		if n.Load() != 1 {
+			t.Fatalf("%d: asked %d times, want once", code, n.Load())
+		}
 	}
 }
 

@@ -28,7 +28,7 @@ func (b *ErrorBody) UnmarshalJSON(data []byte) error {
 		plain
 		Timestamp json.RawMessage `json:"timestamp"`
 	}
-	if err := json.Unmarshal(data, &aux); err != nil {
+	if err := unmarshalLenient(data, &aux); err != nil {
 		return err
 	}
 	*b = ErrorBody(aux.plain)
@@ -156,10 +156,10 @@ func ErrorFromResponse(method, path string, status int, header http.Header, body
 	e := &Error{Method: method, Path: path, Status: status}
 	if header != nil {
 		e.RetryAfter = parseRetryAfter(header.Get("Retry-After"), time.Now())
-		e.TraceID = header.Get("X-Trace-Id")
+		e.TraceID = CleanText(header.Get("X-Trace-Id"))
 	}
 	var eb ErrorBody
-	if err := json.Unmarshal(body, &eb); err == nil {
+	if err := unmarshalLenient(body, &eb); err == nil {
 		if len(eb.Errors) > 0 {
 			d := eb.Errors[0]
 			e.Message = d.Message
@@ -179,7 +179,7 @@ func ErrorFromResponse(method, path string, status int, header http.Header, body
 	if e.Message == "" {
 		text := strings.TrimSpace(string(body))
 		if text != "" && !strings.HasPrefix(text, "{") && !strings.HasPrefix(text, "<") {
-			e.Message = text
+			e.Message = CleanText(text)
 		}
 	}
 	return e

@@ -3,6 +3,7 @@ package api
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -13,11 +14,46 @@ import (
 // a JSON number (epoch seconds, or milliseconds when implausibly large for
 // seconds), a numeric string, or an RFC 3339 / common date-time string.
 // It encodes as an RFC 3339 string, or null when zero.
-type Time struct{ time.Time }
+//
+// A value that is none of those never fails the answer: the time stays zero
+// and Raw keeps the text as it came (cleaned), to be shown as it is.
+type Time struct {
+	time.Time
+	// Raw is the answer's value when it could not be read as a time.
+	Raw string
+}
 
 // UnixTime decodes like Time but encodes as integer epoch seconds, the shape
 // of provisioning fields such as created_on.
-type UnixTime struct{ time.Time }
+type UnixTime struct {
+	time.Time
+	// Raw is the answer's value when it could not be read as a time.
+	Raw string
+}
+
+// Unread reports a value that was present but could not be read as a time.
+func (t Time) Unread() bool { return t.IsZero() && t.Raw != "" }
+
+// Unread reports a value that was present but could not be read as a time.
+func (t UnixTime) Unread() bool { return t.IsZero() && t.Raw != "" }
+
+// decodeTime reads a timestamp; what it cannot read it keeps as raw text.
+func decodeTime(b []byte) (time.Time, string) {
+	v, err := parseFlexTime(b)
+	if err == nil {
+		return v, ""
+	}
+	raw := strings.TrimSpace(string(b))
+	var s string
+	if json.Unmarshal(b, &s) == nil {
+		raw = s
+	}
+	raw = CleanText(raw)
+	if raw == "" {
+		raw = "?"
+	}
+	return time.Time{}, raw
+}
 
 var timeLayouts = []string{
 	time.RFC3339Nano,
@@ -63,7 +99,11 @@ func epoch(f float64) time.Time {
 	if f == 0 {
 		return time.Time{}
 	}
-	// Values past the year 5138 in seconds are milliseconds.
+	// Values past the year 5138 in seconds are milliseconds; past the
+	// range of time.Time they are not times at all.
+	if f > 1e17 || f < -1e17 || f != f {
+		return time.Time{}
+	}
 	if f > 1e11 {
 		return time.UnixMilli(int64(f)).UTC()
 	}
@@ -73,14 +113,16 @@ func epoch(f float64) time.Time {
 
 // UnmarshalJSON implements json.Unmarshaler.
 func (t *Time) UnmarshalJSON(b []byte) error {
-	v, err := parseFlexTime(b)
-	t.Time = v
-	return err
+	t.Time, t.Raw = decodeTime(b)
+	return nil
 }
 
 // MarshalJSON implements json.Marshaler.
 func (t Time) MarshalJSON() ([]byte, error) {
 	if t.IsZero() {
+		if t.Raw != "" {
+			return json.Marshal(t.Raw)
+		}
 		return []byte("null"), nil
 	}
 	return json.Marshal(t.UTC().Format(time.RFC3339))
@@ -88,9 +130,8 @@ func (t Time) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON implements json.Unmarshaler.
 func (t *UnixTime) UnmarshalJSON(b []byte) error {
-	v, err := parseFlexTime(b)
-	t.Time = v
-	return err
+	t.Time, t.Raw = decodeTime(b)
+	return nil
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -117,7 +158,7 @@ func (s *FlexString) UnmarshalJSON(b []byte) error {
 		if err := json.Unmarshal(b, &v); err != nil {
 			return err
 		}
-		*s = FlexString(v)
+		*s = FlexString(CleanText(v))
 		return nil
 	}
 	var n json.Number
@@ -148,39 +189,47 @@ func (n *FlexInt) UnmarshalJSON(b []byte) error {
 			*n = 0
 			return nil
 		}
-		v, err := strconv.ParseFloat(s, 64)
+		v, err := parseJSONInt([]byte(s))
 		if err != nil {
-			return fmt.Errorf("expected a number, got %q", s)
+			return fmt.Errorf("expected a whole number, got %q", CleanText(s))
 		}
 		*n = FlexInt(v)
 		return nil
 	}
-	var f float64
-	if err := json.Unmarshal(b, &f); err != nil {
-		return fmt.Errorf("expected a number, got %s", b)
+	v, err := parseJSONInt(b)
+	if err != nil {
+		return fmt.Errorf("expected a whole number, got %s", preview(b))
 	}
-	*n = FlexInt(f)
+	*n = FlexInt(v)
 	return nil
 }
 
 // decodeList decodes either a bare JSON array or an envelope object holding
 // the array under one of the given keys. It returns the envelope's
 // pages_count (0 when absent or for a bare array).
+//
+// An empty or null body is an error, not an empty list: a list that went
+// from eight services to none because a server sent nothing must not be
+// shown as "no services". An envelope without the list (the description
+// requires none of its fields) is an empty list.
 func decodeList[T any](body []byte, keys ...string) ([]T, int, error) {
 	body = bytes.TrimSpace(body)
-	if len(body) == 0 || bytes.Equal(body, []byte("null")) {
-		return nil, 0, nil
+	if len(body) == 0 {
+		return nil, 0, errors.New("empty answer where a list was expected")
+	}
+	if bytes.Equal(body, []byte("null")) {
+		return nil, 0, errors.New("null answer where a list was expected")
 	}
 	if body[0] == '[' {
 		var out []T
-		if err := json.Unmarshal(body, &out); err != nil {
+		if err := unmarshalLenient(body, &out); err != nil {
 			return nil, 0, err
 		}
 		return out, 0, nil
 	}
 	var env map[string]json.RawMessage
 	if err := json.Unmarshal(body, &env); err != nil {
-		return nil, 0, err
+		return nil, 0, fmt.Errorf("expected an array or an object with %q", strings.Join(keys, `" or "`))
 	}
 	pages := 0
 	if raw, ok := env["pages_count"]; ok {
@@ -198,12 +247,12 @@ func decodeList[T any](body []byte, keys ...string) ([]T, int, error) {
 		if bytes.Equal(bytes.TrimSpace(raw), []byte("null")) {
 			return nil, pages, nil
 		}
-		if err := json.Unmarshal(raw, &out); err != nil {
-			return nil, 0, err
+		if err := unmarshalLenient(raw, &out); err != nil {
+			return nil, 0, fmt.Errorf("%q: %w", k, err)
 		}
 		return out, pages, nil
 	}
-	return nil, 0, fmt.Errorf("expected an array or an object with %q", strings.Join(keys, `" or "`))
+	return nil, pages, nil
 }
 
 // decodeOne decodes a single object, or the first element of an array (the
@@ -212,7 +261,7 @@ func decodeOne[T any](body []byte) (*T, error) {
 	body = bytes.TrimSpace(body)
 	if len(body) > 0 && body[0] == '[' {
 		var arr []T
-		if err := json.Unmarshal(body, &arr); err != nil {
+		if err := unmarshalLenient(body, &arr); err != nil {
 			return nil, err
 		}
 		if len(arr) == 0 {
@@ -221,7 +270,7 @@ func decodeOne[T any](body []byte) (*T, error) {
 		return &arr[0], nil
 	}
 	var v T
-	if err := json.Unmarshal(body, &v); err != nil {
+	if err := unmarshalLenient(body, &v); err != nil {
 		return nil, err
 	}
 	return &v, nil

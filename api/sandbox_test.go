@@ -181,7 +181,7 @@ func TestEveryCallAgainstTheSandbox(t *testing.T) {
 			if api.StatusOf(err) != http.StatusBadRequest || !strings.Contains(strings.ToLower(err.Error()), "provider") {
 				t.Fatalf("cross-provider: %v", err)
 			}
-			list, err := c.ListRestores(ctx)
+			list, err := c.ListRestores(ctx, dst.ID)
 			if err != nil || len(list) != 1 || !list[0].Running() {
 				t.Fatalf("restores %+v %v", list, err)
 			}

@@ -1,7 +1,6 @@
 package api
 
 import (
-	"encoding/json"
 	"strings"
 )
 
@@ -9,6 +8,7 @@ import (
 // Fields the interface leaves unspecified are taken from the live service;
 // unknown fields are ignored when decoding.
 type Service struct {
+	Meta
 	ID            string         `json:"id"`
 	Name          string         `json:"name"`
 	Status        string         `json:"status"`
@@ -246,6 +246,7 @@ type ExternalBucket struct {
 
 // Schedule is a backup schedule or job as created and listed.
 type Schedule struct {
+	Meta
 	ID          FlexInt `json:"id"`
 	ServiceID   string  `json:"service_id"`
 	ServiceName string  `json:"service_name,omitempty"`
@@ -274,6 +275,7 @@ func (s *Schedule) Expression() string {
 
 // Backup is one entry of the backup listing.
 type Backup struct {
+	Meta
 	// Key identifies the backup: "<hash>:<service_id>:<pod>". The live
 	// service calls it id; older pages call it key or backup_id.
 	Key                string     `json:"id"`
@@ -306,7 +308,7 @@ func (b *Backup) UnmarshalJSON(data []byte) error {
 		Storage    FlexInt `json:"storage_bytes"`
 		DiskBytes  FlexInt `json:"disk_size_bytes"`
 	}
-	if err := json.Unmarshal(data, &aux); err != nil {
+	if err := unmarshalLenient(data, &aux); err != nil {
 		return err
 	}
 	*b = Backup(aux.plain)
@@ -365,7 +367,7 @@ func (s *BackupStatus) UnmarshalJSON(data []byte) error {
 		Key      string     `json:"key"`
 		BackupID string     `json:"backup_id"`
 	}
-	if err := json.Unmarshal(data, &aux); err != nil {
+	if err := unmarshalLenient(data, &aux); err != nil {
 		return err
 	}
 	*s = BackupStatus(aux.plain)
@@ -420,6 +422,7 @@ func BackupIDRestore(serviceID, backupID string) RestoreRequest {
 
 // Restore is a restore record.
 type Restore struct {
+	Meta
 	ID          FlexInt `json:"id"`
 	ServiceID   string  `json:"service_id"`
 	ServiceName string  `json:"service_name,omitempty"`
@@ -438,7 +441,7 @@ func (r *Restore) UnmarshalJSON(data []byte) error {
 		plain
 		BackupID string `json:"backup_id"`
 	}
-	if err := json.Unmarshal(data, &aux); err != nil {
+	if err := unmarshalLenient(data, &aux); err != nil {
 		return err
 	}
 	*r = Restore(aux.plain)

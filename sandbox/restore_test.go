@@ -207,7 +207,7 @@ func TestRestoreShapesPerPrefix(t *testing.T) {
 	}
 	for _, prefix := range []string{"/backup/v1", "/skybackup/v1"} {
 		c := h.client(prefix)
-		list, err := c.ListRestores(bg)
+		list, err := c.ListRestores(bg, r.ServiceID)
 		if err != nil || len(list) != 1 {
 			t.Fatalf("%s list %v %v", prefix, list, err)
 		}

@@ -89,6 +89,10 @@ type Screen struct {
 	// svcFilter shows only the restores of one service ("" all).
 	svcFilter string
 
+	// sweep lists the restores of every service where the server lists
+	// them only per service (the live service); it is used from commands.
+	sweep *api.RestoreSweep
+
 	wizard *forms.Restore
 	// draft is a wizard left with esc: n brings it back as it was.
 	draft   *forms.Restore
@@ -105,6 +109,7 @@ func New(c *kit.Common) *Screen {
 		services:  map[string]api.Service{},
 		firstSeen: map[int64]time.Time{},
 		accepted:  map[int64]api.Restore{},
+		sweep:     &api.RestoreSweep{},
 	}
 	s.table = kit.NewTable(c, []kit.Column{
 		colID:      {Title: "ID", Min: 3, Max: 8, Priority: 10, Right: true},
@@ -166,7 +171,7 @@ func (s *Screen) resolve(arg string) string {
 // Resources implements kit.Screen: the restores, the services (names,
 // providers, statuses), and what the wizard or the migration asks for.
 func (s *Screen) Resources() []kit.Resource {
-	client := s.common.Client
+	client, sweep := s.common.Client, s.sweep
 	res := []kit.Resource{
 		{
 			Key: ResourceKey,
@@ -174,7 +179,7 @@ func (s *Screen) Resources() []kit.Resource {
 				if client == nil {
 					return nil, fmt.Errorf("no API client")
 				}
-				return client.ListRestores(ctx)
+				return sweep.All(ctx, client)
 			},
 			Pending: func(data any) bool {
 				rs, _ := data.([]api.Restore)

@@ -544,7 +544,7 @@ func TestRestoreBucketSecrets(t *testing.T) {
 		} else if len(keys) != 0 {
 			t.Fatalf("the key was kept without asking: %v", keys)
 		}
-		rs, _ := e.client.ListRestores(context.Background())
+		rs, _ := e.client.ListRestores(context.Background(), "")
 		if rs[0].Bucket != "s3://acme-dumps/" || rs[0].Key != "orders/dump.sql.gz" || rs[0].Type != "logical" {
 			t.Fatalf("restore %+v", rs[0])
 		}

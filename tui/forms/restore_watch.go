@@ -66,7 +66,7 @@ func WatchRestore(c *kit.Common, origin string, rec api.Restore, tag RestoreTag)
 		if id > 0 {
 			return client.GetRestore(ctx, id)
 		}
-		all, err := client.ListRestores(ctx)
+		all, err := client.ListRestores(ctx, serviceID)
 		if err != nil {
 			return nil, err
 		}
