@@ -8,8 +8,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
@@ -17,86 +15,17 @@ import (
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/getkin/kin-openapi/openapi3filter"
-	"github.com/getkin/kin-openapi/routers"
 	"github.com/skytui/skytui/api"
+	"github.com/skytui/skytui/internal/openapispec"
 )
-
-// The live service's OpenAPI description lives beside the project (in
-// ../shared/reference from the repository root), here and in CI but not on
-// users' machines. It is never copied into the repository.
-func liveSpecPath(t *testing.T) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("repository root (go.mod) not found")
-		}
-		dir = parent
-	}
-	p := filepath.Join(dir, "..", "shared", "reference", "skysql-openapi.yaml")
-	if _, err := os.Stat(p); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("OpenAPI spec missing in CI: %v", err)
-		}
-		t.Skipf("OpenAPI spec not found at %s (it lives beside the project, not in it): %v", p, err)
-	}
-	return p
-}
 
 type exchange struct {
 	method, path string
 	r            *resp
 }
 
-// specOp finds the spec's path template and operation for a request path.
-func specOp(doc *openapi3.T, method, path string) (string, *openapi3.PathItem, *openapi3.Operation, map[string]string) {
-	p, _, _ := strings.Cut(path, "?")
-	segs := strings.Split(strings.Trim(p, "/"), "/")
-	bestLit := -1
-	var tmpl string
-	var item *openapi3.PathItem
-	var params map[string]string
-	for t, it := range doc.Paths.Map() {
-		ts := strings.Split(strings.Trim(t, "/"), "/")
-		if len(ts) != len(segs) {
-			continue
-		}
-		lit, ok, ps := 0, true, map[string]string{}
-		for i, s := range ts {
-			if strings.HasPrefix(s, "{") {
-				ps[strings.Trim(s, "{}")] = segs[i]
-				continue
-			}
-			if s != segs[i] {
-				ok = false
-				break
-			}
-			lit++
-		}
-		if ok && lit > bestLit {
-			bestLit, tmpl, item, params = lit, t, it, ps
-		}
-	}
-	if item == nil {
-		return "", nil, nil, nil
-	}
-	return tmpl, item, item.GetOperation(method), params
-}
-
 func TestOpenAPIConformance(t *testing.T) {
-	specFile := liveSpecPath(t)
-	loader := openapi3.NewLoader()
-	doc, err := loader.LoadFromFile(specFile)
-	if err != nil {
-		t.Fatalf("load %s: %v", specFile, err)
-	}
+	doc := openapispec.Load(t)
 
 	var log []exchange
 	h := newHarness(t, Options{DemoData: true, Seed: 11})
@@ -135,7 +64,13 @@ func TestOpenAPIConformance(t *testing.T) {
 		if prefix == "" {
 			continue // /backup/v1 is not in the live spec
 		}
-		tmpl, item, op, params := specOp(doc, ex.method, ex.path)
+		var tmpl string
+		var item *openapi3.PathItem
+		var op *openapi3.Operation
+		route, params := openapispec.Find(doc, ex.method, ex.path)
+		if route != nil {
+			tmpl, item, op = route.Path, route.PathItem, route.Operation
+		}
 		name := ex.method + " " + tmpl
 		if ex.r.status < 300 {
 			seenOK[name] = true
@@ -169,7 +104,7 @@ func TestOpenAPIConformance(t *testing.T) {
 		in := &openapi3filter.ResponseValidationInput{
 			RequestValidationInput: &openapi3filter.RequestValidationInput{
 				Request: req, PathParams: params,
-				Route: &routers.Route{Spec: doc, Path: tmpl, PathItem: item, Method: ex.method, Operation: op},
+				Route: route,
 			},
 			Status:  ex.r.status,
 			Header:  ex.r.header,
