@@ -83,6 +83,10 @@ type RestoreSweep struct {
 
 	mu   sync.Mutex
 	last map[string]sweepEntry
+	// ids and idsAt are the services listing, read again when a sweep is
+	// fresh or the settled interval has passed.
+	ids   []string
+	idsAt time.Time
 }
 
 type sweepEntry struct {
@@ -95,19 +99,14 @@ func (e sweepEntry) running() bool {
 }
 
 // List returns the restores of the given services (every restore of the
-// account on the interface document's prefix).
-func (s *RestoreSweep) List(ctx context.Context, c *Client, serviceIDs []string) ([]Restore, error) {
+// account on the interface document's prefix). With fresh set every service
+// is asked, whatever was known: the first sweep of a view, a refresh the
+// user asked for, and one after a change.
+func (s *RestoreSweep) List(ctx context.Context, c *Client, serviceIDs []string, fresh bool) ([]Restore, error) {
 	if !c.LiveBackup() {
 		return c.ListRestores(ctx, "")
 	}
-	now := time.Now
-	if s.Now != nil {
-		now = s.Now
-	}
-	settled := s.Settled
-	if settled <= 0 {
-		settled = DefaultSettledInterval
-	}
+	now, settled := s.now, s.settled()
 	s.mu.Lock()
 	if s.last == nil {
 		s.last = map[string]sweepEntry{}
@@ -116,19 +115,19 @@ func (s *RestoreSweep) List(ctx context.Context, c *Client, serviceIDs []string)
 	t := now()
 	for _, id := range serviceIDs {
 		e, ok := s.last[id]
-		if !ok || e.running() || t.Sub(e.at) >= settled {
+		if fresh || !ok || e.running() || t.Sub(e.at) >= settled {
 			ask = append(ask, id)
 		}
 	}
 	s.mu.Unlock()
 
-	fresh := make(map[string][]Restore, len(ask))
+	got := make(map[string][]Restore, len(ask))
 	var mu sync.Mutex
 	_, err := perService(ctx, ask, func(ctx context.Context, id string) ([]struct{}, error) {
 		rs, err := c.ListRestores(ctx, id)
 		if err == nil || IsNotFound(err) {
 			mu.Lock()
-			fresh[id] = rs
+			got[id] = rs
 			mu.Unlock()
 		}
 		return nil, err
@@ -140,7 +139,7 @@ func (s *RestoreSweep) List(ctx context.Context, c *Client, serviceIDs []string)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	t = now()
-	for id, rs := range fresh {
+	for id, rs := range got {
 		s.last[id] = sweepEntry{at: t, restores: rs}
 	}
 	keep := make(map[string]sweepEntry, len(serviceIDs))
@@ -156,20 +155,43 @@ func (s *RestoreSweep) List(ctx context.Context, c *Client, serviceIDs []string)
 }
 
 // All returns the restores of every service of the account: on the live
-// service it lists the services, then sweeps them.
-func (s *RestoreSweep) All(ctx context.Context, c *Client) ([]Restore, error) {
+// service it lists the services (again only when fresh, or once the
+// settled interval has passed), then sweeps them (see List for fresh).
+func (s *RestoreSweep) All(ctx context.Context, c *Client, fresh bool) ([]Restore, error) {
 	if !c.LiveBackup() {
 		return c.ListRestores(ctx, "")
 	}
-	svcs, err := c.ListServices(ctx)
-	if err != nil {
-		return nil, err
-	}
-	ids := make([]string, 0, len(svcs))
-	for _, sv := range svcs {
-		if sv.ID != "" {
-			ids = append(ids, sv.ID)
+	s.mu.Lock()
+	ids, at := s.ids, s.idsAt
+	s.mu.Unlock()
+	if fresh || ids == nil || s.now().Sub(at) >= s.settled() {
+		svcs, err := c.ListServices(ctx)
+		if err != nil {
+			return nil, err
 		}
+		ids = make([]string, 0, len(svcs))
+		for _, sv := range svcs {
+			if sv.ID != "" {
+				ids = append(ids, sv.ID)
+			}
+		}
+		s.mu.Lock()
+		s.ids, s.idsAt = ids, s.now()
+		s.mu.Unlock()
 	}
-	return s.List(ctx, c, ids)
+	return s.List(ctx, c, ids, fresh)
+}
+
+func (s *RestoreSweep) now() time.Time {
+	if s.Now != nil {
+		return s.Now()
+	}
+	return time.Now()
+}
+
+func (s *RestoreSweep) settled() time.Duration {
+	if s.Settled > 0 {
+		return s.Settled
+	}
+	return DefaultSettledInterval
 }

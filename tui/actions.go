@@ -6,6 +6,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/skytui/skytui/api"
 	"github.com/skytui/skytui/tui/kit"
 )
 
@@ -118,17 +119,23 @@ func (m *Model) actionDone(msg actionResultMsg) tea.Cmd {
 	sameProfile := m.actionGen[msg.id] == m.profileGen
 	delete(m.actionGen, msg.id)
 	var cmds []tea.Cmd
-	if msg.err != nil {
+	switch why := unreadableAnswer(msg.result); {
+	case msg.err != nil:
 		cmds = append(cmds, m.toast(kit.ToastError, a.Name+" failed: "+msg.err.Error()))
-	} else {
+	case why != "":
+		// The server accepted the change (2xx); only its answer is
+		// unreadable. Never a failure, and nothing invites a second submit:
+		// the lists it changed are read again at once.
+		cmds = append(cmds, m.toast(kit.ToastWarn, a.Name+": accepted; the answer could not be read: "+why))
+	default:
 		text := a.Name + ": done"
 		if a.Success != nil {
 			text = a.Success(msg.result)
 		}
 		cmds = append(cmds, m.toast(kit.ToastSuccess, text))
-		if len(a.Refresh) > 0 && sameProfile {
-			cmds = append(cmds, m.engine.refresh(a.Refresh, true)...)
-		}
+	}
+	if msg.err == nil && len(a.Refresh) > 0 && sameProfile {
+		cmds = append(cmds, m.engine.refresh(a.Refresh, true)...)
 	}
 	if sameProfile {
 		cmds = append(cmds, m.deliver(a.Origin, kit.ActionDoneMsg{Name: a.Name, Tag: a.Tag, Result: msg.result, Err: msg.err}))
@@ -137,4 +144,13 @@ func (m *Model) actionDone(msg actionResultMsg) tea.Cmd {
 		cmds = append(cmds, tea.Raw("\a")) // the outcome is on another screen
 	}
 	return tea.Batch(cmds...)
+}
+
+// unreadableAnswer says why an accepted change's answer could not be read,
+// or "" (see api.Meta.Unreadable).
+func unreadableAnswer(result any) string {
+	if u, ok := result.(api.AnswerUnreadableError); ok {
+		return u.AnswerUnreadable()
+	}
+	return ""
 }

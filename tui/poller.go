@@ -118,7 +118,7 @@ func (e *engine) sync(res []kit.Resource) []tea.Cmd {
 		st := &resState{res: r, serial: e.serial}
 		e.states[r.Key] = st
 		if !e.stopped {
-			cmds = append(cmds, e.fetch(st))
+			cmds = append(cmds, e.fetch(st, true))
 		}
 	}
 	for k := range e.states {
@@ -142,12 +142,18 @@ func (e *engine) sameKeys(res []kit.Resource) bool {
 	return true
 }
 
-func (e *engine) fetch(st *resState) tea.Cmd {
+// fetch starts one request of a resource. fresh marks a fetch that must
+// not be served from a resource's own cache (kit.Fresh): the first one, a
+// refresh the user asked for and a refresh after a change; a tick is not.
+func (e *engine) fetch(st *resState, fresh bool) tea.Cmd {
 	st.inFlight = true
 	st.armed = 0
 	st.seq++ // any armed tick is now stale
 	e.requests++
 	gen, serial, key, f, ctx := e.gen, st.serial, st.res.Key, st.res.Fetch, e.ctx
+	if fresh {
+		ctx = kit.WithFresh(ctx)
+	}
 	return func() tea.Msg {
 		var data any
 		var err error
@@ -192,7 +198,7 @@ func (e *engine) onTick(m pollTickMsg) tea.Cmd {
 	if !ok || m.gen != e.gen || m.serial != st.serial || m.seq != st.seq || st.inFlight || e.stopped {
 		return nil
 	}
-	return e.fetch(st)
+	return e.fetch(st, false)
 }
 
 // onResult takes a reply: it returns the data message for the screen
@@ -236,7 +242,7 @@ func (e *engine) onResult(m pollResultMsg) (*kit.DataMsg, []tea.Cmd) {
 	st.pending = st.res.Pending != nil && st.res.Pending(m.data)
 	var cmds []tea.Cmd
 	if again {
-		cmds = append(cmds, e.fetch(st))
+		cmds = append(cmds, e.fetch(st, true))
 	} else {
 		cmds = append(cmds, e.arm(st, e.interval(st)))
 	}
@@ -276,7 +282,7 @@ func (e *engine) refresh(keys []string, again bool) []tea.Cmd {
 			continue
 		}
 		st.backoff = 0
-		cmds = append(cmds, e.fetch(st))
+		cmds = append(cmds, e.fetch(st, true))
 	}
 	return cmds
 }

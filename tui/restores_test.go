@@ -3,6 +3,10 @@ package tui
 import (
 	"context"
 	"fmt"
+	"io"
+	"maps"
+	"net/http"
+	"net/http/httptest"
 	"regexp"
 	"strings"
 	"testing"
@@ -544,4 +548,88 @@ func TestWatchBackoffAndGone(t *testing.T) {
 	if len(h.m.Watching()) != 0 {
 		t.Fatal("the watch did not end")
 	}
+}
+
+// TestRestoreAcceptedWithUnreadableAnswer: on the live prefix, the server
+// carries out the restore and answers 200 with a body nobody can read. The
+// TUI says "accepted", never "failed", offers no retry, sends exactly one
+// POST, lists the restore at once and follows it to its end.
+func TestRestoreAcceptedWithUnreadableAnswer(t *testing.T) {
+	srv, clk, _ := newSandbox(t, true)
+	garble := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/restores") {
+			rec := httptest.NewRecorder()
+			srv.ServeHTTP(rec, r)
+			if rec.Code/100 == 2 {
+				w.WriteHeader(http.StatusOK)
+				io.WriteString(w, "<html><body>gateway: OK</body></html>")
+				return
+			}
+			maps.Copy(w.Header(), rec.Header())
+			w.WriteHeader(rec.Code)
+			w.Write(rec.Body.Bytes())
+			return
+		}
+		srv.ServeHTTP(w, r)
+	})
+	c, err := api.New(api.Config{BaseURL: "http://127.0.0.1:8080", APIKey: tuitest.TestKey,
+		HTTPClient: tuitest.HTTPClient(garble), MaxRetries: -1, BackupPrefix: api.LiveBackupPrefix})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := tuitest.NewFrameRecorder(New(Options{Client: c, Profile: "skysql", Now: clk.Now,
+		SlowInterval: 30 * time.Second, FastInterval: 2 * time.Second, Getenv: func(string) string { return "" }}))
+	tm := teatest.NewTestModel(t, rec, teatest.WithInitialTermSize(140, 30))
+	wait := func(what string, re *regexp.Regexp) {
+		t.Helper()
+		deadline := time.Now().Add(15 * time.Second)
+		for {
+			f := rec.Frame()
+			if (re != nil && re.MatchString(f)) || (re == nil && strings.Contains(f, what)) {
+				return
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("the screen never showed %q %v; last frame:\n%s", what, re, f)
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+	press := func(ks ...string) {
+		for _, k := range ks {
+			tm.Send(tuitest.KeyMsg(k))
+		}
+	}
+	typ := func(s string) {
+		for _, r := range s {
+			tm.Send(tea.KeyPressMsg{Code: r, Text: string(r)})
+		}
+	}
+	wait("orders-prod", nil)
+	press("3")
+	wait("staging-eu", nil)
+	press("n", "1")
+	wait("which service to restore into", nil)
+	typ("/dev-serverless")
+	press("enter", "enter")
+	wait("Backups of dev-serverless", nil)
+	press("s")
+	typ("/analytics-gcp")
+	press("enter", "enter")
+	wait("", regexp.MustCompile(`> \w+\s+full\s+Succeeded`))
+	press("enter")
+	wait("Type dev-serverless to confirm", nil)
+	typ("dev-serverless")
+	press("enter")
+	wait("restore into dev-serverless: accepted; the answer could not be read", nil)
+	wait("", regexp.MustCompile(`\d+\s+dev-serverless\s.*Running`))
+	if f := rec.Frame(); strings.Contains(f, "failed") || strings.Contains(f, "try again") || strings.Contains(f, "retry") {
+		t.Fatalf("an accepted restore reads as a failure:\n%s", f)
+	}
+	if n := srv.Stats().Count("POST", "/skybackup/v1/restores"); n != 1 {
+		t.Fatalf("%d POSTs, want exactly 1", n)
+	}
+	clk.Advance(2 * time.Hour)
+	wait("restore into dev-serverless succeeded", nil)
+	press("q")
+	tm.WaitFinished(t, teatest.WithFinalTimeout(10*time.Second))
 }

@@ -179,7 +179,7 @@ func (s *Screen) Resources() []kit.Resource {
 				if client == nil {
 					return nil, fmt.Errorf("no API client")
 				}
-				return sweep.All(ctx, client)
+				return sweep.All(ctx, client, kit.Fresh(ctx))
 			},
 			Pending: func(data any) bool {
 				rs, _ := data.([]api.Restore)

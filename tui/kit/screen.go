@@ -118,6 +118,16 @@ type Resource struct {
 	Pending func(data any) bool
 }
 
+type freshKey struct{}
+
+// WithFresh marks a fetch as fresh: the first of a resource, one the user
+// asked for, or one after a change. A Fetch that keeps its own cache (the
+// restores of every service, asked per service) asks everything again.
+func WithFresh(ctx context.Context) context.Context { return context.WithValue(ctx, freshKey{}, true) }
+
+// Fresh reports whether a fetch is fresh (see WithFresh).
+func Fresh(ctx context.Context) bool { v, _ := ctx.Value(freshKey{}).(bool); return v }
+
 // DataMsg delivers a fetched resource (or the error) to the screen that
 // asked for it. Stale replies (older generation) never arrive.
 type DataMsg struct {
