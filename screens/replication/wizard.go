@@ -994,7 +994,18 @@ func (e *Engine) StartRestore(ctx context.Context, p Progress) Outcome {
 		return fail(StepRestore, err, "the API refused the restore: "+err.Error(), apiFix(err))
 	}
 	if r.ID <= 0 {
-		return fail(StepRestore, nil, "the API started a restore but returned no restore ID", "follow it on the Restores screen")
+		// Accepted, but the answer named no restore (or could not be
+		// read): find it among the secondary's restores. Never a failure.
+		if found := newestRestoreOf(ctx, cl, p); found != nil {
+			r = found
+		} else {
+			why := "the answer named no restore"
+			if u := r.AnswerUnreadable(); u != "" {
+				why = "the answer could not be read: " + u
+			}
+			return Outcome{Step: StepRestore, Verdict: Waiting,
+				Summary: fmt.Sprintf("restore into %s accepted; %s. Follow it on the Restores screen (3)", orID(p.SecondaryName, p.SecondaryID), why)}
+		}
 	}
 	o := restoreOutcome(p, r, e.now())
 	o.Restore = r
@@ -1002,6 +1013,26 @@ func (e *Engine) StartRestore(ctx context.Context, p Progress) Outcome {
 		o.Summary = fmt.Sprintf("restore %d into %s started; it is followed here until it ends", int64(r.ID), orID(p.SecondaryName, p.SecondaryID))
 	}
 	return o
+}
+
+// newestRestoreOf finds the running restore of the chosen backup into the
+// secondary, the newest when there are several; nil when none is listed.
+func newestRestoreOf(ctx context.Context, cl *api.Client, p Progress) *api.Restore {
+	list, err := cl.ListRestores(ctx, p.SecondaryID)
+	if err != nil {
+		return nil
+	}
+	var best *api.Restore
+	for i := range list {
+		r := &list[i]
+		if r.ServiceID != p.SecondaryID || !r.Running() || (r.Key != "" && r.Key != p.BackupKey) {
+			continue
+		}
+		if best == nil || r.ID > best.ID {
+			best = r
+		}
+	}
+	return best
 }
 
 // CheckRestore reads the restore the wizard started.

@@ -2,6 +2,8 @@ package replication
 
 import (
 	"context"
+	"io"
+	"net/http"
 	"os"
 	"regexp"
 	"strconv"
@@ -490,4 +492,53 @@ func TestStaleCheckDropped(t *testing.T) {
 	if o := s.wiz.Result(StepBackup); o.Problem != "" {
 		t.Fatalf("an answer of the previous setup was applied: %+v", o)
 	}
+}
+
+// garbleRestores carries POST .../restores to the server, then hands the
+// client a body nobody can read in place of the 200 answer.
+type garbleRestores struct{ next http.RoundTripper }
+
+func (g garbleRestores) RoundTrip(r *http.Request) (*http.Response, error) {
+	res, err := g.next.RoundTrip(r)
+	if err != nil || r.Method != http.MethodPost || !strings.HasSuffix(r.URL.Path, "/restores") || res.StatusCode/100 != 2 {
+		return res, err
+	}
+	res.Body.Close()
+	res.Body = io.NopCloser(strings.NewReader("<html>gateway: OK</html>"))
+	res.ContentLength = -1
+	return res, nil
+}
+
+// TestWizardRestoreAcceptedWithUnreadableAnswer: the server starts the
+// restore and its answer cannot be read. The step waits on the restore it
+// finds on the secondary; it never reports a failure.
+func TestWizardRestoreAcceptedWithUnreadableAnswer(t *testing.T) {
+	e := newEnv(t, false)
+	pri, sec := e.launch("shop-main", "aws"), e.launch("shop-copy", "aws")
+	e.fullBackup(pri.ID)
+	garbled, err := api.New(api.Config{BaseURL: e.c.BaseURL(), APIKey: testKey, MaxRetries: -1,
+		HTTPClient: &http.Client{Transport: garbleRestores{http.DefaultTransport}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	eng := &Engine{Client: garbled, Now: e.clk.Now, SQLTimeout: 5 * time.Second}
+	w := NewWizard(e.clk.Now())
+	w.Apply(eng.CheckPair(bg, pri.ID, sec.ID), e.clk.Now())
+	w.Progress.Step = StepBackup
+	o := eng.ListBackups(bg, w.Progress)
+	w.Apply(o, e.clk.Now())
+	if err := w.ChooseBackup(o.Backup.Backup.Key, e.clk.Now()); err != nil {
+		t.Fatal(err)
+	}
+	o = eng.StartRestore(bg, w.Progress)
+	want(t, o, Waiting)
+	if o.Restore == nil || o.Restore.ID <= 0 || o.Restore.ServiceID != sec.ID {
+		t.Fatalf("the accepted restore was not found on the secondary: %+v", o)
+	}
+	if n := e.posts("/backup/v1/restores"); n != 1 {
+		t.Fatalf("%d restore POSTs, want 1", n)
+	}
+	w.Apply(o, e.clk.Now())
+	e.clk.Advance(time.Hour)
+	want(t, eng.CheckRestore(bg, w.Progress), Pass)
 }
