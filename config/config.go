@@ -6,7 +6,6 @@
 package config
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -53,6 +52,10 @@ type Profile struct {
 type Config struct {
 	DefaultProfile string
 	Profiles       []Profile
+	// Warnings are what the file holds that was ignored (unknown keys and
+	// tables), one line each: "FILE:LINE: unknown key ...". Empty for a
+	// clean file; not written back by Save.
+	Warnings []string
 
 	path string // file it was loaded from / is saved to
 }
@@ -157,6 +160,13 @@ func Load() (*Config, error) {
 // LoadFile reads path. A missing file gives an empty config (the skysql
 // preset is always available), not an error. A malformed file is an error
 // naming the path and line.
+//
+// Unknown keys and tables do not stop the file loading (a newer version may
+// have written them): each becomes a line of Config.Warnings naming the file,
+// the line and the key, with a suggestion when a known key is close. A key
+// that looks like a secret is an error wherever it is. LoadFile prints
+// nothing. When the file fails after warnings were found, the error is a
+// *LoadError that carries them (an unknown table often explains the failure).
 func LoadFile(path string) (*Config, error) {
 	c := &Config{path: path}
 	data, err := os.ReadFile(path)
@@ -167,42 +177,35 @@ func LoadFile(path string) (*Config, error) {
 		return nil, fmt.Errorf("config %s: %w", path, err)
 	}
 	var fc fileConfig
-	strict := toml.NewDecoder(bytes.NewReader(data)).DisallowUnknownFields()
-	if err := strict.Decode(&fc); err != nil {
-		var missing *toml.StrictMissingError
-		if !errors.As(err, &missing) {
-			return nil, decodeError(path, err)
+	if err := toml.Unmarshal(data, &fc); err != nil {
+		return nil, decodeError(path, err)
+	}
+	if err := checkSecrets(path, data); err != nil {
+		return nil, err
+	}
+	c.Warnings = unknownKeys(path, data, fc)
+	fail := func(err error) (*Config, error) {
+		if len(c.Warnings) > 0 {
+			return nil, &LoadError{Err: err, Warnings: c.Warnings}
 		}
-		// Unknown keys are tolerated (newer versions may add some), except
-		// ones that look like secrets.
-		for _, e := range missing.Errors {
-			k := e.Key()
-			if len(k) > 0 && secretKeyRe.MatchString(k[len(k)-1]) {
-				row, _ := e.Position()
-				return nil, fmt.Errorf("config %s: line %d: key %q looks like a secret; secrets do not belong in the config file (use `skytui auth login`)", path, row, strings.Join(k, "."))
-			}
-		}
-		fc = fileConfig{}
-		if err := toml.Unmarshal(data, &fc); err != nil {
-			return nil, decodeError(path, err)
-		}
+		return nil, err
 	}
 	c.DefaultProfile = fc.DefaultProfile
 	seen := map[string]bool{}
 	for _, fp := range fc.Profiles {
 		p := fromFile(fp)
 		if err := p.Validate(); err != nil {
-			return nil, fmt.Errorf("config %s: %w", path, err)
+			return fail(fmt.Errorf("config %s: %w", path, err))
 		}
 		if seen[p.Name] {
-			return nil, fmt.Errorf("config %s: profile %q is defined twice", path, p.Name)
+			return fail(fmt.Errorf("config %s: profile %q is defined twice", path, p.Name))
 		}
 		seen[p.Name] = true
 		c.Profiles = append(c.Profiles, p)
 	}
 	if c.DefaultProfile != "" {
 		if _, err := c.Profile(c.DefaultProfile); err != nil {
-			return nil, fmt.Errorf("config %s: default_profile: %w", path, err)
+			return fail(fmt.Errorf("config %s: default_profile: %w", path, err))
 		}
 	}
 	return c, nil

@@ -1,11 +1,13 @@
 package config
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"reflect"
 	"regexp"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -217,7 +219,7 @@ func TestNoSecretsInConfig(t *testing.T) {
 	bad := "[[profile]]\nname = \"p\"\nbase_url = \"https://x.example.com\"\napi_key = \"sk-should-not-be-here\"\n"
 	_ = os.WriteFile(path, []byte(bad), 0o600)
 	_, err := LoadFile(path)
-	if err == nil || !strings.Contains(err.Error(), "line 4") || !strings.Contains(err.Error(), "looks like a secret") {
+	if err == nil || !strings.Contains(err.Error(), path+":4: ") || !strings.Contains(err.Error(), `key "api_key" in [[profile]] "p" looks like a secret`) {
 		t.Fatalf("secret in file: %v", err)
 	}
 	if strings.Contains(err.Error(), "sk-should-not-be-here") {
@@ -291,5 +293,211 @@ func TestPathAndStateDir(t *testing.T) {
 	}
 	if _, err := os.Stat(cfg); err != nil {
 		t.Fatal(err)
+	}
+}
+
+func writeConfig(t *testing.T, body string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "config.toml")
+	if err := os.WriteFile(path, []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func TestUnknownTableWarnsWithLineAndSuggestion(t *testing.T) {
+	path := writeConfig(t, `# mine
+[[profiles]]
+name = "lab"
+base_url = "https://lab.example.com"
+
+[[profile]]
+name = "prod"
+base_url = "https://api.example.com"
+`)
+	c, err := LoadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{path + `:2: unknown table "profiles" (did you mean "profile"?)`}
+	if !reflect.DeepEqual(c.Warnings, want) {
+		t.Fatalf("warnings = %q\nwant       %q", c.Warnings, want)
+	}
+	if _, err := c.Profile("prod"); err != nil {
+		t.Fatalf("the rest of the file did not load: %v", err)
+	}
+}
+
+func TestUnknownTableExplainsMissingDefaultProfile(t *testing.T) {
+	// The README's old example: the profile is under the wrong table name,
+	// so default_profile fails; the error carries the warning that says why.
+	path := writeConfig(t, "default_profile = \"lab\"\n\n[[profiles]]\nname = \"lab\"\nbase_url = \"https://lab.example.com\"\n")
+	_, err := LoadFile(path)
+	if err == nil || !strings.Contains(err.Error(), `profile "lab" not found`) {
+		t.Fatalf("err = %v", err)
+	}
+	want := []string{path + `:3: unknown table "profiles" (did you mean "profile"?)`}
+	if got := Warnings(err); !reflect.DeepEqual(got, want) {
+		t.Fatalf("Warnings(err) = %q, want %q", got, want)
+	}
+	if Warnings(errors.New("other")) != nil {
+		t.Fatal("warnings from a plain error")
+	}
+}
+
+func TestUnknownKeyInProfileWarns(t *testing.T) {
+	path := writeConfig(t, `default_profile = "lab"
+colour = "blue"
+
+[[profile]]
+name = "prod"
+base_url = "https://api.example.com"
+
+[[profile]]
+name = "lab"
+base_url = "https://lab.example.com"
+base_ur = "https://typo.example.com"
+refresh = 10
+default_profile = "prod"
+some_future_option = true
+`)
+	c, err := LoadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		path + `:2: unknown key "colour"`,
+		path + `:11: unknown key "base_ur" in [[profile]] "lab" (did you mean "base_url"?)`,
+		path + `:12: unknown key "refresh" in [[profile]] "lab" (did you mean "refresh_seconds"?)`,
+		path + `:13: unknown key "default_profile" in [[profile]] "lab" (default_profile belongs before the first [[profile]])`,
+		path + `:14: unknown key "some_future_option" in [[profile]] "lab"`,
+	}
+	if !reflect.DeepEqual(c.Warnings, want) {
+		t.Fatalf("warnings:\n%s\nwant:\n%s", strings.Join(c.Warnings, "\n"), strings.Join(want, "\n"))
+	}
+	if p, _ := c.Profile(""); p.Name != "lab" || p.BaseURL != "https://lab.example.com" || p.RefreshSeconds != 30 {
+		t.Fatalf("profile = %+v", p)
+	}
+}
+
+func TestSecretKeyIsStillAnError(t *testing.T) {
+	for _, c := range []struct{ body, want string }{
+		// a known table
+		{"[[profile]]\nname = \"p\"\nbase_url = \"https://x.example.com\"\napi_key = \"sk-live-1\"\n",
+			`:4: key "api_key" in [[profile]] "p" looks like a secret`},
+		// inside an unknown table, which is otherwise only a warning
+		{"[[profiles]]\nname = \"p\"\ntoken = \"sk-live-1\"\n", `:3: key "profiles.token" looks like a secret`},
+		// inside an inline table
+		{"[[profile]]\nname = \"p\"\nbase_url = \"https://x.example.com\"\nextra = { client_secret = \"sk-live-1\" }\n",
+			`:4: key "extra.client_secret" in [[profile]] "p" looks like a secret`},
+		{"[credentials]\nx = 1\n", `:1: table "credentials" looks like a secret`},
+	} {
+		path := writeConfig(t, c.body)
+		_, err := LoadFile(path)
+		if err == nil || !strings.Contains(err.Error(), path+c.want) {
+			t.Errorf("body %q: err = %v, want %q", c.body, err, path+c.want)
+			continue
+		}
+		if strings.Contains(err.Error(), "sk-live-1") {
+			t.Errorf("error leaks the secret: %v", err)
+		}
+	}
+}
+
+func TestValidFileHasNoWarnings(t *testing.T) {
+	c := &Config{DefaultProfile: "a"}
+	a := NewProfile("a", "https://a.example.com")
+	a.Org, a.ReadOnly = "acme", true
+	if err := c.Upsert(a); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "config.toml")
+	if err := c.SaveFile(path); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{path, writeConfig(t, "# empty\n"), filepath.Join(t.TempDir(), "missing.toml")} {
+		got, err := LoadFile(p)
+		if err != nil || len(got.Warnings) != 0 {
+			t.Fatalf("%s: warnings %q, err %v", p, got.Warnings, err)
+		}
+	}
+}
+
+func TestWarningPathUsesTilde(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("USERPROFILE", home)
+	path := filepath.Join(home, ".config", "skytui", "config.toml")
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte("[[profiles]]\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	c, err := LoadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := filepath.Join("~", ".config", "skytui", "config.toml") + `:1: unknown table "profiles" (did you mean "profile"?)`
+	if len(c.Warnings) != 1 || c.Warnings[0] != want {
+		t.Fatalf("warnings = %q, want %q", c.Warnings, want)
+	}
+}
+
+func TestSuggest(t *testing.T) {
+	for in, want := range map[string]string{
+		"profiles": "profile", "base_ur": "base_url", "baseURL": "base_url", "readonly": "read_only",
+		"refresh": "refresh_seconds", "fast_refresh": "fast_refresh_seconds", "colour": "", "x": "",
+	} {
+		known := profileKeys
+		if in == "profiles" {
+			known = topKeys
+		}
+		if got := suggest(in, known); got != want {
+			t.Errorf("suggest(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+var (
+	tomlFenceRe  = regexp.MustCompile("(?ms)^```toml\n(.*?)^```")
+	readmeNameRe = regexp.MustCompile(`(?m)^\s*name\s*=\s*"([^"]+)"`)
+)
+
+// Every ```toml block of the README loads with the real loader, without an
+// error or a warning, and declares the profiles it names.
+func TestREADMEConfigExamplesLoad(t *testing.T) {
+	readme, err := os.ReadFile(filepath.Join("..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	blocks := tomlFenceRe.FindAllStringSubmatch(string(readme), -1)
+	if len(blocks) == 0 {
+		t.Fatal("README.md has no ```toml block")
+	}
+	for i, b := range blocks {
+		path := writeConfig(t, b[1])
+		c, err := LoadFile(path)
+		if err != nil {
+			t.Errorf("README toml block %d: %v\nwarnings: %q\n%s", i+1, err, Warnings(err), b[1])
+			continue
+		}
+		if len(c.Warnings) != 0 {
+			t.Errorf("README toml block %d warns:\n%s", i+1, strings.Join(c.Warnings, "\n"))
+		}
+		names := readmeNameRe.FindAllStringSubmatch(b[1], -1)
+		if len(names) == 0 {
+			t.Errorf("README toml block %d declares no profile", i+1)
+		}
+		for _, n := range names {
+			if !slices.ContainsFunc(c.Profiles, func(p Profile) bool { return p.Name == n[1] }) {
+				t.Errorf("README toml block %d: profile %q not loaded (got %v)", i+1, n[1], c.ProfileNames())
+			}
+		}
+		if c.DefaultProfile != "" {
+			if _, err := c.Profile(""); err != nil {
+				t.Errorf("README toml block %d: %v", i+1, err)
+			}
+		}
 	}
 }
