@@ -108,7 +108,7 @@ func TestFailNextBackupEndsFailed(t *testing.T) {
 		t.Fatalf("backups %+v", list)
 	}
 	var st struct{ Backups []api.BackupStatus }
-	h.do("POST", "/skybackup/v1/backups/status", map[string]string{"service_id": id}).want(t, 200).decode(t, &st)
+	h.do("POST", "/backup/v1/backups/status", map[string]string{"service_id": id}).want(t, 200).decode(t, &st)
 	if st.Backups[1].Status != "failed" || st.Backups[1].Message == "" {
 		t.Fatalf("status %+v", st.Backups)
 	}
@@ -286,7 +286,7 @@ func TestBackupStatusCallForms(t *testing.T) {
 	h := newHarness(t, Options{})
 	id := h.readyService("status-db", "aws")
 	h.onceBackup(id, api.BackupFull)
-	for _, prefix := range []string{"/backup/v1", "/skybackup/v1"} {
+	for _, prefix := range []string{"/backup/v1"} {
 		for _, c := range []struct {
 			method, query string
 			body          any
@@ -306,6 +306,16 @@ func TestBackupStatusCallForms(t *testing.T) {
 		t.Fatalf("client: %+v %v", sts, err)
 	}
 	h.do("GET", "/backup/v1/backups/status", nil).errBody(t, 400)
+	// The live service has no status call: not routed under /skybackup/v1.
+	for _, m := range []string{"GET", "POST"} {
+		b := h.do(m, "/skybackup/v1/backups/status?service_id="+id, map[string]string{"service_id": id}).errBody(t, http.StatusNotFound)
+		if !strings.Contains(b.Errors[0].Message, "no such route") {
+			t.Fatalf("%s /skybackup/v1/backups/status: %q", m, b.Errors[0].Message)
+		}
+	}
+	if n := h.s.Stats().Count("GET", "/skybackup/v1/backups/status"); n != 0 {
+		t.Fatalf("a /skybackup/v1 status route was matched %d times", n)
+	}
 }
 
 func TestScheduleRefusals(t *testing.T) {

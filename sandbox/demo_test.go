@@ -68,7 +68,7 @@ func TestDemoDataHasThePromisedVariety(t *testing.T) {
 
 	// Schedules: daily, hourly, own bucket.
 	var scheds struct{ Schedules []api.Schedule }
-	h.do("GET", "/skybackup/v1/backups/schedules?page_size=100", nil).want(t, 200).decode(t, &scheds)
+	h.do("GET", "/backup/v1/backups/schedules?page_size=100", nil).want(t, 200).decode(t, &scheds)
 	var daily, hourly, bucket bool
 	for _, sc := range scheds.Schedules {
 		switch sc.Expression() {
@@ -115,8 +115,8 @@ func TestDemoDataIsDeterministic(t *testing.T) {
 		h := newHarness(t, Options{DemoData: true, Seed: seed})
 		out := string(h.do("GET", "/provisioning/v1/services", nil).body)
 		out += string(h.do("GET", "/skybackup/v1/backups?page_size=1000", nil).body)
-		out += string(h.do("GET", "/skybackup/v1/restores", nil).body)
-		return out + string(h.do("GET", "/skybackup/v1/backups/schedules", nil).body)
+		out += string(h.do("GET", "/backup/v1/restores", nil).want(t, 200).body)
+		return out + string(h.do("GET", "/backup/v1/backups/schedules", nil).want(t, 200).body)
 	}
 	a, b, c := dump(3), dump(3), dump(4)
 	if a != b {

@@ -66,9 +66,12 @@ func readOrder(c *reqCtx) (bool, *apiError) {
 
 // ---- backups ----
 
-// GET /backups?service_id=&page=&page_size=: the envelope
-// {"backups","backups_count","pages_count"}. The interface document requires
-// service_id; the live service also lists every backup without it.
+// GET /backups?service_id=&status=&page=&page_size=: the envelope
+// {"backups","backups_count","pages_count"}. The interface document
+// (/backup/v1) requires service_id; the live service (/skybackup/v1) takes
+// service_id and status as optional filters, so one call without service_id
+// lists the backups of every service. A service_id that names no service is
+// 404 on both (the description documents 404 for this call).
 func hListBackups(st *store, c *reqCtx) (int, any, *apiError) {
 	q := c.r.URL.Query()
 	id := q.Get("service_id")
@@ -101,6 +104,7 @@ func hListBackups(st *store, c *reqCtx) (int, any, *apiError) {
 }
 
 // GET|POST /backups/status: {"service_id", "backups":[{id,type,status,message}]}
+// Routed under /backup/v1 only: the live description has no status call.
 // with status in progress, completed or failed. service_id comes from the
 // JSON body (as the interface document sends it with GET) or the query.
 func hBackupStatus(st *store, c *reqCtx) (int, any, *apiError) {
@@ -134,9 +138,19 @@ func hBackupStatus(st *store, c *reqCtx) (int, any, *apiError) {
 
 // ---- schedules ----
 
+// GET /backups/schedules: the envelope {"schedules","schedules_count",
+// "pages_count"}. Under /backup/v1 (the interface document) service_id is
+// an optional filter; under /skybackup/v1 the live description requires it
+// (see liveServiceID). An unknown service has no schedules: an empty page,
+// as the description documents only 200, 400 and 500 here.
 func hListSchedules(st *store, c *reqCtx) (int, any, *apiError) {
 	q := c.r.URL.Query()
 	id := q.Get("service_id")
+	if c.live {
+		if err := liveServiceID(id); err != nil {
+			return 0, nil, err
+		}
+	}
 	if id != "" {
 		if err := api.ValidateServiceID(id); err != nil {
 			return 0, nil, validation(err)
@@ -251,18 +265,49 @@ func hDeleteSchedule(st *store, c *reqCtx) (int, any, *apiError) {
 
 // ---- restores ----
 
+// liveServiceID applies the live description's rule for the service_id
+// query of GET /skybackup/v1/restores and /skybackup/v1/backups/schedules:
+// required, at least 3 characters. There is no "all services" listing of
+// restores or schedules on the live service.
+func liveServiceID(id string) *apiError {
+	const minLen = 3 // minLength in the description
+	switch {
+	case id == "":
+		e := errf(http.StatusBadRequest, "service_id", "service_id is required: this listing is per service")
+		e.solution = "Send the query parameter service_id=<service id>; to cover several services, ask once per service."
+		return e
+	case len(id) < minLen:
+		return errf(http.StatusBadRequest, "service_id", "service_id: must be at least %d characters (got %q)", minLen, id)
+	}
+	return nil
+}
+
 // GET /restores: a bare array under /backup/v1 (the interface document), the
 // paged envelope {"restores","restores_count","pages_count"} under
 // /skybackup/v1 (the live spec).
+//
+// Under /backup/v1 the listing covers every restore of the account and
+// service_id is an optional filter. Under /skybackup/v1 service_id is
+// required (liveServiceID). An unknown (or foreign) service_id answers an
+// empty page, not 404: the description documents only 200, 400 and 500 for
+// this call, and a service with no restores looks the same to the caller.
+// The optional type filter (physical, logical) is the description's.
 func hListRestores(st *store, c *reqCtx) (int, any, *apiError) {
-	id := c.r.URL.Query().Get("service_id")
+	q := c.r.URL.Query()
+	id := q.Get("service_id")
+	if c.live {
+		if err := liveServiceID(id); err != nil {
+			return 0, nil, err
+		}
+	}
+	typ := q.Get("type")
 	desc, err := readOrder(c)
 	if err != nil {
 		return 0, nil, err
 	}
 	list := []restoreJSON{}
 	for _, r := range st.restores {
-		if id == "" || r.serviceID == id {
+		if (id == "" || r.serviceID == id) && (typ == "" || strings.EqualFold(typ, r.typ)) {
 			list = append(list, r.render())
 		}
 	}

@@ -102,7 +102,7 @@ func TestValidationNamesTheField(t *testing.T) {
 		t.Fatalf("%d services after refused creates", n)
 	}
 	var scheds struct{ Schedules []api.Schedule }
-	h.do("GET", "/skybackup/v1/backups/schedules", nil).want(t, 200).decode(t, &scheds)
+	h.do("GET", "/backup/v1/backups/schedules", nil).want(t, 200).decode(t, &scheds)
 	if len(scheds.Schedules) != 0 {
 		t.Fatalf("schedules created: %+v", scheds.Schedules)
 	}

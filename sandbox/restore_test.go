@@ -191,7 +191,7 @@ func TestRestoreShapesPerPrefix(t *testing.T) {
 	if first("/backup/v1/restores") != '[' || first("/backup/v1/restores/"+id) != '[' {
 		t.Fatal("/backup/v1 must answer arrays")
 	}
-	if first("/skybackup/v1/restores") != '{' || first("/skybackup/v1/restores/"+id) != '{' {
+	if first("/skybackup/v1/restores?service_id="+dst) != '{' || first("/skybackup/v1/restores/"+id) != '{' {
 		t.Fatal("/skybackup/v1 must answer objects")
 	}
 	var one []api.Restore
@@ -201,7 +201,7 @@ func TestRestoreShapesPerPrefix(t *testing.T) {
 		RestoresCount int           `json:"restores_count"`
 		PagesCount    int           `json:"pages_count"`
 	}
-	h.do("GET", "/skybackup/v1/restores", nil).decode(t, &env)
+	h.do("GET", "/skybackup/v1/restores?service_id="+dst, nil).want(t, 200).decode(t, &env)
 	if len(one) != 1 || one[0].ID != r.ID || env.RestoresCount != 1 || env.PagesCount != 1 || env.Restores[0].ID != r.ID {
 		t.Fatalf("one %+v env %+v", one, env)
 	}

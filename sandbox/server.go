@@ -14,7 +14,11 @@
 // Routes: the provisioning interface under /provisioning/v1 and the backup
 // interface under both /backup/v1 (the interface document) and
 // /skybackup/v1 (the live service). Where the two differ in shape (restore
-// listing and single restore), each prefix answers its own.
+// listing and single restore), each prefix answers its own; so they do in
+// request rules: /skybackup/v1 requires service_id to list restores and
+// schedules, lists backups of every service without it, and has no backup
+// status call, while /backup/v1 requires service_id for backups only and
+// offers /backups/status.
 package sandbox
 
 import (
@@ -530,7 +534,9 @@ func buildRoutes() []*route {
 		add(B, "/backups", map[string]handler{"GET": hListBackups})
 		add(B, "/backups/schedules", map[string]handler{"GET": hListSchedules, "POST": hCreateSchedule})
 		add(B, "/backups/schedules/{id}", map[string]handler{"GET": hGetSchedule, "DELETE": hDeleteSchedule})
-		add(B, "/backups/status", map[string]handler{"GET": hBackupStatus, "POST": hBackupStatus})
+		if B == backupPrefix { // the live service has no status call: 404 there
+			add(B, "/backups/status", map[string]handler{"GET": hBackupStatus, "POST": hBackupStatus})
+		}
 		add(B, "/restores", map[string]handler{"GET": hListRestores, "POST": hCreateRestore})
 		add(B, "/restores/{id}", map[string]handler{"GET": hGetRestore, "DELETE": hDeleteRestore})
 	}
