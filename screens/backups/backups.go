@@ -1,16 +1,17 @@
-// Package backups is the Backups screen: one service's backups (the
-// listing merged with the backup status call, in-progress rows polled
-// fast), their detail pane, the service's schedules with their next runs,
-// and the new-backup form (tui/forms.Backup). It reads through the root's
-// polling engine (Resources), mutates through the root's action layer
-// (kit.Do) and remembers the last service per profile in the user state
-// directory.
+// Package backups is the Backups screen: the backups of every service
+// (with a SERVICE column), or of one service once narrowed (p, ":backups
+// NAME"; a or ":backups all" goes back), the listing merged with the backup
+// status call when narrowed, in-progress rows polled fast; their detail
+// pane, a service's schedules with their next runs, and the new-backup
+// form (tui/forms.Backup). It reads through the root's polling engine
+// (Resources) and mutates through the root's action layer (kit.Do).
 package backups
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -18,10 +19,10 @@ import (
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/skytui/skytui/api"
+	"github.com/skytui/skytui/theme"
 	"github.com/skytui/skytui/tui/forms"
 	"github.com/skytui/skytui/tui/kit"
 )
@@ -31,6 +32,14 @@ const ID = "backups"
 
 // ServicesKey is the services listing (names, statuses, the picker).
 const ServicesKey = "services"
+
+// AllBackupsKey is the polled resource of the backups of every service.
+const AllBackupsKey = "backups/*"
+
+// AllArg is the ":backups" argument that shows every service again (a
+// service name has at least 4 characters and an ID starts with "db", so
+// it names no service).
+const AllArg = "all"
 
 // WideWidth is the width from which the detail pane goes to the right.
 const WideWidth = kit.WideWidth
@@ -51,17 +60,13 @@ type Screen struct {
 
 	width, height int
 
-	// the service shown
+	// the service shown: "" is every service
 	svcID    string
 	wanted   string // a name or ID from ":backups X", resolved once services load
 	retried  string // wanted was not listed; the listing is being read again
-	notFound string // what could not be resolved
 	services []api.Service
 	svcsOK   bool
 	svcsErr  error
-	remember string // loaded from the state file
-	stateOK  bool
-	saved    string // last ID written to the state file
 
 	// backups
 	data       backupData
@@ -76,7 +81,9 @@ type Screen struct {
 	sortBy     sortKey
 	desc       bool
 
-	// schedules
+	// schedules (of one service: the one shown, or in the all-services
+	// view the selected backup's)
+	schedSvc     string
 	schedules    []api.Schedule // as listed
 	schedAll     []api.Schedule // listed and just created, as shown
 	schedLoaded  bool
@@ -105,8 +112,8 @@ func New(c *kit.Common) *Screen {
 		optSchedules: map[string]api.Schedule{},
 		desc:         true, // newest first
 	}
-	s.table = kit.NewTable(c, tableColumns())
-	s.table.SetSortIndicator(colStarted, true)
+	s.table = kit.NewTable(c, tableColumns(true))
+	s.table.SetSortIndicator(s.col(colStarted), true)
 	s.schedTable = kit.NewTable(c, scheduleColumns())
 	s.schedTable.Empty = "loading schedules" + c.Theme.Glyphs.Ellipsis
 	s.resetData()
@@ -117,12 +124,34 @@ func (s *Screen) resetData() {
 	s.data, s.loaded, s.loadErr, s.items = backupData{}, false, nil, nil
 	clear(s.byKey)
 	clear(s.optimistic)
-	s.schedules, s.schedLoaded, s.schedErr = nil, false, nil
-	clear(s.schedByID)
-	clear(s.optSchedules)
+	s.resetSchedules()
 	s.table.Empty = "loading backups" + s.common.Theme.Glyphs.Ellipsis
 	s.table.SetRows(nil)
+}
+
+func (s *Screen) resetSchedules() {
+	s.schedules, s.schedLoaded, s.schedErr, s.schedAll = nil, false, nil, nil
+	clear(s.schedByID)
+	clear(s.optSchedules)
+	s.schedTable.Empty = "loading schedules" + s.common.Theme.Glyphs.Ellipsis
+	s.schedTable.SetFilter("")
 	s.schedTable.SetRows(nil)
+	s.schedDetail.SetContent("", nil)
+}
+
+// all reports the all-services view.
+func (s *Screen) all() bool { return s.svcID == "" }
+
+// shows reports that the backups of service id are in the view.
+func (s *Screen) shows(id string) bool { return s.all() || s.svcID == id }
+
+// col is the index in the table of a column of tableColumns: the
+// all-services view has SERVICE first.
+func (s *Screen) col(c int) int {
+	if s.all() {
+		return c + 1
+	}
+	return c
 }
 
 // ID implements kit.Screen.
@@ -134,104 +163,116 @@ func (s *Screen) Title() string { return "Backups" }
 // ServiceID is the service shown, or "".
 func (s *Screen) ServiceID() string { return s.svcID }
 
-// stateMsg carries the remembered service.
-type stateMsg struct {
-	profile, id string
-	err         error
-}
-
-// Init reads the last service of the profile (a file: in a command).
-func (s *Screen) Init() tea.Cmd {
-	profile := s.common.Profile
-	return func() tea.Msg {
-		id, err := LoadLastService(profile)
-		return stateMsg{profile: profile, id: id, err: err}
-	}
-}
+// Init implements kit.Screen. The screen opens on every service; the
+// services listing and the backups are fetched through Resources.
+func (s *Screen) Init() tea.Cmd { return nil }
 
 // Open implements kit.Opener: ":backups <service>" (a name or an ID) and
-// the picker's choice.
+// the picker's choice narrow the view to that service; ":backups all" (and
+// an empty argument) shows every service again. An unknown service is said
+// in a toast and changes nothing; before the services listing has arrived
+// the request waits for it.
 func (s *Screen) Open(arg string) tea.Cmd {
 	arg = strings.TrimSpace(arg)
-	if arg == "" {
-		return nil
+	if arg == "" || arg == AllArg {
+		s.wanted, s.retried = "", ""
+		return s.choose("")
 	}
-	s.wanted, s.notFound, s.retried = arg, "", ""
+	s.wanted, s.retried = arg, ""
 	return s.resolve()
 }
 
-// resolve turns wanted into a service ID once it can: by ID or name in the
-// listing, or as an ID when the listing is not there or does not show it.
-func (s *Screen) resolve() tea.Cmd {
-	w := s.wanted
-	if w == "" {
-		return nil
-	}
+// lookup finds a service of the listing by ID, then by name.
+func (s *Screen) lookup(w string) (string, bool) {
 	for _, v := range s.services {
 		if v.ID == w {
-			return s.choose(v.ID)
+			return v.ID, true
 		}
 	}
 	for _, v := range s.services {
 		if v.Name == w {
-			return s.choose(v.ID)
+			return v.ID, true
 		}
 	}
-	if api.ValidateServiceID(w) == nil {
-		return s.choose(w)
-	}
-	if !s.svcsOK {
+	return "", false
+}
+
+// resolve turns wanted into a service of the listing once the listing is
+// there; a name or ID it does not show is looked for once more (the
+// service may be newer than the listing), then refused.
+func (s *Screen) resolve() tea.Cmd {
+	w := s.wanted
+	if w == "" || !s.svcsOK {
 		return nil // resolved when the listing arrives
 	}
+	if id, ok := s.lookup(w); ok {
+		s.wanted, s.retried = "", ""
+		return s.choose(id)
+	}
 	if s.retried != w {
-		// the listing may predate the service: ask once more
 		s.retried = w
 		return kit.Refresh(ServicesKey)
 	}
-	s.wanted, s.notFound, s.retried = "", w, ""
+	s.wanted, s.retried = "", ""
+	return kit.Toast(kit.ToastError, fmt.Sprintf("no service named %q; still showing %s", w, s.shownText()))
+}
+
+// shownText is what the view shows: "all services" or the service's name.
+func (s *Screen) shownText() string {
+	if s.all() {
+		return "all services"
+	}
+	return s.serviceName()
+}
+
+// choose shows the backups of service id ("": every service).
+func (s *Screen) choose(id string) tea.Cmd {
+	if id == s.svcID {
+		return nil
+	}
+	s.svcID = id
+	// the SERVICE column only when several services are shown (narrowed,
+	// the status line names the service)
+	s.table = kit.NewTable(s.common, tableColumns(s.all()))
+	s.resetData()
+	s.schedSvc = ""
+	switch s.mode {
+	case modeForm:
+		s.form, s.mode = nil, modeList
+	case modeSchedules:
+		if id == "" {
+			s.mode = modeList
+		} else {
+			s.schedSvc = id
+		}
+	}
+	s.rebuild()
+	s.layout()
 	return nil
 }
 
-// choose shows the backups of id and remembers it.
-func (s *Screen) choose(id string) tea.Cmd {
-	s.wanted, s.notFound, s.retried = "", "", ""
-	if id != s.svcID {
-		s.svcID = id
-		s.resetData()
-		if s.mode == modeForm {
-			s.form, s.mode = nil, modeList
-		}
-		s.table.SetFilter("")
-		s.schedTable.SetFilter("")
-	}
-	if id == s.saved {
-		return nil
-	}
-	s.saved = id
-	profile := s.common.Profile
-	return func() tea.Msg {
-		if err := SaveLastService(profile, id); err != nil {
-			return kit.ToastMsg{Level: kit.ToastWarn, Text: "could not remember the service for next time: " + err.Error()}
-		}
-		return nil
-	}
-}
-
-func (s *Screen) service() (api.Service, bool) {
+func (s *Screen) serviceOf(id string) (api.Service, bool) {
 	for _, v := range s.services {
-		if v.ID == s.svcID {
+		if v.ID == id {
 			return v, true
 		}
 	}
 	return api.Service{}, false
 }
 
-func (s *Screen) serviceName() string {
-	if v, ok := s.service(); ok && v.Name != "" {
+// nameOf is a service's name from the listing, else the name a backup
+// carried (fallback), else the ID.
+func (s *Screen) nameOf(id, fallback string) string {
+	if v, ok := s.serviceOf(id); ok && v.Name != "" {
 		return v.Name
 	}
-	return s.svcID
+	if fallback != "" {
+		return fallback
+	}
+	return id
 }
+
+func (s *Screen) serviceName() string { return s.nameOf(s.svcID, "") }
 
 // CapturesKeys implements kit.Screen.
 func (s *Screen) CapturesKeys() bool {
@@ -244,9 +285,9 @@ func (s *Screen) CapturesKeys() bool {
 	return s.table.Filtering()
 }
 
-// Resources implements kit.Screen: the services listing always, the
-// service's backups (with the status call) once one is chosen, and its
-// schedules while they are shown.
+// Resources implements kit.Screen: the services listing always; the
+// backups of every service, or of the one shown (with the status call);
+// and one service's schedules while they are shown.
 func (s *Screen) Resources() []kit.Resource {
 	client := s.common.Client
 	res := []kit.Resource{{
@@ -258,32 +299,44 @@ func (s *Screen) Resources() []kit.Resource {
 			return client.ListServices(ctx)
 		},
 	}}
-	if s.svcID == "" {
-		return res
-	}
-	id := s.svcID
-	res = append(res, kit.Resource{
-		Key: forms.BackupsKey(id),
-		Fetch: func(ctx context.Context) (any, error) {
-			if client == nil {
-				return nil, errors.New("no API client")
-			}
-			return fetchBackups(ctx, client, id)
-		},
-		Pending: func(data any) bool {
-			if len(s.optimistic) > 0 {
+	pending := func(data any) bool {
+		if len(s.optimistic) > 0 {
+			return true
+		}
+		d, _ := data.(backupData)
+		for _, it := range merge(d, nil) {
+			if it.inProgress() {
 				return true
 			}
-			d, _ := data.(backupData)
-			for _, it := range merge(d, nil) {
-				if it.inProgress() {
-					return true
+		}
+		return false
+	}
+	if s.all() {
+		res = append(res, kit.Resource{
+			Key: AllBackupsKey,
+			Fetch: func(ctx context.Context) (any, error) {
+				if client == nil {
+					return nil, errors.New("no API client")
 				}
-			}
-			return false
-		},
-	})
-	if s.mode == modeSchedules {
+				return fetchAllBackups(ctx, client)
+			},
+			Pending: pending,
+		})
+	} else {
+		id := s.svcID
+		res = append(res, kit.Resource{
+			Key: forms.BackupsKey(id),
+			Fetch: func(ctx context.Context) (any, error) {
+				if client == nil {
+					return nil, errors.New("no API client")
+				}
+				return fetchBackups(ctx, client, id)
+			},
+			Pending: pending,
+		})
+	}
+	if s.mode == modeSchedules && s.schedSvc != "" {
+		id := s.schedSvc
 		res = append(res, kit.Resource{
 			Key: forms.SchedulesKey(id),
 			Fetch: func(ctx context.Context) (any, error) {
@@ -295,6 +348,41 @@ func (s *Screen) Resources() []kit.Resource {
 		})
 	}
 	return res
+}
+
+// fetchAllBackups lists the backups of every service. The live service
+// lists them in one call; the interface document's prefix lists them per
+// service, so the services are listed here first (the fetch runs in a
+// goroutine and reads no screen state, and the first fetch does not wait
+// for the screen's own services listing).
+//
+// The status call is not made in this view: it is one call per service
+// (the live service has none at all), so polling it for every service
+// would multiply the requests of every poll, fast ones included, by the
+// number of services. The listing's status is used, and the detail pane
+// says so ("from the listing"); narrowing to one service (p) merges the
+// status call as before, and backups submitted here show at once anyway.
+func fetchAllBackups(ctx context.Context, client *api.Client) (backupData, error) {
+	var ids []string
+	if !client.LiveBackup() {
+		svcs, err := client.ListServices(ctx)
+		if err != nil {
+			return backupData{}, err
+		}
+		for _, v := range svcs {
+			if v.ID != "" {
+				ids = append(ids, v.ID)
+			}
+		}
+		if len(ids) == 0 {
+			return backupData{}, nil
+		}
+	}
+	list, err := client.ListAllBackups(ctx, ids)
+	if err != nil {
+		return backupData{}, err
+	}
+	return backupData{Backups: list}, nil
 }
 
 // fetchBackups reads the listing, then the status of initiated backups.
@@ -341,8 +429,6 @@ func (s *Screen) layout() {
 // Update implements kit.Screen.
 func (s *Screen) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
 	switch msg := msg.(type) {
-	case stateMsg:
-		return s, s.onState(msg)
 	case kit.DataMsg:
 		return s, s.onData(msg)
 	case kit.ClockMsg:
@@ -379,20 +465,6 @@ func (s *Screen) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
 	return s, nil
 }
 
-func (s *Screen) onState(msg stateMsg) tea.Cmd {
-	if msg.profile != s.common.Profile {
-		return nil
-	}
-	s.stateOK = true
-	s.remember = msg.id
-	s.saved = msg.id
-	if s.svcID == "" && s.wanted == "" && msg.id != "" {
-		s.wanted = msg.id
-		return s.resolve()
-	}
-	return nil
-}
-
 func (s *Screen) onData(msg kit.DataMsg) tea.Cmd {
 	switch {
 	case msg.Key == ServicesKey:
@@ -402,8 +474,12 @@ func (s *Screen) onData(msg kit.DataMsg) tea.Cmd {
 		}
 		s.services, _ = msg.Data.([]api.Service)
 		s.svcsOK, s.svcsErr = true, nil
+		if s.loaded {
+			s.emptyText()
+			s.rebuild() // the names of the SERVICE column and the detail pane
+		}
 		return s.resolve()
-	case s.svcID != "" && msg.Key == forms.BackupsKey(s.svcID):
+	case msg.Key == s.backupsKey():
 		if msg.Err != nil {
 			s.loadErr = msg.Err
 			if !s.loaded {
@@ -413,10 +489,10 @@ func (s *Screen) onData(msg kit.DataMsg) tea.Cmd {
 		}
 		d, _ := msg.Data.(backupData)
 		s.data, s.loaded, s.loadErr = d, true, nil
-		s.table.Empty = "no backups yet: n takes one (the platform also takes a nightly full backup)"
+		s.emptyText()
 		settle(d, s.optimistic, s.common.Time())
 		s.rebuild()
-	case s.svcID != "" && msg.Key == forms.SchedulesKey(s.svcID):
+	case s.schedSvc != "" && msg.Key == forms.SchedulesKey(s.schedSvc):
 		if msg.Err != nil {
 			s.schedErr = msg.Err
 			if !s.schedLoaded {
@@ -435,6 +511,39 @@ func (s *Screen) onData(msg kit.DataMsg) tea.Cmd {
 	return nil
 }
 
+// backupsKey is the resource of the backups shown.
+func (s *Screen) backupsKey() string {
+	if s.all() {
+		return AllBackupsKey
+	}
+	return forms.BackupsKey(s.svcID)
+}
+
+// emptyText is what the table says when it has no rows.
+func (s *Screen) emptyText() {
+	switch {
+	case !s.all():
+		s.table.Empty = "no backups yet: n takes one (the platform also takes a nightly full backup)"
+	case s.svcsOK && len(s.services) == 0:
+		s.table.Empty = "no services in this account yet: create one on the Services screen (1, then n)"
+	default:
+		s.table.Empty = "no backups of any service yet: p picks a service, then n takes one"
+	}
+}
+
+// itemService is the service of a backup: its service_id, else the one in
+// its key ("<hash>:<service_id>:<pod>").
+func itemService(it *item) string {
+	if it.ServiceID != "" {
+		return it.ServiceID
+	}
+	if _, rest, ok := strings.Cut(it.Key, ":"); ok {
+		id, _, _ := strings.Cut(rest, ":")
+		return id
+	}
+	return ""
+}
+
 // rebuild merges, sorts and hands the table its rows; the table keeps
 // the cursor on the same backup.
 func (s *Screen) rebuild() {
@@ -447,6 +556,11 @@ func (s *Screen) rebuild() {
 	for i := range items {
 		s.byKey[items[i].Key] = i
 		rows[i] = items[i].row(now)
+		if s.all() {
+			r := &rows[i]
+			r.Cells = append([]string{s.nameOf(itemService(&items[i]), items[i].ServiceName)}, r.Cells...)
+			r.Kinds = append([]theme.Kind{theme.KindNeutral}, r.Kinds...)
+		}
 	}
 	s.table.SetRows(rows)
 	col := colStarted
@@ -458,7 +572,7 @@ func (s *Screen) rebuild() {
 	case sortSize:
 		col = colSize
 	}
-	s.table.SetSortIndicator(col, s.desc)
+	s.table.SetSortIndicator(s.col(col), s.desc)
 	s.refreshDetail()
 }
 
@@ -497,7 +611,7 @@ func (s *Screen) refreshDetail() {
 		s.detail.SetContent("No backup selected", nil)
 		return
 	}
-	s.detail.SetContent("Backup "+forms.ShortKey(it.Key), it.detailSections(s.common.Time(), s.serviceName()))
+	s.detail.SetContent("Backup "+forms.ShortKey(it.Key), it.detailSections(s.common.Time(), s.nameOf(itemService(&it), it.ServiceName)))
 }
 
 func (s *Screen) refreshSchedDetail() {
@@ -510,15 +624,20 @@ func (s *Screen) refreshSchedDetail() {
 	s.schedDetail.SetContent("Schedule "+scheduleKey(sc), scheduleSections(sc, s.common.Time(), time.Local))
 }
 
-// hasFull reports a completed full backup in what is shown, for the
-// form's incremental rule; nil while the listing is not loaded.
-func (s *Screen) hasFull() *bool {
-	if !s.loaded {
+// hasFull reports a completed full backup of service id in what is
+// shown, for the form's incremental rule; nil while the listing is not
+// loaded (the form then finds out itself).
+func (s *Screen) hasFull(id string) *bool {
+	if !s.loaded || !s.shows(id) {
 		return nil
 	}
-	has := forms.HasCompletedFull(s.data.Backups)
+	has := false
 	for _, it := range merge(s.data, nil) {
-		if strings.EqualFold(it.Type, api.BackupFull) && it.State == api.BackupCompleted {
+		if itemService(&it) != id {
+			continue
+		}
+		if forms.HasCompletedFull([]api.Backup{it.Backup}) ||
+			strings.EqualFold(it.Type, api.BackupFull) && it.State == api.BackupCompleted {
 			has = true
 		}
 	}
@@ -549,18 +668,16 @@ func (s *Screen) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	switch {
 	case key.Matches(msg, k.Pick):
 		return s.openPicker()
+	case !s.all() && key.Matches(msg, k.All):
+		return s.Open(AllArg)
 	case key.Matches(msg, k.New):
 		return s.openForm()
 	case key.Matches(msg, k.Schedules):
-		if s.svcID == "" {
-			return nil
-		}
 		if s.mode == modeSchedules {
 			s.mode = modeList
-		} else {
-			s.mode = modeSchedules
+			return nil
 		}
-		return nil
+		return s.openSchedules()
 	case key.Matches(msg, k.Back):
 		if tbl.Filter() != "" {
 			tbl.SetFilter("")
@@ -577,9 +694,6 @@ func (s *Screen) onKey(msg tea.KeyPressMsg) tea.Cmd {
 			s.layout()
 		}
 		return nil
-	}
-	if s.svcID == "" && key.Matches(msg, k.Detail) {
-		return s.openPicker()
 	}
 	if s.mode == modeSchedules {
 		switch {
@@ -646,21 +760,57 @@ func (s *Screen) openPicker() tea.Cmd {
 	return kit.OpenDialog(kit.NewPicker(s.common, "Backups of which service?", ID, s.services))
 }
 
-// openForm opens the new-backup form, with what was typed before. A
-// read-only profile is told why at once (the action layer refuses the
-// submit anyway).
+// target is the service that t and n act on: the one shown, the one whose
+// schedules are shown, or in the all-services view the selected backup's.
+func (s *Screen) target() (string, bool) {
+	switch {
+	case s.mode == modeSchedules && s.schedSvc != "":
+		return s.schedSvc, true
+	case !s.all():
+		return s.svcID, true
+	}
+	it, ok := s.selected()
+	if !ok {
+		return "", false
+	}
+	id := itemService(&it)
+	return id, id != ""
+}
+
+// openSchedules shows the schedules of the target service.
+func (s *Screen) openSchedules() tea.Cmd {
+	id, ok := s.target()
+	if !ok {
+		return kit.Toast(kit.ToastInfo, "no backup selected: p picks a service for its schedules")
+	}
+	if id != s.schedSvc {
+		s.schedSvc = id
+		s.resetSchedules()
+	}
+	s.mode = modeSchedules
+	return nil
+}
+
+// openForm opens the new-backup form, with what was typed before, for the
+// target service (in the all-services view: the selected backup's; the
+// form's title names it). A read-only profile is told why at once (the
+// action layer refuses the submit anyway).
 func (s *Screen) openForm() tea.Cmd {
 	if s.common.ReadOnly {
 		return kit.Toast(kit.ToastError, fmt.Sprintf("profile %s is read-only: new backups are not allowed", s.common.Profile))
 	}
-	if s.svcID == "" {
-		return kit.Toast(kit.ToastInfo, "choose a service first: p")
-	}
-	v, ok := s.service()
+	id, ok := s.target()
 	if !ok {
-		v = api.Service{ID: s.svcID, Name: s.svcID}
+		return kit.Toast(kit.ToastInfo, "no backup selected: p picks the service to back up")
 	}
-	s.form = forms.NewBackup(s.common, v, forms.BackupOptions{Draft: s.draft, HasFullBackup: s.hasFull()})
+	v, ok := s.serviceOf(id)
+	if !ok {
+		v = api.Service{ID: id, Name: id}
+		if it, sel := s.selected(); sel && s.all() && it.ServiceName != "" {
+			v.Name = it.ServiceName
+		}
+	}
+	s.form = forms.NewBackup(s.common, v, forms.BackupOptions{Draft: s.draft, HasFullBackup: s.hasFull(id)})
 	s.form.SetSize(s.width, s.height)
 	s.mode = modeForm
 	return s.form.Init()
@@ -697,7 +847,7 @@ func (s *Screen) onActionDone(msg kit.ActionDoneMsg) tea.Cmd {
 	s.submitting = ""
 	if msg.Err != nil {
 		// back to the review, everything kept
-		if tag.svcID == s.svcID {
+		if s.shows(tag.svcID) {
 			s.form = tag.form
 			s.form.Failed(msg.Err)
 			s.form.SetSize(s.width, s.height)
@@ -708,7 +858,7 @@ func (s *Screen) onActionDone(msg kit.ActionDoneMsg) tea.Cmd {
 		}
 		return nil
 	}
-	if tag.svcID != s.svcID {
+	if !s.shows(tag.svcID) {
 		return nil
 	}
 	s.form = nil
@@ -739,6 +889,10 @@ func (s *Screen) onActionDone(msg kit.ActionDoneMsg) tea.Cmd {
 		s.rebuild()
 		s.table.Select(key)
 		s.refreshDetail()
+		if s.all() {
+			// the action refreshes the service's own keys, not this one
+			return kit.Refresh(AllBackupsKey)
+		}
 		return nil
 	}
 	if sc != nil {
@@ -754,6 +908,12 @@ func (s *Screen) onActionDone(msg kit.ActionDoneMsg) tea.Cmd {
 		if tag.req.ExternalStorage != nil && sc.Target == "" {
 			sc.Target = tag.req.ExternalStorage.Bucket.Path
 		}
+	}
+	if tag.svcID != s.schedSvc {
+		s.schedSvc = tag.svcID
+		s.resetSchedules()
+	}
+	if sc != nil {
 		s.optSchedules[scheduleKey(sc)] = *sc
 	}
 	s.mode = modeSchedules
@@ -774,9 +934,6 @@ func (s *Screen) View() string {
 	if s.mode == modeForm && s.form != nil {
 		return s.form.View()
 	}
-	if s.svcID == "" {
-		return s.emptyView()
-	}
 	status := s.statusLine()
 	if s.mode == modeSchedules {
 		return status + "\n" + kit.Stacked(th, s.schedTable.View(), s.schedTable.Height(), s.schedDetail.View(), s.width)
@@ -786,13 +943,20 @@ func (s *Screen) View() string {
 
 func (s *Screen) statusLine() string {
 	th := s.common.Theme
-	name := s.serviceName()
-	head := " Backups of " + name
+	id := s.svcID
 	if s.mode == modeSchedules {
-		head = " Schedules of " + name
+		id = s.schedSvc
 	}
-	if name != s.svcID && s.width >= 100 {
-		head += " (" + s.svcID + ")"
+	name := s.nameOf(id, "")
+	head := " Backups of " + name
+	switch {
+	case s.mode == modeSchedules:
+		head = " Schedules of " + name
+	case s.all():
+		head = " Backups of all services"
+	}
+	if id != "" && name != id && s.width >= 100 {
+		head += " (" + id + ")"
 	}
 	var notes []string
 	if s.mode == modeSchedules {
@@ -807,6 +971,12 @@ func (s *Screen) statusLine() string {
 		}
 	}
 	line := th.Bold.Render(head) + "  " + th.Muted.Render(strings.Join(notes, "  "))
+	if s.wanted != "" {
+		line += "  " + th.Pending.Render("looking up service "+s.wanted+th.Glyphs.Ellipsis)
+		if s.svcsErr != nil {
+			line += "  " + th.Warn.Render("cannot list services: "+s.svcsErr.Error())
+		}
+	}
 	switch {
 	case s.submitting != "":
 		line += "  " + th.Pending.Render("submitting "+s.submitting+th.Glyphs.Ellipsis)
@@ -871,38 +1041,12 @@ func (s *Screen) sortText() string {
 	return s.sortBy.String() + " " + g.SortAsc
 }
 
-func (s *Screen) emptyView() string {
-	th := s.common.Theme
-	lines := []string{th.Title.Render("Backups"), ""}
-	switch {
-	case s.notFound != "":
-		lines = append(lines, th.Error.Render("No service named or with ID "+strconvQuote(s.notFound)+"."),
-			"", "Press p to pick a service, or :backups <name or ID>.")
-	case s.wanted != "":
-		lines = append(lines, "Looking up service "+s.wanted+th.Glyphs.Ellipsis)
-	case s.svcsOK && len(s.services) == 0:
-		lines = append(lines, "No services in this account yet.", th.Muted.Render("Create one on the Services screen (1, then n)."))
-	default:
-		lines = append(lines, "No service chosen.", "", "Press p (or enter) to pick a service, or :backups <name or ID>.",
-			th.Muted.Render("The choice is remembered for this profile."))
-	}
-	if s.svcsErr != nil && !s.svcsOK {
-		lines = append(lines, "", th.Warn.Render("cannot list services: "+s.svcsErr.Error()))
-	}
-	for i, l := range lines {
-		lines[i] = ansi.Truncate(l, max(0, s.width-2), th.Glyphs.Ellipsis)
-	}
-	return lipgloss.Place(s.width, s.height, lipgloss.Center, lipgloss.Center, strings.Join(lines, "\n"))
-}
-
-func strconvQuote(s string) string { return strconv.Quote(s) }
-
 // ---- key map ----
 
 type keyMap struct {
-	Detail, Back, Sort, Reverse, New, Pick, Schedules key.Binding
-	CopyKey, CopyGTID                                 key.Binding
-	ScrollDown, ScrollUp                              key.Binding
+	Detail, Back, Sort, Reverse, New, Pick, All, Schedules key.Binding
+	CopyKey, CopyGTID                                      key.Binding
+	ScrollDown, ScrollUp                                   key.Binding
 }
 
 func newKeyMap() keyMap {
@@ -913,6 +1057,7 @@ func newKeyMap() keyMap {
 		Reverse:    key.NewBinding(key.WithKeys("S"), key.WithHelp("S", "reverse sort")),
 		New:        key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "new backup")),
 		Pick:       key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "pick service")),
+		All:        key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "all services")),
 		Schedules:  key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "schedules/backups")),
 		CopyKey:    key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "copy key")),
 		CopyGTID:   key.NewBinding(key.WithKeys("Y"), key.WithHelp("Y", "copy GTID")),
@@ -940,21 +1085,22 @@ func (s *Screen) KeyMap() help.KeyMap {
 		}
 		return kit.Keys{Short: b, Full: [][]key.Binding{b}}
 	}
-	if s.svcID == "" {
-		b := []key.Binding{k.Pick}
-		return kit.Keys{Short: b, Full: [][]key.Binding{b}}
+	// a (all services) only where it does something: narrowed
+	var all []key.Binding
+	if !s.all() {
+		all = []key.Binding{k.All}
 	}
 	if s.mode == modeSchedules {
-		short := []key.Binding{k.Schedules, k.New, k.Pick, t.Filter, k.Back}
+		short := slices.Concat([]key.Binding{k.Schedules, k.New, k.Pick}, all, []key.Binding{t.Filter, k.Back})
 		full := [][]key.Binding{
-			{k.Schedules, k.New, k.Pick, k.ScrollDown, k.ScrollUp, k.Back},
+			slices.Concat([]key.Binding{k.Schedules, k.New, k.Pick}, all, []key.Binding{k.ScrollDown, k.ScrollUp, k.Back}),
 			{t.Up, t.Down, t.PageUp, t.PageDown, t.Top, t.Bottom, t.Filter},
 		}
 		return kit.Keys{Short: short, Full: full}
 	}
-	short := []key.Binding{k.Detail, k.New, k.Schedules, k.CopyKey, k.CopyGTID, k.Pick, t.Filter, k.Sort}
+	short := slices.Concat([]key.Binding{k.Detail, k.New, k.Schedules}, all, []key.Binding{k.CopyKey, k.CopyGTID, k.Pick, t.Filter, k.Sort})
 	full := [][]key.Binding{
-		{k.Detail, k.New, k.Schedules, k.Pick, k.CopyKey, k.CopyGTID, k.Sort, k.Reverse, k.ScrollDown, k.ScrollUp},
+		slices.Concat([]key.Binding{k.Detail, k.New, k.Schedules, k.Pick}, all, []key.Binding{k.CopyKey, k.CopyGTID, k.Sort, k.Reverse, k.ScrollDown, k.ScrollUp}),
 		{t.Up, t.Down, t.PageUp, t.PageDown, t.Top, t.Bottom, t.Filter, k.Back},
 	}
 	return kit.Keys{Short: short, Full: full}

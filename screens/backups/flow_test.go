@@ -2,16 +2,20 @@ package backups_test
 
 import (
 	"context"
-	"encoding/json"
-	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/teatest/v2"
 
 	"github.com/skytui/skytui/api"
+	"github.com/skytui/skytui/screens/backups"
+	"github.com/skytui/skytui/theme"
 	"github.com/skytui/skytui/tui"
+	"github.com/skytui/skytui/tui/kit"
 	"github.com/skytui/skytui/tui/tuitest"
 )
 
@@ -125,51 +129,189 @@ func TestReadOnly(t *testing.T) {
 	}
 }
 
-// TestLastServiceRemembered: the service chosen is written to the state
-// file (per profile, other keys kept) and shown at the next start.
-func TestLastServiceRemembered(t *testing.T) {
-	path := useStateFile(t)
-	if err := os.MkdirAll(strings.TrimSuffix(path, "/state.json"), 0o700); err != nil {
-		t.Fatal(err)
+// TestAllServices runs the real program (teatest) on the demo sandbox, on
+// the interface document's backup prefix and on the live one: 2 opens on
+// the backups of every service with a SERVICE column (one listing on the
+// live prefix, one per service on the interface prefix); ":backups NAME"
+// narrows to one service, a goes back to all; ":backups nosuch" says so and
+// changes nothing; t and n act on the selected backup's service.
+func TestAllServices(t *testing.T) {
+	for _, prefix := range []string{api.DefaultBackupPrefix, api.LiveBackupPrefix} {
+		t.Run(strings.Trim(prefix, "/"), func(t *testing.T) {
+			noState(t)
+			srv, clk, c := sandboxAt(t, prefix)
+			rec := tuitest.NewFrameRecorder(tui.New(tui.Options{Client: c, Profile: "demo", Demo: true, Now: clk.Now, SlowInterval: 30 * time.Second,
+				Getenv: func(string) string { return "" }, Secrets: tuitest.Secrets(t, "team")}))
+			tm := teatest.NewTestModel(t, rec, teatest.WithInitialTermSize(120, 30))
+			press := func(ks ...string) {
+				for _, k := range ks {
+					tm.Send(tuitest.KeyMsg(k))
+				}
+			}
+			command := func(line string) {
+				press(":")
+				tm.Type(line)
+				press("enter")
+			}
+			listings := func() int { return srv.Stats().Requests["GET "+prefix+"/backups"] }
+			// rows of the table: the lines after the SERVICE header
+			rows := func(frame string) (services map[string]int) {
+				services = map[string]int{}
+				in := false
+				for _, l := range strings.Split(frame, "\n") {
+					f := strings.Fields(strings.TrimPrefix(strings.TrimSpace(l), "> "))
+					switch {
+					case len(f) > 0 && f[0] == "SERVICE":
+						in = true
+					case in && len(f) > 2:
+						services[f[0]]++
+					}
+				}
+				return services
+			}
+
+			press("2")
+			rec.Wait(t, "Backups of all services  74 backups, 1 in progress")
+			rec.Wait(t, "SERVICE")
+			got := rows(rec.Frame())
+			if got["orders-prod"] == 0 || got["analytics-gcp"] == 0 || got["dev-serverless"] == 0 {
+				t.Fatalf("the all-services view lacks rows of several services: %v\n%s", got, rec.Frame())
+			}
+			if n := listings(); prefix == api.LiveBackupPrefix && n != 1 || prefix == api.DefaultBackupPrefix && n < 2 {
+				t.Fatalf("%d backup listings on %s", n, prefix)
+			}
+
+			// narrow, back to all
+			command("backups orders-prod")
+			rec.Wait(t, "Backups of orders-prod (dbtaf33737495)  44 backups")
+			if f := rec.Frame(); strings.Contains(f, "SERVICE") || strings.Contains(f, "analytics-gcp") {
+				t.Fatalf("the narrowed view shows other services:\n%s", f)
+			}
+			press("a")
+			rec.Wait(t, "Backups of all services  74 backups")
+			rec.Wait(t, "SERVICE")
+
+			// an unknown service: said, nothing changed
+			command("backups nosuch")
+			rec.Wait(t, `no service named "nosuch"; still showing all services`)
+			if f := rec.Frame(); !strings.Contains(f, "Backups of all services  74 backups") || len(rows(f)) < 3 {
+				t.Fatalf("the view changed after an unknown service:\n%s", f)
+			}
+			command("backups analytics-gcp")
+			rec.Wait(t, "Backups of analytics-gcp (dbtgf08521099)")
+			command("backups nosuch")
+			rec.Wait(t, `no service named "nosuch"; still showing analytics-gcp`)
+			if f := rec.Frame(); !strings.Contains(f, "Backups of analytics-gcp (dbtgf08521099)") {
+				t.Fatalf("the view changed after an unknown service:\n%s", f)
+			}
+
+			// back to all: t and n act on the selected backup's service
+			// (the first row: analytics-gcp's running backup)
+			press("a")
+			rec.Wait(t, "Backups of all services  74 backups")
+			press("j") // orders-prod
+			press("t")
+			rec.Wait(t, "Schedules of orders-prod (dbtaf33737495)")
+			rec.Wait(t, "daily at 03:00 UTC")
+			press("t", "k", "n")
+			rec.Wait(t, "New backup of analytics-gcp")
+			press("esc")
+			rec.Wait(t, "new backup cancelled")
+			press("q")
+			tm.WaitFinished(t, teatest.WithFinalTimeout(10*time.Second))
+		})
 	}
-	if err := os.WriteFile(path, []byte(`{"someone_else": {"x": 1}}`), 0o600); err != nil {
-		t.Fatal(err)
+}
+
+// TestOpenBeforeServicesListed: ":backups NAME" before the services
+// listing has arrived waits for it, then narrows, or says the name is
+// unknown (after asking the listing once more) and changes nothing.
+func TestOpenBeforeServicesListed(t *testing.T) {
+	_, clk, c := tuitest.Sandbox(t, true)
+	fresh := backups.New(&kit.Common{Client: c, Now: clk.Now, Theme: theme.Default()})
+	fresh.SetSize(100, 28)
+	if cmd := fresh.Open("orders-prod"); cmd != nil {
+		t.Fatal("Open before the listing did something at once")
 	}
-	h, _, _ := app(t, 100, 30, true, nil)
-	h.Key("2")
-	waitFor(t, h, "No service chosen")
-	h.Key("p")
-	waitFor(t, h, "Backups of which service?")
-	h.Keys("j", "j", "j", "j", "enter") // orders-prod
-	waitFor(t, h, "Backups of orders-prod (dbtaf33737495)")
-	data, err := os.ReadFile(path)
+	if fresh.ServiceID() != "" || !strings.Contains(ansi.Strip(fresh.View()), "looking up service orders-prod") {
+		t.Fatalf("before the listing: shows %q\n%s", fresh.ServiceID(), fresh.View())
+	}
+	svcs, err := c.ListServices(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
-	var doc map[string]map[string]any
-	if err := json.Unmarshal(data, &doc); err != nil {
-		t.Fatal(err)
-	}
-	if doc["backups_last_service"]["demo"] != "dbtaf33737495" || doc["someone_else"]["x"] != 1.0 {
-		t.Fatalf("state file = %s", data)
-	}
-	if st, _ := os.Stat(path); st.Mode().Perm() != 0o600 {
-		t.Fatalf("state file mode %v", st.Mode().Perm())
+	fresh.Update(kit.DataMsg{Key: backups.ServicesKey, Data: svcs})
+	if fresh.ServiceID() != "dbtaf33737495" {
+		t.Fatalf("after the listing: shows %q", fresh.ServiceID())
 	}
 
-	// the next run of the same profile starts there
-	again, _, _ := app(t, 100, 30, true, nil)
-	again.Key("2")
-	waitFor(t, again, "Backups of orders-prod (dbtaf33737495)")
-	// another profile does not
-	other, _, _ := app(t, 100, 30, true, func(o *tui.Options) { o.Profile = "other" })
-	other.Key("2")
-	waitFor(t, other, "No service chosen")
-	// :backups <name> changes it
-	again.command("backups analytics-gcp")
-	waitFor(t, again, "Backups of analytics-gcp")
-	if data, _ := os.ReadFile(path); !strings.Contains(string(data), `"demo": "dbtgf08521099"`) {
-		t.Fatalf("state file after :backups = %s", data)
+	// unknown: the listing is asked once more, then the toast
+	if msg, ok := run(fresh.Open("nosuch")).(kit.RefreshMsg); !ok || !slices.Equal(msg.Keys, []string{backups.ServicesKey}) {
+		t.Fatalf("an unknown name did not ask the listing again: %#v", msg)
+	}
+	_, cmd := fresh.Update(kit.DataMsg{Key: backups.ServicesKey, Data: svcs})
+	if msg, ok := run(cmd).(kit.ToastMsg); !ok || msg.Level != kit.ToastError || msg.Text != `no service named "nosuch"; still showing orders-prod` {
+		t.Fatalf("unknown name: %#v", run(cmd))
+	}
+	if fresh.ServiceID() != "dbtaf33737495" {
+		t.Fatalf("an unknown name changed the view to %q", fresh.ServiceID())
+	}
+
+	// unknown before the listing: said when it arrives, nothing changed
+	other := backups.New(&kit.Common{Client: c, Now: clk.Now, Theme: theme.Default()})
+	other.SetSize(100, 28)
+	if cmd := other.Open("nosuch"); cmd != nil {
+		t.Fatal("Open before the listing did something at once")
+	}
+	_, cmd = other.Update(kit.DataMsg{Key: backups.ServicesKey, Data: svcs})
+	if _, ok := run(cmd).(kit.RefreshMsg); !ok {
+		t.Fatalf("an unknown name did not ask the listing again: %#v", run(cmd))
+	}
+	_, cmd = other.Update(kit.DataMsg{Key: backups.ServicesKey, Data: svcs})
+	if msg, ok := run(cmd).(kit.ToastMsg); !ok || msg.Text != `no service named "nosuch"; still showing all services` {
+		t.Fatalf("unknown name: %#v", run(cmd))
+	}
+	if other.ServiceID() != "" || strings.Contains(ansi.Strip(other.View()), "looking up") {
+		t.Fatalf("after an unknown name: shows %q\n%s", other.ServiceID(), other.View())
+	}
+}
+
+func run(cmd tea.Cmd) tea.Msg {
+	if cmd == nil {
+		return nil
+	}
+	return cmd()
+}
+
+// TestFirstFetchListsEveryService: the all-services resource, fetched
+// before anything else arrived (the screen's services listing included),
+// lists backups of several services on both prefixes.
+func TestFirstFetchListsEveryService(t *testing.T) {
+	for _, prefix := range []string{api.DefaultBackupPrefix, api.LiveBackupPrefix} {
+		t.Run(strings.Trim(prefix, "/"), func(t *testing.T) {
+			_, clk, c := sandboxAt(t, prefix)
+			s := backups.New(&kit.Common{Client: c, Now: clk.Now, Theme: theme.Default()})
+			s.SetSize(140, 30)
+			for _, r := range s.Resources() {
+				if r.Key != backups.AllBackupsKey {
+					continue
+				}
+				data, err := r.Fetch(context.Background())
+				if err != nil {
+					t.Fatal(err)
+				}
+				s.Update(kit.DataMsg{Key: r.Key, Data: data})
+				v := ansi.Strip(s.View())
+				// no services listing yet: the names the backups carry, else the IDs
+				for _, svc := range [][2]string{{"orders-prod", "dbtaf33737495"}, {"analytics-gcp", "dbtgf08521099"}} {
+					if !strings.Contains(v, svc[0]) && !strings.Contains(v, svc[1]) {
+						t.Errorf("the first fetch lacks the backups of %s:\n%s", svc[0], v)
+					}
+				}
+				return
+			}
+			t.Fatal("no all-services resource")
+		})
 	}
 }
 

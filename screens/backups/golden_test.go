@@ -36,7 +36,10 @@ func TestGolden(t *testing.T) {
 		want  []string // also asserted in words
 		wide  []string // asserted at 140x40 only
 	}{
-		{name: "no_service", steps: []step{keys("2")}, want: []string{"No service chosen", "p pick service"}},
+		{name: "all_services", steps: []step{keys("2")}, want: []string{"Backups of all services", "74 backups, 1 in progress", "SERVICE", "analytics-gcp", "orders-prod", "dev-serverless"}},
+		{name: "all_detail", steps: []step{keys("2", "j", "enter")}, want: []string{"Backup 8d2286750d52"},
+			wide: []string{"Service orders-prod (dbtaf33737495)", "Can start replication"}},
+		{name: "all_help", steps: []step{keys("2", "?")}, want: []string{"pick service", "schedules/backups"}},
 		{name: "picker", steps: []step{keys("2", "p")}, want: []string{"Backups of which service?", "analytics-gcp"}},
 		{name: "list", steps: []step{orders}, want: []string{"Backups of orders-prod", "44 backups", "incremental", "too old"}},
 		{name: "list_running", steps: []step{cmd("backups analytics-gcp")}, want: []string{"in progress", "failed", "1 in progress"}},
@@ -68,10 +71,13 @@ func TestGolden(t *testing.T) {
 			want: []string{`"path": "s3://acme-exports/orders"`, `redacted: stored S3 credential`, "logical"}},
 		{name: "review_api_error", steps: []step{cmd("backups reporting-new"), keys("n", "enter", "enter", "enter", "enter")},
 			want: []string{"the API refused it: 409 Conflict", "pending state", "trace <trace-id", "everything you typed is kept"}},
-		{name: "help", steps: []step{orders, keys("?")}, want: []string{"copy GTID", "schedules/backups", "pick service"}},
+		{name: "help", steps: []step{orders, keys("?")}, want: []string{"copy GTID", "schedules/backups", "pick service", "a all services"}},
 		{name: "readonly_refused", tweak: func(o *tui.Options) { o.ReadOnly, o.Profile = true, "prod-eu" },
 			steps: []step{orders, keys("n")}, want: []string{"profile prod-eu is read-only: new backups are not allowed"}},
-		{name: "not_found", steps: []step{cmd("backups nosuch")}, want: []string{`No service named or with ID "nosuch"`}},
+		{name: "not_found", steps: []step{keys("2"), cmd("backups nosuch")},
+			want: []string{`no service named "nosuch"; still showing all services`, "Backups of all services", "SERVICE"}},
+		{name: "not_found_narrowed", steps: []step{orders, cmd("backups nosuch")},
+			want: []string{`no service named "nosuch"; still showing orders-prod`, "Backups of orders-prod", "44 backups"}},
 	}
 	for _, size := range [][2]int{{80, 24}, {140, 40}} {
 		for _, tc := range cases {

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/skytui/skytui/api"
 	"github.com/skytui/skytui/sandbox"
 	"github.com/skytui/skytui/screens/backups"
 	"github.com/skytui/skytui/tui"
@@ -71,6 +72,21 @@ func app(t *testing.T, w, h int, demo bool, tweak func(*tui.Options)) (*harness,
 	m := tui.New(opts)
 	hs := &tuitest.Harness{T: t, Model: m, Render: m.Render, Ignore: []string{"bubbles/v2/cursor", "bubbles/v2/spinner"}}
 	return &harness{Harness: hs.Start(w, h), m: m}, srv, clk
+}
+
+// sandboxAt is the demo sandbox at T0 with a client on the given backup
+// prefix (api.DefaultBackupPrefix or api.LiveBackupPrefix).
+func sandboxAt(t *testing.T, prefix string) (*sandbox.Server, *sandbox.ManualClock, *api.Client) {
+	t.Helper()
+	clk := sandbox.NewManualClock(tuitest.T0)
+	srv := sandbox.New(sandbox.Options{DemoData: true, Seed: 7, APIKey: tuitest.TestKey, Clock: clk})
+	t.Cleanup(func() { srv.Close() })
+	c, err := api.New(api.Config{BaseURL: "http://127.0.0.1:8080", APIKey: tuitest.TestKey, HTTPClient: tuitest.HTTPClient(srv),
+		MaxRetries: -1, BackupPrefix: prefix})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return srv, clk, c
 }
 
 func waitFor(t *testing.T, h *harness, what string) {

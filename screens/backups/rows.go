@@ -315,8 +315,12 @@ const (
 	colBinlog
 )
 
-func tableColumns() []kit.Column {
-	return []kit.Column{
+// tableColumns are the backups table's columns; with service, SERVICE
+// comes first (the all-services view). Its Min keeps most names whole: at
+// 80 columns the table drops SIZE and the columns after it rather than
+// cut the service's name.
+func tableColumns(service bool) []kit.Column {
+	cols := []kit.Column{
 		colKey:      {Title: "KEY", Min: 9, Max: 12, Priority: 10},
 		colType:     {Title: "TYPE", Min: 11, Max: 11, Priority: 9},
 		colStatus:   {Title: "STATUS", Min: 11, Max: 11, Priority: 10},
@@ -329,6 +333,10 @@ func tableColumns() []kit.Column {
 		colEnded:    {Title: "ENDED", Min: 12, Max: 12, Priority: 1},
 		colBinlog:   {Title: "BINLOG FILE:POS", Min: 10, Max: 26, Priority: 2},
 	}
+	if service {
+		cols = append([]kit.Column{{Title: "SERVICE", Min: 14, Max: 24, Priority: 9}}, cols...)
+	}
+	return cols
 }
 
 func (it *item) row(now time.Time) kit.Row {

@@ -40,7 +40,11 @@ func newScreen(t *testing.T, w, h int) *Screen {
 	c := &kit.Common{Theme: theme.Default(), Now: func() time.Time { return now }, Profile: "t"}
 	s := New(c)
 	s.SetSize(w, h)
+	s.Update(kit.DataMsg{Key: ServicesKey, Data: []api.Service{{ID: sid, Name: "orders-prod"}}, At: now})
 	s.Open(sid)
+	if s.ServiceID() != sid {
+		t.Fatalf("Open(%q) shows %q", sid, s.ServiceID())
+	}
 	return s
 }
 
