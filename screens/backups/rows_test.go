@@ -352,3 +352,38 @@ func press(s *Screen, k string) tea.Cmd {
 }
 
 func b64(s string) string { return base64.StdEncoding.EncodeToString([]byte(s)) }
+
+func TestItemServiceFromKey(t *testing.T) {
+	for _, c := range []struct {
+		it   item
+		want string
+	}{
+		{item{Backup: api.Backup{Key: "abc:" + sid + ":pod", ServiceID: "dbtother"}}, "dbtother"},
+		{item{Backup: api.Backup{Key: "abc:" + sid + ":pod"}}, sid},
+		{item{Backup: api.Backup{Key: "job 7"}}, ""},
+	} {
+		if got := itemService(&c.it); got != c.want {
+			t.Errorf("itemService(%q) = %q, want %q", c.it.Key, got, c.want)
+		}
+	}
+}
+
+// TestAllServicesWithoutSelection: in the all-services view with no
+// backup listed, t and n say how to choose a service instead of guessing.
+func TestAllServicesWithoutSelection(t *testing.T) {
+	s := newScreen(t, 140, 30)
+	s.Open(AllArg)
+	if s.ServiceID() != "" {
+		t.Fatalf(":backups all shows %q", s.ServiceID())
+	}
+	s.Update(kit.DataMsg{Key: AllBackupsKey, Data: backupData{}, At: now})
+	for _, k := range []string{"t", "n"} {
+		msg, ok := press(s, k)().(kit.ToastMsg)
+		if !ok || !strings.Contains(msg.Text, "p picks") || s.mode != modeList {
+			t.Errorf("%s with nothing selected: %#v, mode %v", k, msg, s.mode)
+		}
+	}
+	if v := ansi.Strip(s.View()); !strings.Contains(v, "Backups of all services") || !strings.Contains(v, "no backups of any service yet") {
+		t.Errorf("empty all-services view:\n%s", v)
+	}
+}
