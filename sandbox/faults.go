@@ -13,18 +13,27 @@ import (
 
 // Faults describes injected failures. Rates are probabilities per request
 // (0..1) and are exclusive: one draw per request picks at most one of drop,
-// timeout, error, 429 and malformed, so their sum must not exceed 1.
-// Latency is added to every API request. Faults are decided before a
-// request is handled: a faulted POST never creates anything.
+// timeout, error, 429, malformed, unreadable and drop-after, so their sum
+// must not exceed 1. Latency is added to every API request.
+//
+// Drop, timeout, error, 429 and malformed are decided before a request is
+// handled: a request faulted so changes nothing. Unreadable and drop-after
+// are the opposite: they apply to changes only (POST, PATCH, PUT, DELETE;
+// a GET drawing them is answered normally), the store carries the change
+// out, and only then is its 2xx answer spoiled. A change the store refuses
+// is answered with its error as usual. For one route and a fixed number of
+// requests, arm them with Server.ArmFault instead.
 type Faults struct {
-	Latency       time.Duration // added before every API request
-	ErrorRate     float64       // 500 or 503 with the error body
-	RateLimitRate float64       // 429 with Retry-After
-	RetryAfter    time.Duration // Retry-After of injected 429s (default 1s)
-	MalformedRate float64       // 200 with a truncated JSON body
-	DropRate      float64       // hijack and close the connection, no answer
-	TimeoutRate   float64       // hang until the client gives up (or 30 s, then 504)
-	Seed          int64         // seed of the fault draws (0: Options.Seed)
+	Latency        time.Duration // added before every API request
+	ErrorRate      float64       // 500 or 503 with the error body
+	RateLimitRate  float64       // 429 with Retry-After
+	RetryAfter     time.Duration // Retry-After of injected 429s (default 1s)
+	MalformedRate  float64       // 200 with a truncated JSON body; nothing changed
+	DropRate       float64       // hijack and close the connection, no answer; nothing changed
+	TimeoutRate    float64       // hang until the client gives up (or 30 s, then 504)
+	UnreadableRate float64       // change carried out, then its 2xx status with an unreadable body
+	DropAfterRate  float64       // change carried out, then the connection closed without an answer
+	Seed           int64         // seed of the fault draws (0: Options.Seed)
 }
 
 // faultKind is what the draw decided for one request.
@@ -37,7 +46,13 @@ const (
 	faultError
 	faultRateLimit
 	faultMalformed
+	faultUnreadable // after the handler: unreadable 2xx body
+	faultDropAfter  // after the handler: connection closed
 )
+
+// after reports whether the fault spoils the answer of a handled request
+// instead of replacing the handling.
+func (k faultKind) after() bool { return k == faultUnreadable || k == faultDropAfter }
 
 func (k faultKind) String() string {
 	switch k {
@@ -51,6 +66,10 @@ func (k faultKind) String() string {
 		return "429"
 	case faultMalformed:
 		return "malformed"
+	case faultUnreadable:
+		return "unreadable"
+	case faultDropAfter:
+		return "drop-after"
 	}
 	return "none"
 }
@@ -69,11 +88,14 @@ var faultKeys = map[string]string{
 	"malformed":   "malformed",
 	"drop":        "drop",
 	"timeout":     "timeout",
+	"unreadable":  "unreadable",
+	"drop-after":  "drop-after",
+	"dropafter":   "drop-after",
 	"seed":        "seed",
 }
 
 // ParseFaults reads a fault specification such as
-// "latency=200ms,error=0.1,429=0.05,retry-after=2s,malformed=0.05,drop=0.05,timeout=0.02,seed=7".
+// "latency=200ms,error=0.1,429=0.05,retry-after=2s,malformed=0.05,drop=0.05,timeout=0.02,unreadable=0.05,drop-after=0.02,seed=7".
 // An empty spec means no faults.
 func ParseFaults(spec string) (Faults, error) {
 	var f Faults
@@ -81,7 +103,7 @@ func ParseFaults(spec string) (Faults, error) {
 	if spec == "" {
 		return f, nil
 	}
-	known := []string{"latency", "error", "429", "retry-after", "malformed", "drop", "timeout", "seed"}
+	known := []string{"latency", "error", "429", "retry-after", "malformed", "drop", "timeout", "unreadable", "drop-after", "seed"}
 	for _, part := range strings.Split(spec, ",") {
 		part = strings.TrimSpace(part)
 		if part == "" {
@@ -132,6 +154,10 @@ func ParseFaults(spec string) (Faults, error) {
 				f.DropRate = p
 			case "timeout":
 				f.TimeoutRate = p
+			case "unreadable":
+				f.UnreadableRate = p
+			case "drop-after":
+				f.DropAfterRate = p
 			}
 		}
 	}
@@ -142,7 +168,8 @@ func ParseFaults(spec string) (Faults, error) {
 }
 
 func (f Faults) validate() error {
-	rates := map[string]float64{"error": f.ErrorRate, "429": f.RateLimitRate, "malformed": f.MalformedRate, "drop": f.DropRate, "timeout": f.TimeoutRate}
+	rates := map[string]float64{"error": f.ErrorRate, "429": f.RateLimitRate, "malformed": f.MalformedRate, "drop": f.DropRate, "timeout": f.TimeoutRate,
+		"unreadable": f.UnreadableRate, "drop-after": f.DropAfterRate}
 	sum := 0.0
 	names := make([]string, 0, len(rates))
 	for k, v := range rates {
@@ -178,17 +205,21 @@ func (f Faults) String() string {
 	add("malformed", f.MalformedRate)
 	add("drop", f.DropRate)
 	add("timeout", f.TimeoutRate)
+	add("unreadable", f.UnreadableRate)
+	add("drop-after", f.DropAfterRate)
 	if f.Seed != 0 {
 		parts = append(parts, "seed="+strconv.FormatInt(f.Seed, 10))
 	}
 	return strings.Join(parts, ",")
 }
 
-// faultInjector draws one decision per API request.
+// faultInjector draws one decision per API request and keeps the armed
+// faults.
 type faultInjector struct {
-	mu  sync.Mutex
-	f   Faults
-	rng *rand.Rand
+	mu    sync.Mutex
+	f     Faults
+	rng   *rand.Rand
+	armed []*ArmedFault // each with Times > 0 left
 }
 
 func newFaultInjector(f Faults, seed int64) *faultInjector {
@@ -209,8 +240,10 @@ func (fi *faultInjector) set(f Faults, fallbackSeed int64) {
 }
 
 // decide returns the fault for one request, the latency to add, and (for
-// errors) which 5xx status to answer with.
-func (fi *faultInjector) decide() (kind faultKind, latency time.Duration, status int, retryAfter time.Duration) {
+// errors) which 5xx status to answer with. change says the request is a
+// change (POST, PATCH, PUT, DELETE): only changes get unreadable and
+// drop-after; a GET that draws them gets none.
+func (fi *faultInjector) decide(change bool) (kind faultKind, latency time.Duration, status int, retryAfter time.Duration) {
 	fi.mu.Lock()
 	defer fi.mu.Unlock()
 	f := fi.f
@@ -219,19 +252,23 @@ func (fi *faultInjector) decide() (kind faultKind, latency time.Duration, status
 	if retryAfter <= 0 {
 		retryAfter = time.Second
 	}
-	if f.DropRate+f.TimeoutRate+f.ErrorRate+f.RateLimitRate+f.MalformedRate <= 0 {
+	if f.DropRate+f.TimeoutRate+f.ErrorRate+f.RateLimitRate+f.MalformedRate+f.UnreadableRate+f.DropAfterRate <= 0 {
 		return faultNone, latency, 0, retryAfter
 	}
 	u := fi.rng.Float64()
 	for _, c := range []struct {
 		k faultKind
 		p float64
-	}{{faultDrop, f.DropRate}, {faultTimeout, f.TimeoutRate}, {faultError, f.ErrorRate}, {faultRateLimit, f.RateLimitRate}, {faultMalformed, f.MalformedRate}} {
+	}{{faultDrop, f.DropRate}, {faultTimeout, f.TimeoutRate}, {faultError, f.ErrorRate}, {faultRateLimit, f.RateLimitRate}, {faultMalformed, f.MalformedRate},
+		{faultUnreadable, f.UnreadableRate}, {faultDropAfter, f.DropAfterRate}} {
 		if u < c.p {
 			kind = c.k
 			break
 		}
 		u -= c.p
+	}
+	if kind.after() && !change {
+		kind = faultNone
 	}
 	if kind == faultError {
 		status = 500
@@ -240,4 +277,154 @@ func (fi *faultInjector) decide() (kind faultKind, latency time.Duration, status
 		}
 	}
 	return kind, latency, status, retryAfter
+}
+
+// ---- armed faults: a change carried out, then its answer spoiled ----
+
+// AfterFault is what an armed fault does to the answer of a change the
+// store has carried out.
+type AfterFault string
+
+const (
+	// AnswerUnreadable answers a 2xx status with a body that is not the
+	// JSON answer (ArmedFault.Body, or the real answer cut short).
+	AnswerUnreadable AfterFault = "unreadable"
+	// AnswerDropped closes the connection without an answer (hijack and
+	// close): the client cannot know the outcome.
+	AnswerDropped AfterFault = "drop-after"
+)
+
+// DefaultUnreadableBody is the body of AnswerUnreadable when
+// ArmedFault.Body is empty and Truncate is false.
+const DefaultUnreadableBody = "<html>gateway says ok</html>"
+
+// ArmedFault spoils the answers of the next Times changes the store
+// accepts on one route: the handler runs (and changes the store) first.
+// A request the store refuses (4xx) is answered as usual and does not
+// count; neither does a request another fault stopped before the store.
+type ArmedFault struct {
+	Kind AfterFault
+	// Method is POST, PATCH, PUT or DELETE; empty: any of them. GET is
+	// never spoiled.
+	Method string
+	// Path is a route pattern such as "/skybackup/v1/restores" or
+	// "/provisioning/v1/services/{id}/security/allowlist", or a request
+	// path such as "/provisioning/v1/services/dbtaf12345678/security/allowlist";
+	// empty: every route.
+	Path string
+	// Times is how many accepted changes it spoils (0 means 1).
+	Times int
+	// Status is the 2xx status of AnswerUnreadable; 0: the status the
+	// handler answered (200, or 202 for a service launch).
+	Status int
+	// Body is the body of AnswerUnreadable; empty: DefaultUnreadableBody.
+	Body string
+	// Truncate, with an empty Body, sends the first half of the real JSON
+	// answer instead (such as {"id": 4), with Content-Type application/json.
+	Truncate bool
+}
+
+func changeMethod(m string) bool {
+	switch m {
+	case "POST", "PATCH", "PUT", "DELETE":
+		return true
+	}
+	return false
+}
+
+// ArmFault arms f (in addition to faults armed before; the first that
+// matches a request is used). It refuses an unknown Kind, a method that is
+// not a change, a Status outside 2xx, and a Path that names no route (or
+// a route without Method).
+//
+//	srv.ArmFault(sandbox.ArmedFault{Kind: sandbox.AnswerUnreadable, Method: "POST", Path: "/skybackup/v1/restores"})
+//	srv.ArmFault(sandbox.ArmedFault{Kind: sandbox.AnswerDropped, Method: "POST", Path: "/provisioning/v1/services", Times: 2})
+func (s *Server) ArmFault(f ArmedFault) error {
+	switch f.Kind {
+	case AnswerUnreadable, AnswerDropped:
+	default:
+		return fmt.Errorf("sandbox: ArmFault: unknown kind %q (use AnswerUnreadable or AnswerDropped)", f.Kind)
+	}
+	f.Method = strings.ToUpper(f.Method)
+	if f.Method != "" && !changeMethod(f.Method) {
+		return fmt.Errorf("sandbox: ArmFault: method %s is not a change (POST, PATCH, PUT or DELETE)", f.Method)
+	}
+	if f.Status != 0 && (f.Status < 200 || f.Status > 299) {
+		return fmt.Errorf("sandbox: ArmFault: status %d is not 2xx", f.Status)
+	}
+	if f.Times < 0 {
+		return fmt.Errorf("sandbox: ArmFault: Times %d is negative", f.Times)
+	}
+	if f.Times == 0 {
+		f.Times = 1
+	}
+	if f.Path != "" {
+		f.Path = strings.TrimRight(f.Path, "/")
+		rt := s.routeByPattern(f.Path)
+		if rt == nil {
+			rt, _, _ = s.match(f.Path)
+		}
+		if rt == nil {
+			return fmt.Errorf("sandbox: ArmFault: %s is no route of the sandbox", f.Path)
+		}
+		if f.Method != "" && rt.methods[f.Method] == nil {
+			return fmt.Errorf("sandbox: ArmFault: %s %s is not routed (allowed: %s)", f.Method, rt.pattern, strings.Join(rt.allow(), ", "))
+		}
+	}
+	s.faults.mu.Lock()
+	s.faults.armed = append(s.faults.armed, &f)
+	s.faults.mu.Unlock()
+	return nil
+}
+
+// ArmedLeft is how many answers the armed faults will still spoil.
+func (s *Server) ArmedLeft() int {
+	s.faults.mu.Lock()
+	defer s.faults.mu.Unlock()
+	n := 0
+	for _, a := range s.faults.armed {
+		n += a.Times
+	}
+	return n
+}
+
+// DisarmFaults removes every armed fault (SetFaults leaves them alone).
+func (s *Server) DisarmFaults() {
+	s.faults.mu.Lock()
+	s.faults.armed = nil
+	s.faults.mu.Unlock()
+}
+
+func (s *Server) routeByPattern(pattern string) *route {
+	for _, rt := range s.routes {
+		if rt.pattern == pattern {
+			return rt
+		}
+	}
+	return nil
+}
+
+// takeArmed uses up one spoil of the first armed fault matching an
+// accepted change of method on the route pattern at path.
+func (fi *faultInjector) takeArmed(method, pattern, path string) (ArmedFault, bool) {
+	if !changeMethod(method) {
+		return ArmedFault{}, false
+	}
+	fi.mu.Lock()
+	defer fi.mu.Unlock()
+	for i, a := range fi.armed {
+		if a.Method != "" && a.Method != method {
+			continue
+		}
+		if a.Path != "" && a.Path != pattern && a.Path != path {
+			continue
+		}
+		out := *a
+		a.Times--
+		if a.Times <= 0 {
+			fi.armed = append(fi.armed[:i:i], fi.armed[i+1:]...)
+		}
+		return out, true
+	}
+	return ArmedFault{}, false
 }

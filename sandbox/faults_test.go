@@ -14,11 +14,12 @@ import (
 )
 
 func TestParseFaults(t *testing.T) {
-	f, err := ParseFaults("latency=200ms,error=0.1,429=0.05,retry-after=2s,malformed=0.05,drop=0.05,timeout=0.02,seed=9")
+	f, err := ParseFaults("latency=200ms,error=0.1,429=0.05,retry-after=2s,malformed=0.05,drop=0.05,timeout=0.02,unreadable=0.03,drop-after=0.04,seed=9")
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := Faults{Latency: 200 * time.Millisecond, ErrorRate: 0.1, RateLimitRate: 0.05, RetryAfter: 2 * time.Second, MalformedRate: 0.05, DropRate: 0.05, TimeoutRate: 0.02, Seed: 9}
+	want := Faults{Latency: 200 * time.Millisecond, ErrorRate: 0.1, RateLimitRate: 0.05, RetryAfter: 2 * time.Second, MalformedRate: 0.05, DropRate: 0.05, TimeoutRate: 0.02,
+		UnreadableRate: 0.03, DropAfterRate: 0.04, Seed: 9}
 	if f != want {
 		t.Fatalf("got %+v", f)
 	}
@@ -32,14 +33,16 @@ func TestParseFaults(t *testing.T) {
 		t.Fatalf("percent: %+v %v", f, err)
 	}
 	for spec, mention := range map[string]string{
-		"laggy=1":                 `"laggy"`,
-		"error=1.5":               "error=1.5",
-		"drop=-0.1":               "drop=-0.1",
-		"latency=fast":            "latency=fast",
-		"retry-after=2":           "retry-after=2",
-		"timeout":                 `"timeout"`,
-		"seed=x":                  "seed=x",
-		"error=0.6,malformed=0.6": "more than 1",
+		"laggy=1":                       `"laggy"`,
+		"error=1.5":                     "error=1.5",
+		"drop=-0.1":                     "drop=-0.1",
+		"latency=fast":                  "latency=fast",
+		"retry-after=2":                 "retry-after=2",
+		"timeout":                       `"timeout"`,
+		"seed=x":                        "seed=x",
+		"error=0.6,malformed=0.6":       "more than 1",
+		"unreadable=0.6,drop-after=0.6": "more than 1",
+		"unreadable=2":                  "unreadable=2",
 	} {
 		_, err := ParseFaults(spec)
 		if err == nil || !strings.Contains(err.Error(), mention) {
@@ -165,7 +168,7 @@ func TestFaultDrawsFollowTheSeed(t *testing.T) {
 		fi := newFaultInjector(Faults{ErrorRate: 0.3, DropRate: 0.2, MalformedRate: 0.2}, seed)
 		var out []faultKind
 		for range 50 {
-			k, _, _, _ := fi.decide()
+			k, _, _, _ := fi.decide(false)
 			out = append(out, k)
 		}
 		return out

@@ -226,7 +226,8 @@ type Stats struct {
 	// "GET /provisioning/v1/services/{id}".
 	Requests map[string]int
 	// Faults counts injected faults by kind (drop, timeout, error, 429,
-	// malformed) and refusals of Options.RateLimit ("ratelimit").
+	// malformed, unreadable, drop-after; the last two drawn or armed) and
+	// refusals of Options.RateLimit ("ratelimit").
 	Faults map[string]int
 	// Total is the number of requests, matched or not.
 	Total int
@@ -365,13 +366,15 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 
-	// Faults are decided before the request is handled: a faulted request
-	// changes nothing.
-	kind, latency, errStatus, retryAfter := s.faults.decide()
+	// Faults are decided before the request is handled: a request faulted
+	// here changes nothing. Unreadable and drop-after (drawn, or armed with
+	// ArmFault) spoil the answer after the handler instead; they are
+	// counted when they do.
+	kind, latency, errStatus, retryAfter := s.faults.decide(changeMethod(r.Method))
 	if latency > 0 && !s.sleep(r.Context(), latency) {
 		return
 	}
-	if kind != faultNone {
+	if kind != faultNone && !kind.after() {
 		s.countFault(kind)
 	}
 	switch kind {
@@ -435,6 +438,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if kind == faultMalformed {
 		code = http.StatusOK
 		data = data[:len(data)/2]
+	} else if code >= 200 && code < 300 && s.spoilAnswer(w, r, rt, path, kind, code, data) {
+		status = -1
+		return
 	}
 	status = code
 	w.Header().Set("Content-Type", "application/json")
@@ -451,6 +457,49 @@ func (s *Server) countFaultName(name string) {
 	s.statsMu.Lock()
 	s.stats.Faults[name]++
 	s.statsMu.Unlock()
+}
+
+// spoilAnswer answers a change the store has accepted (code, data) as an
+// unreadable or drop-after fault says, drawn (kind) or armed; false when
+// no such fault applies and the answer is still to be written.
+func (s *Server) spoilAnswer(w http.ResponseWriter, r *http.Request, rt *route, path string, kind faultKind, code int, data []byte) bool {
+	var f ArmedFault
+	switch kind {
+	case faultUnreadable:
+		f = ArmedFault{Kind: AnswerUnreadable}
+	case faultDropAfter:
+		f = ArmedFault{Kind: AnswerDropped}
+	case faultNone:
+		var ok bool
+		if f, ok = s.faults.takeArmed(r.Method, rt.pattern, path); !ok {
+			return false
+		}
+	default:
+		return false
+	}
+	s.countFaultName(string(f.Kind))
+	if f.Kind == AnswerDropped {
+		dropConnection(w)
+		return true
+	}
+	if f.Status != 0 {
+		code = f.Status
+	}
+	body, ctype := []byte(f.Body), "text/html; charset=utf-8"
+	switch {
+	case f.Body != "":
+		if !strings.HasPrefix(strings.TrimSpace(f.Body), "<") {
+			ctype = "application/json" // such as a truncated {"id": 4
+		}
+	case f.Truncate:
+		body, ctype = data[:len(data)/2], "application/json"
+	default:
+		body = []byte(DefaultUnreadableBody)
+	}
+	w.Header().Set("Content-Type", ctype)
+	w.WriteHeader(code)
+	w.Write(body)
+	return true
 }
 
 // sleep waits d of real time; false when the client or the server gave up.
