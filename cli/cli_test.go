@@ -306,3 +306,79 @@ func TestSandboxKeyFromEnvironment(t *testing.T) {
 		t.Fatalf("with no key anywhere the sandbox must print the one it made up:\n%s", out)
 	}
 }
+
+// runSplit is run with stdout and stderr apart.
+func (h *harness) runSplit(args ...string) (stdout, stderr string, err error) {
+	h.t.Helper()
+	var out, errOut bytes.Buffer
+	e := &env{version: "test", stdin: strings.NewReader(""), stdout: &out, stderr: &errOut, loadConfig: config.Load,
+		openStore: func(keystore.PassphraseFunc) (*keystore.Store, error) {
+			return keystore.Open(keystore.Options{Backend: "file", FilePath: h.secrets, FileWorkFactor: 10,
+				Passphrase: func(string, bool) (string, error) { return "correct horse battery", nil }})
+		}}
+	cmd := newRootCmd(e)
+	cmd.SetArgs(args)
+	err = cmd.ExecuteContext(context.Background())
+	return out.String(), errOut.String(), err
+}
+
+func TestConfigWarningsPrintedOnStderr(t *testing.T) {
+	h := newHarness(t)
+	body := "colour = \"blue\"\n\n[[profile]]\nname = \"lab\"\nbase_url = \"" + h.url + "\"\nbase_ur = \"typo\"\n"
+	if err := os.WriteFile(h.cfgPath, []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	stdout, stderr, err := h.runSplit("auth", "status", "--profile", "lab")
+	if err != nil {
+		t.Fatalf("%v\n%s%s", err, stdout, stderr)
+	}
+	want := "skytui: warning: " + h.cfgPath + ":1: unknown key \"colour\"\n" +
+		"skytui: warning: " + h.cfgPath + ":6: unknown key \"base_ur\" in [[profile]] \"lab\" (did you mean \"base_url\"?)\n"
+	if stderr != want {
+		t.Errorf("stderr:\n%s\nwant:\n%s", stderr, want)
+	}
+	if !strings.Contains(stdout, "profile:   lab") || strings.Contains(stdout, "warning") {
+		t.Errorf("stdout:\n%s", stdout)
+	}
+
+	// The TUI start (the root command): the warning comes before the error
+	// it explains, and the UI never starts.
+	body = "default_profile = \"lab\"\n\n[[profiles]]\nname = \"lab\"\nbase_url = \"" + h.url + "\"\n"
+	if err := os.WriteFile(h.cfgPath, []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, stderr, err = h.runSplit()
+	if err == nil || !strings.Contains(err.Error(), `default_profile: profile "lab" not found`) {
+		t.Fatalf("err = %v", err)
+	}
+	if want := "skytui: warning: " + h.cfgPath + ":3: unknown table \"profiles\" (did you mean \"profile\"?)\n"; stderr != want {
+		t.Errorf("stderr:\n%s\nwant:\n%s", stderr, want)
+	}
+}
+
+func TestConfigWarningsPrintedOnce(t *testing.T) {
+	h := newHarness(t)
+	body := "[[profile]]\nname = \"lab\"\nbase_url = \"" + h.url + "\"\nbell_sound = true\n"
+	if err := os.WriteFile(h.cfgPath, []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var errOut bytes.Buffer
+	e := &env{version: "test", stdin: strings.NewReader(""), stdout: &bytes.Buffer{}, stderr: &errOut, loadConfig: config.Load,
+		openStore: func(keystore.PassphraseFunc) (*keystore.Store, error) {
+			return keystore.Open(keystore.Options{Backends: []keystore.Backend{keystore.NewMemoryBackend("memory (test)")}})
+		}}
+	// runTUI opens a session, then auth login (a first key) opens another
+	for range 2 {
+		s, err := e.openSession("lab", "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(s.cfg.Warnings) != 1 {
+			t.Fatalf("warnings = %q", s.cfg.Warnings)
+		}
+	}
+	want := "skytui: warning: " + h.cfgPath + ":4: unknown key \"bell_sound\" in [[profile]] \"lab\" (did you mean \"bell\"?)\n"
+	if errOut.String() != want {
+		t.Errorf("stderr:\n%s\nwant once:\n%s", errOut.String(), want)
+	}
+}

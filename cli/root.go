@@ -161,6 +161,7 @@ func (e *env) runTUI(cmd *cobra.Command, f rootFlags) error {
 	opts.Profile = s.profile.Name
 	opts.Secrets = s.store
 	opts.Profiles = s.cfg.ProfileNames()
+	opts.ConfigWarnings = s.cfg.Warnings
 	opts.SwitchProfile = e.profileSwitcher(s, f.readOnly, logger)
 	opts.ReadOnly = opts.ReadOnly || s.profile.ReadOnly
 	opts.Bell = s.profile.Bell

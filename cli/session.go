@@ -28,6 +28,8 @@ type env struct {
 	openStore func(pass keystore.PassphraseFunc) (*keystore.Store, error)
 	// tuiActive is set while the terminal UI owns the terminal.
 	tuiActive atomic.Bool
+	// configWarned is set once the config file's warnings were printed.
+	configWarned bool
 }
 
 func defaultEnv(version string) *env {
@@ -60,6 +62,7 @@ type session struct {
 // skysql preset), applies an --api-url override, and opens the keystore.
 func (e *env) openSession(profileName, apiURL string) (*session, error) {
 	cfg, err := e.loadConfig()
+	e.printConfigWarnings(cfg, err)
 	if err != nil {
 		return nil, err
 	}
@@ -82,6 +85,24 @@ func (e *env) openSession(profileName, apiURL string) (*session, error) {
 		return nil, err
 	}
 	return &session{cfg: cfg, profile: p, store: store}, nil
+}
+
+// printConfigWarnings prints what the config file holds that was ignored,
+// once per run, on stderr: "skytui: warning: FILE:LINE: unknown ...". They
+// come before the command's own output, before the TUI takes the screen,
+// and before an error they may explain.
+func (e *env) printConfigWarnings(cfg *config.Config, err error) {
+	if e.configWarned {
+		return
+	}
+	warnings := config.Warnings(err)
+	if cfg != nil {
+		warnings = cfg.Warnings
+	}
+	for _, w := range warnings {
+		fmt.Fprintln(e.stderr, "skytui: warning:", w)
+	}
+	e.configWarned = len(warnings) > 0
 }
 
 func (s *session) client(key, version string, logger *slog.Logger) (*api.Client, error) {

@@ -172,7 +172,7 @@ func (m *Model) buildScreens() []kit.Screen {
 		backups.New(m.common),
 		restores.New(m.common),
 		replication.New(m.common),
-		settings.New(m.common),
+		settings.New(m.common).WithConfigWarnings(m.opts.ConfigWarnings),
 	}
 }
 
@@ -185,10 +185,22 @@ func (m *Model) Init() tea.Cmd {
 	}
 	cmds = append(cmds, m.engine.switchTo(m.screen().Resources())...)
 	cmds = append(cmds, m.startSpinner())
+	if n := len(m.opts.ConfigWarnings); n > 0 {
+		cmds = append(cmds, kit.Toast(kit.ToastWarn, configWarningsToast(n, m.keys.Screen5.Help().Key, m.common.Theme.Glyphs.Dash)))
+	}
 	if m.opts.NeedKey {
 		cmds = append(cmds, m.openKeyPrompt("Profile "+m.common.Profile+" has no API key yet. Paste the key's token: it is checked with one cheap call, then stored in the keystore, never in a file in clear."))
 	}
 	return tea.Batch(cmds...)
+}
+
+// configWarningsToast is the start-up note about ignored config entries.
+func configWarningsToast(n int, settingsKey, dash string) string {
+	noun := "warnings"
+	if n == 1 {
+		noun = "warning"
+	}
+	return fmt.Sprintf("config: %d %s %s see Settings (%s)", n, noun, dash, settingsKey)
 }
 
 func (m *Model) screen() kit.Screen { return m.screens[m.active] }

@@ -50,6 +50,10 @@ type Options struct {
 	// stores it in the keystore and returns the profile with a client that
 	// carries it. It runs in a command. Nil: the prompt is unavailable.
 	Login func(ctx context.Context, profile, key string) (Profile, error)
+	// ConfigWarnings are what the config file holds that was ignored
+	// (config.Config.Warnings): Settings lists them and a toast says so at
+	// start.
+	ConfigWarnings []string
 	// NeedKey starts with the key prompt instead of polling: the profile
 	// has no API key yet (a first run).
 	NeedKey bool

@@ -70,6 +70,8 @@ type Screen struct {
 	form    *huh.Form
 	draft   *credDraft
 	lastErr string // why the last credential could not be stored
+
+	configWarnings []string // what the config file holds that was ignored
 }
 
 // storeTag marks the store action, so its outcome finds its draft.
@@ -86,6 +88,16 @@ func New(c *kit.Common) *Screen {
 		Reload: key.NewBinding(key.WithKeys("ctrl+r"), key.WithHelp("ctrl+r", "reload keystore")),
 	}}
 }
+
+// WithConfigWarnings sets the config file's warnings (unknown keys and
+// tables, one "FILE:LINE: ..." line each) listed under the profile.
+func (s *Screen) WithConfigWarnings(w []string) *Screen {
+	s.configWarnings = w
+	return s
+}
+
+// maxConfigWarnings is how many warnings the screen lists before "more".
+const maxConfigWarnings = 5
 
 // ID implements kit.Screen.
 func (s *Screen) ID() string { return ID }
@@ -405,6 +417,24 @@ func (s *Screen) View() string {
 	field("read-only", ro)
 	if s.common.Demo {
 		field("demo", "yes: an embedded sandbox, no account")
+	}
+	if ws := s.configWarnings; len(ws) > 0 {
+		add("")
+		add(th.Bold.Render(" Config warnings") + th.Muted.Render("  (ignored by skytui: fix the file, then restart)"))
+		for i, cw := range ws {
+			if i == maxConfigWarnings {
+				add("   " + th.Muted.Render(fmt.Sprintf("+%d more: `skytui auth status` prints them all", len(ws)-i)))
+				break
+			}
+			// wrapped, not cut: the suggestion is at the end
+			for j, l := range strings.Split(ansi.Wrap(cw, max(20, w-5), " /"), "\n") {
+				mark := "     "
+				if j == 0 {
+					mark = "   " + th.Warn.Render("!") + " "
+				}
+				add(mark + l)
+			}
+		}
 	}
 	add("")
 	add(th.Bold.Render(" Secrets"))

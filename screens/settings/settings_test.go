@@ -2,6 +2,7 @@ package settings
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -235,5 +236,43 @@ func TestNoKeystoreSaysSo(t *testing.T) {
 	d.key("a")
 	if d.s.form != nil || len(d.toasts) == 0 {
 		t.Error("adding without a keystore should explain, not open a form")
+	}
+}
+
+func TestConfigWarningsAreListed(t *testing.T) {
+	d := newDriver(t, newStore(t), 80, 40)
+	if v := d.view(); strings.Contains(v, "Config warnings") {
+		t.Fatalf("a clean config shows a warnings section:\n%s", v)
+	}
+	ws := []string{
+		`~/.config/skytui/config.toml:12: unknown table "profiles" (did you mean "profile"?)`,
+		`~/.config/skytui/config.toml:15: unknown key "base_ur" in [[profile]] "lab" (did you mean "base_url"?)`,
+	}
+	d.s.WithConfigWarnings(ws)
+	v := d.view()
+	flat := strings.Join(strings.Fields(v), " ") // warnings wrap at the width
+	for _, want := range append([]string{"Config warnings"}, ws...) {
+		if !strings.Contains(flat, want) {
+			t.Errorf("view lacks %q:\n%s", want, v)
+		}
+	}
+	for _, l := range strings.Split(v, "\n") {
+		if ansi.StringWidth(l) > 80 {
+			t.Errorf("line wider than the screen: %q", l)
+		}
+	}
+	// Profile first, then the warnings, then the secrets.
+	if p, c, s := strings.Index(v, "Profile"), strings.Index(v, "Config warnings"), strings.Index(v, "Secrets"); !(p < c && c < s) {
+		t.Errorf("section order: profile %d, warnings %d, secrets %d", p, c, s)
+	}
+	// Many warnings: the first few, then a count.
+	var many []string
+	for i := range 8 {
+		many = append(many, fmt.Sprintf("config.toml:%d: unknown key \"k%d\"", i+1, i))
+	}
+	d.s.WithConfigWarnings(many)
+	v = d.view()
+	if !strings.Contains(v, `config.toml:5: unknown key "k4"`) || strings.Contains(v, `"k5"`) || !strings.Contains(v, "+3 more: `skytui auth status` prints them all") {
+		t.Errorf("many warnings:\n%s", v)
 	}
 }
