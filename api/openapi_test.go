@@ -239,7 +239,7 @@ func (v *validatingServer) count() int {
 
 const testService = "dbtgf00000001"
 
-// minimalAnswers are small valid 2xx answers per operation, enough for the
+// minimalAnswer gives small valid 2xx answers per operation, enough for the
 // client to proceed (a service to sweep, a second page of backups).
 func minimalAnswer(op string, r *http.Request) (int, string) {
 	switch op {
