@@ -8,6 +8,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net"
 	"os"
 	"strings"
@@ -184,6 +185,7 @@ type sandboxFlags struct {
 	faults    string
 	rateLimit float64
 	mariadb   bool
+	logReqs   bool
 }
 
 func newSandboxCmd(e *env) *cobra.Command {
@@ -213,7 +215,8 @@ Point skytui at it with:
 	fl.StringVar(&f.apiKey, "api-key", "", "API key the sandbox accepts (default: $SKYSQL_API_KEY, else random and printed)")
 	fl.Float64Var(&f.timeScale, "time-scale", 1, "sandbox seconds per real second (60: a 5-minute launch takes 5 s)")
 	fl.BoolVar(&f.noDemo, "no-demo-data", false, "start empty")
-	fl.StringVar(&f.faults, "faults", "", "fault injection, e.g. latency=200ms,error=0.1,429=0.05,retry-after=2s,malformed=0.05,drop=0.05,timeout=0.02")
+	fl.StringVar(&f.faults, "faults", "", "fault injection, e.g. latency=200ms,error=0.1,429=0.05,retry-after=2s,malformed=0.05,drop=0.05,timeout=0.02,unreadable=0.05,drop-after=0.02")
+	fl.BoolVar(&f.logReqs, "log-requests", false, "print one line per request on stderr: method, path, query, status (never the API key)")
 	fl.Float64Var(&f.rateLimit, "rate-limit", 0, "requests per second per key before 429 (0 = unlimited)")
 	fl.BoolVar(&f.mariadb, "mariadb", false, "back each ready service with a real local mariadbd (needs mariadb-server; starts without demo data)")
 	return cmd
@@ -242,6 +245,10 @@ func (e *env) runSandbox(ctx context.Context, f sandboxFlags) error {
 	if f.mariadb {
 		mode = sandbox.SQLMariaDB
 	}
+	var logger *slog.Logger
+	if f.logReqs {
+		logger = slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	}
 	sb, err := sandbox.Open(sandbox.Options{
 		APIKey:    key,
 		TimeScale: f.timeScale,
@@ -249,6 +256,7 @@ func (e *env) runSandbox(ctx context.Context, f sandboxFlags) error {
 		Faults:    faults,
 		RateLimit: f.rateLimit,
 		SQL:       mode,
+		Logger:    logger,
 	})
 	if err != nil {
 		return err

@@ -217,8 +217,9 @@ func scenario(t *testing.T, h *harness) {
 	h.do("POST", B+"/restores", api.ManagedRestore(analytics, key))  // cross-provider
 	h.do("POST", B+"/restores", api.ManagedRestore(orders, "nokey")) // not found
 	h.do("POST", B+"/restores", api.BucketRestore(orders, "dump.sql", api.ExternalSource{Bucket: "gs://b/", Method: "mysqldump", Credentials: gcsCreds}))
-	h.do("GET", B+"/restores", nil)
-	h.do("GET", B+"/restores?page=1&page_size=1", nil)
+	h.do("GET", B+"/restores", nil) // 400: the live service lists restores per service
+	h.do("GET", B+"/restores?service_id="+replica, nil)
+	h.do("GET", B+"/restores?service_id="+orders+"&page=1&page_size=1", nil)
 	h.do("GET", B+"/restores?order=sideways", nil)
 	h.do("GET", B+"/restores/"+jsonString(r.ID), nil)
 	h.do("GET", B+"/restores/987654", nil)

@@ -328,7 +328,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	rt, params, prefix := s.match(path)
 	status := 0
 	defer func() {
-		s.log.Debug("sandbox request", "method", r.Method, "path", r.URL.Path, "status", status,
+		s.log.Debug("sandbox request", "method", r.Method, "path", r.URL.Path, "query", r.URL.RawQuery, "status", status,
 			"duration", time.Since(start).Round(time.Microsecond), "trace_id", c.traceID)
 	}()
 	fail := func(e *apiError) {

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"reflect"
 	"sort"
 
 	tea "charm.land/bubbletea/v2"
@@ -149,6 +150,9 @@ func (m *Model) actionDone(msg actionResultMsg) tea.Cmd {
 // unreadableAnswer says why an accepted change's answer could not be read,
 // or "" (see api.Meta.Unreadable).
 func unreadableAnswer(result any) string {
+	if v := reflect.ValueOf(result); !v.IsValid() || v.Kind() == reflect.Pointer && v.IsNil() {
+		return "" // no answer, or a typed nil (*api.Schedule)(nil)
+	}
 	if u, ok := result.(api.AnswerUnreadableError); ok {
 		return u.AnswerUnreadable()
 	}

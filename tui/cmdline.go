@@ -17,7 +17,7 @@ var commands = []struct {
 	name, arg, desc string
 }{
 	{"services", "", "Services screen"},
-	{"backups", "<service>", "Backups of a service"},
+	{"backups", "[service|all]", "Backups of every service, or of one"},
 	{"restores", "", "Restores screen"},
 	{"replication", "", "Replication screen"},
 	{"settings", "", "Settings: profile, secrets, bucket credentials"},
@@ -93,6 +93,9 @@ func (c *cmdLine) candidates(m *Model, v string) []string {
 	var args []string
 	switch name {
 	case "backups", "restores":
+		if name == "backups" {
+			args = append(args, "all")
+		}
 		for _, s := range m.known {
 			args = append(args, s.Name, s.ID)
 		}
@@ -184,11 +187,7 @@ func (m *Model) execute(line string) tea.Cmd {
 		return m.openScreen("services", arg)
 	case "backups", "backup", "b":
 		if arg == "" {
-			if len(m.known) > 0 {
-				m.dialogs = append(m.dialogs, kit.NewPicker(m.common, "Backups of which service?", "backups", m.known))
-				return nil
-			}
-			return m.openScreen("backups", "")
+			arg = "all"
 		}
 		return m.openScreen("backups", m.resolveService(arg))
 	case "restores", "restore":

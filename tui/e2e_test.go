@@ -98,6 +98,19 @@ func TestE2EServices(t *testing.T) {
 	e2eRun(t, bash, "services.sh", t.TempDir(), []string{"SKYTUI_BIN=" + bin})
 }
 
+// TestE2ELive runs the built binary with the built-in skysql profile (the
+// live service's prefixes) against `skytui sandbox`, at 80x24 and 60x16.
+func TestE2ELive(t *testing.T) {
+	bash := e2ePrereqs(t)
+	bin := e2eBuild(t)
+	for _, size := range [][2]int{{80, 24}, {60, 16}} {
+		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
+			e2eRun(t, bash, "live.sh", t.TempDir(), []string{"SKYTUI_BIN=" + bin,
+				fmt.Sprintf("E2E_WIDTH=%d", size[0]), fmt.Sprintf("E2E_HEIGHT=%d", size[1])})
+		})
+	}
+}
+
 func randomHex(t *testing.T, n int) string {
 	t.Helper()
 	b := make([]byte, n)

@@ -11,7 +11,6 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/skytui/skytui/sandbox"
-	"github.com/skytui/skytui/screens/backups"
 	"github.com/skytui/skytui/tui/tuitest"
 )
 
@@ -19,7 +18,6 @@ func TestMain(m *testing.M) {
 	time.Local = time.UTC // snapshots show times; make them the same everywhere
 	// the Backups screen remembers the last service in the user state
 	// directory; tests neither read nor write it
-	backups.StateFile = func() (string, error) { return "", nil }
 	os.Exit(m.Run())
 }
 

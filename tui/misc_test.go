@@ -66,7 +66,7 @@ func TestSpinnerOnlyWhileInFlight(t *testing.T) {
 
 func TestScreenSwitchingAndPlaceholders(t *testing.T) {
 	h, _, _ := demoHarness(t, 100, 30, nil)
-	for _, c := range [][2]string{{"2", "No service chosen"}, {"3", "Restores 2 (1 running)"},
+	for _, c := range [][2]string{{"2", "Backups of all services"}, {"3", "Restores 2 (1 running)"},
 		{"4", "n new setup"}, {"1", "orders-prod"}} {
 		k, want := c[0], c[1]
 		h.Key(k)
@@ -104,17 +104,19 @@ func TestScreenSwitchingAndPlaceholders(t *testing.T) {
 	if !strings.Contains(lastToast(h), "unknown command :bogus") {
 		t.Fatalf("toast = %q", lastToast(h))
 	}
-	// :backups without a service opens the picker
+	// :backups without a service goes back to every service's backups
 	h.Key(":")
 	h.TypeText("backups")
 	h.Key("enter")
-	if !strings.Contains(h.Screen(), "Backups of which service?") {
-		t.Fatalf("no picker:\n%s", h.Screen())
+	if !strings.Contains(h.Screen(), "Backups of all services") || !strings.Contains(h.Screen(), "SERVICE") {
+		t.Fatalf(":backups did not show every service's backups:\n%s", h.Screen())
 	}
-	h.Key("j")
+	// an unknown name says so and changes nothing
+	h.Key(":")
+	h.TypeText("backups nosuch")
 	h.Key("enter")
-	if !strings.Contains(h.Screen(), "(dbtzf92915393)") {
-		t.Fatalf("picker choice not opened:\n%s", h.Screen())
+	if !strings.Contains(h.Screen(), `no service named "nosuch"`) || !strings.Contains(h.Screen(), "Backups of all services") {
+		t.Fatalf(":backups nosuch:\n%s", h.Screen())
 	}
 }
 

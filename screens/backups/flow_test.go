@@ -37,7 +37,6 @@ func createService(t *testing.T, c *api.Client, name string) *api.Service {
 // once and completes when the sandbox clock passes its end; then
 // incremental is allowed and submitted.
 func TestBackupFlow(t *testing.T) {
-	noState(t)
 	srv, clk, c := tuitest.Sandbox(t, false)
 	createService(t, c, "flow-db")
 	clk.Advance(6 * time.Minute) // launched
@@ -107,7 +106,6 @@ func TestBackupFlow(t *testing.T) {
 // the action layer on a read-only profile is refused there: no POST
 // reaches the sandbox either way.
 func TestReadOnly(t *testing.T) {
-	noState(t)
 	h, srv, _ := app(t, 100, 30, true, func(o *tui.Options) { o.ReadOnly = true })
 	h.command("backups orders-prod")
 	h.Key("n")
@@ -138,7 +136,6 @@ func TestReadOnly(t *testing.T) {
 func TestAllServices(t *testing.T) {
 	for _, prefix := range []string{api.DefaultBackupPrefix, api.LiveBackupPrefix} {
 		t.Run(strings.Trim(prefix, "/"), func(t *testing.T) {
-			noState(t)
 			srv, clk, c := sandboxAt(t, prefix)
 			rec := tuitest.NewFrameRecorder(tui.New(tui.Options{Client: c, Profile: "demo", Demo: true, Now: clk.Now, SlowInterval: 30 * time.Second,
 				Getenv: func(string) string { return "" }, Secrets: tuitest.Secrets(t, "team")}))
@@ -318,7 +315,6 @@ func TestFirstFetchListsEveryService(t *testing.T) {
 // TestPolledFastWhileInProgress: a service with a running backup is
 // polled at the fast interval, a settled one at the slow one.
 func TestPolledFastWhileInProgress(t *testing.T) {
-	noState(t)
 	h, _, clk := app(t, 100, 30, true, nil)
 	// armed reports the intervals of one round of polls after the data is
 	// known (each reply arms its next tick by what all replies said)
@@ -355,7 +351,6 @@ func TestPolledFastWhileInProgress(t *testing.T) {
 // TestCommandLineOpensByNameOrID: ":backups" takes a name or an ID, and a
 // service created after the last listing is found by reading it again.
 func TestCommandLineOpensByNameOrID(t *testing.T) {
-	noState(t)
 	h, _, clk := app(t, 100, 30, true, nil)
 	h.command("backups dbtgf08521099")
 	waitFor(t, h, "Backups of analytics-gcp (dbtgf08521099)")
@@ -370,7 +365,6 @@ func TestCommandLineOpensByNameOrID(t *testing.T) {
 // TestEscKeepsWhatWasTyped: esc leaves the form; n brings it back as it
 // was, a custom cron expression included.
 func TestEscKeepsWhatWasTyped(t *testing.T) {
-	noState(t)
 	h, _, _ := app(t, 100, 30, true, nil)
 	h.command("backups orders-prod")
 	h.Keys("n", "down", "down", "enter", "down", "down", "down", "enter")

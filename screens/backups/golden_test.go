@@ -82,7 +82,6 @@ func TestGolden(t *testing.T) {
 	for _, size := range [][2]int{{80, 24}, {140, 40}} {
 		for _, tc := range cases {
 			t.Run(fmt.Sprintf("%s_%dx%d", tc.name, size[0], size[1]), func(t *testing.T) {
-				noState(t)
 				h, _, _ := app(t, size[0], size[1], true, tc.tweak)
 				for _, s := range tc.steps {
 					s(h)

@@ -2,47 +2,19 @@ package backups_test
 
 import (
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/skytui/skytui/api"
 	"github.com/skytui/skytui/sandbox"
-	"github.com/skytui/skytui/screens/backups"
 	"github.com/skytui/skytui/tui"
 	"github.com/skytui/skytui/tui/tuitest"
 )
 
 func TestMain(m *testing.M) {
 	time.Local = time.UTC // snapshots show times
-	// never the user's state directory: each test that wants one sets it
-	dir, err := os.MkdirTemp("", "skytui-backups-state-*")
-	if err != nil {
-		panic(err)
-	}
-	backups.StateFile = func() (string, error) { return filepath.Join(dir, "state.json"), nil }
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
-}
-
-// useStateFile points the state file at a fresh temporary file.
-func useStateFile(t *testing.T) string {
-	t.Helper()
-	path := filepath.Join(t.TempDir(), "state", "state.json")
-	old := backups.StateFile
-	backups.StateFile = func() (string, error) { return path, nil }
-	t.Cleanup(func() { backups.StateFile = old })
-	return path
-}
-
-// noState turns remembering off for a test.
-func noState(t *testing.T) {
-	t.Helper()
-	old := backups.StateFile
-	backups.StateFile = func() (string, error) { return "", nil }
-	t.Cleanup(func() { backups.StateFile = old })
+	os.Exit(m.Run())
 }
 
 // harness drives the root model without a terminal (see

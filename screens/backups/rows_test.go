@@ -34,9 +34,6 @@ func bk(key, typ, status string, age time.Duration) api.Backup {
 
 func newScreen(t *testing.T, w, h int) *Screen {
 	t.Helper()
-	old := StateFile
-	StateFile = func() (string, error) { return "", nil }
-	t.Cleanup(func() { StateFile = old })
 	c := &kit.Common{Theme: theme.Default(), Now: func() time.Time { return now }, Profile: "t"}
 	s := New(c)
 	s.SetSize(w, h)

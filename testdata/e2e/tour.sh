@@ -107,7 +107,8 @@ grep -qF "127.0.0.1:$PORT" <<<"$header" || fail "the header does not show the AP
 STEP="screen 2"
 keys 2
 wait_for "[ 2 Backups ]"
-wait_for "No service chosen"
+wait_for "Backups of all services"
+wait_for "SERVICE"
 STEP="screen 3"
 keys 3
 wait_for "[ 3 Restores ]"
