@@ -230,6 +230,9 @@ func (it *item) TooOld(now time.Time) bool {
 func (it *item) ageText(now time.Time) string {
 	a, ok := it.age(now)
 	if !ok {
+		if it.StartTime.Unread() {
+			return "?"
+		}
 		return "-"
 	}
 	if it.TooOld(now) {
@@ -252,6 +255,9 @@ func (it *item) durationText(now time.Time) string {
 }
 
 func shortTime(t api.Time) string {
+	if t.Unread() {
+		return "?" // present but unreadable: never a made-up time
+	}
 	if t.IsZero() {
 		return "-"
 	}
@@ -259,6 +265,9 @@ func shortTime(t api.Time) string {
 }
 
 func fullTime(t api.Time) string {
+	if t.Unread() {
+		return t.Raw + "  (as the API sent it; not a time skytui can read)"
+	}
 	if t.IsZero() {
 		return "-"
 	}
@@ -268,6 +277,14 @@ func fullTime(t api.Time) string {
 		return u
 	}
 	return l + "  (" + u + ")"
+}
+
+// sizeText is the backup's size, "?" when the answer's size was unreadable.
+func (it *item) sizeText() string {
+	if it.SizeBytes <= 0 && !(it.Known("backup_size") && it.Known("storage_bytes")) {
+		return "?"
+	}
+	return HumanBytes(it.SizeBytes)
 }
 
 func (it *item) external() bool { return it.IsExternalStorage || it.Bucket != "" }
@@ -357,7 +374,7 @@ func (it *item) row(now time.Time) kit.Row {
 			colAge:      it.ageText(now),
 			colStarted:  shortTime(it.StartTime),
 			colDuration: it.durationText(now),
-			colSize:     HumanBytes(it.SizeBytes),
+			colSize:     it.sizeText(),
 			colStored:   it.storedText(),
 			colGTID:     orDash(it.BinlogGTIDPosition),
 			colEnded:    shortTime(it.EndTime),

@@ -2,6 +2,7 @@ package backups
 
 import (
 	"encoding/base64"
+	"encoding/json"
 	"errors"
 	"reflect"
 	"strings"
@@ -382,5 +383,31 @@ func TestAllServicesWithoutSelection(t *testing.T) {
 	}
 	if v := ansi.Strip(s.View()); !strings.Contains(v, "Backups of all services") || !strings.Contains(v, "no backups of any service yet") {
 		t.Errorf("empty all-services view:\n%s", v)
+	}
+}
+
+// A field the API sent but nobody can read shows as "?" in the table and as
+// it came in the detail — never as a made-up value.
+func TestUnreadableFieldsShowAsUnknown(t *testing.T) {
+	var b api.Backup
+	if err := json.Unmarshal([]byte(`{"id":"k1:dbt1:p","service_id":"dbt1","status":"Succeeded","start_time":"last tuesday","backup_size":"huge"}`), &b); err != nil {
+		t.Fatal(err)
+	}
+	it := &item{Backup: b}
+	if got := shortTime(it.StartTime); got != "?" {
+		t.Errorf("STARTED = %q", got)
+	}
+	if got := it.ageText(now); got != "?" {
+		t.Errorf("AGE = %q", got)
+	}
+	if got := it.sizeText(); got != "?" {
+		t.Errorf("SIZE = %q", got)
+	}
+	if got := fullTime(it.StartTime); !strings.HasPrefix(got, "last tuesday") {
+		t.Errorf("detail Started = %q", got)
+	}
+	ok := &item{Backup: api.Backup{SizeBytes: 2048}}
+	if got := ok.sizeText(); got != "2.0 KiB" {
+		t.Errorf("a readable size = %q", got)
 	}
 }

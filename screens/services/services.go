@@ -361,7 +361,10 @@ func (s *Screen) rebuildRows() {
 			where += "/" + v.Region
 		}
 		nodes := ""
-		if v.Nodes > 0 {
+		switch {
+		case !v.Known("nodes"):
+			nodes = "?"
+		case v.Nodes > 0:
 			nodes = strconv.Itoa(v.Nodes)
 		}
 		rows[i] = kit.Row{
@@ -440,6 +443,9 @@ func detailSections(v *api.Service, now time.Time) []kit.Section {
 		return s
 	}
 	created := "-"
+	if v.CreatedOn.Unread() {
+		created = v.CreatedOn.Raw + " (as the API sent it; not a time skytui can read)"
+	}
 	if !v.CreatedOn.IsZero() {
 		created = v.CreatedOn.Local().Format("2006-01-02 15:04:05") + " (" + kit.Ago(now.Sub(v.CreatedOn.Time)) + " ago)"
 	}
@@ -448,7 +454,10 @@ func detailSections(v *api.Service, now time.Time) []kit.Section {
 		updated = v.UpdatedOn.Local().Format("2006-01-02 15:04:05")
 	}
 	nodes := "-"
-	if v.Nodes > 0 {
+	switch {
+	case !v.Known("nodes"):
+		nodes = "? (the API sent a value skytui cannot read)"
+	case v.Nodes > 0:
 		nodes = strconv.Itoa(v.Nodes)
 	}
 	svc := kit.Section{Fields: []kit.Field{
