@@ -92,8 +92,14 @@ func NewCluster(ctx context.Context, dir string) (*Cluster, error) {
 		return nil, err
 	}
 	tmpl := filepath.Join(dir, "template")
+	// a temporary directory of its own: bootstraps running at once (tests
+	// in parallel) otherwise share /tmp for their temporary tables
+	tmp := filepath.Join(dir, "install-tmp")
+	if err := os.MkdirAll(tmp, 0o700); err != nil {
+		return nil, err
+	}
 	cmd := exec.CommandContext(ctx, installDB, "--no-defaults", "--user="+currentUser(), "--datadir="+tmpl,
-		"--auth-root-authentication-method=normal", "--skip-test-db")
+		"--auth-root-authentication-method=normal", "--skip-test-db", "--tmpdir="+tmp)
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return nil, fmt.Errorf("mariadb-install-db: %v\n%s", err, tail(out))
 	}
@@ -191,6 +197,7 @@ func (c *Cluster) launch(ctx context.Context, opt Options, id int, dir string) (
 	args := []string{
 		"--no-defaults", "--user=" + currentUser(),
 		"--datadir=" + dir,
+		"--tmpdir=" + dir,
 		"--socket=" + filepath.Join(dir, "mysqld.sock"),
 		"--pid-file=" + filepath.Join(dir, "mysqld.pid"),
 		"--port=" + strconv.Itoa(port),
