@@ -13,6 +13,7 @@ import (
 	"log/slog"
 	"math/rand/v2"
 	"net/http"
+	"net/http/httptrace"
 	"net/url"
 	"slices"
 	"strconv"
@@ -234,11 +235,23 @@ func (c *Client) once(ctx context.Context, method, path string, query url.Values
 	if c.cfg.Org != "" {
 		req.Header.Set("X-MDB-Org", c.cfg.Org)
 	}
+	// sent records that the request was written in full: a change whose
+	// answer is then lost may have been carried out (its outcome is
+	// unknown), unlike one that never left (a refused connection).
+	var sent atomic.Bool
+	req = req.WithContext(httptrace.WithClientTrace(req.Context(), &httptrace.ClientTrace{
+		WroteRequest: func(i httptrace.WroteRequestInfo) {
+			if i.Err == nil {
+				sent.Store(true)
+			}
+		},
+	}))
+	change := method != http.MethodGet && method != http.MethodHead
 	start := time.Now()
 	res, err := c.cfg.HTTPClient.Do(req)
 	if err != nil {
-		c.cfg.Logger.Debug("request failed", "method", method, "path", path, "headers", RedactHeaders(req.Header), "err", err)
-		return nil, &Error{Method: method, Path: path, Err: transportError(err)}
+		c.cfg.Logger.Debug("request failed", "method", method, "path", path, "headers", RedactHeaders(req.Header), "err", err, "sent", sent.Load())
+		return nil, &Error{Method: method, Path: path, Err: transportError(err), Unknown: change && sent.Load()}
 	}
 	defer res.Body.Close()
 	data, err := io.ReadAll(io.LimitReader(res.Body, MaxBody+1))
@@ -246,7 +259,12 @@ func (c *Client) once(ctx context.Context, method, path string, query url.Values
 		"duration", time.Since(start).Round(time.Millisecond), "bytes", len(data),
 		"headers", RedactHeaders(req.Header), "trace_id", res.Header.Get("X-Trace-Id"))
 	if err != nil {
-		return nil, &Error{Method: method, Path: path, Err: transportError(err)}
+		// the server answered with a status and the body broke off: a 2xx
+		// is the server's word that the change was accepted
+		if change && res.StatusCode/100 == 2 {
+			return &response{body: data, header: res.Header, status: res.StatusCode}, nil
+		}
+		return nil, &Error{Method: method, Path: path, Err: transportError(err), Unknown: change}
 	}
 	if len(data) > MaxBody {
 		return nil, &Error{Method: method, Path: path, Status: res.StatusCode,

@@ -63,15 +63,22 @@ type Error struct {
 	RetryAfter time.Duration
 	// Err is the underlying transport or decoding error, if any.
 	Err error
+	// Unknown is set on a change (POST, PUT, PATCH, DELETE) whose request
+	// was sent but whose answer never came (the connection dropped, it
+	// timed out): the server may or may not have carried it out.
+	Unknown bool
 }
 
 // Error reads well on one line:
 // "400 Bad Request: external_source.bucket must end with '/' (POST /backup/v1/restores, trace 5f2c…)".
 func (e *Error) Error() string {
 	var b strings.Builder
-	if e.Status > 0 {
+	switch {
+	case e.Status > 0:
 		fmt.Fprintf(&b, "%d %s", e.Status, http.StatusText(e.Status))
-	} else {
+	case e.Unknown:
+		b.WriteString("outcome unknown: the request was sent and no answer came back")
+	default:
 		b.WriteString("request failed")
 	}
 	msg := e.Message
@@ -127,6 +134,14 @@ func StatusOf(err error) int {
 		return e.Status
 	}
 	return 0
+}
+
+// IsOutcomeUnknown reports a change that was sent but never answered: it
+// may have been carried out. Never report it as refused, and never send it
+// again without the user's explicit choice.
+func IsOutcomeUnknown(err error) bool {
+	e := asError(err)
+	return e != nil && e.Unknown
 }
 
 // IsUnauthorized reports a refused API key (401).

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"errors"
 	"fmt"
 	"reflect"
 	"sort"
@@ -21,19 +22,25 @@ type actionResultMsg struct {
 	id     int
 	result any
 	err    error
+	// before is the action's Evidence read just before it was sent (nil
+	// when it has none or the reading failed).
+	before map[string]string
 }
 
 type actionLayer struct {
 	nextID   int
 	awaiting map[int]kit.Action // confirmation dialog open
 	running  map[int]kit.Action // submitted, no answer yet
-	keys     map[string]bool    // awaiting or running, by Action.Key
+	// unknown holds changes that were sent and never answered, while their
+	// "Outcome unknown" dialog is open (its Key stays taken meanwhile).
+	unknown map[int]unknownAction
+	keys    map[string]bool // awaiting or running, by Action.Key
 	// calls counts Run invocations, for tests.
 	calls int
 }
 
 func newActionLayer() *actionLayer {
-	return &actionLayer{awaiting: map[int]kit.Action{}, running: map[int]kit.Action{}, keys: map[string]bool{}}
+	return &actionLayer{awaiting: map[int]kit.Action{}, running: map[int]kit.Action{}, unknown: map[int]unknownAction{}, keys: map[string]bool{}}
 }
 
 func (l *actionLayer) id() int {
@@ -82,13 +89,17 @@ func (m *Model) submit(a kit.Action) tea.Cmd {
 	l.running[id] = a
 	m.actionGen[id] = m.profileGen
 	l.calls++
-	run, ctx := a.Run, m.ctx
+	run, evidence, ctx := a.Run, a.Evidence, m.ctx
 	return tea.Batch(func() tea.Msg {
 		if run == nil {
 			return actionResultMsg{id: id}
 		}
+		var before map[string]string
+		if evidence != nil {
+			before, _ = evidence(ctx) // a failed reading is said if it matters
+		}
 		res, err := run(ctx)
-		return actionResultMsg{id: id, result: res, err: err}
+		return actionResultMsg{id: id, result: res, err: err, before: before}
 	}, m.startSpinner())
 }
 
@@ -96,6 +107,14 @@ func (m *Model) submit(a kit.Action) tea.Cmd {
 // reports false when the dialog was not an action's.
 func (m *Model) confirmedAction(msg kit.ConfirmedMsg) (tea.Cmd, bool) {
 	l := m.actions
+	if u, ok := l.unknown[msg.ID]; ok {
+		delete(l.unknown, msg.ID)
+		if msg.Yes {
+			return m.submit(u.action), true // the user's explicit choice
+		}
+		delete(l.keys, u.action.Key)
+		return m.toast(kit.ToastInfo, u.action.Name+": not sent again"), true
+	}
 	a, ok := l.awaiting[msg.ID]
 	if !ok {
 		return nil, false
@@ -121,6 +140,8 @@ func (m *Model) actionDone(msg actionResultMsg) tea.Cmd {
 	delete(m.actionGen, msg.id)
 	var cmds []tea.Cmd
 	switch why := unreadableAnswer(msg.result); {
+	case api.IsOutcomeUnknown(msg.err):
+		cmds = append(cmds, m.outcomeUnknown(a, msg, sameProfile))
 	case msg.err != nil:
 		cmds = append(cmds, m.toast(kit.ToastError, a.Name+" failed: "+msg.err.Error()))
 	case why != "":
@@ -135,7 +156,7 @@ func (m *Model) actionDone(msg actionResultMsg) tea.Cmd {
 		}
 		cmds = append(cmds, m.toast(kit.ToastSuccess, text))
 	}
-	if msg.err == nil && len(a.Refresh) > 0 && sameProfile {
+	if (msg.err == nil || api.IsOutcomeUnknown(msg.err)) && len(a.Refresh) > 0 && sameProfile {
 		cmds = append(cmds, m.engine.refresh(a.Refresh, true)...)
 	}
 	if sameProfile {
@@ -157,4 +178,65 @@ func unreadableAnswer(result any) string {
 		return u.AnswerUnreadable()
 	}
 	return ""
+}
+
+type unknownAction struct {
+	action kit.Action
+	before map[string]string
+}
+
+// outcomeUnknown handles a change that was sent and never answered: it is
+// not reported as refused; its lists are read again (by the caller, with
+// Refresh), its Evidence is read again and compared with the reading made
+// before it was sent, and a dialog shows what appeared. Sending it again
+// is a separate choice in that dialog, offered only once the reading is
+// back; meanwhile the action's Key stays taken, so no form can send it.
+func (m *Model) outcomeUnknown(a kit.Action, msg actionResultMsg, sameProfile bool) tea.Cmd {
+	l := m.actions
+	why := msg.err.Error()
+	if e := asAPIError(msg.err); e != nil && e.Err != nil {
+		why = e.Err.Error()
+	}
+	toast := m.toast(kit.ToastWarn, a.Name+": outcome unknown — sent, no answer came back ("+why+"); reading it again")
+	if !sameProfile {
+		return toast // another account is shown now: nothing to compare
+	}
+	id := l.id()
+	l.unknown[id] = unknownAction{action: a, before: msg.before}
+	l.keys[a.Key] = true
+	m.dialogs = append(m.dialogs, kit.NewOutcomeDialog(m.common, id, a.Name, why, a.EvidenceOf, a.Evidence != nil))
+	if a.Evidence == nil {
+		return toast
+	}
+	evidence, before, ctx := a.Evidence, msg.before, m.ctx
+	return tea.Batch(toast, func() tea.Msg {
+		after, err := evidence(ctx)
+		if err != nil {
+			return kit.OutcomeCheckedMsg{ID: id, Err: err}
+		}
+		out := kit.OutcomeCheckedMsg{ID: id, All: before == nil}
+		for k, v := range after {
+			if _, was := before[k]; !was {
+				out.Found = append(out.Found, v)
+			}
+		}
+		return out
+	})
+}
+
+// outcomeChecked hands a reading to its dialog, if it is still open.
+func (m *Model) outcomeChecked(msg kit.OutcomeCheckedMsg) {
+	for _, d := range m.dialogs {
+		if o, ok := d.(*kit.OutcomeDialog); ok && o.ID == msg.ID {
+			o.Checked(msg)
+		}
+	}
+}
+
+func asAPIError(err error) *api.Error {
+	var e *api.Error
+	if errors.As(err, &e) {
+		return e
+	}
+	return nil
 }

@@ -305,6 +305,9 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return m.requestAction(a)
 	case actionResultMsg:
 		return m.actionDone(msg)
+	case kit.OutcomeCheckedMsg:
+		m.outcomeChecked(msg)
+		return nil
 	case kit.ConfirmedMsg:
 		m.removeDialog(msg.ID)
 		if msg.ID == quitDialogID {
@@ -491,7 +494,7 @@ func (m *Model) quit() tea.Cmd {
 
 func (m *Model) removeDialog(id int) {
 	for i := len(m.dialogs) - 1; i >= 0; i-- {
-		if c, ok := m.dialogs[i].(*kit.ConfirmDialog); ok && c.ID == id {
+		if c, ok := m.dialogs[i].(interface{ DialogID() int }); ok && c.DialogID() == id {
 			m.dialogs = append(m.dialogs[:i], m.dialogs[i+1:]...)
 			return
 		}

@@ -845,6 +845,17 @@ func (s *Screen) onActionDone(msg kit.ActionDoneMsg) tea.Cmd {
 		return nil
 	}
 	s.submitting = ""
+	if api.IsOutcomeUnknown(msg.Err) {
+		// sent, never answered: the root's dialog shows what appeared and
+		// offers the resend; the form is kept (n brings it back), not
+		// reopened with an invitation to submit again
+		d := tag.form.Draft()
+		s.draft = &d
+		if s.mode == modeForm && s.form == tag.form {
+			s.form, s.mode = nil, modeList
+		}
+		return nil
+	}
 	if msg.Err != nil {
 		// back to the review, everything kept
 		if s.shows(tag.svcID) {

@@ -990,6 +990,17 @@ func (e *Engine) StartRestore(ctx context.Context, p Progress) Outcome {
 		return fail(StepRestore, nil, "no backup chosen", "choose one (step 2)")
 	}
 	r, err := cl.CreateRestore(ctx, restoreRequest(p))
+	if api.IsOutcomeUnknown(err) {
+		// sent, never answered: it may be running. Never "refused", never
+		// an invitation to restore again before the secondary is read.
+		found := newestRestoreOf(ctx, cl, p)
+		if found == nil {
+			return Outcome{Step: StepRestore, Verdict: Waiting, Err: err,
+				Summary: fmt.Sprintf("restore into %s: outcome unknown — it was sent and no answer came back; no restore of it is listed on %s yet. Look at the Restores screen (3) before restoring again",
+					orID(p.SecondaryName, p.SecondaryID), orID(p.SecondaryName, p.SecondaryID))}
+		}
+		r, err = found, nil
+	}
 	if err != nil {
 		return fail(StepRestore, err, "the API refused the restore: "+err.Error(), apiFix(err))
 	}

@@ -572,6 +572,11 @@ func (m *migration) onActionDone(msg kit.ActionDoneMsg) tea.Cmd {
 		return nil
 	}
 	m.submitting = false
+	if api.IsOutcomeUnknown(msg.Err) {
+		// sent, never answered: the root's dialog says what appeared; the
+		// backups listing the next step waits on is read again
+		return kit.Refresh(m.backupsKey())
+	}
 	if msg.Err != nil {
 		m.step = migBackup
 		if m.form != nil {

@@ -808,6 +808,19 @@ func (s *Screen) onActionDone(msg kit.ActionDoneMsg) tea.Cmd {
 	switch tag := msg.Tag.(type) {
 	case forms.RestoreTag:
 		s.pending = nil
+		if api.IsOutcomeUnknown(msg.Err) {
+			// sent, never answered: the root's dialog shows any restore that
+			// appeared on the target and offers the resend; the wizard is
+			// kept as a draft, never reopened with "type the name to retry"
+			if s.wizard == tag.Wizard {
+				s.wizard = nil
+				s.mode = modeList
+			}
+			s.draft = tag.Wizard
+			tag.Wizard.Unknown()
+			s.rebuildRows()
+			return nil
+		}
 		if msg.Err != nil {
 			// back to the confirmation with everything kept, unless the
 			// user already started another wizard

@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/skytui/skytui/api"
+	"github.com/skytui/skytui/tui/forms"
 	"github.com/skytui/skytui/tui/kit"
 )
 
@@ -151,8 +152,10 @@ func (a *allowView) onKey(c *kit.Common, msg tea.KeyPressMsg) tea.Cmd {
 				Run: func(ctx context.Context) (any, error) {
 					return client.AddAllowListEntry(ctx, id, ip)
 				},
-				Success: func(any) string { return fmt.Sprintf("%s added to the allow list of %s", ip, a.svc.Name) },
-				Refresh: []string{a.key(), ResourceKey},
+				Success:    func(any) string { return fmt.Sprintf("%s added to the allow list of %s", ip, a.svc.Name) },
+				Refresh:    []string{a.key(), ResourceKey},
+				Evidence:   forms.AllowListEvidence(client, id, a.svc.Name),
+				EvidenceOf: "the allow list of " + a.svc.Name,
 			})
 		}
 		var cmd tea.Cmd

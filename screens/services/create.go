@@ -18,6 +18,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/skytui/skytui/api"
+	"github.com/skytui/skytui/tui/forms"
 	"github.com/skytui/skytui/tui/kit"
 )
 
@@ -537,7 +538,9 @@ func (s *Screen) onReviewKey(msg tea.KeyPressMsg) tea.Cmd {
 				}
 				return "service " + req.Name + " launched"
 			},
-			Refresh: []string{ResourceKey},
+			Refresh:    []string{ResourceKey},
+			Evidence:   forms.ServicesEvidence(client, req.Name),
+			EvidenceOf: "the services named " + req.Name,
 		})
 	}
 	return nil

@@ -645,6 +645,15 @@ func (s *Screen) onActionDone(msg kit.ActionDoneMsg) tea.Cmd {
 	switch tag := msg.Tag.(type) {
 	case createTag:
 		s.submitting = ""
+		if api.IsOutcomeUnknown(msg.Err) {
+			// sent, never answered: the root's dialog shows whether the
+			// service appeared; the form stays a draft (n), not a retry
+			s.submitErr = ""
+			if s.mode == modeReview {
+				s.mode = modeList
+			}
+			return nil
+		}
 		if msg.Err != nil {
 			// back to the review with everything typed kept
 			s.submitErr = msg.Err.Error()
@@ -653,8 +662,8 @@ func (s *Screen) onActionDone(msg kit.ActionDoneMsg) tea.Cmd {
 		}
 		s.draft, s.submitErr = nil, ""
 		v, ok := msg.Result.(*api.Service)
-		if !ok || v == nil {
-			return nil
+		if !ok || v == nil || v.ID == "" {
+			return nil // accepted without a readable record: the refresh shows it
 		}
 		if v.Status == "" {
 			v.Status = "pending_create"

@@ -819,7 +819,9 @@ func (b *Backup) action(req api.ScheduleRequest, d BackupDraft) kit.Action {
 			}
 			return fmt.Sprintf("backup schedule %d created: %s", int64(sc.ID), BackupWhat(req, svcName))
 		},
-		Refresh: []string{BackupsKey(req.ServiceID), SchedulesKey(req.ServiceID)},
+		Refresh:    []string{BackupsKey(req.ServiceID), SchedulesKey(req.ServiceID)},
+		Evidence:   BackupJobsEvidence(client, req.ServiceID),
+		EvidenceOf: "the backup jobs and backups of " + svcName,
 	}
 }
 

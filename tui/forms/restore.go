@@ -900,7 +900,9 @@ func (r *Restore) submit() tea.Cmd {
 			}
 			return "restore into " + rsName(target) + " started; you will be told when it ends"
 		},
-		Refresh: []string{"restores", "services"},
+		Refresh:    []string{"restores", "services"},
+		Evidence:   RestoresEvidence(client, target.ID, rsName(target)),
+		EvidenceOf: "the restores of " + rsName(target),
 	}
 	pending := &api.Restore{ServiceID: target.ID, ServiceName: target.Name, Status: "Submitting", Message: "being submitted",
 		CreatedAt: api.Time{Time: now}}
@@ -930,6 +932,20 @@ func (r *Restore) Failed(err error) {
 	if r.source == SourceBucket && r.bucket.encMode == rsEncNew && !r.bucket.keep {
 		r.confirm.Err += " (the encryption key was dropped after the submit: go back and type it again)"
 	}
+	r.confirm.Reset()
+}
+
+// Unknown keeps the wizard, as a draft, after a submit whose outcome is
+// unknown (sent, never answered): brought back, it stands at the
+// confirmation with the name to type cleared and says that the last submit
+// may have been carried out, so sending it again is a deliberate act.
+func (r *Restore) Unknown() {
+	r.submitted = false
+	if r.confirm == nil {
+		return
+	}
+	r.step = rsStepConfirm
+	r.confirm.Err = "the last submit got no answer and may have been carried out: look at the Restores list before restoring again"
 	r.confirm.Reset()
 }
 

@@ -53,8 +53,19 @@ type Action struct {
 	// Success renders the success toast from Run's result; nil means
 	// "<Name>: done".
 	Success func(result any) string
-	// Refresh lists resource keys to re-fetch after success.
+	// Refresh lists resource keys to re-fetch after success, and after an
+	// outcome that is unknown.
 	Refresh []string
+	// Evidence reads what the change would leave behind, as ID -> one line
+	// ("restore 4 into orders-db: Running"): the target's restores, the
+	// service's backup jobs, the services. The action layer reads it just
+	// before the change is sent and again when the change's outcome is
+	// unknown (sent, never answered), and shows what appeared in between,
+	// before the user may choose to send it again. Nil: nothing to compare.
+	Evidence func(ctx context.Context) (map[string]string, error)
+	// EvidenceOf names what Evidence reads, for the dialog: "restores of
+	// orders-db".
+	EvidenceOf string
 	// Origin is the ID of the screen that asked; its Update receives the
 	// ActionDoneMsg. Set by the screen (Do fills it from the screen).
 	Origin string

@@ -43,6 +43,9 @@ func NewConfirm(c *Common, id int, spec Confirm) *ConfirmDialog {
 	return d
 }
 
+// DialogID identifies the dialog for the root.
+func (d *ConfirmDialog) DialogID() int { return d.ID }
+
 // OnYes reports whether the cursor is on "yes" (it starts on "no").
 func (d *ConfirmDialog) OnYes() bool { return d.yes }
 

@@ -5,8 +5,10 @@ package tuitest
 
 import (
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/http/httptrace"
 	"testing"
 	"time"
 
@@ -25,10 +27,23 @@ var T0 = time.Date(2026, 3, 14, 12, 0, 0, 0, time.UTC)
 const TestKey = "test-key-123"
 
 // transport serves requests in-process, so the base URL (and the header
-// showing its host) is fixed.
+// showing its host) is fixed. Like a real transport it tells the client's
+// trace that the request was written, and a handler that aborts (a server
+// dropping the connection, http.ErrAbortHandler) is a lost answer.
 type transport struct{ h http.Handler }
 
-func (t transport) RoundTrip(r *http.Request) (*http.Response, error) {
+func (t transport) RoundTrip(r *http.Request) (res *http.Response, err error) {
+	if tr := httptrace.ContextClientTrace(r.Context()); tr != nil && tr.WroteRequest != nil {
+		tr.WroteRequest(httptrace.WroteRequestInfo{})
+	}
+	defer func() {
+		if v := recover(); v != nil {
+			if v != http.ErrAbortHandler {
+				panic(v)
+			}
+			res, err = nil, io.ErrUnexpectedEOF // the connection closed without an answer
+		}
+	}()
 	rec := httptest.NewRecorder()
 	t.h.ServeHTTP(rec, r)
 	return rec.Result(), nil

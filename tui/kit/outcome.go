@@ -1,0 +1,144 @@
+package kit
+
+import (
+	"sort"
+	"strconv"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// OutcomeCheckedMsg carries what the action layer found after a change
+// whose outcome is unknown: the Evidence entries that appeared since the
+// change was sent.
+type OutcomeCheckedMsg struct {
+	ID int
+	// Found lists what appeared; All is set when there was nothing to
+	// compare with (the first reading failed), so Found is everything.
+	Found []string
+	All   bool
+	Err   error
+}
+
+// OutcomeDialog tells the user that a change was sent and never answered,
+// shows what a fresh reading found, and only then offers to send it again.
+// The cursor starts on "Leave it"; "Send again" is a separate, explicit
+// choice that answers ConfirmedMsg{Yes: true}.
+type OutcomeDialog struct {
+	ID       int
+	common   *Common
+	name     string // the action, "restore into orders-db"
+	why      string // the error text
+	of       string // what is read, "restores of orders-db"
+	checking bool
+	checked  OutcomeCheckedMsg
+	resend   bool // cursor on "Send again"
+	answered bool
+}
+
+// NewOutcomeDialog builds the dialog; checking says a reading is under way
+// (an OutcomeCheckedMsg with the same ID ends it).
+func NewOutcomeDialog(c *Common, id int, name, why, of string, checking bool) *OutcomeDialog {
+	return &OutcomeDialog{ID: id, common: c, name: name, why: why, of: of, checking: checking}
+}
+
+// DialogID identifies the dialog for the root.
+func (d *OutcomeDialog) DialogID() int { return d.ID }
+
+// Checking reports that the reading has not come back yet.
+func (d *OutcomeDialog) Checking() bool { return d.checking }
+
+// Checked takes the reading's result.
+func (d *OutcomeDialog) Checked(msg OutcomeCheckedMsg) {
+	d.checking = false
+	d.checked = msg
+}
+
+func (d *OutcomeDialog) answer(resend bool) tea.Cmd {
+	d.answered = true
+	id := d.ID
+	return func() tea.Msg { return ConfirmedMsg{ID: id, Yes: resend} }
+}
+
+// Update handles keys: left/right/tab move, enter chooses, esc leaves it.
+func (d *OutcomeDialog) Update(msg tea.Msg) (Dialog, tea.Cmd) {
+	kp, ok := msg.(tea.KeyPressMsg)
+	if !ok || d.answered {
+		return d, nil
+	}
+	switch kp.String() {
+	case "left", "right", "h", "l", "tab", "shift+tab":
+		if !d.checking {
+			d.resend = !d.resend
+		}
+	case "esc", "q", "n", "N":
+		return d, d.answer(false)
+	case "enter", "space":
+		return d, d.answer(d.resend && !d.checking)
+	}
+	return d, nil
+}
+
+// View renders the dialog.
+func (d *OutcomeDialog) View(width, _ int) string {
+	th := d.common.Theme
+	w := min(max(40, width*2/3), width, 76)
+	inner := w - 4
+	var body []string
+	body = append(body, ansi.Wrap("The request was sent, but no answer came back ("+d.why+"). The server may or may not have carried it out.", inner, " "))
+	body = append(body, "")
+	switch {
+	case d.checking:
+		body = append(body, th.Muted.Render(ansi.Wrap("Reading "+orText(d.of, "the list")+" again"+d.common.Theme.Glyphs.Ellipsis, inner, " ")))
+	case d.checked.Err != nil:
+		body = append(body, th.Warn.Render(ansi.Wrap("Could not read "+orText(d.of, "the list")+": "+d.checked.Err.Error(), inner, " ")))
+		body = append(body, ansi.Wrap("Look at the list yourself before sending it again.", inner, " "))
+	case d.of == "":
+		body = append(body, ansi.Wrap("skytui cannot check this change: look at the list before sending it again.", inner, " "))
+	case len(d.checked.Found) == 0:
+		body = append(body, ansi.Wrap("Nothing new in "+d.of+" since it was sent. It was probably not carried out, but it may still appear.", inner, " "))
+	default:
+		head := "Appeared in " + d.of + " since it was sent:"
+		if d.checked.All {
+			head = "In " + d.of + " now (what was there before could not be read):"
+		}
+		body = append(body, ansi.Wrap(head, inner, " "))
+		found := append([]string(nil), d.checked.Found...)
+		sort.Strings(found)
+		const most = 6
+		for i, f := range found {
+			if i == most {
+				body = append(body, th.Muted.Render("  … and "+strconv.Itoa(len(found)-most)+" more"))
+				break
+			}
+			body = append(body, th.Bold.Render(ansi.Truncate("  "+th.Glyphs.Bullet+" "+f, inner, th.Glyphs.Ellipsis)))
+		}
+		body = append(body, "", ansi.Wrap("It was most likely carried out: sending it again would do it twice.", inner, " "))
+	}
+	body = append(body, "")
+	leave, again := th.Button.Render("[ Leave it ]"), th.Button.Render("[ Send again ]")
+	if d.checking {
+		again = th.Muted.Render("[ Send again ]")
+	}
+	if d.resend && !d.checking {
+		again = th.ButtonOn.Render("[ Send again ]")
+	} else {
+		leave = th.ButtonOn.Render("[ Leave it ]")
+	}
+	body = append(body, lipgloss.JoinHorizontal(lipgloss.Top, leave, "  ", again))
+	hint := "enter choose  esc leave it  <-/-> move"
+	if d.checking {
+		hint = "esc leave it  (send again once the list is read)"
+	}
+	body = append(body, th.Muted.Render(hint))
+	return Box(th, "Outcome unknown: "+d.name, strings.Join(body, "\n"), w)
+}
+
+func orText(s, def string) string {
+	if strings.TrimSpace(s) == "" {
+		return def
+	}
+	return s
+}

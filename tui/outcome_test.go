@@ -1,0 +1,129 @@
+package tui
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/skytui/skytui/sandbox"
+)
+
+// A change whose answer is lost after the sandbox carried it out: the TUI
+// says "outcome unknown" (never "refused", never "try again"), reads the
+// target again, shows what appeared, and sends exactly one request unless
+// the user explicitly chooses "Send again".
+
+func armDrop(t *testing.T, srv *sandbox.Server, path string) {
+	t.Helper()
+	if err := srv.ArmFault(sandbox.ArmedFault{Kind: sandbox.AnswerDropped, Method: "POST", Path: path}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func wantScreen(t *testing.T, h *harness, want ...string) {
+	t.Helper()
+	out := h.Screen()
+	for _, w := range want {
+		if !strings.Contains(out, w) {
+			t.Fatalf("the screen does not show %q:\n%s", w, out)
+		}
+	}
+}
+
+func refuseScreen(t *testing.T, h *harness, not ...string) {
+	t.Helper()
+	out := h.Screen()
+	for _, w := range not {
+		if strings.Contains(out, w) {
+			t.Fatalf("the screen shows %q:\n%s", w, out)
+		}
+	}
+}
+
+func submitRestore(h *harness) {
+	rstToManagedBackup(h, "dev-serverless", "analytics-gcp")
+	h.Key("enter")
+	h.TypeText("dev-serverless")
+	h.Key("enter")
+}
+
+func TestOutcomeUnknownRestore(t *testing.T) {
+	for _, resend := range []bool{false, true} {
+		name := "leave it"
+		if resend {
+			name = "send again"
+		}
+		t.Run(name, func(t *testing.T) {
+			h, srv, _ := demoHarness(t, 120, 40, nil)
+			armDrop(t, srv, "/backup/v1/restores")
+			submitRestore(h)
+			wantScreen(t, h, "Outcome unknown: restore into dev-serverless",
+				"Appeared in the restores of dev-serverless since it was sent",
+				"restore 3 into dev-serverless: Running",
+				"sending it again would do it twice", "[ Leave it ]")
+			refuseScreen(t, h, "refused", "failed", "Type dev-serverless to confirm")
+			if n := rstPosts(srv); n != 1 {
+				t.Fatalf("%d restore POSTs, want 1", n)
+			}
+			if !resend {
+				h.Key("enter") // the cursor starts on "Leave it"
+				if n := rstPosts(srv); n != 1 {
+					t.Fatalf("%d restore POSTs after leaving it, want 1", n)
+				}
+				refuseScreen(t, h, "Outcome unknown")
+				wantScreen(t, h, "not sent again")
+				// the restore is in the list, re-read after the lost answer
+				wantScreen(t, h, "dev-serverless")
+				return
+			}
+			h.Key("right")
+			h.Key("enter")
+			if n := rstPosts(srv); n != 2 {
+				t.Fatalf("%d restore POSTs after choosing to send again, want 2", n)
+			}
+		})
+	}
+}
+
+func TestOutcomeUnknownBackupJob(t *testing.T) {
+	h, srv, _ := demoHarness(t, 120, 40, nil)
+	armDrop(t, srv, "/backup/v1/backups/schedules")
+	h.Key(":")
+	h.TypeText("backups dev-serverless")
+	h.Key("enter")
+	h.Key("n")
+	h.Key("enter") // full
+	h.Key("enter") // once
+	h.Key("enter") // managed storage
+	wantScreen(t, h, `"schedule": "once"`)
+	h.Key("enter")
+	wantScreen(t, h, "Outcome unknown: full backup", "Appeared in the backup jobs and backups of dev-serverless", "backup job")
+	refuseScreen(t, h, "failed:")
+	if n := srv.Stats().Count("POST", "/backup/v1/backups/schedules"); n != 1 {
+		t.Fatalf("%d schedule POSTs, want 1", n)
+	}
+	h.Key("esc")
+	if n := srv.Stats().Count("POST", "/backup/v1/backups/schedules"); n != 1 {
+		t.Fatalf("%d schedule POSTs after esc, want 1", n)
+	}
+	refuseScreen(t, h, "Outcome unknown", "Step 3 of 3")
+}
+
+func TestOutcomeUnknownServiceCreate(t *testing.T) {
+	h, srv, _ := demoHarness(t, 120, 40, nil)
+	armDrop(t, srv, "/provisioning/v1/services")
+	h.Keys("n", "enter", "enter", "enter", "enter", "enter", "enter", "enter", "enter")
+	h.TypeText("orders-db2")
+	h.Keys("enter", "enter", "enter")
+	h.TypeText("203.0.113.7")
+	h.Key("enter")
+	h.Key("enter") // submit from the review
+	wantScreen(t, h, "Outcome unknown: create service orders-db2", "service orders-db2 (")
+	if n := srv.Stats().Count("POST", "/provisioning/v1/services"); n != 1 {
+		t.Fatalf("%d service POSTs, want 1", n)
+	}
+	h.Key("enter")
+	refuseScreen(t, h, "Outcome unknown")
+	if n := srv.Stats().Count("POST", "/provisioning/v1/services"); n != 1 {
+		t.Fatalf("%d service POSTs after leaving it, want 1", n)
+	}
+}
