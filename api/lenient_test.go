@@ -109,3 +109,22 @@ func TestDecodeCleansStrings(t *testing.T) {
 		t.Errorf("error text not cleaned: %q", e.Error())
 	}
 }
+
+func TestOddRestoreRecords(t *testing.T) {
+	rs, _, err := decodeList[Restore]([]byte(`[{"id":null},{"id":"x","status":null},{"id":7,"status":"Running"},{"id":9.9e18,"status":"Succeeded"}]`), "restores")
+	if err != nil || len(rs) != 4 {
+		t.Fatalf("%v %+v", err, rs)
+	}
+	running := 0
+	for _, r := range rs {
+		if r.Running() {
+			running++
+		}
+	}
+	if running != 1 {
+		t.Errorf("%d restores count as running, want only the one that says so", running)
+	}
+	if rs[3].ID != 0 || rs[3].Known("id") {
+		t.Errorf("id 9.9e18 shows as %d", rs[3].ID)
+	}
+}

@@ -451,8 +451,10 @@ func (r *Restore) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-// Running reports whether the restore has not finished.
-func (r *Restore) Running() bool { return !r.Finished() }
+// Running reports whether the restore has a status and has not finished. A
+// record without a status (a null or odd answer) is not counted as running:
+// nothing about it says so.
+func (r *Restore) Running() bool { return strings.TrimSpace(r.Status) != "" && !r.Finished() }
 
 // Finished reports whether the restore succeeded or failed.
 func (r *Restore) Finished() bool { return r.Succeeded() || r.Failed() }

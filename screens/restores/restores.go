@@ -418,11 +418,15 @@ func (s *Screen) rebuildRows() {
 	for i := range shown {
 		r := &shown[i]
 		id := rowID(r)
-		s.byRow[id] = i
 		idCell := id
-		if r.ID == 0 {
-			idCell = "-"
+		switch {
+		case r.ID == 0 && s.pending != nil && i == 0 && r.Status == s.pending.Status:
+			idCell = "-" // the restore being submitted
+		case r.ID == 0:
+			// listed without a readable id (null, odd): its own row, "?"
+			id, idCell = "noid-"+strconv.Itoa(i), "?"
 		}
+		s.byRow[id] = i
 		rows = append(rows, kit.Row{
 			ID: id,
 			Cells: []string{
@@ -772,8 +776,10 @@ func (s *Screen) deleteSelected() tea.Cmd {
 	}
 	target := s.targetName(&r)
 	switch {
-	case r.ID == 0:
+	case r.ID == 0 && s.pending != nil && r.Status == s.pending.Status:
 		return kit.Toast(kit.ToastInfo, "the restore into "+target+" is still being submitted; it can be deleted once the API has answered")
+	case r.ID == 0:
+		return kit.Toast(kit.ToastWarn, "the API listed this restore into "+target+" without a readable id: it cannot be deleted by id")
 	case r.Finished():
 		return kit.Toast(kit.ToastWarn, fmt.Sprintf("restore %d has finished (%s): only a restore that has not finished can be deleted", int64(r.ID), r.Status))
 	}
