@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/skytui/skytui/api"
-	"github.com/skytui/skytui/screens/replication"
+	"github.com/skytui/skytui/api/replsetup"
 	"github.com/skytui/skytui/tui"
 )
 
@@ -165,7 +165,7 @@ func TestFlowReadOnlyRefusesEveryChange(t *testing.T) {
 	pri, sec := d.byName("orders-prod"), d.byName("replica-west")
 	// make step 1 fail: drop the entry that admits the secondary
 	for _, e := range pri.AllowList() {
-		if replication.AllowedBy(sec.OutboundIPs[0], []api.AllowListEntry{e}) != "" {
+		if replsetup.AllowedBy(sec.OutboundIPs[0], []api.AllowListEntry{e}) != "" {
 			if _, err := d.c.RemoveAllowListEntry(bg, pri.ID, e.IP); err != nil {
 				t.Fatal(err)
 			}
@@ -212,8 +212,8 @@ func TestFlowReadOnlyRefusesEveryChange(t *testing.T) {
 
 	// Steps 4–6 and stop/start: set up by a writable engine up to the
 	// change, then resumed read-only at each step.
-	eng := &replication.Engine{Client: d.c, Now: d.clk.Now}
-	w := replication.NewWizard(d.clk.Now())
+	eng := &replsetup.Engine{Client: d.c, Now: d.clk.Now}
+	w := replsetup.NewWizard(d.clk.Now())
 	w.Apply(eng.CheckPair(bg, pri.ID, sec.ID), d.clk.Now())
 	w.Apply(eng.CheckAllowList(bg, w.Progress), d.clk.Now())
 	o := eng.ListBackups(bg, w.Progress)
@@ -224,13 +224,13 @@ func TestFlowReadOnlyRefusesEveryChange(t *testing.T) {
 	w.Apply(eng.StartRestore(bg, w.Progress), d.clk.Now())
 	d.clk.Advance(time.Hour)
 	w.Apply(eng.CheckRestore(bg, w.Progress), d.clk.Now())
-	if w.Current() != replication.StepChange {
+	if w.Current() != replsetup.StepChange {
 		t.Fatalf("writable setup at %s", w.Current())
 	}
-	store := replication.DefaultStore()
-	save := func(p replication.Progress) {
+	store := replsetup.DefaultStore()
+	save := func(p replsetup.Progress) {
 		t.Helper()
-		if err := store.Save("demo", replication.ProfileState{Setup: &p}, store.NextSeq()); err != nil {
+		if err := store.Save("demo", replsetup.ProfileState{Setup: &p}, store.NextSeq()); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -271,10 +271,10 @@ func TestFlowReadOnlyRefusesEveryChange(t *testing.T) {
 	if st, _ := secDB.ReplicationStatus(bg); st.IORunning != "No" {
 		t.Fatalf("read-only start started replication: %+v", st)
 	}
-	if _, err := eng.SetReplication(bg, replication.PairOf(w.Progress, d.clk.Now()), true); err != nil {
+	if _, err := eng.SetReplication(bg, replsetup.PairOf(w.Progress, d.clk.Now()), true); err != nil {
 		t.Fatal(err)
 	}
-	if err := store.Save("demo", replication.ProfileState{Pairs: []replication.Pair{replication.PairOf(w.Progress, d.clk.Now())}}, store.NextSeq()); err != nil {
+	if err := store.Save("demo", replsetup.ProfileState{Pairs: []replsetup.Pair{replsetup.PairOf(w.Progress, d.clk.Now())}}, store.NextSeq()); err != nil {
 		t.Fatal(err)
 	}
 	// status view: stop and start refused, the grant still shown

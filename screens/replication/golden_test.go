@@ -9,7 +9,7 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/skytui/skytui/api"
-	"github.com/skytui/skytui/screens/replication"
+	"github.com/skytui/skytui/api/replsetup"
 )
 
 // checkFrame asserts the frame fills the terminal exactly.
@@ -40,7 +40,7 @@ func TestGolden(t *testing.T) {
 			pri, sec := d.byName("orders-prod"), d.byName("replica-west")
 			// step 1 fails: drop the entry that admits the secondary
 			for _, e := range pri.AllowList() {
-				if replication.AllowedBy(sec.OutboundIPs[0], []api.AllowListEntry{e}) != "" {
+				if replsetup.AllowedBy(sec.OutboundIPs[0], []api.AllowListEntry{e}) != "" {
 					if _, err := d.c.RemoveAllowListEntry(bg, pri.ID, e.IP); err != nil {
 						t.Fatal(err)
 					}

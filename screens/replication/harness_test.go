@@ -12,6 +12,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/skytui/skytui/api"
+	"github.com/skytui/skytui/api/replsetup"
 	"github.com/skytui/skytui/sandbox"
 	"github.com/skytui/skytui/screens/replication"
 	"github.com/skytui/skytui/tui"
@@ -61,7 +62,7 @@ func (d *demo) byName(name string) api.Service {
 }
 
 func (d *demo) stateFile() string {
-	return filepath.Join(d.state, "skytui", replication.StateFileName)
+	return filepath.Join(d.state, "skytui", replsetup.StateFileName)
 }
 
 // harness drives the whole application (see tuitest.Harness); it

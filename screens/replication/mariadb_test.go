@@ -14,6 +14,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/skytui/skytui/api"
+	"github.com/skytui/skytui/api/replsetup"
 	"github.com/skytui/skytui/sandbox"
 	"github.com/skytui/skytui/screens/replication"
 	"github.com/skytui/skytui/theme"
@@ -69,7 +70,7 @@ type statusScreen struct {
 	s *replication.Screen
 }
 
-func newStatusScreen(t *testing.T, c *api.Client, clk *sandbox.ManualClock, store *replication.Store) *statusScreen {
+func newStatusScreen(t *testing.T, c *api.Client, clk *sandbox.ManualClock, store *replsetup.Store) *statusScreen {
 	common := &kit.Common{Theme: theme.Default(), Client: c, Profile: "real", Now: clk.Now}
 	s := replication.NewWithOptions(common, replication.Options{Store: store, SQLTimeout: 10 * time.Second})
 	s.SetSize(140, 36)
@@ -96,7 +97,7 @@ func (ss *statusScreen) poll() string {
 // found on the secondary after MASTER_GTID_WAIT.
 func TestMariaDBWizardEndToEnd(t *testing.T) {
 	srv, clk, c := openMariaDB(t)
-	eng := &replication.Engine{Client: c, Now: clk.Now, SQLTimeout: 10 * time.Second}
+	eng := &replsetup.Engine{Client: c, Now: clk.Now, SQLTimeout: 10 * time.Second}
 	launch := func(name string) string {
 		s, err := c.CreateService(bg, api.CreateServiceRequest{ServiceType: "transactional", Topology: "es-single", Provider: "aws",
 			Region: "us-east-1", Architecture: "amd64", Size: "sky-2x8", Storage: 100, Nodes: 1, Name: name, SSLEnabled: true})
@@ -128,16 +129,16 @@ func TestMariaDBWizardEndToEnd(t *testing.T) {
 		"INSERT INTO shop.orders VALUES (1,'kettle'),(2,'teapot'),(3,'mug')")
 
 	now := clk.Now
-	w := replication.NewWizard(now())
+	w := replsetup.NewWizard(now())
 	o := eng.CheckPair(bg, priID, secID)
-	if o.Verdict != replication.Pass {
+	if o.Verdict != replsetup.Pass {
 		t.Fatalf("pair: %+v", o)
 	}
 	w.Apply(o, now())
-	if o = eng.CheckAllowList(bg, w.Progress); o.Verdict == replication.Fail {
+	if o = eng.CheckAllowList(bg, w.Progress); o.Verdict == replsetup.Fail {
 		o = eng.AddAllowList(bg, w.Progress, o.Missing)
 	}
-	if o.Verdict != replication.Pass {
+	if o.Verdict != replsetup.Pass {
 		t.Fatalf("allow list: %+v", o)
 	}
 	w.Apply(o, now())
@@ -159,17 +160,17 @@ func TestMariaDBWizardEndToEnd(t *testing.T) {
 		t.Fatal(err)
 	}
 	o = eng.StartRestore(bg, w.Progress)
-	if o.Verdict != replication.Waiting {
+	if o.Verdict != replsetup.Waiting {
 		t.Fatalf("restore: %+v", o)
 	}
 	w.Apply(o, now())
 	clk.Advance(2 * time.Hour)
 	eventually(t, "the restore", func() (bool, string) {
 		o = eng.CheckRestore(bg, w.Progress)
-		if o.Verdict == replication.Fail {
+		if o.Verdict == replsetup.Fail {
 			t.Fatalf("restore failed: %+v", o)
 		}
-		return o.Verdict == replication.Pass, o.Summary
+		return o.Verdict == replsetup.Pass, o.Summary
 	})
 	w.Apply(o, now())
 	eventually(t, "the secondary ready again", func() (bool, string) {
@@ -177,7 +178,7 @@ func TestMariaDBWizardEndToEnd(t *testing.T) {
 		return err == nil && s.Ready(), fmt.Sprint(s, err)
 	})
 	o = eng.ChangePrimary(bg, w.Progress)
-	if o.Verdict != replication.Pass || !strings.HasPrefix(o.Grant, "GRANT REPLICATION SLAVE ON *.* TO 'skysql_replication_") {
+	if o.Verdict != replsetup.Pass || !strings.HasPrefix(o.Grant, "GRANT REPLICATION SLAVE ON *.* TO 'skysql_replication_") {
 		t.Fatalf("change primary: %+v", o)
 	}
 	w.Apply(o, now())
@@ -185,13 +186,13 @@ func TestMariaDBWizardEndToEnd(t *testing.T) {
 	// The failure path: the user says the grant ran; it did not.
 	w.GrantRanByUser(now())
 	o = eng.StartReplication(bg, w.Progress)
-	if o.Verdict == replication.Pass {
+	if o.Verdict == replsetup.Pass {
 		t.Fatalf("replication runs without the grant: %+v", o.Status)
 	}
 	w.Apply(o, now())
-	store := &replication.Store{Path: filepath.Join(t.TempDir(), replication.StateFileName)}
-	pair := replication.PairOf(w.Progress, now())
-	if err := store.Save("real", replication.ProfileState{Pairs: []replication.Pair{pair}}, 0); err != nil {
+	store := &replsetup.Store{Path: filepath.Join(t.TempDir(), replsetup.StateFileName)}
+	pair := replsetup.PairOf(w.Progress, now())
+	if err := store.Save("real", replsetup.ProfileState{Pairs: []replsetup.Pair{pair}}, 0); err != nil {
 		t.Fatal(err)
 	}
 	ss := newStatusScreen(t, c, clk, store)
@@ -207,18 +208,18 @@ func TestMariaDBWizardEndToEnd(t *testing.T) {
 	}
 
 	// Now run the grant (step 5) and start again (step 6): Yes / Yes.
-	w.GoTo(replication.StepGrant)
+	w.GoTo(replsetup.StepGrant)
 	o = eng.RunGrant(bg, w.Progress, w.Grant)
-	if o.Verdict != replication.Pass {
+	if o.Verdict != replsetup.Pass {
 		t.Fatalf("grant: %+v", o)
 	}
 	w.Apply(o, now())
 	o = eng.StartReplication(bg, w.Progress)
-	if o.Verdict == replication.Fail {
+	if o.Verdict == replsetup.Fail {
 		t.Fatalf("start after the grant: %+v", o)
 	}
 	w.Apply(o, now())
-	if w.Current() != replication.StepDone {
+	if w.Current() != replsetup.StepDone {
 		t.Fatalf("wizard at %s", w.Current())
 	}
 	eventually(t, "Yes / Yes in the status view", func() (bool, string) {

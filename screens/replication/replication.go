@@ -21,6 +21,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/skytui/skytui/api"
+	"github.com/skytui/skytui/api/replsetup"
 	"github.com/skytui/skytui/theme"
 	"github.com/skytui/skytui/tui/forms"
 	"github.com/skytui/skytui/tui/kit"
@@ -48,7 +49,7 @@ const (
 type Options struct {
 	// Store is where progress and pairs are kept (default: the user
 	// state directory).
-	Store *Store
+	Store *replsetup.Store
 	// OpenSQL connects to a service (default api.OpenSQL).
 	OpenSQL func(api.SQLTarget) (*api.SQLClient, error)
 	// SQLTimeout bounds each SQL statement (default 10 s).
@@ -59,8 +60,8 @@ type Options struct {
 type Screen struct {
 	common *kit.Common
 	opts   Options
-	store  *Store
-	creds  *credCache
+	store  *replsetup.Store
+	creds  *replsetup.CredCache
 	keys   keyMap
 
 	mode          mode
@@ -68,7 +69,7 @@ type Screen struct {
 
 	loaded  bool
 	loadErr error
-	state   ProfileState
+	state   replsetup.ProfileState
 
 	services       []api.Service
 	servicesLoaded bool
@@ -79,10 +80,10 @@ type Screen struct {
 	detailOff int                  // scroll of the pair's status pane
 	detailMax int
 
-	wiz       *Wizard
+	wiz       *replsetup.Wizard
 	wizID     uint64
 	seq       uint64
-	pending   map[Step]uint64 // latest read-only check per step
+	pending   map[replsetup.Step]uint64 // latest read-only check per step
 	busy      string
 	notice    string
 	noticeErr bool
@@ -95,8 +96,8 @@ type Screen struct {
 }
 
 type pairView struct {
-	pair  Pair
-	last  *PairStatus
+	pair  replsetup.Pair
+	last  *replsetup.PairStatus
 	err   error
 	at    time.Time
 	errAt time.Time
@@ -111,7 +112,7 @@ type chooser struct {
 }
 
 type grantView struct {
-	pair    Pair
+	pair    replsetup.Pair
 	grant   string
 	err     error
 	loading bool
@@ -122,13 +123,13 @@ type grantView struct {
 type (
 	stateLoadedMsg struct {
 		profile string
-		state   ProfileState
+		state   replsetup.ProfileState
 		err     error
 	}
 	stateSavedMsg struct{ err error }
 	checkMsg      struct {
 		wizID, seq uint64
-		o          Outcome
+		o          replsetup.Outcome
 	}
 	grantLoadedMsg struct {
 		seq   uint64
@@ -141,7 +142,7 @@ type (
 type (
 	wizTag struct {
 		wizID uint64
-		step  Step
+		step  replsetup.Step
 		op    string
 	}
 	pairTag struct {
@@ -159,10 +160,10 @@ func New(c *kit.Common) *Screen { return NewWithOptions(c, Options{}) }
 func NewWithOptions(c *kit.Common, o Options) *Screen {
 	st := o.Store
 	if st == nil {
-		st = DefaultStore()
+		st = replsetup.DefaultStore()
 	}
-	s := &Screen{common: c, opts: o, store: st, creds: newCredCache(), keys: newKeyMap(),
-		views: map[string]*pairView{}, pending: map[Step]uint64{}}
+	s := &Screen{common: c, opts: o, store: st, creds: replsetup.NewCredCache(), keys: newKeyMap(),
+		views: map[string]*pairView{}, pending: map[replsetup.Step]uint64{}}
 	s.table = kit.NewTable(c, []kit.Column{
 		{Title: "PRIMARY", Min: 10, Max: 24, Priority: 10},
 		{Title: "SECONDARY", Min: 10, Max: 24, Priority: 10},
@@ -176,8 +177,8 @@ func NewWithOptions(c *kit.Common, o Options) *Screen {
 	return s
 }
 
-func (s *Screen) engine() *Engine {
-	return &Engine{Client: s.common.Client, Now: s.common.Time, Open: s.opts.OpenSQL, SQLTimeout: s.opts.SQLTimeout}
+func (s *Screen) engine() *replsetup.Engine {
+	return &replsetup.Engine{Client: s.common.Client, Now: s.common.Time, Open: s.opts.OpenSQL, SQLTimeout: s.opts.SQLTimeout}
 }
 
 // ID implements kit.Screen.
@@ -277,7 +278,7 @@ func (s *Screen) Resources() []kit.Resource {
 					return eng.PairStatus(ctx, pair, cache)
 				},
 				Pending: func(data any) bool {
-					ps, _ := data.(PairStatus)
+					ps, _ := data.(replsetup.PairStatus)
 					if ps.Status == nil {
 						return false
 					}
@@ -288,7 +289,7 @@ func (s *Screen) Resources() []kit.Resource {
 			})
 		}
 	case modeWizard:
-		if w := s.wiz; w != nil && w.Current() == StepRestore && w.Progress.RestoreID > 0 && !w.Progress.HasPassed(StepRestore) {
+		if w := s.wiz; w != nil && w.Current() == replsetup.StepRestore && w.Progress.RestoreID > 0 && !w.Progress.HasPassed(replsetup.StepRestore) {
 			p := w.Progress
 			res = append(res, kit.Resource{
 				Key: restoreKey(p.RestoreID),
@@ -296,8 +297,8 @@ func (s *Screen) Resources() []kit.Resource {
 					return eng.CheckRestore(ctx, p), nil
 				},
 				Pending: func(data any) bool {
-					o, _ := data.(Outcome)
-					return o.Verdict == Waiting
+					o, _ := data.(replsetup.Outcome)
+					return o.Verdict == replsetup.Waiting
 				},
 			})
 		}
@@ -373,7 +374,7 @@ func (s *Screen) onLoaded(msg stateLoadedMsg) {
 		msg.state.Setup = s.state.Setup
 	}
 	for _, p := range s.state.Pairs {
-		msg.state.withPair(p)
+		msg.state.WithPair(p)
 	}
 	s.state = msg.state
 	s.rebuildRows()
@@ -413,15 +414,15 @@ func (s *Screen) onData(msg kit.DataMsg) tea.Cmd {
 		if msg.Err != nil {
 			pv.err, pv.errAt = msg.Err, msg.At
 			pv.hist.add(nil)
-			if ps, ok := msg.Data.(PairStatus); ok && ps.Secondary.ID != "" {
+			if ps, ok := msg.Data.(replsetup.PairStatus); ok && ps.Secondary.ID != "" {
 				sec := ps.Secondary
 				if pv.last == nil {
-					pv.last = &PairStatus{}
+					pv.last = &replsetup.PairStatus{}
 				}
 				pv.last.Secondary = sec
 			}
 		} else {
-			ps, _ := msg.Data.(PairStatus)
+			ps, _ := msg.Data.(replsetup.PairStatus)
 			pv.last, pv.err, pv.at = &ps, nil, msg.At
 			var lag *int64
 			if ps.Status != nil {
@@ -433,24 +434,24 @@ func (s *Screen) onData(msg kit.DataMsg) tea.Cmd {
 		return nil
 	case strings.HasPrefix(msg.Key, restoreKeyPrefix):
 		w := s.wiz
-		if w == nil || msg.Key != restoreKey(w.Progress.RestoreID) || w.Current() != StepRestore {
+		if w == nil || msg.Key != restoreKey(w.Progress.RestoreID) || w.Current() != replsetup.StepRestore {
 			return nil
 		}
 		if msg.Err != nil {
 			return nil
 		}
-		o, ok := msg.Data.(Outcome)
-		if !ok || o.Verdict == Unchecked {
+		o, ok := msg.Data.(replsetup.Outcome)
+		if !ok || o.Verdict == replsetup.Unchecked {
 			return nil
 		}
-		prev := w.Verdict(StepRestore)
+		prev := w.Verdict(replsetup.StepRestore)
 		changed := w.Apply(o, s.common.Time())
 		var cmds []tea.Cmd
 		if o.Verdict != prev || changed {
 			cmds = append(cmds, s.save())
 		}
-		if o.Verdict == Pass && prev != Pass {
-			cmds = append(cmds, kit.Toast(kit.ToastSuccess, CredentialsNote(w.Progress)))
+		if o.Verdict == replsetup.Pass && prev != replsetup.Pass {
+			cmds = append(cmds, kit.Toast(kit.ToastSuccess, replsetup.CredentialsNote(w.Progress)))
 		}
 		if changed {
 			cmds = append(cmds, s.enterStep())
@@ -482,14 +483,14 @@ func (s *Screen) service(id string) (api.Service, bool) {
 	return api.Service{}, false
 }
 
-func (s *Screen) selectedPair() (Pair, bool) {
+func (s *Screen) selectedPair() (replsetup.Pair, bool) {
 	id := s.table.SelectedID()
 	for _, p := range s.state.Pairs {
 		if p.SecondaryID == id {
 			return p, true
 		}
 	}
-	return Pair{}, false
+	return replsetup.Pair{}, false
 }
 
 func ioKind(state string) theme.Kind {
@@ -517,7 +518,7 @@ func (s *Screen) rebuildRows() {
 		if pv != nil {
 			if pv.last != nil && pv.last.Status != nil {
 				st := pv.last.Status
-				io, sqlT = orID(st.IORunning, "-"), orID(st.SQLRunning, "-")
+				io, sqlT = replsetup.OrID(st.IORunning, "-"), replsetup.OrID(st.SQLRunning, "-")
 				if !st.Configured {
 					io, sqlT = "none", "none"
 				}
@@ -535,7 +536,7 @@ func (s *Screen) rebuildRows() {
 		}
 		rows = append(rows, kit.Row{
 			ID:    p.SecondaryID,
-			Cells: []string{orID(p.PrimaryName, p.PrimaryID), orID(p.SecondaryName, p.SecondaryID), io, sqlT, behind, hist, read},
+			Cells: []string{replsetup.OrID(p.PrimaryName, p.PrimaryID), replsetup.OrID(p.SecondaryName, p.SecondaryID), io, sqlT, behind, hist, read},
 			Kinds: []theme.Kind{0, 0, ioKind(io), ioKind(sqlT), 0, theme.KindNeutral, theme.KindMuted},
 		})
 	}
@@ -548,7 +549,7 @@ func (s *Screen) rebuildRows() {
 // save writes the state in a command, numbered now so the newest wins.
 func (s *Screen) save() tea.Cmd {
 	s.syncSetup()
-	snap := s.state.clone()
+	snap := s.state.Clone()
 	store, profile := s.store, s.common.Profile
 	seq := store.NextSeq()
 	return func() tea.Msg {
@@ -560,8 +561,8 @@ func (s *Screen) save() tea.Cmd {
 // until a pair is chosen, nothing once the setup is done.
 func (s *Screen) syncSetup() {
 	w := s.wiz
-	if w == nil || w.Progress.PrimaryID == "" || w.Current() == StepDone {
-		if w != nil && w.Current() == StepDone {
+	if w == nil || w.Progress.PrimaryID == "" || w.Current() == replsetup.StepDone {
+		if w != nil && w.Current() == replsetup.StepDone {
 			s.state.Setup = nil
 		}
 		return
@@ -574,7 +575,7 @@ func (s *Screen) syncSetup() {
 
 func (s *Screen) newWizard() tea.Cmd {
 	s.wizID++
-	s.wiz = NewWizard(s.common.Time())
+	s.wiz = replsetup.NewWizard(s.common.Time())
 	s.state.Setup = nil
 	s.mode = modeWizard
 	s.busy = ""
@@ -590,12 +591,12 @@ func (s *Screen) resumeWizard() tea.Cmd {
 	}
 	if s.wiz == nil || s.wiz.Progress.StartedAt != s.state.Setup.StartedAt || s.wiz.Progress.SecondaryID != s.state.Setup.SecondaryID {
 		s.wizID++
-		s.wiz = Resume(*s.state.Setup)
+		s.wiz = replsetup.Resume(*s.state.Setup)
 	}
 	s.mode = modeWizard
 	s.setStatus("", false)
 	s.chooser = nil
-	if s.wiz.Current() == StepPair {
+	if s.wiz.Current() == replsetup.StepPair {
 		s.openChooser()
 	}
 	return s.enterStep()
@@ -634,7 +635,7 @@ func (s *Screen) rebuildChooser() {
 }
 
 // check runs a read-only check of the current wizard in a command.
-func (s *Screen) check(step Step, busy string, f func(ctx context.Context) Outcome) tea.Cmd {
+func (s *Screen) check(step replsetup.Step, busy string, f func(ctx context.Context) replsetup.Outcome) tea.Cmd {
 	s.seq++
 	seq, wizID := s.seq, s.wizID
 	s.pending[step] = seq
@@ -651,18 +652,18 @@ func (s *Screen) onCheck(msg checkMsg) tea.Cmd {
 	delete(s.pending, msg.o.Step)
 	s.busy = ""
 	o := msg.o
-	if o.Step == StepPair {
-		if o.Verdict != Pass {
+	if o.Step == replsetup.StepPair {
+		if o.Verdict != replsetup.Pass {
 			if s.chooser != nil {
 				s.chooser.err = o.Problem
 				s.chooser.primary = nil
 			}
-			w.Results[StepPair] = o
+			w.Results[replsetup.StepPair] = o
 			return nil
 		}
 		s.chooser = nil
 	}
-	if o.Step == StepBackup && o.Backup != nil {
+	if o.Step == replsetup.StepBackup && o.Backup != nil {
 		s.backupCur = 0
 		key := w.Progress.BackupKey
 		if key == "" {
@@ -693,21 +694,21 @@ func (s *Screen) enterStep() tea.Cmd {
 	eng := s.engine()
 	p := w.Progress
 	switch w.Current() {
-	case StepAllowList:
-		return s.check(StepAllowList, "checking "+orID(p.PrimaryName, p.PrimaryID)+"'s allow list", func(ctx context.Context) Outcome {
+	case replsetup.StepAllowList:
+		return s.check(replsetup.StepAllowList, "checking "+replsetup.OrID(p.PrimaryName, p.PrimaryID)+"'s allow list", func(ctx context.Context) replsetup.Outcome {
 			return eng.CheckAllowList(ctx, p)
 		})
-	case StepBackup:
-		return s.check(StepBackup, "listing "+orID(p.PrimaryName, p.PrimaryID)+"'s backups", func(ctx context.Context) Outcome {
+	case replsetup.StepBackup:
+		return s.check(replsetup.StepBackup, "listing "+replsetup.OrID(p.PrimaryName, p.PrimaryID)+"'s backups", func(ctx context.Context) replsetup.Outcome {
 			return eng.ListBackups(ctx, p)
 		})
-	case StepGrant:
+	case replsetup.StepGrant:
 		if w.Grant == "" {
-			return s.check(StepGrant, "reading the grant from "+orID(p.SecondaryName, p.SecondaryID), func(ctx context.Context) Outcome {
+			return s.check(replsetup.StepGrant, "reading the grant from "+replsetup.OrID(p.SecondaryName, p.SecondaryID), func(ctx context.Context) replsetup.Outcome {
 				return eng.FetchGrantStep(ctx, p)
 			})
 		}
-	case StepDone:
+	case replsetup.StepDone:
 		return s.finish()
 	}
 	return nil
@@ -719,8 +720,8 @@ func (s *Screen) finish() tea.Cmd {
 	if w == nil {
 		return nil
 	}
-	pair := PairOf(w.Progress, s.common.Time())
-	s.state.withPair(pair)
+	pair := replsetup.PairOf(w.Progress, s.common.Time())
+	s.state.WithPair(pair)
 	s.state.Setup = nil
 	s.wiz = nil
 	s.chooser, s.confirm = nil, nil
@@ -734,10 +735,10 @@ func (s *Screen) finish() tea.Cmd {
 
 // outcomeRun adapts a step to kit.Action.Run: the outcome is the result;
 // a failed step is also the error the toast shows.
-func outcomeRun(f func(ctx context.Context) Outcome) func(ctx context.Context) (any, error) {
+func outcomeRun(f func(ctx context.Context) replsetup.Outcome) func(ctx context.Context) (any, error) {
 	return func(ctx context.Context) (any, error) {
 		o := f(ctx)
-		if o.Verdict == Fail {
+		if o.Verdict == replsetup.Fail {
 			if o.Err != nil && o.Problem == "" {
 				return o, o.Err
 			}
@@ -748,14 +749,14 @@ func outcomeRun(f func(ctx context.Context) Outcome) func(ctx context.Context) (
 }
 
 func outcomeText(res any) string {
-	if o, ok := res.(Outcome); ok && o.Summary != "" {
+	if o, ok := res.(replsetup.Outcome); ok && o.Summary != "" {
 		return o.Summary
 	}
 	return "done"
 }
 
 // act hands a step's mutating call to the action layer.
-func (s *Screen) act(step Step, op, name, key string, run func(ctx context.Context) Outcome, refresh ...string) tea.Cmd {
+func (s *Screen) act(step replsetup.Step, op, name, key string, run func(ctx context.Context) replsetup.Outcome, refresh ...string) tea.Cmd {
 	s.busy = name
 	return kit.Do(kit.Action{
 		Name:     name,
@@ -774,62 +775,62 @@ func (s *Screen) runStep() tea.Cmd {
 	w := s.wiz
 	eng := s.engine()
 	p := w.Progress
-	pri, sec := orID(p.PrimaryName, p.PrimaryID), orID(p.SecondaryName, p.SecondaryID)
+	pri, sec := replsetup.OrID(p.PrimaryName, p.PrimaryID), replsetup.OrID(p.SecondaryName, p.SecondaryID)
 	if s.busy != "" {
 		s.setStatus("wait: "+s.busy+s.common.Theme.Glyphs.Ellipsis, false)
 		return nil
 	}
 	switch w.Current() {
-	case StepPair:
+	case replsetup.StepPair:
 		return s.choose()
-	case StepAllowList:
-		o := w.Result(StepAllowList)
-		if o.Verdict == Fail && len(o.Missing) > 0 {
+	case replsetup.StepAllowList:
+		o := w.Result(replsetup.StepAllowList)
+		if o.Verdict == replsetup.Fail && len(o.Missing) > 0 {
 			ips := append([]string(nil), o.Missing...)
-			return s.act(StepAllowList, "allow", "add "+strings.Join(hostCIDRs(ips), ", ")+" to "+pri+"'s allow list", "allowlist:"+p.PrimaryID,
-				func(ctx context.Context) Outcome { return eng.AddAllowList(ctx, p, ips) }, servicesKey)
+			return s.act(replsetup.StepAllowList, "allow", "add "+strings.Join(replsetup.HostCIDRs(ips), ", ")+" to "+pri+"'s allow list", "allowlist:"+p.PrimaryID,
+				func(ctx context.Context) replsetup.Outcome { return eng.AddAllowList(ctx, p, ips) }, servicesKey)
 		}
 		return s.recheck()
-	case StepBackup:
+	case replsetup.StepBackup:
 		if s.backupCur < 0 || s.backupCur >= len(w.Backups) {
 			return s.recheck()
 		}
 		c := w.Backups[s.backupCur]
 		if err := w.ChooseBackup(c.Backup.Key, s.common.Time()); err != nil {
-			s.setStatus("backup "+ShortKey(c.Backup.Key)+" cannot be used: "+err.Error(), true)
+			s.setStatus("backup "+replsetup.ShortKey(c.Backup.Key)+" cannot be used: "+err.Error(), true)
 			return nil
 		}
 		s.setStatus("", false)
 		return tea.Batch(s.save(), s.enterStep())
-	case StepRestore:
-		switch w.Verdict(StepRestore) {
-		case Pass:
-			w.GoTo(StepChange)
+	case replsetup.StepRestore:
+		switch w.Verdict(replsetup.StepRestore) {
+		case replsetup.Pass:
+			w.GoTo(replsetup.StepChange)
 			return s.enterStep()
-		case Waiting:
+		case replsetup.Waiting:
 			s.setStatus("the restore is running: it is followed here until it ends", false)
 			return nil
 		}
 		s.openConfirm()
 		return nil
-	case StepChange:
-		if w.Verdict(StepRestore) != Pass && !p.HasPassed(StepRestore) {
+	case replsetup.StepChange:
+		if w.Verdict(replsetup.StepRestore) != replsetup.Pass && !p.HasPassed(replsetup.StepRestore) {
 			s.setStatus("restore the backup first (step 3)", true)
 			return nil
 		}
-		return s.act(StepChange, "change", "point "+sec+" at "+pri, "change-primary:"+p.SecondaryID,
-			func(ctx context.Context) Outcome { return eng.ChangePrimary(ctx, p) })
-	case StepGrant:
+		return s.act(replsetup.StepChange, "change", "point "+sec+" at "+pri, "change-primary:"+p.SecondaryID,
+			func(ctx context.Context) replsetup.Outcome { return eng.ChangePrimary(ctx, p) })
+	case replsetup.StepGrant:
 		if w.Grant == "" {
 			return s.enterStep()
 		}
 		grant := w.Grant
-		return s.act(StepGrant, "grant", "run the replication grant on "+pri, "grant:"+p.PrimaryID,
-			func(ctx context.Context) Outcome { return eng.RunGrant(ctx, p, grant) })
-	case StepStart:
-		return s.act(StepStart, "start", "start replication on "+sec, "replication:"+p.SecondaryID,
-			func(ctx context.Context) Outcome { return eng.StartReplication(ctx, p) })
-	case StepDone:
+		return s.act(replsetup.StepGrant, "grant", "run the replication grant on "+pri, "grant:"+p.PrimaryID,
+			func(ctx context.Context) replsetup.Outcome { return eng.RunGrant(ctx, p, grant) })
+	case replsetup.StepStart:
+		return s.act(replsetup.StepStart, "start", "start replication on "+sec, "replication:"+p.SecondaryID,
+			func(ctx context.Context) replsetup.Outcome { return eng.StartReplication(ctx, p) })
+	case replsetup.StepDone:
 		return s.finish()
 	}
 	return nil
@@ -839,14 +840,14 @@ func (s *Screen) runStep() tea.Cmd {
 func (s *Screen) recheck() tea.Cmd {
 	w := s.wiz
 	switch w.Current() {
-	case StepAllowList, StepBackup:
+	case replsetup.StepAllowList, replsetup.StepBackup:
 		delete(w.Results, w.Current())
 		return s.enterStep()
-	case StepRestore:
+	case replsetup.StepRestore:
 		if w.Progress.RestoreID > 0 {
 			return kit.Refresh(restoreKey(w.Progress.RestoreID))
 		}
-	case StepGrant:
+	case replsetup.StepGrant:
 		w.Grant = ""
 		return s.enterStep()
 	}
@@ -868,20 +869,20 @@ func (s *Screen) choose() tea.Cmd {
 	}
 	if c.primary == nil {
 		if !v.Ready() {
-			c.err = fmt.Sprintf("%s is %s: the primary must be ready", svcName(&v), orID(v.Status, "unknown"))
+			c.err = fmt.Sprintf("%s is %s: the primary must be ready", replsetup.SvcName(&v), replsetup.OrID(v.Status, "unknown"))
 			return nil
 		}
 		c.primary, c.err = &v, ""
 		c.table.SetFilter("")
 		return nil
 	}
-	if err := ValidatePair(c.primary, &v); err != nil {
+	if err := replsetup.ValidatePair(c.primary, &v); err != nil {
 		c.err = err.Error()
 		return nil
 	}
 	c.err = ""
 	eng, pid, sid := s.engine(), c.primary.ID, v.ID
-	return s.check(StepPair, "checking "+svcName(c.primary)+" and "+svcName(&v), func(ctx context.Context) Outcome {
+	return s.check(replsetup.StepPair, "checking "+replsetup.SvcName(c.primary)+" and "+replsetup.SvcName(&v), func(ctx context.Context) replsetup.Outcome {
 		return eng.CheckPair(ctx, pid, sid)
 	})
 }
@@ -895,19 +896,19 @@ func (s *Screen) openConfirm() {
 	if !ok {
 		target = api.Service{ID: p.SecondaryID, Name: p.SecondaryName}
 	}
-	var choice *BackupChoice
+	var choice *replsetup.BackupChoice
 	for i := range w.Backups {
 		if w.Backups[i].Backup.Key == p.BackupKey {
 			choice = &w.Backups[i]
 		}
 	}
-	src := "backup " + ShortKey(p.BackupKey) + " of " + orID(p.PrimaryName, p.PrimaryID)
+	src := "backup " + replsetup.ShortKey(p.BackupKey) + " of " + replsetup.OrID(p.PrimaryName, p.PrimaryID)
 	var details []string
 	if choice != nil {
 		details = append(details, choice.Backup.Type)
 	}
 	if !p.BackupTime.IsZero() {
-		details = append(details, "taken "+kitAgo(s.common.Time().Sub(p.BackupTime))+" ago")
+		details = append(details, "taken "+replsetup.Ago(s.common.Time().Sub(p.BackupTime))+" ago")
 	}
 	if choice != nil && choice.Backup.SizeBytes > 0 {
 		details = append(details, humanBytes(choice.Backup.SizeBytes))
@@ -918,9 +919,9 @@ func (s *Screen) openConfirm() {
 	if len(details) > 0 {
 		src += " (" + strings.Join(details, ", ") + ")"
 	}
-	req := restoreRequest(p)
+	req := replsetup.RestoreRequest(p)
 	body := fmt.Sprintf(`{"service_id":%q,"key":%q,"id":%q}`, req.ServiceID, req.Key, req.ID)
-	s.confirm = forms.NewRestoreConfirm(s.common, target, src, orID(p.PrimaryName, p.PrimaryID), body)
+	s.confirm = forms.NewRestoreConfirm(s.common, target, src, replsetup.OrID(p.PrimaryName, p.PrimaryID), body)
 	s.submitted = false
 }
 
@@ -930,8 +931,8 @@ func (s *Screen) submitRestore() tea.Cmd {
 	eng := s.engine()
 	s.submitted = true
 	s.confirm.Err = ""
-	cmd := s.act(StepRestore, "restore", "restore "+ShortKey(p.BackupKey)+" into "+orID(p.SecondaryName, p.SecondaryID),
-		"restore:"+p.SecondaryID, func(ctx context.Context) Outcome { return eng.StartRestore(ctx, p) }, "services", "restores")
+	cmd := s.act(replsetup.StepRestore, "restore", "restore "+replsetup.ShortKey(p.BackupKey)+" into "+replsetup.OrID(p.SecondaryName, p.SecondaryID),
+		"restore:"+p.SecondaryID, func(ctx context.Context) replsetup.Outcome { return eng.StartRestore(ctx, p) }, "services", "restores")
 	return cmd
 }
 
@@ -950,7 +951,7 @@ func (s *Screen) onActionDone(msg kit.ActionDoneMsg) tea.Cmd {
 		if msg.Err != nil {
 			return nil
 		}
-		s.state.withoutPair(tag.secondary)
+		s.state.WithoutPair(tag.secondary)
 		delete(s.views, tag.secondary)
 		s.rebuildRows()
 		return s.save()
@@ -978,7 +979,7 @@ func (s *Screen) onStepDone(tag wizTag, msg kit.ActionDoneMsg) tea.Cmd {
 		return nil // the setup it belonged to is gone; the toast said it
 	}
 	s.busy = ""
-	o, ok := msg.Result.(Outcome)
+	o, ok := msg.Result.(replsetup.Outcome)
 	if !ok {
 		// refused before any call: read-only, cancelled, already running
 		if tag.op == "restore" && s.confirm != nil {
@@ -992,12 +993,12 @@ func (s *Screen) onStepDone(tag wizTag, msg kit.ActionDoneMsg) tea.Cmd {
 			if errors.Is(msg.Err, kit.ErrReadOnly) {
 				fix = "this profile is read-only: nothing was changed; switch to a writable profile (:profile) to go on"
 			}
-			w.Results[tag.step] = Outcome{Step: tag.step, Verdict: Fail, Err: msg.Err, Problem: "refused: " + errText(msg.Err), Fix: fix}
+			w.Results[tag.step] = replsetup.Outcome{Step: tag.step, Verdict: replsetup.Fail, Err: msg.Err, Problem: "refused: " + errText(msg.Err), Fix: fix}
 		}
 		return nil
 	}
 	if tag.op == "restore" && s.confirm != nil {
-		if o.Verdict == Fail {
+		if o.Verdict == replsetup.Fail {
 			s.submitted = false
 			s.confirm.Err = o.Problem
 			s.confirm.Reset()
@@ -1010,7 +1011,7 @@ func (s *Screen) onStepDone(tag wizTag, msg kit.ActionDoneMsg) tea.Cmd {
 	if tag.op == "start" && o.Status != nil {
 		// replication is configured and started: the pair is watched from
 		// now on, whatever the outcome
-		s.state.withPair(PairOf(w.Progress, s.common.Time()))
+		s.state.WithPair(replsetup.PairOf(w.Progress, s.common.Time()))
 		s.rebuildRows()
 	}
 	cmds = append(cmds, s.save())
@@ -1035,7 +1036,7 @@ func (s *Screen) pairAction(start bool) tea.Cmd {
 		return nil
 	}
 	eng := s.engine()
-	sec, pri := orID(p.SecondaryName, p.SecondaryID), orID(p.PrimaryName, p.PrimaryID)
+	sec, pri := replsetup.OrID(p.SecondaryName, p.SecondaryID), replsetup.OrID(p.PrimaryName, p.PrimaryID)
 	c := kit.Confirm{Kind: kit.ConfirmYesNo, Title: "Stop replication?",
 		Detail: sec + " stops replicating from " + pri + ": CALL sky.stop_replication() on " + sec + ". Its data stays as it is and falls behind until replication is started again."}
 	name := "stop replication on " + sec
@@ -1200,7 +1201,7 @@ func (s *Screen) onWizardKey(msg tea.KeyPressMsg) tea.Cmd {
 		return cmd
 	}
 	k := s.keys
-	if c := s.chooser; c != nil && w.Current() == StepPair {
+	if c := s.chooser; c != nil && w.Current() == replsetup.StepPair {
 		if c.table.Filtering() {
 			_, cmd := c.table.Update(msg)
 			return cmd
@@ -1232,24 +1233,24 @@ func (s *Screen) onWizardKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Recheck):
 		return s.recheck()
 	case key.Matches(msg, k.Prev):
-		if w.Current() > StepPair && s.busy == "" {
+		if w.Current() > replsetup.StepPair && s.busy == "" {
 			w.GoTo(w.Current() - 1)
-			if w.Current() == StepPair {
+			if w.Current() == replsetup.StepPair {
 				s.openChooser()
 			}
 			return tea.Batch(s.save(), s.enterStep())
 		}
 		return nil
 	case key.Matches(msg, k.Copy):
-		if w.Grant != "" && (w.Current() == StepGrant || w.Current() == StepChange || w.Current() == StepStart) {
+		if w.Grant != "" && (w.Current() == replsetup.StepGrant || w.Current() == replsetup.StepChange || w.Current() == replsetup.StepStart) {
 			return kit.Copy(s.common, "the grant", w.Grant)
 		}
 		return nil
 	case key.Matches(msg, k.RanIt):
-		if w.Current() != StepGrant || w.Grant == "" {
+		if w.Current() != replsetup.StepGrant || w.Grant == "" {
 			return nil
 		}
-		pri := orID(w.Progress.PrimaryName, w.Progress.PrimaryID)
+		pri := replsetup.OrID(w.Progress.PrimaryName, w.Progress.PrimaryID)
 		return kit.Do(kit.Action{
 			Name: "mark the grant as run on " + pri,
 			Confirm: kit.Confirm{Kind: kit.ConfirmYesNo, Title: "Did you run the grant?",
@@ -1258,7 +1259,7 @@ func (s *Screen) onWizardKey(msg tea.KeyPressMsg) tea.Cmd {
 			Success: func(any) string { return "grant marked as run on " + pri },
 		})
 	case key.Matches(msg, k.Method):
-		if w.Current() != StepChange && w.Current() != StepBackup {
+		if w.Current() != replsetup.StepChange && w.Current() != replsetup.StepBackup {
 			return nil
 		}
 		m, err := w.ToggleMethod(s.common.Time())
@@ -1266,15 +1267,15 @@ func (s *Screen) onWizardKey(msg tea.KeyPressMsg) tea.Cmd {
 			s.setStatus(err.Error(), true)
 			return nil
 		}
-		s.setStatus("replication will start from the backup's "+map[string]string{MethodGTID: "GTID position", MethodBinlog: "binlog file and position"}[m], false)
+		s.setStatus("replication will start from the backup's "+map[string]string{replsetup.MethodGTID: "GTID position", replsetup.MethodBinlog: "binlog file and position"}[m], false)
 		return s.save()
 	case key.Matches(msg, k.Up):
-		if w.Current() == StepBackup && s.backupCur > 0 {
+		if w.Current() == replsetup.StepBackup && s.backupCur > 0 {
 			s.backupCur--
 		}
 		return nil
 	case key.Matches(msg, k.Down):
-		if w.Current() == StepBackup && s.backupCur < len(w.Backups)-1 {
+		if w.Current() == replsetup.StepBackup && s.backupCur < len(w.Backups)-1 {
 			s.backupCur++
 		}
 		return nil
@@ -1366,7 +1367,7 @@ func (s *Screen) wizardKeys() kit.Keys {
 	prev := k.Prev
 	var b []key.Binding
 	switch w.Current() {
-	case StepPair:
+	case replsetup.StepPair:
 		if s.chooser != nil && s.chooser.table.Filtering() {
 			b = []key.Binding{binding("enter", "enter", "keep filter"), binding("esc", "esc", "clear filter")}
 			return kit.Keys{Short: b, Full: [][]key.Binding{b}}
@@ -1377,28 +1378,28 @@ func (s *Screen) wizardKeys() kit.Keys {
 		}
 		t := s.table.Keys
 		b = []key.Binding{binding("enter", "enter", role), t.Up, t.Down, t.Filter, binding("esc", "esc", "back")}
-	case StepAllowList:
+	case replsetup.StepAllowList:
 		run := binding("enter", "enter", "check again")
-		if o := w.Result(StepAllowList); o.Verdict == Fail && len(o.Missing) > 0 {
+		if o := w.Result(replsetup.StepAllowList); o.Verdict == replsetup.Fail && len(o.Missing) > 0 {
 			run = binding("enter", "enter", "add to allow list")
 		}
 		b = []key.Binding{run, k.Recheck, prev, back}
-	case StepBackup:
+	case replsetup.StepBackup:
 		b = []key.Binding{binding("enter", "enter", "use this backup"), k.Up, k.Down, k.Method, k.Recheck, prev, back}
-	case StepRestore:
+	case replsetup.StepRestore:
 		run := binding("enter", "enter", "restore (type to confirm)")
-		switch w.Verdict(StepRestore) {
-		case Pass:
+		switch w.Verdict(replsetup.StepRestore) {
+		case replsetup.Pass:
 			run = binding("enter", "enter", "next step")
-		case Waiting:
+		case replsetup.Waiting:
 			run = binding("enter", "enter", "(restore running)")
 		}
 		b = []key.Binding{run, k.Recheck, prev, back}
-	case StepChange:
+	case replsetup.StepChange:
 		b = []key.Binding{binding("enter", "enter", "call change primary"), k.Method, prev, back}
-	case StepGrant:
+	case replsetup.StepGrant:
 		b = []key.Binding{binding("enter", "enter", "run grant on primary"), k.Copy, k.RanIt, k.Recheck, prev, back}
-	case StepStart:
+	case replsetup.StepStart:
 		b = []key.Binding{binding("enter", "enter", "start replication"), k.Copy, prev, back}
 	default:
 		b = []key.Binding{binding("enter", "enter", "status view"), back}

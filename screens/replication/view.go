@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/skytui/skytui/api"
+	"github.com/skytui/skytui/api/replsetup"
 	"github.com/skytui/skytui/theme"
 	"github.com/skytui/skytui/tui/kit"
 )
@@ -146,11 +147,11 @@ func field(th *theme.Theme, label string, labelW int, value string, k theme.Kind
 	return wrap(prefix, value, w)
 }
 
-func (s *Screen) pairDetail(p Pair, w int) []string {
+func (s *Screen) pairDetail(p replsetup.Pair, w int) []string {
 	th := s.common.Theme
 	pv := s.view(p.SecondaryID)
 	arrow := th.Glyphs.Arrow
-	title := orID(p.PrimaryName, p.PrimaryID) + " (" + p.PrimaryID + ") " + arrow + " " + orID(p.SecondaryName, p.SecondaryID) + " (" + p.SecondaryID + ")"
+	title := replsetup.OrID(p.PrimaryName, p.PrimaryID) + " (" + p.PrimaryID + ") " + arrow + " " + replsetup.OrID(p.SecondaryName, p.SecondaryID) + " (" + p.SecondaryID + ")"
 	lines := wrap(" ", th.Title.Render(title), w)
 	const lw = 12
 	f := func(label, value string, k theme.Kind) { lines = append(lines, field(th, label, lw, value, k, w)...) }
@@ -163,7 +164,7 @@ func (s *Screen) pairDetail(p Pair, w int) []string {
 	}
 	now := s.common.Time()
 	if pv.err != nil {
-		prob, fix := sqlFixRetry(pv.err, "secondary", orID(p.SecondaryName, p.SecondaryID), StepStart, "it is read again at every poll (r reads now)")
+		prob, fix := replsetup.SQLFixRetry(pv.err, "secondary", replsetup.OrID(p.SecondaryName, p.SecondaryID), replsetup.StepStart, "it is read again at every poll (r reads now)")
 		f("Status", "could not be read: "+prob, theme.KindError)
 		if fix != "" {
 			f("Fix", fix, theme.KindWarn)
@@ -180,7 +181,7 @@ func (s *Screen) pairDetail(p Pair, w int) []string {
 		return lines
 	}
 	if !st.Configured {
-		f("Replication", "not configured on "+orID(p.SecondaryName, p.SecondaryID), theme.KindError)
+		f("Replication", "not configured on "+replsetup.OrID(p.SecondaryName, p.SecondaryID), theme.KindError)
 	} else {
 		f("IO thread", st.IORunning, ioKind(st.IORunning))
 		f("SQL thread", st.SQLRunning, ioKind(st.SQLRunning))
@@ -196,7 +197,7 @@ func (s *Screen) pairDetail(p Pair, w int) []string {
 		f("History", "["+spark+"]", theme.KindNeutral)
 	}
 	// what is wrong and how to fix it, before the details
-	if d := Diagnose(st); !d.OK && d.Problem != "" {
+	if d := replsetup.Diagnose(st); !d.OK && d.Problem != "" {
 		k := theme.KindError
 		if d.Waiting {
 			k = theme.KindWarn
@@ -223,7 +224,7 @@ func (s *Screen) pairDetail(p Pair, w int) []string {
 		}
 		using := st.UsingGTID
 		if using == "" || strings.EqualFold(using, "No") {
-			using = "no (binlog file " + orID(st.MasterLogFile, "?") + " position " + strconv.FormatInt(st.ReadMasterLogPos, 10) + ")"
+			using = "no (binlog file " + replsetup.OrID(st.MasterLogFile, "?") + " position " + strconv.FormatInt(st.ReadMasterLogPos, 10) + ")"
 		}
 		f("Primary", master, theme.KindNeutral)
 		f("Using GTID", using, theme.KindNeutral)
@@ -252,15 +253,15 @@ func (s *Screen) grantView() string {
 	lines := []string{th.Bold.Render(" The replication grant") + " " + th.Muted.Render(g.pair.Text(th.Glyphs.Arrow)), ""}
 	switch {
 	case g.loading:
-		lines = append(lines, "  "+th.Muted.Render("CALL sky.replication_grants() on "+orID(g.pair.SecondaryName, g.pair.SecondaryID)+s.ellipsis()))
+		lines = append(lines, "  "+th.Muted.Render("CALL sky.replication_grants() on "+replsetup.OrID(g.pair.SecondaryName, g.pair.SecondaryID)+s.ellipsis()))
 	case g.err != nil:
-		prob, fix := sqlFixRetry(g.err, "secondary", orID(g.pair.SecondaryName, g.pair.SecondaryID), StepChange, "c reads it again")
+		prob, fix := replsetup.SQLFixRetry(g.err, "secondary", replsetup.OrID(g.pair.SecondaryName, g.pair.SecondaryID), replsetup.StepChange, "c reads it again")
 		lines = append(lines, wrap("  ", th.Error.Render(prob), w)...)
 		if fix != "" {
 			lines = append(lines, wrap("  Fix: ", th.Warn.Render(fix), w)...)
 		}
 	default:
-		lines = append(lines, wrap("  ", "Run this on "+orID(g.pair.PrimaryName, g.pair.PrimaryID)+" (the primary), exactly as shown; y copies it:", w)...)
+		lines = append(lines, wrap("  ", "Run this on "+replsetup.OrID(g.pair.PrimaryName, g.pair.PrimaryID)+" (the primary), exactly as shown; y copies it:", w)...)
 		lines = append(lines, "")
 		lines = append(lines, s.grantLines(g.grant, w)...)
 		lines = append(lines, "")
@@ -304,7 +305,7 @@ func (s *Screen) wizardView() string {
 		return strings.Join(head, "\n") + "\n" + s.confirm.View(w, s.height-len(head))
 	}
 	lines := []string{ansi.Truncate(title, w, s.ellipsis())}
-	for st := StepPair; st <= StepStart; st++ {
+	for st := replsetup.StepPair; st <= replsetup.StepStart; st++ {
 		lines = append(lines, s.stepLine(st, w))
 	}
 	lines = append(lines, th.Muted.Render(strings.Repeat(th.Glyphs.HRule, w)))
@@ -313,19 +314,19 @@ func (s *Screen) wizardView() string {
 	return strings.Join(lines, "\n")
 }
 
-func verdictStyle(th *theme.Theme, v Verdict) string {
+func verdictStyle(th *theme.Theme, v replsetup.Verdict) string {
 	switch v {
-	case Pass:
+	case replsetup.Pass:
 		return th.OK.Render("PASS")
-	case Fail:
+	case replsetup.Fail:
 		return th.Error.Render("FAIL")
-	case Waiting:
+	case replsetup.Waiting:
 		return th.Pending.Render("WAIT")
 	}
 	return "    "
 }
 
-func (s *Screen) stepLine(st Step, w int) string {
+func (s *Screen) stepLine(st replsetup.Step, w int) string {
 	th := s.common.Theme
 	wz := s.wiz
 	cur := "  "
@@ -333,25 +334,25 @@ func (s *Screen) stepLine(st Step, w int) string {
 		cur = th.Accent.Render(th.Glyphs.Cursor) + " "
 	}
 	num := "  "
-	if st > StepPair {
+	if st > replsetup.StepPair {
 		num = strconv.Itoa(int(st)) + " "
 	}
 	label := num + st.Title()
 	label += strings.Repeat(" ", max(0, 17-len(label)))
 	v := wz.Verdict(st)
 	if wz.Current() == st && s.busy != "" {
-		v = Waiting
+		v = replsetup.Waiting
 	}
 	o := wz.Result(st)
 	text := ""
 	switch {
 	case wz.Current() == st && s.busy != "":
 		text = s.busy + s.ellipsis()
-	case v == Fail && o.Problem != "":
+	case v == replsetup.Fail && o.Problem != "":
 		text = o.Problem
 	case o.Summary != "":
 		text = o.Summary
-	case v == Pass:
+	case v == replsetup.Pass:
 		text = s.passedText(st)
 	}
 	line := cur + verdictStyle(th, v) + "  " + label + " " + th.Muted.Render(text)
@@ -362,28 +363,28 @@ func (s *Screen) stepLine(st Step, w int) string {
 }
 
 // passedText describes a step that passed before a restart.
-func (s *Screen) passedText(st Step) string {
+func (s *Screen) passedText(st replsetup.Step) string {
 	p := s.wiz.Progress
 	switch st {
-	case StepPair:
+	case replsetup.StepPair:
 		return p.PairText(s.common.Theme.Glyphs.Arrow)
-	case StepAllowList:
+	case replsetup.StepAllowList:
 		return "the secondary's outbound IP is allowed"
-	case StepBackup:
-		return "backup " + ShortKey(p.BackupKey) + ", " + s.wiz.positionText()
-	case StepRestore:
+	case replsetup.StepBackup:
+		return "backup " + replsetup.ShortKey(p.BackupKey) + ", " + s.wiz.PositionText()
+	case replsetup.StepRestore:
 		if p.RestoreID > 0 {
 			return fmt.Sprintf("restore %d succeeded", p.RestoreID)
 		}
 		return "restored"
-	case StepChange:
+	case replsetup.StepChange:
 		return "the secondary points at the primary"
-	case StepGrant:
-		if p.GrantRunBy == GrantByUser {
+	case replsetup.StepGrant:
+		if p.GrantRunBy == replsetup.GrantByUser {
 			return "you ran the grant"
 		}
 		return "the grant ran on the primary"
-	case StepStart:
+	case replsetup.StepStart:
 		return "started"
 	}
 	return ""
@@ -405,9 +406,9 @@ func (s *Screen) stepBody(w, h int) []string {
 	st := wz.Current()
 	p := wz.Progress
 	var lines []string
-	if st <= StepStart {
+	if st <= replsetup.StepStart {
 		head := "Step " + strconv.Itoa(int(st)) + " of 6: "
-		if st == StepPair {
+		if st == replsetup.StepPair {
 			head = "Before step 1: "
 		}
 		lines = append(lines, wrap(" ", th.Bold.Render(head)+stepQuestions[st], w)...)
@@ -422,21 +423,21 @@ func (s *Screen) stepBody(w, h int) []string {
 		}
 	}
 	plain := func(s ...string) string { return strings.Join(s, "") }
-	pri, sec := orID(p.PrimaryName, p.PrimaryID), orID(p.SecondaryName, p.SecondaryID)
+	pri, sec := replsetup.OrID(p.PrimaryName, p.PrimaryID), replsetup.OrID(p.SecondaryName, p.SecondaryID)
 	priSvc, hasPri := s.service(p.PrimaryID)
 	secSvc, hasSec := s.service(p.SecondaryID)
 
 	// first what happened and how to fix it: it must never be cut
-	if st != StepPair {
+	if st != replsetup.StepPair {
 		switch o.Verdict {
-		case Fail:
+		case replsetup.Fail:
 			add(" ", o.Problem, th.Error.Render)
 			if o.Fix != "" {
 				add(" Fix: ", o.Fix, th.Warn.Render)
 			}
-		case Pass:
+		case replsetup.Pass:
 			add(" ", o.Summary, th.OK.Render)
-		case Waiting:
+		case replsetup.Waiting:
 			add(" ", o.Summary, th.Pending.Render)
 			if o.Problem != "" {
 				add(" ", o.Problem, th.Pending.Render)
@@ -455,7 +456,7 @@ func (s *Screen) stepBody(w, h int) []string {
 	}
 
 	switch st {
-	case StepPair:
+	case replsetup.StepPair:
 		c := s.chooser
 		if c == nil {
 			break
@@ -463,7 +464,7 @@ func (s *Screen) stepBody(w, h int) []string {
 		if c.primary == nil {
 			lines = append(lines, " "+th.Accent.Render("Choose the PRIMARY")+" (the service to replicate from):")
 		} else {
-			lines = append(lines, wrap(" ", "Primary: "+th.Bold.Render(svcName(c.primary))+" on "+c.primary.Provider+". "+th.Accent.Render("Choose the SECONDARY")+" (it will be erased by the restore):", w)...)
+			lines = append(lines, wrap(" ", "Primary: "+th.Bold.Render(replsetup.SvcName(c.primary))+" on "+c.primary.Provider+". "+th.Accent.Render("Choose the SECONDARY")+" (it will be erased by the restore):", w)...)
 		}
 		if c.err != "" {
 			add(" ", "refused: "+c.err, th.Error.Render)
@@ -471,19 +472,19 @@ func (s *Screen) stepBody(w, h int) []string {
 		room := max(3, h-len(lines))
 		c.table.SetSize(w, room)
 		lines = append(lines, c.table.View())
-	case StepAllowList:
+	case replsetup.StepAllowList:
 		if hasSec {
-			add("   ", "Outbound IP of "+sec+": "+orID(strings.Join(secSvc.OutboundIPs, ", "), "none reported"), plain)
+			add("   ", "Outbound IP of "+sec+": "+replsetup.OrID(strings.Join(secSvc.OutboundIPs, ", "), "none reported"), plain)
 		}
 		if hasPri {
 			var entries []string
 			for _, e := range priSvc.AllowList() {
 				entries = append(entries, e.IP)
 			}
-			add("   ", "Allow list of "+pri+": "+orID(strings.Join(entries, ", "), "empty"), plain)
+			add("   ", "Allow list of "+pri+": "+replsetup.OrID(strings.Join(entries, ", "), "empty"), plain)
 		}
-	case StepBackup:
-		if o.Verdict == Unchecked && o.Summary != "" {
+	case replsetup.StepBackup:
+		if o.Verdict == replsetup.Unchecked && o.Summary != "" {
 			add(" ", o.Summary+"; enter uses the one under the cursor.", th.Muted.Render)
 		}
 		extra := 0
@@ -494,26 +495,26 @@ func (s *Screen) stepBody(w, h int) []string {
 		if wz.Hidden > 0 {
 			add("   ", fmt.Sprintf("%d incremental / binary log backups not listed: they cannot seed a replica on their own", wz.Hidden), th.Muted.Render)
 		}
-	case StepRestore:
-		switch wz.Verdict(StepRestore) {
-		case Pass:
-			add("   ", CredentialsNote(p)+".", th.Warn.Render)
-		case Waiting:
+	case replsetup.StepRestore:
+		switch wz.Verdict(replsetup.StepRestore) {
+		case replsetup.Pass:
+			add("   ", replsetup.CredentialsNote(p)+".", th.Warn.Render)
+		case replsetup.Waiting:
 		default:
-			add("   ", "Backup "+ShortKey(p.BackupKey)+" of "+pri+" ("+wz.positionText()+") into "+sec+". enter asks you to type "+sec+"'s name.", plain)
+			add("   ", "Backup "+replsetup.ShortKey(p.BackupKey)+" of "+pri+" ("+wz.PositionText()+") into "+sec+". enter asks you to type "+sec+"'s name.", plain)
 		}
 		if hasSec && secSvc.Pending() {
 			add("   ", sec+" is "+secSvc.Status, th.Pending.Render)
 		}
-	case StepChange:
-		if p.HasPassed(StepRestore) {
-			add("   ", "Since the restore, "+CredentialsNote(p)+".", th.Warn.Render)
+	case replsetup.StepChange:
+		if p.HasPassed(replsetup.StepRestore) {
+			add("   ", "Since the restore, "+replsetup.CredentialsNote(p)+".", th.Warn.Render)
 		}
 		var priPtr *api.Service
 		if hasPri {
 			priPtr = &priSvc
 		}
-		for _, l := range strings.Split(ansi.Wrap(ChangeCall(p, priPtr), max(10, w-4), " ,"), "\n") {
+		for _, l := range strings.Split(ansi.Wrap(replsetup.ChangeCall(p, priPtr), max(10, w-4), " ,"), "\n") {
 			lines = append(lines, "  "+th.Code.Render(l))
 		}
 		tls := "without TLS"
@@ -522,21 +523,21 @@ func (s *Screen) stepBody(w, h int) []string {
 		}
 		add("   ", "on "+sec+", as its current default user ("+pri+"'s since the restore), "+tls+".", th.Muted.Render)
 		if p.GTID != "" && p.BinlogFile != "" {
-			add("   ", "b switches to the "+map[string]string{MethodGTID: "binlog file and position", MethodBinlog: "GTID position"}[p.Method]+" variant.", th.Muted.Render)
+			add("   ", "b switches to the "+map[string]string{replsetup.MethodGTID: "binlog file and position", replsetup.MethodBinlog: "GTID position"}[p.Method]+" variant.", th.Muted.Render)
 		}
 		if hasSec && !secSvc.Ready() {
 			add("   ", sec+" is "+secSvc.Status+": wait until it is ready", th.Pending.Render)
 		}
-	case StepGrant:
+	case replsetup.StepGrant:
 		if wz.Grant != "" {
 			add(" ", "The grant to run on "+pri+", verbatim (y copies it):", plain)
 			lines = append(lines, s.grantLines(wz.Grant, w)...)
 		}
-	case StepStart:
+	case replsetup.StepStart:
 		add("   ", "CALL sky.start_replication() on "+sec+".", th.Code.Render)
 		if o.Status != nil {
 			stt := o.Status
-			add("   ", "IO thread "+orID(stt.IORunning, "-")+", SQL thread "+orID(stt.SQLRunning, "-"), plain)
+			add("   ", "IO thread "+replsetup.OrID(stt.IORunning, "-")+", SQL thread "+replsetup.OrID(stt.SQLRunning, "-"), plain)
 		}
 		if wz.Grant != "" && h-len(lines) > 4 {
 			add(" ", "The grant (y copies it):", plain)
@@ -571,7 +572,7 @@ func (s *Screen) backupLines(w, h int) []string {
 	for i := off; i < len(wz.Backups) && len(lines) < h; i++ {
 		c := wz.Backups[i]
 		mark := "  "
-		if p := wz.Progress; p.BackupKey == c.Backup.Key && p.HasPassed(StepBackup) {
+		if p := wz.Progress; p.BackupKey == c.Backup.Key && p.HasPassed(replsetup.StepBackup) {
 			mark = th.Glyphs.Check
 			if len(mark) < 2 {
 				mark += " "
@@ -590,7 +591,7 @@ func (s *Screen) backupLines(w, h int) []string {
 		} else if c.Note != "" {
 			info += "  (" + c.Note + ")"
 		}
-		row := fmt.Sprintf("%s %-16s %-5s %-8s %9s  %s", mark, taken, kitAgo(now.Sub(c.Time)), ansi.Truncate(c.Backup.Type, 8, ""), humanBytes(c.Backup.SizeBytes), info)
+		row := fmt.Sprintf("%s %-16s %-5s %-8s %9s  %s", mark, taken, replsetup.Ago(now.Sub(c.Time)), ansi.Truncate(c.Backup.Type, 8, ""), humanBytes(c.Backup.SizeBytes), info)
 		row = ansi.Truncate(row, w-2, s.ellipsis())
 		switch {
 		case i == cur:

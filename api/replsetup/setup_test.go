@@ -1,4 +1,4 @@
-package replication
+package replsetup
 
 import (
 	"context"
@@ -13,8 +13,6 @@ import (
 
 	"github.com/skytui/skytui/api"
 	"github.com/skytui/skytui/sandbox"
-	"github.com/skytui/skytui/theme"
-	"github.com/skytui/skytui/tui/kit"
 )
 
 func TestMain(m *testing.M) {
@@ -264,7 +262,7 @@ func TestWizardFullRunToYesYes(t *testing.T) {
 	if w.Current() != StepDone || !o.Status.Running() {
 		t.Fatalf("after start: %s %+v", w.Current(), o.Status)
 	}
-	ps, err := e.eng.PairStatus(bg, PairOf(w.Progress, now()), newCredCache())
+	ps, err := e.eng.PairStatus(bg, PairOf(w.Progress, now()), NewCredCache())
 	if err != nil || !ps.Status.Running() || ps.Status.SecondsBehindMaster == nil || ps.GTID == nil || ps.GTID.SlavePos == "" {
 		t.Fatalf("pair status %+v %+v %v", ps.Status, ps.GTID, err)
 	}
@@ -406,27 +404,6 @@ func TestDiagnose(t *testing.T) {
 	}
 }
 
-func TestSparkline(t *testing.T) {
-	n := func(v int64) *int64 { return &v }
-	samples := []*int64{n(0), n(1), nil, n(5), n(10), n(2)}
-	if got := Sparkline(theme.ASCII, samples, 60); got != "_. -#." {
-		t.Fatalf("ascii sparkline %q", got)
-	}
-	if got := Sparkline(theme.ASCII, samples, 3); got != "-#." {
-		t.Fatalf("cut to the last 3: %q", got)
-	}
-	if got := Sparkline(theme.Unicode, []*int64{n(0), n(5)}, 10); got != "▁█" {
-		t.Fatalf("unicode %q", got)
-	}
-	var h history
-	for i := range 100 {
-		h.add(n(int64(i)))
-	}
-	if len(h.samples) != HistoryLen || *h.samples[0] != 40 || h.max() != 99 {
-		t.Fatalf("history keeps %d, first %d, max %d", len(h.samples), *h.samples[0], h.max())
-	}
-}
-
 // The binlog file / position variant: chosen with b (ToggleMethod), it
 // calls change_external_primary with the backup's coordinates, and
 // replication runs without GTID.
@@ -462,35 +439,6 @@ func TestWizardBinlogVariant(t *testing.T) {
 	w2 := Resume(Progress{GTID: "0-1-2", Method: MethodGTID})
 	if _, err := w2.ToggleMethod(e.clk.Now()); err == nil {
 		t.Fatal("switched to binlog without coordinates")
-	}
-}
-
-// A check's answer that arrives after a newer check of the same step was
-// asked is dropped: the screen shows the newest.
-func TestStaleCheckDropped(t *testing.T) {
-	c := &kit.Common{Theme: theme.Default(), Now: func() time.Time { return t0 }, Profile: "t"}
-	s := NewWithOptions(c, Options{Store: &Store{Path: t.TempDir() + "/r.json"}})
-	s.wiz = Resume(Progress{PrimaryID: "dbtaaaa1", SecondaryID: "dbtaaaa2", Step: StepAllowList, Passed: 1})
-	s.mode = modeWizard
-	older := s.check(StepAllowList, "checking", func(context.Context) Outcome {
-		return Outcome{Step: StepAllowList, Verdict: Fail, Problem: "old answer"}
-	})
-	newer := s.check(StepAllowList, "checking", func(context.Context) Outcome {
-		return Outcome{Step: StepAllowList, Verdict: Pass, Summary: "new answer"}
-	})
-	s.Update(newer())
-	s.Update(older())
-	if o := s.wiz.Result(StepAllowList); o.Summary != "new answer" || s.wiz.Current() != StepBackup {
-		t.Fatalf("the older answer won: %+v at %s", o, s.wiz.Current())
-	}
-	// an answer for a setup that was replaced is dropped too
-	stale := s.check(StepBackup, "listing", func(context.Context) Outcome {
-		return Outcome{Step: StepBackup, Verdict: Fail, Problem: "from the old setup"}
-	})
-	s.newWizard()
-	s.Update(stale())
-	if o := s.wiz.Result(StepBackup); o.Problem != "" {
-		t.Fatalf("an answer of the previous setup was applied: %+v", o)
 	}
 }
 

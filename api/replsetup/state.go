@@ -1,4 +1,4 @@
-package replication
+package replsetup
 
 import (
 	"encoding/json"
@@ -27,7 +27,7 @@ type ProfileState struct {
 	Pairs []Pair    `json:"pairs,omitempty"`
 }
 
-func (ps ProfileState) clone() ProfileState {
+func (ps ProfileState) Clone() ProfileState {
 	out := ProfileState{Pairs: append([]Pair(nil), ps.Pairs...)}
 	if ps.Setup != nil {
 		s := *ps.Setup
@@ -36,9 +36,9 @@ func (ps ProfileState) clone() ProfileState {
 	return out
 }
 
-// withPair adds or replaces the pair of secondary p.SecondaryID (a
+// WithPair adds or replaces the pair of secondary p.SecondaryID (a
 // secondary replicates from one primary).
-func (ps *ProfileState) withPair(p Pair) {
+func (ps *ProfileState) WithPair(p Pair) {
 	for i := range ps.Pairs {
 		if ps.Pairs[i].SecondaryID == p.SecondaryID {
 			ps.Pairs[i] = p
@@ -48,7 +48,7 @@ func (ps *ProfileState) withPair(p Pair) {
 	ps.Pairs = append(ps.Pairs, p)
 }
 
-func (ps *ProfileState) withoutPair(secondaryID string) {
+func (ps *ProfileState) WithoutPair(secondaryID string) {
 	out := ps.Pairs[:0]
 	for _, p := range ps.Pairs {
 		if p.SecondaryID != secondaryID {
@@ -149,7 +149,7 @@ func (s *Store) Load(profile string) (ProfileState, error) {
 		return ProfileState{}, err
 	}
 	if ps := f.Profiles[profile]; ps != nil {
-		return ps.clone(), nil
+		return ps.Clone(), nil
 	}
 	return ProfileState{}, nil
 }
@@ -172,7 +172,7 @@ func (s *Store) Save(profile string, ps ProfileState, seq uint64) error {
 	if ps.Setup == nil && len(ps.Pairs) == 0 {
 		delete(f.Profiles, profile)
 	} else {
-		c := ps.clone()
+		c := ps.Clone()
 		f.Profiles[profile] = &c
 	}
 	out, err := json.MarshalIndent(f, "", "  ")

@@ -1,4 +1,12 @@
-package replication
+// Package replsetup is the replication setup of the Replication screen and
+// the command line: a plain state machine (Wizard, whose Progress is what
+// survives a restart, kept by Store), the rules of each step (ValidatePair,
+// EvaluateBackup, Diagnose) and the I/O of each step (Engine, one method per
+// step, over the HTTP API and the SQL procedures). It imports no terminal
+// package, which the build checks: the screen runs the Engine's methods in
+// tea.Cmds (the mutating ones inside kit.Do actions) and feeds the Outcomes
+// back to Wizard.Apply in Update; the tests drive the same methods directly.
+package replsetup
 
 import (
 	"context"
@@ -13,13 +21,6 @@ import (
 
 	"github.com/skytui/skytui/api"
 )
-
-// The setup wizard's engine: a plain state machine (Wizard, whose
-// Progress is what survives a restart) and the I/O of each step (Engine,
-// one method per step). It knows nothing of terminals: the screen runs the
-// Engine's methods in tea.Cmds (the mutating ones inside kit.Do actions)
-// and feeds the Outcomes back to Wizard.Apply in Update; the tests drive
-// the same methods directly.
 
 // BinlogRetention is how long a primary keeps its binary logs (the
 // interface document's default): an older backup's position is gone.
@@ -164,10 +165,10 @@ func (p *Progress) HasPassed(s Step) bool { return p.Passed.has(s) }
 
 // PairText is "primary -> secondary" by name.
 func (p *Progress) PairText(arrow string) string {
-	return orID(p.PrimaryName, p.PrimaryID) + " " + arrow + " " + orID(p.SecondaryName, p.SecondaryID)
+	return OrID(p.PrimaryName, p.PrimaryID) + " " + arrow + " " + OrID(p.SecondaryName, p.SecondaryID)
 }
 
-func orID(name, id string) string {
+func OrID(name, id string) string {
 	if name != "" {
 		return name
 	}
@@ -410,7 +411,7 @@ func (w *Wizard) GrantRanByUser(now time.Time) {
 		w.Results = map[Step]Outcome{}
 	}
 	w.Results[StepGrant] = Outcome{Step: StepGrant, Verdict: Pass,
-		Summary: "you ran the grant on " + orID(w.Progress.PrimaryName, w.Progress.PrimaryID) + " yourself"}
+		Summary: "you ran the grant on " + OrID(w.Progress.PrimaryName, w.Progress.PrimaryID) + " yourself"}
 	if w.Progress.Step == StepGrant {
 		w.Progress.Step = StepStart
 	}
@@ -452,7 +453,7 @@ func (w *Wizard) ChooseBackup(key string, now time.Time) error {
 	}
 	p.Passed.add(StepBackup)
 	w.Results[StepBackup] = Outcome{Step: StepBackup, Verdict: Pass, Backups: w.Backups, Hidden: w.Hidden,
-		Summary: "backup " + ShortKey(c.Backup.Key) + " taken " + kitAgo(now.Sub(c.Time)) + " ago, " + w.positionText()}
+		Summary: "backup " + ShortKey(c.Backup.Key) + " taken " + Ago(now.Sub(c.Time)) + " ago, " + w.PositionText()}
 	if p.Step == StepBackup {
 		p.Step = StepRestore
 	}
@@ -483,7 +484,7 @@ func (w *Wizard) ToggleMethod(now time.Time) (string, error) {
 }
 
 // positionText is where replication starts, in words.
-func (w *Wizard) positionText() string {
+func (w *Wizard) PositionText() string {
 	p := &w.Progress
 	if p.Method == MethodBinlog {
 		return fmt.Sprintf("binlog %s position %d", p.BinlogFile, p.BinlogPos)
@@ -500,7 +501,7 @@ func ValidatePair(primary, secondary *api.Service) error {
 		return errors.New("choose a primary and a secondary")
 	}
 	if primary.ID == secondary.ID {
-		return fmt.Errorf("%s cannot replicate from itself: choose two different services", svcName(primary))
+		return fmt.Errorf("%s cannot replicate from itself: choose two different services", SvcName(primary))
 	}
 	for _, x := range []struct {
 		role string
@@ -511,24 +512,24 @@ func ValidatePair(primary, secondary *api.Service) error {
 			if st == "" {
 				st = "unknown"
 			}
-			return fmt.Errorf("the %s %s is %s: both services must be ready", x.role, svcName(x.s), st)
+			return fmt.Errorf("the %s %s is %s: both services must be ready", x.role, SvcName(x.s), st)
 		}
 		if x.s.FQDN == "" || x.s.ReadWritePort() == 0 {
-			return fmt.Errorf("the %s %s has no fqdn or readwrite port yet", x.role, svcName(x.s))
+			return fmt.Errorf("the %s %s has no fqdn or readwrite port yet", x.role, SvcName(x.s))
 		}
 	}
 	if !strings.EqualFold(primary.Provider, secondary.Provider) {
 		return fmt.Errorf("%s runs on %s and %s on %s: a backup can be restored only within the same cloud provider, so both must be on the same provider",
-			svcName(primary), orID(primary.Provider, "?"), svcName(secondary), orID(secondary.Provider, "?"))
+			SvcName(primary), OrID(primary.Provider, "?"), SvcName(secondary), OrID(secondary.Provider, "?"))
 	}
 	return nil
 }
 
-func svcName(s *api.Service) string {
+func SvcName(s *api.Service) string {
 	if s == nil {
 		return "?"
 	}
-	return orID(s.Name, s.ID)
+	return OrID(s.Name, s.ID)
 }
 
 // AllowedBy returns the allow-list entry that admits ip, or "".
@@ -604,7 +605,7 @@ func EvaluateBackup(b api.Backup, primary *api.Service, now time.Time) BackupCho
 	case st == api.BackupFailed:
 		c.Reason = "the backup failed (" + b.Status + ")"
 	case st != api.BackupCompleted:
-		c.Reason = "status " + orID(b.Status, "unknown") + ": only a completed backup can be restored"
+		c.Reason = "status " + OrID(b.Status, "unknown") + ": only a completed backup can be restored"
 	case b.IsExternalStorage || b.Bucket != "":
 		c.Reason = "in your own bucket: the wizard restores from managed storage"
 	case primary != nil && b.CloudProvider != "" && primary.Provider != "" && !strings.EqualFold(b.CloudProvider, primary.Provider):
@@ -614,11 +615,11 @@ func EvaluateBackup(b api.Backup, primary *api.Service, now time.Time) BackupCho
 	case c.Time.IsZero():
 		c.Reason = "no time: the 4-day binlog retention cannot be checked"
 	case age > BinlogRetention:
-		c.Reason = "taken " + kitAgo(age) + " ago: older than the 4-day binlog retention (the primary no longer has the binary logs from its position)"
+		c.Reason = "taken " + Ago(age) + " ago: older than the 4-day binlog retention (the primary no longer has the binary logs from its position)"
 	default:
 		c.Usable = true
 		if left := BinlogRetention - age; left < 24*time.Hour {
-			c.Note = "the primary purges its position in " + kitAgo(left) + ": finish the setup before"
+			c.Note = "the primary purges its position in " + Ago(left) + ": finish the setup before"
 		}
 	}
 	return c
@@ -691,7 +692,7 @@ func Diagnose(s *api.ReplicationStatus) Diagnosis {
 	case io == "no" && sqlT == "no":
 		return Diagnosis{Problem: "replication is stopped", Fix: "start it (S)"}
 	}
-	return Diagnosis{Problem: "IO thread " + orID(s.IORunning, "?") + ", SQL thread " + orID(s.SQLRunning, "?"),
+	return Diagnosis{Problem: "IO thread " + OrID(s.IORunning, "?") + ", SQL thread " + OrID(s.SQLRunning, "?"),
 		Fix: "stop and start replication (s, then S)"}
 }
 
@@ -793,9 +794,9 @@ func apiFix(err error) string {
 // retryWizard is how to try a wizard step again.
 const retryWizard = "try again (c)"
 
-// sqlFix explains an SQL error on a service (role: primary or secondary).
-func sqlFix(err error, role, name string, step Step) (problem, fix string) {
-	return sqlFixRetry(err, role, name, step, retryWizard)
+// SQLFix explains an SQL error on a service (role: primary or secondary).
+func SQLFix(err error, role, name string, step Step) (problem, fix string) {
+	return SQLFixRetry(err, role, name, step, retryWizard)
 }
 
 // notReadyError is a service that cannot answer SQL yet.
@@ -805,8 +806,8 @@ func (e *notReadyError) Error() string {
 	return e.name + " is " + e.status + ": its status can be read once it is ready"
 }
 
-// sqlFixRetry is sqlFix with the words for trying again.
-func sqlFixRetry(err error, role, name string, step Step, retry string) (problem, fix string) {
+// SQLFixRetry is SQLFix with the words for trying again.
+func SQLFixRetry(err error, role, name string, step Step, retry string) (problem, fix string) {
 	var nr *notReadyError
 	if errors.As(err, &nr) {
 		return err.Error(), "wait until it is ready (a restore or a change is running); " + retry
@@ -854,7 +855,7 @@ func (e *Engine) CheckPair(ctx context.Context, primaryID, secondaryID string) O
 		return o
 	}
 	o.Verdict = Pass
-	o.Summary = fmt.Sprintf("%s -> %s, both ready on %s; %s will be erased by the restore (step 3)", svcName(p), svcName(s), p.Provider, svcName(s))
+	o.Summary = fmt.Sprintf("%s -> %s, both ready on %s; %s will be erased by the restore (step 3)", SvcName(p), SvcName(s), p.Provider, SvcName(s))
 	return o
 }
 
@@ -880,8 +881,8 @@ func allowOutcome(pri, sec *api.Service) Outcome {
 	o := Outcome{Step: StepAllowList, Primary: pri, Secondary: sec}
 	if len(sec.OutboundIPs) == 0 {
 		o.Verdict = Fail
-		o.Problem = svcName(sec) + " reports no outbound IP, so the allow list cannot be checked"
-		o.Fix = "find the secondary's egress address in the cloud console and add it to " + svcName(pri) + "'s allow list (Services screen, a); then check again (c)"
+		o.Problem = SvcName(sec) + " reports no outbound IP, so the allow list cannot be checked"
+		o.Fix = "find the secondary's egress address in the cloud console and add it to " + SvcName(pri) + "'s allow list (Services screen, a); then check again (c)"
 		return o
 	}
 	list := pri.AllowList()
@@ -892,16 +893,16 @@ func allowOutcome(pri, sec *api.Service) Outcome {
 			parts = append(parts, ip+" in "+AllowedBy(ip, list))
 		}
 		o.Verdict = Pass
-		o.Summary = svcName(sec) + "'s outbound IP " + strings.Join(parts, ", ") + " of " + svcName(pri) + "'s allow list"
+		o.Summary = SvcName(sec) + "'s outbound IP " + strings.Join(parts, ", ") + " of " + SvcName(pri) + "'s allow list"
 		return o
 	}
 	o.Verdict = Fail
-	o.Problem = svcName(sec) + "'s outbound IP " + strings.Join(o.Missing, ", ") + " is not in " + svcName(pri) + "'s allow list: the secondary could not connect (error 2003)"
-	o.Fix = "press enter to add " + strings.Join(hostCIDRs(o.Missing), ", ") + " to " + svcName(pri) + "'s allow list"
+	o.Problem = SvcName(sec) + "'s outbound IP " + strings.Join(o.Missing, ", ") + " is not in " + SvcName(pri) + "'s allow list: the secondary could not connect (error 2003)"
+	o.Fix = "press enter to add " + strings.Join(HostCIDRs(o.Missing), ", ") + " to " + SvcName(pri) + "'s allow list"
 	return o
 }
 
-func hostCIDRs(ips []string) []string {
+func HostCIDRs(ips []string) []string {
 	out := make([]string, len(ips))
 	for i, ip := range ips {
 		out[i] = api.NormalizeAllowListIP(ip)
@@ -922,12 +923,12 @@ func (e *Engine) AddAllowList(ctx context.Context, p Progress, ips []string) Out
 			return fail(StepAllowList, err, "outbound IP "+ip+": "+err.Error(), "add a valid address by hand (Services screen, a)")
 		}
 		if _, err := cl.AddAllowListEntry(ctx, p.PrimaryID, ip); err != nil {
-			return fail(StepAllowList, err, "adding "+api.NormalizeAllowListIP(ip)+" to "+orID(p.PrimaryName, p.PrimaryID)+"'s allow list: "+err.Error(), apiFix(err))
+			return fail(StepAllowList, err, "adding "+api.NormalizeAllowListIP(ip)+" to "+OrID(p.PrimaryName, p.PrimaryID)+"'s allow list: "+err.Error(), apiFix(err))
 		}
 	}
 	o := e.CheckAllowList(ctx, p)
 	if o.Verdict == Pass {
-		o.Summary = "added " + strings.Join(hostCIDRs(ips), ", ") + "; " + o.Summary
+		o.Summary = "added " + strings.Join(HostCIDRs(ips), ", ") + "; " + o.Summary
 	}
 	return o
 }
@@ -964,8 +965,8 @@ func backupOutcome(pri *api.Service, list []api.Backup, now time.Time) Outcome {
 	o.Backup = ChooseDefault(o.Backups)
 	if o.Backup == nil {
 		o.Verdict = Fail
-		o.Problem = "no backup of " + svcName(pri) + " can start replication: it needs a completed full backup in managed storage with a GTID position, younger than 4 days"
-		o.Fix = "take a full backup of " + svcName(pri) + " (Backups screen), then check again (c)"
+		o.Problem = "no backup of " + SvcName(pri) + " can start replication: it needs a completed full backup in managed storage with a GTID position, younger than 4 days"
+		o.Fix = "take a full backup of " + SvcName(pri) + " (Backups screen), then check again (c)"
 		return o
 	}
 	o.Verdict = Unchecked // the user chooses
@@ -973,8 +974,8 @@ func backupOutcome(pri *api.Service, list []api.Backup, now time.Time) Outcome {
 	return o
 }
 
-// restoreRequest is the body the restore step sends.
-func restoreRequest(p Progress) api.RestoreRequest {
+// RestoreRequest is the body the restore step sends.
+func RestoreRequest(p Progress) api.RestoreRequest {
 	return api.ManagedRestore(p.SecondaryID, p.BackupKey)
 }
 
@@ -989,7 +990,7 @@ func (e *Engine) StartRestore(ctx context.Context, p Progress) Outcome {
 	if p.BackupKey == "" {
 		return fail(StepRestore, nil, "no backup chosen", "choose one (step 2)")
 	}
-	r, err := cl.CreateRestore(ctx, restoreRequest(p))
+	r, err := cl.CreateRestore(ctx, RestoreRequest(p))
 	if api.IsOutcomeUnknown(err) {
 		// sent, never answered: it may be running. Never "refused", never
 		// an invitation to restore again before the secondary is read.
@@ -997,7 +998,7 @@ func (e *Engine) StartRestore(ctx context.Context, p Progress) Outcome {
 		if found == nil {
 			return Outcome{Step: StepRestore, Verdict: Waiting, Err: err,
 				Summary: fmt.Sprintf("restore into %s: outcome unknown — it was sent and no answer came back; no restore of it is listed on %s yet. Look at the Restores screen (3) before restoring again",
-					orID(p.SecondaryName, p.SecondaryID), orID(p.SecondaryName, p.SecondaryID))}
+					OrID(p.SecondaryName, p.SecondaryID), OrID(p.SecondaryName, p.SecondaryID))}
 		}
 		r, err = found, nil
 	}
@@ -1015,13 +1016,13 @@ func (e *Engine) StartRestore(ctx context.Context, p Progress) Outcome {
 				why = "the answer could not be read: " + u
 			}
 			return Outcome{Step: StepRestore, Verdict: Waiting,
-				Summary: fmt.Sprintf("restore into %s accepted; %s. Follow it on the Restores screen (3)", orID(p.SecondaryName, p.SecondaryID), why)}
+				Summary: fmt.Sprintf("restore into %s accepted; %s. Follow it on the Restores screen (3)", OrID(p.SecondaryName, p.SecondaryID), why)}
 		}
 	}
 	o := restoreOutcome(p, r, e.now())
 	o.Restore = r
 	if o.Verdict == Waiting {
-		o.Summary = fmt.Sprintf("restore %d into %s started; it is followed here until it ends", int64(r.ID), orID(p.SecondaryName, p.SecondaryID))
+		o.Summary = fmt.Sprintf("restore %d into %s started; it is followed here until it ends", int64(r.ID), OrID(p.SecondaryName, p.SecondaryID))
 	}
 	return o
 }
@@ -1070,8 +1071,8 @@ func (e *Engine) CheckRestore(ctx context.Context, p Progress) Outcome {
 
 // CredentialsNote says what a restore does to the secondary's credentials.
 func CredentialsNote(p Progress) string {
-	return orID(p.SecondaryName, p.SecondaryID) + "'s default username and password are now those of " +
-		orID(p.PrimaryName, p.PrimaryID) + " (its old ones no longer work)"
+	return OrID(p.SecondaryName, p.SecondaryID) + "'s default username and password are now those of " +
+		OrID(p.PrimaryName, p.PrimaryID) + " (its old ones no longer work)"
 }
 
 func restoreOutcome(p Progress, r *api.Restore, now time.Time) Outcome {
@@ -1086,15 +1087,15 @@ func restoreOutcome(p Progress, r *api.Restore, now time.Time) Outcome {
 		o.Summary = fmt.Sprintf("restore %d succeeded. %s.", id, CredentialsNote(p))
 	case r.Failed():
 		o.Verdict = Fail
-		o.Problem = fmt.Sprintf("restore %d %s: %s", id, strings.ToLower(r.Status), orID(r.Message, "no message"))
+		o.Problem = fmt.Sprintf("restore %d %s: %s", id, strings.ToLower(r.Status), OrID(r.Message, "no message"))
 		o.Fix = "read it on the Restores screen; choose another backup (p back to step 2) or restore again (enter)"
 	default:
 		o.Verdict = Waiting
 		el := ""
 		if !r.CreatedAt.IsZero() {
-			el = ", started " + kitAgo(now.Sub(r.CreatedAt.Time)) + " ago"
+			el = ", started " + Ago(now.Sub(r.CreatedAt.Time)) + " ago"
 		}
-		o.Summary = fmt.Sprintf("restore %d %s: %s%s", id, orID(r.Status, "submitted"), orID(r.Message, "in progress"), el)
+		o.Summary = fmt.Sprintf("restore %d %s: %s%s", id, OrID(r.Status, "submitted"), OrID(r.Message, "in progress"), el)
 	}
 	return o
 }
@@ -1120,7 +1121,7 @@ func (e *Engine) ChangePrimary(ctx context.Context, p Progress) Outcome {
 		return fail(StepChange, err, "", apiFix(err))
 	}
 	if !sec.Ready() {
-		o := fail(StepChange, nil, svcName(sec)+" is "+sec.Status+": it must be ready", "wait until it is ready (a restore takes a while), then try again")
+		o := fail(StepChange, nil, SvcName(sec)+" is "+sec.Status+": it must be ready", "wait until it is ready (a restore takes a while), then try again")
 		o.Verdict = Waiting
 		return o
 	}
@@ -1130,7 +1131,7 @@ func (e *Engine) ChangePrimary(ctx context.Context, p Progress) Outcome {
 	call := ChangeCall(p, pri)
 	db, err := e.connect(ctx, sec)
 	if err != nil {
-		prob, fix := sqlFix(err, "secondary", svcName(sec), StepChange)
+		prob, fix := SQLFix(err, "secondary", SvcName(sec), StepChange)
 		o := fail(StepChange, err, prob, fix)
 		o.Call = call
 		return o
@@ -1143,13 +1144,13 @@ func (e *Engine) ChangePrimary(ctx context.Context, p Progress) Outcome {
 		grant, err = db.ChangeExternalPrimaryGTID(ctx, pri.FQDN, pri.ReadWritePort(), p.GTID, pri.SSLEnabled)
 	}
 	if err != nil {
-		prob, fix := sqlFix(err, "secondary", svcName(sec), StepChange)
+		prob, fix := SQLFix(err, "secondary", SvcName(sec), StepChange)
 		o := fail(StepChange, err, prob, fix)
 		o.Call = call
 		return o
 	}
 	return Outcome{Step: StepChange, Verdict: Pass, Grant: grant, Call: call, Primary: pri, Secondary: sec,
-		Summary: svcName(sec) + " now points at " + svcName(pri) + "; it returned the grant to run on the primary"}
+		Summary: SvcName(sec) + " now points at " + SvcName(pri) + "; it returned the grant to run on the primary"}
 }
 
 // FetchGrant reads the grant again from the secondary (replication_grants).
@@ -1171,7 +1172,7 @@ func (e *Engine) FetchGrant(ctx context.Context, secondaryID string) (string, er
 func (e *Engine) FetchGrantStep(ctx context.Context, p Progress) Outcome {
 	g, err := e.FetchGrant(ctx, p.SecondaryID)
 	if err != nil {
-		prob, fix := sqlFix(err, "secondary", orID(p.SecondaryName, p.SecondaryID), StepChange)
+		prob, fix := SQLFix(err, "secondary", OrID(p.SecondaryName, p.SecondaryID), StepChange)
 		o := fail(StepGrant, err, "reading the grant again: "+prob, fix)
 		o.Verdict = Unchecked
 		return o
@@ -1192,15 +1193,15 @@ func (e *Engine) RunGrant(ctx context.Context, p Progress, grant string) Outcome
 	pri := svcs[0]
 	db, err := e.connect(ctx, pri)
 	if err != nil {
-		prob, fix := sqlFix(err, "primary", svcName(pri), StepGrant)
+		prob, fix := SQLFix(err, "primary", SvcName(pri), StepGrant)
 		return fail(StepGrant, err, prob, fix+"; or copy the grant (y), run it yourself and press m")
 	}
 	defer db.Close()
 	if err := db.RunGrant(ctx, grant); err != nil {
-		prob, fix := sqlFix(err, "primary", svcName(pri), StepGrant)
+		prob, fix := SQLFix(err, "primary", SvcName(pri), StepGrant)
 		return fail(StepGrant, err, prob, fix+"; or copy the grant (y), run it yourself and press m")
 	}
-	return Outcome{Step: StepGrant, Verdict: Pass, Summary: "the grant ran on " + svcName(pri) + " as its default user"}
+	return Outcome{Step: StepGrant, Verdict: Pass, Summary: "the grant ran on " + SvcName(pri) + " as its default user"}
 }
 
 // StartReplication starts replication on the secondary (restarting it
@@ -1214,24 +1215,24 @@ func (e *Engine) StartReplication(ctx context.Context, p Progress) Outcome {
 	sec := svcs[0]
 	db, err := e.connect(ctx, sec)
 	if err != nil {
-		prob, fix := sqlFix(err, "secondary", svcName(sec), StepStart)
+		prob, fix := SQLFix(err, "secondary", SvcName(sec), StepStart)
 		return fail(StepStart, err, prob, fix)
 	}
 	defer db.Close()
 	if st, err := db.ReplicationStatus(ctx); err == nil && st.Configured && st.LastIOErrno != 0 && !strings.EqualFold(st.IORunning, "No") {
 		if _, err := db.StopReplication(ctx); err != nil {
-			prob, fix := sqlFix(err, "secondary", svcName(sec), StepStart)
+			prob, fix := SQLFix(err, "secondary", SvcName(sec), StepStart)
 			return fail(StepStart, err, prob, fix)
 		}
 	}
 	msg, err := db.StartReplication(ctx)
 	if err != nil {
-		prob, fix := sqlFix(err, "secondary", svcName(sec), StepStart)
+		prob, fix := SQLFix(err, "secondary", SvcName(sec), StepStart)
 		return fail(StepStart, err, prob, fix)
 	}
 	st, err := db.ReplicationStatus(ctx)
 	if err != nil {
-		prob, fix := sqlFix(err, "secondary", svcName(sec), StepStart)
+		prob, fix := SQLFix(err, "secondary", SvcName(sec), StepStart)
 		o := fail(StepStart, err, "started ("+msg+") but the status could not be read: "+prob, fix)
 		o.Verdict = Waiting
 		return o
@@ -1244,10 +1245,10 @@ func (e *Engine) StartReplication(ctx context.Context, p Progress) Outcome {
 		o.Summary = "replication runs: IO thread Yes, SQL thread Yes"
 	case d.Waiting:
 		o.Verdict = Waiting
-		o.Summary = orID(msg, "started") + "; " + d.Problem
+		o.Summary = OrID(msg, "started") + "; " + d.Problem
 	default:
 		o.Verdict = Fail
-		o.Summary = orID(msg, "started")
+		o.Summary = OrID(msg, "started")
 		o.Problem, o.Fix = d.Problem, d.Fix
 		if st.LastIOError != "" {
 			o.Problem += ": " + st.LastIOError
@@ -1256,9 +1257,9 @@ func (e *Engine) StartReplication(ctx context.Context, p Progress) Outcome {
 	return o
 }
 
-// kitAgo is kit.Ago, with hours past two days (4d03h, not 4d: the
-// retention is counted in hours).
-func kitAgo(d time.Duration) string {
+// Ago is a duration in the wizard's words: seconds, minutes, hours, then
+// days and hours (a 4-day binlog retention is counted in hours).
+func Ago(d time.Duration) string {
 	if d < 0 {
 		d = 0
 	}

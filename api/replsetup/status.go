@@ -1,0 +1,159 @@
+package replsetup
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"time"
+
+	"github.com/skytui/skytui/api"
+)
+
+// The status of configured pairs: polled by the root's engine through the
+// screen's Resources (one per secondary), read over SQL on the secondary.
+
+// Pair is a primary and a secondary the wizard set up. Pairs are kept in
+// the state file; IDs and names only.
+type Pair struct {
+	PrimaryID     string    `json:"primary_id"`
+	PrimaryName   string    `json:"primary_name,omitempty"`
+	SecondaryID   string    `json:"secondary_id"`
+	SecondaryName string    `json:"secondary_name,omitempty"`
+	Method        string    `json:"method,omitempty"`
+	BackupKey     string    `json:"backup_key,omitempty"`
+	ConfiguredAt  time.Time `json:"configured_at,omitzero"`
+}
+
+// PairOf is the pair of a setup.
+func PairOf(p Progress, now time.Time) Pair {
+	return Pair{PrimaryID: p.PrimaryID, PrimaryName: p.PrimaryName, SecondaryID: p.SecondaryID, SecondaryName: p.SecondaryName,
+		Method: p.Method, BackupKey: p.BackupKey, ConfiguredAt: now}
+}
+
+// Text is "primary -> secondary".
+func (p Pair) Text(arrow string) string {
+	return OrID(p.PrimaryName, p.PrimaryID) + " " + arrow + " " + OrID(p.SecondaryName, p.SecondaryID)
+}
+
+// PairStatus is one poll of a pair.
+type PairStatus struct {
+	Secondary api.Service
+	Status    *api.ReplicationStatus
+	GTID      *api.GTIDStatus
+}
+
+// CredCache keeps the secondaries' credentials for the run of the
+// application, so a poll is one SQL round trip, not an API call too. A
+// 1045 drops the entry and fetches them again (a restore changes them).
+// It is shared by the polling commands, hence the lock.
+type CredCache struct {
+	mu sync.Mutex
+	m  map[string]api.Credentials
+}
+
+func NewCredCache() *CredCache { return &CredCache{m: map[string]api.Credentials{}} }
+
+func (c *CredCache) get(id string) (api.Credentials, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	v, ok := c.m[id]
+	return v, ok
+}
+
+func (c *CredCache) put(id string, v api.Credentials) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.m[id] = v
+}
+
+func (c *CredCache) drop(id string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	delete(c.m, id)
+}
+
+func IsAccessDenied(err error) bool {
+	var se *api.SQLError
+	return errors.As(err, &se) && (se.Code == api.ErAccessDenied || se.Code == api.ErDBAccessDenied)
+}
+
+// PairStatus reads the secondary's replica status and GTID positions,
+// with cached credentials (fetched again once on access denied).
+func (e *Engine) PairStatus(ctx context.Context, pair Pair, cache *CredCache) (PairStatus, error) {
+	cl, err := e.client()
+	if err != nil {
+		return PairStatus{}, err
+	}
+	sec, err := cl.GetService(ctx, pair.SecondaryID)
+	if err != nil {
+		return PairStatus{}, err
+	}
+	out := PairStatus{Secondary: *sec}
+	if !sec.Ready() {
+		return out, &notReadyError{name: SvcName(sec), status: OrID(sec.Status, "not ready")}
+	}
+	if cache == nil {
+		cache = NewCredCache()
+	}
+	for attempt := 0; ; attempt++ {
+		creds, ok := cache.get(sec.ID)
+		if !ok {
+			c, err := cl.GetCredentials(ctx, sec.ID)
+			if err != nil {
+				return out, err
+			}
+			creds = *c
+			cache.put(sec.ID, creds)
+		}
+		st, g, err := e.readStatus(ctx, sec, &creds)
+		if err != nil && IsAccessDenied(err) && attempt == 0 {
+			cache.drop(sec.ID)
+			continue
+		}
+		if err != nil {
+			return out, err
+		}
+		out.Status, out.GTID = st, g
+		return out, nil
+	}
+}
+
+func (e *Engine) readStatus(ctx context.Context, sec *api.Service, creds *api.Credentials) (*api.ReplicationStatus, *api.GTIDStatus, error) {
+	db, err := e.open(sec, creds)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer db.Close()
+	st, err := db.ReplicationStatus(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	g, err := db.GTIDStatus(ctx)
+	if err != nil {
+		return st, nil, err
+	}
+	return st, g, nil
+}
+
+// SetReplication starts or stops replication of a pair. Mutating: run it
+// through kit.Do.
+func (e *Engine) SetReplication(ctx context.Context, pair Pair, start bool) (string, error) {
+	svcs, err := e.services(ctx, pair.SecondaryID)
+	if err != nil {
+		return "", err
+	}
+	db, err := e.connect(ctx, svcs[0])
+	if err != nil {
+		return "", err
+	}
+	defer db.Close()
+	if start {
+		return db.StartReplication(ctx)
+	}
+	return db.StopReplication(ctx)
+}
+
+// ---- history and sparkline ----
+
+// history is a pair's recent lag samples; nil is a poll without a value
+// (stopped, connecting, or the poll failed).
