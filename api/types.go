@@ -82,6 +82,30 @@ func (s *Service) AllowList() []AllowListEntry {
 	return out
 }
 
+// NameOrID is the service's name, else its ID, else "?".
+func (s *Service) NameOrID() string { return OrID(s.Name, s.ID) }
+
+// OrID is a name, else the ID, else "?".
+func OrID(name, id string) string {
+	switch {
+	case name != "":
+		return name
+	case id != "":
+		return id
+	}
+	return "?"
+}
+
+// ShortKey shortens a backup key "<hash>:<service>:<pod>" to the first 12
+// characters of its hash, as the screens show it.
+func ShortKey(k string) string {
+	h, _, _ := strings.Cut(k, ":")
+	if len(h) > 12 {
+		return h[:12]
+	}
+	return h
+}
+
 // Ready reports whether the service status is ready.
 func (s *Service) Ready() bool { return StatusIs(s.Status, "ready") }
 

@@ -165,18 +165,9 @@ func (p *Progress) HasPassed(s Step) bool { return p.Passed.has(s) }
 
 // PairText is "primary -> secondary" by name.
 func (p *Progress) PairText(arrow string) string {
-	return OrID(p.PrimaryName, p.PrimaryID) + " " + arrow + " " + OrID(p.SecondaryName, p.SecondaryID)
+	return api.OrID(p.PrimaryName, p.PrimaryID) + " " + arrow + " " + api.OrID(p.SecondaryName, p.SecondaryID)
 }
 
-func OrID(name, id string) string {
-	if name != "" {
-		return name
-	}
-	if id != "" {
-		return id
-	}
-	return "?"
-}
 
 // Verdict is how a step ended.
 type Verdict int
@@ -411,7 +402,7 @@ func (w *Wizard) GrantRanByUser(now time.Time) {
 		w.Results = map[Step]Outcome{}
 	}
 	w.Results[StepGrant] = Outcome{Step: StepGrant, Verdict: Pass,
-		Summary: "you ran the grant on " + OrID(w.Progress.PrimaryName, w.Progress.PrimaryID) + " yourself"}
+		Summary: "you ran the grant on " + api.OrID(w.Progress.PrimaryName, w.Progress.PrimaryID) + " yourself"}
 	if w.Progress.Step == StepGrant {
 		w.Progress.Step = StepStart
 	}
@@ -427,7 +418,7 @@ func (w *Wizard) ChooseBackup(key string, now time.Time) error {
 		}
 	}
 	if c == nil {
-		return fmt.Errorf("backup %s is not in the primary's listing", ShortKey(key))
+		return fmt.Errorf("backup %s is not in the primary's listing", api.ShortKey(key))
 	}
 	if !c.Usable {
 		return errors.New(c.Reason)
@@ -453,7 +444,7 @@ func (w *Wizard) ChooseBackup(key string, now time.Time) error {
 	}
 	p.Passed.add(StepBackup)
 	w.Results[StepBackup] = Outcome{Step: StepBackup, Verdict: Pass, Backups: w.Backups, Hidden: w.Hidden,
-		Summary: "backup " + ShortKey(c.Backup.Key) + " taken " + Ago(now.Sub(c.Time)) + " ago, " + w.PositionText()}
+		Summary: "backup " + api.ShortKey(c.Backup.Key) + " taken " + Ago(now.Sub(c.Time)) + " ago, " + w.PositionText()}
 	if p.Step == StepBackup {
 		p.Step = StepRestore
 	}
@@ -520,7 +511,7 @@ func ValidatePair(primary, secondary *api.Service) error {
 	}
 	if !strings.EqualFold(primary.Provider, secondary.Provider) {
 		return fmt.Errorf("%s runs on %s and %s on %s: a backup can be restored only within the same cloud provider, so both must be on the same provider",
-			SvcName(primary), OrID(primary.Provider, "?"), SvcName(secondary), OrID(secondary.Provider, "?"))
+			SvcName(primary), api.OrID(primary.Provider, "?"), SvcName(secondary), api.OrID(secondary.Provider, "?"))
 	}
 	return nil
 }
@@ -529,7 +520,7 @@ func SvcName(s *api.Service) string {
 	if s == nil {
 		return "?"
 	}
-	return OrID(s.Name, s.ID)
+	return api.OrID(s.Name, s.ID)
 }
 
 // AllowedBy returns the allow-list entry that admits ip, or "".
@@ -605,7 +596,7 @@ func EvaluateBackup(b api.Backup, primary *api.Service, now time.Time) BackupCho
 	case st == api.BackupFailed:
 		c.Reason = "the backup failed (" + b.Status + ")"
 	case st != api.BackupCompleted:
-		c.Reason = "status " + OrID(b.Status, "unknown") + ": only a completed backup can be restored"
+		c.Reason = "status " + api.OrID(b.Status, "unknown") + ": only a completed backup can be restored"
 	case b.IsExternalStorage || b.Bucket != "":
 		c.Reason = "in your own bucket: the wizard restores from managed storage"
 	case primary != nil && b.CloudProvider != "" && primary.Provider != "" && !strings.EqualFold(b.CloudProvider, primary.Provider):
@@ -692,7 +683,7 @@ func Diagnose(s *api.ReplicationStatus) Diagnosis {
 	case io == "no" && sqlT == "no":
 		return Diagnosis{Problem: "replication is stopped", Fix: "start it (S)"}
 	}
-	return Diagnosis{Problem: "IO thread " + OrID(s.IORunning, "?") + ", SQL thread " + OrID(s.SQLRunning, "?"),
+	return Diagnosis{Problem: "IO thread " + api.OrID(s.IORunning, "?") + ", SQL thread " + api.OrID(s.SQLRunning, "?"),
 		Fix: "stop and start replication (s, then S)"}
 }
 
@@ -923,7 +914,7 @@ func (e *Engine) AddAllowList(ctx context.Context, p Progress, ips []string) Out
 			return fail(StepAllowList, err, "outbound IP "+ip+": "+err.Error(), "add a valid address by hand (Services screen, a)")
 		}
 		if _, err := cl.AddAllowListEntry(ctx, p.PrimaryID, ip); err != nil {
-			return fail(StepAllowList, err, "adding "+api.NormalizeAllowListIP(ip)+" to "+OrID(p.PrimaryName, p.PrimaryID)+"'s allow list: "+err.Error(), apiFix(err))
+			return fail(StepAllowList, err, "adding "+api.NormalizeAllowListIP(ip)+" to "+api.OrID(p.PrimaryName, p.PrimaryID)+"'s allow list: "+err.Error(), apiFix(err))
 		}
 	}
 	o := e.CheckAllowList(ctx, p)
@@ -998,7 +989,7 @@ func (e *Engine) StartRestore(ctx context.Context, p Progress) Outcome {
 		if found == nil {
 			return Outcome{Step: StepRestore, Verdict: Waiting, Err: err,
 				Summary: fmt.Sprintf("restore into %s: outcome unknown — it was sent and no answer came back; no restore of it is listed on %s yet. Look at the Restores screen (3) before restoring again",
-					OrID(p.SecondaryName, p.SecondaryID), OrID(p.SecondaryName, p.SecondaryID))}
+					api.OrID(p.SecondaryName, p.SecondaryID), api.OrID(p.SecondaryName, p.SecondaryID))}
 		}
 		r, err = found, nil
 	}
@@ -1016,13 +1007,13 @@ func (e *Engine) StartRestore(ctx context.Context, p Progress) Outcome {
 				why = "the answer could not be read: " + u
 			}
 			return Outcome{Step: StepRestore, Verdict: Waiting,
-				Summary: fmt.Sprintf("restore into %s accepted; %s. Follow it on the Restores screen (3)", OrID(p.SecondaryName, p.SecondaryID), why)}
+				Summary: fmt.Sprintf("restore into %s accepted; %s. Follow it on the Restores screen (3)", api.OrID(p.SecondaryName, p.SecondaryID), why)}
 		}
 	}
 	o := restoreOutcome(p, r, e.now())
 	o.Restore = r
 	if o.Verdict == Waiting {
-		o.Summary = fmt.Sprintf("restore %d into %s started; it is followed here until it ends", int64(r.ID), OrID(p.SecondaryName, p.SecondaryID))
+		o.Summary = fmt.Sprintf("restore %d into %s started; it is followed here until it ends", int64(r.ID), api.OrID(p.SecondaryName, p.SecondaryID))
 	}
 	return o
 }
@@ -1071,8 +1062,8 @@ func (e *Engine) CheckRestore(ctx context.Context, p Progress) Outcome {
 
 // CredentialsNote says what a restore does to the secondary's credentials.
 func CredentialsNote(p Progress) string {
-	return OrID(p.SecondaryName, p.SecondaryID) + "'s default username and password are now those of " +
-		OrID(p.PrimaryName, p.PrimaryID) + " (its old ones no longer work)"
+	return api.OrID(p.SecondaryName, p.SecondaryID) + "'s default username and password are now those of " +
+		api.OrID(p.PrimaryName, p.PrimaryID) + " (its old ones no longer work)"
 }
 
 func restoreOutcome(p Progress, r *api.Restore, now time.Time) Outcome {
@@ -1087,7 +1078,7 @@ func restoreOutcome(p Progress, r *api.Restore, now time.Time) Outcome {
 		o.Summary = fmt.Sprintf("restore %d succeeded. %s.", id, CredentialsNote(p))
 	case r.Failed():
 		o.Verdict = Fail
-		o.Problem = fmt.Sprintf("restore %d %s: %s", id, strings.ToLower(r.Status), OrID(r.Message, "no message"))
+		o.Problem = fmt.Sprintf("restore %d %s: %s", id, strings.ToLower(r.Status), api.OrID(r.Message, "no message"))
 		o.Fix = "read it on the Restores screen; choose another backup (p back to step 2) or restore again (enter)"
 	default:
 		o.Verdict = Waiting
@@ -1095,7 +1086,7 @@ func restoreOutcome(p Progress, r *api.Restore, now time.Time) Outcome {
 		if !r.CreatedAt.IsZero() {
 			el = ", started " + Ago(now.Sub(r.CreatedAt.Time)) + " ago"
 		}
-		o.Summary = fmt.Sprintf("restore %d %s: %s%s", id, OrID(r.Status, "submitted"), OrID(r.Message, "in progress"), el)
+		o.Summary = fmt.Sprintf("restore %d %s: %s%s", id, api.OrID(r.Status, "submitted"), api.OrID(r.Message, "in progress"), el)
 	}
 	return o
 }
@@ -1172,7 +1163,7 @@ func (e *Engine) FetchGrant(ctx context.Context, secondaryID string) (string, er
 func (e *Engine) FetchGrantStep(ctx context.Context, p Progress) Outcome {
 	g, err := e.FetchGrant(ctx, p.SecondaryID)
 	if err != nil {
-		prob, fix := SQLFix(err, "secondary", OrID(p.SecondaryName, p.SecondaryID), StepChange)
+		prob, fix := SQLFix(err, "secondary", api.OrID(p.SecondaryName, p.SecondaryID), StepChange)
 		o := fail(StepGrant, err, "reading the grant again: "+prob, fix)
 		o.Verdict = Unchecked
 		return o
@@ -1245,10 +1236,10 @@ func (e *Engine) StartReplication(ctx context.Context, p Progress) Outcome {
 		o.Summary = "replication runs: IO thread Yes, SQL thread Yes"
 	case d.Waiting:
 		o.Verdict = Waiting
-		o.Summary = OrID(msg, "started") + "; " + d.Problem
+		o.Summary = api.OrID(msg, "started") + "; " + d.Problem
 	default:
 		o.Verdict = Fail
-		o.Summary = OrID(msg, "started")
+		o.Summary = api.OrID(msg, "started")
 		o.Problem, o.Fix = d.Problem, d.Fix
 		if st.LastIOError != "" {
 			o.Problem += ": " + st.LastIOError
@@ -1275,11 +1266,3 @@ func Ago(d time.Duration) string {
 	return fmt.Sprintf("%dd%02dh", h/24, h%24)
 }
 
-// ShortKey is the hash part of a backup key, cut to 12 characters.
-func ShortKey(k string) string {
-	h, _, _ := strings.Cut(k, ":")
-	if len(h) > 12 {
-		return h[:12]
-	}
-	return h
-}

@@ -32,7 +32,7 @@ func PairOf(p Progress, now time.Time) Pair {
 
 // Text is "primary -> secondary".
 func (p Pair) Text(arrow string) string {
-	return OrID(p.PrimaryName, p.PrimaryID) + " " + arrow + " " + OrID(p.SecondaryName, p.SecondaryID)
+	return api.OrID(p.PrimaryName, p.PrimaryID) + " " + arrow + " " + api.OrID(p.SecondaryName, p.SecondaryID)
 }
 
 // PairStatus is one poll of a pair.
@@ -90,7 +90,7 @@ func (e *Engine) PairStatus(ctx context.Context, pair Pair, cache *CredCache) (P
 	}
 	out := PairStatus{Secondary: *sec}
 	if !sec.Ready() {
-		return out, &notReadyError{name: SvcName(sec), status: OrID(sec.Status, "not ready")}
+		return out, &notReadyError{name: SvcName(sec), status: api.OrID(sec.Status, "not ready")}
 	}
 	if cache == nil {
 		cache = NewCredCache()

@@ -611,7 +611,7 @@ func (s *Screen) refreshDetail() {
 		s.detail.SetContent("No backup selected", nil)
 		return
 	}
-	s.detail.SetContent("Backup "+forms.ShortKey(it.Key), it.detailSections(s.common.Time(), s.nameOf(itemService(&it), it.ServiceName)))
+	s.detail.SetContent("Backup "+api.ShortKey(it.Key), it.detailSections(s.common.Time(), s.nameOf(itemService(&it), it.ServiceName)))
 }
 
 func (s *Screen) refreshSchedDetail() {
@@ -728,14 +728,14 @@ func (s *Screen) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		if !ok || it.Optimistic && strings.HasPrefix(it.Key, "job ") {
 			return kit.Toast(kit.ToastWarn, "no backup key to copy yet")
 		}
-		return kit.Copy(s.common, "backup key "+forms.ShortKey(it.Key), it.Key)
+		return kit.Copy(s.common, "backup key "+api.ShortKey(it.Key), it.Key)
 	case key.Matches(msg, k.CopyGTID):
 		it, ok := s.selected()
 		if !ok {
 			return nil
 		}
 		if it.BinlogGTIDPosition == "" {
-			return kit.Toast(kit.ToastWarn, "backup "+forms.ShortKey(it.Key)+" has no GTID position")
+			return kit.Toast(kit.ToastWarn, "backup "+api.ShortKey(it.Key)+" has no GTID position")
 		}
 		return kit.Copy(s.common, "GTID position "+it.BinlogGTIDPosition, it.BinlogGTIDPosition)
 	case key.Matches(msg, k.ScrollDown):

@@ -3,13 +3,11 @@ package backups
 import (
 	"fmt"
 	"sort"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/skytui/skytui/api"
 	"github.com/skytui/skytui/theme"
-	"github.com/skytui/skytui/tui/forms"
 	"github.com/skytui/skytui/tui/kit"
 )
 
@@ -190,28 +188,6 @@ func cmpInt(a, b int64) int {
 	return 0
 }
 
-// HumanBytes shows a size in binary units: 512 B, 2.4 GiB, 48 GiB.
-func HumanBytes(n int64) string {
-	if n <= 0 {
-		return "-"
-	}
-	const unit = 1024
-	if n < unit {
-		return strconv.FormatInt(n, 10) + " B"
-	}
-	units := []string{"KiB", "MiB", "GiB", "TiB", "PiB", "EiB"}
-	v := float64(n) / unit
-	i := 0
-	for v >= unit && i < len(units)-1 {
-		v /= unit
-		i++
-	}
-	if v < 10 {
-		return strconv.FormatFloat(v, 'f', 1, 64) + " " + units[i]
-	}
-	return strconv.FormatFloat(v, 'f', 0, 64) + " " + units[i]
-}
-
 // age is how old a backup is: from its start (the replication position is
 // the backup's, so the binlogs since then must still exist).
 func (it *item) age(now time.Time) (time.Duration, bool) {
@@ -284,7 +260,7 @@ func (it *item) sizeText() string {
 	if it.SizeBytes <= 0 && !(it.Known("backup_size") && it.Known("storage_bytes")) {
 		return "?"
 	}
-	return HumanBytes(it.SizeBytes)
+	return kit.HumanBytes(it.SizeBytes)
 }
 
 func (it *item) external() bool { return it.IsExternalStorage || it.Bucket != "" }
@@ -361,7 +337,7 @@ func (it *item) row(now time.Time) kit.Row {
 	if it.TooOld(now) {
 		ageKind = theme.KindWarn
 	}
-	key := forms.ShortKey(it.Key)
+	key := api.ShortKey(it.Key)
 	if it.Optimistic && strings.HasPrefix(it.Key, "job ") {
 		key = it.Key
 	}
@@ -411,7 +387,7 @@ func (it *item) detailSections(now time.Time, svcName string) []kit.Section {
 	}
 	size := "-"
 	if it.SizeBytes > 0 {
-		size = fmt.Sprintf("%s (%d bytes)", HumanBytes(it.SizeBytes), it.SizeBytes)
+		size = fmt.Sprintf("%s (%d bytes)", kit.HumanBytes(it.SizeBytes), it.SizeBytes)
 	}
 	stored := "managed storage (the service's default backup storage)"
 	if it.CloudProvider != "" {

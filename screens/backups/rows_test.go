@@ -163,7 +163,7 @@ func TestSortAndFilter(t *testing.T) {
 	order := func() []string {
 		var out []string
 		for _, it := range s.items {
-			out = append(out, forms.ShortKey(it.Key))
+			out = append(out, api.ShortKey(it.Key))
 		}
 		return out
 	}
@@ -259,8 +259,8 @@ func TestHumanBytes(t *testing.T) {
 		n    int64
 		want string
 	}{{0, "-"}, {512, "512 B"}, {1536, "1.5 KiB"}, {24 << 20, "24 MiB"}, {2631784857, "2.5 GiB"}, {49 << 30, "49 GiB"}, {3 << 40, "3.0 TiB"}} {
-		if got := HumanBytes(c.n); got != c.want {
-			t.Errorf("HumanBytes(%d) = %q, want %q", c.n, got, c.want)
+		if got := kit.HumanBytes(c.n); got != c.want {
+			t.Errorf("kit.HumanBytes(%d) = %q, want %q", c.n, got, c.want)
 		}
 	}
 }

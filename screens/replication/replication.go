@@ -518,7 +518,7 @@ func (s *Screen) rebuildRows() {
 		if pv != nil {
 			if pv.last != nil && pv.last.Status != nil {
 				st := pv.last.Status
-				io, sqlT = replsetup.OrID(st.IORunning, "-"), replsetup.OrID(st.SQLRunning, "-")
+				io, sqlT = api.OrID(st.IORunning, "-"), api.OrID(st.SQLRunning, "-")
 				if !st.Configured {
 					io, sqlT = "none", "none"
 				}
@@ -536,7 +536,7 @@ func (s *Screen) rebuildRows() {
 		}
 		rows = append(rows, kit.Row{
 			ID:    p.SecondaryID,
-			Cells: []string{replsetup.OrID(p.PrimaryName, p.PrimaryID), replsetup.OrID(p.SecondaryName, p.SecondaryID), io, sqlT, behind, hist, read},
+			Cells: []string{api.OrID(p.PrimaryName, p.PrimaryID), api.OrID(p.SecondaryName, p.SecondaryID), io, sqlT, behind, hist, read},
 			Kinds: []theme.Kind{0, 0, ioKind(io), ioKind(sqlT), 0, theme.KindNeutral, theme.KindMuted},
 		})
 	}
@@ -695,16 +695,16 @@ func (s *Screen) enterStep() tea.Cmd {
 	p := w.Progress
 	switch w.Current() {
 	case replsetup.StepAllowList:
-		return s.check(replsetup.StepAllowList, "checking "+replsetup.OrID(p.PrimaryName, p.PrimaryID)+"'s allow list", func(ctx context.Context) replsetup.Outcome {
+		return s.check(replsetup.StepAllowList, "checking "+api.OrID(p.PrimaryName, p.PrimaryID)+"'s allow list", func(ctx context.Context) replsetup.Outcome {
 			return eng.CheckAllowList(ctx, p)
 		})
 	case replsetup.StepBackup:
-		return s.check(replsetup.StepBackup, "listing "+replsetup.OrID(p.PrimaryName, p.PrimaryID)+"'s backups", func(ctx context.Context) replsetup.Outcome {
+		return s.check(replsetup.StepBackup, "listing "+api.OrID(p.PrimaryName, p.PrimaryID)+"'s backups", func(ctx context.Context) replsetup.Outcome {
 			return eng.ListBackups(ctx, p)
 		})
 	case replsetup.StepGrant:
 		if w.Grant == "" {
-			return s.check(replsetup.StepGrant, "reading the grant from "+replsetup.OrID(p.SecondaryName, p.SecondaryID), func(ctx context.Context) replsetup.Outcome {
+			return s.check(replsetup.StepGrant, "reading the grant from "+api.OrID(p.SecondaryName, p.SecondaryID), func(ctx context.Context) replsetup.Outcome {
 				return eng.FetchGrantStep(ctx, p)
 			})
 		}
@@ -775,7 +775,7 @@ func (s *Screen) runStep() tea.Cmd {
 	w := s.wiz
 	eng := s.engine()
 	p := w.Progress
-	pri, sec := replsetup.OrID(p.PrimaryName, p.PrimaryID), replsetup.OrID(p.SecondaryName, p.SecondaryID)
+	pri, sec := api.OrID(p.PrimaryName, p.PrimaryID), api.OrID(p.SecondaryName, p.SecondaryID)
 	if s.busy != "" {
 		s.setStatus("wait: "+s.busy+s.common.Theme.Glyphs.Ellipsis, false)
 		return nil
@@ -797,7 +797,7 @@ func (s *Screen) runStep() tea.Cmd {
 		}
 		c := w.Backups[s.backupCur]
 		if err := w.ChooseBackup(c.Backup.Key, s.common.Time()); err != nil {
-			s.setStatus("backup "+replsetup.ShortKey(c.Backup.Key)+" cannot be used: "+err.Error(), true)
+			s.setStatus("backup "+api.ShortKey(c.Backup.Key)+" cannot be used: "+err.Error(), true)
 			return nil
 		}
 		s.setStatus("", false)
@@ -869,7 +869,7 @@ func (s *Screen) choose() tea.Cmd {
 	}
 	if c.primary == nil {
 		if !v.Ready() {
-			c.err = fmt.Sprintf("%s is %s: the primary must be ready", replsetup.SvcName(&v), replsetup.OrID(v.Status, "unknown"))
+			c.err = fmt.Sprintf("%s is %s: the primary must be ready", replsetup.SvcName(&v), api.OrID(v.Status, "unknown"))
 			return nil
 		}
 		c.primary, c.err = &v, ""
@@ -902,7 +902,7 @@ func (s *Screen) openConfirm() {
 			choice = &w.Backups[i]
 		}
 	}
-	src := "backup " + replsetup.ShortKey(p.BackupKey) + " of " + replsetup.OrID(p.PrimaryName, p.PrimaryID)
+	src := "backup " + api.ShortKey(p.BackupKey) + " of " + api.OrID(p.PrimaryName, p.PrimaryID)
 	var details []string
 	if choice != nil {
 		details = append(details, choice.Backup.Type)
@@ -911,7 +911,7 @@ func (s *Screen) openConfirm() {
 		details = append(details, "taken "+replsetup.Ago(s.common.Time().Sub(p.BackupTime))+" ago")
 	}
 	if choice != nil && choice.Backup.SizeBytes > 0 {
-		details = append(details, humanBytes(choice.Backup.SizeBytes))
+		details = append(details, kit.HumanBytes(choice.Backup.SizeBytes))
 	}
 	if p.GTID != "" {
 		details = append(details, "GTID "+p.GTID)
@@ -921,7 +921,7 @@ func (s *Screen) openConfirm() {
 	}
 	req := replsetup.RestoreRequest(p)
 	body := fmt.Sprintf(`{"service_id":%q,"key":%q,"id":%q}`, req.ServiceID, req.Key, req.ID)
-	s.confirm = forms.NewRestoreConfirm(s.common, target, src, replsetup.OrID(p.PrimaryName, p.PrimaryID), body)
+	s.confirm = forms.NewRestoreConfirm(s.common, target, src, api.OrID(p.PrimaryName, p.PrimaryID), body)
 	s.submitted = false
 }
 
@@ -931,7 +931,7 @@ func (s *Screen) submitRestore() tea.Cmd {
 	eng := s.engine()
 	s.submitted = true
 	s.confirm.Err = ""
-	cmd := s.act(replsetup.StepRestore, "restore", "restore "+replsetup.ShortKey(p.BackupKey)+" into "+replsetup.OrID(p.SecondaryName, p.SecondaryID),
+	cmd := s.act(replsetup.StepRestore, "restore", "restore "+api.ShortKey(p.BackupKey)+" into "+api.OrID(p.SecondaryName, p.SecondaryID),
 		"restore:"+p.SecondaryID, func(ctx context.Context) replsetup.Outcome { return eng.StartRestore(ctx, p) }, "services", "restores")
 	return cmd
 }
@@ -1036,7 +1036,7 @@ func (s *Screen) pairAction(start bool) tea.Cmd {
 		return nil
 	}
 	eng := s.engine()
-	sec, pri := replsetup.OrID(p.SecondaryName, p.SecondaryID), replsetup.OrID(p.PrimaryName, p.PrimaryID)
+	sec, pri := api.OrID(p.SecondaryName, p.SecondaryID), api.OrID(p.PrimaryName, p.PrimaryID)
 	c := kit.Confirm{Kind: kit.ConfirmYesNo, Title: "Stop replication?",
 		Detail: sec + " stops replicating from " + pri + ": CALL sky.stop_replication() on " + sec + ". Its data stays as it is and falls behind until replication is started again."}
 	name := "stop replication on " + sec
@@ -1250,7 +1250,7 @@ func (s *Screen) onWizardKey(msg tea.KeyPressMsg) tea.Cmd {
 		if w.Current() != replsetup.StepGrant || w.Grant == "" {
 			return nil
 		}
-		pri := replsetup.OrID(w.Progress.PrimaryName, w.Progress.PrimaryID)
+		pri := api.OrID(w.Progress.PrimaryName, w.Progress.PrimaryID)
 		return kit.Do(kit.Action{
 			Name: "mark the grant as run on " + pri,
 			Confirm: kit.Confirm{Kind: kit.ConfirmYesNo, Title: "Did you run the grant?",

@@ -151,7 +151,7 @@ func (s *Screen) pairDetail(p replsetup.Pair, w int) []string {
 	th := s.common.Theme
 	pv := s.view(p.SecondaryID)
 	arrow := th.Glyphs.Arrow
-	title := replsetup.OrID(p.PrimaryName, p.PrimaryID) + " (" + p.PrimaryID + ") " + arrow + " " + replsetup.OrID(p.SecondaryName, p.SecondaryID) + " (" + p.SecondaryID + ")"
+	title := api.OrID(p.PrimaryName, p.PrimaryID) + " (" + p.PrimaryID + ") " + arrow + " " + api.OrID(p.SecondaryName, p.SecondaryID) + " (" + p.SecondaryID + ")"
 	lines := wrap(" ", th.Title.Render(title), w)
 	const lw = 12
 	f := func(label, value string, k theme.Kind) { lines = append(lines, field(th, label, lw, value, k, w)...) }
@@ -164,7 +164,7 @@ func (s *Screen) pairDetail(p replsetup.Pair, w int) []string {
 	}
 	now := s.common.Time()
 	if pv.err != nil {
-		prob, fix := replsetup.SQLFixRetry(pv.err, "secondary", replsetup.OrID(p.SecondaryName, p.SecondaryID), replsetup.StepStart, "it is read again at every poll (r reads now)")
+		prob, fix := replsetup.SQLFixRetry(pv.err, "secondary", api.OrID(p.SecondaryName, p.SecondaryID), replsetup.StepStart, "it is read again at every poll (r reads now)")
 		f("Status", "could not be read: "+prob, theme.KindError)
 		if fix != "" {
 			f("Fix", fix, theme.KindWarn)
@@ -181,7 +181,7 @@ func (s *Screen) pairDetail(p replsetup.Pair, w int) []string {
 		return lines
 	}
 	if !st.Configured {
-		f("Replication", "not configured on "+replsetup.OrID(p.SecondaryName, p.SecondaryID), theme.KindError)
+		f("Replication", "not configured on "+api.OrID(p.SecondaryName, p.SecondaryID), theme.KindError)
 	} else {
 		f("IO thread", st.IORunning, ioKind(st.IORunning))
 		f("SQL thread", st.SQLRunning, ioKind(st.SQLRunning))
@@ -224,7 +224,7 @@ func (s *Screen) pairDetail(p replsetup.Pair, w int) []string {
 		}
 		using := st.UsingGTID
 		if using == "" || strings.EqualFold(using, "No") {
-			using = "no (binlog file " + replsetup.OrID(st.MasterLogFile, "?") + " position " + strconv.FormatInt(st.ReadMasterLogPos, 10) + ")"
+			using = "no (binlog file " + api.OrID(st.MasterLogFile, "?") + " position " + strconv.FormatInt(st.ReadMasterLogPos, 10) + ")"
 		}
 		f("Primary", master, theme.KindNeutral)
 		f("Using GTID", using, theme.KindNeutral)
@@ -253,15 +253,15 @@ func (s *Screen) grantView() string {
 	lines := []string{th.Bold.Render(" The replication grant") + " " + th.Muted.Render(g.pair.Text(th.Glyphs.Arrow)), ""}
 	switch {
 	case g.loading:
-		lines = append(lines, "  "+th.Muted.Render("CALL sky.replication_grants() on "+replsetup.OrID(g.pair.SecondaryName, g.pair.SecondaryID)+s.ellipsis()))
+		lines = append(lines, "  "+th.Muted.Render("CALL sky.replication_grants() on "+api.OrID(g.pair.SecondaryName, g.pair.SecondaryID)+s.ellipsis()))
 	case g.err != nil:
-		prob, fix := replsetup.SQLFixRetry(g.err, "secondary", replsetup.OrID(g.pair.SecondaryName, g.pair.SecondaryID), replsetup.StepChange, "c reads it again")
+		prob, fix := replsetup.SQLFixRetry(g.err, "secondary", api.OrID(g.pair.SecondaryName, g.pair.SecondaryID), replsetup.StepChange, "c reads it again")
 		lines = append(lines, wrap("  ", th.Error.Render(prob), w)...)
 		if fix != "" {
 			lines = append(lines, wrap("  Fix: ", th.Warn.Render(fix), w)...)
 		}
 	default:
-		lines = append(lines, wrap("  ", "Run this on "+replsetup.OrID(g.pair.PrimaryName, g.pair.PrimaryID)+" (the primary), exactly as shown; y copies it:", w)...)
+		lines = append(lines, wrap("  ", "Run this on "+api.OrID(g.pair.PrimaryName, g.pair.PrimaryID)+" (the primary), exactly as shown; y copies it:", w)...)
 		lines = append(lines, "")
 		lines = append(lines, s.grantLines(g.grant, w)...)
 		lines = append(lines, "")
@@ -371,7 +371,7 @@ func (s *Screen) passedText(st replsetup.Step) string {
 	case replsetup.StepAllowList:
 		return "the secondary's outbound IP is allowed"
 	case replsetup.StepBackup:
-		return "backup " + replsetup.ShortKey(p.BackupKey) + ", " + s.wiz.PositionText()
+		return "backup " + api.ShortKey(p.BackupKey) + ", " + s.wiz.PositionText()
 	case replsetup.StepRestore:
 		if p.RestoreID > 0 {
 			return fmt.Sprintf("restore %d succeeded", p.RestoreID)
@@ -423,7 +423,7 @@ func (s *Screen) stepBody(w, h int) []string {
 		}
 	}
 	plain := func(s ...string) string { return strings.Join(s, "") }
-	pri, sec := replsetup.OrID(p.PrimaryName, p.PrimaryID), replsetup.OrID(p.SecondaryName, p.SecondaryID)
+	pri, sec := api.OrID(p.PrimaryName, p.PrimaryID), api.OrID(p.SecondaryName, p.SecondaryID)
 	priSvc, hasPri := s.service(p.PrimaryID)
 	secSvc, hasSec := s.service(p.SecondaryID)
 
@@ -474,14 +474,14 @@ func (s *Screen) stepBody(w, h int) []string {
 		lines = append(lines, c.table.View())
 	case replsetup.StepAllowList:
 		if hasSec {
-			add("   ", "Outbound IP of "+sec+": "+replsetup.OrID(strings.Join(secSvc.OutboundIPs, ", "), "none reported"), plain)
+			add("   ", "Outbound IP of "+sec+": "+api.OrID(strings.Join(secSvc.OutboundIPs, ", "), "none reported"), plain)
 		}
 		if hasPri {
 			var entries []string
 			for _, e := range priSvc.AllowList() {
 				entries = append(entries, e.IP)
 			}
-			add("   ", "Allow list of "+pri+": "+replsetup.OrID(strings.Join(entries, ", "), "empty"), plain)
+			add("   ", "Allow list of "+pri+": "+api.OrID(strings.Join(entries, ", "), "empty"), plain)
 		}
 	case replsetup.StepBackup:
 		if o.Verdict == replsetup.Unchecked && o.Summary != "" {
@@ -501,7 +501,7 @@ func (s *Screen) stepBody(w, h int) []string {
 			add("   ", replsetup.CredentialsNote(p)+".", th.Warn.Render)
 		case replsetup.Waiting:
 		default:
-			add("   ", "Backup "+replsetup.ShortKey(p.BackupKey)+" of "+pri+" ("+wz.PositionText()+") into "+sec+". enter asks you to type "+sec+"'s name.", plain)
+			add("   ", "Backup "+api.ShortKey(p.BackupKey)+" of "+pri+" ("+wz.PositionText()+") into "+sec+". enter asks you to type "+sec+"'s name.", plain)
 		}
 		if hasSec && secSvc.Pending() {
 			add("   ", sec+" is "+secSvc.Status, th.Pending.Render)
@@ -537,7 +537,7 @@ func (s *Screen) stepBody(w, h int) []string {
 		add("   ", "CALL sky.start_replication() on "+sec+".", th.Code.Render)
 		if o.Status != nil {
 			stt := o.Status
-			add("   ", "IO thread "+replsetup.OrID(stt.IORunning, "-")+", SQL thread "+replsetup.OrID(stt.SQLRunning, "-"), plain)
+			add("   ", "IO thread "+api.OrID(stt.IORunning, "-")+", SQL thread "+api.OrID(stt.SQLRunning, "-"), plain)
 		}
 		if wz.Grant != "" && h-len(lines) > 4 {
 			add(" ", "The grant (y copies it):", plain)
@@ -591,7 +591,7 @@ func (s *Screen) backupLines(w, h int) []string {
 		} else if c.Note != "" {
 			info += "  (" + c.Note + ")"
 		}
-		row := fmt.Sprintf("%s %-16s %-5s %-8s %9s  %s", mark, taken, replsetup.Ago(now.Sub(c.Time)), ansi.Truncate(c.Backup.Type, 8, ""), humanBytes(c.Backup.SizeBytes), info)
+		row := fmt.Sprintf("%s %-16s %-5s %-8s %9s  %s", mark, taken, replsetup.Ago(now.Sub(c.Time)), ansi.Truncate(c.Backup.Type, 8, ""), kit.HumanBytes(c.Backup.SizeBytes), info)
 		row = ansi.Truncate(row, w-2, s.ellipsis())
 		switch {
 		case i == cur:
@@ -605,19 +605,3 @@ func (s *Screen) backupLines(w, h int) []string {
 	return lines
 }
 
-// humanBytes formats a size: 512 B, 24.0 MB, 2.4 GB.
-func humanBytes(n int64) string {
-	if n <= 0 {
-		return "-"
-	}
-	const unit = 1024
-	if n < unit {
-		return fmt.Sprintf("%d B", n)
-	}
-	div, exp := int64(unit), 0
-	for m := n / unit; m >= unit && exp < 4; m /= unit {
-		div *= unit
-		exp++
-	}
-	return fmt.Sprintf("%.1f %cB", float64(n)/float64(div), "KMGTP"[exp])
-}

@@ -674,7 +674,7 @@ func (m *migration) view() string {
 			if !b.StartTime.IsZero() {
 				el = " " + kit.Elapsed(m.common.Time().Sub(b.StartTime.Time))
 			}
-			lines = append(lines, " backup "+forms.ShortKey(b.Key)+"  "+th.Status(b.Status).Render(b.Status+el)+"  "+forms.HumanBytes(b.SizeBytes))
+			lines = append(lines, " backup "+api.ShortKey(b.Key)+"  "+th.Status(b.Status).Render(b.Status+el)+"  "+kit.HumanBytes(b.SizeBytes))
 		}
 		if m.listErr != nil {
 			lines = append(lines, " "+th.Warn.Render("listing failed: "+m.listErr.Error()+" (retrying)"))

@@ -483,7 +483,7 @@ func (s *Screen) sourceService(r *api.Restore) string { return forms.KeyService(
 // and file of an own-bucket restore.
 func (s *Screen) sourceText(r *api.Restore) string {
 	if sid := s.sourceService(r); sid != "" {
-		return forms.ShortKey(r.Key) + " of " + s.serviceName(sid)
+		return api.ShortKey(r.Key) + " of " + s.serviceName(sid)
 	}
 	switch {
 	case r.Bucket != "" && r.Key != "":

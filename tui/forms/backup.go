@@ -813,7 +813,7 @@ func (b *Backup) action(req api.ScheduleRequest, d BackupDraft) kit.Action {
 			if req.Schedule == "once" {
 				msg := fmt.Sprintf("backup job %d started: %s", int64(sc.ID), BackupWhat(req, svcName))
 				if sc.BackupID != "" {
-					msg += " (backup " + ShortKey(sc.BackupID) + ")"
+					msg += " (backup " + api.ShortKey(sc.BackupID) + ")"
 				}
 				return msg
 			}
@@ -831,15 +831,6 @@ func (b *Backup) action(req api.ScheduleRequest, d BackupDraft) kit.Action {
 func BackupsKey(serviceID string) string   { return "backups/" + serviceID }
 func SchedulesKey(serviceID string) string { return "schedules/" + serviceID }
 
-// ShortKey shortens a backup key "<hash>:<service>:<pod>" to the first
-// 12 characters of the hash.
-func ShortKey(k string) string {
-	h, _, _ := strings.Cut(k, ":")
-	if len(h) > 12 {
-		return h[:12]
-	}
-	return h
-}
 
 // EncodeStored reads the named bucket credentials from the keystore and
 // returns them base64-encoded as the bucket's scheme expects (gs:// a GCS

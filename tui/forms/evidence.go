@@ -34,7 +34,7 @@ func RestoresEvidence(client *api.Client, serviceID, serviceName string) func(co
 			if r.Bucket != "" {
 				src = r.Bucket + r.Key
 			}
-			out["restore/"+strconv.FormatInt(int64(r.ID), 10)] = fmt.Sprintf("restore %d into %s: %s (from %s)", int64(r.ID), serviceName, orUnknown(r.Status), orUnknown(ShortKey(src)))
+			out["restore/"+strconv.FormatInt(int64(r.ID), 10)] = fmt.Sprintf("restore %d into %s: %s (from %s)", int64(r.ID), serviceName, orUnknown(r.Status), orUnknown(api.ShortKey(src)))
 		}
 		return out, nil
 	}
@@ -63,7 +63,7 @@ func BackupJobsEvidence(client *api.Client, serviceID string) func(context.Conte
 			return nil, err
 		}
 		for _, b := range backups {
-			out["backup/"+b.Key] = fmt.Sprintf("backup %s: %s, %s", ShortKey(b.Key), orUnknown(b.Type), orUnknown(b.Status))
+			out["backup/"+b.Key] = fmt.Sprintf("backup %s: %s, %s", api.ShortKey(b.Key), orUnknown(b.Type), orUnknown(b.Status))
 		}
 		return out, nil
 	}

@@ -156,7 +156,7 @@ func CheckSameProvider(b api.Backup, source, target api.Service) *CrossProvider 
 		return nil
 	}
 	bb := b
-	return &CrossProvider{Backup: ShortKey(b.Key), SourceService: source, Target: target, SourceProvider: sp, TargetProvider: tp, backup: &bb}
+	return &CrossProvider{Backup: api.ShortKey(b.Key), SourceService: source, Target: target, SourceProvider: sp, TargetProvider: tp, backup: &bb}
 }
 
 // Restore is the new-restore wizard. It is a component: the host screen
@@ -420,18 +420,18 @@ func (r *Restore) OnData(msg kit.DataMsg) bool {
 func rsRestorable(b api.Backup) string {
 	switch api.BackupState(b.Status) {
 	case api.BackupInProgress:
-		return "backup " + ShortKey(b.Key) + " is still running; only a completed backup can be restored"
+		return "backup " + api.ShortKey(b.Key) + " is still running; only a completed backup can be restored"
 	case api.BackupFailed:
-		return "backup " + ShortKey(b.Key) + " failed; only a completed backup can be restored"
+		return "backup " + api.ShortKey(b.Key) + " failed; only a completed backup can be restored"
 	case "":
-		return "backup " + ShortKey(b.Key) + " is " + b.Status + "; only a completed backup can be restored"
+		return "backup " + api.ShortKey(b.Key) + " is " + b.Status + "; only a completed backup can be restored"
 	}
 	if b.IsExternalStorage {
 		where := b.Bucket
 		if where == "" {
 			where = "your own bucket"
 		}
-		return "backup " + ShortKey(b.Key) + " was written to " + where + ", not to managed storage: restore it with the own-bucket source"
+		return "backup " + api.ShortKey(b.Key) + " was written to " + where + ", not to managed storage: restore it with the own-bucket source"
 	}
 	return ""
 }
@@ -473,7 +473,7 @@ func (r *Restore) rebuildBackups() {
 			storage += " (" + prov + ")"
 		}
 		rows = append(rows, kit.Row{ID: b.Key,
-			Cells: []string{ShortKey(b.Key), b.Type, b.Status, age, HumanBytes(b.SizeBytes), storage, b.BinlogGTIDPosition},
+			Cells: []string{api.ShortKey(b.Key), b.Type, b.Status, age, kit.HumanBytes(b.SizeBytes), storage, b.BinlogGTIDPosition},
 			Kinds: []theme.Kind{0, 0, theme.StatusKind(b.Status)}})
 	}
 	r.backupTable.Empty = "no backups of " + rsName(src) + " yet"
@@ -501,22 +501,6 @@ func KeyService(k string) string {
 	return ""
 }
 
-// HumanBytes formats a size: 512 B, 24.0 MB, 2.4 GB.
-func HumanBytes(n int64) string {
-	if n <= 0 {
-		return "-"
-	}
-	const unit = 1024
-	if n < unit {
-		return fmt.Sprintf("%d B", n)
-	}
-	div, exp := int64(unit), 0
-	for m := n / unit; m >= unit && exp < 4; m /= unit {
-		div *= unit
-		exp++
-	}
-	return fmt.Sprintf("%.1f %cB", float64(n)/float64(div), "KMGTP"[exp])
-}
 
 // CapturesKeys is always true while the wizard is open: typing never
 // quits or switches screens; esc goes back one step.
@@ -789,7 +773,7 @@ func (r *Restore) chooseBackup() tea.Cmd {
 	if !b.StartTime.IsZero() {
 		age = ", " + kit.Ago(r.common.Time().Sub(b.StartTime.Time)) + " ago"
 	}
-	desc := fmt.Sprintf("backup %s of %s (%s%s, %s) from managed storage", ShortKey(b.Key), rsName(src), b.Type, age, HumanBytes(b.SizeBytes))
+	desc := fmt.Sprintf("backup %s of %s (%s%s, %s) from managed storage", api.ShortKey(b.Key), rsName(src), b.Type, age, kit.HumanBytes(b.SizeBytes))
 	req := api.ManagedRestore(target.ID, b.Key)
 	r.openConfirm(desc, rsName(src), rsRequestJSON(req))
 	return nil

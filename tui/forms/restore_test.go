@@ -282,7 +282,7 @@ func TestRestoreManagedStorage(t *testing.T) {
 	rtPress(w, "enter")
 	e.feedBackups(t, w)
 	out := rtView(w)
-	if !strings.Contains(out, "Backups of analytics-gcp") || !strings.Contains(out, "186.6 GB") || !strings.Contains(out, "10h") {
+	if !strings.Contains(out, "Backups of analytics-gcp") || !strings.Contains(out, "187 GiB") || !strings.Contains(out, "10h") {
 		t.Fatalf("backups not shown with type, age and size:\n%s", out)
 	}
 	// the running backup first in the list is not restorable: the cursor

@@ -2,6 +2,7 @@ package kit
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -179,4 +180,26 @@ func Box(th *theme.Theme, title, body string, width int) string {
 		st = st.BorderForeground(th.AccentColor)
 	}
 	return st.Render(lipgloss.NewStyle().Width(inner).Render(strings.Join(lines, "\n")))
+}
+
+// HumanBytes shows a size in binary units: 512 B, 2.4 GiB, 48 GiB.
+func HumanBytes(n int64) string {
+	if n <= 0 {
+		return "-"
+	}
+	const unit = 1024
+	if n < unit {
+		return strconv.FormatInt(n, 10) + " B"
+	}
+	units := []string{"KiB", "MiB", "GiB", "TiB", "PiB", "EiB"}
+	v := float64(n) / unit
+	i := 0
+	for v >= unit && i < len(units)-1 {
+		v /= unit
+		i++
+	}
+	if v < 10 {
+		return strconv.FormatFloat(v, 'f', 1, 64) + " " + units[i]
+	}
+	return strconv.FormatFloat(v, 'f', 0, 64) + " " + units[i]
 }
