@@ -168,7 +168,6 @@ func (p *Progress) PairText(arrow string) string {
 	return api.OrID(p.PrimaryName, p.PrimaryID) + " " + arrow + " " + api.OrID(p.SecondaryName, p.SecondaryID)
 }
 
-
 // Verdict is how a step ended.
 type Verdict int
 
@@ -1265,4 +1264,3 @@ func Ago(d time.Duration) string {
 	h := int(d.Hours())
 	return fmt.Sprintf("%dd%02dh", h/24, h%24)
 }
-

@@ -604,4 +604,3 @@ func (s *Screen) backupLines(w, h int) []string {
 	}
 	return lines
 }
-

@@ -831,7 +831,6 @@ func (b *Backup) action(req api.ScheduleRequest, d BackupDraft) kit.Action {
 func BackupsKey(serviceID string) string   { return "backups/" + serviceID }
 func SchedulesKey(serviceID string) string { return "schedules/" + serviceID }
 
-
 // EncodeStored reads the named bucket credentials from the keystore and
 // returns them base64-encoded as the bucket's scheme expects (gs:// a GCS
 // service-account key, s3:// an S3 [default] block). Errors never contain

@@ -501,7 +501,6 @@ func KeyService(k string) string {
 	return ""
 }
 
-
 // CapturesKeys is always true while the wizard is open: typing never
 // quits or switches screens; esc goes back one step.
 func (r *Restore) CapturesKeys() bool { return true }
