@@ -69,8 +69,54 @@ func unmarshalLenient(data []byte, v any) error {
 		}
 		return fmt.Errorf("invalid JSON")
 	}
+	// Fast path: most answers are well formed, and encoding/json reads them
+	// several times faster. It fails as a whole on one odd field, and then
+	// the answer is read again field by field.
+	if err := json.Unmarshal(data, v); err == nil {
+		cleanStrings(rv.Elem())
+		return nil
+	}
+	rv.Elem().SetZero()
 	var bad []string
 	return decodeValue(data, rv.Elem(), "", &bad, true)
+}
+
+// cleanStrings applies CleanText to every settable string inside v.
+func cleanStrings(v reflect.Value) {
+	switch v.Kind() {
+	case reflect.String:
+		if v.CanSet() {
+			if c := CleanText(v.String()); c != v.String() {
+				v.SetString(c)
+			}
+		}
+	case reflect.Pointer, reflect.Interface:
+		if !v.IsNil() {
+			e := v.Elem()
+			if v.Kind() == reflect.Interface && e.Kind() == reflect.String {
+				if v.CanSet() {
+					v.Set(reflect.ValueOf(CleanText(e.String())).Convert(e.Type()))
+				}
+				return
+			}
+			cleanStrings(e)
+		}
+	case reflect.Struct:
+		for i := 0; i < v.NumField(); i++ {
+			if v.Type().Field(i).IsExported() {
+				cleanStrings(v.Field(i))
+			}
+		}
+	case reflect.Slice, reflect.Array:
+		if v.Kind() == reflect.Slice && v.Type().Elem().Kind() == reflect.Uint8 {
+			return // bytes, not text
+		}
+		for i := 0; i < v.Len(); i++ {
+			cleanStrings(v.Index(i))
+		}
+	case reflect.Map:
+		cleanValue(v)
+	}
 }
 
 // decodeValue decodes raw into dst. A failure to decode a nested value is
