@@ -120,11 +120,13 @@ type SQLError struct {
 	Err    error
 }
 
+// Error reads well on one line; the server's message in it is cleaned
+// (CleanText).
 func (e *SQLError) Error() string {
 	if e.Code != 0 {
-		return fmt.Sprintf("%s on %s: error %d: %s", e.Op, e.Target, e.Code, e.Reason)
+		return fmt.Sprintf("%s on %s: error %d: %s", e.Op, e.Target, e.Code, CleanText(e.Reason))
 	}
-	return fmt.Sprintf("%s on %s: %s", e.Op, e.Target, e.Reason)
+	return fmt.Sprintf("%s on %s: %s", e.Op, e.Target, CleanText(e.Reason))
 }
 
 func (e *SQLError) Unwrap() error { return e.Err }
@@ -218,15 +220,17 @@ func firstRow(rows *sql.Rows) (map[string]sql.NullString, error) {
 	return out, nil
 }
 
+// col is a column's value, cleaned (CleanText) like every string of the
+// HTTP API: the server's text is shown, never interpreted by a terminal.
 func col(row map[string]sql.NullString, name string) string {
-	return row[strings.ToLower(name)].String
+	return CleanText(row[strings.ToLower(name)].String)
 }
 
 // GrantColumn is the column the change procedures return the grant in.
 const GrantColumn = "Run_this_grant_on_your_external_primary"
 
 func (c *SQLClient) grantFrom(op string, row map[string]sql.NullString) (string, error) {
-	g := col(row, GrantColumn)
+	g := row[strings.ToLower(GrantColumn)].String // verbatim: it is run as it came
 	if g == "" {
 		return "", &SQLError{Op: op, Target: c.target.addr(), Reason: "returned no " + GrantColumn + " column"}
 	}

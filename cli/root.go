@@ -36,6 +36,7 @@ type rootFlags struct {
 	readOnly   bool
 	refresh    time.Duration
 	timeScale  float64
+	hostile    bool
 }
 
 func newRootCmd(e *env) *cobra.Command {
@@ -73,6 +74,7 @@ the command line.`,
 	fl.BoolVar(&f.readOnly, "read-only", false, "refuse every action that changes anything")
 	fl.DurationVar(&f.refresh, "refresh", 30*time.Second, "refresh interval when nothing is pending (0 = off, minimum 2s); default from the profile")
 	fl.Float64Var(&f.timeScale, "time-scale", 30, "with --demo: how much faster the sandbox clock runs")
+	fl.BoolVar(&f.hostile, "hostile", false, "with --demo: the demo data carries terminal control sequences (a test of the cleaning)")
 	cmd.AddCommand(newVersionCmd(e), newSandboxCmd(e), newAuthCmd(e), newCredsCmd(e))
 	return cmd
 }
@@ -115,7 +117,7 @@ func (e *env) runTUI(cmd *cobra.Command, f rootFlags) error {
 	}
 	if f.demo {
 		key := randomKey()
-		sb := sandbox.New(sandbox.Options{APIKey: key, TimeScale: f.timeScale, DemoData: true, Logger: logger, SQL: sandbox.SQLDemo})
+		sb := sandbox.New(sandbox.Options{APIKey: key, TimeScale: f.timeScale, DemoData: true, Logger: logger, SQL: sandbox.SQLDemo, Hostile: f.hostile})
 		url, err := sb.Start("127.0.0.1:0")
 		if err != nil {
 			return fmt.Errorf("start the demo sandbox: %w", err)
@@ -186,6 +188,7 @@ type sandboxFlags struct {
 	rateLimit float64
 	mariadb   bool
 	logReqs   bool
+	hostile   bool
 }
 
 func newSandboxCmd(e *env) *cobra.Command {
@@ -218,6 +221,7 @@ Point skytui at it with:
 	fl.StringVar(&f.faults, "faults", "", "fault injection, e.g. latency=200ms,error=0.1,429=0.05,retry-after=2s,malformed=0.05,drop=0.05,timeout=0.02,unreadable=0.05,drop-after=0.02")
 	fl.BoolVar(&f.logReqs, "log-requests", false, "print one line per request on stderr: method, path, query, status (never the API key)")
 	fl.Float64Var(&f.rateLimit, "rate-limit", 0, "requests per second per key before 429 (0 = unlimited)")
+	fl.BoolVar(&f.hostile, "hostile", false, "spoil the demo data's text with terminal control sequences and add a service with a 5,000-character name (a test of the client's cleaning)")
 	fl.BoolVar(&f.mariadb, "mariadb", false, "back each ready service with a real local mariadbd (needs mariadb-server; starts without demo data)")
 	return cmd
 }
@@ -257,6 +261,7 @@ func (e *env) runSandbox(ctx context.Context, f sandboxFlags) error {
 		RateLimit: f.rateLimit,
 		SQL:       mode,
 		Logger:    logger,
+		Hostile:   f.hostile,
 	})
 	if err != nil {
 		return err

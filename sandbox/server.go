@@ -77,6 +77,11 @@ type Options struct {
 	// skytui-mariadb-* directory in it, kept after Close. Default: one in
 	// the system's temporary directory, removed by Close.
 	MariaDBDir string
+	// Hostile spoils the answers' text (service, backup, schedule and
+	// restore records, the credentials, every error body) with terminal
+	// control sequences and, with DemoData, adds a service with a
+	// 5,000-character name (hostile.go): a test of the client's cleaning.
+	Hostile bool
 }
 
 // Server is the sandbox HTTP server. It is safe for concurrent use.
@@ -159,6 +164,9 @@ func build(opts Options, layer *sqlLayer) *Server {
 	s.routes = buildRoutes()
 	if opts.DemoData {
 		loadDemo(s.st, clock.Now())
+		if opts.Hostile {
+			loadHostile(s.st, clock.Now())
+		}
 	}
 	return s
 }
@@ -443,6 +451,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	status = code
+	if s.opts.Hostile {
+		data = hostileAnswer(path, data)
+	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(code)
 	w.Write(data)
@@ -532,6 +543,9 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, traceID stri
 		w.Header().Set("Retry-After", strconv.Itoa(retryAfterSeconds(e.retryAfter)))
 	}
 	data, _ := json.Marshal(e.body(r.URL.Path, traceID, s.clock.Now()))
+	if s.opts.Hostile {
+		data = hostileAnswer("error", data)
+	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(e.status)
 	w.Write(append(data, '\n'))

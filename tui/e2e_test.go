@@ -111,6 +111,23 @@ func TestE2ELive(t *testing.T) {
 	}
 }
 
+// TestE2EHostile runs the built binary against `skytui sandbox --hostile`
+// (control sequences in every text the API sends, a 5,000-character
+// service name) at 80x24 and scans the terminal's raw output, the OSC 52
+// copies and the stderr of a refused `auth login` for anything injected;
+// the confirmation dialog's buttons are checked at 60x16 too.
+func TestE2EHostile(t *testing.T) {
+	bash := e2ePrereqs(t)
+	if _, err := exec.LookPath("perl"); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("perl is required in CI for the hostile end-to-end test")
+		}
+		t.Skip("perl is not installed")
+	}
+	bin := e2eBuild(t)
+	e2eRun(t, bash, "hostile.sh", t.TempDir(), []string{"SKYTUI_BIN=" + bin, "E2E_WIDTH=80", "E2E_HEIGHT=24"})
+}
+
 func randomHex(t *testing.T, n int) string {
 	t.Helper()
 	b := make([]byte, n)

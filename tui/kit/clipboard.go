@@ -6,6 +6,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/atotto/clipboard"
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/skytui/skytui/api"
 )
 
 // CopySequence is the escape sequence that sets the system clipboard
@@ -32,11 +34,25 @@ func hasDisplay(getenv func(string) string) bool {
 // nativeCopy is replaced in tests.
 var nativeCopy = clipboard.WriteAll
 
+// CopyText is what a copy puts on the clipboard: text without escape
+// sequences, control characters (but line feeds) or bidirectional controls
+// (api.CleanText, line by line). Text from the HTTP API is clean already;
+// this also covers what comes from elsewhere, such as a grant read over
+// SQL, so a paste can never carry a control sequence.
+func CopyText(text string) string {
+	lines := strings.Split(strings.ReplaceAll(text, "\r\n", "\n"), "\n")
+	for i, l := range lines {
+		lines[i] = api.CleanText(l)
+	}
+	return strings.Join(lines, "\n")
+}
+
 // Copy copies text to the clipboard: always by OSC 52 (tmux-wrapped when
 // needed), and also to the native clipboard when a display is present.
 // It then shows a toast naming what was copied; the text itself is never
-// shown.
+// shown. The text is cleaned first (CopyText).
 func Copy(c *Common, what, text string) tea.Cmd {
+	text = CopyText(text)
 	getenv := c.Env
 	via := "OSC 52"
 	if getenv("TMUX") != "" {

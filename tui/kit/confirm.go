@@ -1,7 +1,9 @@
 package kit
 
 import (
+	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
@@ -101,22 +103,29 @@ func (d *ConfirmDialog) Update(msg tea.Msg) (Dialog, tea.Cmd) {
 	return d, nil
 }
 
-// View renders the dialog box.
-func (d *ConfirmDialog) View(width, _ int) string {
+// View renders the dialog box within width x height. Text from the API
+// can be any length (a 5,000-character service name): the detail is cut to
+// the lines that fit and the name to be typed is shown shortened in the
+// middle, so the buttons, the input and the hint always stay on screen.
+// What must be typed is still the whole name.
+func (d *ConfirmDialog) View(width, height int) string {
 	th := d.common.Theme
 	w := min(max(40, width*2/3), width, 72)
 	inner := w - 4
-	var body []string
-	if d.spec.Detail != "" {
-		body = append(body, ansi.Wrap(d.spec.Detail, inner, " "))
-		body = append(body, "")
-	}
+	fit := lipgloss.NewStyle().Width(inner)
+	var tail []string
 	if d.spec.Kind == ConfirmTypeName {
-		body = append(body, "Type "+th.Bold.Render(d.spec.Name)+" to confirm, esc to cancel:")
+		name := d.spec.Name
+		shown := MiddleTruncate(name, max(10, inner-12), th.Glyphs.Ellipsis)
+		line := "Type " + th.Bold.Render(shown) + " to confirm, esc to cancel:"
+		if shown != name {
+			line = "Type " + th.Bold.Render(shown) + " (" + strconv.Itoa(utf8.RuneCountInString(name)) + " characters) to confirm, esc to cancel:"
+		}
+		tail = append(tail, line)
 		d.input.SetWidth(inner - 3)
-		body = append(body, d.input.View())
+		tail = append(tail, d.input.View())
 		if d.wrong {
-			body = append(body, th.Error.Render("does not match; type the name exactly"))
+			tail = append(tail, th.Error.Render("does not match; type the name exactly"))
 		}
 	} else {
 		no, yes := th.Button.Render("[ No ]"), th.Button.Render("[ Yes ]")
@@ -129,12 +138,63 @@ func (d *ConfirmDialog) View(width, _ int) string {
 		if d.yes {
 			cur = "cursor on Yes"
 		}
-		body = append(body, lipgloss.JoinHorizontal(lipgloss.Top, no, "  ", yes))
-		body = append(body, th.Muted.Render("y yes  n/esc no  "+"<-/-> move  enter choose ("+cur+")"))
+		tail = append(tail, lipgloss.JoinHorizontal(lipgloss.Top, no, "  ", yes))
+		tail = append(tail, th.Muted.Render("y yes  n/esc no  "+"<-/-> move  enter choose ("+cur+")"))
 	}
+	var body []string
+	if d.spec.Detail != "" {
+		// the box's border and title take 4 lines, a blank line follows
+		// the detail
+		room := maxDetailLines
+		if height > 0 {
+			room = min(room, height-4-lipgloss.Height(fit.Render(strings.Join(tail, "\n")))-1)
+		}
+		if room > 0 {
+			body = append(body, CapText(d.spec.Detail, inner, room, th.Glyphs.Ellipsis), "")
+		}
+	}
+	body = append(body, tail...)
 	title := d.spec.Title
 	if title == "" {
 		title = "Are you sure?"
 	}
 	return Box(th, title, strings.Join(body, "\n"), w)
+}
+
+// maxDetailLines bounds a dialog's detail when the height is not known.
+const maxDetailLines = 12
+
+// CapText wraps s to width and keeps at most lines lines; when it cuts,
+// the last line kept ends with ellipsis.
+func CapText(s string, width, lines int, ellipsis string) string {
+	if lines <= 0 {
+		return ""
+	}
+	out := strings.Split(ansi.Wrap(s, width, " ,/"), "\n")
+	if len(out) <= lines {
+		return strings.Join(out, "\n")
+	}
+	out = out[:lines]
+	last := out[lines-1]
+	if ansi.StringWidth(last)+ansi.StringWidth(ellipsis) > width {
+		last = ansi.Truncate(last, width-ansi.StringWidth(ellipsis), "")
+	}
+	out[lines-1] = last + ellipsis
+	return strings.Join(out, "\n")
+}
+
+// MiddleTruncate shortens s to at most width cells by cutting its middle,
+// so both its start and its end stay readable ("long-na…ghij").
+func MiddleTruncate(s string, width int, ellipsis string) string {
+	sw := ansi.StringWidth(s)
+	if sw <= width {
+		return s
+	}
+	room := width - ansi.StringWidth(ellipsis)
+	if room <= 1 {
+		return ansi.Truncate(s, width, ellipsis)
+	}
+	head := ansi.Truncate(s, room-room/2, "")
+	tail := ansi.TruncateLeft(s, sw-room/2, "")
+	return head + ellipsis + tail
 }
