@@ -274,7 +274,8 @@ func (s *Screen) grantView() string {
 func (s *Screen) grantLines(grant string, w int) []string {
 	th := s.common.Theme
 	var out []string
-	for _, l := range strings.Split(ansi.Hardwrap(grant, max(10, w-4), true), "\n") {
+	// shown cleaned; run on the primary as the procedure returned it
+	for _, l := range strings.Split(ansi.Hardwrap(api.CleanText(grant), max(10, w-4), true), "\n") {
 		out = append(out, "  "+th.Code.Render(l))
 	}
 	return out

@@ -306,11 +306,11 @@ func CopyCommand(src, dst string) (cmd, note string) {
 	s, d := schemeOf(src), schemeOf(dst)
 	switch {
 	case s == "s3" && d == "s3":
-		return "aws s3 cp --recursive " + src + " " + dst, "needs the AWS CLI with access to both buckets"
+		return kit.ShellCommand("aws", "s3", "cp", "--recursive", src, dst), "needs the AWS CLI with access to both buckets"
 	case s == "gs" && d == "gs":
-		return "gsutil -m cp -r " + src + " " + dst, "needs gsutil (Google Cloud SDK) with access to both buckets"
+		return kit.ShellCommand("gsutil", "-m", "cp", "-r", src, dst), "needs gsutil (Google Cloud SDK) with access to both buckets"
 	}
-	return "gsutil -m rsync -r " + src + " " + dst,
+	return kit.ShellCommand("gsutil", "-m", "rsync", "-r", src, dst),
 		"gsutil reads and writes s3:// with boto credentials: put aws_access_key_id and aws_secret_access_key in the [Credentials] section of ~/.boto"
 }
 
@@ -318,9 +318,9 @@ func CopyCommand(src, dst string) (cmd, note string) {
 func ListCommand(folder string) string {
 	folder = strings.TrimSuffix(folder, "/") + "/"
 	if schemeOf(folder) == "s3" {
-		return "aws s3 ls " + folder
+		return kit.ShellCommand("aws", "s3", "ls", folder)
 	}
-	return "gsutil ls " + folder
+	return kit.ShellCommand("gsutil", "ls", folder)
 }
 
 // restoreOptions opens the own-bucket restore into the target with every

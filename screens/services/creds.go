@@ -87,7 +87,7 @@ func (c *credsView) command() string {
 	if c.svc.SSLEnabled {
 		parts = append(parts, "--ssl-verify-server-cert")
 	}
-	return strings.Join(parts, " ")
+	return kit.ShellCommand(parts...) // a username like x;curl … stays one word
 }
 
 func (s *Screen) onCredsKey(msg tea.KeyPressMsg) tea.Cmd {

@@ -70,3 +70,33 @@ func Copy(c *Common, what, text string) tea.Cmd {
 		return ToastMsg{Level: ToastSuccess, Text: msg + ")"}
 	})
 }
+
+// ShellQuote quotes a word for a POSIX shell when it holds anything but
+// letters, digits and @%_+=:,./- : a command built from values the API or
+// the user gave (a username, a host, a bucket path) and then pasted into a
+// shell runs exactly those words, nothing else.
+func ShellQuote(s string) string {
+	if s == "" {
+		return "''"
+	}
+	safe := true
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("@%_+=:,./-", r)) {
+			safe = false
+			break
+		}
+	}
+	if safe {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// ShellCommand joins words into a command line, each quoted as needed.
+func ShellCommand(words ...string) string {
+	q := make([]string, len(words))
+	for i, w := range words {
+		q[i] = ShellQuote(w)
+	}
+	return strings.Join(q, " ")
+}

