@@ -118,8 +118,9 @@ func (d *OutcomeDialog) View(width, height int) string {
 		}
 		body = append(body, "", ansi.Wrap("It was most likely carried out: sending it again would do it twice.", inner, " "))
 	}
-	// box border and title: 3 lines; the blank, buttons and hint below: 3
-	if room := height - 6; room > 0 {
+	// the box's borders, title and the blank under it: 4 lines; the blank,
+	// the buttons and the hint below the text: 3
+	if room := height - 7; room > 0 {
 		lines := strings.Split(strings.Join(body, "\n"), "\n")
 		if len(lines) > room {
 			lines = append(lines[:max(room-1, 0)], th.Muted.Render(th.Glyphs.Ellipsis))
@@ -141,7 +142,7 @@ func (d *OutcomeDialog) View(width, height int) string {
 	if d.checking {
 		hint = "esc leave it  (send again once the list is read)"
 	}
-	body = append(body, th.Muted.Render(hint))
+	body = append(body, th.Muted.Render(ansi.Truncate(hint, inner, th.Glyphs.Ellipsis)))
 	return Box(th, "Outcome unknown: "+d.name, strings.Join(body, "\n"), w)
 }
 
