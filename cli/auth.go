@@ -99,18 +99,34 @@ func (e *env) authLogin(ctx context.Context, f authFlags) error {
 	if err := s.store.SetAPIKey(s.profile.Name, key); err != nil {
 		return fmt.Errorf("store the API key: %w", err)
 	}
+	b := s.store.Backend()
+	fmt.Fprintf(e.stdout, "Stored the API key of profile %s in %s (%s).\n", s.profile.Name, b.Label(), keystore.Fingerprint(key))
 	// keep the profile (no secrets) in the config file
 	if _, inFile := findProfile(s.cfg, s.profile.Name); !inFile || f.apiURL != "" || f.org != "" {
 		if err := s.cfg.Upsert(s.profile); err != nil {
-			return err
+			return fmt.Errorf("the API key is stored, but profile %s was not saved in the config file: %w", s.profile.Name, err)
 		}
 		if err := s.cfg.Save(); err != nil {
-			return err
+			return e.configNotSaved(s.profile.Name, err)
 		}
 	}
-	b := s.store.Backend()
-	fmt.Fprintf(e.stdout, "Stored the API key of profile %s in %s (%s).\n", s.profile.Name, b.Label(), keystore.Fingerprint(key))
 	return nil
+}
+
+// configNotSaved reports a config file auth login did not change (the key
+// is stored by then). When the file was left alone to keep what the user
+// wrote in it, the lines to add or change are printed on stderr, as they
+// go in the file.
+func (e *env) configNotSaved(profile string, err error) error {
+	var me *config.ManualEditError
+	if !errors.As(err, &me) {
+		return fmt.Errorf("the API key is stored, but profile %s was not saved in the config file: %w", profile, err)
+	}
+	fmt.Fprintf(e.stderr, "skytui: config %s left unchanged (%s); add or change these lines yourself:\n", me.Path, me.Reason)
+	for _, l := range me.Lines {
+		fmt.Fprintln(e.stderr, l)
+	}
+	return fmt.Errorf("the API key is stored, but profile %s is not in the config file %s until you make the change above", profile, me.Path)
 }
 
 func findProfile(cfg *config.Config, name string) (config.Profile, bool) {

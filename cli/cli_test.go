@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -381,4 +382,104 @@ func TestConfigWarningsPrintedOnce(t *testing.T) {
 	if errOut.String() != want {
 		t.Errorf("stderr:\n%s\nwant once:\n%s", errOut.String(), want)
 	}
+}
+
+// TestAuthLoginKeepsWhatTheUserWrote: adding a profile, and changing one's
+// org, leaves the comments and unknown keys of the config file in place;
+// a symbolic link to the file stays a link.
+func TestAuthLoginKeepsWhatTheUserWrote(t *testing.T) {
+	h := newHarness(t)
+	realPath := filepath.Join(t.TempDir(), "dotfiles-skytui.toml")
+	body := "# my profiles, see the wiki\n[[profile]]\nname = \"prod\" # the real one\nbase_url = \"" + h.url + "\"\ncolour = \"blue\"\n"
+	if err := os.WriteFile(realPath, []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(realPath, h.cfgPath); err != nil {
+		t.Fatal(err)
+	}
+	out, err := h.run(goodKey+"\n", "auth", "login", "--profile", "lab", "--api-url", h.url)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	out, err = h.run(goodKey+"\n", "auth", "login", "--profile", "prod", "--org", "acme")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if fi, err := os.Lstat(h.cfgPath); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Fatalf("the config symlink was replaced by a file: %v", err)
+	}
+	got, _ := os.ReadFile(realPath)
+	want := "# my profiles, see the wiki\n[[profile]]\nname = \"prod\" # the real one\nbase_url = \"" + h.url + "\"\ncolour = \"blue\"\norg = \"acme\"\n" +
+		"\n[[profile]]\nname = \"lab\"\nbase_url = \"" + h.url + "\"\n"
+	if string(got) != want {
+		t.Fatalf("config file:\n%s\nwant:\n%s", got, want)
+	}
+	h.noSecretOnDisk(goodKey)
+}
+
+// TestAuthLoginPrintsLinesItCannotWrite: profiles written as inline tables
+// are not rewritten; the key is stored and the lines to add are printed.
+func TestAuthLoginPrintsLinesItCannotWrite(t *testing.T) {
+	h := newHarness(t)
+	body := "# mine\nprofile = [{ name = \"prod\", base_url = \"" + h.url + "\" }]\n"
+	if err := os.WriteFile(h.cfgPath, []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	stdout, stderr, err := h.runSplitStdin(goodKey+"\n", "auth", "login", "--profile", "lab", "--api-url", h.url)
+	if err == nil || err.Error() != "the API key is stored, but profile lab is not in the config file "+h.cfgPath+" until you make the change above" {
+		t.Fatalf("err = %v", err)
+	}
+	if !strings.Contains(stdout, "Stored the API key of profile lab") {
+		t.Errorf("stdout: %s", stdout)
+	}
+	want := "skytui: config " + h.cfgPath + " left unchanged (its profiles are not all [[profile]] tables); add or change these lines yourself:\n" +
+		"# add at the end:\n[[profile]]\nname = \"lab\"\nbase_url = \"" + h.url + "\"\n"
+	if stderr != want {
+		t.Errorf("stderr:\n%s\nwant:\n%s", stderr, want)
+	}
+	if got, _ := os.ReadFile(h.cfgPath); string(got) != body {
+		t.Errorf("the config file was changed:\n%s", got)
+	}
+}
+
+func TestConfigOthersCanWriteIsRefused(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("Unix modes")
+	}
+	h := newHarness(t)
+	t.Setenv("HOME", t.TempDir()) // the hint names the path as it is
+	if err := os.WriteFile(h.cfgPath, []byte("[[profile]]\nname = \"lab\"\nbase_url = \""+h.url+"\"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(h.cfgPath, 0o666); err != nil {
+		t.Fatal(err)
+	}
+	out, err := h.run(goodKey+"\n", "auth", "login", "--profile", "lab")
+	if err == nil || !strings.Contains(err.Error(), "config "+h.cfgPath+": mode 0666 lets other users change it") || !strings.Contains(err.Error(), "(fix: chmod go-w "+h.cfgPath+")") {
+		t.Fatalf("err = %v\n%s", err, out)
+	}
+	if _, err := os.Stat(h.secrets); err == nil {
+		t.Error("a key was stored for a profile read from a file others can change")
+	}
+	if err := os.Chmod(h.cfgPath, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := h.run(goodKey+"\n", "auth", "login", "--profile", "lab"); err != nil {
+		t.Fatalf("mode 0600: %v\n%s", err, out)
+	}
+}
+
+// runSplitStdin is runSplit with stdin.
+func (h *harness) runSplitStdin(stdin string, args ...string) (stdout, stderr string, err error) {
+	h.t.Helper()
+	var out, errOut bytes.Buffer
+	e := &env{version: "test", stdin: strings.NewReader(stdin), stdout: &out, stderr: &errOut, loadConfig: config.Load,
+		openStore: func(keystore.PassphraseFunc) (*keystore.Store, error) {
+			return keystore.Open(keystore.Options{Backend: "file", FilePath: h.secrets, FileWorkFactor: 10,
+				Passphrase: func(string, bool) (string, error) { return "correct horse battery", nil }})
+		}}
+	cmd := newRootCmd(e)
+	cmd.SetArgs(args)
+	err = cmd.ExecuteContext(context.Background())
+	return out.String(), errOut.String(), err
 }

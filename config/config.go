@@ -6,8 +6,10 @@
 package config
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -54,10 +56,11 @@ type Config struct {
 	Profiles       []Profile
 	// Warnings are what the file holds that was ignored (unknown keys and
 	// tables), one line each: "FILE:LINE: unknown key ...". Empty for a
-	// clean file; not written back by Save.
+	// clean file. Save leaves what they name in the file as it is.
 	Warnings []string
 
-	path string // file it was loaded from / is saved to
+	path   string // file it was loaded from / is saved to
+	loaded *state // what the file said when loaded or last saved (nil: never)
 }
 
 // NewProfile returns a profile with every default filled in.
@@ -167,15 +170,51 @@ func Load() (*Config, error) {
 // that looks like a secret is an error wherever it is. LoadFile prints
 // nothing. When the file fails after warnings were found, the error is a
 // *LoadError that carries them (an unknown table often explains the failure).
+//
+// On Unix a file other users can change is refused, since it decides where
+// the API key is sent: one that is group- or world-writable, or that sits
+// in a directory they can write (not sticky); the error names the file, its
+// mode and the chmod that fixes it.
 func LoadFile(path string) (*Config, error) {
-	c := &Config{path: path}
-	data, err := os.ReadFile(path)
+	data, err := readFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
-		return c, nil
+		return &Config{path: path, loaded: &state{}}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	c, err := decode(path, data)
+	if err != nil {
+		return nil, err
+	}
+	c.loaded = c.state()
+	return c, nil
+}
+
+// readFile reads the config file after checking that other users cannot
+// change it (see checkPermissions). A missing file is fs.ErrNotExist as is.
+func readFile(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, err
 	}
 	if err != nil {
 		return nil, fmt.Errorf("config %s: %w", path, err)
 	}
+	defer f.Close()
+	if err := checkPermissions(path, f); err != nil {
+		return nil, err
+	}
+	data, err := io.ReadAll(f)
+	if err != nil {
+		return nil, fmt.Errorf("config %s: %w", path, err)
+	}
+	return data, nil
+}
+
+// decode parses and validates the bytes of the file at path.
+func decode(path string, data []byte) (*Config, error) {
+	c := &Config{path: path}
 	var fc fileConfig
 	if err := toml.Unmarshal(data, &fc); err != nil {
 		return nil, decodeError(path, err)
@@ -209,6 +248,15 @@ func LoadFile(path string) (*Config, error) {
 		}
 	}
 	return c, nil
+}
+
+// state is a copy of what c holds, as Save compares it.
+func (c *Config) state() *state {
+	s := &state{def: c.DefaultProfile}
+	for _, p := range c.Profiles {
+		s.profiles = append(s.profiles, p.Normalize())
+	}
+	return s
 }
 
 func decodeError(path string, err error) error {
@@ -271,11 +319,21 @@ func (c *Config) Save() error {
 	return c.SaveFile(p)
 }
 
-// SaveFile validates and writes the config atomically to path with mode
-// 0600 (its directory created 0700).
+// SaveFile validates the config and writes it to path.
+//
+// A file that does not exist yet is written whole, with mode 0600 (its
+// directory created 0700). A file that exists is changed only where the
+// config differs from what was loaded from it (or, for a config not loaded
+// from path, from what the file holds): values replaced in place, missing
+// keys and new [[profile]] tables added; comments, unknown keys and the
+// rest of the text stay as they are. When that cannot be done safely the
+// file is left unchanged and the error is a *ManualEditError with the lines
+// to add or change. A symbolic link is written through: its target is
+// replaced atomically (in the target's directory) and the link stays.
 func (c *Config) SaveFile(path string) error {
 	fc := fileConfig{DefaultProfile: c.DefaultProfile}
 	seen := map[string]bool{}
+	want := &state{def: c.DefaultProfile}
 	for _, p := range c.Profiles {
 		p = p.Normalize()
 		if err := p.Validate(); err != nil {
@@ -286,15 +344,45 @@ func (c *Config) SaveFile(path string) error {
 		}
 		seen[p.Name] = true
 		fc.Profiles = append(fc.Profiles, toFile(p))
+		want.profiles = append(want.profiles, p)
 	}
-	body, err := toml.Marshal(fc)
+	if want.def != "" && !seen[want.def] && want.def != PresetSkySQL {
+		return fmt.Errorf("config %s: default_profile: profile %q not found", path, want.def)
+	}
+	target, err := resolveLink(path)
 	if err != nil {
 		return fmt.Errorf("config %s: %w", path, err)
 	}
-	if err := WriteFileAtomic(path, append([]byte(header), body...)); err != nil {
+	old, err := os.ReadFile(target)
+	var body []byte
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		b, err := toml.Marshal(fc)
+		if err != nil {
+			return fmt.Errorf("config %s: %w", path, err)
+		}
+		body = append([]byte(header), b...)
+	case err != nil:
 		return fmt.Errorf("config %s: %w", path, err)
+	default:
+		base := c.loaded
+		if c.path != path {
+			base = nil
+		}
+		if body, err = editFile(path, old, base, want); err != nil {
+			return err
+		}
+		if bytes.Equal(body, old) {
+			body = nil // nothing to change
+		}
+	}
+	if body != nil {
+		if err := WriteFileAtomic(target, body); err != nil {
+			return fmt.Errorf("config %s: %w", path, err)
+		}
 	}
 	c.path = path
+	c.loaded = want
 	return nil
 }
 
