@@ -389,49 +389,10 @@ func TestRestoreFlow(t *testing.T) {
 	if before.Username == srcCreds.Username {
 		t.Fatal("fixture: the two services already share credentials")
 	}
-	rec := tuitest.NewFrameRecorder(New(Options{Client: c, Profile: "flow", Demo: true, Now: clk.Now, Bell: true,
-		SlowInterval: 30 * time.Second, FastInterval: 2 * time.Second, Getenv: func(string) string { return "" }}))
-	tm := teatest.NewTestModel(t, rec, teatest.WithInitialTermSize(120, 30))
-	wait := func(what string, re *regexp.Regexp) {
-		t.Helper()
-		deadline := time.Now().Add(15 * time.Second)
-		for {
-			f := rec.Frame()
-			if (re != nil && re.MatchString(f)) || (re == nil && strings.Contains(f, what)) {
-				return
-			}
-			if time.Now().After(deadline) {
-				t.Fatalf("the screen never showed %q %v; last frame:\n%s", what, re, f)
-			}
-			time.Sleep(10 * time.Millisecond)
-		}
-	}
-	press := func(ks ...string) {
-		for _, k := range ks {
-			tm.Send(tuitest.KeyMsg(k))
-		}
-	}
-	typ := func(s string) {
-		for _, r := range s {
-			tm.Send(tea.KeyPressMsg{Code: r, Text: string(r)})
-		}
-	}
-	wait("orders-prod", nil)
-	press("3")
-	wait("staging-eu", nil)
-	press("n", "1")
-	wait("which service to restore into", nil)
-	typ("/dev-serverless")
-	press("enter", "enter")
-	wait("Backups of dev-serverless", nil)
-	press("s")
-	typ("/analytics-gcp")
-	press("enter", "enter")
-	wait("", regexp.MustCompile(`> \w+\s+full\s+Succeeded`))
-	press("enter")
-	wait("Type dev-serverless to confirm", nil)
-	typ("dev-serverless")
-	press("enter")
+	d := newRestoreDriver(t, New(Options{Client: c, Profile: "flow", Demo: true, Now: clk.Now, Bell: true,
+		SlowInterval: 30 * time.Second, FastInterval: 2 * time.Second, Getenv: func(string) string { return "" }}), 120)
+	d.restoreManaged("dev-serverless", "analytics-gcp")
+	wait, press, tm := d.wait, d.press, d.tm
 	wait("", regexp.MustCompile(`3\s+dev-serverless\s.*Running`))
 	clk.Advance(2 * time.Hour)
 	wait("", regexp.MustCompile(`3\s+dev-serverless\s.*Succeeded`))
@@ -577,49 +538,10 @@ func TestRestoreAcceptedWithUnreadableAnswer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rec := tuitest.NewFrameRecorder(New(Options{Client: c, Profile: "skysql", Now: clk.Now,
-		SlowInterval: 30 * time.Second, FastInterval: 2 * time.Second, Getenv: func(string) string { return "" }}))
-	tm := teatest.NewTestModel(t, rec, teatest.WithInitialTermSize(140, 30))
-	wait := func(what string, re *regexp.Regexp) {
-		t.Helper()
-		deadline := time.Now().Add(15 * time.Second)
-		for {
-			f := rec.Frame()
-			if (re != nil && re.MatchString(f)) || (re == nil && strings.Contains(f, what)) {
-				return
-			}
-			if time.Now().After(deadline) {
-				t.Fatalf("the screen never showed %q %v; last frame:\n%s", what, re, f)
-			}
-			time.Sleep(10 * time.Millisecond)
-		}
-	}
-	press := func(ks ...string) {
-		for _, k := range ks {
-			tm.Send(tuitest.KeyMsg(k))
-		}
-	}
-	typ := func(s string) {
-		for _, r := range s {
-			tm.Send(tea.KeyPressMsg{Code: r, Text: string(r)})
-		}
-	}
-	wait("orders-prod", nil)
-	press("3")
-	wait("staging-eu", nil)
-	press("n", "1")
-	wait("which service to restore into", nil)
-	typ("/dev-serverless")
-	press("enter", "enter")
-	wait("Backups of dev-serverless", nil)
-	press("s")
-	typ("/analytics-gcp")
-	press("enter", "enter")
-	wait("", regexp.MustCompile(`> \w+\s+full\s+Succeeded`))
-	press("enter")
-	wait("Type dev-serverless to confirm", nil)
-	typ("dev-serverless")
-	press("enter")
+	d := newRestoreDriver(t, New(Options{Client: c, Profile: "skysql", Now: clk.Now,
+		SlowInterval: 30 * time.Second, FastInterval: 2 * time.Second, Getenv: func(string) string { return "" }}), 140)
+	d.restoreManaged("dev-serverless", "analytics-gcp")
+	wait, press, tm, rec := d.wait, d.press, d.tm, d.rec
 	wait("restore into dev-serverless: accepted; the answer could not be read", nil)
 	wait("", regexp.MustCompile(`\d+\s+dev-serverless\s.*Running`))
 	if f := rec.Frame(); strings.Contains(f, "failed") || strings.Contains(f, "try again") || strings.Contains(f, "retry") {
@@ -632,4 +554,67 @@ func TestRestoreAcceptedWithUnreadableAnswer(t *testing.T) {
 	wait("restore into dev-serverless succeeded", nil)
 	press("q")
 	tm.WaitFinished(t, teatest.WithFinalTimeout(10*time.Second))
+}
+
+// restoreDriver runs the root model in teatest and drives it by keys.
+type restoreDriver struct {
+	t   *testing.T
+	rec *tuitest.FrameRecorder
+	tm  *teatest.TestModel
+}
+
+func newRestoreDriver(t *testing.T, m tea.Model, width int) *restoreDriver {
+	rec := tuitest.NewFrameRecorder(m)
+	return &restoreDriver{t: t, rec: rec, tm: teatest.NewTestModel(t, rec, teatest.WithInitialTermSize(width, 30))}
+}
+
+// wait waits for the frame to contain what (or match re).
+func (d *restoreDriver) wait(what string, re *regexp.Regexp) {
+	d.t.Helper()
+	deadline := time.Now().Add(15 * time.Second)
+	for {
+		f := d.rec.Frame()
+		if (re != nil && re.MatchString(f)) || (re == nil && strings.Contains(f, what)) {
+			return
+		}
+		if time.Now().After(deadline) {
+			d.t.Fatalf("the screen never showed %q %v; last frame:\n%s", what, re, f)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+func (d *restoreDriver) press(ks ...string) {
+	for _, k := range ks {
+		d.tm.Send(tuitest.KeyMsg(k))
+	}
+}
+
+func (d *restoreDriver) typ(s string) {
+	for _, r := range s {
+		d.tm.Send(tea.KeyPressMsg{Code: r, Text: string(r)})
+	}
+}
+
+// restoreManaged goes from the Services screen through the wizard to the
+// submit of a restore of source's newest full backup into target, typing
+// target's name to confirm.
+func (d *restoreDriver) restoreManaged(target, source string) {
+	d.t.Helper()
+	d.wait("orders-prod", nil)
+	d.press("3")
+	d.wait("staging-eu", nil)
+	d.press("n", "1")
+	d.wait("which service to restore into", nil)
+	d.typ("/" + target)
+	d.press("enter", "enter")
+	d.wait("Backups of "+target, nil)
+	d.press("s")
+	d.typ("/" + source)
+	d.press("enter", "enter")
+	d.wait("", regexp.MustCompile(`> \w+\s+full\s+Succeeded`))
+	d.press("enter")
+	d.wait("Type "+target+" to confirm", nil)
+	d.typ(target)
+	d.press("enter")
 }
