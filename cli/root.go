@@ -22,9 +22,17 @@ import (
 	"github.com/skytui/skytui/tui"
 )
 
-// Execute runs the command line.
+// Execute runs the command line. When a terminating signal ended the TUI
+// (its terminal restored, every deferred clean-up done) the process exits
+// here with 128 + the signal number, as a shell reports a process killed
+// by it: SIGHUP 129, SIGINT 130, SIGQUIT 131, SIGTERM 143.
 func Execute(ctx context.Context, version string) error {
-	return newRootCmd(defaultEnv(version)).ExecuteContext(ctx)
+	err := newRootCmd(defaultEnv(version)).ExecuteContext(ctx)
+	var sig *tui.SignalError
+	if errors.As(err, &sig) {
+		os.Exit(sig.ExitCode())
+	}
+	return err
 }
 
 type rootFlags struct {

@@ -98,6 +98,17 @@ func TestE2EServices(t *testing.T) {
 	e2eRun(t, bash, "services.sh", t.TempDir(), []string{"SKYTUI_BIN=" + bin})
 }
 
+// TestE2ESignals: skytui run from an interactive bash in tmux ends on
+// SIGHUP, SIGINT, SIGQUIT and SIGTERM (the first and third sent twice) with
+// the terminal restored (main screen, cursor shown, echo and icanon) and
+// exit status 128 + the signal; ctrl+z suspends to the shell and fg
+// resumes without the shell's input in the UI, --accessible too.
+func TestE2ESignals(t *testing.T) {
+	bash := e2ePrereqs(t)
+	bin := e2eBuild(t)
+	e2eRun(t, bash, "signals.sh", t.TempDir(), []string{"SKYTUI_BIN=" + bin, "E2E_WIDTH=80", "E2E_HEIGHT=24"})
+}
+
 // TestE2ELive runs the built binary with the built-in skysql profile (the
 // live service's prefixes) against `skytui sandbox`, at 80x24 and 60x16.
 func TestE2ELive(t *testing.T) {

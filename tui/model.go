@@ -52,6 +52,7 @@ type globalKeys struct {
 	Screen5                            key.Binding
 	Next, Prev                         key.Binding
 	Help, Command, Refresh, Back, Quit key.Binding
+	Suspend                            key.Binding
 }
 
 func defaultGlobalKeys() globalKeys {
@@ -68,12 +69,14 @@ func defaultGlobalKeys() globalKeys {
 		Refresh: key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "refresh")),
 		Back:    key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back")),
 		Quit:    key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
+		// ctrl+z works everywhere, in a form field too (handleKey)
+		Suspend: key.NewBinding(key.WithKeys("ctrl+z"), key.WithHelp("ctrl+z", "suspend")),
 	}
 }
 
 func (k globalKeys) list() []key.Binding {
 	return []key.Binding{k.Screen1, k.Screen2, k.Screen3, k.Screen4, k.Screen5, k.Next, k.Prev,
-		k.Help, k.Command, k.Refresh, k.Back, k.Quit}
+		k.Help, k.Command, k.Refresh, k.Back, k.Quit, k.Suspend}
 }
 
 // Model is the root model of the application.
@@ -369,6 +372,12 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	if msg.String() == "ctrl+c" {
 		return m.quit()
+	}
+	if key.Matches(msg, m.keys.Suspend) {
+		// Bubble Tea leaves the alternate screen and raw mode, stops the
+		// process group (SIGTSTP) and, on SIGCONT, takes the terminal back
+		// and redraws; the shell reads what is typed meanwhile.
+		return tea.Suspend
 	}
 	if n := len(m.dialogs); n > 0 {
 		d, cmd := m.dialogs[n-1].Update(msg)

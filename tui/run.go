@@ -5,10 +5,14 @@ import (
 	"errors"
 	"os"
 	"os/signal"
+	"sync"
 	"syscall"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
+	"github.com/charmbracelet/x/ansi"
+	"golang.org/x/term"
 
 	"github.com/skytui/skytui/theme"
 )
@@ -30,21 +34,129 @@ func Run(ctx context.Context, opts Options) error {
 	if theme.NoColorEnv(opts.Getenv) {
 		opts.NoColor = true
 	}
-	// Signals end the program through the context. Bubble Tea's own
+	// Terminating signals end the program through the context, so Bubble
+	// Tea's own shutdown restores the terminal (leaves the alternate
+	// screen, shows the cursor, restores echo and icanon). Bubble Tea's own
 	// handler is off: when it and a cancelled context both fire (SIGTERM
 	// with a signal-aware caller), v2.0.8 deadlocks on shutdown.
-	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
-	defer stop()
+	sig := watchSignals()
+	defer sig.stop()
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel() // stops requests in flight on exit
+	sig.onSignal(cancel)
 	m := newModel(ctx, opts)
 	popts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithFPS(FPS), tea.WithoutSignalHandler()}
 	if opts.NoColor {
 		popts = append(popts, tea.WithColorProfile(colorprofile.Ascii))
 	}
 	_, err := tea.NewProgram(m, popts...).Run()
+	if s := sig.received(); s != nil {
+		return &SignalError{Signal: s} // the terminal is restored by now
+	}
 	if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
-		return nil // the caller cancelled (signal): a normal exit
+		return nil // the caller cancelled: a normal exit
 	}
 	return err
+}
+
+// terminatingSignals end the program with the terminal restored. SIGQUIT
+// is among them: Go's default handler would dump the goroutines and exit
+// with the terminal still raw and on the alternate screen.
+var terminatingSignals = []os.Signal{syscall.SIGHUP, os.Interrupt, syscall.SIGQUIT, syscall.SIGTERM}
+
+// shutdownGrace bounds Bubble Tea's shutdown after a signal: past it, the
+// terminal is restored here and the process exits (see signalWatch.force).
+const shutdownGrace = 3 * time.Second
+
+// SignalError is what Run returns when a terminating signal ended the
+// program. The terminal has been restored. The process should exit with
+// ExitCode: 128 + the signal number, as a shell reports a process killed
+// by that signal (SIGHUP 129, SIGINT 130, SIGQUIT 131, SIGTERM 143).
+type SignalError struct{ Signal os.Signal }
+
+func (e *SignalError) Error() string { return "terminated by signal: " + e.Signal.String() }
+
+// ExitCode is 128 + the signal number.
+func (e *SignalError) ExitCode() int {
+	if s, ok := e.Signal.(syscall.Signal); ok {
+		return 128 + int(s)
+	}
+	return 1
+}
+
+// signalWatch catches the terminating signals for the life of the program.
+type signalWatch struct {
+	ch   chan os.Signal
+	done chan struct{}
+	mu   sync.Mutex
+	got  os.Signal
+	tty  *term.State // the terminal's state before the program, for force
+}
+
+func watchSignals() *signalWatch {
+	w := &signalWatch{ch: make(chan os.Signal, 1), done: make(chan struct{})}
+	if term.IsTerminal(int(os.Stdin.Fd())) {
+		w.tty, _ = term.GetState(int(os.Stdin.Fd()))
+	}
+	signal.Notify(w.ch, terminatingSignals...)
+	return w
+}
+
+// onSignal calls cancel on the first terminating signal. Later signals
+// land in the full channel and are dropped: the registration stays until
+// the process exits (stop keeps it after a signal), so a second signal
+// during the shutdown cannot kill the process with the terminal half
+// restored, nor can a SIGQUIT dump goroutines over it. Should the shutdown
+// hang, force restores the terminal after shutdownGrace and exits.
+func (w *signalWatch) onSignal(cancel context.CancelFunc) {
+	go func() {
+		select {
+		case s := <-w.ch:
+			w.mu.Lock()
+			w.got = s
+			w.mu.Unlock()
+			cancel()
+			select {
+			case <-w.done:
+			case <-time.After(shutdownGrace):
+				w.force(s)
+			}
+		case <-w.done:
+		}
+	}()
+}
+
+// received is the signal that ended the program, or nil. A signal the
+// caller's own handler acted on first (its context cancelled the
+// program) is in the channel already: Go delivers a signal to every
+// registered channel at once.
+func (w *signalWatch) received() os.Signal {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.got == nil {
+		select {
+		case w.got = <-w.ch:
+		default:
+		}
+	}
+	return w.got
+}
+
+// stop ends the watch. Without a signal the registration is undone; after
+// one it stays, swallowing further signals until the process exits.
+func (w *signalWatch) stop() {
+	close(w.done)
+	if w.received() == nil {
+		signal.Stop(w.ch)
+	}
+}
+
+// force is the fallback of a hung shutdown: leave the alternate screen,
+// show the cursor, restore the tty mode and exit as for the signal.
+func (w *signalWatch) force(s os.Signal) {
+	_, _ = os.Stdout.WriteString(ansi.ResetModeAltScreenSaveCursor + ansi.ShowCursor + "\r\n")
+	if w.tty != nil {
+		_ = term.Restore(int(os.Stdin.Fd()), w.tty)
+	}
+	os.Exit((&SignalError{Signal: s}).ExitCode())
 }
