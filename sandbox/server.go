@@ -414,6 +414,11 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		fail(&apiError{status: http.StatusTooManyRequests, message: "rate limit exceeded", solution: "Wait for the time in the Retry-After header, then retry.", retryAfter: retryAfter})
 		return
 	}
+	// empty, null, endless and huge (faults.go) replace a GET's answer
+	if code := s.serveGETFault(w, r, rt, kind); code != 0 {
+		status = code
+		return
+	}
 
 	c.params = params
 	c.prefix = prefix

