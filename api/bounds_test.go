@@ -116,7 +116,7 @@ func endlessEnvelope(key string, stopAfter int, served *atomic.Int64) http.Handl
 }
 
 // (a) Pages of 1,000 small services with a new next token each: the
-// listing stops at MaxListItems (50,000 items: page 51) with an error that
+// listing stops at MaxListItems (20,000 items: page 21) with an error that
 // names it. Depends on MaxListItems: without it the client reads all 120
 // pages the server hands out (120,000 services) and returns them.
 func TestEndlessServicePagesStopAtTheItemBound(t *testing.T) {
@@ -125,10 +125,10 @@ func TestEndlessServicePagesStopAtTheItemBound(t *testing.T) {
 	var err error
 	peak, took := peakHeap(func() { _, err = c.ListServices(context.Background()) })
 	t.Logf("%d pages, %v, peak heap %d MiB: %v", served.Load(), took, peak>>20, err)
-	if err == nil || !strings.Contains(err.Error(), "past 50000 items, the most the client reads") {
-		t.Fatalf("ListServices after %d pages: %v, want the error naming 50000 items", served.Load(), err)
+	if err == nil || !strings.Contains(err.Error(), fmt.Sprintf("past %d items, the most the client reads", MaxListItems)) {
+		t.Fatalf("ListServices after %d pages: %v, want the error naming %d items", served.Load(), err, MaxListItems)
 	}
-	if n := served.Load(); n > 51 {
+	if n := served.Load(); n > MaxListItems/1000+1 {
 		t.Fatalf("read %d pages of 1,000 services", n)
 	}
 	if took > 10*time.Second || peak > 200<<20 {
@@ -137,8 +137,8 @@ func TestEndlessServicePagesStopAtTheItemBound(t *testing.T) {
 }
 
 // (a) Pages of 100 services with 64 KiB names (6.4 MiB a page): the
-// listing stops at MaxListBytes (64 MiB: page 11) with an error that
-// names it, long before 50,000 items. Depends on MaxListBytes: without it
+// listing stops at MaxListBytes (32 MiB: about page 6) with an error that
+// names it, long before MaxListItems. Depends on MaxListBytes: without it
 // the client reads all 40 pages (256 MiB) and returns them.
 func TestEndlessFatServicePagesStopAtTheByteBound(t *testing.T) {
 	var served atomic.Int64
@@ -146,10 +146,10 @@ func TestEndlessFatServicePagesStopAtTheByteBound(t *testing.T) {
 	var err error
 	peak, took := peakHeap(func() { _, err = c.ListServices(context.Background()) })
 	t.Logf("%d pages, %v, peak heap %d MiB: %v", served.Load(), took, peak>>20, err)
-	if err == nil || !strings.Contains(err.Error(), "past 64 MiB, the most the client reads") {
-		t.Fatalf("ListServices after %d pages: %v, want the error naming 64 MiB", served.Load(), err)
+	if err == nil || !strings.Contains(err.Error(), fmt.Sprintf("past %d MiB, the most the client reads", MaxListBytes>>20)) {
+		t.Fatalf("ListServices after %d pages: %v, want the error naming %d MiB", served.Load(), err, MaxListBytes>>20)
 	}
-	if n := served.Load(); n > 11 {
+	if n := served.Load(); n > MaxListBytes/(100*64<<10)+2 {
 		t.Fatalf("read %d pages of 6.4 MiB", n)
 	}
 	if took > 10*time.Second || peak > 200<<20 {
@@ -158,7 +158,7 @@ func TestEndlessFatServicePagesStopAtTheByteBound(t *testing.T) {
 }
 
 // (b) Envelope listings claiming 1,000,000,000 pages of 1,000 records:
-// ListBackups and ListRestores stop at MaxListItems (page 51). Depends on
+// ListBackups and ListRestores stop at MaxListItems (page 21). Depends on
 // MaxListItems: without it pagedList reads all 120 pages and returns
 // 120,000 records.
 func TestEndlessEnvelopePagesStopAtTheItemBound(t *testing.T) {
@@ -180,10 +180,10 @@ func TestEndlessEnvelopePagesStopAtTheItemBound(t *testing.T) {
 			var err error
 			peak, took := peakHeap(func() { err = tc.list(c) })
 			t.Logf("%d pages, %v, peak heap %d MiB: %v", served.Load(), took, peak>>20, err)
-			if err == nil || !strings.Contains(err.Error(), "past 50000 items, the most the client reads") {
-				t.Fatalf("after %d pages: %v, want the error naming 50000 items", served.Load(), err)
+			if err == nil || !strings.Contains(err.Error(), fmt.Sprintf("past %d items, the most the client reads", MaxListItems)) {
+				t.Fatalf("after %d pages: %v, want the error naming %d items", served.Load(), err, MaxListItems)
 			}
-			if n := served.Load(); n > 51 {
+			if n := served.Load(); n > MaxListItems/1000+1 {
 				t.Fatalf("read %d pages of 1,000 records", n)
 			}
 			if took > 10*time.Second || peak > 200<<20 {
@@ -291,6 +291,18 @@ func TestEmptyOrNullListAnswers(t *testing.T) {
 			if n, err := call.list(boundsClient(t, h, call.prefix)); err != nil || n != 0 {
 				t.Errorf("%s with the body %s: %d records, %v; want an empty list", call.name, body, n, err)
 			}
+		}
+	}
+}
+
+// An allow list answered with nothing or null is an error: showing "no
+// entries" would invite the user to add back what is already there.
+func TestAllowListEmptyOrNullIsAnError(t *testing.T) {
+	for _, body := range []string{"", "null"} {
+		h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, body) })
+		c := boundsClient(t, h, "")
+		if _, err := c.GetAllowList(context.Background(), "dbtgf1"); err == nil {
+			t.Errorf("allow list answered %q: no error", body)
 		}
 	}
 }

@@ -38,8 +38,8 @@ const (
 	MaxBody = 32 << 20
 	// MaxListItems and MaxListBytes bound a listing across all its pages: a
 	// server that keeps handing out next pages cannot exhaust memory.
-	MaxListItems = 50_000
-	MaxListBytes = 64 << 20
+	MaxListItems = 20_000
+	MaxListBytes = 32 << 20
 )
 
 // Config holds the settings of a Client.
@@ -254,6 +254,11 @@ func (c *Client) once(ctx context.Context, method, path string, query url.Values
 		return nil, &Error{Method: method, Path: path, Err: transportError(err), Unknown: change && sent.Load()}
 	}
 	defer res.Body.Close()
+	if res.ContentLength > MaxBody {
+		// said up front: refused unread, so a huge answer costs nothing
+		return nil, &Error{Method: method, Path: path, Status: res.StatusCode,
+			Err: fmt.Errorf("the answer is larger than %d MiB, the most the client reads", MaxBody>>20)}
+	}
 	data, err := io.ReadAll(io.LimitReader(res.Body, MaxBody+1))
 	c.cfg.Logger.Debug("request", "method", method, "path", path, "status", res.StatusCode,
 		"duration", time.Since(start).Round(time.Millisecond), "bytes", len(data),
@@ -430,11 +435,10 @@ func (c *Client) GetCredentials(ctx context.Context, id string) (*Credentials, e
 	return &cr, nil
 }
 
-// GetAllowList reads a service's allow list, per endpoint.
+// GetAllowList reads a service's allow list, per endpoint. An empty or
+// null answer is an error, not an empty allow list.
 func (c *Client) GetAllowList(ctx context.Context, id string) ([]AllowListGroup, error) {
-	var out []AllowListGroup
-	err := c.get(ctx, c.prov("/services/"+url.PathEscape(id)+"/security/allowlist"), nil, &out)
-	return out, err
+	return listOptions[AllowListGroup](ctx, c, c.prov("/services/"+url.PathEscape(id)+"/security/allowlist"), nil)
 }
 
 type ipAddressBody struct {

@@ -226,7 +226,7 @@ Point skytui at it with:
 	fl.StringVar(&f.apiKey, "api-key", "", "API key the sandbox accepts (default: $SKYSQL_API_KEY, else random and printed)")
 	fl.Float64Var(&f.timeScale, "time-scale", 1, "sandbox seconds per real second (60: a 5-minute launch takes 5 s)")
 	fl.BoolVar(&f.noDemo, "no-demo-data", false, "start empty")
-	fl.StringVar(&f.faults, "faults", "", "fault injection, e.g. latency=200ms,error=0.1,429=0.05,retry-after=2s,malformed=0.05,drop=0.05,timeout=0.02,unreadable=0.05,drop-after=0.02")
+	fl.StringVar(&f.faults, "faults", "", "fault injection, e.g. latency=200ms,error=0.1,429=0.05,retry-after=2s,malformed=0.05,drop=0.05,timeout=0.02,unreadable=0.05,drop-after=0.02,empty=0.03,null=0.03,endless=0.02,huge=0.02")
 	fl.BoolVar(&f.logReqs, "log-requests", false, "print one line per request on stderr: method, path, query, status (never the API key)")
 	fl.Float64Var(&f.rateLimit, "rate-limit", 0, "requests per second per key before 429 (0 = unlimited)")
 	fl.BoolVar(&f.hostile, "hostile", false, "spoil the demo data's text with terminal control sequences and add a service with a 5,000-character name (a test of the client's cleaning)")
