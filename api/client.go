@@ -264,12 +264,15 @@ func (c *Client) once(ctx context.Context, method, path string, query url.Values
 		"duration", time.Since(start).Round(time.Millisecond), "bytes", len(data),
 		"headers", RedactHeaders(req.Header), "trace_id", res.Header.Get("X-Trace-Id"))
 	if err != nil {
-		// the server answered with a status and the body broke off: a 2xx
-		// is the server's word that the change was accepted
-		if change && res.StatusCode/100 == 2 {
+		// the server answered with a status and the body broke off: the
+		// status is its word (a 2xx: the change was accepted; else refused)
+		switch {
+		case res.StatusCode/100 != 2:
+			return nil, ErrorFromResponse(method, path, res.StatusCode, res.Header, data)
+		case change:
 			return &response{body: data, header: res.Header, status: res.StatusCode}, nil
 		}
-		return nil, &Error{Method: method, Path: path, Err: transportError(err), Unknown: change}
+		return nil, &Error{Method: method, Path: path, Err: transportError(err)}
 	}
 	if len(data) > MaxBody {
 		return nil, &Error{Method: method, Path: path, Status: res.StatusCode,
