@@ -128,7 +128,8 @@ func oneLine(s string) string {
 	return s
 }
 
-func asError(err error) *Error {
+// AsError returns err as an *Error, or nil.
+func AsError(err error) *Error {
 	var e *Error
 	if errors.As(err, &e) {
 		return e
@@ -138,7 +139,7 @@ func asError(err error) *Error {
 
 // StatusOf returns the HTTP status of err, or 0.
 func StatusOf(err error) int {
-	if e := asError(err); e != nil {
+	if e := AsError(err); e != nil {
 		return e.Status
 	}
 	return 0
@@ -148,7 +149,7 @@ func StatusOf(err error) int {
 // may have been carried out. Never report it as refused, and never send it
 // again without the user's explicit choice.
 func IsOutcomeUnknown(err error) bool {
-	e := asError(err)
+	e := AsError(err)
 	return e != nil && e.Unknown
 }
 
@@ -161,7 +162,7 @@ func IsNotFound(err error) bool { return StatusOf(err) == http.StatusNotFound }
 // IsConflict reports a conflict or a service in a pending state: 409, or a
 // 400 whose message says "pending state".
 func IsConflict(err error) bool {
-	e := asError(err)
+	e := AsError(err)
 	if e == nil {
 		return false
 	}

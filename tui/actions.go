@@ -1,7 +1,6 @@
 package tui
 
 import (
-	"errors"
 	"fmt"
 	"reflect"
 	"sort"
@@ -180,10 +179,7 @@ func unreadableAnswer(result any) string {
 	return ""
 }
 
-type unknownAction struct {
-	action kit.Action
-	before map[string]string
-}
+type unknownAction struct{ action kit.Action }
 
 // outcomeUnknown handles a change that was sent and never answered: it is
 // not reported as refused; its lists are read again (by the caller, with
@@ -194,7 +190,7 @@ type unknownAction struct {
 func (m *Model) outcomeUnknown(a kit.Action, msg actionResultMsg, sameProfile bool) tea.Cmd {
 	l := m.actions
 	why := msg.err.Error()
-	if e := asAPIError(msg.err); e != nil && e.Err != nil {
+	if e := api.AsError(msg.err); e != nil && e.Err != nil {
 		why = e.Err.Error()
 	}
 	toast := m.toast(kit.ToastWarn, a.Name+": outcome unknown — sent, no answer came back ("+why+"); reading it again")
@@ -202,7 +198,7 @@ func (m *Model) outcomeUnknown(a kit.Action, msg actionResultMsg, sameProfile bo
 		return toast // another account is shown now: nothing to compare
 	}
 	id := l.id()
-	l.unknown[id] = unknownAction{action: a, before: msg.before}
+	l.unknown[id] = unknownAction{action: a}
 	l.keys[a.Key] = true
 	m.dialogs = append(m.dialogs, kit.NewOutcomeDialog(m.common, id, a.Name, why, a.EvidenceOf, a.Evidence != nil))
 	if a.Evidence == nil {
@@ -231,12 +227,4 @@ func (m *Model) outcomeChecked(msg kit.OutcomeCheckedMsg) {
 			o.Checked(msg)
 		}
 	}
-}
-
-func asAPIError(err error) *api.Error {
-	var e *api.Error
-	if errors.As(err, &e) {
-		return e
-	}
-	return nil
 }
