@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/skytui/skytui/api"
@@ -329,3 +330,9 @@ func TestFreshnessHeader(t *testing.T) {
 		t.Fatalf("no stale header:\n%s", h.Screen())
 	}
 }
+
+// emptyKeys is the key map of a screen without keys of its own.
+type emptyKeys struct{}
+
+func (emptyKeys) ShortHelp() []key.Binding  { return nil }
+func (emptyKeys) FullHelp() [][]key.Binding { return nil }

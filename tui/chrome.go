@@ -1,0 +1,312 @@
+package tui
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/skytui/skytui/api"
+	"github.com/skytui/skytui/tui/kit"
+)
+
+type toast struct {
+	id    int
+	level kit.ToastLevel
+	text  string
+}
+
+func (m *Model) toast(level kit.ToastLevel, text string) tea.Cmd {
+	m.toastID++
+	id := m.toastID
+	m.toasts = append(m.toasts, toast{id: id, level: level, text: text})
+	if len(m.toasts) > 5 {
+		m.toasts = m.toasts[len(m.toasts)-5:]
+	}
+	d := 6 * time.Second
+	if level == kit.ToastError {
+		d = 15 * time.Second
+	}
+	return m.after(d, toastExpireMsg{id: id})
+}
+
+// View renders the frame: header, tabs, the screen (or help), the message
+// line and the footer; dialogs on top.
+func (m *Model) View() tea.View {
+	v := tea.NewView(m.render())
+	v.AltScreen = true
+	v.WindowTitle = "skytui " + m.common.Profile
+	return v
+}
+
+// Render returns the frame as a string (tests and benchmarks).
+func (m *Model) Render() string { return m.render() }
+
+func (m *Model) render() string {
+	if m.quitting {
+		return ""
+	}
+	w, h := m.width, m.height
+	if w == 0 || h == 0 {
+		return "starting..."
+	}
+	if w < MinWidth || h < MinHeight {
+		msg := fmt.Sprintf("terminal too small (need %dx%d, have %dx%d)", MinWidth, MinHeight, w, h)
+		lines := strings.Split(ansi.Wrap(msg, w, " "), "\n")
+		lines = append(lines, "enlarge the window, or q to quit")
+		if len(lines) > h {
+			lines = lines[:h] // 1x1 still gets a frame that fits
+		}
+		for i, l := range lines {
+			st := m.common.Theme.Warn
+			if i == len(lines)-1 && len(lines) > 1 {
+				st = m.common.Theme.Muted
+			}
+			lines[i] = st.Render(ansi.Truncate(l, w, ""))
+		}
+		return strings.Join(lines, "\n")
+	}
+	bh := m.bodyHeight()
+	var body string
+	if m.showHelp {
+		body = m.helpView(w, bh)
+	} else {
+		body = m.screen().View()
+	}
+	body = fitLines(body, w, bh)
+	if n := len(m.dialogs); n > 0 {
+		body = overlay(body, m.dialogs[n-1].View(w-4, bh-2), w, bh)
+	}
+	var b strings.Builder
+	b.WriteString(m.headerView(w))
+	b.WriteByte('\n')
+	b.WriteString(m.tabsView(w))
+	b.WriteByte('\n')
+	b.WriteString(body)
+	b.WriteByte('\n')
+	b.WriteString(m.messageView(w))
+	b.WriteByte('\n')
+	b.WriteString(m.footerView(w))
+	return b.String()
+}
+
+// fitLines makes s exactly h lines, none wider than w.
+func fitLines(s string, w, h int) string {
+	lines := strings.Split(s, "\n")
+	if len(lines) > h {
+		lines = lines[:h]
+	}
+	for i, l := range lines {
+		if ansi.StringWidth(l) > w {
+			lines[i] = ansi.Truncate(l, w, "")
+		}
+	}
+	for len(lines) < h {
+		lines = append(lines, "")
+	}
+	return strings.Join(lines, "\n")
+}
+
+// overlay draws box centred over bg (h lines of width w).
+func overlay(bg, box string, w, h int) string {
+	lines := strings.Split(bg, "\n")
+	bl := strings.Split(box, "\n")
+	bw := 0
+	for _, l := range bl {
+		bw = max(bw, ansi.StringWidth(l))
+	}
+	x := max(0, (w-bw)/2)
+	y := max(0, (h-len(bl))/2)
+	for i, l := range bl {
+		row := y + i
+		if row >= len(lines) {
+			break
+		}
+		under := lines[row]
+		left := ansi.Truncate(under, x, "")
+		left += strings.Repeat(" ", max(0, x-ansi.StringWidth(left)))
+		right := ansi.TruncateLeft(under, x+bw, "")
+		lines[row] = left + l + strings.Repeat(" ", max(0, bw-ansi.StringWidth(l))) + right
+	}
+	return strings.Join(lines, "\n")
+}
+
+func (m *Model) headerView(w int) string {
+	th := m.common.Theme
+	parts := []string{th.Title.Render("skytui"), "profile " + th.Bold.Render(m.common.Profile)}
+	if c := m.common.Client; c != nil {
+		parts = append(parts, c.Host())
+		if org := c.Org(); org != "" {
+			parts = append(parts, "org "+org)
+		}
+	}
+	if m.common.Demo {
+		parts = append(parts, th.BadgeDemo.Render(" DEMO "))
+	}
+	if m.common.ReadOnly {
+		parts = append(parts, th.BadgeRO.Render(" READ-ONLY "))
+	}
+	left := " " + strings.Join(parts, "  ")
+	right := m.freshnessView()
+	lw := ansi.StringWidth(left)
+	room := w - lw - 2
+	if room < 12 {
+		left = ansi.Truncate(left, w, th.Glyphs.Ellipsis)
+		return left
+	}
+	if ansi.StringWidth(right) > room {
+		right = ansi.Truncate(right, room, th.Glyphs.Ellipsis)
+	}
+	return left + strings.Repeat(" ", max(1, w-lw-ansi.StringWidth(right)-1)) + right
+}
+
+func (m *Model) freshnessView() string {
+	th := m.common.Theme
+	spin := ""
+	if m.engine.inFlight() || len(m.actions.running) > 0 {
+		spin = th.Accent.Render(th.Spinner(m.spinFrame)) + " "
+	}
+	if m.engine.stopped {
+		if errors.Is(m.engine.stopErr, errNoAPIKey) {
+			return spin + th.Warn.Render("no API key for this profile "+th.Glyphs.Dash+" :login to enter one")
+		}
+		return spin + th.Error.Render("API key refused (401): polling stopped "+th.Glyphs.Dash+" :login or r to retry")
+	}
+	lastOK, err, known := m.engine.status()
+	now := m.common.Time()
+	switch {
+	case err != nil && lastOK.IsZero():
+		return spin + th.Warn.Render("no data "+th.Glyphs.Dash+" "+reason(err))
+	case err != nil:
+		return spin + th.Warn.Render("stale since "+lastOK.Local().Format("15:04:05")+" "+th.Glyphs.Dash+" "+reason(err))
+	case known && !lastOK.IsZero():
+		return spin + th.Muted.Render("updated "+kit.Ago(now.Sub(lastOK))+" ago")
+	case len(m.engine.order) == 0:
+		return ""
+	}
+	return spin + th.Muted.Render("loading"+th.Glyphs.Ellipsis)
+}
+
+// reason is the short form of a poll error for the header.
+func reason(err error) string {
+	var ae *api.Error
+	if errors.As(err, &ae) {
+		if ae.Status > 0 {
+			msg := ae.Message
+			if msg == "" && ae.Err != nil {
+				msg = ae.Err.Error()
+			}
+			if msg == "" {
+				return fmt.Sprintf("HTTP %d", ae.Status)
+			}
+			return fmt.Sprintf("HTTP %d: %s", ae.Status, msg)
+		}
+		if ae.Err != nil {
+			return ae.Err.Error()
+		}
+	}
+	return err.Error()
+}
+
+func (m *Model) tabsView(w int) string {
+	th := m.common.Theme
+	var b strings.Builder
+	b.WriteString(" ")
+	for i, s := range m.screens {
+		label := fmt.Sprintf(" %d %s ", i+1, s.Title())
+		if i == m.active {
+			b.WriteString(th.TabOn.Render("[" + label + "]"))
+		} else {
+			b.WriteString(th.TabOff.Render(" " + label + " "))
+		}
+	}
+	line := b.String()
+	if sub := m.actions.submitting(); len(sub) > 0 {
+		note := th.Warn.Render(" submitting: " + strings.Join(sub, ", ") + th.Glyphs.Ellipsis)
+		line += note
+	}
+	return ansi.Truncate(line, w, th.Glyphs.Ellipsis)
+}
+
+func (m *Model) messageView(w int) string {
+	th := m.common.Theme
+	if m.cmdline.active {
+		return m.cmdline.view(m, w)
+	}
+	if n := len(m.toasts); n > 0 {
+		t := m.toasts[n-1]
+		st := th.Base
+		prefix := ""
+		switch t.level {
+		case kit.ToastSuccess:
+			st, prefix = th.OK, th.Glyphs.Check+" "
+		case kit.ToastWarn:
+			st, prefix = th.Warn, "! "
+		case kit.ToastError:
+			st, prefix = th.Error, "error: "
+		}
+		text := " " + prefix + t.text
+		if n > 1 {
+			text += fmt.Sprintf("  (+%d)", n-1)
+		}
+		return st.Render(ansi.Truncate(text, w, th.Glyphs.Ellipsis))
+	}
+	return ""
+}
+
+func (m *Model) footerView(w int) string {
+	th := m.common.Theme
+	render := func(b key.Binding) string {
+		if !b.Enabled() || b.Help().Key == "" {
+			return ""
+		}
+		return th.Key.Render(b.Help().Key) + " " + th.Desc.Render(b.Help().Desc)
+	}
+	var items, globals []string
+	switch {
+	case m.showHelp:
+		items = append(items, render(key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc/?", "close help"))),
+			render(key.NewBinding(key.WithKeys("j"), key.WithHelp("j/k", "scroll"))))
+	case len(m.dialogs) > 0:
+		items = append(items, render(key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "choose"))),
+			render(key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel"))))
+	case m.cmdline.active:
+		items = append(items, render(key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "complete"))),
+			render(key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "run"))),
+			render(key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel"))))
+	default:
+		for _, b := range m.screen().KeyMap().ShortHelp() {
+			if s := render(b); s != "" {
+				items = append(items, s)
+			}
+		}
+		if !m.screen().CapturesKeys() {
+			globals = []string{render(m.keys.Help), render(m.keys.Quit)}
+		}
+	}
+	// the screen's keys as far as they fit, and always "? help" and "q quit"
+	tail := strings.Join(globals, "  ")
+	room := w - 1 - ansi.StringWidth(tail) - 2
+	line := " "
+	for i, it := range items {
+		sep := "  "
+		if i == 0 {
+			sep = ""
+		}
+		if ansi.StringWidth(line+sep+it)-1 > room {
+			break
+		}
+		line += sep + it
+	}
+	if tail != "" {
+		if line != " " {
+			line += "  "
+		}
+		line += tail
+	}
+	return ansi.Truncate(line, w, th.Glyphs.Ellipsis)
+}

@@ -1,0 +1,126 @@
+package tui
+
+import (
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	"github.com/charmbracelet/x/ansi"
+)
+
+type globalKeys struct {
+	Screen1, Screen2, Screen3, Screen4 key.Binding
+	Screen5                            key.Binding
+	Next, Prev                         key.Binding
+	Help, Command, Refresh, Back, Quit key.Binding
+	Suspend                            key.Binding
+}
+
+func defaultGlobalKeys() globalKeys {
+	return globalKeys{
+		Screen1: key.NewBinding(key.WithKeys("1"), key.WithHelp("1", "services")),
+		Screen2: key.NewBinding(key.WithKeys("2"), key.WithHelp("2", "backups")),
+		Screen3: key.NewBinding(key.WithKeys("3"), key.WithHelp("3", "restores")),
+		Screen4: key.NewBinding(key.WithKeys("4"), key.WithHelp("4", "replication")),
+		Screen5: key.NewBinding(key.WithKeys("5"), key.WithHelp("5", "settings")),
+		Next:    key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "next screen")),
+		Prev:    key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "previous screen")),
+		Help:    key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
+		Command: key.NewBinding(key.WithKeys(":"), key.WithHelp(":", "command")),
+		Refresh: key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "refresh")),
+		Back:    key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back")),
+		Quit:    key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
+		// ctrl+z works everywhere, in a form field too (handleKey)
+		Suspend: key.NewBinding(key.WithKeys("ctrl+z"), key.WithHelp("ctrl+z", "suspend")),
+	}
+}
+
+func (k globalKeys) list() []key.Binding {
+	return []key.Binding{k.Screen1, k.Screen2, k.Screen3, k.Screen4, k.Screen5, k.Next, k.Prev,
+		k.Help, k.Command, k.Refresh, k.Back, k.Quit, k.Suspend}
+}
+
+// helpView is the full help, generated from the bindings themselves.
+func (m *Model) helpView(w, h int) string {
+	th := m.common.Theme
+	type group struct {
+		title string
+		keys  []key.Binding
+	}
+	var groups []group
+	for i, g := range m.screen().KeyMap().FullHelp() {
+		title := m.screen().Title()
+		if i > 0 {
+			title = "" // continuation of the screen's keys
+		}
+		groups = append(groups, group{title, g})
+	}
+	groups = append(groups, group{"Global", m.keys.list()})
+	groups = append(groups, group{"Commands", []key.Binding{
+		key.NewBinding(key.WithKeys(":services"), key.WithHelp(":services", "Services screen")),
+		key.NewBinding(key.WithKeys(":backups"), key.WithHelp(":backups <service>", "Backups of a service")),
+		key.NewBinding(key.WithKeys(":restores"), key.WithHelp(":restores", "Restores screen")),
+		key.NewBinding(key.WithKeys(":replication"), key.WithHelp(":replication", "Replication screen")),
+		key.NewBinding(key.WithKeys(":profile"), key.WithHelp(":profile <name>", "switch profile")),
+		key.NewBinding(key.WithKeys(":q"), key.WithHelp(":q", "quit")),
+	}})
+	var lines []string
+	seen := map[string]bool{}
+	for _, g := range groups {
+		kw := 0
+		for _, b := range g.keys {
+			kw = max(kw, ansi.StringWidth(b.Help().Key))
+		}
+		var gl []string
+		for _, b := range g.keys {
+			hk := b.Help()
+			if hk.Key == "" || !b.Enabled() {
+				continue
+			}
+			id := g.title + hk.Key + hk.Desc
+			if seen[id] {
+				continue
+			}
+			seen[id] = true
+			gl = append(gl, "  "+th.Key.Render(hk.Key)+strings.Repeat(" ", kw-ansi.StringWidth(hk.Key)+2)+th.Desc.Render(hk.Desc))
+		}
+		if len(gl) == 0 {
+			continue
+		}
+		if len(lines) > 0 {
+			lines = append(lines, "")
+		}
+		if g.title != "" {
+			lines = append(lines, th.Title.Render(g.title))
+		}
+		lines = append(lines, gl...)
+	}
+	// flow into as many columns as the width allows; scroll the rest
+	avail := max(1, h-2)
+	cols := min(max(1, (len(lines)+avail-1)/avail), max(1, w/38))
+	colW := w / cols
+	page := cols * avail
+	m.helpMax = max(0, len(lines)-page)
+	off := min(m.helpOffset, m.helpMax)
+	lines = lines[off:]
+	var out []string
+	for r := 0; r < avail; r++ {
+		var row strings.Builder
+		for c := 0; c < cols; c++ {
+			i := c*avail + r
+			if i >= len(lines) {
+				break
+			}
+			cell := ansi.Truncate(lines[i], colW-1, "")
+			row.WriteString(cell)
+			if c < cols-1 {
+				row.WriteString(strings.Repeat(" ", max(0, colW-ansi.StringWidth(cell))))
+			}
+		}
+		out = append(out, strings.TrimRight(row.String(), " "))
+	}
+	title := th.Bold.Render(" Help") + th.Muted.Render("  (esc or ? to close)")
+	if m.helpMax > 0 {
+		title += th.Muted.Render("  j/k scroll")
+	}
+	return title + "\n\n" + strings.Join(out, "\n")
+}

@@ -1,0 +1,57 @@
+package tui
+
+import (
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/skytui/skytui/tui/kit"
+)
+
+// switchProfile opens another profile (in a command: it may read a
+// keystore).
+func (m *Model) switchProfile(name string) tea.Cmd {
+	if m.opts.SwitchProfile == nil {
+		return m.toast(kit.ToastError, "profiles are not configured: cannot switch to "+name)
+	}
+	if name == m.common.Profile {
+		return m.toast(kit.ToastInfo, "already on profile "+name)
+	}
+	open := m.opts.SwitchProfile
+	return func() tea.Msg {
+		p, err := open(name)
+		if p.Name == "" {
+			p.Name = name
+		}
+		return profileOpenedMsg{p: p, err: err}
+	}
+}
+
+func (m *Model) profileOpened(msg profileOpenedMsg) tea.Cmd {
+	if msg.err != nil {
+		return m.toast(kit.ToastError, "profile "+msg.p.Name+": "+msg.err.Error())
+	}
+	if msg.p.Client == nil {
+		return m.toast(kit.ToastError, "profile "+msg.p.Name+": no API client")
+	}
+	return m.applyProfile(msg.p, "switched to profile "+msg.p.Name)
+}
+
+// applyProfile makes p the current profile: new client, fresh screens, a
+// new polling generation, then a toast.
+func (m *Model) applyProfile(p Profile, done string) tea.Cmd {
+	msg := profileOpenedMsg{p: p}
+	c := m.common
+	c.Client, c.Profile, c.ReadOnly, c.Demo = msg.p.Client, msg.p.Name, msg.p.ReadOnly, msg.p.Demo
+	m.profileGen++
+	m.known = nil
+	m.dialogs = nil
+	m.screens = m.buildScreens()
+	cmds := []tea.Cmd{}
+	for _, s := range m.screens {
+		s.SetSize(m.width, m.bodyHeight())
+		cmds = append(cmds, s.Init())
+	}
+	m.engine.resetFreshness()
+	cmds = append(cmds, m.engine.switchTo(m.screen().Resources())...)
+	cmds = append(cmds, m.toast(kit.ToastSuccess, done), m.startSpinner())
+	return tea.Batch(cmds...)
+}

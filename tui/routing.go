@@ -1,0 +1,304 @@
+package tui
+
+import (
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/skytui/skytui/api"
+	"github.com/skytui/skytui/theme"
+	"github.com/skytui/skytui/tui/kit"
+)
+
+// Update routes messages: keys go dialog → command line / help → focused
+// input → global → active screen.
+func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	cmd := m.update(msg)
+	if m.started && !m.quitting {
+		if res := m.screen().Resources(); !m.engine.sameKeys(res) {
+			cmd = tea.Batch(cmd, tea.Batch(m.engine.sync(res)...), m.startSpinner())
+		}
+	}
+	return m, cmd
+}
+
+func (m *Model) update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.width, m.height = msg.Width, msg.Height
+		m.common.Width, m.common.Height = msg.Width, msg.Height
+		for _, s := range m.screens {
+			s.SetSize(m.width, m.bodyHeight())
+		}
+		return nil
+	case tea.BackgroundColorMsg:
+		m.common.Theme = theme.New(theme.Options{Dark: msg.IsDark(), NoColor: m.opts.NoColor,
+			Unicode: m.opts.Unicode, Accessible: m.opts.Accessible})
+		return nil
+	case tea.KeyPressMsg:
+		return m.handleKey(msg)
+	case tea.PasteMsg:
+		// pasted text goes where typed text would
+		if n := len(m.dialogs); n > 0 {
+			d, cmd := m.dialogs[n-1].Update(msg)
+			m.dialogs[n-1] = d
+			return cmd
+		}
+		if m.cmdline.active {
+			var cmd tea.Cmd
+			m.cmdline.input, cmd = m.cmdline.input.Update(msg)
+			return cmd
+		}
+		return m.toScreen(msg)
+	case pollTickMsg:
+		return tea.Batch(m.engine.onTick(msg), m.startSpinner())
+	case pollResultMsg:
+		data, cmds := m.engine.onResult(msg)
+		if data == nil {
+			return nil
+		}
+		if api.IsUnauthorized(data.Err) && m.opts.Login != nil {
+			cmds = append(cmds, m.openKeyPrompt("The API refused the key of profile "+m.common.Profile+" ("+oneLineErr(data.Err)+"). Enter a valid key, or esc to look around without one."))
+		}
+		if data.Key == "services" && data.Err == nil {
+			if svcs, ok := data.Data.([]api.Service); ok {
+				m.known = svcs
+			}
+		}
+		s, cmd := m.screen().Update(*data)
+		m.screens[m.active] = s
+		return tea.Batch(append(cmds, cmd)...)
+	case kit.RefreshMsg:
+		return tea.Batch(tea.Batch(m.engine.refresh(msg.Keys, len(msg.Keys) > 0)...), m.startSpinner())
+	case clockMsg:
+		s, cmd := m.screen().Update(kit.ClockMsg{Now: m.common.Time()})
+		m.screens[m.active] = s
+		return tea.Batch(cmd, m.after(ClockInterval, clockMsg{}))
+	case spinMsg:
+		m.spinFrame++
+		if m.engine.inFlight() || len(m.actions.running) > 0 {
+			return m.after(120*time.Millisecond, spinMsg{})
+		}
+		m.spinning = false
+		return nil
+	case kit.ToastMsg:
+		return m.toast(msg.Level, msg.Text)
+	case toastExpireMsg:
+		for i, t := range m.toasts {
+			if t.id == msg.id {
+				m.toasts = append(m.toasts[:i], m.toasts[i+1:]...)
+				break
+			}
+		}
+		return nil
+	case kit.ActionRequestMsg:
+		a := msg.Action
+		if a.Origin == "" {
+			a.Origin = m.screen().ID()
+		}
+		return m.requestAction(a)
+	case actionResultMsg:
+		return m.actionDone(msg)
+	case kit.OutcomeCheckedMsg:
+		m.outcomeChecked(msg)
+		return nil
+	case kit.ConfirmedMsg:
+		m.removeDialog(msg.ID)
+		if msg.ID == quitDialogID {
+			if msg.Yes {
+				m.quitting = true
+				return tea.Quit
+			}
+			return nil
+		}
+		cmd, _ := m.confirmedAction(msg)
+		return cmd
+	case kit.OpenDialogMsg:
+		m.dialogs = append(m.dialogs, msg.Dialog)
+		return nil
+	case kit.CloseDialogMsg:
+		if n := len(m.dialogs); n > 0 {
+			m.dialogs = m.dialogs[:n-1]
+		}
+		return nil
+	case kit.PickedMsg:
+		if msg.Service == nil {
+			return nil
+		}
+		return m.openScreen(msg.Purpose, msg.Service.ID)
+	case kit.WatchMsg:
+		return m.startWatch(msg.Watch)
+	case watchTickMsg:
+		return m.onWatchTick(msg)
+	case watchResultMsg:
+		return m.onWatchResult(msg)
+	case profileOpenedMsg:
+		return m.profileOpened(msg)
+	case loginRequestMsg:
+		return m.login(msg)
+	case keyLoginMsg:
+		return m.loggedIn(msg)
+	case kit.LoginRequestMsg:
+		return m.openKeyPrompt(msg.Reason)
+	case kit.DataMsg, kit.ClockMsg:
+		return nil // only the engine and the clock send these
+	}
+	// Anything else (component ticks, form internals, the answers of
+	// commands a screen started) goes to every screen: a screen that was
+	// left while its command ran still gets the answer.
+	var cmds []tea.Cmd
+	for i, s := range m.screens {
+		ns, cmd := s.Update(msg)
+		m.screens[i] = ns
+		cmds = append(cmds, cmd)
+	}
+	if n := len(m.dialogs); n > 0 {
+		d, cmd := m.dialogs[n-1].Update(msg)
+		m.dialogs[n-1] = d
+		cmds = append(cmds, cmd)
+	}
+	return tea.Batch(cmds...)
+}
+
+func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
+	if msg.String() == "ctrl+c" {
+		return m.quit()
+	}
+	if key.Matches(msg, m.keys.Suspend) {
+		// Bubble Tea leaves the alternate screen and raw mode, stops the
+		// process group (SIGTSTP) and, on SIGCONT, takes the terminal back
+		// and redraws; the shell reads what is typed meanwhile.
+		return tea.Suspend
+	}
+	if n := len(m.dialogs); n > 0 {
+		d, cmd := m.dialogs[n-1].Update(msg)
+		m.dialogs[n-1] = d
+		return cmd
+	}
+	if m.cmdline.active {
+		return m.cmdline.update(m, msg)
+	}
+	if m.showHelp {
+		switch msg.String() {
+		case "esc", "?", "q", "enter":
+			m.showHelp = false
+			m.helpOffset = 0
+		case "j", "down", "pgdown", "space":
+			m.helpOffset = min(m.helpOffset+5, m.helpMax)
+		case "k", "up", "pgup":
+			m.helpOffset = max(0, m.helpOffset-5)
+		}
+		return nil
+	}
+	if m.width < MinWidth || m.height < MinHeight {
+		if key.Matches(msg, m.keys.Quit) {
+			return m.quit()
+		}
+		return nil
+	}
+	if m.screen().CapturesKeys() {
+		return m.toScreen(msg)
+	}
+	switch {
+	case key.Matches(msg, m.keys.Quit):
+		return m.quit()
+	case key.Matches(msg, m.keys.Help):
+		m.showHelp = true
+		return nil
+	case key.Matches(msg, m.keys.Command):
+		return m.cmdline.open()
+	case key.Matches(msg, m.keys.Refresh):
+		return tea.Batch(tea.Batch(m.engine.refresh(nil, false)...), m.startSpinner())
+	case key.Matches(msg, m.keys.Screen1):
+		return m.switchScreen(0)
+	case key.Matches(msg, m.keys.Screen2):
+		return m.switchScreen(1)
+	case key.Matches(msg, m.keys.Screen3):
+		return m.switchScreen(2)
+	case key.Matches(msg, m.keys.Screen4):
+		return m.switchScreen(3)
+	case key.Matches(msg, m.keys.Screen5):
+		return m.switchScreen(4)
+	case key.Matches(msg, m.keys.Next):
+		return m.switchScreen((m.active + 1) % len(m.screens))
+	case key.Matches(msg, m.keys.Prev):
+		return m.switchScreen((m.active + len(m.screens) - 1) % len(m.screens))
+	}
+	return m.toScreen(msg)
+}
+
+func (m *Model) toScreen(msg tea.Msg) tea.Cmd {
+	s, cmd := m.screen().Update(msg)
+	m.screens[m.active] = s
+	return cmd
+}
+
+// deliver hands a message to the screen with the given ID.
+func (m *Model) deliver(id string, msg tea.Msg) tea.Cmd {
+	for i, s := range m.screens {
+		if s.ID() == id {
+			ns, cmd := s.Update(msg)
+			m.screens[i] = ns
+			return cmd
+		}
+	}
+	return nil
+}
+
+// switchScreen shows screen i. The polling generation changes, so replies
+// for the screen left behind are dropped, and the new screen's resources
+// are fetched at once.
+func (m *Model) switchScreen(i int) tea.Cmd {
+	if i < 0 || i >= len(m.screens) {
+		return nil
+	}
+	if i == m.active {
+		return nil
+	}
+	m.active = i
+	return tea.Batch(tea.Batch(m.engine.switchTo(m.screen().Resources())...), m.startSpinner())
+}
+
+func (m *Model) openScreen(id, arg string) tea.Cmd {
+	for i, s := range m.screens {
+		if s.ID() != id {
+			continue
+		}
+		var cmd tea.Cmd
+		if o, ok := s.(kit.Opener); ok && arg != "" {
+			cmd = o.Open(arg)
+		}
+		return tea.Batch(cmd, m.switchScreen(i))
+	}
+	return m.toast(kit.ToastError, "no screen "+id)
+}
+
+func (m *Model) quit() tea.Cmd {
+	if sub := m.actions.submitting(); len(sub) > 0 {
+		for _, d := range m.dialogs {
+			if c, ok := d.(*kit.ConfirmDialog); ok && c.ID == quitDialogID {
+				return nil
+			}
+		}
+		m.dialogs = append(m.dialogs, kit.NewConfirm(m.common, quitDialogID, kit.Confirm{
+			Kind:  kit.ConfirmYesNo,
+			Title: "Quit while submitting?",
+			Detail: "Still being submitted: " + strings.Join(sub, ", ") +
+				". The server may complete it anyway; you will not see the outcome. Quit now?",
+		}))
+		return nil
+	}
+	m.quitting = true
+	return tea.Quit
+}
+
+func (m *Model) removeDialog(id int) {
+	for i := len(m.dialogs) - 1; i >= 0; i-- {
+		if c, ok := m.dialogs[i].(interface{ DialogID() int }); ok && c.DialogID() == id {
+			m.dialogs = append(m.dialogs[:i], m.dialogs[i+1:]...)
+			return
+		}
+	}
+}
