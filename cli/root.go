@@ -32,6 +32,10 @@ func Execute(ctx context.Context, version string) error {
 	if errors.As(err, &sig) {
 		os.Exit(sig.ExitCode())
 	}
+	// the commands for scripts exit 2 (usage) and 4 (not found) too
+	if code := exitCode(err); code > exitFailed {
+		os.Exit(reportError(os.Stderr, err))
+	}
 	return err
 }
 
@@ -84,6 +88,7 @@ the command line.`,
 	fl.Float64Var(&f.timeScale, "time-scale", 30, "with --demo: how much faster the sandbox clock runs")
 	fl.BoolVar(&f.hostile, "hostile", false, "with --demo: the demo data carries terminal control sequences (a test of the cleaning)")
 	cmd.AddCommand(newVersionCmd(e), newSandboxCmd(e), newAuthCmd(e), newCredsCmd(e))
+	cmd.AddCommand(scriptCmds(e)...)
 	return cmd
 }
 

@@ -1,0 +1,328 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/skytui/skytui/config"
+	"github.com/skytui/skytui/keystore"
+	"github.com/skytui/skytui/sandbox"
+)
+
+// newScriptHarness serves the sandbox with its demo data on loopback and
+// gives the commands the key through SKYSQL_API_KEY (never argv).
+func newScriptHarness(t *testing.T) *harness {
+	t.Helper()
+	sb := sandbox.New(sandbox.Options{APIKey: goodKey, DemoData: true, Seed: 7})
+	url, err := sb.Start("127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { sb.Close() })
+	dir := t.TempDir()
+	h := &harness{t: t, url: url, secrets: filepath.Join(dir, "secrets.age"), cfgPath: filepath.Join(dir, "config.toml")}
+	t.Setenv(config.EnvConfig, h.cfgPath)
+	t.Setenv(keystore.EnvAPIKey, goodKey)
+	return h
+}
+
+// prefixes are the two backup interfaces: the live one (the skysql preset,
+// /skybackup/v1) and the interface document's (/backup/v1).
+func (h *harness) prefixes() map[string][]string {
+	return map[string][]string{
+		"live":      {"--profile", "skysql", "--api-url", h.url},
+		"interface": {"--profile", "lab", "--api-url", h.url},
+	}
+}
+
+// script runs a command as main does: the error printed on stderr as
+// "skytui: …", and the exit status.
+func (h *harness) script(args ...string) (stdout, stderr string, code int) {
+	h.t.Helper()
+	stdout, stderr, err := h.runSplit(args...)
+	var eb bytes.Buffer
+	code = reportError(&eb, err)
+	stderr += eb.String()
+	if strings.Contains(stdout+stderr, goodKey) {
+		h.t.Fatalf("%v: the API key was printed", args)
+	}
+	return stdout, stderr, code
+}
+
+// ok runs a command that must succeed and returns its stdout.
+func (h *harness) ok(args ...string) string {
+	h.t.Helper()
+	stdout, stderr, code := h.script(args...)
+	if code != 0 || stderr != "" {
+		h.t.Fatalf("%v: exit %d\nstderr: %s", args, code, stderr)
+	}
+	return stdout
+}
+
+// fails runs a command that must fail with code, one line on stderr
+// starting with want, and nothing on stdout.
+func (h *harness) fails(code int, want string, args ...string) string {
+	h.t.Helper()
+	stdout, stderr, got := h.script(args...)
+	if got != code {
+		h.t.Errorf("%v: exit %d, want %d\nstderr: %s", args, got, code, stderr)
+	}
+	if stdout != "" {
+		h.t.Errorf("%v: stdout must be empty on an error, got:\n%s", args, stdout)
+	}
+	if !strings.HasPrefix(stderr, want) || strings.Count(stderr, "\n") != 1 {
+		h.t.Errorf("%v: stderr %q, want one line starting %q", args, stderr, want)
+	}
+	return stderr
+}
+
+func decodeJSON[T any](t *testing.T, s string) T {
+	t.Helper()
+	var v T
+	dec := json.NewDecoder(strings.NewReader(s))
+	if err := dec.Decode(&v); err != nil {
+		t.Fatalf("not JSON: %v\n%s", err, s)
+	}
+	if dec.More() {
+		t.Fatalf("more than one JSON document:\n%s", s)
+	}
+	return v
+}
+
+func args(base []string, more ...string) []string {
+	return append(append([]string{}, more...), base...)
+}
+
+func headerOf(out string) string { line, _, _ := strings.Cut(out, "\n"); return line }
+
+func TestScriptServices(t *testing.T) {
+	h := newScriptHarness(t)
+	p := h.prefixes()["interface"]
+
+	out := h.ok(args(p, "services", "list")...)
+	if hd := strings.Fields(headerOf(out)); strings.Join(hd, " ") != "NAME ID STATUS PROVIDER/REGION SIZE NODES" {
+		t.Errorf("header %q", hd)
+	}
+	if !strings.Contains(out, "orders-prod") || !strings.Contains(out, "aws/us-east-1") {
+		t.Errorf("table:\n%s", out)
+	}
+
+	wide := h.ok(args(p, "services", "list", "-o", "wide")...)
+	if hd := headerOf(wide); !strings.HasSuffix(strings.Join(strings.Fields(hd), " "), "TOPOLOGY VERSION FQDN CREATED") {
+		t.Errorf("wide header %q", hd)
+	}
+
+	noHead := h.ok(args(p, "services", "list", "--no-headers")...)
+	if strings.Contains(noHead, "NAME") || strings.Count(noHead, "\n") != strings.Count(out, "\n")-1 {
+		t.Errorf("--no-headers:\n%s", noHead)
+	}
+
+	svcs := decodeJSON[[]map[string]any](t, h.ok(args(p, "services", "list", "-o", "json")...))
+	var id string
+	for _, s := range svcs {
+		if s["name"] == sandbox.DemoOrders {
+			id, _ = s["id"].(string)
+		}
+	}
+	if id == "" {
+		t.Fatalf("services list -o json lacks %s: %v", sandbox.DemoOrders, svcs)
+	}
+
+	// get by name and by ID: one object
+	for _, ref := range []string{sandbox.DemoOrders, id} {
+		s := decodeJSON[map[string]any](t, h.ok(args(p, "services", "get", ref, "-o", "json")...))
+		if s["id"] != id || s["name"] != sandbox.DemoOrders {
+			t.Errorf("get %s: %v", ref, s)
+		}
+	}
+	got := h.ok(args(p, "services", "get", sandbox.DemoOrders, "--no-headers")...)
+	if f := strings.Fields(got); len(f) < 2 || f[0] != sandbox.DemoOrders || f[1] != id || strings.Count(got, "\n") != 1 {
+		t.Errorf("get table: %q", got)
+	}
+}
+
+func TestScriptBackupsEveryService(t *testing.T) {
+	h := newScriptHarness(t)
+	for name, p := range h.prefixes() {
+		t.Run(name, func(t *testing.T) {
+			bs := decodeJSON[[]map[string]any](t, h.ok(args(p, "backups", "list", "-o", "json")...))
+			services := map[any]bool{}
+			for _, b := range bs {
+				services[b["service_id"]] = true
+				if _, ok := b["storage_bytes"].(float64); !ok {
+					t.Fatalf("a backup without storage_bytes in bytes: %v", b)
+				}
+			}
+			if len(services) < 2 {
+				t.Fatalf("backups list without --service covers %d services", len(services))
+			}
+
+			out := h.ok(args(p, "backups", "list")...)
+			if hd := strings.Join(strings.Fields(headerOf(out)), " "); hd != "SERVICE KEY TYPE STATUS STARTED SIZE" {
+				t.Errorf("header %q", hd)
+			}
+			if strings.Count(out, "\n") != len(bs)+1 || !strings.Contains(out, "GiB") {
+				t.Errorf("%d backups, table:\n%s", len(bs), out)
+			}
+
+			one := decodeJSON[[]map[string]any](t, h.ok(args(p, "backups", "list", "--service", sandbox.DemoOrders, "-o", "json")...))
+			if len(one) == 0 {
+				t.Fatal("orders-prod has no backups")
+			}
+			for _, b := range one {
+				if b["service_id"] != one[0]["service_id"] {
+					t.Errorf("--service: a backup of another service: %v", b)
+				}
+			}
+
+			failed := decodeJSON[[]map[string]any](t, h.ok(args(p, "backups", "list", "--status", "FAILED", "-o", "json")...))
+			if len(failed) == 0 {
+				t.Error("the demo has a failed backup")
+			}
+			for _, b := range failed {
+				if !strings.EqualFold(b["status"].(string), "failed") {
+					t.Errorf("--status failed: %v", b["status"])
+				}
+			}
+
+			wide := h.ok(args(p, "backups", "list", "--service", sandbox.DemoOrders, "-o", "wide", "--no-headers")...)
+			if !strings.Contains(wide, one[0]["id"].(string)) || strings.Contains(wide, "FULL KEY") {
+				t.Errorf("wide: the full key:\n%s", wide)
+			}
+		})
+	}
+}
+
+func TestScriptSchedules(t *testing.T) {
+	h := newScriptHarness(t)
+	for name, p := range h.prefixes() {
+		t.Run(name, func(t *testing.T) {
+			out := h.ok(args(p, "schedules", "list", "--service", sandbox.DemoOrders)...)
+			if hd := strings.Join(strings.Fields(headerOf(out)), " "); hd != "ID TYPE SCHEDULE STATUS SUSPENDED" {
+				t.Errorf("header %q", hd)
+			}
+			if !strings.Contains(out, "0 3 * * *") {
+				t.Errorf("the daily full at 03:00:\n%s", out)
+			}
+			ss := decodeJSON[[]map[string]any](t, h.ok(args(p, "schedules", "list", "--service", sandbox.DemoOrders, "-o", "json")...))
+			if len(ss) == 0 || strings.Count(out, "\n") != len(ss)+1 {
+				t.Errorf("%d schedules, table:\n%s", len(ss), out)
+			}
+			h.fails(exitUsage, "skytui: --service is required", args(p, "schedules", "list")...)
+		})
+	}
+}
+
+func TestScriptRestores(t *testing.T) {
+	h := newScriptHarness(t)
+	for name, p := range h.prefixes() {
+		t.Run(name, func(t *testing.T) {
+			rs := decodeJSON[[]map[string]any](t, h.ok(args(p, "restores", "list", "-o", "json")...))
+			if len(rs) < 2 {
+				t.Fatalf("the demo's restores: %v", rs)
+			}
+			out := h.ok(args(p, "restores", "list")...)
+			if hd := strings.Join(strings.Fields(headerOf(out)), " "); hd != "ID TARGET STATUS STARTED SOURCE" {
+				t.Errorf("header %q", hd)
+			}
+			if !strings.Contains(out, sandbox.DemoReplica) {
+				t.Errorf("restores list names the target:\n%s", out)
+			}
+
+			one := decodeJSON[[]map[string]any](t, h.ok(args(p, "restores", "list", "--service", sandbox.DemoReplica, "-o", "json")...))
+			if len(one) == 0 {
+				t.Fatal("replica-west was restored")
+			}
+			for _, r := range one {
+				if r["service_id"] != one[0]["service_id"] {
+					t.Errorf("--service: %v", r)
+				}
+			}
+
+			id := strconv.FormatFloat(one[0]["id"].(float64), 'f', 0, 64)
+			r := decodeJSON[map[string]any](t, h.ok(args(p, "restores", "get", id, "-o", "json")...))
+			if r["id"] != one[0]["id"] || r["service_id"] != one[0]["service_id"] {
+				t.Errorf("restores get %s: %v", id, r)
+			}
+			row := h.ok(args(p, "restores", "get", id, "--no-headers", "-o", "wide")...)
+			if f := strings.Fields(row); len(f) < 2 || f[0] != id || f[1] != sandbox.DemoReplica {
+				t.Errorf("restores get table: %q", row)
+			}
+			h.fails(exitNotFound, "skytui: 404 Not Found", args(p, "restores", "get", "987654")...)
+		})
+	}
+}
+
+func TestScriptExitStatus(t *testing.T) {
+	h := newScriptHarness(t)
+	p := h.prefixes()["live"]
+
+	// 4: not found
+	h.fails(exitNotFound, `skytui: no service named "no-such-db"`+"\n", args(p, "services", "get", "no-such-db")...)
+	h.fails(exitNotFound, `skytui: no service named "dbzz00000000"`+"\n", args(p, "backups", "list", "--service", "dbzz00000000")...)
+	h.fails(exitNotFound, `skytui: no service named "no-such-db"`+"\n", args(p, "schedules", "list", "--service", "no-such-db")...)
+
+	// 2: usage
+	h.fails(exitUsage, `skytui: -o "yaml": must be table, wide or json`, args(p, "services", "list", "-o", "yaml")...)
+	h.fails(exitUsage, "skytui: unknown flag: --bogus", args(p, "backups", "list", "--bogus")...)
+	h.fails(exitUsage, `skytui: service "ab"`, args(p, "services", "get", "ab")...)
+	h.fails(exitUsage, `skytui: --service "`, args(p, "restores", "list", "--service", strings.Repeat("x", 40))...)
+	h.fails(exitUsage, "skytui: accepts 1 arg(s), received 0", args(p, "services", "get")...)
+	h.fails(exitUsage, `skytui: restore ID "abc"`, args(p, "restores", "get", "abc")...)
+	h.fails(exitUsage, `skytui: unknown command "frob"`, args(p, "services", "frob")...)
+	// the key is never taken from the command line
+	h.fails(exitUsage, "skytui: unknown flag: --api-key", args(p, "services", "list", "--api-key", goodKey)...)
+
+	// the flags go before the noun too, as with the TUI
+	if out := h.ok("--profile", "lab", "--api-url", h.url, "services", "list", "--no-headers"); !strings.Contains(out, sandbox.DemoOrders) {
+		t.Errorf("flags before the noun:\n%s", out)
+	}
+}
+
+// TestScriptAPIError: a refused key is an API error: exit 1, the error's
+// one line on stderr, nothing on stdout, and never the key.
+func TestScriptAPIError(t *testing.T) {
+	h := newScriptHarness(t)
+	const wrong = "skysql.wrong.key.0000000000"
+	t.Setenv(keystore.EnvAPIKey, wrong)
+	for _, a := range [][]string{
+		{"services", "list"},
+		{"services", "get", sandbox.DemoOrders, "-o", "json"},
+		{"backups", "list"},
+		{"schedules", "list", "--service", sandbox.DemoOrders},
+		{"restores", "list"},
+		{"restores", "get", "1"},
+	} {
+		for _, p := range h.prefixes() {
+			stderr := h.fails(exitFailed, "skytui: 401 Unauthorized: ", args(p, a...)...)
+			if !strings.Contains(stderr, "trace ") || strings.Contains(stderr, wrong) {
+				t.Errorf("%v: stderr %q", a, stderr)
+			}
+		}
+	}
+}
+
+func TestScriptHelpers(t *testing.T) {
+	if got := humanBytes(3 << 30); got != "3.0 GiB" {
+		t.Errorf("humanBytes = %q", got)
+	}
+	if got := humanBytes(0); got != "-" {
+		t.Errorf("humanBytes(0) = %q", got)
+	}
+	tb := &table{head: []string{"A", "B"}, wideHead: []string{"C"}}
+	tb.add("x\ty\x1b[31m", "", "wide")
+	var b bytes.Buffer
+	if err := tb.write(&b, false, false); err != nil {
+		t.Fatal(err)
+	}
+	if b.String() != "A    B\nx y  -\n" {
+		t.Errorf("table:\n%q", b.String())
+	}
+	if exitCode(nil) != 0 || exitCode(usageErrf("x")) != 2 || exitCode(notFoundErrf("x")) != 4 || exitCode(bytes.ErrTooLarge) != 1 {
+		t.Error("exitCode")
+	}
+}
