@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/skytui/skytui/api"
+	"github.com/skytui/skytui/tui/kit"
 )
 
 // The read-only commands for scripts and runbooks: services, backups,
@@ -274,7 +275,7 @@ func backupsTable(backups []api.Backup, names map[string]string) *table {
 		if binlog != "" && b.BinlogPosition != "" {
 			binlog += ":" + string(b.BinlogPosition)
 		}
-		t.add(nameOf(names, b.ServiceID, b.ServiceName), api.ShortKey(b.Key), b.Type, b.Status, apiTime(b.StartTime), humanBytes(b.SizeBytes),
+		t.add(nameOf(names, b.ServiceID, b.ServiceName), api.ShortKey(b.Key), b.Type, b.Status, apiTime(b.StartTime), kit.HumanBytes(b.SizeBytes),
 			b.Key, apiTime(b.EndTime), b.BinlogGTIDPosition, binlog)
 	}
 	return t

@@ -11,6 +11,7 @@ import (
 	"github.com/skytui/skytui/config"
 	"github.com/skytui/skytui/keystore"
 	"github.com/skytui/skytui/sandbox"
+	"github.com/skytui/skytui/tui/kit"
 )
 
 // newScriptHarness serves the sandbox with its demo data on loopback and
@@ -307,11 +308,11 @@ func TestScriptAPIError(t *testing.T) {
 }
 
 func TestScriptHelpers(t *testing.T) {
-	if got := humanBytes(3 << 30); got != "3.0 GiB" {
+	if got := kit.HumanBytes(3 << 30); got != "3.0 GiB" {
 		t.Errorf("humanBytes = %q", got)
 	}
-	if got := humanBytes(0); got != "-" {
-		t.Errorf("humanBytes(0) = %q", got)
+	if got := kit.HumanBytes(0); got != "-" {
+		t.Errorf("kit.HumanBytes(0) = %q", got)
 	}
 	tb := &table{head: []string{"A", "B"}, wideHead: []string{"C"}}
 	tb.add("x\ty\x1b[31m", "", "wide")

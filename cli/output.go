@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -195,26 +194,3 @@ func fmtTime(t time.Time, raw string) string {
 
 func apiTime(t api.Time) string      { return fmtTime(t.Time, t.Raw) }
 func unixTime(t api.UnixTime) string { return fmtTime(t.Time, t.Raw) }
-
-// humanBytes is a size in binary units, as the TUI shows it: 1.5 GiB,
-// 312 MiB, "-" for none.
-func humanBytes(n int64) string {
-	if n <= 0 {
-		return "-"
-	}
-	const unit = 1024
-	if n < unit {
-		return strconv.FormatInt(n, 10) + " B"
-	}
-	units := []string{"KiB", "MiB", "GiB", "TiB", "PiB", "EiB"}
-	v := float64(n) / unit
-	i := 0
-	for v >= unit && i < len(units)-1 {
-		v /= unit
-		i++
-	}
-	if v < 10 {
-		return strconv.FormatFloat(v, 'f', 1, 64) + " " + units[i]
-	}
-	return strconv.FormatFloat(v, 'f', 0, 64) + " " + units[i]
-}
