@@ -1,0 +1,152 @@
+// Engine: the connections it opens (the HTTP client, SQL with a
+// service's default credentials) and the words for what failed.
+
+package replsetup
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/skytui/skytui/api"
+)
+
+// Engine runs the steps' calls: the HTTP API through Client and the sky
+// procedures over SQL. Its methods change nothing they are given and are
+// safe to run in tea.Cmds.
+type Engine struct {
+	Client *api.Client
+	Now    func() time.Time
+	// Open connects to a service (default api.OpenSQL).
+	Open func(api.SQLTarget) (*api.SQLClient, error)
+	// SQLTimeout bounds dialling and each statement (default 10 s).
+	SQLTimeout time.Duration
+}
+
+func (e *Engine) now() time.Time {
+	if e.Now == nil {
+		return time.Now()
+	}
+	return e.Now()
+}
+
+func (e *Engine) client() (*api.Client, error) {
+	if e.Client == nil {
+		return nil, errors.New("no API client")
+	}
+	return e.Client, nil
+}
+
+// target is how to connect to a service with the given credentials: its
+// fqdn and readwrite port, TLS when the service has SSL on.
+func (e *Engine) target(s *api.Service, c *api.Credentials) api.SQLTarget {
+	return api.SQLTarget{Host: s.FQDN, Port: s.ReadWritePort(), User: c.Username, Password: c.Password,
+		TLS: s.SSLEnabled, Timeout: e.SQLTimeout}
+}
+
+func (e *Engine) open(s *api.Service, c *api.Credentials) (*api.SQLClient, error) {
+	open := e.Open
+	if open == nil {
+		open = api.OpenSQL
+	}
+	return open(e.target(s, c))
+}
+
+// connect opens an SQL connection to a service with its current default
+// credentials.
+func (e *Engine) connect(ctx context.Context, s *api.Service) (*api.SQLClient, error) {
+	cl, err := e.client()
+	if err != nil {
+		return nil, err
+	}
+	creds, err := cl.GetCredentials(ctx, s.ID)
+	if err != nil {
+		return nil, err
+	}
+	return e.open(s, creds)
+}
+
+func (e *Engine) services(ctx context.Context, ids ...string) ([]*api.Service, error) {
+	cl, err := e.client()
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*api.Service, len(ids))
+	for i, id := range ids {
+		s, err := cl.GetService(ctx, id)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = s
+	}
+	return out, nil
+}
+
+func fail(step Step, err error, problem, fix string) Outcome {
+	if problem == "" && err != nil {
+		problem = err.Error()
+	}
+	return Outcome{Step: step, Verdict: Fail, Err: err, Problem: problem, Fix: fix}
+}
+
+// apiFix explains an HTTP error of the API.
+func apiFix(err error) string {
+	switch {
+	case api.IsUnauthorized(err):
+		return "the API key was refused: :login to enter a valid one"
+	case api.IsNotFound(err):
+		return "it no longer exists: check the Services screen"
+	case api.IsConflict(err):
+		return "the service is busy (a pending state): wait until it is ready, then try again"
+	case api.IsRateLimited(err):
+		return "too many requests: wait a moment, then try again"
+	}
+	return "try again (c); if it persists, quote the trace ID to support"
+}
+
+// retryWizard is how to try a wizard step again.
+const retryWizard = "try again (c)"
+
+// SQLFix explains an SQL error on a service (role: primary or secondary).
+func SQLFix(err error, role, name string, step Step) (problem, fix string) {
+	return SQLFixRetry(err, role, name, step, retryWizard)
+}
+
+// notReadyError is a service that cannot answer SQL yet.
+type notReadyError struct{ name, status string }
+
+func (e *notReadyError) Error() string {
+	return e.name + " is " + e.status + ": its status can be read once it is ready"
+}
+
+// SQLFixRetry is SQLFix with the words for trying again.
+func SQLFixRetry(err error, role, name string, step Step, retry string) (problem, fix string) {
+	var nr *notReadyError
+	if errors.As(err, &nr) {
+		return err.Error(), "wait until it is ready (a restore or a change is running); " + retry
+	}
+	var se *api.SQLError
+	if !errors.As(err, &se) {
+		if api.StatusOf(err) != 0 {
+			return err.Error(), apiFix(err)
+		}
+		return err.Error(), retry
+	}
+	switch se.Code {
+	case api.ErAccessDenied, api.ErDBAccessDenied, api.ErProcAccessDenied:
+		if role == "secondary" && step >= StepChange {
+			return se.Error(), "the " + role + " " + name + " refused its default credentials; after the restore they are the primary's: " + retry + ", which fetches them again"
+		}
+		return se.Error(), "the " + role + " " + name + " refused its default credentials: check them on the Services screen (c)"
+	case api.ErSPDoesNotExist, api.ErBadDB:
+		return se.Error(), name + " has no sky replication procedures: replication needs a MariaDB Cloud service"
+	case 1200:
+		return se.Error(), "replication is not configured on " + name + ": run step 4 first"
+	case 1941:
+		return se.Error(), "the GTID position is not valid: choose another backup (step 2)"
+	}
+	if se.Code == 0 {
+		return se.Error(), "this machine must reach " + name + ": its address must be in " + name + "'s allow list (Services screen, a)"
+	}
+	return se.Error(), "read the error; " + retry
+}
