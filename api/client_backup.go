@@ -1,0 +1,155 @@
+// The backup and restore calls of Client: schedules, backups, their
+// status, and restores.
+
+package api
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strconv"
+)
+
+// CreateSchedule creates a backup job ("once") or schedule (cron). Never retried.
+func (c *Client) CreateSchedule(ctx context.Context, req ScheduleRequest) (*Schedule, error) {
+	if err := req.Validate(); err != nil {
+		return nil, err
+	}
+	var s Schedule
+	why, err := c.change(ctx, http.MethodPost, c.backup("/backups/schedules"), req, &s)
+	if err != nil {
+		return nil, err
+	}
+	if why != "" {
+		s = Schedule{ServiceID: req.ServiceID, Type: req.BackupType, Schedule: req.Schedule}
+		s.Unreadable = why
+	}
+	return &s, nil
+}
+
+// LiveBackup reports whether the client speaks to the live service's backup
+// interface (prefix /skybackup/v1), whose listing rules differ from the
+// interface document's: restores and schedules are listed per service,
+// backups of every service in one call, and there is no status call.
+func (c *Client) LiveBackup() bool { return c.cfg.BackupPrefix == LiveBackupPrefix }
+
+// ErrServiceRequired is returned, before anything is sent, for a listing
+// the server only answers per service.
+var ErrServiceRequired = errors.New("this server lists it per service: a service is required")
+
+// ListSchedules lists backup schedules of a service. On the interface
+// document's prefix serviceID "" lists all; the live service requires one.
+func (c *Client) ListSchedules(ctx context.Context, serviceID string) ([]Schedule, error) {
+	if serviceID == "" && c.LiveBackup() {
+		return nil, fmt.Errorf("list schedules: %w", ErrServiceRequired)
+	}
+	return pagedList[Schedule](ctx, c, c.backup("/backups/schedules"), optQuery("service_id", serviceID), "schedules")
+}
+
+// ListBackups lists every backup of a service, across pages.
+func (c *Client) ListBackups(ctx context.Context, serviceID string) ([]Backup, error) {
+	if err := ValidateServiceID(serviceID); err != nil {
+		return nil, err
+	}
+	return pagedList[Backup](ctx, c, c.backup("/backups"), optQuery("service_id", serviceID), "backups")
+}
+
+// ListAllBackups lists the backups of every service: one listing on the
+// live service (service_id is optional there), one per service of
+// serviceIDs on the interface document's prefix, at most 4 at a time.
+func (c *Client) ListAllBackups(ctx context.Context, serviceIDs []string) ([]Backup, error) {
+	if c.LiveBackup() {
+		return pagedList[Backup](ctx, c, c.backup("/backups"), nil, "backups")
+	}
+	return perService(ctx, serviceIDs, c.ListBackups)
+}
+
+// ErrStatusUnsupported means the server has no backup status call; the
+// per-backup status of the listing is then the source of truth.
+var ErrStatusUnsupported = errors.New("backup status call not offered by this server; using the listing's status")
+
+// BackupStatus reports the state of initiated backups of a service, with a
+// GET carrying a JSON body as the interface document says. The live
+// service has no such call, so on its prefix nothing is sent. A server that
+// answers the call with any 4xx is asked once: the client remembers, and
+// from then on returns ErrStatusUnsupported without asking.
+func (c *Client) BackupStatus(ctx context.Context, serviceID string) ([]BackupStatus, error) {
+	if c.LiveBackup() || c.statusUnsupported.Load() {
+		return nil, ErrStatusUnsupported
+	}
+	path := c.backup("/backups/status")
+	body := map[string]string{"service_id": serviceID}
+	r, err := c.do(ctx, http.MethodGet, path, url.Values{"service_id": {serviceID}}, body)
+	if st := StatusOf(err); st >= 400 && st < 500 && st != http.StatusUnauthorized && st != http.StatusTooManyRequests {
+		c.statusUnsupported.Store(true)
+		return nil, ErrStatusUnsupported
+	}
+	if err != nil {
+		return nil, err
+	}
+	out, _, err := decodeList[BackupStatus](r.body, "backups", "statuses", "status")
+	if err != nil {
+		return nil, malformed(http.MethodGet, path, r, err)
+	}
+	return out, nil
+}
+
+// CreateRestore starts a restore. It stops the target service and erases its
+// data. Never retried.
+func (c *Client) CreateRestore(ctx context.Context, req RestoreRequest) (*Restore, error) {
+	if err := req.Validate(); err != nil {
+		return nil, err
+	}
+	path := c.backup("/restores")
+	r, err := c.do(ctx, http.MethodPost, path, nil, req)
+	if err != nil {
+		return nil, err
+	}
+	if len(bytes.TrimSpace(r.body)) == 0 {
+		return &Restore{ServiceID: req.ServiceID, Status: "Running"}, nil
+	}
+	out, err := decodeOne[Restore](r.body)
+	if err != nil {
+		c.cfg.Logger.Debug("unreadable answer to an accepted change", "method", http.MethodPost, "path", path, "status", r.status, "err", err)
+		out = &Restore{ServiceID: req.ServiceID, Status: "Running"}
+		out.Unreadable = fmt.Sprintf("%d answer to POST %s: %v", r.status, path, err)
+		return out, nil
+	}
+	if out.ServiceID == "" {
+		out.ServiceID = req.ServiceID
+	}
+	return out, nil
+}
+
+// ListRestores lists the restores of a service (bare array or envelope).
+// On the interface document's prefix serviceID "" lists every restore of
+// the account; the live service requires a service.
+func (c *Client) ListRestores(ctx context.Context, serviceID string) ([]Restore, error) {
+	if serviceID == "" && c.LiveBackup() {
+		return nil, fmt.Errorf("list restores: %w", ErrServiceRequired)
+	}
+	return pagedList[Restore](ctx, c, c.backup("/restores"), optQuery("service_id", serviceID), "restores")
+}
+
+// GetRestore reads one restore (an object, or a one-element array).
+func (c *Client) GetRestore(ctx context.Context, id int64) (*Restore, error) {
+	path := c.backup("/restores/" + strconv.FormatInt(id, 10))
+	r, err := c.do(ctx, http.MethodGet, path, nil, nil)
+	if err != nil {
+		return nil, err
+	}
+	out, err := decodeOne[Restore](r.body)
+	if err != nil {
+		return nil, malformed(http.MethodGet, path, r, err)
+	}
+	return out, nil
+}
+
+// DeleteRestore deletes a restore that has not finished.
+func (c *Client) DeleteRestore(ctx context.Context, id int64) error {
+	_, err := c.do(ctx, http.MethodDelete, c.backup("/restores/"+strconv.FormatInt(id, 10)), nil, nil)
+	return err
+}

@@ -1,0 +1,146 @@
+// The provisioning calls of Client: services, their credentials and allow
+// lists, and the option listings (providers, regions, sizes, versions…).
+
+package api
+
+import (
+	"context"
+	"net/http"
+	"net/url"
+	"strconv"
+)
+
+// ListServices returns every service, following page tokens.
+func (c *Client) ListServices(ctx context.Context) ([]Service, error) {
+	path := c.prov("/services")
+	var all []Service
+	var bound listBound
+	token := ""
+	seen := map[string]bool{}
+	for page := 0; page < maxPages; page++ {
+		q := url.Values{"page_size": {strconv.Itoa(pageSize)}}
+		if token != "" {
+			q.Set("page_token", token)
+		}
+		r, err := c.do(ctx, http.MethodGet, path, q, nil)
+		if err != nil {
+			return nil, err
+		}
+		items, _, err := decodeList[Service](r.body, "services", "data")
+		if err != nil {
+			return nil, malformed(http.MethodGet, path, r, err)
+		}
+		if err := bound.add(http.MethodGet, path, len(items), len(r.body)); err != nil {
+			return nil, err
+		}
+		all = append(all, items...)
+		token = r.header.Get("X-SkySQL-Page-Token-Next")
+		if token == "" || seen[token] || len(items) == 0 {
+			break
+		}
+		seen[token] = true
+	}
+	return all, nil
+}
+
+// GetService reads one service.
+func (c *Client) GetService(ctx context.Context, id string) (*Service, error) {
+	var s Service
+	if err := c.get(ctx, c.prov("/services/"+url.PathEscape(id)), nil, &s); err != nil {
+		return nil, err
+	}
+	return &s, nil
+}
+
+// CreateService validates and launches a service. Never retried.
+func (c *Client) CreateService(ctx context.Context, req CreateServiceRequest) (*Service, error) {
+	if err := req.Validate(); err != nil {
+		return nil, err
+	}
+	var s Service
+	why, err := c.change(ctx, http.MethodPost, c.prov("/services"), req, &s)
+	if err != nil {
+		return nil, err
+	}
+	if why != "" {
+		s = Service{Name: req.Name, Status: "pending_create"}
+		s.Unreadable = why
+	}
+	return &s, nil
+}
+
+// GetCredentials reads a ready service's default credentials.
+func (c *Client) GetCredentials(ctx context.Context, id string) (*Credentials, error) {
+	var cr Credentials
+	if err := c.get(ctx, c.prov("/services/"+url.PathEscape(id)+"/security/credentials"), nil, &cr); err != nil {
+		return nil, err
+	}
+	return &cr, nil
+}
+
+// GetAllowList reads a service's allow list, per endpoint. An empty or
+// null answer is an error, not an empty allow list.
+func (c *Client) GetAllowList(ctx context.Context, id string) ([]AllowListGroup, error) {
+	return listOptions[AllowListGroup](ctx, c, c.prov("/services/"+url.PathEscape(id)+"/security/allowlist"), nil)
+}
+
+type ipAddressBody struct {
+	IPAddress string `json:"ip_address"`
+}
+
+// AddAllowListEntry adds one address or network. Never retried.
+func (c *Client) AddAllowListEntry(ctx context.Context, id, ip string) ([]AllowListGroup, error) {
+	if err := ValidateAllowListIP(ip); err != nil {
+		return nil, err
+	}
+	var out []AllowListGroup
+	if why, err := c.change(ctx, http.MethodPost, c.prov("/services/"+url.PathEscape(id)+"/security/allowlist"), ipAddressBody{NormalizeAllowListIP(ip)}, &out); err != nil || why != "" {
+		return nil, err
+	}
+	return out, nil
+}
+
+// RemoveAllowListEntry removes one address or network.
+func (c *Client) RemoveAllowListEntry(ctx context.Context, id, ip string) ([]AllowListGroup, error) {
+	path := c.prov("/services/" + url.PathEscape(id) + "/security/allowlist")
+	var out []AllowListGroup
+	if why, err := c.change(ctx, http.MethodDelete, path, ipAddressBody{NormalizeAllowListIP(ip)}, &out); err != nil || why != "" {
+		return nil, err
+	}
+	return out, nil
+}
+
+// ListProviders lists the cloud providers.
+func (c *Client) ListProviders(ctx context.Context) ([]Provider, error) {
+	return listOptions[Provider](ctx, c, c.prov("/providers"), nil)
+}
+
+// ListRegions lists the regions of a provider.
+func (c *Client) ListRegions(ctx context.Context, provider string) ([]Region, error) {
+	return listOptions[Region](ctx, c, c.prov("/regions"), optQuery("provider", provider))
+}
+
+// ListServiceTypes lists the service types.
+func (c *Client) ListServiceTypes(ctx context.Context) ([]ServiceType, error) {
+	return listOptions[ServiceType](ctx, c, c.prov("/service-types"), nil)
+}
+
+// ListTopologies lists the topologies of a service type.
+func (c *Client) ListTopologies(ctx context.Context, serviceType string) ([]Topology, error) {
+	return listOptions[Topology](ctx, c, c.prov("/topologies"), optQuery("service_type", serviceType))
+}
+
+// ListSizes lists instance sizes for a provider, topology and architecture.
+func (c *Client) ListSizes(ctx context.Context, provider, topology, architecture string) ([]Size, error) {
+	return listOptions[Size](ctx, c, c.prov("/sizes"), optQuery("provider", provider, "topology", topology, "architecture", architecture))
+}
+
+// ListVersions lists software versions of a topology.
+func (c *Client) ListVersions(ctx context.Context, topology string) ([]Version, error) {
+	return listOptions[Version](ctx, c, c.prov("/versions"), optQuery("topology", topology))
+}
+
+// ListStorageSizes lists storage sizes (GB) of a topology.
+func (c *Client) ListStorageSizes(ctx context.Context, topology string) ([]StorageSizes, error) {
+	return listOptions[StorageSizes](ctx, c, c.prov("/topologies/"+url.PathEscape(topology)+"/storage-sizes"), nil)
+}
