@@ -102,14 +102,20 @@ func (c *catalogT) provider(name string) bool {
 	return slices.ContainsFunc(c.providers, func(p api.Provider) bool { return p.Name == name })
 }
 
-func (c *catalogT) regionsOf(provider string) []api.Region {
-	var out []api.Region
-	for _, r := range c.regions {
-		if provider == "" || r.Provider == provider {
-			out = append(out, r)
+// matching is the items whose field is want (every item when want is ""),
+// a new slice, never nil.
+func matching[T any](all []T, want string, field func(T) string) []T {
+	out := []T{}
+	for _, x := range all {
+		if want == "" || field(x) == want {
+			out = append(out, x)
 		}
 	}
 	return out
+}
+
+func (c *catalogT) regionsOf(provider string) []api.Region {
+	return matching(c.regions, provider, func(r api.Region) string { return r.Provider })
 }
 
 func (c *catalogT) topology(name string) (api.Topology, bool) {
@@ -153,13 +159,7 @@ func (c *catalogT) sizesFor(provider, topology, arch, serviceType string) []api.
 }
 
 func (c *catalogT) versionsFor(topology string) []api.Version {
-	var out []api.Version
-	for _, v := range c.versions {
-		if topology == "" || v.Topology == topology {
-			out = append(out, v)
-		}
-	}
-	return out
+	return matching(c.versions, topology, func(v api.Version) string { return v.Topology })
 }
 
 func (c *catalogT) defaultVersion(topology string) string {

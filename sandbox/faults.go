@@ -204,29 +204,10 @@ func ParseFaults(spec string) (Faults, error) {
 			if err != nil || math.IsNaN(p) || p < 0 || p > 1 {
 				return Faults{}, fmt.Errorf("faults: %s=%s: must be a rate between 0 and 1 (such as 0.05 or 5%%)", k, v)
 			}
-			switch name {
-			case "error":
-				f.ErrorRate = p
-			case "429":
-				f.RateLimitRate = p
-			case "malformed":
-				f.MalformedRate = p
-			case "drop":
-				f.DropRate = p
-			case "timeout":
-				f.TimeoutRate = p
-			case "unreadable":
-				f.UnreadableRate = p
-			case "drop-after":
-				f.DropAfterRate = p
-			case "empty":
-				f.EmptyRate = p
-			case "null":
-				f.NullRate = p
-			case "endless":
-				f.EndlessRate = p
-			case "huge":
-				f.HugeRate = p
+			for _, r := range f.rates() {
+				if r.name == name {
+					*r.p = p
+				}
 			}
 		}
 	}
@@ -236,17 +217,29 @@ func ParseFaults(spec string) (Faults, error) {
 	return f, nil
 }
 
+// namedRate is one rate of Faults with its key in ParseFaults.
+type namedRate struct {
+	name string
+	p    *float64
+}
+
+// rates are f's rates with their keys, in the order String writes them:
+// the one list ParseFaults, validate and String go by.
+func (f *Faults) rates() []namedRate {
+	return []namedRate{{"error", &f.ErrorRate}, {"429", &f.RateLimitRate}, {"malformed", &f.MalformedRate}, {"drop", &f.DropRate},
+		{"timeout", &f.TimeoutRate}, {"unreadable", &f.UnreadableRate}, {"drop-after", &f.DropAfterRate}, {"empty", &f.EmptyRate},
+		{"null", &f.NullRate}, {"endless", &f.EndlessRate}, {"huge", &f.HugeRate}}
+}
+
 func (f Faults) validate() error {
-	rates := map[string]float64{"error": f.ErrorRate, "429": f.RateLimitRate, "malformed": f.MalformedRate, "drop": f.DropRate, "timeout": f.TimeoutRate,
-		"unreadable": f.UnreadableRate, "drop-after": f.DropAfterRate, "empty": f.EmptyRate, "null": f.NullRate, "endless": f.EndlessRate, "huge": f.HugeRate}
 	sum := 0.0
-	names := make([]string, 0, len(rates))
-	for k, v := range rates {
-		if math.IsNaN(v) || v < 0 || v > 1 {
-			return fmt.Errorf("faults: %s=%v: must be a rate between 0 and 1", k, v)
+	var names []string
+	for _, r := range f.rates() {
+		if v := *r.p; math.IsNaN(v) || v < 0 || v > 1 {
+			return fmt.Errorf("faults: %s=%v: must be a rate between 0 and 1", r.name, v)
 		}
-		sum += v
-		names = append(names, k)
+		sum += *r.p
+		names = append(names, r.name)
 	}
 	if sum > 1+1e-9 {
 		sort.Strings(names)
@@ -261,25 +254,14 @@ func (f Faults) String() string {
 	if f.Latency > 0 {
 		parts = append(parts, "latency="+f.Latency.String())
 	}
-	add := func(k string, v float64) {
-		if v > 0 {
-			parts = append(parts, k+"="+strconv.FormatFloat(v, 'g', -1, 64))
+	for _, r := range f.rates() {
+		if *r.p > 0 {
+			parts = append(parts, r.name+"="+strconv.FormatFloat(*r.p, 'g', -1, 64))
+		}
+		if r.name == "429" && f.RetryAfter > 0 {
+			parts = append(parts, "retry-after="+f.RetryAfter.String())
 		}
 	}
-	add("error", f.ErrorRate)
-	add("429", f.RateLimitRate)
-	if f.RetryAfter > 0 {
-		parts = append(parts, "retry-after="+f.RetryAfter.String())
-	}
-	add("malformed", f.MalformedRate)
-	add("drop", f.DropRate)
-	add("timeout", f.TimeoutRate)
-	add("unreadable", f.UnreadableRate)
-	add("drop-after", f.DropAfterRate)
-	add("empty", f.EmptyRate)
-	add("null", f.NullRate)
-	add("endless", f.EndlessRate)
-	add("huge", f.HugeRate)
 	if f.Seed != 0 {
 		parts = append(parts, "seed="+strconv.FormatInt(f.Seed, 10))
 	}

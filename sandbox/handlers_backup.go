@@ -53,6 +53,24 @@ func pageOf[T any](all []T, p paging) ([]T, int) {
 	return all[lo:min(len(all), lo+p.size)], pages
 }
 
+// orderedPage answers a listing kept oldest first as the envelope {key,
+// key_count, pages_count}: the request's page of it, in its order.
+func orderedPage[T any](c *reqCtx, key string, list []T) (int, any, *apiError) {
+	p, err := readPaging(c)
+	if err != nil {
+		return 0, nil, err
+	}
+	desc, err := readOrder(c)
+	if err != nil {
+		return 0, nil, err
+	}
+	if desc {
+		slices.Reverse(list)
+	}
+	page, pages := pageOf(list, p)
+	return http.StatusOK, map[string]any{key: page, key + "_count": len(list), "pages_count": pages}, nil
+}
+
 // readOrder reads order=asc|desc (default desc: newest first).
 func readOrder(c *reqCtx) (bool, *apiError) {
 	switch c.r.URL.Query().Get("order") {
@@ -80,14 +98,6 @@ func hListBackups(st *store, c *reqCtx) (int, any, *apiError) {
 			return 0, nil, err
 		}
 	}
-	p, err := readPaging(c)
-	if err != nil {
-		return 0, nil, err
-	}
-	desc, err := readOrder(c)
-	if err != nil {
-		return 0, nil, err
-	}
 	status := q.Get("status")
 	var list []backupJSON
 	for _, b := range st.backups {
@@ -96,11 +106,7 @@ func hListBackups(st *store, c *reqCtx) (int, any, *apiError) {
 		}
 	}
 	// st.backups is in start order already.
-	if desc {
-		slices.Reverse(list)
-	}
-	page, pages := pageOf(list, p)
-	return http.StatusOK, map[string]any{"backups": page, "backups_count": len(list), "pages_count": pages}, nil
+	return orderedPage(c, "backups", list)
 }
 
 // GET|POST /backups/status: {"service_id", "backups":[{id,type,status,message}]}
@@ -156,14 +162,6 @@ func hListSchedules(st *store, c *reqCtx) (int, any, *apiError) {
 			return 0, nil, validation(err)
 		}
 	}
-	p, err := readPaging(c)
-	if err != nil {
-		return 0, nil, err
-	}
-	desc, err := readOrder(c)
-	if err != nil {
-		return 0, nil, err
-	}
 	typ := q.Get("type")
 	var list []scheduleJSON
 	for _, sc := range st.schedules {
@@ -171,22 +169,15 @@ func hListSchedules(st *store, c *reqCtx) (int, any, *apiError) {
 			list = append(list, st.renderSchedule(sc))
 		}
 	}
-	if desc {
-		slices.Reverse(list)
-	}
-	page, pages := pageOf(list, p)
-	return http.StatusOK, map[string]any{"schedules": page, "schedules_count": len(list), "pages_count": pages}, nil
+	return orderedPage(c, "schedules", list)
 }
 
 // POST /backups/schedules: "once" starts a job now; a cron expression
 // creates a schedule whose runs start on the sandbox clock.
 func hCreateSchedule(st *store, c *reqCtx) (int, any, *apiError) {
 	var req api.ScheduleRequest
-	if err := decodeBody(c, &req); err != nil {
+	if err := decodeValid(c, &req); err != nil {
 		return 0, nil, err
-	}
-	if err := req.Validate(); err != nil {
-		return 0, nil, validation(err)
 	}
 	s, err := st.service(req.ServiceID)
 	if err != nil {
@@ -371,11 +362,8 @@ func hDeleteRestore(st *store, c *reqCtx) (int, any, *apiError) {
 // bucket (id + external_source), backup id (id).
 func hCreateRestore(st *store, c *reqCtx) (int, any, *apiError) {
 	var req api.RestoreRequest
-	if err := decodeBody(c, &req); err != nil {
+	if err := decodeValid(c, &req); err != nil {
 		return 0, nil, err
-	}
-	if err := req.Validate(); err != nil {
-		return 0, nil, validation(err)
 	}
 	var file, fileField string
 	if req.ExternalSource != nil {

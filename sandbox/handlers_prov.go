@@ -82,11 +82,8 @@ func hGetService(st *store, c *reqCtx) (int, any, *apiError) {
 // POST /services: 202 with the record, status pending_create.
 func hCreateService(st *store, c *reqCtx) (int, any, *apiError) {
 	var req api.CreateServiceRequest
-	if err := decodeBody(c, &req); err != nil {
+	if err := decodeValid(c, &req); err != nil {
 		return 0, nil, err
-	}
-	if err := req.Validate(); err != nil {
-		return 0, nil, validation(err)
 	}
 	if err := catalog.checkCreate(&req); err != nil {
 		return 0, nil, validation(err)
@@ -246,14 +243,7 @@ func hReplaceAllowList(st *store, c *reqCtx) (int, any, *apiError) {
 // ---- provisioning: option listings (bare arrays) ----
 
 func hProviders(_ *store, c *reqCtx) (int, any, *apiError) {
-	name := c.r.URL.Query().Get("name")
-	out := []api.Provider{}
-	for _, p := range catalog.providers {
-		if name == "" || p.Name == name {
-			out = append(out, p)
-		}
-	}
-	return http.StatusOK, out, nil
+	return http.StatusOK, matching(catalog.providers, c.r.URL.Query().Get("name"), func(p api.Provider) string { return p.Name }), nil
 }
 
 func hRegions(_ *store, c *reqCtx) (int, any, *apiError) {
@@ -263,7 +253,7 @@ func hRegions(_ *store, c *reqCtx) (int, any, *apiError) {
 			return 0, nil, validation(err)
 		}
 	}
-	return http.StatusOK, append([]api.Region{}, catalog.regionsOf(p)...), nil
+	return http.StatusOK, catalog.regionsOf(p), nil
 }
 
 func hServiceTypes(_ *store, _ *reqCtx) (int, any, *apiError) {
@@ -271,14 +261,7 @@ func hServiceTypes(_ *store, _ *reqCtx) (int, any, *apiError) {
 }
 
 func hTopologies(_ *store, c *reqCtx) (int, any, *apiError) {
-	st := c.r.URL.Query().Get("service_type")
-	out := []api.Topology{}
-	for _, t := range catalog.topologies {
-		if st == "" || t.ServiceType == st {
-			out = append(out, t)
-		}
-	}
-	return http.StatusOK, out, nil
+	return http.StatusOK, matching(catalog.topologies, c.r.URL.Query().Get("service_type"), func(t api.Topology) string { return t.ServiceType }), nil
 }
 
 func hSizes(_ *store, c *reqCtx) (int, any, *apiError) {
@@ -297,7 +280,7 @@ func hSizes(_ *store, c *reqCtx) (int, any, *apiError) {
 }
 
 func hVersions(_ *store, c *reqCtx) (int, any, *apiError) {
-	return http.StatusOK, append([]api.Version{}, catalog.versionsFor(c.r.URL.Query().Get("topology"))...), nil
+	return http.StatusOK, catalog.versionsFor(c.r.URL.Query().Get("topology")), nil
 }
 
 func hStorageSizes(_ *store, c *reqCtx) (int, any, *apiError) {

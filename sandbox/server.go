@@ -665,6 +665,17 @@ func decodeBody(c *reqCtx, v any) *apiError {
 	return nil
 }
 
+// decodeValid reads a JSON request body into v and applies v's own rules.
+func decodeValid(c *reqCtx, v interface{ Validate() error }) *apiError {
+	if err := decodeBody(c, v); err != nil {
+		return err
+	}
+	if err := v.Validate(); err != nil {
+		return validation(err)
+	}
+	return nil
+}
+
 func jsonKind(k reflect.Kind) string {
 	switch k {
 	case reflect.Bool:
