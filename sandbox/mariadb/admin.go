@@ -27,32 +27,11 @@ var systemSchemas = map[string]bool{
 // ClientBinaries locates mariadb-dump and the mariadb client, which backups
 // and restores of real servers use.
 func ClientBinaries() (dump, client string, err error) {
-	find := func(names ...string) string {
-		for _, name := range names {
-			if p, err := exec.LookPath(name); err == nil {
-				return p
-			}
-			for _, dir := range []string{"/usr/bin", "/usr/local/bin", "/usr/local/mysql/bin"} {
-				p := dir + "/" + name
-				if st, err := os.Stat(p); err == nil && !st.IsDir() {
-					return p
-				}
-			}
-		}
-		return ""
+	p, err := locate("mariadb-client", []string{"mariadb-dump", "mysqldump"}, []string{"mariadb", "mysql"})
+	if err != nil {
+		return "", "", err
 	}
-	dump, client = find("mariadb-dump", "mysqldump"), find("mariadb", "mysql")
-	var missing []string
-	if dump == "" {
-		missing = append(missing, "mariadb-dump")
-	}
-	if client == "" {
-		missing = append(missing, "mariadb")
-	}
-	if len(missing) > 0 {
-		return "", "", fmt.Errorf("%s not found (install the mariadb-client package)", strings.Join(missing, " and "))
-	}
-	return dump, client, nil
+	return p[0], p[1], nil
 }
 
 // Pid is the server's process ID (0 before it started).

@@ -47,30 +47,47 @@ func Statements() []string {
 
 // Binaries locates mariadbd and mariadb-install-db; an error says what is missing.
 func Binaries() (server, installDB string, err error) {
-	find := func(name string) string {
+	p, err := locate("mariadb-server", []string{"mariadbd"}, []string{"mariadb-install-db"})
+	if err != nil {
+		return "", "", err
+	}
+	return p[0], p[1], nil
+}
+
+// programDirs are where MariaDB's programs are looked for when not on PATH.
+var programDirs = []string{"/usr/sbin", "/usr/bin", "/usr/local/bin", "/usr/local/mysql/bin"}
+
+// findProgram is the path of the first of names found on PATH or in
+// programDirs, or "".
+func findProgram(names ...string) string {
+	for _, name := range names {
 		if p, err := exec.LookPath(name); err == nil {
 			return p
 		}
-		for _, dir := range []string{"/usr/sbin", "/usr/bin", "/usr/local/bin", "/usr/local/mysql/bin"} {
+		for _, dir := range programDirs {
 			p := filepath.Join(dir, name)
 			if st, err := os.Stat(p); err == nil && !st.IsDir() {
 				return p
 			}
 		}
-		return ""
 	}
-	server, installDB = find("mariadbd"), find("mariadb-install-db")
+	return ""
+}
+
+// locate finds one program per entry of progs (each its alternative
+// names); an error names the missing ones and the package to install.
+func locate(pkg string, progs ...[]string) ([]string, error) {
+	paths := make([]string, len(progs))
 	var missing []string
-	if server == "" {
-		missing = append(missing, "mariadbd")
-	}
-	if installDB == "" {
-		missing = append(missing, "mariadb-install-db")
+	for i, names := range progs {
+		if paths[i] = findProgram(names...); paths[i] == "" {
+			missing = append(missing, names[0])
+		}
 	}
 	if len(missing) > 0 {
-		return "", "", fmt.Errorf("%s not found (install the mariadb-server package)", strings.Join(missing, " and "))
+		return nil, fmt.Errorf("%s not found (install the %s package)", strings.Join(missing, " and "), pkg)
 	}
-	return server, installDB, nil
+	return paths, nil
 }
 
 // Cluster makes servers from one template data directory.
