@@ -66,6 +66,17 @@ func (e *Engine) connect(ctx context.Context, s *api.Service) (*api.SQLClient, e
 	return e.open(s, creds)
 }
 
+// connectID reads service id and connects to it as connect does. The
+// service is nil when reading it failed, and the error then the API's.
+func (e *Engine) connectID(ctx context.Context, id string) (*api.Service, *api.SQLClient, error) {
+	svcs, err := e.services(ctx, id)
+	if err != nil {
+		return nil, nil, err
+	}
+	db, err := e.connect(ctx, svcs[0])
+	return svcs[0], db, err
+}
+
 func (e *Engine) services(ctx context.Context, ids ...string) ([]*api.Service, error) {
 	cl, err := e.client()
 	if err != nil {

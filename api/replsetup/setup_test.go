@@ -99,6 +99,15 @@ func (e *env) fullBackup(id string) {
 	e.clk.Advance(time.Hour)
 }
 
+// backedUpPair launches name-main and name-copy on aws and takes a full
+// backup of name-main, the primary.
+func (e *env) backedUpPair(name string) (pri, sec *api.Service) {
+	e.t.Helper()
+	pri, sec = e.launch(name+"-main", "aws"), e.launch(name+"-copy", "aws")
+	e.fullBackup(pri.ID)
+	return pri, sec
+}
+
 func (e *env) posts(route string) int { return e.srv.Stats().Count("POST", route) }
 
 const allowRoute = "/provisioning/v1/services/{id}/security/allowlist"
@@ -162,8 +171,7 @@ func (e *env) runToGrant(w *Wizard, pri, sec *api.Service, addIP bool) {
 // the grant replication runs Yes / Yes.
 func TestWizardFullRunToYesYes(t *testing.T) {
 	e := newEnv(t, false)
-	pri, sec := e.launch("shop-main", "aws"), e.launch("shop-copy", "aws")
-	e.fullBackup(pri.ID)
+	pri, sec := e.backedUpPair("shop")
 	w := NewWizard(e.clk.Now())
 	now := e.clk.Now
 
@@ -272,8 +280,7 @@ func TestWizardFullRunToYesYes(t *testing.T) {
 // error 2003, and the fix is step 1.
 func TestWizard2003WithoutAllowList(t *testing.T) {
 	e := newEnv(t, false)
-	pri, sec := e.launch("noallow-main", "aws"), e.launch("noallow-copy", "aws")
-	e.fullBackup(pri.ID)
+	pri, sec := e.backedUpPair("noallow")
 	w := NewWizard(e.clk.Now())
 	e.runToGrant(w, pri, sec, false)
 	want(t, e.eng.RunGrant(bg, w.Progress, w.Grant), Pass)
@@ -409,8 +416,7 @@ func TestDiagnose(t *testing.T) {
 // replication runs without GTID.
 func TestWizardBinlogVariant(t *testing.T) {
 	e := newEnv(t, false)
-	pri, sec := e.launch("binlog-main", "aws"), e.launch("binlog-copy", "aws")
-	e.fullBackup(pri.ID)
+	pri, sec := e.backedUpPair("binlog")
 	w := NewWizard(e.clk.Now())
 	e.runToGrant(w, pri, sec, true)
 	gtidGrant := w.Grant
@@ -462,8 +468,7 @@ func (g garbleRestores) RoundTrip(r *http.Request) (*http.Response, error) {
 // finds on the secondary; it never reports a failure.
 func TestWizardRestoreAcceptedWithUnreadableAnswer(t *testing.T) {
 	e := newEnv(t, false)
-	pri, sec := e.launch("shop-main", "aws"), e.launch("shop-copy", "aws")
-	e.fullBackup(pri.ID)
+	pri, sec := e.backedUpPair("shop")
 	garbled, err := api.New(api.Config{BaseURL: e.c.BaseURL(), APIKey: testKey, MaxRetries: -1,
 		HTTPClient: &http.Client{Transport: garbleRestores{http.DefaultTransport}}})
 	if err != nil {

@@ -138,11 +138,7 @@ func (e *Engine) readStatus(ctx context.Context, sec *api.Service, creds *api.Cr
 // SetReplication starts or stops replication of a pair. Mutating: run it
 // through kit.Do.
 func (e *Engine) SetReplication(ctx context.Context, pair Pair, start bool) (string, error) {
-	svcs, err := e.services(ctx, pair.SecondaryID)
-	if err != nil {
-		return "", err
-	}
-	db, err := e.connect(ctx, svcs[0])
+	_, db, err := e.connectID(ctx, pair.SecondaryID)
 	if err != nil {
 		return "", err
 	}

@@ -304,19 +304,15 @@ func (e *Engine) ChangePrimary(ctx context.Context, p Progress) Outcome {
 		return fail(StepChange, err, "", "")
 	}
 	call := ChangeCall(p, pri)
-	db, err := e.connect(ctx, sec)
-	if err != nil {
-		prob, fix := SQLFix(err, "secondary", SvcName(sec), StepChange)
-		o := fail(StepChange, err, prob, fix)
-		o.Call = call
-		return o
-	}
-	defer db.Close()
 	var grant string
-	if p.Method == MethodBinlog {
-		grant, err = db.ChangeExternalPrimary(ctx, pri.FQDN, pri.ReadWritePort(), p.BinlogFile, p.BinlogPos, pri.SSLEnabled)
-	} else {
-		grant, err = db.ChangeExternalPrimaryGTID(ctx, pri.FQDN, pri.ReadWritePort(), p.GTID, pri.SSLEnabled)
+	db, err := e.connect(ctx, sec)
+	if err == nil {
+		defer db.Close()
+		if p.Method == MethodBinlog {
+			grant, err = db.ChangeExternalPrimary(ctx, pri.FQDN, pri.ReadWritePort(), p.BinlogFile, p.BinlogPos, pri.SSLEnabled)
+		} else {
+			grant, err = db.ChangeExternalPrimaryGTID(ctx, pri.FQDN, pri.ReadWritePort(), p.GTID, pri.SSLEnabled)
+		}
 	}
 	if err != nil {
 		prob, fix := SQLFix(err, "secondary", SvcName(sec), StepChange)
@@ -330,11 +326,7 @@ func (e *Engine) ChangePrimary(ctx context.Context, p Progress) Outcome {
 
 // FetchGrant reads the grant again from the secondary (replication_grants).
 func (e *Engine) FetchGrant(ctx context.Context, secondaryID string) (string, error) {
-	svcs, err := e.services(ctx, secondaryID)
-	if err != nil {
-		return "", err
-	}
-	db, err := e.connect(ctx, svcs[0])
+	_, db, err := e.connectID(ctx, secondaryID)
 	if err != nil {
 		return "", err
 	}
@@ -361,18 +353,15 @@ func (e *Engine) RunGrant(ctx context.Context, p Progress, grant string) Outcome
 	if strings.TrimSpace(grant) == "" {
 		return fail(StepGrant, nil, "no grant to run", "run step 4 first")
 	}
-	svcs, err := e.services(ctx, p.PrimaryID)
-	if err != nil {
+	pri, db, err := e.connectID(ctx, p.PrimaryID)
+	if pri == nil {
 		return fail(StepGrant, err, "", apiFix(err))
 	}
-	pri := svcs[0]
-	db, err := e.connect(ctx, pri)
-	if err != nil {
-		prob, fix := SQLFix(err, "primary", SvcName(pri), StepGrant)
-		return fail(StepGrant, err, prob, fix+"; or copy the grant (y), run it yourself and press m")
+	if err == nil {
+		defer db.Close()
+		err = db.RunGrant(ctx, grant)
 	}
-	defer db.Close()
-	if err := db.RunGrant(ctx, grant); err != nil {
+	if err != nil {
 		prob, fix := SQLFix(err, "primary", SvcName(pri), StepGrant)
 		return fail(StepGrant, err, prob, fix+"; or copy the grant (y), run it yourself and press m")
 	}
@@ -383,32 +372,30 @@ func (e *Engine) RunGrant(ctx context.Context, p Progress, grant string) Outcome
 // when its IO thread is stuck on an error, so a fixed cause is retried at
 // once) and reads the status once. Mutating: run it through kit.Do.
 func (e *Engine) StartReplication(ctx context.Context, p Progress) Outcome {
-	svcs, err := e.services(ctx, p.SecondaryID)
-	if err != nil {
+	sec, db, err := e.connectID(ctx, p.SecondaryID)
+	if sec == nil {
 		return fail(StepStart, err, "", apiFix(err))
 	}
-	sec := svcs[0]
-	db, err := e.connect(ctx, sec)
-	if err != nil {
+	sqlFail := func(err error, before string) Outcome {
 		prob, fix := SQLFix(err, "secondary", SvcName(sec), StepStart)
-		return fail(StepStart, err, prob, fix)
+		return fail(StepStart, err, before+prob, fix)
+	}
+	if err != nil {
+		return sqlFail(err, "")
 	}
 	defer db.Close()
 	if st, err := db.ReplicationStatus(ctx); err == nil && st.Configured && st.LastIOErrno != 0 && !strings.EqualFold(st.IORunning, "No") {
 		if _, err := db.StopReplication(ctx); err != nil {
-			prob, fix := SQLFix(err, "secondary", SvcName(sec), StepStart)
-			return fail(StepStart, err, prob, fix)
+			return sqlFail(err, "")
 		}
 	}
 	msg, err := db.StartReplication(ctx)
 	if err != nil {
-		prob, fix := SQLFix(err, "secondary", SvcName(sec), StepStart)
-		return fail(StepStart, err, prob, fix)
+		return sqlFail(err, "")
 	}
 	st, err := db.ReplicationStatus(ctx)
 	if err != nil {
-		prob, fix := SQLFix(err, "secondary", SvcName(sec), StepStart)
-		o := fail(StepStart, err, "started ("+msg+") but the status could not be read: "+prob, fix)
+		o := sqlFail(err, "started ("+msg+") but the status could not be read: ")
 		o.Verdict = Waiting
 		return o
 	}
