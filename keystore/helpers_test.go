@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"sort"
@@ -14,62 +15,58 @@ import (
 	"testing"
 )
 
-// fakeBackend is an in-memory Backend with a settable probe result and size
-// limit.
+// fakeBackend is a MemoryBackend under another name, with a settable
+// probe result and size limit, that counts its probes and writes.
 type fakeBackend struct {
-	name, label string
-	probeErr    error
-	max         int
+	*MemoryBackend
+	name     string
+	probeErr error
+	max      int
 
 	mu     sync.Mutex
-	m      map[string]string
 	probes int
 	sets   int
 }
 
 func newFake(name string, probeErr error) *fakeBackend {
-	return &fakeBackend{name: name, label: "fake " + name, probeErr: probeErr, max: 1 << 20, m: map[string]string{}}
+	return &fakeBackend{MemoryBackend: NewMemoryBackend("fake " + name), name: name, probeErr: probeErr, max: 1 << 20}
 }
 
-func (f *fakeBackend) Name() string  { return f.name }
-func (f *fakeBackend) Label() string { return f.label }
-func (f *fakeBackend) MaxSize() int  { return f.max }
+func (f *fakeBackend) Name() string { return f.name }
+func (f *fakeBackend) MaxSize() int { return f.max }
 func (f *fakeBackend) Probe() error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.probes++
 	return f.probeErr
 }
-func (f *fakeBackend) Get(n string) (string, error) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	v, ok := f.m[n]
-	if !ok {
-		return "", ErrNotFound
-	}
-	return v, nil
-}
 func (f *fakeBackend) Set(n, v string) error {
 	f.mu.Lock()
-	defer f.mu.Unlock()
 	f.sets++
-	f.m[n] = v
-	return nil
-}
-func (f *fakeBackend) Delete(n string) error {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if _, ok := f.m[n]; !ok {
-		return ErrNotFound
-	}
-	delete(f.m, n)
-	return nil
+	f.mu.Unlock()
+	return f.MemoryBackend.Set(n, v)
 }
 func (f *fakeBackend) value(n string) (string, bool) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	v, ok := f.m[n]
-	return v, ok
+	v, err := f.Get(n)
+	return v, err == nil
+}
+
+// deleteBoth deletes the bucket credential name and the default profile's
+// API key from s, and checks that both are gone.
+func deleteBoth(t *testing.T, s *Store, name string) {
+	t.Helper()
+	if err := s.DeleteBucketCredential(name); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.BucketCredential(name); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("bucket credential after delete: %v", err)
+	}
+	if err := s.DeleteAPIKey("default"); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := s.APIKey("default"); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("API key after delete: %v", err)
+	}
 }
 
 // mapEnv is a Getenv over a map.

@@ -78,16 +78,5 @@ func TestKeyctlRoundTrip(t *testing.T) {
 		t.Fatalf("over limit: %v", err)
 	}
 	// Delete really removes.
-	if err := s.DeleteBucketCredential("gcs-kc"); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := s.BucketCredential("gcs-kc"); !errors.Is(err, ErrNotFound) {
-		t.Fatalf("after delete: %v", err)
-	}
-	if err := s.DeleteAPIKey("default"); err != nil {
-		t.Fatal(err)
-	}
-	if _, _, err := s.APIKey("default"); !errors.Is(err, ErrNotFound) {
-		t.Fatalf("after delete: %v", err)
-	}
+	deleteBoth(t, s, "gcs-kc")
 }

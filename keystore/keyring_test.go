@@ -364,16 +364,5 @@ func secretServiceRoundTrip(t *testing.T) {
 	if list, err := s.ListBucketCredentials(); err != nil || len(list) != 1 || list[0] != (CredentialInfo{"gcs-real", KindGCS}) {
 		t.Fatalf("list = %+v, %v", list, err)
 	}
-	if err := s.DeleteBucketCredential("gcs-real"); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := s.BucketCredential("gcs-real"); !errors.Is(err, ErrNotFound) {
-		t.Fatalf("after delete: %v", err)
-	}
-	if err := s.DeleteAPIKey("default"); err != nil {
-		t.Fatal(err)
-	}
-	if _, _, err := s.APIKey("default"); !errors.Is(err, ErrNotFound) {
-		t.Fatalf("API key after delete: %v", err)
-	}
+	deleteBoth(t, s, "gcs-real")
 }

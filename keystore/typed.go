@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -297,12 +298,25 @@ func (s *Store) ListBucketCredentials() ([]CredentialInfo, error) {
 // DeleteBucketCredential removes a credential and its index entry. It is
 // an ErrNotFound (wrapped) only when neither existed.
 func (s *Store) DeleteBucketCredential(name string) error {
-	if err := checkItemName("bucket credential", name); err != nil {
+	return s.deleteIndexed("bucket credential", bucketPrefix, name, func(ix *index) bool {
+		if _, ok := ix.Buckets[name]; !ok {
+			return false
+		}
+		delete(ix.Buckets, name)
+		return true
+	})
+}
+
+// deleteIndexed removes the item prefix+name and, with unindex (which
+// reports whether there was one), its index entry. It is an ErrNotFound
+// (wrapped) only when neither existed.
+func (s *Store) deleteIndexed(what, prefix, name string, unindex func(*index) bool) error {
+	if err := checkItemName(what, name); err != nil {
 		return err
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	delErr := s.Delete(bucketPrefix + name)
+	delErr := s.Delete(prefix + name)
 	if delErr != nil && !errors.Is(delErr, ErrNotFound) {
 		return delErr
 	}
@@ -310,10 +324,9 @@ func (s *Store) DeleteBucketCredential(name string) error {
 	if err != nil {
 		return err
 	}
-	if _, ok := ix.Buckets[name]; !ok {
+	if !unindex(&ix) {
 		return delErr
 	}
-	delete(ix.Buckets, name)
 	return s.writeIndex(ix)
 }
 
@@ -366,31 +379,9 @@ func (s *Store) ListEncryptionKeys() ([]string, error) {
 
 // DeleteEncryptionKey removes the key and its index entry.
 func (s *Store) DeleteEncryptionKey(name string) error {
-	if err := checkItemName("encryption key", name); err != nil {
-		return err
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	delErr := s.Delete(encKeyPrefix + name)
-	if delErr != nil && !errors.Is(delErr, ErrNotFound) {
-		return delErr
-	}
-	ix, err := s.readIndex()
-	if err != nil {
-		return err
-	}
-	kept := ix.EncryptionKeys[:0]
-	found := false
-	for _, n := range ix.EncryptionKeys {
-		if n == name {
-			found = true
-			continue
-		}
-		kept = append(kept, n)
-	}
-	if !found {
-		return delErr
-	}
-	ix.EncryptionKeys = kept
-	return s.writeIndex(ix)
+	return s.deleteIndexed("encryption key", encKeyPrefix, name, func(ix *index) bool {
+		before := len(ix.EncryptionKeys)
+		ix.EncryptionKeys = slices.DeleteFunc(ix.EncryptionKeys, func(n string) bool { return n == name })
+		return len(ix.EncryptionKeys) < before
+	})
 }
