@@ -89,6 +89,7 @@ the command line.`,
 	fl.BoolVar(&f.hostile, "hostile", false, "with --demo: the demo data carries terminal control sequences (a test of the cleaning)")
 	cmd.AddCommand(newVersionCmd(e), newSandboxCmd(e), newAuthCmd(e), newCredsCmd(e))
 	cmd.AddCommand(scriptCmds(e)...)
+	addChangeCmds(e, cmd)
 	return cmd
 }
 

@@ -1,0 +1,316 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+
+	"github.com/skytui/skytui/api"
+	"github.com/skytui/skytui/keystore"
+)
+
+// The commands that change the account, for scripts and runbooks. They
+// share the TUI's profiles, keystore, client and request rules, and its
+// safety: a read-only profile refuses every change before anything is
+// sent (exit 3); destructive changes need --yes, and a restore or a delete
+// also --confirm with the target's exact name (exit 3 when missing or
+// different); a POST is sent once and never retried; a change whose answer
+// was lost is "outcome unknown" with the command that shows what
+// happened, never an invitation to send it again; a 2xx answer that could
+// not be read is an accepted change (exit 0).
+
+// exitRefused is the exit status of a change refused before it was sent:
+// a read-only profile, a missing or wrong confirmation.
+const exitRefused = 3
+
+func refusedErrf(format string, a ...any) error {
+	return &exitError{code: exitRefused, err: fmt.Errorf(format, a...)}
+}
+
+// isTerminal reports whether w is a terminal; tests replace it.
+var isTerminal = func(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+// cmdFlags reads the shared flags (--profile, --api-url, -o, --no-headers)
+// of the noun a verb belongs to, wherever they were given.
+func cmdFlags(cmd *cobra.Command) *outputFlags {
+	str := func(name string) string {
+		if f := cmd.Flags().Lookup(name); f != nil {
+			return f.Value.String()
+		}
+		return ""
+	}
+	f := &outputFlags{profile: str("profile"), apiURL: str("api-url"), output: str("output")}
+	if f.output == "" {
+		f.output = outTable
+	}
+	f.noHeaders, _ = cmd.Flags().GetBool("no-headers")
+	return f
+}
+
+// changeFlags are the flags of the commands that change something.
+type changeFlags struct {
+	yes      bool
+	confirm  string
+	wait     bool
+	timeout  time.Duration
+	poll     time.Duration
+}
+
+// register adds to a changing command: --yes when destructive, --confirm
+// when confirm, and --wait, --timeout and the hidden --poll-interval when
+// wait. --read-only is the noun's (addReadOnlyFlag), so it may come
+// before the verb too.
+func (c *changeFlags) register(cmd *cobra.Command, destructive, confirm, wait bool) {
+	fl := cmd.Flags()
+	if destructive {
+		fl.BoolVar(&c.yes, "yes", false, "confirm a destructive change (required)")
+	}
+	if confirm {
+		fl.StringVar(&c.confirm, "confirm", "", "the target service's exact name, as the TUI asks you to type it (required)")
+	}
+	if wait {
+		fl.BoolVar(&c.wait, "wait", false, "follow the operation to its end state (progress on stderr when it is a terminal)")
+		c.registerTimeout(cmd)
+	}
+}
+
+// registerTimeout adds --timeout and the hidden --poll-interval.
+func (c *changeFlags) registerTimeout(cmd *cobra.Command) {
+	fl := cmd.Flags()
+	fl.DurationVar(&c.timeout, "timeout", 30*time.Minute, "with --wait: give up waiting after this long (the operation goes on)")
+	fl.DurationVar(&c.poll, "poll-interval", 3*time.Second, "how often to read the state while waiting")
+	_ = fl.MarkHidden("poll-interval")
+}
+
+// addReadOnlyFlag gives a noun with changing verbs the persistent
+// --read-only flag.
+func addReadOnlyFlag(noun *cobra.Command) {
+	noun.PersistentFlags().Bool("read-only", false, "refuse every change, as a read-only profile does (nothing is sent)")
+}
+
+func readOnlyFlag(cmd *cobra.Command) bool {
+	v, _ := cmd.Flags().GetBool("read-only")
+	return v
+}
+
+// changeSession is an open profile with its client, cleared for a change.
+type changeSession struct {
+	*session
+	client *api.Client
+	out    *outputFlags
+}
+
+// openChange opens the profile for a change: a read-only profile (or
+// --read-only) is refused here, before the key is read or anything sent.
+// what names the change for the refusal ("services create").
+func (e *env) openChange(cmd *cobra.Command, c *changeFlags, what string) (*changeSession, error) {
+	s, f, err := e.openScript(cmd)
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case s.profile.ReadOnly:
+		return nil, refusedErrf("profile %s is read-only: %s refused, nothing was sent", s.profile.Name, what)
+	case readOnlyFlag(cmd):
+		return nil, refusedErrf("--read-only: %s refused, nothing was sent", what)
+	}
+	return e.connect(s, f)
+}
+
+// openScript validates -o and opens the session of the command's profile.
+func (e *env) openScript(cmd *cobra.Command) (*session, *outputFlags, error) {
+	f := cmdFlags(cmd)
+	if err := f.validate(); err != nil {
+		return nil, nil, err
+	}
+	s, err := e.openSession(f.profile, f.apiURL)
+	if err != nil {
+		return nil, nil, err
+	}
+	return s, f, nil
+}
+
+// connect reads the profile's key and makes its client.
+func (e *env) connect(s *session, f *outputFlags) (*changeSession, error) {
+	key, _, err := s.apiKey()
+	if err != nil {
+		return nil, err
+	}
+	c, err := s.client(key, e.version, slog.New(slog.DiscardHandler))
+	if err != nil {
+		return nil, err
+	}
+	return &changeSession{session: s, client: c, out: f}, nil
+}
+
+// openRead is openChange for a command that reads only.
+func (e *env) openRead(cmd *cobra.Command) (*changeSession, error) {
+	s, f, err := e.openScript(cmd)
+	if err != nil {
+		return nil, err
+	}
+	return e.connect(s, f)
+}
+
+// needYes refuses a destructive change without --yes.
+func needYes(c *changeFlags, what string) error {
+	if !c.yes {
+		return refusedErrf("%s is destructive: pass --yes to confirm it (nothing was sent)", what)
+	}
+	return nil
+}
+
+// needConfirm refuses a change whose --confirm is missing (before anything
+// is sent) or does not match the target's exact name.
+func needConfirm(c *changeFlags, what string, target *api.Service) error {
+	if target == nil {
+		if strings.TrimSpace(c.confirm) == "" {
+			return refusedErrf("%s needs --confirm with the target service's exact name (nothing was sent)", what)
+		}
+		return nil
+	}
+	name := target.NameOrID()
+	if c.confirm != name {
+		return refusedErrf("%s: --confirm %q does not match the target service's name: pass --confirm %s (nothing was sent)", what, c.confirm, name)
+	}
+	return nil
+}
+
+// requestErr turns a broken request rule into exit 2, naming the flag
+// and the field with its rule. flags maps a field to its flag.
+func requestErr(err error, flags map[string]string) error {
+	var fields []*api.FieldError
+	var ve api.ValidationErrors
+	var fe *api.FieldError
+	switch {
+	case errors.As(err, &ve):
+		fields = ve
+	case errors.As(err, &fe):
+		fields = []*api.FieldError{fe}
+	default:
+		return err
+	}
+	parts := make([]string, len(fields))
+	for i, f := range fields {
+		field := f.Field
+		if j := strings.IndexByte(field, '['); j > 0 {
+			field = field[:j]
+		}
+		if fl := flags[field]; fl != "" {
+			parts[i] = fmt.Sprintf("%s (%s): %s", fl, f.Field, f.Rule)
+		} else {
+			parts[i] = f.Error()
+		}
+	}
+	return usageErrf("invalid request: %s", strings.Join(parts, "; "))
+}
+
+// sentErr reports a change that was sent and failed. An unknown outcome
+// says so and names the command that shows what happened; it never
+// invites sending the change again.
+func sentErr(err error, check string) error {
+	switch {
+	case err == nil:
+		return nil
+	case api.IsOutcomeUnknown(err):
+		return fmt.Errorf("%w; it may have been carried out: check with `%s` before sending it again", err, check)
+	case api.IsNotFound(err):
+		return &exitError{code: exitNotFound, err: err}
+	}
+	return err
+}
+
+// readErr maps a 404 answer to a read to exit 4.
+func readErr(err error) error {
+	if api.IsNotFound(err) {
+		return &exitError{code: exitNotFound, err: err}
+	}
+	return err
+}
+
+// noteUnreadable says on stderr that a change was accepted though its
+// answer could not be read.
+func (e *env) noteUnreadable(why string) {
+	fmt.Fprintf(e.stderr, "skytui: accepted; the answer could not be read: %s\n", api.CleanText(why))
+}
+
+// encodeStored reads the named bucket credentials from the keystore and
+// encodes them for a bucket path, as the TUI's backup and restore forms do:
+// the kind is checked against the scheme, and no secret is ever in an
+// error. Failures are usage errors: nothing was sent.
+func encodeStored(store *keystore.Store, name, path, field string) (string, error) {
+	scheme, _, _, _ := api.ParseBucketURI(strings.TrimSpace(path))
+	want := ""
+	switch scheme {
+	case "gs":
+		want = keystore.KindGCS
+	case "s3":
+		want = keystore.KindS3
+	}
+	cred, err := store.BucketCredential(name)
+	if errors.Is(err, keystore.ErrNotFound) {
+		return "", usageErrf("--creds %s: no stored bucket credentials of that name (see `skytui creds list`; store them with `%s`)", name, addCredsHint(scheme))
+	}
+	if err != nil {
+		return "", fmt.Errorf("bucket credentials %s: %w", name, err)
+	}
+	if want != "" && cred.Kind() != want {
+		return "", usageErrf("--creds (%s): %s is a %s credential; %s:// needs %s credentials", field, name, strings.ToUpper(cred.Kind()), scheme, strings.ToUpper(want))
+	}
+	var enc string
+	switch c := cred.(type) {
+	case keystore.GCSCredential:
+		enc, err = api.EncodeGCSCredentials(c.KeyJSON)
+	case keystore.S3Credential:
+		enc, err = api.EncodeS3Credentials(c.API())
+	default:
+		return "", fmt.Errorf("bucket credentials %s: unknown kind %q", name, cred.Kind())
+	}
+	if err != nil {
+		return "", usageErrf("--creds %s: the stored credentials are not usable: %v", name, err)
+	}
+	return enc, nil
+}
+
+func addCredsHint(scheme string) string {
+	switch scheme {
+	case "gs":
+		return "skytui creds add gcs NAME --key-file KEY.json"
+	case "s3":
+		return "skytui creds add s3 NAME --access-key-id ID --region REGION"
+	}
+	return "skytui creds add s3|gcs NAME …"
+}
+
+// serviceByArg lists the services and finds one by name or ID.
+func (c *changeSession) serviceByArg(cmd *cobra.Command, what, arg string) (*api.Service, []api.Service, error) {
+	if err := checkServiceArg(what, arg); err != nil {
+		return nil, nil, err
+	}
+	svcs, err := c.client.ListServices(cmd.Context())
+	if err != nil {
+		return nil, nil, err
+	}
+	s, err := resolveService(svcs, arg)
+	return s, svcs, err
+}
+
+// shellWord quotes a word for a command shown to paste.
+func shellWord(s string) string {
+	if s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return !(r == '-' || r == '_' || r == '.' || r == '/' || r == ':' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z')
+	}) < 0 {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}

@@ -1,0 +1,480 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/skytui/skytui/api"
+)
+
+// backups create; restores create and delete.
+
+var backupFlags = map[string]string{
+	"backup_type": "--type", "schedule": "--schedule", "service_id": "--service",
+	"external_storage.bucket.path": "--bucket", "external_storage.bucket.credentials": "--creds",
+}
+
+func newBackupsCreateCmd(e *env) *cobra.Command {
+	var cf changeFlags
+	var service, typ, schedule, bucket, creds string
+	cmd := &cobra.Command{
+		Use:   "create --service SERVICE --type TYPE [--schedule once|CRON] [--bucket URI --creds NAME]",
+		Short: "Take a backup now, or schedule one (cron, in UTC)",
+		Long: `Take a backup now (--schedule once, the default) or schedule one with a
+5-field cron expression (schedules run in UTC). Types: full (what
+incremental backups build on), incremental (needs a completed full
+backup), logical (SQL statements, the portable choice), physical (data
+files, for large databases), binarylog.
+
+To write it to your own bucket, give the bucket path and the name of
+bucket credentials stored with ` + "`skytui creds add`" + ` (never the secret itself):
+
+  skytui backups create --service orders-prod --type logical \
+    --bucket gs://acme-exports/orders --creds nightly --wait
+
+--wait (with --schedule once) follows the backup until it completed.` + scriptHelpTail,
+		Args: usageArgs(cobra.NoArgs),
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if !cmd.Flags().Changed("service") {
+				return usageErrf("--service is required")
+			}
+			if err := checkServiceArg("--service", service); err != nil {
+				return err
+			}
+			schedule = strings.TrimSpace(schedule)
+			var rules api.ValidationErrors
+			for _, err := range []error{api.ValidateBackupType(typ), api.ValidateSchedule(schedule)} {
+				if fe, ok := err.(*api.FieldError); ok {
+					rules = append(rules, fe)
+				}
+			}
+			switch {
+			case bucket != "" && creds == "":
+				rules = append(rules, &api.FieldError{Field: "external_storage.bucket.credentials", Rule: "is required with --bucket: the name of stored bucket credentials (skytui creds list)"})
+			case bucket == "" && creds != "":
+				rules = append(rules, &api.FieldError{Field: "external_storage.bucket.path", Rule: "is required with --creds: s3://<bucket>/<path> or gs://<bucket>/<path>"})
+			case bucket != "":
+				if fe, ok := api.ValidateBackupBucketPath(bucket).(*api.FieldError); ok {
+					rules = append(rules, fe)
+				}
+			}
+			if len(rules) > 0 {
+				return requestErr(rules, backupFlags)
+			}
+			if cf.wait && schedule != "once" {
+				return usageErrf("--wait follows a backup taken now (--schedule once); a schedule has no end")
+			}
+			c, err := e.openChange(cmd, &cf, "backups create")
+			if err != nil {
+				return err
+			}
+			req := api.ScheduleRequest{BackupType: typ, Schedule: schedule}
+			if bucket != "" {
+				enc, err := encodeStored(c.store, creds, bucket, "external_storage.bucket.credentials")
+				if err != nil {
+					return err
+				}
+				req.ExternalStorage = &api.ExternalStorage{Bucket: api.ExternalBucket{Path: bucket, Credentials: enc}}
+			}
+			ctx := cmd.Context()
+			s, _, err := c.serviceByArg(cmd, "--service", service)
+			if err != nil {
+				return err
+			}
+			req.ServiceID = s.ID
+			// what was listed before, to tell the new backup when the
+			// answer does not name it
+			var before []api.Backup
+			if cf.wait || typ == api.BackupIncremental {
+				if before, err = c.client.ListBackups(ctx, s.ID); err != nil {
+					return err
+				}
+			}
+			if typ == api.BackupIncremental && !hasCompletedFull(before) {
+				return usageErrf("--type (backup_type): incremental needs a completed full backup of %s; take one first with --type full", s.NameOrID())
+			}
+			name := shellWord(s.NameOrID())
+			submitted := time.Now()
+			sc, err := c.client.CreateSchedule(ctx, req)
+			if err != nil {
+				if verr := requestErr(err, backupFlags); verr != err {
+					return verr
+				}
+				return sentErr(err, "skytui backups list --service "+name+"` and `skytui schedules list --service "+name)
+			}
+			if sc.Unreadable != "" {
+				e.noteUnreadable(sc.Unreadable)
+			}
+			if !cf.wait {
+				return c.out.emit(e.stdout, sc, schedulesTable([]api.Schedule{*sc}))
+			}
+			w := e.newWaiter(&cf, "backup of "+s.NameOrID(), "skytui backups list --service "+name)
+			b, err := w.waitBackup(ctx, c.client, s.ID, newBackupFinder(sc.BackupID, typ, before, submitted))
+			if err != nil {
+				return err
+			}
+			return c.out.emit(e.stdout, b, backupsTable([]api.Backup{*b}, map[string]string{s.ID: s.Name}))
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&service, "service", "", "the service to back up, by name or ID (required)")
+	fl.StringVar(&typ, "type", "", "full, incremental, logical, physical or binarylog (required)")
+	fl.StringVar(&schedule, "schedule", "once", `"once" (now) or a 5-field cron expression in UTC, such as "0 3 * * *"`)
+	fl.StringVar(&bucket, "bucket", "", "your own bucket: s3://BUCKET/PATH or gs://BUCKET/PATH (default: managed storage)")
+	fl.StringVar(&creds, "creds", "", "with --bucket: the name of stored bucket credentials of the matching kind")
+	cf.register(cmd, false, false, true)
+	return cmd
+}
+
+func hasCompletedFull(list []api.Backup) bool {
+	for _, b := range list {
+		if strings.EqualFold(b.Type, api.BackupFull) && api.BackupState(b.Status) == api.BackupCompleted {
+			return true
+		}
+	}
+	return false
+}
+
+// newBackupFinder picks the new backup from a listing: by the key the
+// answer named, else the newest backup of the type that was not listed
+// before the submit.
+func newBackupFinder(key, typ string, before []api.Backup, submitted time.Time) func([]api.Backup) *api.Backup {
+	old := map[string]bool{}
+	for _, b := range before {
+		old[b.Key] = true
+	}
+	return func(list []api.Backup) *api.Backup {
+		var found *api.Backup
+		for i := range list {
+			b := &list[i]
+			switch {
+			case key != "" && b.Key == key:
+				return b
+			case key != "" || old[b.Key] || !strings.EqualFold(b.Type, typ):
+			case found == nil || b.StartTime.After(found.StartTime.Time):
+				found = b
+			}
+		}
+		return found
+	}
+}
+
+// ---- restores ----
+
+var restoreFlags = map[string]string{
+	"service_id": "--service", "key": "--backup", "id": "--backup-id / --file",
+	"external_source.bucket": "--bucket", "external_source.method": "--method",
+	"external_source.credentials": "--creds",
+}
+
+type restoreSource struct {
+	backup, backupID                        string
+	bucket, file, method, creds, encKeyName string
+}
+
+func newRestoresCreateCmd(e *env) *cobra.Command {
+	var cf changeFlags
+	var service string
+	var src restoreSource
+	cmd := &cobra.Command{
+		Use:   "create --service TARGET (--backup KEY | --backup-id ID | --bucket URI --file F --method M --creds NAME) --yes --confirm TARGET",
+		Short: "Restore a service from a backup: the target is stopped and all its data erased",
+		Long: `Restore a service from a backup. The target is stopped, all its data is
+erased, and its default username and password become the source
+service's. So it needs --yes and --confirm with the target's exact name.
+
+The backup comes from one of:
+  --backup KEY            managed storage: a key from ` + "`skytui backups list`" + ` (full, or its
+                          12-character short form); only within the same cloud provider
+  --backup-id ID          a backup identifier
+  --bucket gs://NAME/ --file PATH.gz --method mariabackup|mysqldump --creds NAME
+                          your own bucket, with stored bucket credentials and, for an
+                          encrypted backup, --encryption-key NAME (a key stored by the TUI)
+
+  skytui restores create --service staging-eu --backup 3f9c2a1b7d4e \
+    --yes --confirm staging-eu --wait
+
+--wait follows the restore until it succeeded (exit 0) or failed (exit 1).` + scriptHelpTail,
+		Args: usageArgs(cobra.NoArgs),
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return e.createRestore(cmd, &cf, service, src)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&service, "service", "", "the service to restore into (the target), by name or ID (required)")
+	fl.StringVar(&src.backup, "backup", "", "managed storage: the backup's key, or its 12-character short key")
+	fl.StringVar(&src.backupID, "backup-id", "", "a backup identifier")
+	fl.StringVar(&src.bucket, "bucket", "", "your own bucket: gs://NAME/ or s3://NAME/ (trailing slash)")
+	fl.StringVar(&src.file, "file", "", "with --bucket: the gzip backup file inside the bucket")
+	fl.StringVar(&src.method, "method", "", "with --bucket: the tool that made the backup: mariabackup or mysqldump")
+	fl.StringVar(&src.creds, "creds", "", "with --bucket: the name of stored bucket credentials of the matching kind")
+	fl.StringVar(&src.encKeyName, "encryption-key", "", "with --bucket: the name of a stored encryption key, for an encrypted backup")
+	cf.register(cmd, true, true, true)
+	return cmd
+}
+
+// checkSource checks the source flags before anything is read or sent.
+func (src *restoreSource) check() error {
+	n := 0
+	for _, v := range []string{src.backup, src.backupID, src.bucket} {
+		if strings.TrimSpace(v) != "" {
+			n++
+		}
+	}
+	if n != 1 {
+		return usageErrf("give exactly one source: --backup KEY, --backup-id ID, or --bucket URI with --file, --method and --creds")
+	}
+	if src.bucket == "" {
+		for flag, v := range map[string]string{"--file": src.file, "--method": src.method, "--creds": src.creds, "--encryption-key": src.encKeyName} {
+			if v != "" {
+				return usageErrf("%s goes with --bucket", flag)
+			}
+		}
+		return nil
+	}
+	var rules api.ValidationErrors
+	for _, err := range []error{api.ValidateRestoreBucket(src.bucket), api.ValidateMethod(src.method)} {
+		if fe, ok := err.(*api.FieldError); ok {
+			rules = append(rules, fe)
+		}
+	}
+	if strings.TrimSpace(src.file) == "" {
+		rules = append(rules, &api.FieldError{Field: "id", Rule: "is required with --bucket: the backup file in the bucket (--file)"})
+	}
+	if src.creds == "" {
+		rules = append(rules, &api.FieldError{Field: "external_source.credentials", Rule: "is required with --bucket: the name of stored bucket credentials (skytui creds list)"})
+	}
+	if len(rules) > 0 {
+		return requestErr(rules, restoreFlags)
+	}
+	return nil
+}
+
+func (e *env) createRestore(cmd *cobra.Command, cf *changeFlags, service string, src restoreSource) error {
+	const what = "restores create"
+	if !cmd.Flags().Changed("service") {
+		return usageErrf("--service is required: the service to restore into")
+	}
+	if err := checkServiceArg("--service", service); err != nil {
+		return err
+	}
+	if err := src.check(); err != nil {
+		return err
+	}
+	c, err := e.openChange(cmd, cf, what)
+	if err != nil {
+		return err
+	}
+	if err := needYes(cf, "a restore (it stops the target and erases all its data)"); err != nil {
+		return err
+	}
+	if err := needConfirm(cf, "a restore", nil); err != nil {
+		return err
+	}
+	// the secrets are read before anything is sent
+	var es *api.ExternalSource
+	if src.bucket != "" {
+		if !strings.HasSuffix(strings.ToLower(src.file), ".gz") {
+			fmt.Fprintf(e.stderr, "skytui: warning: --file %s does not end in .gz: the backup file must be gzip-compressed\n", src.file)
+		}
+		enc, err := encodeStored(c.store, src.creds, src.bucket, "external_source.credentials")
+		if err != nil {
+			return err
+		}
+		es = &api.ExternalSource{Bucket: src.bucket, Method: src.method, Credentials: enc}
+		if src.encKeyName != "" {
+			if es.EncryptionKey, err = c.store.EncryptionKey(src.encKeyName); err != nil {
+				return usageErrf("--encryption-key %s: %v (nothing was sent)", src.encKeyName, err)
+			}
+		}
+	}
+	ctx := cmd.Context()
+	target, svcs, err := c.serviceByArg(cmd, "--service", service)
+	if err != nil {
+		return err
+	}
+	if err := needConfirm(cf, "a restore", target); err != nil {
+		return err
+	}
+	var req api.RestoreRequest
+	switch {
+	case es != nil:
+		req = api.BucketRestore(target.ID, strings.TrimSpace(src.file), *es)
+	case src.backupID != "":
+		req = api.BackupIDRestore(target.ID, strings.TrimSpace(src.backupID))
+	default:
+		key, err := c.backupKey(ctx, strings.TrimSpace(src.backup), svcs)
+		if err != nil {
+			return err
+		}
+		if err := sameProvider(key, svcs, target); err != nil {
+			return err
+		}
+		req = api.ManagedRestore(target.ID, key)
+	}
+	if err := req.Validate(); err != nil {
+		return requestErr(err, restoreFlags)
+	}
+	name := shellWord(target.NameOrID())
+	check := "skytui restores list --service " + name
+	r, err := c.client.CreateRestore(ctx, req)
+	if err != nil {
+		if verr := requestErr(err, restoreFlags); verr != err {
+			return verr
+		}
+		return sentErr(err, check)
+	}
+	if r.Unreadable != "" {
+		e.noteUnreadable(r.Unreadable)
+	}
+	if !cf.wait {
+		return c.emitRestore(ctx, e, r)
+	}
+	id := int64(r.ID)
+	if id == 0 {
+		if id, err = newestRunningRestore(ctx, c.client, target.ID); err != nil {
+			return fmt.Errorf("the restore was accepted, but it cannot be followed: %v; check with `%s`", err, check)
+		}
+	}
+	w := e.newWaiter(cf, fmt.Sprintf("restore %d into %s", id, target.NameOrID()), "skytui restores get "+strconv.FormatInt(id, 10))
+	final, err := w.waitRestore(ctx, c.client, id)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stderr, "skytui: restore %d into %s succeeded: its default username and password are now the source service's (`skytui services credentials %s`)\n", id, target.NameOrID(), name)
+	return c.emitRestore(ctx, e, final)
+}
+
+// backupKey finds a managed backup's full key: a full key is taken as
+// given; a short one is looked up in the backups of every service.
+func (c *changeSession) backupKey(ctx context.Context, ref string, svcs []api.Service) (string, error) {
+	if strings.Contains(ref, ":") {
+		return ref, nil
+	}
+	ids := make([]string, 0, len(svcs))
+	for _, s := range svcs {
+		if s.ID != "" {
+			ids = append(ids, s.ID)
+		}
+	}
+	all, err := c.client.ListAllBackups(ctx, ids)
+	if err != nil {
+		return "", err
+	}
+	var keys []string
+	for _, b := range all {
+		if b.Key == ref || api.ShortKey(b.Key) == ref {
+			keys = append(keys, b.Key)
+		}
+	}
+	slices.Sort(keys)
+	keys = slices.Compact(keys)
+	switch len(keys) {
+	case 0:
+		return "", notFoundErrf("no backup with the key %q (see `skytui backups list`)", ref)
+	case 1:
+		return keys[0], nil
+	}
+	return "", usageErrf("--backup %q matches %d backups: give the full key", ref, len(keys))
+}
+
+// sameProvider refuses, before anything is sent, a managed restore across
+// cloud providers (the key names the source service: <hash>:<service>:<pod>).
+func sameProvider(key string, svcs []api.Service, target *api.Service) error {
+	parts := strings.Split(key, ":")
+	if len(parts) < 2 {
+		return nil
+	}
+	for _, s := range svcs {
+		if s.ID != parts[1] {
+			continue
+		}
+		sp, tp := strings.ToLower(s.Provider), strings.ToLower(target.Provider)
+		if sp == "" || tp == "" || sp == tp {
+			return nil
+		}
+		return usageErrf("--backup: backup %s was taken on %s (%s) and %s runs on %s: a backup can be restored only within the same cloud provider. "+
+			"Across providers: back %s up to your own bucket (`skytui backups create --bucket …`), copy the folder to a bucket on %s, then restore from it with --bucket",
+			api.ShortKey(key), sp, s.NameOrID(), target.NameOrID(), tp, s.NameOrID(), tp)
+	}
+	return nil
+}
+
+// newestRunningRestore finds the restore an accepted but unread answer
+// started: the newest running restore of the target.
+func newestRunningRestore(ctx context.Context, c *api.Client, targetID string) (int64, error) {
+	list, err := c.ListRestores(ctx, targetID)
+	if err != nil {
+		return 0, err
+	}
+	var id int64
+	for _, r := range list {
+		if r.ServiceID == targetID && r.Running() && int64(r.ID) > id {
+			id = int64(r.ID)
+		}
+	}
+	if id == 0 {
+		return 0, fmt.Errorf("no running restore of the target is listed")
+	}
+	return id, nil
+}
+
+func newRestoresDeleteCmd(e *env) *cobra.Command {
+	var cf changeFlags
+	cmd := &cobra.Command{
+		Use:   "delete ID --yes --confirm TARGET",
+		Short: "Delete (cancel) a restore that has not finished",
+		Long: `Delete a restore that has not finished; the target keeps its data. It
+needs --yes and --confirm with the target service's exact name.` + scriptHelpTail,
+		Args: usageArgs(cobra.ExactArgs(1)),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			const what = "restores delete"
+			id, err := strconv.ParseInt(args[0], 10, 64)
+			if err != nil || id <= 0 {
+				return usageErrf("restore ID %q: must be a positive number", args[0])
+			}
+			c, err := e.openChange(cmd, &cf, what)
+			if err != nil {
+				return err
+			}
+			if err := needYes(&cf, what); err != nil {
+				return err
+			}
+			if err := needConfirm(&cf, what, nil); err != nil {
+				return err
+			}
+			ctx := cmd.Context()
+			r, err := c.client.GetRestore(ctx, id)
+			if err != nil {
+				return readErr(err)
+			}
+			svcs, err := c.client.ListServices(ctx)
+			if err != nil {
+				return err
+			}
+			target := &api.Service{ID: r.ServiceID, Name: r.ServiceName}
+			for i := range svcs {
+				if svcs[i].ID == r.ServiceID {
+					target = &svcs[i]
+				}
+			}
+			if err := needConfirm(&cf, what, target); err != nil {
+				return err
+			}
+			if err := c.client.DeleteRestore(ctx, id); err != nil {
+				return sentErr(err, "skytui restores get "+args[0])
+			}
+			t := &table{head: []string{"ID", "TARGET", "RESULT"}}
+			t.add(args[0], target.NameOrID(), "deleted")
+			return c.out.emit(e.stdout, map[string]any{"id": id, "service_id": r.ServiceID, "deleted": true}, t)
+		},
+	}
+	cf.register(cmd, true, true, false)
+	return cmd
+}

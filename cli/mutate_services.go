@@ -1,0 +1,289 @@
+package cli
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/skytui/skytui/api"
+)
+
+// services create and credentials; allowlist list, add and remove.
+
+// createServiceFlags maps the request's fields to the flags that set them.
+var createServiceFlags = map[string]string{
+	"name": "--name", "provider": "--provider", "region": "--region", "service_type": "--type",
+	"topology": "--topology", "architecture": "--architecture", "size": "--size",
+	"storage": "--storage", "nodes": "--nodes", "version": "--version", "allow_list": "--allow",
+}
+
+func newServicesCreateCmd(e *env) *cobra.Command {
+	var cf changeFlags
+	var req api.CreateServiceRequest
+	var allow []string
+	cmd := &cobra.Command{
+		Use:   "create --name NAME --provider P --region R --topology T --size S --storage GB",
+		Short: "Launch a service (pending for about 5 minutes; --wait follows it until ready)",
+		Long: `Launch a service with the choices the TUI's create form asks for. The
+request is checked by the API's rules before anything is sent (exit 2
+naming the flag, the field and the rule). The choices offered are those
+of the option listings (providers, regions, service types, topologies,
+sizes, versions, storage sizes).
+
+  skytui services create --name orders-stage --provider aws --region us-east-1 \
+    --topology es-single --size sky-2x8 --storage 100 --allow 203.0.113.7 --wait` + scriptHelpTail,
+		Args: usageArgs(cobra.NoArgs),
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			req.Name = strings.TrimSpace(req.Name)
+			req.AllowList = nil
+			for _, a := range allow {
+				for _, ip := range strings.FieldsFunc(a, func(r rune) bool { return r == ',' || r == ' ' || r == ';' }) {
+					req.AllowList = append(req.AllowList, api.AllowListEntry{IP: api.NormalizeAllowListIP(ip)})
+				}
+			}
+			if err := req.Validate(); err != nil {
+				return requestErr(err, createServiceFlags)
+			}
+			c, err := e.openChange(cmd, &cf, "services create")
+			if err != nil {
+				return err
+			}
+			ctx := cmd.Context()
+			s, err := c.client.CreateService(ctx, req)
+			if err != nil {
+				if verr := requestErr(err, createServiceFlags); verr != err {
+					return verr
+				}
+				return sentErr(err, "skytui services get "+shellWord(req.Name))
+			}
+			if s.Unreadable != "" {
+				e.noteUnreadable(s.Unreadable)
+			}
+			if cf.wait {
+				id := s.ID
+				if id == "" { // the answer was not read: find it by name
+					svcs, err := c.client.ListServices(ctx)
+					if err != nil {
+						return err
+					}
+					found, err := resolveService(svcs, req.Name)
+					if err != nil {
+						return err
+					}
+					id = found.ID
+				}
+				w := e.newWaiter(&cf, req.Name, "skytui services get "+shellWord(req.Name))
+				if s, err = w.waitService(ctx, c.client, id, forReady); err != nil {
+					return err
+				}
+			}
+			return c.out.emit(e.stdout, s, servicesTable([]api.Service{*s}))
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&req.Name, "name", "", "the service's name, 4 to 24 characters (required)")
+	fl.StringVar(&req.Provider, "provider", "", "cloud provider: aws, gcp or azure (required)")
+	fl.StringVar(&req.Region, "region", "", "region of the provider, such as us-east-1 (required)")
+	fl.StringVar(&req.ServiceType, "type", "transactional", "service type")
+	fl.StringVar(&req.Topology, "topology", "", "topology, such as es-single or es-replica (required)")
+	fl.StringVar(&req.Architecture, "architecture", "amd64", "hardware architecture: amd64 or arm64")
+	fl.StringVar(&req.Size, "size", "", "instance size, such as sky-2x8 (required)")
+	fl.IntVar(&req.Storage, "storage", 0, "storage size in GB (required)")
+	fl.IntVar(&req.Nodes, "nodes", 1, "number of nodes")
+	fl.StringVar(&req.Version, "version", "", "software version (default: the API's default)")
+	fl.BoolVar(&req.SSLEnabled, "ssl", true, "SSL for connections (--ssl=false turns it off)")
+	fl.StringSliceVar(&allow, "allow", nil, "an address or CIDR network allowed to connect (repeat or separate with commas)")
+	cf.register(cmd, false, false, true)
+	return cmd
+}
+
+func newServicesCredentialsCmd(e *env) *cobra.Command {
+	var show bool
+	cmd := &cobra.Command{
+		Use:   "credentials SERVICE",
+		Short: "Read a ready service's default username and password (masked unless --show-password)",
+		Long: `Read a ready service's default credentials: host, port, username and
+password. The password is masked unless --show-password. -o json carries
+the password in clear, so it is written only when standard output is not
+a terminal (a pipe, a file) or with --show-password:
+
+  PW=$(skytui services credentials orders-prod -o json | jq -r .password)` + scriptHelpTail,
+		Args:              usageArgs(cobra.ExactArgs(1)),
+		ValidArgsFunction: e.completeServiceArg,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := checkServiceArg("service", args[0]); err != nil {
+				return err
+			}
+			f := cmdFlags(cmd)
+			if f.output == outJSON && !show && isTerminal(e.stdout) {
+				return refusedErrf("-o json prints the password in clear: pipe it to a program, or pass --show-password to print it on this terminal")
+			}
+			c, err := e.openRead(cmd)
+			if err != nil {
+				return err
+			}
+			s, _, err := c.serviceByArg(cmd, "service", args[0])
+			if err != nil {
+				return err
+			}
+			if !s.Ready() {
+				return &exitError{code: exitFailed, err: fmt.Errorf("%s is %s: its credentials exist once it is ready (`skytui wait service %s --for ready`)", s.NameOrID(), orWord(s.Status, "not ready"), shellWord(s.NameOrID()))}
+			}
+			cr, err := c.client.GetCredentials(cmd.Context(), s.ID)
+			if err != nil {
+				return readErr(err)
+			}
+			pw := strings.Repeat("*", min(12, max(8, len([]rune(cr.Password)))))
+			if show {
+				pw = cr.Password
+			}
+			host := cr.Host
+			if host == "" {
+				host = s.FQDN
+			}
+			port := ""
+			if p := s.ReadWritePort(); p > 0 {
+				port = strconv.Itoa(p)
+			}
+			ssl := "off"
+			if s.SSLEnabled {
+				ssl = "on"
+			}
+			t := &table{head: []string{"SERVICE", "HOST", "PORT", "USERNAME", "PASSWORD", "SSL"}}
+			t.add(s.NameOrID(), host, port, cr.Username, pw, ssl)
+			return c.out.emit(e.stdout, cr, t)
+		},
+	}
+	cmd.Flags().BoolVar(&show, "show-password", false, "show the password in clear")
+	return cmd
+}
+
+// ---- allowlist ----
+
+func newAllowlistCmd(e *env) *cobra.Command {
+	var f outputFlags
+	cmd := newNoun("allowlist", "List, add or remove the addresses allowed to connect to a service", &f)
+	list := &cobra.Command{
+		Use:               "list SERVICE",
+		Short:             "List a service's allow list",
+		Args:              usageArgs(cobra.ExactArgs(1)),
+		ValidArgsFunction: e.completeServiceArg,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			c, err := e.openRead(cmd)
+			if err != nil {
+				return err
+			}
+			s, _, err := c.serviceByArg(cmd, "service", args[0])
+			if err != nil {
+				return err
+			}
+			groups, err := c.client.GetAllowList(cmd.Context(), s.ID)
+			if err != nil {
+				return readErr(err)
+			}
+			return c.out.emit(e.stdout, nonNil(groups), allowTable(groups))
+		},
+	}
+	var addF changeFlags
+	add := &cobra.Command{
+		Use:               "add SERVICE CIDR",
+		Short:             "Allow an address or CIDR network to connect (a bare address becomes /32)",
+		Args:              usageArgs(cobra.ExactArgs(2)),
+		ValidArgsFunction: e.completeServiceArg,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return e.allowChange(cmd, &addF, args, true)
+		},
+	}
+	addF.register(add, false, false, false)
+	var rmF changeFlags
+	rm := &cobra.Command{
+		Use:               "remove SERVICE CIDR --yes",
+		Short:             "Remove an address or network from the allow list (needs --yes)",
+		Args:              usageArgs(cobra.ExactArgs(2)),
+		ValidArgsFunction: e.completeServiceArg,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return e.allowChange(cmd, &rmF, args, false)
+		},
+	}
+	rmF.register(rm, true, false, false)
+	cmd.AddCommand(list, add, rm)
+	return cmd
+}
+
+func (e *env) allowChange(cmd *cobra.Command, cf *changeFlags, args []string, add bool) error {
+	what := "allowlist remove"
+	if add {
+		what = "allowlist add"
+	}
+	if err := checkServiceArg("service", args[0]); err != nil {
+		return err
+	}
+	if err := api.ValidateAllowListIP(args[1]); err != nil {
+		return requestErr(err, map[string]string{"ip": "CIDR"})
+	}
+	ip := api.NormalizeAllowListIP(args[1])
+	c, err := e.openChange(cmd, cf, what)
+	if err != nil {
+		return err
+	}
+	if !add {
+		if err := needYes(cf, what); err != nil {
+			return err
+		}
+	}
+	ctx := cmd.Context()
+	s, _, err := c.serviceByArg(cmd, "service", args[0])
+	if err != nil {
+		return err
+	}
+	check := "skytui allowlist list " + shellWord(s.NameOrID())
+	if !add {
+		groups, err := c.client.GetAllowList(ctx, s.ID)
+		if err != nil {
+			return err
+		}
+		if !allowListed(groups, ip) {
+			return notFoundErrf("%s is not in the allow list of %s", ip, s.NameOrID())
+		}
+	}
+	var groups []api.AllowListGroup
+	if add {
+		groups, err = c.client.AddAllowListEntry(ctx, s.ID, ip)
+	} else {
+		groups, err = c.client.RemoveAllowListEntry(ctx, s.ID, ip)
+	}
+	if err != nil {
+		return sentErr(err, check)
+	}
+	if groups == nil {
+		// accepted; the answer was not read (or was empty): read the list
+		if groups, err = c.client.GetAllowList(ctx, s.ID); err != nil {
+			e.noteUnreadable("the allow list could not be read again: " + err.Error())
+			return nil
+		}
+	}
+	return c.out.emit(e.stdout, nonNil(groups), allowTable(groups))
+}
+
+func allowListed(groups []api.AllowListGroup, ip string) bool {
+	for _, g := range groups {
+		for _, a := range g.AllowList {
+			if api.NormalizeAllowListIP(a.IP) == ip {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func allowTable(groups []api.AllowListGroup) *table {
+	t := &table{head: []string{"IP", "COMMENT"}, wideHead: []string{"ENDPOINT"}}
+	for _, g := range groups {
+		for _, a := range g.AllowList {
+			t.add(a.IP, a.Comment, g.Name)
+		}
+	}
+	return t
+}

@@ -1,0 +1,424 @@
+package cli
+
+import (
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/skytui/skytui/config"
+	"github.com/skytui/skytui/keystore"
+	"github.com/skytui/skytui/sandbox"
+)
+
+// newChangeHarness serves the demo sandbox with a clock 6,000 times faster
+// than real time (a five-minute launch takes 50 ms) and returns the
+// server, for its request counters and armed faults.
+func newChangeHarness(t *testing.T) (*harness, *sandbox.Server) {
+	t.Helper()
+	sb := sandbox.New(sandbox.Options{APIKey: goodKey, DemoData: true, Seed: 7, TimeScale: 6000})
+	url, err := sb.Start("127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { sb.Close() })
+	dir := t.TempDir()
+	h := &harness{t: t, url: url, secrets: filepath.Join(dir, "secrets.age"), cfgPath: filepath.Join(dir, "config.toml")}
+	t.Setenv(config.EnvConfig, h.cfgPath)
+	t.Setenv(keystore.EnvAPIKey, goodKey)
+	cache := t.TempDir()
+	old := completionCacheDir
+	completionCacheDir = func() (string, error) { return cache, nil }
+	t.Cleanup(func() { completionCacheDir = old })
+	return h, sb
+}
+
+// live is the skysql profile (the live service's prefixes) on the sandbox,
+// with a fast poll for --wait.
+func (h *harness) live(more ...string) []string {
+	return append(append([]string{}, more...), "--profile", "skysql", "--api-url", h.url)
+}
+
+// changes counts the changes the sandbox received.
+func changes(sb *sandbox.Server) int {
+	n := 0
+	for k, v := range sb.Stats().Requests {
+		if !strings.HasPrefix(k, "GET ") {
+			n += v
+		}
+	}
+	return n
+}
+
+func serviceID(t *testing.T, h *harness, name string) string {
+	t.Helper()
+	s := decodeJSON[map[string]any](t, h.ok(h.live("services", "get", name, "-o", "json")...))
+	id, _ := s["id"].(string)
+	if id == "" {
+		t.Fatalf("no ID for %s: %v", name, s)
+	}
+	return id
+}
+
+// newestBackupKey is the key of a service's newest succeeded backup.
+func newestBackupKey(t *testing.T, h *harness, service string) string {
+	t.Helper()
+	bs := decodeJSON[[]map[string]any](t, h.ok(h.live("backups", "list", "--service", service, "--status", "succeeded", "-o", "json")...))
+	best, bestStart := "", ""
+	for _, b := range bs {
+		if s, _ := b["start_time"].(string); s >= bestStart {
+			best, bestStart = b["id"].(string), s
+		}
+	}
+	if best == "" {
+		t.Fatalf("%s has no succeeded backup", service)
+	}
+	return best
+}
+
+func TestChangeServicesCreate(t *testing.T) {
+	h, sb := newChangeHarness(t)
+	base := []string{"services", "create", "--provider", "aws", "--region", "us-east-1", "--topology", "es-single", "--size", "sky-2x8", "--storage", "100"}
+
+	// the API's rules, before anything is sent: exit 2 naming flag, field and rule
+	stderr := h.fails(exitUsage, "skytui: invalid request: ", h.live(append(base, "--name", "ab", "--allow", "10.0.0.1/8")...)...)
+	for _, want := range []string{"--name (name): must be 4 to 24 characters (has 2)", `--allow (allow_list[0].ip): "10.0.0.1/8" has host bits set`} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("stderr %q lacks %q", stderr, want)
+		}
+	}
+	h.fails(exitUsage, "skytui: invalid request: --size (size): is required", h.live("services", "create", "--name", "abcd", "--provider", "aws", "--region", "us-east-1", "--topology", "es-single", "--storage", "100")...)
+	if n := changes(sb); n != 0 {
+		t.Fatalf("%d changes sent by refused requests", n)
+	}
+
+	// table: the new service, pending
+	out := h.ok(h.live(append(base, "--name", "cli-made", "--allow", "203.0.113.7")...)...)
+	if f := strings.Fields(strings.Split(out, "\n")[1]); len(f) < 3 || f[0] != "cli-made" || f[2] != "pending_create" {
+		t.Errorf("create table:\n%s", out)
+	}
+
+	// --wait: followed until ready, the record as JSON
+	s := decodeJSON[map[string]any](t, h.ok(h.live(append(base, "--name", "cli-waited", "--wait", "--poll-interval", "20ms", "-o", "json")...)...))
+	if s["name"] != "cli-waited" || s["status"] != "ready" || s["fqdn"] == "" {
+		t.Errorf("after --wait: %v", s)
+	}
+	if n := sb.Stats().Count("POST", "/provisioning/v1/services"); n != 2 {
+		t.Errorf("%d POSTs, want 2", n)
+	}
+
+	// wait service: the first one is ready by now too
+	got := decodeJSON[map[string]any](t, h.ok(h.live("wait", "service", "cli-made", "--for", "ready", "--poll-interval", "20ms", "-o", "json")...))
+	if got["status"] != "ready" {
+		t.Errorf("wait service: %v", got)
+	}
+	h.fails(exitUsage, `skytui: --for "up"`, h.live("wait", "service", "cli-made", "--for", "up")...)
+	h.fails(exitNotFound, `skytui: no service named "nope-nope"`, h.live("wait", "service", "nope-nope")...)
+	h.fails(exitFailed, "skytui: timed out after 1ms waiting for orders-prod (last: ready); it goes on: check with `skytui services get orders-prod`",
+		h.live("wait", "service", sandbox.DemoOrders, "--for", "stopped", "--timeout", "1ms", "--poll-interval", "1h")...)
+}
+
+func TestChangeReadOnlyRefusesBeforeSending(t *testing.T) {
+	h, sb := newChangeHarness(t)
+	body := "[[profile]]\nname = \"audit\"\nbase_url = \"" + h.url + "\"\nbackup_prefix = \"/skybackup/v1\"\nread_only = true\n"
+	if err := os.WriteFile(h.cfgPath, []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cmds := [][]string{
+		{"services", "create", "--name", "cli-made", "--provider", "aws", "--region", "us-east-1", "--topology", "es-single", "--size", "sky-2x8", "--storage", "100"},
+		{"allowlist", "add", sandbox.DemoOrders, "203.0.113.7"},
+		{"allowlist", "remove", sandbox.DemoOrders, "203.0.113.7", "--yes"},
+		{"backups", "create", "--service", sandbox.DemoOrders, "--type", "full"},
+		{"restores", "create", "--service", sandbox.DemoReplica, "--backup", "abc:def", "--yes", "--confirm", sandbox.DemoReplica},
+		{"restores", "delete", "1", "--yes", "--confirm", sandbox.DemoReplica},
+	}
+	before := sb.Stats().Total
+	for _, c := range cmds {
+		h.fails(exitRefused, "skytui: profile audit is read-only: "+c[0]+" "+c[1]+" refused, nothing was sent\n", append(c, "--profile", "audit")...)
+	}
+	if after := sb.Stats().Total; after != before {
+		t.Fatalf("a read-only profile sent %d requests", after-before)
+	}
+	// --read-only on any profile, before or after the noun
+	h.fails(exitRefused, "skytui: --read-only: backups create refused", h.live("backups", "create", "--service", sandbox.DemoOrders, "--type", "full", "--read-only")...)
+	h.fails(exitRefused, "skytui: --read-only: allowlist add refused", append([]string{"--read-only"}, h.live("allowlist", "add", sandbox.DemoOrders, "203.0.113.7")...)...)
+	if after := sb.Stats().Total; after != before {
+		t.Fatalf("--read-only sent %d requests", after-before)
+	}
+	// reading is fine on a read-only profile
+	if out := h.ok("allowlist", "list", sandbox.DemoOrders, "--profile", "audit"); !strings.HasPrefix(out, "IP") {
+		t.Errorf("allowlist list on a read-only profile:\n%s", out)
+	}
+}
+
+func TestChangeCredentials(t *testing.T) {
+	h, sb := newChangeHarness(t)
+	id := serviceID(t, h, sandbox.DemoOrders)
+	user, pass, ok := sb.Credentials(id)
+	if !ok || pass == "" {
+		t.Fatal("no demo credentials")
+	}
+	out := h.ok(h.live("services", "credentials", sandbox.DemoOrders)...)
+	if strings.Contains(out, pass) || !strings.Contains(out, user) || !strings.Contains(out, "********") {
+		t.Errorf("the table must mask the password:\n%s", out)
+	}
+	if hd := strings.Join(strings.Fields(headerOf(out)), " "); hd != "SERVICE HOST PORT USERNAME PASSWORD SSL" {
+		t.Errorf("header %q", hd)
+	}
+	if out := h.ok(h.live("services", "credentials", sandbox.DemoOrders, "--show-password", "--no-headers")...); !strings.Contains(out, pass) {
+		t.Errorf("--show-password:\n%s", out)
+	}
+	// JSON to a pipe carries the password; to a terminal only when asked
+	c := decodeJSON[map[string]any](t, h.ok(h.live("services", "credentials", sandbox.DemoOrders, "-o", "json")...))
+	if c["username"] != user || c["password"] != pass {
+		t.Errorf("credentials JSON: %v", c)
+	}
+	old := isTerminal
+	isTerminal = func(io.Writer) bool { return true }
+	defer func() { isTerminal = old }()
+	before := sb.Stats().Total
+	h.fails(exitRefused, "skytui: -o json prints the password in clear: pipe it to a program, or pass --show-password", h.live("services", "credentials", sandbox.DemoOrders, "-o", "json")...)
+	if sb.Stats().Total != before {
+		t.Error("the refused credentials read sent a request")
+	}
+	if out := h.ok(h.live("services", "credentials", sandbox.DemoOrders, "-o", "json", "--show-password")...); !strings.Contains(out, pass) {
+		t.Errorf("-o json --show-password on a terminal:\n%s", out)
+	}
+	isTerminal = old
+	// not ready: no credentials yet
+	h.fails(exitFailed, "skytui: reporting-new is pending_create: its credentials exist once it is ready", h.live("services", "credentials", sandbox.DemoReporting)...)
+}
+
+func TestChangeAllowlist(t *testing.T) {
+	h, sb := newChangeHarness(t)
+	out := h.ok(h.live("allowlist", "add", sandbox.DemoOrders, "203.0.113.7")...)
+	if !strings.Contains(out, "203.0.113.7/32") || !strings.HasPrefix(out, "IP") {
+		t.Errorf("add:\n%s", out)
+	}
+	groups := decodeJSON[[]map[string]any](t, h.ok(h.live("allowlist", "list", sandbox.DemoOrders, "-o", "json")...))
+	found := false
+	for _, g := range groups {
+		for _, a := range g["allow_list"].([]any) {
+			if a.(map[string]any)["ip"] == "203.0.113.7/32" {
+				found = true
+			}
+		}
+	}
+	if !found {
+		t.Errorf("list -o json lacks the new entry: %v", groups)
+	}
+	h.fails(exitUsage, `skytui: invalid request: CIDR (ip): "300.1.1.1" is not a valid IP address`, h.live("allowlist", "add", sandbox.DemoOrders, "300.1.1.1")...)
+
+	deletes := func() int { return sb.Stats().Count("DELETE", "/provisioning/v1/services/{id}/security/allowlist") }
+	h.fails(exitRefused, "skytui: allowlist remove is destructive: pass --yes to confirm it (nothing was sent)", h.live("allowlist", "remove", sandbox.DemoOrders, "203.0.113.7")...)
+	if deletes() != 0 {
+		t.Fatal("remove without --yes sent a DELETE")
+	}
+	out = h.ok(h.live("allowlist", "remove", sandbox.DemoOrders, "203.0.113.7/32", "--yes", "--no-headers")...)
+	if strings.Contains(out, "203.0.113.7") || deletes() != 1 {
+		t.Errorf("remove (%d DELETEs):\n%s", deletes(), out)
+	}
+	h.fails(exitNotFound, "skytui: 203.0.113.7/32 is not in the allow list of orders-prod", h.live("allowlist", "remove", sandbox.DemoOrders, "203.0.113.7", "--yes")...)
+	h.fails(exitUsage, "skytui: accepts 2 arg(s), received 1", h.live("allowlist", "add", sandbox.DemoOrders)...)
+}
+
+func TestChangeBackupsCreate(t *testing.T) {
+	h, sb := newChangeHarness(t)
+	posts := func() int { return sb.Stats().Count("POST", "/skybackup/v1/backups/schedules") }
+
+	out := h.ok(h.live("backups", "create", "--service", sandbox.DemoOrders, "--type", "full")...)
+	if hd := strings.Join(strings.Fields(headerOf(out)), " "); hd != "ID TYPE SCHEDULE STATUS SUSPENDED" || !strings.Contains(out, "once") {
+		t.Errorf("create table:\n%s", out)
+	}
+	b := decodeJSON[map[string]any](t, h.ok(h.live("backups", "create", "--service", sandbox.DemoOrders, "--type", "full", "--wait", "--poll-interval", "20ms", "-o", "json")...))
+	if !strings.EqualFold(b["status"].(string), "succeeded") || b["type"] != "full" || b["id"] == "" {
+		t.Errorf("after --wait: %v", b)
+	}
+	sc := decodeJSON[map[string]any](t, h.ok(h.live("backups", "create", "--service", sandbox.DemoOrders, "--type", "logical", "--schedule", "0 3 * * *", "-o", "json")...))
+	if sc["type"] != "logical" {
+		t.Errorf("schedule: %v", sc)
+	}
+	if posts() != 3 {
+		t.Fatalf("%d POSTs, want 3", posts())
+	}
+
+	// own bucket with stored credentials: read from the keystore by name
+	const secret = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"
+	if _, err := h.run(secret+"\n", "creds", "add", "s3", "archive", "--access-key-id", "AKIAEXAMPLE", "--region", "eu-west-1"); err != nil {
+		t.Fatal(err)
+	}
+	out = h.ok(h.live("backups", "create", "--service", sandbox.DemoOrders, "--type", "logical", "--bucket", "s3://acme-exports/orders", "--creds", "archive", "-o", "wide")...)
+	if strings.Contains(out, secret) || strings.Contains(out, "AKIAEXAMPLE") {
+		t.Fatalf("a secret in the output:\n%s", out)
+	}
+	if posts() != 4 {
+		t.Fatalf("the bucket backup was not sent (%d POSTs)", posts())
+	}
+
+	// refused before sending: exit 2 naming the flag, the field and the rule
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--type", "differential"}, `skytui: invalid request: --type (backup_type): must be full, incremental, logical, physical or binarylog (got "differential")`},
+		{[]string{"--type", "full", "--schedule", "3am daily"}, "skytui: invalid request: --schedule (schedule): must be \"once\" or a 5-field cron expression"},
+		{[]string{"--type", "full", "--bucket", "s3://acme-exports/orders"}, "skytui: invalid request: --creds (external_storage.bucket.credentials): is required with --bucket"},
+		{[]string{"--type", "full", "--bucket", "ftp://x/y", "--creds", "archive"}, "skytui: invalid request: --bucket (external_storage.bucket.path): must start with s3:// or gs://"},
+		{[]string{"--type", "full", "--bucket", "gs://acme-exports/orders", "--creds", "archive"}, "skytui: --creds (external_storage.bucket.credentials): archive is a S3 credential; gs:// needs GCS credentials"},
+		{[]string{"--type", "full", "--bucket", "s3://acme-exports/orders", "--creds", "nosuch"}, "skytui: --creds nosuch: no stored bucket credentials of that name"},
+		{[]string{"--type", "full", "--schedule", "0 3 * * *", "--wait"}, "skytui: --wait follows a backup taken now"},
+	} {
+		h.fails(exitUsage, c.want, h.live(append([]string{"backups", "create", "--service", sandbox.DemoServerless}, c.args...)...)...)
+	}
+	// the TUI's rule: incremental only once a full backup completed
+	h.fails(exitUsage, "skytui: --type (backup_type): incremental needs a completed full backup of reporting-new; take one first with --type full",
+		h.live("backups", "create", "--service", sandbox.DemoReporting, "--type", "incremental")...)
+	if posts() != 4 {
+		t.Fatalf("refused requests were sent (%d POSTs)", posts())
+	}
+	h.fails(exitUsage, "skytui: --service is required", h.live("backups", "create", "--type", "full")...)
+	h.fails(exitNotFound, `skytui: no service named "nope-nope"`, h.live("backups", "create", "--service", "nope-nope", "--type", "full")...)
+}
+
+func TestChangeRestores(t *testing.T) {
+	h, sb := newChangeHarness(t)
+	posts := func() int { return sb.Stats().Count("POST", "/skybackup/v1/restores") }
+	key := newestBackupKey(t, h, sandbox.DemoOrders)
+	base := []string{"restores", "create", "--service", sandbox.DemoReplica, "--backup", key}
+
+	// confirmations: refused, nothing sent
+	h.fails(exitRefused, "skytui: a restore (it stops the target and erases all its data) is destructive: pass --yes", h.live(base...)...)
+	h.fails(exitRefused, "skytui: a restore needs --confirm with the target service's exact name (nothing was sent)", h.live(append(base, "--yes")...)...)
+	h.fails(exitRefused, `skytui: a restore: --confirm "orders-prod" does not match the target service's name: pass --confirm replica-west (nothing was sent)`,
+		h.live(append(base, "--yes", "--confirm", sandbox.DemoOrders)...)...)
+	h.fails(exitRefused, `skytui: a restore: --confirm "Replica-West" does not match`, h.live(append(base, "--yes", "--confirm", "Replica-West")...)...)
+	// sources
+	h.fails(exitUsage, "skytui: give exactly one source", h.live("restores", "create", "--service", sandbox.DemoReplica, "--yes", "--confirm", sandbox.DemoReplica)...)
+	h.fails(exitUsage, "skytui: invalid request: --bucket (external_source.bucket): must end with a trailing slash", h.live("restores", "create", "--service", sandbox.DemoReplica,
+		"--bucket", "gs://acme-exports", "--file", "b.gz", "--method", "mariabackup", "--creds", "x", "--yes", "--confirm", sandbox.DemoReplica)...)
+	h.fails(exitNotFound, `skytui: no backup with the key "000000000000"`, h.live("restores", "create", "--service", sandbox.DemoReplica, "--backup", "000000000000", "--yes", "--confirm", sandbox.DemoReplica)...)
+	// across providers: refused with the documented way
+	gcpKey := newestBackupKey(t, h, sandbox.DemoAnalytics)
+	stderr := h.fails(exitUsage, "skytui: --backup: backup ", h.live("restores", "create", "--service", sandbox.DemoReplica, "--backup", gcpKey, "--yes", "--confirm", sandbox.DemoReplica)...)
+	if !strings.Contains(stderr, "only within the same cloud provider") {
+		t.Errorf("cross provider: %s", stderr)
+	}
+	if posts() != 0 {
+		t.Fatalf("%d restores sent by refused commands", posts())
+	}
+
+	// by the short key, followed to the end
+	stdout, stderr, code := h.script(h.live(append(base[:4], "--backup", key[:12], "--yes", "--confirm", sandbox.DemoReplica, "--wait", "--poll-interval", "20ms", "-o", "json")...)...)
+	if code != 0 || !strings.HasPrefix(stderr, "skytui: restore 3 into replica-west succeeded: its default username and password are now the source service's") {
+		t.Fatalf("--wait: exit %d\n%s", code, stderr)
+	}
+	r := decodeJSON[map[string]any](t, stdout)
+	if r["status"] != "Succeeded" || r["service_id"] != serviceID(t, h, sandbox.DemoReplica) {
+		t.Errorf("after --wait: %v", r)
+	}
+	if posts() != 1 {
+		t.Fatalf("%d POSTs, want 1", posts())
+	}
+
+	// started without waiting, then deleted
+	out := h.ok(h.live(append(base, "--yes", "--confirm", sandbox.DemoReplica, "--no-headers")...)...)
+	f := strings.Fields(out)
+	if len(f) < 3 || f[1] != sandbox.DemoReplica || f[2] != "Running" {
+		t.Fatalf("restore table: %q", out)
+	}
+	id := f[0]
+	h.fails(exitRefused, "skytui: restores delete is destructive: pass --yes", h.live("restores", "delete", id)...)
+	h.fails(exitRefused, "skytui: restores delete: --confirm \"staging-eu\" does not match the target service's name: pass --confirm replica-west", h.live("restores", "delete", id, "--yes", "--confirm", sandbox.DemoStaging)...)
+	if n := sb.Stats().Count("DELETE", "/skybackup/v1/restores/{id}"); n != 0 {
+		t.Fatalf("%d DELETEs before the confirmation matched", n)
+	}
+	del := decodeJSON[map[string]any](t, h.ok(h.live("restores", "delete", id, "--yes", "--confirm", sandbox.DemoReplica, "-o", "json")...))
+	if del["deleted"] != true || strconv.FormatFloat(del["id"].(float64), 'f', 0, 64) != id {
+		t.Errorf("delete: %v", del)
+	}
+	h.fails(exitNotFound, "skytui: 404 Not Found", h.live("restores", "delete", "987654", "--yes", "--confirm", sandbox.DemoReplica)...)
+	h.fails(exitNotFound, "skytui: 404 Not Found", h.live("wait", "restore", "987654")...)
+}
+
+// TestChangeOutcomes: a change whose answer was lost is "outcome unknown"
+// with the command to check, exit 1; a 2xx answer nobody can read is an
+// accepted change, exit 0.
+func TestChangeOutcomes(t *testing.T) {
+	h, sb := newChangeHarness(t)
+	key := newestBackupKey(t, h, sandbox.DemoOrders)
+	restore := h.live("restores", "create", "--service", sandbox.DemoReplica, "--backup", key, "--yes", "--confirm", sandbox.DemoReplica)
+
+	if err := sb.ArmFault(sandbox.ArmedFault{Kind: sandbox.AnswerDropped, Method: "POST", Path: "/skybackup/v1/restores"}); err != nil {
+		t.Fatal(err)
+	}
+	stderr := h.fails(exitFailed, "skytui: outcome unknown: ", restore...)
+	if !strings.Contains(stderr, "check with `skytui restores list --service replica-west` before sending it again") {
+		t.Errorf("outcome unknown: %s", stderr)
+	}
+	for _, bad := range []string{"retry", "try again", "refused"} {
+		if strings.Contains(strings.ToLower(stderr), bad) {
+			t.Errorf("outcome unknown says %q: %s", bad, stderr)
+		}
+	}
+	if n := sb.Stats().Count("POST", "/skybackup/v1/restores"); n != 1 {
+		t.Fatalf("the POST was sent %d times", n)
+	}
+	// it was carried out: follow it to its end before the next one
+	rs := decodeJSON[[]map[string]any](t, h.ok(h.live("restores", "list", "--service", sandbox.DemoReplica, "-o", "json")...))
+	var newest float64
+	for _, r := range rs {
+		newest = max(newest, r["id"].(float64))
+	}
+	h.ok(h.live("wait", "restore", strconv.FormatFloat(newest, 'f', 0, 64), "--poll-interval", "20ms")...)
+
+	if err := sb.ArmFault(sandbox.ArmedFault{Kind: sandbox.AnswerUnreadable, Method: "POST", Path: "/skybackup/v1/restores"}); err != nil {
+		t.Fatal(err)
+	}
+	stdout, stderr, code := h.script(append(restore, "--wait", "--poll-interval", "20ms", "-o", "json")...)
+	if code != 0 || !strings.HasPrefix(stderr, "skytui: accepted; the answer could not be read: ") {
+		t.Fatalf("unreadable: exit %d\n%s", code, stderr)
+	}
+	if r := decodeJSON[map[string]any](t, stdout); r["status"] != "Succeeded" {
+		t.Errorf("followed after an unreadable answer: %v", r)
+	}
+
+	if err := sb.ArmFault(sandbox.ArmedFault{Kind: sandbox.AnswerDropped, Method: "POST", Path: "/provisioning/v1/services/{id}/security/allowlist"}); err != nil {
+		t.Fatal(err)
+	}
+	stderr = h.fails(exitFailed, "skytui: outcome unknown: ", h.live("allowlist", "add", sandbox.DemoOrders, "192.0.2.0/24")...)
+	if !strings.Contains(stderr, "check with `skytui allowlist list orders-prod`") {
+		t.Errorf("allowlist outcome unknown: %s", stderr)
+	}
+}
+
+func TestChangeCompletion(t *testing.T) {
+	h, sb := newChangeHarness(t)
+	complete := func(args ...string) string {
+		t.Helper()
+		stdout, _, code := h.script(args...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d", args, code)
+		}
+		return stdout
+	}
+	flags := []string{"--profile", "skysql", "--api-url", h.url}
+	out := complete(append(append([]string{"__complete", "services", "get"}, flags...), "orders")...)
+	if !strings.Contains(out, sandbox.DemoOrders+"\n") || strings.Contains(out, sandbox.DemoAnalytics) {
+		t.Errorf("complete services get:\n%s", out)
+	}
+	listed := sb.Stats().Count("GET", "/provisioning/v1/services")
+	out = complete(append(append([]string{"__complete", "backups", "create"}, flags...), "--service", "")...)
+	if !strings.Contains(out, sandbox.DemoAnalytics) || !strings.Contains(out, sandbox.DemoOrders) {
+		t.Errorf("complete --service:\n%s", out)
+	}
+	if n := sb.Stats().Count("GET", "/provisioning/v1/services"); n != listed {
+		t.Errorf("the second completion asked the API again (%d listings)", n-listed)
+	}
+	for _, sh := range []string{"bash", "zsh", "fish"} {
+		if out := h.ok("completion", sh); !strings.Contains(out, "skytui") {
+			t.Errorf("completion %s:\n%.200s", sh, out)
+		}
+	}
+}

@@ -1,0 +1,309 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/skytui/skytui/api"
+)
+
+// Waiting: --wait on the changes, and `skytui wait service|restore`. A
+// wait reads the state every few seconds (GETs only, which the client
+// retries) until the end state, a failed end, the timeout or an interrupt.
+// While stderr is a terminal one progress line is redrawn there; otherwise
+// it is quiet. Giving up never stops the operation, and says how to check
+// on it.
+
+// waiter follows one operation.
+type waiter struct {
+	e        *env
+	timeout  time.Duration
+	poll     time.Duration
+	what     string // "restore 5 into staging-eu"
+	check    string // the command that shows the state later
+	progress bool
+	drawn    bool
+}
+
+func (e *env) newWaiter(c *changeFlags, what, check string) *waiter {
+	w := &waiter{e: e, timeout: c.timeout, poll: c.poll, what: what, check: check, progress: isTerminal(e.stderr)}
+	if w.timeout <= 0 {
+		w.timeout = 30 * time.Minute
+	}
+	if w.poll <= 0 {
+		w.poll = 3 * time.Second
+	}
+	return w
+}
+
+// endError is a failed end state: the wait is over and the command fails.
+type endError struct{ err error }
+
+func (e *endError) Error() string { return e.err.Error() }
+func (e *endError) Unwrap() error { return e.err }
+
+// stopPolling reports a poll error that waiting longer cannot fix.
+func stopPolling(err error) bool {
+	var end *endError
+	return errors.As(err, &end) || api.IsUnauthorized(err) || api.IsNotFound(err)
+}
+
+// run calls step until it reports done. step returns the state in words
+// for the progress line; a failed end state is an *endError.
+func (w *waiter) run(ctx context.Context, step func(context.Context) (state string, done bool, err error)) error {
+	start := time.Now()
+	deadline := time.NewTimer(w.timeout)
+	defer deadline.Stop()
+	defer w.clear()
+	var last string
+	var lastErr error
+	for {
+		pollCtx, cancel := context.WithTimeout(ctx, max(w.timeout-time.Since(start), time.Millisecond))
+		state, done, err := step(pollCtx)
+		cancel()
+		switch {
+		case err != nil && stopPolling(err):
+			var end *endError
+			if errors.As(err, &end) {
+				return end.err
+			}
+			return err
+		case err != nil && ctx.Err() != nil:
+		case err != nil:
+			lastErr = err
+			w.draw(fmt.Sprintf("%s: %s (reading again: %v)", w.what, orWord(last, "waiting"), firstLine(err)), start)
+		case done:
+			return nil
+		default:
+			last, lastErr = state, nil
+			w.draw(fmt.Sprintf("%s: %s", w.what, state), start)
+		}
+		t := time.NewTimer(w.poll)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return fmt.Errorf("interrupted while waiting for %s (last: %s); it goes on: check with `%s`", w.what, orWord(last, "unknown"), w.check)
+		case <-deadline.C:
+			t.Stop()
+			msg := fmt.Sprintf("timed out after %s waiting for %s (last: %s)", w.timeout, w.what, orWord(last, "unknown"))
+			if lastErr != nil {
+				msg += fmt.Sprintf(", the last read failed: %v", firstLine(lastErr))
+			}
+			return fmt.Errorf("%s; it goes on: check with `%s`", msg, w.check)
+		case <-t.C:
+		}
+	}
+}
+
+func (w *waiter) draw(line string, start time.Time) {
+	if !w.progress {
+		return
+	}
+	el := time.Since(start).Truncate(time.Second)
+	fmt.Fprintf(w.e.stderr, "\r\x1b[K%s  %s", cell(line), el)
+	w.drawn = true
+}
+
+func (w *waiter) clear() {
+	if w.drawn {
+		fmt.Fprint(w.e.stderr, "\r\x1b[K")
+		w.drawn = false
+	}
+}
+
+func orWord(s, alt string) string {
+	if strings.TrimSpace(s) == "" {
+		return alt
+	}
+	return s
+}
+
+func firstLine(err error) string { return cell(err.Error()) }
+
+// ---- what is waited for ----
+
+// Service end states for --for.
+const (
+	forReady   = "ready"
+	forStopped = "stopped"
+	forDeleted = "deleted"
+)
+
+// waitService follows a service to the wanted state and returns it (nil
+// once deleted).
+func (w *waiter) waitService(ctx context.Context, c *api.Client, id, want string) (*api.Service, error) {
+	var last *api.Service
+	err := w.run(ctx, func(ctx context.Context) (string, bool, error) {
+		s, err := c.GetService(ctx, id)
+		if want == forDeleted && api.IsNotFound(err) {
+			last = nil
+			return "deleted", true, nil
+		}
+		if err != nil {
+			return "", false, err
+		}
+		last = s
+		switch {
+		case want == forReady && s.Ready(),
+			want == forStopped && api.StatusIs(s.Status, "stopped"),
+			want == forDeleted && api.StatusIs(s.Status, "deleted", "retired"):
+			return s.Status, true, nil
+		case api.StatusIs(s.Status, "failed"):
+			msg := fmt.Sprintf("%s is %s", s.NameOrID(), s.Status)
+			if len(s.Errors) > 0 {
+				msg += ": " + strings.Join(s.Errors, "; ")
+			}
+			return s.Status, true, &endError{errors.New(msg)}
+		case want == forReady && api.StatusIs(s.Status, "stopped") && !s.Pending():
+			return s.Status, true, &endError{fmt.Errorf("%s is stopped: it will not become ready until it is started", s.NameOrID())}
+		}
+		return orWord(s.Status, "?"), false, nil
+	})
+	return last, err
+}
+
+// waitRestore follows a restore until it succeeded (nil) or failed.
+func (w *waiter) waitRestore(ctx context.Context, c *api.Client, id int64) (*api.Restore, error) {
+	var last *api.Restore
+	err := w.run(ctx, func(ctx context.Context) (string, bool, error) {
+		r, err := c.GetRestore(ctx, id)
+		if err != nil {
+			return "", false, err
+		}
+		last = r
+		switch {
+		case r.Succeeded():
+			return r.Status, true, nil
+		case r.Failed():
+			return r.Status, true, &endError{fmt.Errorf("restore %d %s: %s", id, strings.ToLower(r.Status), orWord(r.Message, "no message"))}
+		}
+		state := orWord(r.Status, "?")
+		if r.Message != "" {
+			state += " (" + r.Message + ")"
+		}
+		return state, false, nil
+	})
+	return last, err
+}
+
+// waitBackup follows a backup of a service, by key, until it completed or
+// failed. find picks the backup from the listing when the key is not yet
+// known (nil: not listed yet).
+func (w *waiter) waitBackup(ctx context.Context, c *api.Client, serviceID string, find func([]api.Backup) *api.Backup) (*api.Backup, error) {
+	var last *api.Backup
+	err := w.run(ctx, func(ctx context.Context) (string, bool, error) {
+		list, err := c.ListBackups(ctx, serviceID)
+		if err != nil {
+			return "", false, err
+		}
+		b := find(list)
+		if b == nil {
+			return "not listed yet", false, nil
+		}
+		last = b
+		switch api.BackupState(b.Status) {
+		case api.BackupCompleted:
+			return b.Status, true, nil
+		case api.BackupFailed:
+			return b.Status, true, &endError{fmt.Errorf("backup %s of %s %s", api.ShortKey(b.Key), serviceID, strings.ToLower(b.Status))}
+		}
+		return orWord(b.Status, "?"), false, nil
+	})
+	return last, err
+}
+
+// ---- skytui wait ----
+
+func newWaitCmd(e *env) *cobra.Command {
+	var f outputFlags
+	cmd := newNoun("wait", "Wait for a service or a restore to reach its end state", &f)
+	cmd.Long = `Wait for a service or a restore to reach its end state, then print it.
+
+  skytui wait service orders-prod --for ready
+  skytui wait restore 12 --timeout 2h
+
+A failed end state exits 1; so does the timeout (the operation goes on).
+Progress goes to stderr when it is a terminal; otherwise waiting is quiet.` + scriptHelpTail
+
+	var sf changeFlags
+	var want string
+	svc := &cobra.Command{
+		Use:               "service SERVICE --for ready|stopped|deleted",
+		Short:             "Wait until a service is ready, stopped or deleted",
+		Args:              usageArgs(cobra.ExactArgs(1)),
+		ValidArgsFunction: e.completeServiceArg,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			switch want {
+			case forReady, forStopped, forDeleted:
+			default:
+				return usageErrf("--for %q: must be ready, stopped or deleted", want)
+			}
+			c, err := e.openRead(cmd)
+			if err != nil {
+				return err
+			}
+			s, _, err := c.serviceByArg(cmd, "service", args[0])
+			if err != nil {
+				return err
+			}
+			w := e.newWaiter(&sf, s.NameOrID(), "skytui services get "+shellWord(s.NameOrID()))
+			final, err := w.waitService(cmd.Context(), c.client, s.ID, want)
+			if err != nil {
+				return err
+			}
+			if final == nil {
+				final = s
+				final.Status = forDeleted
+			}
+			return c.out.emit(e.stdout, final, servicesTable([]api.Service{*final}))
+		},
+	}
+	svc.Flags().StringVar(&want, "for", forReady, "the state to wait for: ready, stopped or deleted")
+	sf.registerTimeout(svc)
+
+	var rf changeFlags
+	rst := &cobra.Command{
+		Use:   "restore ID",
+		Short: "Wait until a restore succeeded (exit 0) or failed (exit 1)",
+		Args:  usageArgs(cobra.ExactArgs(1)),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			id, err := strconv.ParseInt(args[0], 10, 64)
+			if err != nil || id <= 0 {
+				return usageErrf("restore ID %q: must be a positive number", args[0])
+			}
+			c, err := e.openRead(cmd)
+			if err != nil {
+				return err
+			}
+			w := e.newWaiter(&rf, "restore "+args[0], "skytui restores get "+args[0])
+			r, err := w.waitRestore(cmd.Context(), c.client, id)
+			if api.IsNotFound(err) {
+				return &exitError{code: exitNotFound, err: err}
+			}
+			if err != nil {
+				return err
+			}
+			return c.emitRestore(cmd.Context(), e, r)
+		},
+	}
+	rf.registerTimeout(rst)
+	cmd.AddCommand(svc, rst)
+	return cmd
+}
+
+// emitRestore prints a restore, with its target's name in a table.
+func (c *changeSession) emitRestore(ctx context.Context, e *env, r *api.Restore) error {
+	var names map[string]string
+	if c.out.output != outJSON && r.ServiceName == "" {
+		if svcs, err := c.client.ListServices(ctx); err == nil {
+			names = serviceNames(svcs)
+		}
+	}
+	return c.out.emit(e.stdout, r, restoresTable([]api.Restore{*r}, names))
+}
