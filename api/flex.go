@@ -64,35 +64,42 @@ var timeLayouts = []string{
 	"2006-01-02",
 }
 
-func parseFlexTime(b []byte) (time.Time, error) {
+// jsonScalar reads a JSON value the way the flexible types take it: null,
+// a string (its text, quoted true), or anything else as it stands (white
+// space trimmed, quoted false).
+func jsonScalar(b []byte) (text string, quoted, null bool, err error) {
 	b = bytes.TrimSpace(b)
-	if len(b) == 0 || bytes.Equal(b, []byte("null")) {
+	switch {
+	case bytes.Equal(b, []byte("null")):
+		return "", false, true, nil
+	case len(b) > 0 && b[0] == '"':
+		err = json.Unmarshal(b, &text)
+		return text, true, false, err
+	}
+	return string(b), false, false, nil
+}
+
+func parseFlexTime(b []byte) (time.Time, error) {
+	s, quoted, null, err := jsonScalar(b)
+	if err != nil {
+		return time.Time{}, err
+	}
+	s = strings.TrimSpace(s)
+	if null || s == "" {
 		return time.Time{}, nil
 	}
-	if b[0] == '"' {
-		var s string
-		if err := json.Unmarshal(b, &s); err != nil {
-			return time.Time{}, err
-		}
-		s = strings.TrimSpace(s)
-		if s == "" {
-			return time.Time{}, nil
-		}
-		if f, err := strconv.ParseFloat(s, 64); err == nil {
-			return epoch(f), nil
-		}
-		for _, l := range timeLayouts {
-			if t, err := time.Parse(l, s); err == nil {
-				return t, nil
-			}
-		}
-		return time.Time{}, fmt.Errorf("unrecognised time %q", s)
+	if f, err := strconv.ParseFloat(s, 64); err == nil {
+		return epoch(f), nil
 	}
-	f, err := strconv.ParseFloat(string(b), 64)
-	if err != nil {
-		return time.Time{}, fmt.Errorf("unrecognised time %s", b)
+	if !quoted {
+		return time.Time{}, fmt.Errorf("unrecognised time %s", s)
 	}
-	return epoch(f), nil
+	for _, l := range timeLayouts {
+		if t, err := time.Parse(l, s); err == nil {
+			return t, nil
+		}
+	}
+	return time.Time{}, fmt.Errorf("unrecognised time %q", s)
 }
 
 func epoch(f float64) time.Time {
@@ -148,22 +155,20 @@ type FlexString string
 
 // UnmarshalJSON implements json.Unmarshaler.
 func (s *FlexString) UnmarshalJSON(b []byte) error {
-	b = bytes.TrimSpace(b)
-	if bytes.Equal(b, []byte("null")) {
+	v, quoted, null, err := jsonScalar(b)
+	switch {
+	case err != nil:
+		return err
+	case null:
 		*s = ""
 		return nil
-	}
-	if len(b) > 0 && b[0] == '"' {
-		var v string
-		if err := json.Unmarshal(b, &v); err != nil {
-			return err
-		}
+	case quoted:
 		*s = FlexString(CleanText(v))
 		return nil
 	}
 	var n json.Number
-	if err := json.Unmarshal(b, &n); err != nil {
-		return fmt.Errorf("expected string or number, got %s", b)
+	if err := json.Unmarshal([]byte(v), &n); err != nil {
+		return fmt.Errorf("expected string or number, got %s", v)
 	}
 	*s = FlexString(n.String())
 	return nil
@@ -174,31 +179,23 @@ type FlexInt int64
 
 // UnmarshalJSON implements json.Unmarshaler.
 func (n *FlexInt) UnmarshalJSON(b []byte) error {
-	b = bytes.TrimSpace(b)
-	if bytes.Equal(b, []byte("null")) {
+	s, quoted, null, err := jsonScalar(b)
+	if err != nil {
+		return err
+	}
+	if quoted {
+		s = strings.TrimSpace(s)
+	}
+	if null || (quoted && s == "") {
 		*n = 0
 		return nil
 	}
-	if len(b) > 0 && b[0] == '"' {
-		var s string
-		if err := json.Unmarshal(b, &s); err != nil {
-			return err
-		}
-		s = strings.TrimSpace(s)
-		if s == "" {
-			*n = 0
-			return nil
-		}
-		v, err := parseJSONInt([]byte(s))
-		if err != nil {
-			return fmt.Errorf("expected a whole number, got %q", CleanText(s))
-		}
-		*n = FlexInt(v)
-		return nil
-	}
-	v, err := parseJSONInt(b)
-	if err != nil {
-		return fmt.Errorf("expected a whole number, got %s", preview(b))
+	v, err := parseJSONInt([]byte(s))
+	switch {
+	case err != nil && quoted:
+		return fmt.Errorf("expected a whole number, got %q", CleanText(s))
+	case err != nil:
+		return fmt.Errorf("expected a whole number, got %s", preview([]byte(s)))
 	}
 	*n = FlexInt(v)
 	return nil
