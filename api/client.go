@@ -368,6 +368,23 @@ func (c *Client) change(ctx context.Context, method, path string, in, out any) (
 	return "", nil
 }
 
+// create validates req and posts it to path (never retried). An accepted
+// answer that cannot be read is replaced by standIn, which says why.
+func create[T any](ctx context.Context, c *Client, path string, req interface{ Validate() error }, standIn func(why string) *T) (*T, error) {
+	if err := req.Validate(); err != nil {
+		return nil, err
+	}
+	var out T
+	why, err := c.change(ctx, http.MethodPost, path, req, &out)
+	if err != nil {
+		return nil, err
+	}
+	if why != "" {
+		return standIn(why), nil
+	}
+	return &out, nil
+}
+
 func listOptions[T any](ctx context.Context, c *Client, path string, q url.Values) ([]T, error) {
 	r, err := c.do(ctx, http.MethodGet, path, q, nil)
 	if err != nil {

@@ -15,19 +15,11 @@ import (
 
 // CreateSchedule creates a backup job ("once") or schedule (cron). Never retried.
 func (c *Client) CreateSchedule(ctx context.Context, req ScheduleRequest) (*Schedule, error) {
-	if err := req.Validate(); err != nil {
-		return nil, err
-	}
-	var s Schedule
-	why, err := c.change(ctx, http.MethodPost, c.backup("/backups/schedules"), req, &s)
-	if err != nil {
-		return nil, err
-	}
-	if why != "" {
-		s = Schedule{ServiceID: req.ServiceID, Type: req.BackupType, Schedule: req.Schedule}
+	return create(ctx, c, c.backup("/backups/schedules"), &req, func(why string) *Schedule {
+		s := &Schedule{ServiceID: req.ServiceID, Type: req.BackupType, Schedule: req.Schedule}
 		s.Unreadable = why
-	}
-	return &s, nil
+		return s
+	})
 }
 
 // LiveBackup reports whether the client speaks to the live service's backup

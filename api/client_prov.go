@@ -54,19 +54,11 @@ func (c *Client) GetService(ctx context.Context, id string) (*Service, error) {
 
 // CreateService validates and launches a service. Never retried.
 func (c *Client) CreateService(ctx context.Context, req CreateServiceRequest) (*Service, error) {
-	if err := req.Validate(); err != nil {
-		return nil, err
-	}
-	var s Service
-	why, err := c.change(ctx, http.MethodPost, c.prov("/services"), req, &s)
-	if err != nil {
-		return nil, err
-	}
-	if why != "" {
-		s = Service{Name: req.Name, Status: "pending_create"}
+	return create(ctx, c, c.prov("/services"), &req, func(why string) *Service {
+		s := &Service{Name: req.Name, Status: "pending_create"}
 		s.Unreadable = why
-	}
-	return &s, nil
+		return s
+	})
 }
 
 // GetCredentials reads a ready service's default credentials.
