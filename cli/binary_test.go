@@ -99,7 +99,9 @@ func TestBinaryScripts(t *testing.T) {
 			t.Fatalf("not JSON: %v\n%s", err, s)
 		}
 	}
-	posts := func() int { return strings.Count(sbLog.String(), "method=POST") + strings.Count(sbLog.String(), "method=DELETE") }
+	posts := func() int {
+		return strings.Count(sbLog.String(), "method=POST") + strings.Count(sbLog.String(), "method=DELETE")
+	}
 
 	// a service created and followed until ready
 	so, _ := run(0, "services", "create", "--name", "bin-made", "--provider", "aws", "--region", "us-east-1", "--topology", "es-single",

@@ -59,11 +59,11 @@ func cmdFlags(cmd *cobra.Command) *outputFlags {
 
 // changeFlags are the flags of the commands that change something.
 type changeFlags struct {
-	yes      bool
-	confirm  string
-	wait     bool
-	timeout  time.Duration
-	poll     time.Duration
+	yes     bool
+	confirm string
+	wait    bool
+	timeout time.Duration
+	poll    time.Duration
 }
 
 // register adds to a changing command: --yes when destructive, --confirm
