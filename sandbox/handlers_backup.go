@@ -150,13 +150,11 @@ func hBackupStatus(st *store, c *reqCtx) (int, any, *apiError) {
 // (see liveServiceID). An unknown service has no schedules: an empty page,
 // as the description documents only 200, 400 and 500 here.
 func hListSchedules(st *store, c *reqCtx) (int, any, *apiError) {
-	q := c.r.URL.Query()
-	id := q.Get("service_id")
-	if c.live {
-		if err := liveServiceID(id); err != nil {
-			return 0, nil, err
-		}
+	id, err := serviceIDQuery(c)
+	if err != nil {
+		return 0, nil, err
 	}
+	q := c.r.URL.Query()
 	if id != "" {
 		if err := api.ValidateServiceID(id); err != nil {
 			return 0, nil, validation(err)
@@ -256,6 +254,18 @@ func hDeleteSchedule(st *store, c *reqCtx) (int, any, *apiError) {
 
 // ---- restores ----
 
+// serviceIDQuery is the service_id query of a restore or schedule listing,
+// under the live prefix checked by liveServiceID.
+func serviceIDQuery(c *reqCtx) (string, *apiError) {
+	id := c.r.URL.Query().Get("service_id")
+	if c.live {
+		if err := liveServiceID(id); err != nil {
+			return "", err
+		}
+	}
+	return id, nil
+}
+
 // liveServiceID applies the live description's rule for the service_id
 // query of GET /skybackup/v1/restores and /skybackup/v1/backups/schedules:
 // required, at least 3 characters. There is no "all services" listing of
@@ -284,13 +294,11 @@ func liveServiceID(id string) *apiError {
 // this call, and a service with no restores looks the same to the caller.
 // The optional type filter (physical, logical) is the description's.
 func hListRestores(st *store, c *reqCtx) (int, any, *apiError) {
-	q := c.r.URL.Query()
-	id := q.Get("service_id")
-	if c.live {
-		if err := liveServiceID(id); err != nil {
-			return 0, nil, err
-		}
+	id, err := serviceIDQuery(c)
+	if err != nil {
+		return 0, nil, err
 	}
+	q := c.r.URL.Query()
 	typ := q.Get("type")
 	desc, err := readOrder(c)
 	if err != nil {

@@ -144,15 +144,21 @@ func renamed(err error, field string) error {
 	return err
 }
 
-func readIPAddress(c *reqCtx) (string, *apiError) {
+// allowListIP finds the service whose allow list one address is added to
+// or removed from (allowListTarget), and reads that address from the body.
+func allowListIP(st *store, c *reqCtx) (*service, string, *apiError) {
+	s, err := allowListTarget(st, c)
+	if err != nil {
+		return nil, "", err
+	}
 	var body ipAddressBody
 	if err := decodeBody(c, &body); err != nil {
-		return "", err
+		return nil, "", err
 	}
 	if err := api.ValidateAllowListIP(body.IPAddress); err != nil {
-		return "", validation(renamed(err, "ip_address"))
+		return nil, "", validation(renamed(err, "ip_address"))
 	}
-	return api.NormalizeAllowListIP(body.IPAddress), nil
+	return s, api.NormalizeAllowListIP(body.IPAddress), nil
 }
 
 func indexOfIP(list []api.AllowListEntry, ip string) int {
@@ -166,11 +172,7 @@ func fullError(s *service, location string) *apiError {
 }
 
 func hAddAllowList(st *store, c *reqCtx) (int, any, *apiError) {
-	s, err := allowListTarget(st, c)
-	if err != nil {
-		return 0, nil, err
-	}
-	ip, err := readIPAddress(c)
+	s, ip, err := allowListIP(st, c)
 	if err != nil {
 		return 0, nil, err
 	}
@@ -186,11 +188,7 @@ func hAddAllowList(st *store, c *reqCtx) (int, any, *apiError) {
 }
 
 func hRemoveAllowList(st *store, c *reqCtx) (int, any, *apiError) {
-	s, err := allowListTarget(st, c)
-	if err != nil {
-		return 0, nil, err
-	}
-	ip, err := readIPAddress(c)
+	s, ip, err := allowListIP(st, c)
 	if err != nil {
 		return 0, nil, err
 	}

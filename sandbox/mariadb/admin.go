@@ -62,22 +62,14 @@ func Quote(v string) string {
 // binary log: what the platform does to a service is not a transaction a
 // replica of it should see.
 func (s *Server) admin(ctx context.Context, stmts ...string) error {
-	db, err := s.DB()
-	if err != nil {
-		return err
-	}
-	defer db.Close()
-	conn, err := db.Conn(ctx)
-	if err != nil {
-		return err
-	}
-	defer conn.Close()
-	for _, st := range append([]string{"SET SESSION sql_log_bin = 0"}, stmts...) {
-		if _, err := conn.ExecContext(ctx, st); err != nil {
-			return fmt.Errorf("%s: %w", strings.SplitN(st, " IDENTIFIED", 2)[0], err)
+	return s.unlogged(ctx, func(conn *sql.Conn) error {
+		for _, st := range stmts {
+			if _, err := conn.ExecContext(ctx, st); err != nil {
+				return fmt.Errorf("%s: %w", strings.SplitN(st, " IDENTIFIED", 2)[0], err)
+			}
 		}
-	}
-	return nil
+		return nil
+	})
 }
 
 // SetAdmin makes user@'%' the service's default user with password and the

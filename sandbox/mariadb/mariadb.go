@@ -318,7 +318,9 @@ func (s *Server) waitReady(ctx context.Context) error {
 	}
 }
 
-func (s *Server) install(ctx context.Context, opt Options) error {
+// unlogged runs fn on one root connection that does not write the binary
+// log.
+func (s *Server) unlogged(ctx context.Context, fn func(*sql.Conn) error) error {
 	db, err := s.DB()
 	if err != nil {
 		return err
@@ -329,26 +331,33 @@ func (s *Server) install(ctx context.Context, opt Options) error {
 		return err
 	}
 	defer conn.Close()
-	// the schema itself is local to each service, never replicated
 	if _, err := conn.ExecContext(ctx, "SET SESSION sql_log_bin = 0"); err != nil {
-		return err
+		return fmt.Errorf("SET SESSION sql_log_bin = 0: %w", err)
 	}
-	for _, st := range Statements() {
-		if _, err := conn.ExecContext(ctx, st); err != nil {
-			return fmt.Errorf("install sky schema: %w\n%s", err, st)
+	return fn(conn)
+}
+
+// install creates the sky schema, which is local to each service, never
+// replicated.
+func (s *Server) install(ctx context.Context, opt Options) error {
+	return s.unlogged(ctx, func(conn *sql.Conn) error {
+		for _, st := range Statements() {
+			if _, err := conn.ExecContext(ctx, st); err != nil {
+				return fmt.Errorf("install sky schema: %w\n%s", err, st)
+			}
 		}
-	}
-	set := func(k, v string) error {
-		if v == "" {
-			return nil
+		set := func(k, v string) error {
+			if v == "" {
+				return nil
+			}
+			_, err := conn.ExecContext(ctx, "REPLACE INTO sky.settings (name, value) VALUES (?, ?)", k, v)
+			return err
 		}
-		_, err := conn.ExecContext(ctx, "REPLACE INTO sky.settings (name, value) VALUES (?, ?)", k, v)
-		return err
-	}
-	if err := set("service_id", opt.ServiceID); err != nil {
-		return err
-	}
-	return set("outbound_ip", opt.OutboundIP)
+		if err := set("service_id", opt.ServiceID); err != nil {
+			return err
+		}
+		return set("outbound_ip", opt.OutboundIP)
+	})
 }
 
 // Stop terminates the server and waits for it (TERM, then KILL after 10 s).
