@@ -385,16 +385,24 @@ func create[T any](ctx context.Context, c *Client, path string, req interface{ V
 	return &out, nil
 }
 
-func listOptions[T any](ctx context.Context, c *Client, path string, q url.Values) ([]T, error) {
+// getList reads one page of a listing: its items (a bare array, or under
+// one of keys in an envelope), the envelope's pages_count, and the answer.
+func getList[T any](ctx context.Context, c *Client, path string, q url.Values, keys ...string) ([]T, int, *response, error) {
 	r, err := c.do(ctx, http.MethodGet, path, q, nil)
 	if err != nil {
-		return nil, err
+		return nil, 0, nil, err
 	}
-	out, _, err := decodeList[T](r.body, "data", "items")
+	items, pages, err := decodeList[T](r.body, keys...)
 	if err != nil {
-		return nil, malformed(http.MethodGet, path, r, err)
+		return nil, 0, nil, malformed(http.MethodGet, path, r, err)
 	}
-	return out, nil
+	return items, pages, r, nil
+}
+
+// listOptions reads an option listing (one page, under data or items).
+func listOptions[T any](ctx context.Context, c *Client, path string, q url.Values) ([]T, error) {
+	out, _, _, err := getList[T](ctx, c, path, q, "data", "items")
+	return out, err
 }
 
 func optQuery(kv ...string) url.Values {
@@ -417,13 +425,9 @@ func pagedList[T any](ctx context.Context, c *Client, path string, q url.Values,
 	for page := 1; page <= maxPages; page++ {
 		q.Set("page", strconv.Itoa(page))
 		q.Set("page_size", strconv.Itoa(pageSize))
-		r, err := c.do(ctx, http.MethodGet, path, q, nil)
+		items, pages, r, err := getList[T](ctx, c, path, q, keys...)
 		if err != nil {
 			return nil, err
-		}
-		items, pages, err := decodeList[T](r.body, keys...)
-		if err != nil {
-			return nil, malformed(http.MethodGet, path, r, err)
 		}
 		if err := bound.add(http.MethodGet, path, len(items), len(r.body)); err != nil {
 			return nil, err

@@ -22,13 +22,9 @@ func (c *Client) ListServices(ctx context.Context) ([]Service, error) {
 		if token != "" {
 			q.Set("page_token", token)
 		}
-		r, err := c.do(ctx, http.MethodGet, path, q, nil)
+		items, _, r, err := getList[Service](ctx, c, path, q, "services", "data")
 		if err != nil {
 			return nil, err
-		}
-		items, _, err := decodeList[Service](r.body, "services", "data")
-		if err != nil {
-			return nil, malformed(http.MethodGet, path, r, err)
 		}
 		if err := bound.add(http.MethodGet, path, len(items), len(r.body)); err != nil {
 			return nil, err

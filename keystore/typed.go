@@ -196,6 +196,13 @@ func (s *Store) readIndex() (index, error) {
 	return ix, nil
 }
 
+// lockedIndex reads the index under the store's lock.
+func (s *Store) lockedIndex() (index, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.readIndex()
+}
+
 func (s *Store) writeIndex(ix index) error {
 	sort.Strings(ix.EncryptionKeys)
 	b, err := json.Marshal(ix)
@@ -281,9 +288,7 @@ func (s *Store) BucketCredential(name string) (BucketCredential, error) {
 // ListBucketCredentials lists stored credentials (names and kinds only),
 // sorted by name.
 func (s *Store) ListBucketCredentials() ([]CredentialInfo, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	ix, err := s.readIndex()
+	ix, err := s.lockedIndex()
 	if err != nil {
 		return nil, err
 	}
@@ -368,9 +373,7 @@ func (s *Store) EncryptionKey(name string) (string, error) {
 
 // ListEncryptionKeys lists the names of stored encryption keys.
 func (s *Store) ListEncryptionKeys() ([]string, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	ix, err := s.readIndex()
+	ix, err := s.lockedIndex()
 	if err != nil {
 		return nil, err
 	}
