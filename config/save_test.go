@@ -215,23 +215,13 @@ func TestSaveChangesOnlyWhatChanged(t *testing.T) {
 		t.Fatal(err)
 	}
 	got, _ := os.ReadFile(path)
-	want := `# my skytui config
-default_profile = "dev" # the usual one
-
-# production: do not touch
-[[profile]]
-name = 'prod'   # main
-base_url = "https://new.example.com" # trailing slash on purpose
-colour = "blue"
-
-[[profile]]
-  name = "lab"
-  base_url = "https://lab.example.com"
-  org = "acme"
-  read_only = true
-[profile.extra]
-x = 1
-# the end
+	// The file as it was, with exactly these changes, and the new profile
+	// at the end.
+	want := strings.NewReplacer(
+		`default_profile = 'prod'`, `default_profile = "dev"`,
+		`base_url = "https://api.example.com/"`, `base_url = "https://new.example.com"`,
+		`base_url = "https://lab.example.com"`, `base_url = "https://lab.example.com"`+"\n  org = \"acme\"\n  read_only = true",
+	).Replace(commented) + `
 
 [[profile]]
 name = "dev"
