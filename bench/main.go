@@ -266,10 +266,6 @@ func run(idle, pendingFor time.Duration, starts int, bin string) error {
 	}
 	defer wat.stop()
 	time.Sleep(5 * time.Second) // first frames and first fetches
-	b0s, b0w := sky.bytes.Load(), wat.bytes.Load()
-	c0s, c0w := cpu(sky.cmd.Process.Pid), cpu(wat.cmd.Process.Pid)
-	r0s, r0w := cnt.get("skytui"), cnt.get("watch")
-	time.Sleep(idle)
 	perMin := func(x float64, d time.Duration) float64 { return x * float64(time.Minute) / float64(d) }
 	type row struct {
 		name        string
@@ -280,18 +276,22 @@ func run(idle, pendingFor time.Duration, starts int, bin string) error {
 		reqPending  float64
 		pendingNote string
 	}
-	rs := row{name: "skytui",
-		bytes:      perMin(float64(sky.bytes.Load()-b0s), idle),
-		cpu:        perMin((cpu(sky.cmd.Process.Pid) - c0s).Seconds(), idle),
-		rss:        peakRSS(sky.cmd.Process.Pid),
-		first:      ffSky,
-		reqSettled: perMin(float64(cnt.get("skytui")-r0s), idle)}
-	rw := row{name: "watch + curl + jq",
-		bytes:      perMin(float64(wat.bytes.Load()-b0w), idle),
-		cpu:        perMin((cpu(wat.cmd.Process.Pid) - c0w).Seconds(), idle),
-		rss:        peakRSS(wat.cmd.Process.Pid),
-		first:      ffWatch,
-		reqSettled: perMin(float64(cnt.get("watch")-r0w), idle)}
+	// idleRow notes p's counters now and returns what reads its row after
+	// the idle time (who: p's name in the request counter).
+	idleRow := func(p *proc, who string) func(name string, first time.Duration) row {
+		b0, c0, r0 := p.bytes.Load(), cpu(p.cmd.Process.Pid), cnt.get(who)
+		return func(name string, first time.Duration) row {
+			return row{name: name,
+				bytes:      perMin(float64(p.bytes.Load()-b0), idle),
+				cpu:        perMin((cpu(p.cmd.Process.Pid) - c0).Seconds(), idle),
+				rss:        peakRSS(p.cmd.Process.Pid),
+				first:      first,
+				reqSettled: perMin(float64(cnt.get(who)-r0), idle)}
+		}
+	}
+	skyRow, watRow := idleRow(sky, "skytui"), idleRow(wat, "watch")
+	time.Sleep(idle)
+	rs, rw := skyRow("skytui", ffSky), watRow("watch + curl + jq", ffWatch)
 
 	// while a service is pending
 	if _, err := c.CreateService(ctx, api.CreateServiceRequest{ServiceType: "transactional", Topology: "es-single",
