@@ -58,7 +58,7 @@ func addChangeCmds(e *env, root *cobra.Command) {
 	}
 	allow := newAllowlistCmd(e)
 	addReadOnlyFlag(allow)
-	root.AddCommand(allow, newWaitCmd(e))
+	root.AddCommand(allow, newWaitCmd(e), newReplicationCmd(e))
 	addCompletions(e, root)
 }
 

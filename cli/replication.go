@@ -1,0 +1,167 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/skytui/skytui/api"
+	"github.com/skytui/skytui/api/replsetup"
+)
+
+// replication status: what the Replication screen shows of each pair,
+// read over SQL on the secondary (sky.replication_status and
+// sky.gtid_status) with its default credentials. Read-only.
+
+// pairReport is one pair's status as -o json prints it.
+type pairReport struct {
+	Primary             string `json:"primary,omitempty"`
+	PrimaryID           string `json:"primary_id,omitempty"`
+	Secondary           string `json:"secondary"`
+	SecondaryID         string `json:"secondary_id"`
+	Configured          bool   `json:"configured"`
+	IORunning           string `json:"io_running"`
+	SQLRunning          string `json:"sql_running"`
+	SecondsBehindMaster *int64 `json:"seconds_behind_master"`
+	LastIOErrno         int    `json:"last_io_errno"`
+	LastIOError         string `json:"last_io_error"`
+	LastSQLErrno        int    `json:"last_sql_errno"`
+	LastSQLError        string `json:"last_sql_error"`
+	MasterHost          string `json:"master_host,omitempty"`
+	GTIDIOPos           string `json:"gtid_io_pos"`
+	GTIDCurrentPos      string `json:"gtid_current_pos"`
+	OK                  bool   `json:"ok"`
+	Problem             string `json:"problem,omitempty"`
+	Fix                 string `json:"fix,omitempty"`
+}
+
+func newReplicationCmd(e *env) *cobra.Command {
+	var f outputFlags
+	cmd := newNoun("replication", "Show the replication status of secondaries", &f)
+	status := &cobra.Command{
+		Use:   "status [SECONDARY...]",
+		Short: "IO and SQL threads, lag, GTID positions and the last errors, with a fix",
+		Long: `Show the replication status of secondaries: the pairs the TUI's setup
+wizard configured for this profile, or the secondaries named. skytui
+connects to each secondary's readwrite port with its default credentials,
+so this machine must be in its allow list.
+
+"ok" in -o json is true when both threads run:
+
+  skytui replication status replica-west -o json | jq -e 'all(.ok)'` + scriptHelpTail,
+		Args:              usageArgs(cobra.ArbitraryArgs),
+		ValidArgsFunction: e.completeServiceArg,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			for _, a := range args {
+				if err := checkServiceArg("secondary", a); err != nil {
+					return err
+				}
+			}
+			c, err := e.openRead(cmd)
+			if err != nil {
+				return err
+			}
+			ctx := cmd.Context()
+			svcs, err := c.client.ListServices(ctx)
+			if err != nil {
+				return err
+			}
+			saved, _ := replsetup.DefaultStore().Load(c.profile.Name)
+			var pairs []replsetup.Pair
+			if len(args) == 0 {
+				pairs = saved.Pairs
+			}
+			for _, a := range args {
+				s, err := resolveService(svcs, a)
+				if err != nil {
+					return err
+				}
+				p := replsetup.Pair{SecondaryID: s.ID, SecondaryName: s.Name}
+				for _, sp := range saved.Pairs {
+					if sp.SecondaryID == s.ID {
+						p = sp
+					}
+				}
+				pairs = append(pairs, p)
+			}
+			if len(pairs) == 0 && len(args) == 0 {
+				fmt.Fprintf(e.stderr, "skytui: no replication was set up from profile %s; name the secondaries: skytui replication status SECONDARY\n", c.profile.Name)
+			}
+			eng := &replsetup.Engine{Client: c.client, SQLTimeout: 10 * time.Second}
+			reports := make([]pairReport, 0, len(pairs))
+			for _, p := range pairs {
+				r, err := pairStatus(ctx, eng, p, svcs)
+				if err != nil {
+					return fmt.Errorf("replication status of %s: %w", api.OrID(p.SecondaryName, p.SecondaryID), err)
+				}
+				reports = append(reports, r)
+			}
+			return f.emit(e.stdout, reports, replicationTable(reports))
+		},
+	}
+	cmd.AddCommand(status)
+	return cmd
+}
+
+func pairStatus(ctx context.Context, eng *replsetup.Engine, p replsetup.Pair, svcs []api.Service) (pairReport, error) {
+	ps, err := eng.PairStatus(ctx, p, nil)
+	if err != nil {
+		return pairReport{}, err
+	}
+	sec := ps.Secondary
+	r := pairReport{Primary: p.PrimaryName, PrimaryID: p.PrimaryID, Secondary: api.OrID(sec.Name, p.SecondaryName), SecondaryID: sec.ID}
+	if st := ps.Status; st != nil {
+		r.Configured, r.IORunning, r.SQLRunning = st.Configured, st.IORunning, st.SQLRunning
+		r.SecondsBehindMaster = st.SecondsBehindMaster
+		r.LastIOErrno, r.LastIOError, r.LastSQLErrno, r.LastSQLError = st.LastIOErrno, st.LastIOError, st.LastSQLErrno, st.LastSQLError
+		r.MasterHost, r.GTIDIOPos = st.MasterHost, st.GTIDIOPos
+		if r.PrimaryID == "" && st.MasterHost != "" {
+			for _, s := range svcs {
+				if s.FQDN != "" && strings.EqualFold(s.FQDN, st.MasterHost) {
+					r.Primary, r.PrimaryID = s.Name, s.ID
+				}
+			}
+		}
+	}
+	if ps.GTID != nil {
+		r.GTIDCurrentPos = ps.GTID.CurrentPos
+	}
+	d := replsetup.Diagnose(ps.Status)
+	r.OK, r.Problem, r.Fix = d.OK, d.Problem, d.Fix
+	return r, nil
+}
+
+func replicationTable(reports []pairReport) *table {
+	t := &table{
+		head:     []string{"PRIMARY", "SECONDARY", "IO", "SQL", "BEHIND", "STATE"},
+		wideHead: []string{"GTID IO POS", "FIX", "LAST IO ERROR", "LAST SQL ERROR"},
+	}
+	for _, r := range reports {
+		behind := ""
+		if r.SecondsBehindMaster != nil {
+			behind = strconv.FormatInt(*r.SecondsBehindMaster, 10) + "s"
+		}
+		state := "ok"
+		if !r.OK {
+			state = r.Problem
+		}
+		ioErr, sqlErr := "", ""
+		if r.LastIOErrno != 0 {
+			ioErr = fmt.Sprintf("%d %s", r.LastIOErrno, r.LastIOError)
+		}
+		if r.LastSQLErrno != 0 {
+			sqlErr = fmt.Sprintf("%d %s", r.LastSQLErrno, r.LastSQLError)
+		}
+		primary := r.Primary
+		if primary == "" {
+			primary = r.PrimaryID
+		}
+		t.add(primary, r.Secondary, r.IORunning, r.SQLRunning, behind, state,
+			r.GTIDIOPos, r.Fix, ioErr, sqlErr)
+	}
+	return t
+}
