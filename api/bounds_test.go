@@ -67,6 +67,26 @@ func peakHeap(fn func()) (peak uint64, took time.Duration) {
 // up to stopAfter pages (a safety stop far past the client's bounds, so
 // that a client without them ends with a complete-looking listing instead
 // of exhausting the machine). served counts the pages.
+// wantStoppedAtBound runs a listing of endless pages: it must fail with an
+// error containing want after at most maxPages pages served, its heap
+// peaking under 200 MiB (memory is the bound under test; the time is
+// logged, not judged).
+func wantStoppedAtBound(t *testing.T, list func() error, served *atomic.Int64, want string, maxPages int64) {
+	t.Helper()
+	var err error
+	peak, took := peakHeap(func() { err = list() })
+	t.Logf("%d pages, %v, peak heap %d MiB: %v", served.Load(), took, peak>>20, err)
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Fatalf("after %d pages: %v, want the error naming %q", served.Load(), err, want)
+	}
+	if n := served.Load(); n > maxPages {
+		t.Fatalf("read %d pages, want at most %d", n, maxPages)
+	}
+	if peak > 200<<20 {
+		t.Fatalf("took %v, peak heap %d MiB", took, peak>>20)
+	}
+}
+
 func endlessServices(perPage, nameLen, stopAfter int, served *atomic.Int64) http.Handler {
 	name := strings.Repeat("n", nameLen)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -122,18 +142,8 @@ func endlessEnvelope(key string, stopAfter int, served *atomic.Int64) http.Handl
 func TestEndlessServicePagesStopAtTheItemBound(t *testing.T) {
 	var served atomic.Int64
 	c := boundsClient(t, endlessServices(1000, 8, 120, &served), "")
-	var err error
-	peak, took := peakHeap(func() { _, err = c.ListServices(context.Background()) })
-	t.Logf("%d pages, %v, peak heap %d MiB: %v", served.Load(), took, peak>>20, err)
-	if err == nil || !strings.Contains(err.Error(), fmt.Sprintf("past %d items, the most the client reads", MaxListItems)) {
-		t.Fatalf("ListServices after %d pages: %v, want the error naming %d items", served.Load(), err, MaxListItems)
-	}
-	if n := served.Load(); n > MaxListItems/1000+1 {
-		t.Fatalf("read %d pages of 1,000 services", n)
-	}
-	if peak > 200<<20 { // memory is the bound under test; the time is logged, not judged
-		t.Fatalf("took %v, peak heap %d MiB", took, peak>>20)
-	}
+	wantStoppedAtBound(t, func() error { _, err := c.ListServices(context.Background()); return err },
+		&served, fmt.Sprintf("past %d items, the most the client reads", MaxListItems), MaxListItems/1000+1)
 }
 
 // (a) Pages of 100 services with 64 KiB names (6.4 MiB a page): the
@@ -143,18 +153,8 @@ func TestEndlessServicePagesStopAtTheItemBound(t *testing.T) {
 func TestEndlessFatServicePagesStopAtTheByteBound(t *testing.T) {
 	var served atomic.Int64
 	c := boundsClient(t, endlessServices(100, 64<<10, 40, &served), "")
-	var err error
-	peak, took := peakHeap(func() { _, err = c.ListServices(context.Background()) })
-	t.Logf("%d pages, %v, peak heap %d MiB: %v", served.Load(), took, peak>>20, err)
-	if err == nil || !strings.Contains(err.Error(), fmt.Sprintf("past %d MiB, the most the client reads", MaxListBytes>>20)) {
-		t.Fatalf("ListServices after %d pages: %v, want the error naming %d MiB", served.Load(), err, MaxListBytes>>20)
-	}
-	if n := served.Load(); n > MaxListBytes/(100*64<<10)+2 {
-		t.Fatalf("read %d pages of 6.4 MiB", n)
-	}
-	if peak > 200<<20 { // memory is the bound under test; the time is logged, not judged
-		t.Fatalf("took %v, peak heap %d MiB", took, peak>>20)
-	}
+	wantStoppedAtBound(t, func() error { _, err := c.ListServices(context.Background()); return err },
+		&served, fmt.Sprintf("past %d MiB, the most the client reads", MaxListBytes>>20), MaxListBytes/(100*64<<10)+2)
 }
 
 // (b) Envelope listings claiming 1,000,000,000 pages of 1,000 records:
@@ -177,18 +177,8 @@ func TestEndlessEnvelopePagesStopAtTheItemBound(t *testing.T) {
 				prefix = LiveBackupPrefix
 			}
 			c := boundsClient(t, endlessEnvelope(tc.key, 120, &served), prefix)
-			var err error
-			peak, took := peakHeap(func() { err = tc.list(c) })
-			t.Logf("%d pages, %v, peak heap %d MiB: %v", served.Load(), took, peak>>20, err)
-			if err == nil || !strings.Contains(err.Error(), fmt.Sprintf("past %d items, the most the client reads", MaxListItems)) {
-				t.Fatalf("after %d pages: %v, want the error naming %d items", served.Load(), err, MaxListItems)
-			}
-			if n := served.Load(); n > MaxListItems/1000+1 {
-				t.Fatalf("read %d pages of 1,000 records", n)
-			}
-			if peak > 200<<20 { // memory is the bound under test; the time is logged, not judged
-				t.Fatalf("took %v, peak heap %d MiB", took, peak>>20)
-			}
+			wantStoppedAtBound(t, func() error { return tc.list(c) },
+				&served, fmt.Sprintf("past %d items, the most the client reads", MaxListItems), MaxListItems/1000+1)
 		})
 	}
 }

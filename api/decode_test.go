@@ -17,15 +17,22 @@ func live(t *testing.T, name string) []byte {
 	return b
 }
 
-func TestDecodeRestoresDocsArray(t *testing.T) {
-	rs, _, err := decodeList[Restore](live(t, "restores-docs-array.json"), "restores")
+// liveOne decodes the live example name as a listing under key: exactly
+// one record, on pages pages (0 for a bare array).
+func liveOne[T any](t *testing.T, name, key string, pages int) T {
+	t.Helper()
+	list, n, err := decodeList[T](live(t, name), key)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(rs) != 1 {
-		t.Fatalf("got %d restores", len(rs))
+	if len(list) != 1 || n != pages {
+		t.Fatalf("%s: got %d records, %d pages", name, len(list), n)
 	}
-	r := rs[0]
+	return list[0]
+}
+
+func TestDecodeRestoresDocsArray(t *testing.T) {
+	r := liveOne[Restore](t, "restores-docs-array.json", "restores", 0)
 	if r.ID != 12 || r.ServiceID != "dbtgf28216706" || r.Key != "eda3...:dbtgf28216706:tx-filip-mdb-ms-0" || r.Type != "physical" {
 		t.Fatalf("decoded %+v", r)
 	}
@@ -35,14 +42,7 @@ func TestDecodeRestoresDocsArray(t *testing.T) {
 }
 
 func TestDecodeRestoresSpecEnvelope(t *testing.T) {
-	rs, pages, err := decodeList[Restore](live(t, "restores-spec-envelope.json"), "restores")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(rs) != 1 || pages != 1 {
-		t.Fatalf("got %d restores, %d pages", len(rs), pages)
-	}
-	r := rs[0]
+	r := liveOne[Restore](t, "restores-spec-envelope.json", "restores", 1)
 	if r.Key != "eda3...:dbtgf28216706:tx-filip-mdb-ms-0" {
 		t.Fatalf("backup_id not taken as key: %+v", r)
 	}
@@ -55,14 +55,7 @@ func TestDecodeRestoresSpecEnvelope(t *testing.T) {
 }
 
 func TestDecodeBackupsEnvelopeAndArray(t *testing.T) {
-	bs, pages, err := decodeList[Backup](live(t, "backups-envelope.json"), "backups")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(bs) != 1 || pages != 1 {
-		t.Fatalf("got %d backups %d pages", len(bs), pages)
-	}
-	b := bs[0]
+	b := liveOne[Backup](t, "backups-envelope.json", "backups", 1)
 	if b.Key != "eda3b2c1:dbtgf28216706:tx-filip-mdb-ms-0" {
 		t.Errorf("key from id: %q", b.Key)
 	}
@@ -82,11 +75,7 @@ func TestDecodeBackupsEnvelopeAndArray(t *testing.T) {
 		t.Errorf("state of %q", b.Status)
 	}
 
-	arr, _, err := decodeList[Backup](live(t, "backups-array.json"), "backups")
-	if err != nil {
-		t.Fatal(err)
-	}
-	a := arr[0]
+	a := liveOne[Backup](t, "backups-array.json", "backups", 0)
 	if a.Key != "ab12:dbpgf00000001:svc-mdb-ms-0" || a.SizeBytes != 2048 || a.BinlogPosition != "1534" {
 		t.Errorf("array shape: %+v", a)
 	}
