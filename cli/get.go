@@ -10,7 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/skytui/skytui/api"
-	"github.com/skytui/skytui/tui/kit"
+	"github.com/skytui/skytui/kit"
 )
 
 // The read-only commands for scripts and runbooks: services, backups,

@@ -10,8 +10,8 @@ import (
 
 	"github.com/skytui/skytui/config"
 	"github.com/skytui/skytui/keystore"
+	"github.com/skytui/skytui/kit"
 	"github.com/skytui/skytui/sandbox"
-	"github.com/skytui/skytui/tui/kit"
 )
 
 // newScriptHarness serves the sandbox with its demo data on loopback and

@@ -11,7 +11,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/skytui/skytui/api"
-	"github.com/skytui/skytui/tui/kit"
+	"github.com/skytui/skytui/kit"
 )
 
 type toast struct {

@@ -11,13 +11,13 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/skytui/skytui/api"
+	"github.com/skytui/skytui/kit"
 	"github.com/skytui/skytui/screens/backups"
 	"github.com/skytui/skytui/screens/replication"
 	"github.com/skytui/skytui/screens/restores"
 	"github.com/skytui/skytui/screens/services"
 	"github.com/skytui/skytui/screens/settings"
 	"github.com/skytui/skytui/theme"
-	"github.com/skytui/skytui/tui/kit"
 )
 
 // Internal messages of the root.

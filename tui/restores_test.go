@@ -18,8 +18,8 @@ import (
 
 	"github.com/skytui/skytui/api"
 	"github.com/skytui/skytui/keystore"
+	"github.com/skytui/skytui/kit"
 	"github.com/skytui/skytui/sandbox"
-	"github.com/skytui/skytui/tui/kit"
 	"github.com/skytui/skytui/tui/tuitest"
 )
 

@@ -20,8 +20,8 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/skytui/skytui/api"
+	"github.com/skytui/skytui/kit"
 	"github.com/skytui/skytui/sandbox"
-	"github.com/skytui/skytui/tui/kit"
 	"github.com/skytui/skytui/tui/tuitest"
 )
 

@@ -3,7 +3,7 @@
 // NAME"; a or ":backups all" goes back), the listing merged with the backup
 // status call when narrowed, in-progress rows polled fast; their detail
 // pane, a service's schedules with their next runs, and the new-backup
-// form (tui/forms.Backup). It reads through the root's polling engine
+// form (tui/backupform.Backup). It reads through the root's polling engine
 // (Resources) and mutates through the root's action layer (kit.Do).
 package backups
 
@@ -22,9 +22,9 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/skytui/skytui/api"
+	"github.com/skytui/skytui/forms/backupform"
+	"github.com/skytui/skytui/kit"
 	"github.com/skytui/skytui/theme"
-	"github.com/skytui/skytui/tui/forms"
-	"github.com/skytui/skytui/tui/kit"
 )
 
 // ID is the screen's name on the command line.
@@ -94,8 +94,8 @@ type Screen struct {
 	schedDetail  *kit.Detail
 
 	// the new-backup form
-	form       *forms.Backup
-	draft      *forms.BackupDraft
+	form       *backupform.Form
+	draft      *backupform.Draft
 	submitting string
 }
 
@@ -325,7 +325,7 @@ func (s *Screen) Resources() []kit.Resource {
 	} else {
 		id := s.svcID
 		res = append(res, kit.Resource{
-			Key: forms.BackupsKey(id),
+			Key: backupform.BackupsKey(id),
 			Fetch: func(ctx context.Context) (any, error) {
 				if client == nil {
 					return nil, errors.New("no API client")
@@ -338,7 +338,7 @@ func (s *Screen) Resources() []kit.Resource {
 	if s.mode == modeSchedules && s.schedSvc != "" {
 		id := s.schedSvc
 		res = append(res, kit.Resource{
-			Key: forms.SchedulesKey(id),
+			Key: backupform.SchedulesKey(id),
 			Fetch: func(ctx context.Context) (any, error) {
 				if client == nil {
 					return nil, errors.New("no API client")
@@ -437,9 +437,9 @@ func (s *Screen) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
 		return s, nil
 	case kit.ActionDoneMsg:
 		return s, s.onActionDone(msg)
-	case forms.BackupSubmitMsg:
+	case backupform.SubmitMsg:
 		return s, s.onSubmit(msg)
-	case forms.BackupCancelMsg:
+	case backupform.CancelMsg:
 		if s.form == nil || msg.Form != s.form {
 			return s, nil
 		}
@@ -492,7 +492,7 @@ func (s *Screen) onData(msg kit.DataMsg) tea.Cmd {
 		s.emptyText()
 		settle(d, s.optimistic, s.common.Time())
 		s.rebuild()
-	case s.schedSvc != "" && msg.Key == forms.SchedulesKey(s.schedSvc):
+	case s.schedSvc != "" && msg.Key == backupform.SchedulesKey(s.schedSvc):
 		if msg.Err != nil {
 			s.schedErr = msg.Err
 			if !s.schedLoaded {
@@ -516,7 +516,7 @@ func (s *Screen) backupsKey() string {
 	if s.all() {
 		return AllBackupsKey
 	}
-	return forms.BackupsKey(s.svcID)
+	return backupform.BackupsKey(s.svcID)
 }
 
 // emptyText is what the table says when it has no rows.
@@ -636,7 +636,7 @@ func (s *Screen) hasFull(id string) *bool {
 		if itemService(&it) != id {
 			continue
 		}
-		if forms.HasCompletedFull([]api.Backup{it.Backup}) ||
+		if api.HasCompletedFull([]api.Backup{it.Backup}) ||
 			strings.EqualFold(it.Type, api.BackupFull) && it.State == api.BackupCompleted {
 			has = true
 		}
@@ -810,7 +810,7 @@ func (s *Screen) openForm() tea.Cmd {
 			v.Name = it.ServiceName
 		}
 	}
-	s.form = forms.NewBackup(s.common, v, forms.BackupOptions{Draft: s.draft, HasFullBackup: s.hasFull(id)})
+	s.form = backupform.New(s.common, v, backupform.Options{Draft: s.draft, HasFullBackup: s.hasFull(id)})
 	s.form.SetSize(s.width, s.height)
 	s.mode = modeForm
 	return s.form.Init()
@@ -820,13 +820,13 @@ func (s *Screen) openForm() tea.Cmd {
 
 // submitTag marks the answer of a backup this screen submitted.
 type submitTag struct {
-	form  *forms.Backup
+	form  *backupform.Form
 	req   api.ScheduleRequest
 	svcID string
 	at    time.Time
 }
 
-func (s *Screen) onSubmit(msg forms.BackupSubmitMsg) tea.Cmd {
+func (s *Screen) onSubmit(msg backupform.SubmitMsg) tea.Cmd {
 	if s.form == nil || msg.Form != s.form {
 		return nil
 	}

@@ -12,10 +12,10 @@ import (
 	"github.com/charmbracelet/x/exp/teatest/v2"
 
 	"github.com/skytui/skytui/api"
+	"github.com/skytui/skytui/kit"
 	"github.com/skytui/skytui/screens/backups"
 	"github.com/skytui/skytui/theme"
 	"github.com/skytui/skytui/tui"
-	"github.com/skytui/skytui/tui/kit"
 	"github.com/skytui/skytui/tui/tuitest"
 )
 

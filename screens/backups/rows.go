@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"github.com/skytui/skytui/api"
+	"github.com/skytui/skytui/kit"
 	"github.com/skytui/skytui/theme"
-	"github.com/skytui/skytui/tui/kit"
 )
 
 // ReplicationMaxAge is the default binlog retention: a backup older than

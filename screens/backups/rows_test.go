@@ -13,9 +13,9 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/skytui/skytui/api"
+	"github.com/skytui/skytui/forms/backupform"
+	"github.com/skytui/skytui/kit"
 	"github.com/skytui/skytui/theme"
-	"github.com/skytui/skytui/tui/forms"
-	"github.com/skytui/skytui/tui/kit"
 )
 
 var now = time.Date(2026, 3, 14, 12, 0, 0, 0, time.UTC)
@@ -47,7 +47,7 @@ func newScreen(t *testing.T, w, h int) *Screen {
 }
 
 func feed(s *Screen, d backupData) {
-	s.Update(kit.DataMsg{Key: forms.BackupsKey(sid), Data: d, At: now})
+	s.Update(kit.DataMsg{Key: backupform.BackupsKey(sid), Data: d, At: now})
 }
 
 func find(s *Screen, key string) (item, bool) {
@@ -100,7 +100,7 @@ func TestPendingWhileInProgress(t *testing.T) {
 	s := newScreen(t, 140, 30)
 	var res kit.Resource
 	for _, r := range s.Resources() {
-		if r.Key == forms.BackupsKey(sid) {
+		if r.Key == backupform.BackupsKey(sid) {
 			res = r
 		}
 	}
@@ -216,7 +216,7 @@ func TestSubmittedBackupAppearsAtOnce(t *testing.T) {
 	}
 	// polled fast until it is listed
 	for _, r := range s.Resources() {
-		if r.Key == forms.BackupsKey(sid) && !r.Pending(s.data) {
+		if r.Key == backupform.BackupsKey(sid) && !r.Pending(s.data) {
 			t.Fatal("not pending while the submitted backup is not listed")
 		}
 	}

@@ -7,9 +7,8 @@ import (
 	"time"
 
 	"github.com/skytui/skytui/api"
+	"github.com/skytui/skytui/kit"
 	"github.com/skytui/skytui/theme"
-	"github.com/skytui/skytui/tui/forms"
-	"github.com/skytui/skytui/tui/kit"
 )
 
 // The schedules view: the service's backup schedules (cron) and one-off
@@ -63,7 +62,7 @@ func scheduleWhen(s *api.Schedule) string {
 		}
 		return "once"
 	}
-	if d := forms.DescribeCron(expr); d != "" {
+	if d := api.DescribeCron(expr); d != "" {
 		return d
 	}
 	if expr == "cron" || expr == "" {
@@ -87,7 +86,7 @@ func nextRun(s *api.Schedule, now time.Time) string {
 	if isOnce(s) || s.Suspended {
 		return "-"
 	}
-	runs, err := forms.NextRuns(scheduleExpr(s), now, 1)
+	runs, err := api.ScheduleRuns(scheduleExpr(s), now, 1)
 	if err != nil || len(runs) == 0 {
 		return "-"
 	}
@@ -132,7 +131,7 @@ func scheduleSections(s *api.Schedule, now time.Time, loc *time.Location) []kit.
 		if s.Suspended {
 			runs = "none while suspended"
 		} else if _, err := api.ParseCron(expr); err == nil {
-			runs = strings.Join(forms.RunLines(expr, now, 3, loc), "\n")
+			runs = strings.Join(api.RunLines(expr, now, 3, loc), "\n")
 		}
 	}
 	created := "-"

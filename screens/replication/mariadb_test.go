@@ -15,10 +15,10 @@ import (
 
 	"github.com/skytui/skytui/api"
 	"github.com/skytui/skytui/api/replsetup"
+	"github.com/skytui/skytui/kit"
 	"github.com/skytui/skytui/sandbox"
 	"github.com/skytui/skytui/screens/replication"
 	"github.com/skytui/skytui/theme"
-	"github.com/skytui/skytui/tui/kit"
 	"github.com/skytui/skytui/tui/tuitest"
 )
 

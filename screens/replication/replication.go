@@ -22,9 +22,9 @@ import (
 
 	"github.com/skytui/skytui/api"
 	"github.com/skytui/skytui/api/replsetup"
+	"github.com/skytui/skytui/forms/restoreform"
+	"github.com/skytui/skytui/kit"
 	"github.com/skytui/skytui/theme"
-	"github.com/skytui/skytui/tui/forms"
-	"github.com/skytui/skytui/tui/kit"
 )
 
 // ID is the screen's name on the command line.
@@ -89,7 +89,7 @@ type Screen struct {
 	noticeErr bool
 	chooser   *chooser
 	backupCur int
-	confirm   *forms.RestoreConfirm
+	confirm   *restoreform.Confirm
 	submitted bool // the restore is being submitted
 
 	grant *grantView
@@ -921,7 +921,7 @@ func (s *Screen) openConfirm() {
 	}
 	req := replsetup.RestoreRequest(p)
 	body := fmt.Sprintf(`{"service_id":%q,"key":%q,"id":%q}`, req.ServiceID, req.Key, req.ID)
-	s.confirm = forms.NewRestoreConfirm(s.common, target, src, api.OrID(p.PrimaryName, p.PrimaryID), body)
+	s.confirm = restoreform.NewConfirm(s.common, target, src, api.OrID(p.PrimaryName, p.PrimaryID), body)
 	s.submitted = false
 }
 
@@ -1192,10 +1192,10 @@ func (s *Screen) onWizardKey(msg tea.KeyPressMsg) tea.Cmd {
 		}
 		ans, cmd := s.confirm.Update(msg)
 		switch ans {
-		case forms.RestoreConfirmBack:
+		case restoreform.ConfirmBack:
 			s.confirm = nil
 			return nil
-		case forms.RestoreConfirmYes:
+		case restoreform.ConfirmYes:
 			return s.submitRestore()
 		}
 		return cmd

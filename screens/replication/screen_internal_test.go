@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"github.com/skytui/skytui/api/replsetup"
+	"github.com/skytui/skytui/kit"
 	"github.com/skytui/skytui/theme"
-	"github.com/skytui/skytui/tui/kit"
 )
 
 func TestMain(m *testing.M) {

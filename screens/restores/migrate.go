@@ -14,14 +14,15 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/skytui/skytui/api"
+	"github.com/skytui/skytui/forms/backupform"
+	"github.com/skytui/skytui/forms/restoreform"
+	"github.com/skytui/skytui/kit"
 	"github.com/skytui/skytui/theme"
-	"github.com/skytui/skytui/tui/forms"
-	"github.com/skytui/skytui/tui/kit"
 )
 
 // The migration across cloud providers, as the interface document says to
 // do it: back up the source service (provider A) to your own bucket (the
-// Backups screen's form, forms.Backup), wait for the backup, copy the
+// Backups screen's form, backupform.Backup), wait for the backup, copy the
 // backup folder to a bucket the target (provider B) can read (the command
 // is shown with the real paths and copied with y), then restore the
 // target from that bucket in the restore wizard with every field
@@ -45,7 +46,7 @@ type migBackupTag struct{ m *migration }
 // these options; nil returns to the list.
 type migrationExitMsg struct {
 	m       *migration
-	restore *forms.RestoreOptions
+	restore *restoreform.Options
 }
 
 type migration struct {
@@ -59,8 +60,8 @@ type migration struct {
 	stepErr      string
 	fromRefusal  bool
 
-	form        *forms.Backup
-	draft       *forms.BackupDraft
+	form        *backupform.Form
+	draft       *backupform.Draft
 	submitting  bool
 	request     api.ScheduleRequest
 	credential  string
@@ -76,7 +77,7 @@ type migration struct {
 	width, height int
 }
 
-func newMigration(c *kit.Common, svcs []api.Service, req *forms.MigrateRequest) *migration {
+func newMigration(c *kit.Common, svcs []api.Service, req *restoreform.MigrateRequest) *migration {
 	m := &migration{common: c, services: map[string]api.Service{}}
 	m.table = kit.NewTable(c, []kit.Column{
 		{Title: "NAME", Min: 10, Max: 24, Priority: 10},
@@ -169,8 +170,8 @@ func schemeFor(provider, fallback string) string {
 
 func (m *migration) openForm() tea.Cmd {
 	m.step = migBackup
-	opts := forms.BackupOptions{Type: api.BackupLogical, Bucket: schemeFor(m.src().Provider, "") + "://", Draft: m.draft}
-	m.form = forms.NewBackup(m.common, m.src(), opts)
+	opts := backupform.Options{Type: api.BackupLogical, Bucket: schemeFor(m.src().Provider, "") + "://", Draft: m.draft}
+	m.form = backupform.New(m.common, m.src(), opts)
 	m.form.SetSize(m.width, max(5, m.height-2))
 	return m.form.Init()
 }
@@ -325,7 +326,7 @@ func ListCommand(folder string) string {
 
 // restoreOptions opens the own-bucket restore into the target with every
 // field prefilled from the migration.
-func (m *migration) restoreOptions() (*forms.RestoreOptions, error) {
+func (m *migration) restoreOptions() (*restoreform.Options, error) {
 	dest, err := m.destPath()
 	if err != nil {
 		return nil, err
@@ -341,13 +342,13 @@ func (m *migration) restoreOptions() (*forms.RestoreOptions, error) {
 	file := strings.Trim(folder, "/") + "/" + backupFileGuess(m.backup)
 	note := fmt.Sprintf("Prefilled by the migration of %s (%s) to %s (%s): the backup was copied to %s. The API does not report the backup's file name, so it is a guess: check it with `%s` and correct it if needed.",
 		rsName(m.src()), m.src().Provider, rsName(m.dst()), m.dst().Provider, dest, ListCommand(dest))
-	return &forms.RestoreOptions{
+	return &restoreform.Options{
 		Origin:     ID,
-		Source:     forms.SourceBucket,
+		Source:     restoreform.SourceBucket,
 		TargetID:   m.dstID,
 		LockTarget: true,
 		Services:   m.svcList,
-		Bucket: forms.BucketPrefill{
+		Bucket: restoreform.BucketPrefill{
 			Bucket:        scheme + "://" + bucket + "/",
 			File:          file,
 			Method:        method,
@@ -386,13 +387,13 @@ func rsOr(s, def string) string {
 
 // ---- updates ----
 
-func (m *migration) exit(restore *forms.RestoreOptions) tea.Cmd {
+func (m *migration) exit(restore *restoreform.Options) tea.Cmd {
 	return func() tea.Msg { return migrationExitMsg{m: m, restore: restore} }
 }
 
 func (m *migration) update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
-	case forms.BackupSubmitMsg:
+	case backupform.SubmitMsg:
 		if msg.Form != m.form {
 			return nil
 		}
@@ -406,7 +407,7 @@ func (m *migration) update(msg tea.Msg) tea.Cmd {
 		m.schedule, m.backup, m.stepErr = nil, nil, ""
 		m.step = migWait
 		return kit.Do(a)
-	case forms.BackupCancelMsg:
+	case backupform.CancelMsg:
 		if msg.Form != m.form {
 			return nil
 		}

@@ -1,7 +1,7 @@
 // Package restores is the Restores screen: the table of restores with the
 // target service joined from the services listing, live status of running
 // restores, a detail pane, delete of a restore that has not finished, the
-// new-restore wizard (tui/forms.Restore, shared with the Replication
+// new-restore wizard (tui/restoreform.Restore, shared with the Replication
 // screen) and the guided migration across cloud providers. It talks to the
 // API only through tea.Cmds, polls through the root's engine (Resources),
 // mutates through the root's action layer (kit.Do) and follows submitted
@@ -23,9 +23,9 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/skytui/skytui/api"
+	"github.com/skytui/skytui/forms/restoreform"
+	"github.com/skytui/skytui/kit"
 	"github.com/skytui/skytui/theme"
-	"github.com/skytui/skytui/tui/forms"
-	"github.com/skytui/skytui/tui/kit"
 )
 
 // ID is the screen's name on the command line.
@@ -93,9 +93,9 @@ type Screen struct {
 	// them only per service (the live service); it is used from commands.
 	sweep *api.RestoreSweep
 
-	wizard *forms.Restore
+	wizard *restoreform.Wizard
 	// draft is a wizard left with esc: n brings it back as it was.
-	draft   *forms.Restore
+	draft   *restoreform.Wizard
 	migrate *migration
 }
 
@@ -256,7 +256,7 @@ func (s *Screen) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
 			s.migrate.onWatchDone(msg)
 		}
 		return s, kit.Refresh(ResourceKey, ServicesKey)
-	case forms.RestoreDoneMsg:
+	case restoreform.DoneMsg:
 		return s, s.onWizardDone(msg)
 	case migrationExitMsg:
 		return s, s.onMigrationExit(msg)
@@ -477,7 +477,7 @@ func (s *Screen) serviceName(id string) string {
 }
 
 // sourceService is the service whose backup a managed restore used.
-func (s *Screen) sourceService(r *api.Restore) string { return forms.KeyService(r.Key) }
+func (s *Screen) sourceService(r *api.Restore) string { return restoreform.KeyService(r.Key) }
 
 // sourceText is the backup key shortened with its service, or the bucket
 // and file of an own-bucket restore.
@@ -696,7 +696,7 @@ func (s *Screen) openWizard() tea.Cmd {
 		s.wizard, s.draft = s.draft, nil
 		s.wizard.SetServices(s.svcList)
 	} else {
-		s.wizard = forms.NewRestore(s.common, forms.RestoreOptions{Origin: ID, TargetID: s.svcFilter, Services: s.svcList})
+		s.wizard = restoreform.New(s.common, restoreform.Options{Origin: ID, TargetID: s.svcFilter, Services: s.svcList})
 	}
 	s.mode = modeWizard
 	s.wizard.SetSize(s.width, s.height)
@@ -704,7 +704,7 @@ func (s *Screen) openWizard() tea.Cmd {
 }
 
 // openMigration starts the cross-provider migration flow.
-func (s *Screen) openMigration(req *forms.MigrateRequest) tea.Cmd {
+func (s *Screen) openMigration(req *restoreform.MigrateRequest) tea.Cmd {
 	if s.common.ReadOnly {
 		return s.readOnlyRefusal("a migration (it takes a backup and restores it) is")
 	}
@@ -719,7 +719,7 @@ func (s *Screen) openMigration(req *forms.MigrateRequest) tea.Cmd {
 	return s.migrate.init()
 }
 
-func (s *Screen) onWizardDone(msg forms.RestoreDoneMsg) tea.Cmd {
+func (s *Screen) onWizardDone(msg restoreform.DoneMsg) tea.Cmd {
 	if msg.Wizard == nil || msg.Wizard != s.wizard {
 		return nil
 	}
@@ -754,7 +754,7 @@ func (s *Screen) onMigrationExit(msg migrationExitMsg) tea.Cmd {
 	}
 	if msg.restore != nil {
 		s.migrate = nil
-		s.wizard = forms.NewRestore(s.common, *msg.restore)
+		s.wizard = restoreform.New(s.common, *msg.restore)
 		s.wizard.SetSize(s.width, s.height)
 		s.mode = modeWizard
 		return s.wizard.Init()
@@ -812,7 +812,7 @@ func (s *Screen) deleteSelected() tea.Cmd {
 
 func (s *Screen) onActionDone(msg kit.ActionDoneMsg) tea.Cmd {
 	switch tag := msg.Tag.(type) {
-	case forms.RestoreTag:
+	case restoreform.Tag:
 		s.pending = nil
 		if api.IsOutcomeUnknown(msg.Err) {
 			// sent, never answered: the root's dialog shows any restore that
@@ -842,7 +842,7 @@ func (s *Screen) onActionDone(msg kit.ActionDoneMsg) tea.Cmd {
 			s.rebuildRows()
 			return nil
 		}
-		rec := forms.RestoreRecord(msg.Result, tag)
+		rec := restoreform.Record(msg.Result, tag)
 		if rec.ID > 0 {
 			s.accepted[int64(rec.ID)] = rec
 			found := false
@@ -858,7 +858,7 @@ func (s *Screen) onActionDone(msg kit.ActionDoneMsg) tea.Cmd {
 		s.rebuildRows()
 		s.table.Select(rowID(&rec))
 		s.refreshDetail()
-		return forms.WatchRestore(s.common, ID, rec, tag)
+		return restoreform.Watch(s.common, ID, rec, tag)
 	case deleteTag:
 		if msg.Err == nil {
 			delete(s.accepted, tag.id)

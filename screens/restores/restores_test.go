@@ -12,9 +12,9 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/skytui/skytui/api"
+	"github.com/skytui/skytui/forms/restoreform"
+	"github.com/skytui/skytui/kit"
 	"github.com/skytui/skytui/theme"
-	"github.com/skytui/skytui/tui/forms"
-	"github.com/skytui/skytui/tui/kit"
 )
 
 func TestMain(m *testing.M) {
@@ -181,18 +181,18 @@ func TestDeleteOnlyUnfinished(t *testing.T) {
 func TestSubmittedRestoreAppearsAtOnce(t *testing.T) {
 	s := newScreen(160, 20)
 	feed(s, listing())
-	s.wizard = forms.NewRestore(s.common, forms.RestoreOptions{Origin: ID})
+	s.wizard = restoreform.New(s.common, restoreform.Options{Origin: ID})
 	s.mode = modeWizard
 	w := s.wizard
 	pending := &api.Restore{ServiceID: orders.ID, Status: "Submitting", Message: "being submitted", CreatedAt: api.Time{Time: now}}
-	s.Update(forms.RestoreDoneMsg{Wizard: w, Submitted: true, Pending: pending})
+	s.Update(restoreform.DoneMsg{Wizard: w, Submitted: true, Pending: pending})
 	if s.mode != modeList || s.table.SelectedID() != pendingRowID {
 		t.Fatalf("mode %d selected %q", s.mode, s.table.SelectedID())
 	}
 	if r := row(t, s, "-"); !strings.Contains(r, "orders-prod") || !strings.Contains(r, "Submitting") {
 		t.Fatalf("pending row %q", r)
 	}
-	tag := forms.RestoreTag{Wizard: w, Target: orders, SourceService: "orders-prod", SubmittedAt: now}
+	tag := restoreform.Tag{Wizard: w, Target: orders, SourceService: "orders-prod", SubmittedAt: now}
 	_, cmd := s.Update(kit.ActionDoneMsg{Tag: tag, Result: &api.Restore{ID: 7, ServiceID: orders.ID, Status: "Running", Message: "server is not-ready"}})
 	if cmd == nil {
 		t.Fatal("no watch started")
@@ -211,7 +211,7 @@ func TestSubmittedRestoreAppearsAtOnce(t *testing.T) {
 		t.Fatal("an older listing hid the accepted restore")
 	}
 	// a refusal: back to the wizard
-	s.Update(forms.RestoreDoneMsg{Wizard: w, Submitted: true, Pending: pending})
+	s.Update(restoreform.DoneMsg{Wizard: w, Submitted: true, Pending: pending})
 	s.Update(kit.ActionDoneMsg{Tag: tag, Err: errors.New("409 Conflict: pending state")})
 	if s.mode != modeWizard || s.wizard != w {
 		t.Fatal("the wizard did not come back after a refusal")
@@ -262,7 +262,7 @@ func TestCopyCommand(t *testing.T) {
 // own-bucket restore opens into the target with every field filled.
 func TestMigrationPrefillsTheRestore(t *testing.T) {
 	c := &kit.Common{Theme: theme.Default(), Now: func() time.Time { return now }}
-	m := newMigration(c, []api.Service{orders, gcpSvc}, &forms.MigrateRequest{Source: orders, Target: gcpSvc})
+	m := newMigration(c, []api.Service{orders, gcpSvc}, &restoreform.MigrateRequest{Source: orders, Target: gcpSvc})
 	m.setSize(100, 30)
 	if m.step != migBackup {
 		t.Fatalf("step %d", m.step)
@@ -297,7 +297,7 @@ func TestMigrationPrefillsTheRestore(t *testing.T) {
 		t.Fatalf("enter gave %#v", msg)
 	}
 	o := exit.restore
-	if o.Source != forms.SourceBucket || o.TargetID != gcpSvc.ID || !o.LockTarget ||
+	if o.Source != restoreform.SourceBucket || o.TargetID != gcpSvc.ID || !o.LockTarget ||
 		o.Bucket.Bucket != "gs://acme-gcp/" || o.Bucket.File != "orders-mig/"+hash+".sql.gz" ||
 		o.Bucket.Method != api.MethodMysqldump || o.Bucket.SourceService != "orders-prod" ||
 		!strings.Contains(o.Bucket.Note, "gsutil ls gs://acme-gcp/orders-mig/") {

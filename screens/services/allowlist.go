@@ -11,8 +11,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/skytui/skytui/api"
-	"github.com/skytui/skytui/tui/forms"
-	"github.com/skytui/skytui/tui/kit"
+	"github.com/skytui/skytui/kit"
 )
 
 const allowKeyPrefix = "allowlist/"
@@ -154,7 +153,7 @@ func (a *allowView) onKey(c *kit.Common, msg tea.KeyPressMsg) tea.Cmd {
 				},
 				Success:    func(any) string { return fmt.Sprintf("%s added to the allow list of %s", ip, a.svc.Name) },
 				Refresh:    []string{a.key(), ResourceKey},
-				Evidence:   forms.AllowListEvidence(client, id, a.svc.Name),
+				Evidence:   kit.AllowListEvidence(client, id, a.svc.Name),
 				EvidenceOf: "the allow list of " + a.svc.Name,
 			})
 		}

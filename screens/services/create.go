@@ -18,8 +18,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/skytui/skytui/api"
-	"github.com/skytui/skytui/tui/forms"
-	"github.com/skytui/skytui/tui/kit"
+	"github.com/skytui/skytui/kit"
 )
 
 // The create form: a huh form whose choices come from the option listings
@@ -539,7 +538,7 @@ func (s *Screen) onReviewKey(msg tea.KeyPressMsg) tea.Cmd {
 				return "service " + req.Name + " launched"
 			},
 			Refresh:    []string{ResourceKey},
-			Evidence:   forms.ServicesEvidence(client, req.Name),
+			Evidence:   kit.ServicesEvidence(client, req.Name),
 			EvidenceOf: "the services named " + req.Name,
 		})
 	}

@@ -10,7 +10,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/skytui/skytui/api"
-	"github.com/skytui/skytui/tui/kit"
+	"github.com/skytui/skytui/kit"
 )
 
 // credsMsg carries the answer of a credentials read.

@@ -14,8 +14,8 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/skytui/skytui/keystore"
+	"github.com/skytui/skytui/kit"
 	"github.com/skytui/skytui/theme"
-	"github.com/skytui/skytui/tui/kit"
 )
 
 const pk = `-----BEGIN PRIVATE KEY-----\nMIIEsecretmaterial\n-----END PRIVATE KEY-----\n`

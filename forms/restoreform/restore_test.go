@@ -1,4 +1,4 @@
-package forms
+package restoreform
 
 import (
 	"context"
@@ -11,9 +11,9 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/skytui/skytui/api"
+	"github.com/skytui/skytui/kit"
 	"github.com/skytui/skytui/sandbox"
 	"github.com/skytui/skytui/theme"
-	"github.com/skytui/skytui/tui/kit"
 	"github.com/skytui/skytui/tui/tuitest"
 )
 
@@ -53,11 +53,11 @@ func (e *rtEnv) services() []api.Service {
 	return out
 }
 
-func (e *rtEnv) wizard(t *testing.T, o RestoreOptions) *Restore {
+func (e *rtEnv) wizard(t *testing.T, o Options) *Wizard {
 	t.Helper()
 	o.Services = e.services()
 	o.Origin = "restores"
-	w := NewRestore(e.common, o)
+	w := New(e.common, o)
 	w.SetSize(120, 40)
 	rtRun(w, w.Init())
 	return w
@@ -65,7 +65,7 @@ func (e *rtEnv) wizard(t *testing.T, o RestoreOptions) *Restore {
 
 // rtRun executes a command like the program would: batches and sequences
 // flattened, the wizard's own messages fed back, the rest returned.
-func rtRun(w *Restore, cmd tea.Cmd) []tea.Msg {
+func rtRun(w *Wizard, cmd tea.Cmd) []tea.Msg {
 	if cmd == nil {
 		return nil
 	}
@@ -79,7 +79,7 @@ func rtRun(w *Restore, cmd tea.Cmd) []tea.Msg {
 			out = append(out, rtRun(w, c)...)
 		}
 		return out
-	case restoreSecretsMsg:
+	case secretsMsg:
 		return rtRun(w, w.Update(m))
 	}
 	v := reflect.ValueOf(msg)
@@ -96,7 +96,7 @@ func rtRun(w *Restore, cmd tea.Cmd) []tea.Msg {
 	return []tea.Msg{msg}
 }
 
-func rtPress(w *Restore, keys ...string) []tea.Msg {
+func rtPress(w *Wizard, keys ...string) []tea.Msg {
 	var out []tea.Msg
 	for _, k := range keys {
 		out = append(out, rtRun(w, w.Update(tuitest.KeyMsg(k)))...)
@@ -104,14 +104,14 @@ func rtPress(w *Restore, keys ...string) []tea.Msg {
 	return out
 }
 
-func rtType(w *Restore, s string) {
+func rtType(w *Wizard, s string) {
 	for _, r := range s {
 		rtRun(w, w.Update(tea.KeyPressMsg{Code: r, Text: string(r)}))
 	}
 }
 
 // rtFeedBackups answers the wizard's backup listing like the engine would.
-func (e *rtEnv) feedBackups(t *testing.T, w *Restore) {
+func (e *rtEnv) feedBackups(t *testing.T, w *Wizard) {
 	t.Helper()
 	res := w.Resources()
 	if len(res) != 1 {
@@ -123,17 +123,17 @@ func (e *rtEnv) feedBackups(t *testing.T, w *Restore) {
 	}
 }
 
-func rtView(w *Restore) string { return ansi.Strip(w.View()) }
+func rtView(w *Wizard) string { return ansi.Strip(w.View()) }
 
-func rtAction(t *testing.T, msgs []tea.Msg) (kit.Action, RestoreDoneMsg) {
+func rtAction(t *testing.T, msgs []tea.Msg) (kit.Action, DoneMsg) {
 	t.Helper()
 	var a *kit.Action
-	var done *RestoreDoneMsg
+	var done *DoneMsg
 	for _, m := range msgs {
 		switch m := m.(type) {
 		case kit.ActionRequestMsg:
 			a = &m.Action
-		case RestoreDoneMsg:
+		case DoneMsg:
 			done = &m
 		}
 	}
@@ -149,11 +149,11 @@ func rtAction(t *testing.T, msgs []tea.Msg) (kit.Action, RestoreDoneMsg) {
 func TestRestoreConfirmTypeName(t *testing.T) {
 	c := &kit.Common{Theme: theme.Default()}
 	target := api.Service{ID: "dbtaf00000001", Name: "orders-prod", Status: "ready", Provider: "aws"}
-	cf := NewRestoreConfirm(c, target, "backup x", "orders-prod", "{}")
+	cf := NewConfirm(c, target, "backup x", "orders-prod", "{}")
 	if cf.OnRestore() {
 		t.Fatal("the cursor starts on Restore")
 	}
-	upd := func(k string) RestoreConfirmAnswer {
+	upd := func(k string) ConfirmAnswer {
 		a, _ := cf.Update(tuitest.KeyMsg(k))
 		return a
 	}
@@ -164,7 +164,7 @@ func TestRestoreConfirmTypeName(t *testing.T) {
 	}
 	// a wrong name: enter does not confirm, tab never lands on Restore
 	typeText("orders-pro")
-	if cf.Matches() || upd("enter") != RestoreConfirmPending {
+	if cf.Matches() || upd("enter") != ConfirmPending {
 		t.Fatal("a partial name confirmed")
 	}
 	if !strings.Contains(ansi.Strip(cf.View(80, 30)), "does not match: type the name exactly (orders-prod)") {
@@ -206,16 +206,16 @@ func TestRestoreConfirmTypeName(t *testing.T) {
 		t.Fatal("tab does not reach the enabled Restore")
 	}
 	// editing is not possible from the buttons; enter on Restore confirms
-	if upd("enter") != RestoreConfirmYes {
+	if upd("enter") != ConfirmYes {
 		t.Fatal("enter on the enabled Restore did not confirm")
 	}
 	// enter in the input with the right name confirms; esc goes back
 	cf.Reset()
 	typeText("orders-prod")
-	if upd("enter") != RestoreConfirmYes {
+	if upd("enter") != ConfirmYes {
 		t.Fatal("enter with the name typed did not confirm")
 	}
-	if upd("esc") != RestoreConfirmBack {
+	if upd("esc") != ConfirmBack {
 		t.Fatal("esc does not go back")
 	}
 	// paste works in the input
@@ -231,7 +231,7 @@ func TestRestoreConfirmTypeName(t *testing.T) {
 func TestRestoreConfirmSaysWhatHappens(t *testing.T) {
 	c := &kit.Common{Theme: theme.Default()}
 	target := api.Service{ID: "dbtgf00000002", Name: "dev-db", Status: "pending_modifying", Provider: "gcp", Region: "us-east4"}
-	out := ansi.Strip(NewRestoreConfirm(c, target, "backup abc of prod-db", "prod-db", `{"service_id":"dbtgf00000002"}`).View(100, 40))
+	out := ansi.Strip(NewConfirm(c, target, "backup abc of prod-db", "prod-db", `{"service_id":"dbtgf00000002"}`).View(100, 40))
 	for _, want := range []string{
 		"This erases ALL data in dev-db.",
 		"dev-db (dbtgf00000002)  gcp/us-east4  status: pending_modifying",
@@ -247,7 +247,7 @@ func TestRestoreConfirmSaysWhatHappens(t *testing.T) {
 		}
 	}
 	// on a short terminal the input and the buttons stay
-	short := ansi.Strip(NewRestoreConfirm(c, target, "backup abc of prod-db", "prod-db", strings.Repeat(`{"x":1}`, 40)).View(60, 14))
+	short := ansi.Strip(NewConfirm(c, target, "backup abc of prod-db", "prod-db", strings.Repeat(`{"x":1}`, 40)).View(60, 14))
 	if !strings.Contains(short, "Type dev-db to confirm:") || !strings.Contains(short, "[ Back ]") {
 		t.Fatalf("a short terminal lost the input:\n%s", short)
 	}
@@ -260,7 +260,7 @@ func TestRestoreConfirmSaysWhatHappens(t *testing.T) {
 func TestRestoreManagedStorage(t *testing.T) {
 	e := rtSetup(t, false)
 	dev, analytics := e.byName["dev-serverless"], e.byName["analytics-gcp"]
-	w := e.wizard(t, RestoreOptions{})
+	w := e.wizard(t, Options{})
 	rtPress(w, "1")
 	if w.StepName() != "target" {
 		t.Fatalf("step %s", w.StepName())
@@ -319,7 +319,7 @@ func TestRestoreManagedStorage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rec := RestoreRecord(res, a.Tag.(RestoreTag))
+	rec := Record(res, a.Tag.(Tag))
 	if rec.ID == 0 || rec.ServiceID != dev.ID || !rec.Running() || rec.Key != b.Key {
 		t.Fatalf("record %+v", rec)
 	}
@@ -333,7 +333,7 @@ func TestRestoreManagedStorage(t *testing.T) {
 func TestRestoreCrossProviderRefused(t *testing.T) {
 	e := rtSetup(t, false)
 	orders, analytics := e.byName["orders-prod"], e.byName["analytics-gcp"]
-	w := e.wizard(t, RestoreOptions{Source: SourceManaged, TargetID: analytics.ID, SourceServiceID: orders.ID})
+	w := e.wizard(t, Options{Source: SourceManaged, TargetID: analytics.ID, SourceServiceID: orders.ID})
 	rtPress(w, "enter") // the target step, preselected
 	e.feedBackups(t, w)
 	msgs := rtPress(w, "enter")
@@ -352,18 +352,18 @@ func TestRestoreCrossProviderRefused(t *testing.T) {
 	if len(msgs) != 1 {
 		t.Fatalf("m produced %v", msgs)
 	}
-	done := msgs[0].(RestoreDoneMsg)
+	done := msgs[0].(DoneMsg)
 	if done.Migrate == nil || done.Migrate.Source.ID != orders.ID || done.Migrate.Target.ID != analytics.ID || done.Migrate.Backup == nil {
 		t.Fatalf("migration request %+v", done.Migrate)
 	}
 	if n := e.srv.Stats().Count("POST", "/backup/v1/restores"); n != 0 {
 		t.Fatalf("POST sent %d times", n)
 	}
-	// CheckSameProvider trusts the backup's own cloud_provider first
-	if CheckSameProvider(api.Backup{CloudProvider: "gcp"}, orders, analytics) != nil {
+	// api.CheckSameProvider trusts the backup's own cloud_provider first
+	if api.CheckSameProvider(api.Backup{CloudProvider: "gcp"}, orders, analytics) != nil {
 		t.Fatal("a gcp backup refused for a gcp target")
 	}
-	if CheckSameProvider(api.Backup{}, api.Service{}, analytics) != nil {
+	if api.CheckSameProvider(api.Backup{}, api.Service{}, analytics) != nil {
 		t.Fatal("an unknown provider was refused (the API decides)")
 	}
 }
@@ -373,7 +373,7 @@ func TestRestoreCrossProviderRefused(t *testing.T) {
 func TestRestoreBackupID(t *testing.T) {
 	e := rtSetup(t, false)
 	dev := e.byName["dev-serverless"]
-	w := e.wizard(t, RestoreOptions{Source: SourceBackupID, TargetID: dev.ID, LockTarget: true})
+	w := e.wizard(t, Options{Source: SourceBackupID, TargetID: dev.ID, LockTarget: true})
 	if w.StepName() != "backup-id" {
 		t.Fatalf("step %s", w.StepName())
 	}
@@ -405,7 +405,7 @@ func TestRestoreBackupID(t *testing.T) {
 	}
 	// a backup of orders-prod (aws) for dev-serverless (gcp)
 	orders, _ := e.client.ListBackups(context.Background(), e.byName["orders-prod"].ID)
-	w2 := e.wizard(t, RestoreOptions{Source: SourceBackupID, TargetID: dev.ID, LockTarget: true})
+	w2 := e.wizard(t, Options{Source: SourceBackupID, TargetID: dev.ID, LockTarget: true})
 	rtRun(w2, w2.Update(tea.PasteMsg{Content: orders[0].Key}))
 	if msgs := rtPress(w2, "enter"); w2.Refusal() == nil || len(msgs) != 0 {
 		t.Fatalf("a cross-provider backup ID was not refused: %s", w2.StepName())
@@ -418,7 +418,7 @@ func TestRestoreBackupID(t *testing.T) {
 // TestRestoreBucketFixes: the trailing slash and a whole path typed as the
 // bucket are fixed with one key (tab), with the API's rule as the message.
 func TestRestoreBucketFixes(t *testing.T) {
-	b := newRestoreBucket(&kit.Common{Theme: theme.Default()}, BucketPrefill{})
+	b := newBucketStep(&kit.Common{Theme: theme.Default()}, BucketPrefill{})
 	for _, tc := range []struct {
 		bucket, file         string
 		fix                  string
@@ -443,11 +443,11 @@ func TestRestoreBucketFixes(t *testing.T) {
 	}
 	// the message is the API's rule, naming the field
 	b.bucket.SetValue("gs://acme")
-	if h, ok := b.hint(rsfBucket); ok || !strings.Contains(h, api.ValidateRestoreBucket("gs://acme").Error()) {
+	if h, ok := b.hint(fieldBucket); ok || !strings.Contains(h, api.ValidateRestoreBucket("gs://acme").Error()) {
 		t.Fatalf("hint %q", h)
 	}
 	b.file.SetValue("dump.sql")
-	if h, ok := b.hint(rsfFile); ok || !strings.Contains(h, "does not end in .gz") {
+	if h, ok := b.hint(fieldFile); ok || !strings.Contains(h, "does not end in .gz") {
 		t.Fatalf("no .gz warning: %q", h)
 	}
 }
@@ -457,7 +457,7 @@ func TestRestoreBucketFixes(t *testing.T) {
 func TestRestoreBucketCredentials(t *testing.T) {
 	e := rtSetup(t, true)
 	dev := e.byName["dev-serverless"]
-	w := e.wizard(t, RestoreOptions{Source: SourceBucket, TargetID: dev.ID, LockTarget: true})
+	w := e.wizard(t, Options{Source: SourceBucket, TargetID: dev.ID, LockTarget: true})
 	b := w.bucket
 	rtType(w, "gs://acme/")
 	if got := b.matching(); len(got) != 1 || got[0].Name != "rt-gcs" || b.cred != "rt-gcs" {
@@ -475,20 +475,20 @@ func TestRestoreBucketCredentials(t *testing.T) {
 		b.file.SetValue("x.gz")
 	}
 	b.file.SetValue("x.gz")
-	if f, msg := b.problem(); f != rsfCred || !strings.Contains(msg, "skytui creds add s3 NAME") {
+	if f, msg := b.problem(); f != fieldCred || !strings.Contains(msg, "skytui creds add s3 NAME") {
 		t.Fatalf("problem %v %q", f, msg)
 	}
 	// no keystore at all
 	e.common.Secrets = nil
-	w2 := e.wizard(t, RestoreOptions{Source: SourceBucket, TargetID: dev.ID, LockTarget: true})
+	w2 := e.wizard(t, Options{Source: SourceBucket, TargetID: dev.ID, LockTarget: true})
 	rtType(w2, "gs://acme/")
-	if h, _ := w2.bucket.hint(rsfCred); !strings.Contains(h, "no keystore is open") {
+	if h, _ := w2.bucket.hint(fieldCred); !strings.Contains(h, "no keystore is open") {
 		t.Fatalf("hint %q", h)
 	}
 }
 
 // rtBucketToConfirm fills the own-bucket step with an encryption key.
-func rtBucketToConfirm(t *testing.T, w *Restore, keep bool) {
+func rtBucketToConfirm(t *testing.T, w *Wizard, keep bool) {
 	t.Helper()
 	rtType(w, "s3://acme-dumps/")
 	rtPress(w, "tab")
@@ -520,7 +520,7 @@ func TestRestoreBucketSecrets(t *testing.T) {
 	for _, keep := range []bool{false, true} {
 		e := rtSetup(t, true)
 		dev := e.byName["dev-serverless"]
-		w := e.wizard(t, RestoreOptions{Source: SourceBucket, TargetID: dev.ID, LockTarget: true})
+		w := e.wizard(t, Options{Source: SourceBucket, TargetID: dev.ID, LockTarget: true})
 		rtBucketToConfirm(t, w, keep)
 		rtType(w, "dev-serverless")
 		a, _ := rtAction(t, rtPress(w, "enter"))
@@ -538,7 +538,7 @@ func TestRestoreBucketSecrets(t *testing.T) {
 			if k, err := e.common.Secrets.EncryptionKey("acme-dumps"); err != nil || k != "k3y-s3cr3t" {
 				t.Fatalf("the key was not kept: %q %v", k, err)
 			}
-			if w.bucket.encMode != rsEncStored || w.bucket.encStored != "acme-dumps" {
+			if w.bucket.encMode != encStored || w.bucket.encStored != "acme-dumps" {
 				t.Fatal("a retry would not use the kept key")
 			}
 		} else if len(keys) != 0 {
@@ -557,7 +557,7 @@ func TestRestoreBucketSecrets(t *testing.T) {
 func TestRestoreFailedKeepsEverything(t *testing.T) {
 	e := rtSetup(t, true)
 	dev := e.byName["dev-serverless"]
-	w := e.wizard(t, RestoreOptions{Source: SourceBucket, TargetID: dev.ID, LockTarget: true})
+	w := e.wizard(t, Options{Source: SourceBucket, TargetID: dev.ID, LockTarget: true})
 	rtBucketToConfirm(t, w, false)
 	rtType(w, "dev-serverless")
 	rtPress(w, "enter")
@@ -590,8 +590,8 @@ func TestRestoreFailedKeepsEverything(t *testing.T) {
 // credentials) or failure (with the message), and keeps going otherwise.
 func TestWatchRestoreOutcome(t *testing.T) {
 	c := &kit.Common{Theme: theme.Default(), Client: &api.Client{}}
-	tag := RestoreTag{Target: api.Service{ID: "dbtaf1", Name: "dst"}, SourceService: "src"}
-	cmd := WatchRestore(c, "restores", api.Restore{ID: 9, ServiceID: "dbtaf1"}, tag)
+	tag := Tag{Target: api.Service{ID: "dbtaf1", Name: "dst"}, SourceService: "src"}
+	cmd := Watch(c, "restores", api.Restore{ID: 9, ServiceID: "dbtaf1"}, tag)
 	w := cmd().(kit.WatchMsg).Watch
 	if w.Key != "restore/9" || w.Origin != "restores" || w.Name != "restore 9 into dst" {
 		t.Fatalf("watch %+v", w)

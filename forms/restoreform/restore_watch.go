@@ -1,4 +1,4 @@
-package forms
+package restoreform
 
 import (
 	"context"
@@ -9,13 +9,13 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/skytui/skytui/api"
-	"github.com/skytui/skytui/tui/kit"
+	"github.com/skytui/skytui/kit"
 )
 
-// RestoreRecord is the record to show at once after the API accepted a
+// Record is the record to show at once after the API accepted a
 // restore: the answer, completed with what the request said (the live
 // service may answer with little more than an id).
-func RestoreRecord(result any, tag RestoreTag) api.Restore {
+func Record(result any, tag Tag) api.Restore {
 	var rec api.Restore
 	if r, ok := result.(*api.Restore); ok && r != nil {
 		rec = *r
@@ -35,25 +35,25 @@ func RestoreRecord(result any, tag RestoreTag) api.Restore {
 	return rec
 }
 
-// RestoreWatchKey is the watch key of a restore.
-func RestoreWatchKey(rec api.Restore) string {
+// WatchKey is the watch key of a restore.
+func WatchKey(rec api.Restore) string {
 	if rec.ID > 0 {
 		return "restore/" + strconv.FormatInt(int64(rec.ID), 10)
 	}
 	return "restore/service/" + rec.ServiceID
 }
 
-// WatchRestore follows a restore to its end whatever screen is shown (see
+// Watch follows a restore to its end whatever screen is shown (see
 // kit.Watch): the root toasts the outcome and rings the bell when the
 // user is elsewhere. Without an id in the answer, the newest restore of
 // the target is followed.
-func WatchRestore(c *kit.Common, origin string, rec api.Restore, tag RestoreTag) tea.Cmd {
+func Watch(c *kit.Common, origin string, rec api.Restore, tag Tag) tea.Cmd {
 	client := c.Client
 	if client == nil {
 		return nil
 	}
 	id := int64(rec.ID)
-	target := rsName(tag.Target)
+	target := nameOf(tag.Target)
 	if target == "" {
 		target = rec.ServiceID
 	}
@@ -86,7 +86,7 @@ func WatchRestore(c *kit.Common, origin string, rec api.Restore, tag RestoreTag)
 		src = "the source service"
 	}
 	return kit.StartWatch(kit.Watch{
-		Key:    RestoreWatchKey(rec),
+		Key:    WatchKey(rec),
 		Name:   name,
 		Origin: origin,
 		Fetch:  fetch,

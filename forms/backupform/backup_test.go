@@ -1,4 +1,4 @@
-package forms
+package backupform
 
 import (
 	"bytes"
@@ -18,8 +18,8 @@ import (
 
 	"github.com/skytui/skytui/api"
 	"github.com/skytui/skytui/keystore"
+	"github.com/skytui/skytui/kit"
 	"github.com/skytui/skytui/theme"
-	"github.com/skytui/skytui/tui/kit"
 	"github.com/skytui/skytui/tui/tuitest"
 )
 
@@ -34,55 +34,55 @@ func common(t *testing.T, sec *keystore.Store, client *api.Client) *kit.Common {
 func boolp(b bool) *bool { return &b }
 
 // form builds a form whose keystore listing has been read.
-func form(t *testing.T, c *kit.Common, o BackupOptions) *Backup {
+func form(t *testing.T, c *kit.Common, o Options) *Form {
 	t.Helper()
-	b := NewBackup(c, svc, o)
+	b := New(c, svc, o)
 	if c.Secrets != nil {
 		list, err := c.Secrets.ListBucketCredentials()
-		b.Update(bkCredsLoadedMsg{id: b.id, creds: list, err: err})
+		b.Update(credsLoadedMsg{id: b.id, creds: list, err: err})
 	}
 	return b
 }
 
 func TestDraftRequestNamesEveryBrokenRule(t *testing.T) {
-	good := BackupDraft{Type: api.BackupFull, When: WhenOnce, Destination: DestManaged}
+	good := Draft{Type: api.BackupFull, When: WhenOnce, Destination: DestManaged}
 	for _, c := range []struct {
 		name  string
-		edit  func(d *BackupDraft)
+		edit  func(d *Draft)
 		id    string
 		wants []string // substrings of the error; none: valid
 	}{
-		{"valid once", func(*BackupDraft) {}, svc.ID, nil},
-		{"valid daily", func(d *BackupDraft) { d.When, d.DailyAt = WhenDaily, "03:30" }, svc.ID, nil},
-		{"valid hourly", func(d *BackupDraft) { d.When = WhenHourly }, svc.ID, nil},
-		{"valid cron", func(d *BackupDraft) { d.When, d.Cron = WhenCustom, "30  1 * * 0" }, svc.ID, nil},
-		{"valid bucket", func(d *BackupDraft) {
+		{"valid once", func(*Draft) {}, svc.ID, nil},
+		{"valid daily", func(d *Draft) { d.When, d.DailyAt = WhenDaily, "03:30" }, svc.ID, nil},
+		{"valid hourly", func(d *Draft) { d.When = WhenHourly }, svc.ID, nil},
+		{"valid cron", func(d *Draft) { d.When, d.Cron = WhenCustom, "30  1 * * 0" }, svc.ID, nil},
+		{"valid bucket", func(d *Draft) {
 			d.Destination, d.BucketPath, d.Credential = DestBucket, "s3://acme-exports/orders", "team-s3"
 		}, svc.ID, nil},
-		{"no type", func(d *BackupDraft) { d.Type = "" }, svc.ID, []string{"backup_type: is required"}},
-		{"unknown type", func(d *BackupDraft) { d.Type = "nightly" }, svc.ID, []string{`backup_type: must be full, incremental, logical, physical or binarylog (got "nightly")`}},
-		{"cron with 4 fields", func(d *BackupDraft) { d.When, d.Cron = WhenCustom, "0 3 * *" }, svc.ID, []string{"schedule: must be", "5 fields", "this has 4"}},
-		{"cron minute out of range", func(d *BackupDraft) { d.When, d.Cron = WhenCustom, "61 3 * * *" }, svc.ID, []string{"schedule:", "61"}},
-		{"empty cron", func(d *BackupDraft) { d.When, d.Cron = WhenCustom, "  " }, svc.ID, []string{`schedule: is required: "once" or a 5-field cron expression`}},
-		{"daily bad time", func(d *BackupDraft) { d.When, d.DailyAt = WhenDaily, "25:00" }, svc.ID, []string{"time: hour 25 must be 0 to 23"}},
-		{"bad service ID", func(*BackupDraft) {}, "orders", []string{`service_id: "orders" is not a service ID`}},
-		{"bucket without scheme", func(d *BackupDraft) {
+		{"no type", func(d *Draft) { d.Type = "" }, svc.ID, []string{"backup_type: is required"}},
+		{"unknown type", func(d *Draft) { d.Type = "nightly" }, svc.ID, []string{`backup_type: must be full, incremental, logical, physical or binarylog (got "nightly")`}},
+		{"cron with 4 fields", func(d *Draft) { d.When, d.Cron = WhenCustom, "0 3 * *" }, svc.ID, []string{"schedule: must be", "5 fields", "this has 4"}},
+		{"cron minute out of range", func(d *Draft) { d.When, d.Cron = WhenCustom, "61 3 * * *" }, svc.ID, []string{"schedule:", "61"}},
+		{"empty cron", func(d *Draft) { d.When, d.Cron = WhenCustom, "  " }, svc.ID, []string{`schedule: is required: "once" or a 5-field cron expression`}},
+		{"daily bad time", func(d *Draft) { d.When, d.DailyAt = WhenDaily, "25:00" }, svc.ID, []string{"time: hour 25 must be 0 to 23"}},
+		{"bad service ID", func(*Draft) {}, "orders", []string{`service_id: "orders" is not a service ID`}},
+		{"bucket without scheme", func(d *Draft) {
 			d.Destination, d.BucketPath, d.Credential = DestBucket, "acme/orders", "team-s3"
 		}, svc.ID, []string{"external_storage.bucket.path: must start with s3:// or gs://"}},
-		{"bucket https", func(d *BackupDraft) {
+		{"bucket https", func(d *Draft) {
 			d.Destination, d.BucketPath, d.Credential = DestBucket, "https://acme/orders", "team-s3"
 		}, svc.ID, []string{"external_storage.bucket.path: must start with s3:// or gs://"}},
-		{"bucket name upper case", func(d *BackupDraft) {
+		{"bucket name upper case", func(d *Draft) {
 			d.Destination, d.BucketPath, d.Credential = DestBucket, "gs://Acme/orders", "team-gcs"
 		}, svc.ID, []string{`external_storage.bucket.path: bucket name "Acme" must be 3 to 63 lower-case`}},
-		{"bucket without path", func(d *BackupDraft) {
+		{"bucket without path", func(d *Draft) {
 			d.Destination, d.BucketPath, d.Credential = DestBucket, "s3://acme-exports/", "team-s3"
 		}, svc.ID, []string{"external_storage.bucket.path: needs a path after the bucket name"}},
-		{"bucket empty", func(d *BackupDraft) { d.Destination, d.Credential = DestBucket, "team-s3" }, svc.ID,
+		{"bucket empty", func(d *Draft) { d.Destination, d.Credential = DestBucket, "team-s3" }, svc.ID,
 			[]string{"external_storage.bucket.path: is required"}},
-		{"no credentials", func(d *BackupDraft) { d.Destination, d.BucketPath = DestBucket, "gs://acme-exports/orders" }, svc.ID,
+		{"no credentials", func(d *Draft) { d.Destination, d.BucketPath = DestBucket, "gs://acme-exports/orders" }, svc.ID,
 			[]string{"external_storage.bucket.credentials: choose stored GCS credentials for gs://"}},
-		{"several at once", func(d *BackupDraft) { d.Type, d.When, d.Cron = "", WhenCustom, "x" }, svc.ID,
+		{"several at once", func(d *Draft) { d.Type, d.When, d.Cron = "", WhenCustom, "x" }, svc.ID,
 			[]string{"backup_type:", "schedule:"}},
 	} {
 		d := good
@@ -110,7 +110,7 @@ func TestDraftRequestNamesEveryBrokenRule(t *testing.T) {
 }
 
 func TestHintsAsTyped(t *testing.T) {
-	b := form(t, common(t, tuitest.Secrets(t, "team"), nil), BackupOptions{HasFullBackup: boolp(true)})
+	b := form(t, common(t, tuitest.Secrets(t, "team"), nil), Options{HasFullBackup: boolp(true)})
 	for _, c := range []struct{ got, want string }{
 		{b.cronHint(""), "five fields, such as 30 1 * * 0"},
 		{b.cronHint("0 3 * *"), "! schedule: must be"},
@@ -133,7 +133,7 @@ func TestHintsAsTyped(t *testing.T) {
 
 func TestIncrementalNeedsAFullBackup(t *testing.T) {
 	c := common(t, tuitest.Secrets(t, "team"), nil)
-	without := form(t, c, BackupOptions{HasFullBackup: boolp(false), Draft: &BackupDraft{Type: api.BackupIncremental, When: WhenOnce, Destination: DestManaged}})
+	without := form(t, c, Options{HasFullBackup: boolp(false), Draft: &Draft{Type: api.BackupIncremental, When: WhenOnce, Destination: DestManaged}})
 	label := optionKey(without.typeOptions(), api.BackupIncremental)
 	if !strings.Contains(label, "unavailable: this service has no completed full backup yet") {
 		t.Fatalf("incremental option = %q", label)
@@ -145,7 +145,7 @@ func TestIncrementalNeedsAFullBackup(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "backup_type: incremental needs a completed full backup first") {
 		t.Fatalf("check = %v", err)
 	}
-	with := form(t, c, BackupOptions{HasFullBackup: boolp(true), Draft: &BackupDraft{Type: api.BackupIncremental, When: WhenOnce, Destination: DestManaged}})
+	with := form(t, c, Options{HasFullBackup: boolp(true), Draft: &Draft{Type: api.BackupIncremental, When: WhenOnce, Destination: DestManaged}})
 	if err := with.check(); err != nil {
 		t.Fatalf("incremental refused although a full backup exists: %v", err)
 	}
@@ -154,15 +154,15 @@ func TestIncrementalNeedsAFullBackup(t *testing.T) {
 	}
 	// unknown: the form asks the API and says it is checking
 	c.Client = nil
-	asking := NewBackup(c, svc, BackupOptions{})
+	asking := New(c, svc, Options{})
 	if label := optionKey(asking.typeOptions(), api.BackupIncremental); !strings.Contains(label, "checking whether a full backup exists") {
 		t.Fatalf("incremental while checking = %q", label)
 	}
-	asking.Update(bkFullCheckedMsg{id: asking.id, has: false})
+	asking.Update(fullCheckedMsg{id: asking.id, has: false})
 	if asking.incrementalRule() == "" {
 		t.Fatal("the answer of the check was not taken")
 	}
-	asking.Update(bkFullCheckedMsg{id: asking.id + 1000, has: true}) // another form's answer
+	asking.Update(fullCheckedMsg{id: asking.id + 1000, has: true}) // another form's answer
 	if asking.incrementalRule() == "" {
 		t.Fatal("another form's answer was taken")
 	}
@@ -180,8 +180,8 @@ func TestHasCompletedFull(t *testing.T) {
 		{[]api.Backup{{Type: "full", Status: "Succeeded"}}, true},
 		{[]api.Backup{{Type: "FULL", Status: "completed"}}, true},
 	} {
-		if got := HasCompletedFull(c.list); got != c.want {
-			t.Errorf("HasCompletedFull(%v) = %v", c.list, got)
+		if got := api.HasCompletedFull(c.list); got != c.want {
+			t.Errorf("api.HasCompletedFull(%v) = %v", c.list, got)
 		}
 	}
 }
@@ -197,7 +197,7 @@ func optionKey(opts []huh.Option[string], v string) string {
 
 func TestCredentialChoices(t *testing.T) {
 	c := common(t, tuitest.Secrets(t, "team"), nil)
-	b := form(t, c, BackupOptions{Bucket: "gs://acme-exports/orders"})
+	b := form(t, c, Options{Bucket: "gs://acme-exports/orders"})
 	if got := keys(b.credOptions()); got != "team-gcs  (GCS)" {
 		t.Fatalf("gs:// offers %q", got)
 	}
@@ -207,7 +207,7 @@ func TestCredentialChoices(t *testing.T) {
 		t.Fatalf("s3:// offers %q", got)
 	}
 	// the kinds must match the scheme
-	if err := bkCredentialRule("s3://acme-exports/orders", "team-gcs", keystore.KindGCS); err == nil ||
+	if err := keystore.CheckForBucket("s3://acme-exports/orders", "team-gcs", keystore.KindGCS); err == nil ||
 		err.Error() != "external_storage.bucket.credentials: team-gcs is a GCS credential; s3:// needs S3 credentials" {
 		t.Fatalf("mismatch = %v", err)
 	}
@@ -219,12 +219,12 @@ func TestCredentialChoices(t *testing.T) {
 
 	// none stored for the scheme: how to add one
 	empty, _ := keystore.Open(keystore.Options{Backends: []keystore.Backend{keystore.NewMemoryBackend("")}, Getenv: func(string) string { return "" }})
-	e := form(t, common(t, empty, nil), BackupOptions{Bucket: "s3://acme-exports/orders"})
+	e := form(t, common(t, empty, nil), Options{Bucket: "s3://acme-exports/orders"})
 	if got := keys(e.credOptions()); got != "(none stored for s3://: add one with skytui creds add s3 NAME)" {
 		t.Fatalf("no credentials: %q", got)
 	}
 	// no keystore at all
-	n := NewBackup(common(t, nil, nil), svc, BackupOptions{Bucket: "gs://acme-exports/orders"})
+	n := New(common(t, nil, nil), svc, Options{Bucket: "gs://acme-exports/orders"})
 	n.Init()
 	if got := keys(n.credOptions()); !strings.Contains(got, "no keystore is open") {
 		t.Fatalf("no keystore: %q", got)
@@ -260,15 +260,15 @@ func TestSubmitSendsOnceWithEncodedCredentials(t *testing.T) {
 		t.Fatal(err)
 	}
 	sec := tuitest.Secrets(t, "team")
-	b := form(t, common(t, sec, client), BackupOptions{HasFullBackup: boolp(true),
-		Draft: &BackupDraft{Type: api.BackupLogical, When: WhenOnce, Destination: DestBucket, BucketPath: "s3://acme-exports/orders", Credential: "team-s3"}})
+	b := form(t, common(t, sec, client), Options{HasFullBackup: boolp(true),
+		Draft: &Draft{Type: api.BackupLogical, When: WhenOnce, Destination: DestBucket, BucketPath: "s3://acme-exports/orders", Credential: "team-s3"}})
 	b.SetSize(120, 40)
-	b.step = bkStepReview
+	b.step = phaseReview
 	if v := b.View(); strings.Contains(v, "s3cr3t") || strings.Contains(v, "AKIATEST") || !strings.Contains(v, `<redacted: stored S3 credential \"team-s3\"`) {
 		t.Fatalf("review:\n%s", v)
 	}
 	cmd := b.Update(tea.KeyPressMsg{Code: tea.KeyEnter})
-	msg, ok := cmd().(BackupSubmitMsg)
+	msg, ok := cmd().(SubmitMsg)
 	if !ok {
 		t.Fatalf("enter in the review = %T", cmd())
 	}
@@ -308,34 +308,17 @@ func TestSubmitSendsOnceWithEncodedCredentials(t *testing.T) {
 	}
 }
 
-func TestEncodeStoredRefusesTheWrongKind(t *testing.T) {
-	sec := tuitest.Secrets(t, "team")
-	if _, err := EncodeStored(sec, "team-gcs", "s3://acme-exports/orders"); err == nil || !strings.Contains(err.Error(), "s3:// needs S3 credentials") {
-		t.Fatalf("GCS on s3:// = %v", err)
-	}
-	enc, err := EncodeStored(sec, "team-gcs", "gs://acme-exports/orders")
-	if err != nil || api.ValidateEncodedCredentials("gs", enc) != nil {
-		t.Fatalf("GCS on gs:// = %q, %v", enc, err)
-	}
-	if _, err := EncodeStored(sec, "missing", "gs://acme-exports/orders"); err == nil {
-		t.Fatal("a missing credential encoded")
-	}
-	if _, err := EncodeStored(nil, "team-gcs", "gs://a/b"); err == nil || !strings.Contains(err.Error(), "no keystore") {
-		t.Fatalf("no keystore = %v", err)
-	}
-}
-
 func TestEscKeepsTheDraft(t *testing.T) {
-	b := form(t, common(t, tuitest.Secrets(t, "team"), nil), BackupOptions{HasFullBackup: boolp(true)})
+	b := form(t, common(t, tuitest.Secrets(t, "team"), nil), Options{HasFullBackup: boolp(true)})
 	b.typ.Set(api.BackupLogical)
 	b.when.Set(WhenCustom)
 	b.cron.Set("0 4 * * *")
 	cmd := b.Update(tea.KeyPressMsg{Code: tea.KeyEscape})
-	msg, ok := cmd().(BackupCancelMsg)
+	msg, ok := cmd().(CancelMsg)
 	if !ok || msg.Form != b || msg.Draft.Type != api.BackupLogical || msg.Draft.Cron != "0 4 * * *" || msg.Draft.When != WhenCustom {
 		t.Fatalf("esc = %+v", msg)
 	}
-	again := NewBackup(b.common, svc, BackupOptions{Draft: &msg.Draft})
+	again := New(b.common, svc, Options{Draft: &msg.Draft})
 	if again.Draft() != msg.Draft {
 		t.Fatalf("reopened with %+v, want %+v", again.Draft(), msg.Draft)
 	}

@@ -1,4 +1,4 @@
-package forms
+package restoreform
 
 import (
 	"strings"
@@ -8,12 +8,12 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/skytui/skytui/api"
-	"github.com/skytui/skytui/tui/kit"
+	"github.com/skytui/skytui/kit"
 )
 
-// RestoreEffects are the consequences of a restore, in the words of the
+// Effects are the consequences of a restore, in the words of the
 // interface document: the confirmation says exactly this.
-func RestoreEffects(target, source string) []string {
+func Effects(target, source string) []string {
 	if source == "" {
 		source = "the source service"
 	}
@@ -24,14 +24,14 @@ func RestoreEffects(target, source string) []string {
 	}
 }
 
-// RestoreConfirmAnswer is what a RestoreConfirm decided after a key.
-type RestoreConfirmAnswer int
+// ConfirmAnswer is what a Confirm decided after a key.
+type ConfirmAnswer int
 
-// Answers of RestoreConfirm.Update.
+// Answers of Confirm.Update.
 const (
-	RestoreConfirmPending RestoreConfirmAnswer = iota // still asking
-	RestoreConfirmBack                                // esc or the Back button
-	RestoreConfirmYes                                 // the typed name matched and the user confirmed
+	ConfirmPending ConfirmAnswer = iota // still asking
+	ConfirmBack                         // esc or the Back button
+	ConfirmYes                          // the typed name matched and the user confirmed
 )
 
 // Focus positions of the confirmation: the name input, then the buttons.
@@ -41,13 +41,13 @@ const (
 	confirmFocusRestore
 )
 
-// RestoreConfirm is the last step of every restore (the Restores wizard
+// Confirm is the last step of every restore (the Restores wizard
 // and the Replication wizard): it says what the restore does, names the
 // target with its current status and the source, shows the request, and
 // asks to type the target's name. The Restore button stays disabled until
 // the name matches exactly; focus starts in the input and reaches the
 // buttons with tab, on Back first, so the cursor never starts on Restore.
-type RestoreConfirm struct {
+type Confirm struct {
 	common *kit.Common
 	// Target is the service whose data will be erased; the host updates
 	// it (SetTarget) so its status is current.
@@ -67,19 +67,19 @@ type RestoreConfirm struct {
 	wrong bool
 }
 
-// NewRestoreConfirm builds the confirmation step.
-func NewRestoreConfirm(c *kit.Common, target api.Service, source, sourceService, request string) *RestoreConfirm {
+// NewConfirm builds the confirmation step.
+func NewConfirm(c *kit.Common, target api.Service, source, sourceService, request string) *Confirm {
 	in := textinput.New()
 	in.Prompt = "> "
 	st := in.Styles()
 	st.Cursor.Blink = false
 	in.SetStyles(st)
 	in.Focus()
-	return &RestoreConfirm{common: c, Target: target, Source: source, SourceService: sourceService, Request: request, input: in}
+	return &Confirm{common: c, Target: target, Source: source, SourceService: sourceService, Request: request, input: in}
 }
 
 // Name is what must be typed: the target's name (its ID when it has none).
-func (c *RestoreConfirm) Name() string {
+func (c *Confirm) Name() string {
 	if c.Target.Name != "" {
 		return c.Target.Name
 	}
@@ -87,28 +87,28 @@ func (c *RestoreConfirm) Name() string {
 }
 
 // Typed is what was typed so far.
-func (c *RestoreConfirm) Typed() string { return c.input.Value() }
+func (c *Confirm) Typed() string { return c.input.Value() }
 
 // Matches reports that the typed text is exactly the target's name: the
 // Restore button is enabled.
-func (c *RestoreConfirm) Matches() bool { return c.input.Value() == c.Name() }
+func (c *Confirm) Matches() bool { return c.input.Value() == c.Name() }
 
 // OnRestore reports that the focus is on the Restore button.
-func (c *RestoreConfirm) OnRestore() bool { return c.focus == confirmFocusRestore }
+func (c *Confirm) OnRestore() bool { return c.focus == confirmFocusRestore }
 
 // SetTarget refreshes the target (its status changes while the user reads).
-func (c *RestoreConfirm) SetTarget(s api.Service) { c.Target = s }
+func (c *Confirm) SetTarget(s api.Service) { c.Target = s }
 
 // Reset clears what was typed and puts the focus back in the input (after
 // a failed attempt: the name is typed again for the next one).
-func (c *RestoreConfirm) Reset() {
+func (c *Confirm) Reset() {
 	c.input.SetValue("")
 	c.focus = confirmFocusInput
 	c.wrong = false
 	c.input.Focus()
 }
 
-func (c *RestoreConfirm) setFocus(f int) {
+func (c *Confirm) setFocus(f int) {
 	c.focus = f
 	if f == confirmFocusInput {
 		c.input.Focus()
@@ -118,57 +118,57 @@ func (c *RestoreConfirm) setFocus(f int) {
 }
 
 // Update handles a key or a paste.
-func (c *RestoreConfirm) Update(msg tea.Msg) (RestoreConfirmAnswer, tea.Cmd) {
+func (c *Confirm) Update(msg tea.Msg) (ConfirmAnswer, tea.Cmd) {
 	kp, ok := msg.(tea.KeyPressMsg)
 	if !ok {
 		if c.focus == confirmFocusInput {
 			var cmd tea.Cmd
 			c.input, cmd = c.input.Update(msg)
 			c.wrong = false
-			return RestoreConfirmPending, cmd
+			return ConfirmPending, cmd
 		}
-		return RestoreConfirmPending, nil
+		return ConfirmPending, nil
 	}
 	switch kp.String() {
 	case "esc":
-		return RestoreConfirmBack, nil
+		return ConfirmBack, nil
 	case "tab", "down":
 		c.setFocus(c.next(1))
-		return RestoreConfirmPending, nil
+		return ConfirmPending, nil
 	case "shift+tab", "up":
 		c.setFocus(c.next(-1))
-		return RestoreConfirmPending, nil
+		return ConfirmPending, nil
 	case "enter":
 		switch c.focus {
 		case confirmFocusBack:
-			return RestoreConfirmBack, nil
+			return ConfirmBack, nil
 		case confirmFocusRestore:
 			if c.Matches() {
-				return RestoreConfirmYes, nil
+				return ConfirmYes, nil
 			}
 			c.setFocus(confirmFocusInput)
-			return RestoreConfirmPending, nil
+			return ConfirmPending, nil
 		}
 		if c.Matches() {
-			return RestoreConfirmYes, nil
+			return ConfirmYes, nil
 		}
 		c.wrong = true
-		return RestoreConfirmPending, nil
+		return ConfirmPending, nil
 	}
 	if c.focus != confirmFocusInput {
 		if kp.String() == "left" || kp.String() == "right" {
 			c.setFocus(c.next(map[string]int{"left": -1, "right": 1}[kp.String()]))
 		}
-		return RestoreConfirmPending, nil
+		return ConfirmPending, nil
 	}
 	var cmd tea.Cmd
 	c.input, cmd = c.input.Update(msg)
 	c.wrong = false
-	return RestoreConfirmPending, cmd
+	return ConfirmPending, cmd
 }
 
 // next is the focus d steps away, skipping the disabled Restore button.
-func (c *RestoreConfirm) next(d int) int {
+func (c *Confirm) next(d int) int {
 	f := c.focus
 	for range 3 {
 		f = (f + d + 3) % 3
@@ -181,7 +181,7 @@ func (c *RestoreConfirm) next(d int) int {
 }
 
 // View renders the step within w x h.
-func (c *RestoreConfirm) View(w, h int) string {
+func (c *Confirm) View(w, h int) string {
 	th := c.common.Theme
 	name := c.Name()
 	wrap := func(s string, indent int) []string {
@@ -215,7 +215,7 @@ func (c *RestoreConfirm) View(w, h int) string {
 		lines = append(lines, "   "+label+"  "+l)
 	}
 	lines = append(lines, "", " What happens:")
-	for _, e := range RestoreEffects(name, c.SourceService) {
+	for _, e := range Effects(name, c.SourceService) {
 		for i, l := range wrap(e, 6) {
 			p := "   " + th.Glyphs.Bullet + " "
 			if i > 0 {

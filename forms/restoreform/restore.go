@@ -1,4 +1,10 @@
-package forms
+// Package restoreform is the restore wizard: where the backup comes from
+// (managed storage, the user's own bucket, a backup ID), the target
+// service, the backup, then the typed-name confirmation. The Services,
+// Backups, Restores and Replication screens open it; it is a component
+// like the backup form (see package backupform), and its submit goes
+// through kit.Do like every change.
+package restoreform
 
 import (
 	"context"
@@ -16,28 +22,28 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/skytui/skytui/api"
+	"github.com/skytui/skytui/kit"
 	"github.com/skytui/skytui/theme"
-	"github.com/skytui/skytui/tui/kit"
 )
 
 // The restore wizard: where the backup comes from (managed storage, the
 // user's own bucket, a backup ID), the target service, the backup, then
-// the confirmation (RestoreConfirm). A managed-storage restore across cloud
+// the confirmation (Confirm). A managed-storage restore across cloud
 // providers is refused before any call, with the documented workaround and
 // an offer to start the migration flow. The submit goes through kit.Do like
 // every change: read-only profiles are refused there.
 
-// RestoreSource is where a restore's backup comes from.
-type RestoreSource int
+// Source is where a restore's backup comes from.
+type Source int
 
 // Restore sources.
 const (
-	SourceManaged  RestoreSource = iota + 1 // a backup in managed storage
-	SourceBucket                            // a file in the user's own bucket
-	SourceBackupID                          // a backup identifier typed or pasted
+	SourceManaged  Source = iota + 1 // a backup in managed storage
+	SourceBucket                     // a file in the user's own bucket
+	SourceBackupID                   // a backup identifier typed or pasted
 )
 
-func (s RestoreSource) String() string {
+func (s Source) String() string {
 	switch s {
 	case SourceManaged:
 		return "managed storage"
@@ -59,12 +65,12 @@ type BucketPrefill struct {
 	SourceService string
 }
 
-// RestoreOptions open the wizard.
-type RestoreOptions struct {
+// Options open the wizard.
+type Options struct {
 	// Origin is the host screen's ID: it receives the action's answer.
 	Origin string
 	// Source skips the first step when set.
-	Source RestoreSource
+	Source Source
 	// TargetID preselects the target; with LockTarget the target step is
 	// skipped (the Replication wizard restores into the secondary).
 	TargetID   string
@@ -84,24 +90,24 @@ type RestoreOptions struct {
 	ResourcePrefix string
 }
 
-type restoreStep int
+type stage int
 
 const (
-	rsStepSource restoreStep = iota
-	rsStepTarget
-	rsStepBackup
-	rsStepBucket
-	rsStepBackupID
-	rsStepRefusal
-	rsStepConfirm
+	stageSource stage = iota
+	stageTarget
+	stageBackup
+	stageBucket
+	stageBackupID
+	stageRefusal
+	stageConfirm
 )
 
-// RestoreDoneMsg says the wizard closed: Submitted (the action was handed
+// DoneMsg says the wizard closed: Submitted (the action was handed
 // to kit.Do; Pending is the optimistic record to show at once), Cancelled
 // (the wizard keeps what was typed; open it again to continue) or Migrate
 // (the user asked for the cross-provider migration flow).
-type RestoreDoneMsg struct {
-	Wizard    *Restore
+type DoneMsg struct {
+	Wizard    *Wizard
 	Submitted bool
 	Cancelled bool
 	Pending   *api.Restore
@@ -115,60 +121,27 @@ type MigrateRequest struct {
 	Backup *api.Backup // the refused backup, when one was chosen
 }
 
-// RestoreTag marks the restore action; the host reads it from
+// Tag marks the restore action; the host reads it from
 // kit.ActionDoneMsg.Tag: on error call Wizard.Failed, on success show the
-// record and follow it with WatchRestore.
-type RestoreTag struct {
-	Wizard        *Restore
+// record and follow it with Watch.
+type Tag struct {
+	Wizard        *Wizard
 	Target        api.Service
 	SourceService string // name of the service whose credentials the target gets
 	Source        string // the source, as the confirmation described it
 	SubmittedAt   time.Time
 }
 
-// CrossProvider is a managed-storage restore refused before any call.
-type CrossProvider struct {
-	Backup         string // short description of the backup
-	SourceService  api.Service
-	Target         api.Service
-	SourceProvider string
-	TargetProvider string
-	backup         *api.Backup
-}
-
-// Error says why, in one line.
-func (e *CrossProvider) Error() string {
-	return fmt.Sprintf("backup %s was taken on %s and %s runs on %s: a backup can be restored only within the same cloud provider",
-		e.Backup, e.SourceProvider, rsName(e.Target), e.TargetProvider)
-}
-
-// CheckSameProvider refuses a managed restore across cloud providers, from
-// what the listings say (the backup's cloud_provider, else its service's
-// provider). It returns nil when both providers are known and equal, or
-// when either is unknown (the API then decides).
-func CheckSameProvider(b api.Backup, source, target api.Service) *CrossProvider {
-	sp := strings.ToLower(b.CloudProvider)
-	if sp == "" {
-		sp = strings.ToLower(source.Provider)
-	}
-	tp := strings.ToLower(target.Provider)
-	if sp == "" || tp == "" || sp == tp {
-		return nil
-	}
-	bb := b
-	return &CrossProvider{Backup: api.ShortKey(b.Key), SourceService: source, Target: target, SourceProvider: sp, TargetProvider: tp, backup: &bb}
-}
-
-// Restore is the new-restore wizard. It is a component: the host screen
+// Wizard is the new-restore wizard. It is a component: the host screen
 // gives it its size, the services listing (SetServices), the data of the
 // resources it asks for (Resources / OnData) and every other message.
-type Restore struct {
+type Wizard struct {
 	common *kit.Common
-	opts   RestoreOptions
-	keys   restoreKeys
-	step   restoreStep
-	prev   restoreStep // the step the confirmation or refusal returns to
-	source RestoreSource
+	opts   Options
+	keys   wizardKeys
+	step   stage
+	prev   stage // the step the confirmation or refusal returns to
+	source Source
 
 	width, height int
 
@@ -192,22 +165,22 @@ type Restore struct {
 	backupsErr    error
 	backupKey     string
 
-	bucket *restoreBucket
+	bucket *bucketStep
 
 	idInput textinput.Model
 
-	refusal *CrossProvider
-	confirm *RestoreConfirm
+	refusal *api.CrossProvider
+	confirm *Confirm
 
 	submitted bool
 }
 
-// NewRestore builds the wizard.
-func NewRestore(c *kit.Common, o RestoreOptions) *Restore {
+// New builds the wizard.
+func New(c *kit.Common, o Options) *Wizard {
 	if o.ResourcePrefix == "" {
 		o.ResourcePrefix = "restore-wizard/"
 	}
-	r := &Restore{common: c, opts: o, keys: newRestoreKeys(), byID: map[string]api.Service{}, backups: map[string]api.Backup{}}
+	r := &Wizard{common: c, opts: o, keys: newWizardKeys(), byID: map[string]api.Service{}, backups: map[string]api.Backup{}}
 	svcCols := []kit.Column{
 		{Title: "NAME", Min: 10, Max: 24, Priority: 10},
 		{Title: "ID", Min: 13, Max: 16, Priority: 9},
@@ -228,9 +201,9 @@ func NewRestore(c *kit.Common, o RestoreOptions) *Restore {
 		{Title: "GTID", Min: 10, Max: 18, Priority: 4},
 	})
 	r.backupTable.Empty = "loading backups" + c.Theme.Glyphs.Ellipsis
-	r.idInput = rsInput("")
+	r.idInput = newInput("")
 	r.idInput.SetValue(o.BackupID)
-	r.bucket = newRestoreBucket(c, o.Bucket)
+	r.bucket = newBucketStep(c, o.Bucket)
 	r.targetID = o.TargetID
 	r.srcID = o.SourceServiceID
 	r.backupKey = o.BackupKey
@@ -238,9 +211,9 @@ func NewRestore(c *kit.Common, o RestoreOptions) *Restore {
 	r.source = o.Source
 	switch {
 	case o.Source == 0:
-		r.step = rsStepSource
+		r.step = stageSource
 	case o.TargetID == "" || !o.LockTarget:
-		r.step = rsStepTarget
+		r.step = stageTarget
 	default:
 		r.step = r.sourceStep()
 	}
@@ -250,7 +223,7 @@ func NewRestore(c *kit.Common, o RestoreOptions) *Restore {
 	return r
 }
 
-func rsInput(placeholder string) textinput.Model {
+func newInput(placeholder string) textinput.Model {
 	in := textinput.New()
 	in.Prompt = "> "
 	in.Placeholder = placeholder
@@ -260,7 +233,7 @@ func rsInput(placeholder string) textinput.Model {
 	return in
 }
 
-func rsName(s api.Service) string {
+func nameOf(s api.Service) string {
 	if s.Name != "" {
 		return s.Name
 	}
@@ -268,37 +241,37 @@ func rsName(s api.Service) string {
 }
 
 // Init starts what the first step needs.
-func (r *Restore) Init() tea.Cmd { return r.enter(r.step) }
+func (r *Wizard) Init() tea.Cmd { return r.enter(r.step) }
 
 // Source is the chosen source (0 before the first step).
-func (r *Restore) Source() RestoreSource { return r.source }
+func (r *Wizard) Source() Source { return r.source }
 
 // TargetID is the chosen target's ID.
-func (r *Restore) TargetID() string { return r.targetID }
+func (r *Wizard) TargetID() string { return r.targetID }
 
 // Confirm is the confirmation step, once reached (nil before).
-func (r *Restore) Confirm() *RestoreConfirm {
-	if r.step != rsStepConfirm {
+func (r *Wizard) Confirm() *Confirm {
+	if r.step != stageConfirm {
 		return nil
 	}
 	return r.confirm
 }
 
 // Refusal is the cross-provider refusal shown, or nil.
-func (r *Restore) Refusal() *CrossProvider {
-	if r.step != rsStepRefusal {
+func (r *Wizard) Refusal() *api.CrossProvider {
+	if r.step != stageRefusal {
 		return nil
 	}
 	return r.refusal
 }
 
 // StepName names the current step (tests, help).
-func (r *Restore) StepName() string {
+func (r *Wizard) StepName() string {
 	return [...]string{"source", "target", "backup", "bucket", "backup-id", "refusal", "confirm"}[r.step]
 }
 
 // SetSize gives the wizard its area.
-func (r *Restore) SetSize(w, h int) {
+func (r *Wizard) SetSize(w, h int) {
 	r.width, r.height = w, h
 	th := max(3, h-6)
 	r.targets.SetSize(w, th)
@@ -307,7 +280,7 @@ func (r *Restore) SetSize(w, h int) {
 }
 
 // SetServices updates the services listing (names, providers, statuses).
-func (r *Restore) SetServices(svcs []api.Service) {
+func (r *Wizard) SetServices(svcs []api.Service) {
 	if svcs == nil {
 		return
 	}
@@ -328,7 +301,7 @@ func (r *Restore) SetServices(svcs []api.Service) {
 	r.sources.Empty = "no services"
 	r.targets.SetRows(rows)
 	r.sources.SetRows(rows)
-	if r.targetID != "" && r.step == rsStepTarget && r.targets.SelectedID() == "" {
+	if r.targetID != "" && r.step == stageTarget && r.targets.SelectedID() == "" {
 		r.targets.Select(r.targetID)
 	}
 	if r.confirm != nil {
@@ -339,7 +312,7 @@ func (r *Restore) SetServices(svcs []api.Service) {
 	r.rebuildBackups()
 }
 
-func (r *Restore) service(id string) api.Service {
+func (r *Wizard) service(id string) api.Service {
 	if s, ok := r.byID[id]; ok {
 		return s
 	}
@@ -347,23 +320,23 @@ func (r *Restore) service(id string) api.Service {
 }
 
 // Target is the chosen target service as last listed.
-func (r *Restore) Target() api.Service { return r.service(r.targetID) }
+func (r *Wizard) Target() api.Service { return r.service(r.targetID) }
 
-func (r *Restore) sourceServiceID() string {
+func (r *Wizard) sourceServiceID() string {
 	if r.srcID != "" {
 		return r.srcID
 	}
 	return r.targetID
 }
 
-func (r *Restore) backupsKey() string {
+func (r *Wizard) backupsKey() string {
 	return r.opts.ResourcePrefix + "backups/" + r.sourceServiceID()
 }
 
 // Resources are the listings the wizard wants polled while it is shown:
 // the backups of the source service on the backup step.
-func (r *Restore) Resources() []kit.Resource {
-	if r.step != rsStepBackup || r.sourceServiceID() == "" {
+func (r *Wizard) Resources() []kit.Resource {
+	if r.step != stageBackup || r.sourceServiceID() == "" {
 		return nil
 	}
 	client, id := r.common.Client, r.sourceServiceID()
@@ -389,7 +362,7 @@ func (r *Restore) Resources() []kit.Resource {
 
 // OnData takes a polled resource; it reports whether the data was the
 // wizard's.
-func (r *Restore) OnData(msg kit.DataMsg) bool {
+func (r *Wizard) OnData(msg kit.DataMsg) bool {
 	if !strings.HasPrefix(msg.Key, r.opts.ResourcePrefix) {
 		return false
 	}
@@ -415,9 +388,9 @@ func (r *Restore) OnData(msg kit.DataMsg) bool {
 	return true
 }
 
-// rsRestorable says why a backup of the listing cannot be restored from
+// restorable says why a backup of the listing cannot be restored from
 // managed storage ("" when it can).
-func rsRestorable(b api.Backup) string {
+func restorable(b api.Backup) string {
 	switch api.BackupState(b.Status) {
 	case api.BackupInProgress:
 		return "backup " + api.ShortKey(b.Key) + " is still running; only a completed backup can be restored"
@@ -436,7 +409,7 @@ func rsRestorable(b api.Backup) string {
 	return ""
 }
 
-func (r *Restore) rebuildBackups() {
+func (r *Wizard) rebuildBackups() {
 	if r.backupsFor != r.sourceServiceID() {
 		return
 	}
@@ -476,14 +449,14 @@ func (r *Restore) rebuildBackups() {
 			Cells: []string{api.ShortKey(b.Key), b.Type, b.Status, age, kit.HumanBytes(b.SizeBytes), storage, b.BinlogGTIDPosition},
 			Kinds: []theme.Kind{0, 0, theme.StatusKind(b.Status)}})
 	}
-	r.backupTable.Empty = "no backups of " + rsName(src) + " yet"
+	r.backupTable.Empty = "no backups of " + nameOf(src) + " yet"
 	first := r.backupTable.Total() == 0
 	r.backupTable.SetRows(rows)
 	if first && len(rows) > 0 {
 		// start on the preselected backup, else the newest restorable one
 		if r.backupKey == "" || !r.backupTable.Select(r.backupKey) {
 			for _, b := range list {
-				if rsRestorable(b) == "" {
+				if restorable(b) == "" {
 					r.backupTable.Select(b.Key)
 					break
 				}
@@ -503,47 +476,47 @@ func KeyService(k string) string {
 
 // CapturesKeys is always true while the wizard is open: typing never
 // quits or switches screens; esc goes back one step.
-func (r *Restore) CapturesKeys() bool { return true }
+func (r *Wizard) CapturesKeys() bool { return true }
 
-func (r *Restore) sourceStep() restoreStep {
+func (r *Wizard) sourceStep() stage {
 	switch r.source {
 	case SourceBucket:
-		return rsStepBucket
+		return stageBucket
 	case SourceBackupID:
-		return rsStepBackupID
+		return stageBackupID
 	}
-	return rsStepBackup
+	return stageBackup
 }
 
 // enter moves to a step and returns what it needs started.
-func (r *Restore) enter(s restoreStep) tea.Cmd {
+func (r *Wizard) enter(s stage) tea.Cmd {
 	r.step = s
 	r.stepErr = ""
 	switch s {
-	case rsStepTarget:
+	case stageTarget:
 		if r.targetID != "" {
 			r.targets.Select(r.targetID)
 		}
-	case rsStepBackup:
+	case stageBackup:
 		r.pickingSource = false
 		r.rebuildBackups()
-	case rsStepBucket:
+	case stageBucket:
 		return r.bucket.load(r)
-	case rsStepBackupID:
+	case stageBackupID:
 		return r.idInput.Focus()
 	}
 	return nil
 }
 
-func (r *Restore) done(m RestoreDoneMsg) tea.Cmd {
+func (r *Wizard) done(m DoneMsg) tea.Cmd {
 	m.Wizard = r
 	return func() tea.Msg { return m }
 }
 
 // Update handles a message: keys and pastes, the keystore listing.
-func (r *Restore) Update(msg tea.Msg) tea.Cmd {
+func (r *Wizard) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
-	case restoreSecretsMsg:
+	case secretsMsg:
 		if msg.form == r.bucket {
 			r.bucket.onSecrets(msg)
 		}
@@ -555,14 +528,14 @@ func (r *Restore) Update(msg tea.Msg) tea.Cmd {
 		return r.onKey(msg)
 	case tea.PasteMsg:
 		switch r.step {
-		case rsStepBackupID:
+		case stageBackupID:
 			var cmd tea.Cmd
 			r.idInput, cmd = r.idInput.Update(msg)
 			r.stepErr = ""
 			return cmd
-		case rsStepBucket:
+		case stageBucket:
 			return r.bucket.update(r, msg)
-		case rsStepConfirm:
+		case stageConfirm:
 			_, cmd := r.confirm.Update(msg)
 			return cmd
 		}
@@ -570,33 +543,33 @@ func (r *Restore) Update(msg tea.Msg) tea.Cmd {
 	return nil
 }
 
-func (r *Restore) back() tea.Cmd {
+func (r *Wizard) back() tea.Cmd {
 	switch r.step {
-	case rsStepSource:
-		return r.done(RestoreDoneMsg{Cancelled: true})
-	case rsStepTarget:
+	case stageSource:
+		return r.done(DoneMsg{Cancelled: true})
+	case stageTarget:
 		if r.opts.Source != 0 {
-			return r.done(RestoreDoneMsg{Cancelled: true})
+			return r.done(DoneMsg{Cancelled: true})
 		}
-		return r.enter(rsStepSource)
-	case rsStepBackup, rsStepBucket, rsStepBackupID:
+		return r.enter(stageSource)
+	case stageBackup, stageBucket, stageBackupID:
 		if r.opts.LockTarget {
 			if r.opts.Source != 0 {
-				return r.done(RestoreDoneMsg{Cancelled: true})
+				return r.done(DoneMsg{Cancelled: true})
 			}
-			return r.enter(rsStepSource)
+			return r.enter(stageSource)
 		}
-		return r.enter(rsStepTarget)
-	case rsStepRefusal, rsStepConfirm:
+		return r.enter(stageTarget)
+	case stageRefusal, stageConfirm:
 		return r.enter(r.prev)
 	}
 	return nil
 }
 
-func (r *Restore) onKey(msg tea.KeyPressMsg) tea.Cmd {
+func (r *Wizard) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	k := r.keys
 	switch r.step {
-	case rsStepSource:
+	case stageSource:
 		switch {
 		case key.Matches(msg, k.Back):
 			return r.back()
@@ -611,7 +584,7 @@ func (r *Restore) onKey(msg tea.KeyPressMsg) tea.Cmd {
 			return r.chooseSource()
 		}
 		return nil
-	case rsStepTarget:
+	case stageTarget:
 		if r.targets.Filtering() {
 			_, cmd := r.targets.Update(msg)
 			return cmd
@@ -628,14 +601,14 @@ func (r *Restore) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		}
 		_, cmd := r.targets.Update(msg)
 		return cmd
-	case rsStepBackup:
+	case stageBackup:
 		return r.onBackupKey(msg)
-	case rsStepBucket:
+	case stageBucket:
 		if key.Matches(msg, k.Back) {
 			return r.back()
 		}
 		return r.bucket.update(r, msg)
-	case rsStepBackupID:
+	case stageBackupID:
 		switch {
 		case key.Matches(msg, k.Back):
 			return r.back()
@@ -646,21 +619,21 @@ func (r *Restore) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		r.idInput, cmd = r.idInput.Update(msg)
 		r.stepErr = ""
 		return cmd
-	case rsStepRefusal:
+	case stageRefusal:
 		switch {
 		case key.Matches(msg, k.Back):
 			return r.back()
 		case key.Matches(msg, k.Migrate):
 			ref := r.refusal
-			return r.done(RestoreDoneMsg{Migrate: &MigrateRequest{Source: ref.SourceService, Target: ref.Target, Backup: ref.backup}})
+			return r.done(DoneMsg{Migrate: &MigrateRequest{Source: ref.SourceService, Target: ref.Target, Backup: ref.Record}})
 		}
 		return nil
-	case rsStepConfirm:
+	case stageConfirm:
 		ans, cmd := r.confirm.Update(msg)
 		switch ans {
-		case RestoreConfirmBack:
+		case ConfirmBack:
 			return r.back()
-		case RestoreConfirmYes:
+		case ConfirmYes:
 			return r.submit()
 		}
 		return cmd
@@ -668,16 +641,16 @@ func (r *Restore) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	return nil
 }
 
-func (r *Restore) chooseSource() tea.Cmd {
-	r.source = RestoreSource(r.sourceCursor + 1)
+func (r *Wizard) chooseSource() tea.Cmd {
+	r.source = Source(r.sourceCursor + 1)
 	if r.opts.LockTarget && r.targetID != "" {
-		r.prev = rsStepSource
+		r.prev = stageSource
 		return r.enter(r.sourceStep())
 	}
-	return r.enter(rsStepTarget)
+	return r.enter(stageTarget)
 }
 
-func (r *Restore) chooseTarget() tea.Cmd {
+func (r *Wizard) chooseTarget() tea.Cmd {
 	id := r.targets.SelectedID()
 	if id == "" {
 		r.stepErr = "no service to restore into"
@@ -685,7 +658,7 @@ func (r *Restore) chooseTarget() tea.Cmd {
 	}
 	t := r.service(id)
 	if api.IsPendingServiceStatus(t.Status) {
-		r.stepErr = rsName(t) + " is " + t.Status + ": a restore needs a ready or stopped service; wait until it is ready"
+		r.stepErr = nameOf(t) + " is " + t.Status + ": a restore needs a ready or stopped service; wait until it is ready"
 		return nil
 	}
 	if r.targetID != id && r.srcID == "" {
@@ -695,7 +668,7 @@ func (r *Restore) chooseTarget() tea.Cmd {
 	return r.enter(r.sourceStep())
 }
 
-func (r *Restore) onBackupKey(msg tea.KeyPressMsg) tea.Cmd {
+func (r *Wizard) onBackupKey(msg tea.KeyPressMsg) tea.Cmd {
 	k := r.keys
 	if r.pickingSource {
 		if r.sources.Filtering() {
@@ -718,7 +691,7 @@ func (r *Restore) onBackupKey(msg tea.KeyPressMsg) tea.Cmd {
 				r.backupsFor = ""
 				r.backupTable.SetRows(nil)
 				r.backupTable.SetFilter("")
-				r.backupTable.Empty = "loading backups of " + rsName(r.service(id)) + r.common.Theme.Glyphs.Ellipsis
+				r.backupTable.Empty = "loading backups of " + nameOf(r.service(id)) + r.common.Theme.Glyphs.Ellipsis
 			}
 			r.pickingSource = false
 			return nil
@@ -749,36 +722,36 @@ func (r *Restore) onBackupKey(msg tea.KeyPressMsg) tea.Cmd {
 	return cmd
 }
 
-func (r *Restore) chooseBackup() tea.Cmd {
+func (r *Wizard) chooseBackup() tea.Cmd {
 	b, ok := r.backups[r.backupTable.SelectedID()]
 	if !ok {
 		r.stepErr = "no backup selected"
 		return nil
 	}
-	if why := rsRestorable(b); why != "" {
+	if why := restorable(b); why != "" {
 		r.stepErr = why
 		return nil
 	}
 	r.backupKey = b.Key
 	src := r.service(r.sourceServiceID())
 	target := r.Target()
-	r.prev = rsStepBackup
-	if ref := CheckSameProvider(b, src, target); ref != nil {
+	r.prev = stageBackup
+	if ref := api.CheckSameProvider(b, src, target); ref != nil {
 		r.refusal = ref
-		r.step = rsStepRefusal
+		r.step = stageRefusal
 		return nil
 	}
 	age := ""
 	if !b.StartTime.IsZero() {
 		age = ", " + kit.Ago(r.common.Time().Sub(b.StartTime.Time)) + " ago"
 	}
-	desc := fmt.Sprintf("backup %s of %s (%s%s, %s) from managed storage", api.ShortKey(b.Key), rsName(src), b.Type, age, kit.HumanBytes(b.SizeBytes))
+	desc := fmt.Sprintf("backup %s of %s (%s%s, %s) from managed storage", api.ShortKey(b.Key), nameOf(src), b.Type, age, kit.HumanBytes(b.SizeBytes))
 	req := api.ManagedRestore(target.ID, b.Key)
-	r.openConfirm(desc, rsName(src), rsRequestJSON(req))
+	r.openConfirm(desc, nameOf(src), requestJSON(req))
 	return nil
 }
 
-func (r *Restore) chooseBackupID() tea.Cmd {
+func (r *Wizard) chooseBackupID() tea.Cmd {
 	id := strings.TrimSpace(r.idInput.Value())
 	if id == "" {
 		r.stepErr = "id: is required: type or paste the identifier of a backup"
@@ -791,15 +764,15 @@ func (r *Restore) chooseBackupID() tea.Cmd {
 		return nil
 	}
 	target := r.Target()
-	r.prev = rsStepBackupID
+	r.prev = stageBackupID
 	srcName := ""
 	if sid := KeyService(id); sid != "" {
 		src, known := r.byID[sid]
 		if known {
-			srcName = rsName(src)
-			if ref := CheckSameProvider(api.Backup{Key: id}, src, target); ref != nil {
+			srcName = nameOf(src)
+			if ref := api.CheckSameProvider(api.Backup{Key: id}, src, target); ref != nil {
 				r.refusal = ref
-				r.step = rsStepRefusal
+				r.step = stageRefusal
 				return nil
 			}
 		}
@@ -808,24 +781,24 @@ func (r *Restore) chooseBackupID() tea.Cmd {
 	if srcName != "" {
 		desc += " (a backup of " + srcName + ")"
 	}
-	r.openConfirm(desc, srcName, rsRequestJSON(req))
+	r.openConfirm(desc, srcName, requestJSON(req))
 	return nil
 }
 
-func (r *Restore) openConfirm(desc, srcName, request string) {
+func (r *Wizard) openConfirm(desc, srcName, request string) {
 	target := r.Target()
 	if r.confirm != nil && r.confirm.Target.ID == target.ID && r.confirm.Source == desc {
 		r.confirm.Request = request
 		r.confirm.Reset()
 	} else {
-		r.confirm = NewRestoreConfirm(r.common, target, desc, srcName, request)
+		r.confirm = NewConfirm(r.common, target, desc, srcName, request)
 	}
-	r.step = rsStepConfirm
+	r.step = stageConfirm
 }
 
-// rsRequestJSON is the body as the client encodes it (on one line; the
+// requestJSON is the body as the client encodes it (on one line; the
 // placeholders of secrets keep their angle brackets).
-func rsRequestJSON(req api.RestoreRequest) string {
+func requestJSON(req api.RestoreRequest) string {
 	var b strings.Builder
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
@@ -838,7 +811,7 @@ func rsRequestJSON(req api.RestoreRequest) string {
 // submit hands the restore to the action layer. Secrets are read and
 // encoded inside Run; the typed encryption key is dropped from the form
 // as soon as the action holds it.
-func (r *Restore) submit() tea.Cmd {
+func (r *Wizard) submit() tea.Cmd {
 	target := r.Target()
 	client := r.common.Client
 	var run func(ctx context.Context) (any, error)
@@ -868,8 +841,8 @@ func (r *Restore) submit() tea.Cmd {
 	r.submitted = true
 	r.confirm.Err = ""
 	now := r.common.Time()
-	tag := RestoreTag{Wizard: r, Target: target, SourceService: srcName, Source: source, SubmittedAt: now}
-	name := "restore into " + rsName(target)
+	tag := Tag{Wizard: r, Target: target, SourceService: srcName, Source: source, SubmittedAt: now}
+	name := "restore into " + nameOf(target)
 	action := kit.Action{
 		Name:     name,
 		Key:      "restore:" + target.ID,
@@ -879,13 +852,13 @@ func (r *Restore) submit() tea.Cmd {
 		Run:      run,
 		Success: func(res any) string {
 			if rec, ok := res.(*api.Restore); ok && rec != nil && rec.ID > 0 {
-				return fmt.Sprintf("restore %d into %s started; you will be told when it ends", int64(rec.ID), rsName(target))
+				return fmt.Sprintf("restore %d into %s started; you will be told when it ends", int64(rec.ID), nameOf(target))
 			}
-			return "restore into " + rsName(target) + " started; you will be told when it ends"
+			return "restore into " + nameOf(target) + " started; you will be told when it ends"
 		},
 		Refresh:    []string{"restores", "services"},
-		Evidence:   RestoresEvidence(client, target.ID, rsName(target)),
-		EvidenceOf: "the restores of " + rsName(target),
+		Evidence:   kit.RestoresEvidence(client, target.ID, nameOf(target)),
+		EvidenceOf: "the restores of " + nameOf(target),
 	}
 	pending := &api.Restore{ServiceID: target.ID, ServiceName: target.Name, Status: "Submitting", Message: "being submitted",
 		CreatedAt: api.Time{Time: now}}
@@ -898,21 +871,21 @@ func (r *Restore) submit() tea.Cmd {
 	if r.source == SourceBackupID {
 		pending.Key = strings.TrimSpace(r.idInput.Value())
 	}
-	return tea.Batch(kit.Do(action), r.done(RestoreDoneMsg{Submitted: true, Pending: pending}))
+	return tea.Batch(kit.Do(action), r.done(DoneMsg{Submitted: true, Pending: pending}))
 }
 
 // Failed brings the wizard back to the confirmation after the API refused
 // the restore: everything is kept but the typed name (and an encryption
 // key that was not kept in the keystore, which the form never holds after
 // a submit).
-func (r *Restore) Failed(err error) {
+func (r *Wizard) Failed(err error) {
 	r.submitted = false
 	if r.confirm == nil {
 		return
 	}
-	r.step = rsStepConfirm
+	r.step = stageConfirm
 	r.confirm.Err = err.Error()
-	if r.source == SourceBucket && r.bucket.encMode == rsEncNew && !r.bucket.keep {
+	if r.source == SourceBucket && r.bucket.encMode == encNew && !r.bucket.keep {
 		r.confirm.Err += " (the encryption key was dropped after the submit: go back and type it again)"
 	}
 	r.confirm.Reset()
@@ -922,66 +895,66 @@ func (r *Restore) Failed(err error) {
 // unknown (sent, never answered): brought back, it stands at the
 // confirmation with the name to type cleared and says that the last submit
 // may have been carried out, so sending it again is a deliberate act.
-func (r *Restore) Unknown() {
+func (r *Wizard) Unknown() {
 	r.submitted = false
 	if r.confirm == nil {
 		return
 	}
-	r.step = rsStepConfirm
+	r.step = stageConfirm
 	r.confirm.Err = "the last submit got no answer and may have been carried out: look at the Restores list before restoring again"
 	r.confirm.Reset()
 }
 
 // Submitted reports that the wizard handed its action to kit.Do and
 // waits for the answer.
-func (r *Restore) Submitted() bool { return r.submitted }
+func (r *Wizard) Submitted() bool { return r.submitted }
 
 // ---- view ----
 
-func (r *Restore) stepTitle() string {
+func (r *Wizard) stepTitle() string {
 	n := 4
 	cur := 1
 	switch r.step {
-	case rsStepTarget:
+	case stageTarget:
 		cur = 2
-	case rsStepBackup, rsStepBucket, rsStepBackupID, rsStepRefusal:
+	case stageBackup, stageBucket, stageBackupID, stageRefusal:
 		cur = 3
-	case rsStepConfirm:
+	case stageConfirm:
 		cur = 4
 	}
-	what := map[restoreStep]string{
-		rsStepSource:   "where is the backup?",
-		rsStepTarget:   "which service to restore into? (its data will be erased)",
-		rsStepBackup:   "which backup?",
-		rsStepBucket:   "the backup file in your bucket",
-		rsStepBackupID: "the backup ID",
-		rsStepRefusal:  "refused",
-		rsStepConfirm:  "confirm",
+	what := map[stage]string{
+		stageSource:   "where is the backup?",
+		stageTarget:   "which service to restore into? (its data will be erased)",
+		stageBackup:   "which backup?",
+		stageBucket:   "the backup file in your bucket",
+		stageBackupID: "the backup ID",
+		stageRefusal:  "refused",
+		stageConfirm:  "confirm",
 	}[r.step]
 	return fmt.Sprintf("New restore %d/%d: %s", cur, n, what)
 }
 
 // View renders the wizard within its size.
-func (r *Restore) View() string {
+func (r *Wizard) View() string {
 	th := r.common.Theme
 	w, h := r.width, r.height
 	head := " " + th.Bold.Render(r.stepTitle())
 	var body string
 	bh := max(1, h-2)
 	switch r.step {
-	case rsStepSource:
+	case stageSource:
 		body = r.sourceView(w)
-	case rsStepTarget:
+	case stageTarget:
 		body = r.targets.View()
-	case rsStepBackup:
+	case stageBackup:
 		body = r.backupView(w)
-	case rsStepBucket:
+	case stageBucket:
 		body = r.bucket.view(r, w, bh)
-	case rsStepBackupID:
+	case stageBackupID:
 		body = r.backupIDView(w)
-	case rsStepRefusal:
+	case stageRefusal:
 		body = RefusalView(r.common, r.refusal, w)
-	case rsStepConfirm:
+	case stageConfirm:
 		body = r.confirm.View(w, bh)
 	}
 	lines := []string{ansi.Truncate(head, w, th.Glyphs.Ellipsis), ""}
@@ -1000,7 +973,7 @@ func (r *Restore) View() string {
 	return strings.Join(lines, "\n")
 }
 
-func (r *Restore) sourceView(w int) string {
+func (r *Wizard) sourceView(w int) string {
 	th := r.common.Theme
 	opts := []struct{ name, desc string }{
 		{"Managed storage", "a backup the platform took of a service (same cloud provider only)"},
@@ -1028,16 +1001,16 @@ func (r *Restore) sourceView(w int) string {
 	return strings.Join(lines, "\n")
 }
 
-func (r *Restore) backupView(w int) string {
+func (r *Wizard) backupView(w int) string {
 	th := r.common.Theme
 	src := r.service(r.sourceServiceID())
 	target := r.Target()
 	if r.pickingSource {
 		return " " + th.Muted.Render("Source service: whose backups? (enter choose, / filter, esc back)") + "\n" + r.sources.View()
 	}
-	line := fmt.Sprintf(" Backups of %s (%s, %s) into %s (%s)", rsName(src), src.ID, rsOr(src.Provider, "?"), rsName(target), rsOr(target.Provider, "?"))
+	line := fmt.Sprintf(" Backups of %s (%s, %s) into %s (%s)", nameOf(src), src.ID, orElse(src.Provider, "?"), nameOf(target), orElse(target.Provider, "?"))
 	if src.ID == target.ID {
-		line = fmt.Sprintf(" Backups of %s (%s, %s): s restores another service's backup", rsName(src), src.ID, rsOr(src.Provider, "?"))
+		line = fmt.Sprintf(" Backups of %s (%s, %s): s restores another service's backup", nameOf(src), src.ID, orElse(src.Provider, "?"))
 	}
 	out := th.Muted.Render(ansi.Truncate(line, w, th.Glyphs.Ellipsis))
 	if r.backupsErr != nil && r.backupsLoaded {
@@ -1046,14 +1019,14 @@ func (r *Restore) backupView(w int) string {
 	return out + "\n" + r.backupTable.View()
 }
 
-func rsOr(s, def string) string {
+func orElse(s, def string) string {
 	if s == "" {
 		return def
 	}
 	return s
 }
 
-func (r *Restore) backupIDView(w int) string {
+func (r *Wizard) backupIDView(w int) string {
 	th := r.common.Theme
 	r.idInput.SetWidth(max(10, w-6))
 	lines := []string{
@@ -1061,18 +1034,18 @@ func (r *Restore) backupIDView(w int) string {
 		"",
 		" " + r.idInput.View(),
 		"",
-		" " + th.Muted.Render("Restoring into "+rsName(r.Target())+" ("+r.targetID+"). A backup of a service on another cloud provider cannot be restored."),
+		" " + th.Muted.Render("Restoring into "+nameOf(r.Target())+" ("+r.targetID+"). A backup of a service on another cloud provider cannot be restored."),
 	}
 	return strings.Join(lines, "\n")
 }
 
 // RefusalView explains a cross-provider refusal and the workaround.
-func RefusalView(c *kit.Common, ref *CrossProvider, w int) string {
+func RefusalView(c *kit.Common, ref *api.CrossProvider, w int) string {
 	th := c.Theme
 	if ref == nil {
 		return ""
 	}
-	src, tgt := rsName(ref.SourceService), rsName(ref.Target)
+	src, tgt := nameOf(ref.SourceService), nameOf(ref.Target)
 	wrap := func(s string, indent int) []string {
 		return strings.Split(ansi.Wrap(s, max(10, w-indent), " ,/"), "\n")
 	}
@@ -1105,12 +1078,12 @@ func RefusalView(c *kit.Common, ref *CrossProvider, w int) string {
 
 // ---- keys ----
 
-type restoreKeys struct {
+type wizardKeys struct {
 	Up, Down, Next, Back, SourceService, Migrate, Fix, NextField, PrevField, Toggle key.Binding
 }
 
-func newRestoreKeys() restoreKeys {
-	return restoreKeys{
+func newWizardKeys() wizardKeys {
+	return wizardKeys{
 		Up:            key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("up/k", "move up")),
 		Down:          key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("down/j", "move down")),
 		Next:          key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "choose")),
@@ -1124,43 +1097,43 @@ func newRestoreKeys() restoreKeys {
 	}
 }
 
-type rsKeyMap struct {
+type keyMap struct {
 	short []key.Binding
 	full  [][]key.Binding
 }
 
-func (k rsKeyMap) ShortHelp() []key.Binding  { return k.short }
-func (k rsKeyMap) FullHelp() [][]key.Binding { return k.full }
+func (k keyMap) ShortHelp() []key.Binding  { return k.short }
+func (k keyMap) FullHelp() [][]key.Binding { return k.full }
 
 // KeyMap lists the bindings of the current step.
-func (r *Restore) KeyMap() help.KeyMap {
+func (r *Wizard) KeyMap() help.KeyMap {
 	k := r.keys
 	filter := key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter"))
 	var b []key.Binding
 	switch r.step {
-	case rsStepSource:
+	case stageSource:
 		b = []key.Binding{key.NewBinding(key.WithKeys("1", "2", "3"), key.WithHelp("1-3", "choose")), k.Next, k.Up, k.Down, k.Back}
-	case rsStepTarget:
+	case stageTarget:
 		b = []key.Binding{k.Next, filter, k.Up, k.Down, k.Back}
-	case rsStepBackup:
+	case stageBackup:
 		if r.pickingSource {
 			b = []key.Binding{k.Next, filter, k.Back}
 		} else {
 			b = []key.Binding{k.Next, k.SourceService, filter, k.Up, k.Down, k.Back}
 		}
-	case rsStepBucket:
+	case stageBucket:
 		b = []key.Binding{k.NextField, k.PrevField, k.Toggle, key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "next / continue")), k.Back}
 		if r.bucket.fixable() != "" {
 			b = append([]key.Binding{k.Fix}, b...)
 		}
-	case rsStepBackupID:
+	case stageBackupID:
 		b = []key.Binding{key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "continue")),
 			key.NewBinding(key.WithKeys("ctrl+v"), key.WithHelp("ctrl+v", "paste")), k.Back}
-	case rsStepRefusal:
+	case stageRefusal:
 		b = []key.Binding{k.Migrate, k.Back}
-	case rsStepConfirm:
+	case stageConfirm:
 		b = []key.Binding{key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "confirm (name typed)")),
 			key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "buttons")), k.Back}
 	}
-	return rsKeyMap{short: b, full: [][]key.Binding{b}}
+	return keyMap{short: b, full: [][]key.Binding{b}}
 }

@@ -1,4 +1,4 @@
-package forms
+package api
 
 import (
 	"fmt"
@@ -6,8 +6,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-
-	"github.com/skytui/skytui/api"
 )
 
 // Backup schedules are 5-field cron expressions that the service evaluates
@@ -15,16 +13,16 @@ import (
 // file describes the common shapes in English (daily at a time, every N
 // minutes or hours, on given weekdays or days of the month, in given
 // months) and returns "" for anything else: callers then show the raw
-// expression alone. Next runs come from api.NextRuns (robfig/cron), the
+// expression alone. Next runs come from NextRuns (robfig/cron), the
 // same parser the client and the sandbox validate with.
 
 // ScheduleZone is the zone the service evaluates cron expressions in.
 var ScheduleZone = time.UTC
 
-// NextRuns returns the next n runs of a cron expression after now, as the
+// ScheduleRuns returns the next n runs of a cron expression after now, as the
 // service computes them (in UTC).
-func NextRuns(expr string, now time.Time, n int) ([]time.Time, error) {
-	return api.NextRuns(expr, now.In(ScheduleZone), n)
+func ScheduleRuns(expr string, now time.Time, n int) ([]time.Time, error) {
+	return NextRuns(expr, now.In(ScheduleZone), n)
 }
 
 // RunLine shows one run in UTC and in loc (the user's local time):
@@ -63,7 +61,7 @@ func DescribeCron(expr string) string {
 	if expr == "once" {
 		return "once, now"
 	}
-	if _, err := api.ParseCron(expr); err != nil {
+	if _, err := ParseCron(expr); err != nil {
 		return ""
 	}
 	f := strings.Fields(expr)

@@ -1,4 +1,4 @@
-package forms
+package backupform
 
 import (
 	"bytes"
@@ -17,7 +17,7 @@ import (
 
 	"github.com/skytui/skytui/api"
 	"github.com/skytui/skytui/keystore"
-	"github.com/skytui/skytui/tui/kit"
+	"github.com/skytui/skytui/kit"
 )
 
 // The new-backup form: type, when (once, daily at HH:MM, every hour, or a
@@ -41,9 +41,9 @@ const (
 	DestBucket  = "bucket"
 )
 
-// BackupDraft is what the user chose and typed. It never holds a secret:
+// Draft is what the user chose and typed. It never holds a secret:
 // Credential is the name of stored bucket credentials.
-type BackupDraft struct {
+type Draft struct {
 	Type        string // api.BackupFull, …
 	When        string // WhenOnce, WhenDaily, WhenHourly, WhenCustom
 	DailyAt     string // "HH:MM" (UTC) for WhenDaily
@@ -54,14 +54,14 @@ type BackupDraft struct {
 }
 
 // Schedule is the request's schedule: "once" or a cron expression.
-func (d BackupDraft) Schedule() (string, error) {
+func (d Draft) Schedule() (string, error) {
 	switch d.When {
 	case WhenOnce, "":
 		return "once", nil
 	case WhenDaily:
-		return DailyCron(d.DailyAt)
+		return api.DailyCron(d.DailyAt)
 	case WhenHourly:
-		return HourlyCron, nil
+		return api.HourlyCron, nil
 	case WhenCustom:
 		expr := strings.Join(strings.Fields(d.Cron), " ")
 		if err := api.ValidateSchedule(expr); err != nil {
@@ -75,7 +75,7 @@ func (d BackupDraft) Schedule() (string, error) {
 // Request builds the body that will be sent, without the credentials
 // (they are read from the keystore and encoded when the request is sent).
 // Its error lists every broken rule, each naming the field.
-func (d BackupDraft) Request(serviceID string) (api.ScheduleRequest, error) {
+func (d Draft) Request(serviceID string) (api.ScheduleRequest, error) {
 	req := api.ScheduleRequest{BackupType: d.Type, ServiceID: serviceID}
 	var errs []error
 	add := func(err error) {
@@ -92,74 +92,19 @@ func (d BackupDraft) Request(serviceID string) (api.ScheduleRequest, error) {
 		path := strings.TrimSpace(d.BucketPath)
 		req.ExternalStorage = &api.ExternalStorage{Bucket: api.ExternalBucket{Path: path}}
 		add(api.ValidateBackupBucketPath(path))
-		add(bkCredentialRule(path, d.Credential, ""))
+		add(keystore.CheckForBucket(path, d.Credential, ""))
 	}
 	return req, errors.Join(errs...)
 }
 
-// bkCredentialRule checks the chosen credential against the bucket's
-// scheme: gs:// takes GCS credentials, s3:// S3 ones. kind is the chosen
-// credential's kind when known ("" skips that check).
-func bkCredentialRule(path, name, kind string) error {
-	const field = "external_storage.bucket.credentials"
-	scheme, _, _, _ := api.ParseBucketURI(path)
-	if name == "" {
-		if want := kindOf(scheme); want != "" {
-			return &api.FieldError{Field: field, Rule: "choose stored " + bkKindLabel(want) + " credentials for " + scheme + "://"}
-		}
-		return &api.FieldError{Field: field, Rule: "choose stored bucket credentials"}
-	}
-	if want := kindOf(scheme); kind != "" && want != "" && kind != want {
-		return &api.FieldError{Field: field, Rule: fmt.Sprintf("%s is a %s credential; %s:// needs %s credentials", name, bkKindLabel(kind), scheme, bkKindLabel(want))}
-	}
-	return nil
-}
-
-// kindOf is the credential kind a bucket scheme needs.
-func kindOf(scheme string) string {
-	switch scheme {
-	case "gs":
-		return keystore.KindGCS
-	case "s3":
-		return keystore.KindS3
-	}
-	return ""
-}
-
-func bkKindLabel(kind string) string {
-	switch kind {
-	case keystore.KindGCS:
-		return "GCS"
-	case keystore.KindS3:
-		return "S3"
-	}
-	return kind
-}
-
-func bkSchemeOf(path string) string {
-	s, _, _, _ := api.ParseBucketURI(strings.TrimSpace(path))
-	return s
-}
-
-// addCredentialHint says how to store credentials for a scheme.
-func addCredentialHint(scheme string) string {
-	if scheme == "gs" {
-		return "skytui creds add gcs NAME --key-file KEY.json"
-	}
-	if scheme == "s3" {
-		return "skytui creds add s3 NAME"
-	}
-	return "skytui creds add s3 NAME (or gcs NAME --key-file KEY.json)"
-}
-
 // Redacted is what the review shows instead of the credentials.
 func Redacted(name, kind string) string {
-	return fmt.Sprintf("<redacted: stored %s credential %q, base64-encoded when sent>", bkKindLabel(kind), name)
+	return fmt.Sprintf("<redacted: stored %s credential %q, base64-encoded when sent>", keystore.KindLabel(kind), name)
 }
 
-// bkTypeInfo is each type's one-line explanation (the option label) and
+// typeInfo is each type's one-line explanation (the option label) and
 // its longer description.
-var bkTypeInfo = map[string][2]string{
+var typeInfo = map[string][2]string{
 	api.BackupFull:        {"complete copy; what incremental backups build on", "A full physical backup of every database. Incremental backups build on the last full one."},
 	api.BackupIncremental: {"only changes since the last backup; needs a full one first", "Copies only what changed since the last backup: small and quick. Needs a completed full backup first."},
 	api.BackupLogical:     {"SQL statements (mysqldump): portable, to leave the service", "Writes SQL statements (mysqldump): the portable choice for moving data out of the managed service, to your own bucket."},
@@ -168,21 +113,21 @@ var bkTypeInfo = map[string][2]string{
 }
 
 // TypeExplanation is the one-line explanation of a backup type.
-func TypeExplanation(t string) string { return bkTypeInfo[t][0] }
+func TypeExplanation(t string) string { return typeInfo[t][0] }
 
 // Full-backup knowledge.
 const (
-	bkFullUnknown = iota
-	bkFullYes
-	bkFullNo
-	bkFullError
+	fullUnknown = iota
+	fullYes
+	fullNo
+	fullError
 )
 
-// BackupOptions configure a Backup form. All are optional.
-type BackupOptions struct {
+// Options configure a Backup form. All are optional.
+type Options struct {
 	// Draft reopens the form with what was typed before (after esc or a
 	// failed submit).
-	Draft *BackupDraft
+	Draft *Draft
 	// Type presets the backup type (the migration flow asks for logical).
 	Type string
 	// Bucket presets the destination: the user's own bucket at this path.
@@ -195,59 +140,59 @@ type BackupOptions struct {
 	HasFullBackup *bool
 }
 
-// BackupSubmitMsg is emitted when the user submits the review. Hand Action
+// SubmitMsg is emitted when the user submits the review. Hand Action
 // to kit.Do (after setting Origin and Tag); it reads the credentials from
 // the keystore, encodes them and sends the request once. Request is the
 // body without the credentials, for display.
-type BackupSubmitMsg struct {
-	Form       *Backup
+type SubmitMsg struct {
+	Form       *Form
 	Request    api.ScheduleRequest
 	Credential string // stored credentials' name; "" for managed storage
 	Action     kit.Action
 }
 
-// BackupCancelMsg is emitted when the user leaves the form with esc; Draft
+// CancelMsg is emitted when the user leaves the form with esc; Draft
 // reopens it as it was.
-type BackupCancelMsg struct {
-	Form  *Backup
-	Draft BackupDraft
+type CancelMsg struct {
+	Form  *Form
+	Draft Draft
 }
 
 // internal messages, tagged with the form's id
 type (
-	bkHuhDoneMsg struct {
+	huhDoneMsg struct {
 		id     int64
 		cancel bool
 	}
-	bkCredsLoadedMsg struct {
+	credsLoadedMsg struct {
 		id    int64
 		creds []keystore.CredentialInfo
 		err   error
 	}
-	bkFullCheckedMsg struct {
+	fullCheckedMsg struct {
 		id  int64
 		has bool
 		err error
 	}
-	bkRefreshMsg struct{ id int64 }
+	refreshMsg struct{ id int64 }
 )
 
-var bkFormIDs atomic.Int64
+var formIDs atomic.Int64
 
-type bkStep int
+type phase int
 
 const (
-	bkStepForm bkStep = iota
-	bkStepReview
+	phaseForm phase = iota
+	phaseReview
 )
 
-// Backup is the new-backup form of one service. Create it with NewBackup,
+// Form is the new-backup form of one service. Create it with New,
 // call Init, then route every message to Update while it is shown.
-type Backup struct {
+type Form struct {
 	id     int64
 	common *kit.Common
 	svc    api.Service
-	opts   BackupOptions
+	opts   Options
 
 	typ, when, daily, cron, dest, path, cred *val[string]
 	scheme                                   *val[string] // of path, for the credential options
@@ -261,16 +206,16 @@ type Backup struct {
 	fullErr  error
 
 	form          *huh.Form
-	step          bkStep
+	step          phase
 	reviewErr     string // the draft breaks a rule
 	submitErr     string // the API refused it
 	submitted     bool
 	width, height int
 }
 
-// NewBackup builds the form for svc. It reads nothing until Init.
-func NewBackup(c *kit.Common, svc api.Service, o BackupOptions) *Backup {
-	d := BackupDraft{Type: api.BackupFull, When: WhenOnce, DailyAt: "03:00", Destination: DestManaged}
+// New builds the form for svc. It reads nothing until Init.
+func New(c *kit.Common, svc api.Service, o Options) *Form {
+	d := Draft{Type: api.BackupFull, When: WhenOnce, DailyAt: "03:00", Destination: DestManaged}
 	if o.Type != "" {
 		d.Type = o.Type
 	}
@@ -280,17 +225,17 @@ func NewBackup(c *kit.Common, svc api.Service, o BackupOptions) *Backup {
 	if o.Draft != nil {
 		d = *o.Draft
 	}
-	b := &Backup{
-		id: bkFormIDs.Add(1), common: c, svc: svc, opts: o,
+	b := &Form{
+		id: formIDs.Add(1), common: c, svc: svc, opts: o,
 		typ: newVal(d.Type), when: newVal(d.When), daily: newVal(d.DailyAt), cron: newVal(d.Cron),
 		dest: newVal(d.Destination), path: newVal(d.BucketPath), cred: newVal(d.Credential),
-		scheme: newVal(bkSchemeOf(d.BucketPath)), full: newVal(bkFullUnknown), credsVer: newVal(0),
+		scheme: newVal(keystore.SchemeOf(d.BucketPath)), full: newVal(fullUnknown), credsVer: newVal(0),
 	}
 	if o.HasFullBackup != nil {
 		if *o.HasFullBackup {
-			b.full.Set(bkFullYes)
+			b.full.Set(fullYes)
 		} else {
-			b.full.Set(bkFullNo)
+			b.full.Set(fullNo)
 		}
 	}
 	b.build()
@@ -298,83 +243,73 @@ func NewBackup(c *kit.Common, svc api.Service, o BackupOptions) *Backup {
 }
 
 // Service is the service the form backs up.
-func (b *Backup) Service() api.Service { return b.svc }
+func (b *Form) Service() api.Service { return b.svc }
 
 // Draft is what was typed and chosen so far.
-func (b *Backup) Draft() BackupDraft {
-	return BackupDraft{
+func (b *Form) Draft() Draft {
+	return Draft{
 		Type: b.typ.Get(), When: b.when.Get(), DailyAt: b.daily.Get(), Cron: b.cron.Get(),
 		Destination: b.dest.Get(), BucketPath: b.path.Get(), Credential: b.cred.Get(),
 	}
 }
 
 // Reviewing reports that the review step is shown.
-func (b *Backup) Reviewing() bool { return b.step == bkStepReview }
+func (b *Form) Reviewing() bool { return b.step == phaseReview }
 
 // CapturesKeys reports that a field has focus (every key is typing).
-func (b *Backup) CapturesKeys() bool { return b.step == bkStepForm }
+func (b *Form) CapturesKeys() bool { return b.step == phaseForm }
 
 // Failed brings the form back to the review with the API's refusal;
 // everything typed is kept and enter tries again.
-func (b *Backup) Failed(err error) {
+func (b *Form) Failed(err error) {
 	b.submitted = false
-	b.step = bkStepReview
+	b.step = phaseReview
 	b.submitErr = err.Error()
 }
 
 // SetSize gives the form its area.
-func (b *Backup) SetSize(w, h int) {
+func (b *Form) SetSize(w, h int) {
 	b.width, b.height = w, h
 	b.form.WithWidth(max(20, min(w-2, 100))).WithHeight(max(5, h-3))
 }
 
 // Init starts the form and the reads it needs (stored credential names,
 // whether a full backup exists).
-func (b *Backup) Init() tea.Cmd {
+func (b *Form) Init() tea.Cmd {
 	cmds := []tea.Cmd{b.form.Init()}
 	if sec := b.common.Secrets; sec != nil {
 		id := b.id
 		cmds = append(cmds, func() tea.Msg {
 			list, err := sec.ListBucketCredentials()
-			return bkCredsLoadedMsg{id: id, creds: list, err: err}
+			return credsLoadedMsg{id: id, creds: list, err: err}
 		})
 	} else {
 		b.setCreds(nil, errors.New("no keystore is open, so no stored bucket credentials"))
 	}
-	if b.full.Get() == bkFullUnknown && b.common.Client != nil {
+	if b.full.Get() == fullUnknown && b.common.Client != nil {
 		id, client, sid, ctx := b.id, b.common.Client, b.svc.ID, b.common.Ctx()
 		cmds = append(cmds, func() tea.Msg {
 			list, err := client.ListBackups(ctx, sid)
-			return bkFullCheckedMsg{id: id, has: HasCompletedFull(list), err: err}
+			return fullCheckedMsg{id: id, has: api.HasCompletedFull(list), err: err}
 		})
 	}
 	return tea.Batch(cmds...)
 }
 
-// HasCompletedFull reports a completed full backup in a listing.
-func HasCompletedFull(list []api.Backup) bool {
-	for _, x := range list {
-		if strings.EqualFold(x.Type, api.BackupFull) && api.BackupState(x.Status) == api.BackupCompleted {
-			return true
-		}
-	}
-	return false
-}
-
-func (b *Backup) setCreds(list []keystore.CredentialInfo, err error) {
+func (b *Form) setCreds(list []keystore.CredentialInfo, err error) {
 	b.mu.Lock()
 	b.creds, b.credsErr, b.credsOK = list, err, true
 	b.mu.Unlock()
 	b.credsVer.Set(b.credsVer.Get() + 1)
 }
 
-func (b *Backup) credentials() ([]keystore.CredentialInfo, error, bool) {
+func (b *Form) credentials() ([]keystore.CredentialInfo, error, bool) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.creds, b.credsErr, b.credsOK
 }
 
-func (b *Backup) credentialKind(name string) string {
+func (b *Form) credentialKind(name string) string {
 	list, _, _ := b.credentials()
 	for _, c := range list {
 		if c.Name == name {
@@ -385,50 +320,50 @@ func (b *Backup) credentialKind(name string) string {
 }
 
 // Update handles a message while the form is shown.
-func (b *Backup) Update(msg tea.Msg) tea.Cmd {
+func (b *Form) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
-	case bkCredsLoadedMsg:
+	case credsLoadedMsg:
 		if msg.id != b.id {
 			return nil
 		}
 		b.setCreds(msg.creds, msg.err)
 		return b.refresh()
-	case bkFullCheckedMsg:
+	case fullCheckedMsg:
 		if msg.id != b.id {
 			return nil
 		}
 		switch {
 		case msg.err != nil:
 			b.fullErr = msg.err
-			b.full.Set(bkFullError)
+			b.full.Set(fullError)
 		case msg.has:
-			b.full.Set(bkFullYes)
+			b.full.Set(fullYes)
 		default:
-			b.full.Set(bkFullNo)
+			b.full.Set(fullNo)
 		}
 		return b.refresh()
-	case bkHuhDoneMsg:
+	case huhDoneMsg:
 		if msg.id != b.id {
 			return nil
 		}
 		if msg.cancel {
 			return b.cancel()
 		}
-		b.step = bkStepReview
+		b.step = phaseReview
 		b.reviewErr, b.submitErr = "", ""
 		if err := b.check(); err != nil {
 			b.reviewErr = err.Error()
 		}
 		return nil
 	case tea.KeyPressMsg:
-		if b.step == bkStepReview {
+		if b.step == phaseReview {
 			return b.reviewKey(msg)
 		}
 		if msg.String() == "esc" && !b.filtering() {
 			return b.cancel()
 		}
 	}
-	if b.step != bkStepForm {
+	if b.step != phaseForm {
 		return nil
 	}
 	m, cmd := b.form.Update(msg)
@@ -440,32 +375,32 @@ func (b *Backup) Update(msg tea.Msg) tea.Cmd {
 
 // refresh makes huh re-evaluate the dynamic options and descriptions
 // after something they depend on changed outside the fields.
-func (b *Backup) refresh() tea.Cmd {
-	if b.step != bkStepForm {
+func (b *Form) refresh() tea.Cmd {
+	if b.step != phaseForm {
 		return nil
 	}
-	m, cmd := b.form.Update(bkRefreshMsg{id: b.id})
+	m, cmd := b.form.Update(refreshMsg{id: b.id})
 	if f, ok := m.(*huh.Form); ok {
 		b.form = f
 	}
 	return cmd
 }
 
-func (b *Backup) cancel() tea.Cmd {
+func (b *Form) cancel() tea.Cmd {
 	d := b.Draft()
-	return func() tea.Msg { return BackupCancelMsg{Form: b, Draft: d} }
+	return func() tea.Msg { return CancelMsg{Form: b, Draft: d} }
 }
 
 // filtering reports that a select's "/" filter is open: esc then closes
 // the filter, not the form.
-func (b *Backup) filtering() bool {
+func (b *Form) filtering() bool {
 	fl, ok := b.form.GetFocusedField().(interface{ GetFiltering() bool })
 	return ok && fl.GetFiltering()
 }
 
 // check applies every rule to the draft: the api's, plus incremental
 // needing a full backup and the credential kind matching the bucket.
-func (b *Backup) check() error {
+func (b *Form) check() error {
 	d := b.Draft()
 	_, err := d.Request(b.svc.ID)
 	var errs []error
@@ -479,18 +414,18 @@ func (b *Backup) check() error {
 	}
 	if d.Destination == DestBucket && d.Credential != "" {
 		if kind := b.credentialKind(d.Credential); kind != "" {
-			errs = append(errs, bkCredentialRule(d.BucketPath, d.Credential, kind))
+			errs = append(errs, keystore.CheckForBucket(d.BucketPath, d.Credential, kind))
 		}
 	}
 	return errors.Join(errs...)
 }
 
 // incrementalRule is why incremental cannot be chosen, or "".
-func (b *Backup) incrementalRule() string {
+func (b *Form) incrementalRule() string {
 	switch b.full.Get() {
-	case bkFullNo:
+	case fullNo:
 		return fmt.Sprintf("incremental needs a completed full backup first, and %s has none yet: take a full backup (once) and wait for it to complete", b.svc.Name)
-	case bkFullUnknown:
+	case fullUnknown:
 		return "still checking whether " + b.svc.Name + " has a completed full backup; try again in a moment"
 	}
 	return ""
@@ -498,7 +433,7 @@ func (b *Backup) incrementalRule() string {
 
 // ---- the huh form ----
 
-func (b *Backup) build() {
+func (b *Form) build() {
 	c := b.common
 	typ := huh.NewSelect[string]().Title("Backup type").Accessor(b.typ).Height(10).
 		OptionsFunc(b.typeOptions, b.full.bind()).
@@ -525,7 +460,7 @@ func (b *Backup) build() {
 	daily := huh.NewInput().Title("Daily at (HH:MM, 24-hour, UTC)").Accessor(b.daily).CharLimit(5).
 		Placeholder("03:00").
 		DescriptionFunc(func() string { return b.dailyHint(b.daily.Get()) }, b.daily.bind()).
-		Validate(func(s string) error { _, _, err := ParseClock(s); return err })
+		Validate(func(s string) error { _, _, err := api.ParseClock(s); return err })
 	cron := huh.NewInput().Title("Cron expression: minute hour day-of-month month day-of-week (UTC)").
 		Accessor(b.cron).CharLimit(80).Placeholder("30 1 * * 0").
 		DescriptionFunc(func() string { return b.cronHint(b.cron.Get()) }, b.cron.bind()).
@@ -537,14 +472,14 @@ func (b *Backup) build() {
 			huh.NewOption("your own bucket (an s3:// or gs:// path)", DestBucket),
 		)
 	path := huh.NewInput().Title("Bucket path: s3://<bucket>/<path> or gs://<bucket>/<path>").
-		Accessor(&bkPathAccessor{b: b}).CharLimit(300).Placeholder("s3://my-bucket/backups").
+		Accessor(&pathAccessor{b: b}).CharLimit(300).Placeholder("s3://my-bucket/backups").
 		DescriptionFunc(func() string { return b.pathHint(b.path.Get(), b.typ.Get()) }, []any{b.path.bind(), b.typ.bind()}).
 		Validate(api.ValidateBackupBucketPath)
 	cred := huh.NewSelect[string]().Title("Bucket credentials (stored in the keystore)").Accessor(b.cred).Height(7).
 		OptionsFunc(b.credOptions, []any{b.scheme.bind(), b.credsVer.bind()}).
 		DescriptionFunc(b.credDescription, []any{b.scheme.bind(), b.credsVer.bind()}).
 		Validate(func(n string) error {
-			return bkCredentialRule(b.path.Get(), n, b.credentialKind(n))
+			return keystore.CheckForBucket(b.path.Get(), n, b.credentialKind(n))
 		})
 
 	b.form = huh.NewForm(
@@ -559,34 +494,34 @@ func (b *Backup) build() {
 			WithHideFunc(func() bool { return b.dest.Get() != DestBucket }),
 	).WithShowHelp(false).WithAccessible(c.Accessible).WithTheme(kit.HuhTheme(c))
 	id := b.id
-	b.form.SubmitCmd = func() tea.Msg { return bkHuhDoneMsg{id: id} }
-	b.form.CancelCmd = func() tea.Msg { return bkHuhDoneMsg{id: id, cancel: true} }
+	b.form.SubmitCmd = func() tea.Msg { return huhDoneMsg{id: id} }
+	b.form.CancelCmd = func() tea.Msg { return huhDoneMsg{id: id, cancel: true} }
 	if b.width > 0 {
 		b.SetSize(b.width, b.height)
 	}
 }
 
-// bkPathAccessor keeps the scheme of the bucket path beside it, so the
+// pathAccessor keeps the scheme of the bucket path beside it, so the
 // credential list is re-read only when the scheme changes.
-type bkPathAccessor struct{ b *Backup }
+type pathAccessor struct{ b *Form }
 
-func (p *bkPathAccessor) Get() string { return p.b.path.Get() }
-func (p *bkPathAccessor) Set(s string) {
+func (p *pathAccessor) Get() string { return p.b.path.Get() }
+func (p *pathAccessor) Set(s string) {
 	p.b.path.Set(s)
-	if sc := bkSchemeOf(s); sc != p.b.scheme.Get() {
+	if sc := keystore.SchemeOf(s); sc != p.b.scheme.Get() {
 		p.b.scheme.Set(sc)
 	}
 }
 
-func (b *Backup) typeOptions() []huh.Option[string] {
+func (b *Form) typeOptions() []huh.Option[string] {
 	out := make([]huh.Option[string], 0, len(api.BackupTypes))
 	for _, t := range api.BackupTypes {
-		info := bkTypeInfo[t][0]
+		info := typeInfo[t][0]
 		if t == api.BackupIncremental {
 			switch b.full.Get() {
-			case bkFullNo:
+			case fullNo:
 				info = "unavailable: this service has no completed full backup yet"
-			case bkFullUnknown:
+			case fullUnknown:
 				info = "checking whether a full backup exists" + b.common.Theme.Glyphs.Ellipsis
 			}
 		}
@@ -595,33 +530,33 @@ func (b *Backup) typeOptions() []huh.Option[string] {
 	return out
 }
 
-func (b *Backup) typeDescription() string {
+func (b *Form) typeDescription() string {
 	t := b.typ.Get()
 	if t == api.BackupIncremental {
 		if rule := b.incrementalRule(); rule != "" {
 			return "! Not available: " + rule + "."
 		}
 	}
-	if t == api.BackupIncremental && b.full.Get() == bkFullError {
-		return bkTypeInfo[t][1] + " (Could not check for one: the API will refuse if there is none.)"
+	if t == api.BackupIncremental && b.full.Get() == fullError {
+		return typeInfo[t][1] + " (Could not check for one: the API will refuse if there is none.)"
 	}
-	return bkTypeInfo[t][1]
+	return typeInfo[t][1]
 }
 
-func (b *Backup) runsPreview(expr string) string {
-	lines := RunLines(expr, b.common.Time(), 3, nil)
+func (b *Form) runsPreview(expr string) string {
+	lines := api.RunLines(expr, b.common.Time(), 3, nil)
 	return "next runs: " + strings.Join(lines, "\n           ")
 }
 
-func (b *Backup) dailyHint(s string) string {
-	expr, err := DailyCron(s)
+func (b *Form) dailyHint(s string) string {
+	expr, err := api.DailyCron(s)
 	if err != nil {
 		return "! " + err.Error()
 	}
-	return "ok: " + DescribeCron(expr) + " (cron " + expr + ")\n" + b.runsPreview(expr)
+	return "ok: " + api.DescribeCron(expr) + " (cron " + expr + ")\n" + b.runsPreview(expr)
 }
 
-func (b *Backup) cronHint(s string) string {
+func (b *Form) cronHint(s string) string {
 	expr := strings.Join(strings.Fields(s), " ")
 	if expr == "" {
 		return "five fields, such as 30 1 * * 0 (Sundays at 01:30 UTC) or 0 */6 * * * (every 6 hours)"
@@ -632,14 +567,14 @@ func (b *Backup) cronHint(s string) string {
 	if expr == "once" {
 		return "ok: once, now (as if you had chosen once)"
 	}
-	desc := DescribeCron(expr)
+	desc := api.DescribeCron(expr)
 	if desc == "" {
 		desc = "custom schedule " + expr
 	}
 	return "ok: " + desc + "\n" + b.runsPreview(expr)
 }
 
-func (b *Backup) pathHint(path, typ string) string {
+func (b *Form) pathHint(path, typ string) string {
 	path = strings.TrimSpace(path)
 	portable := "A logical backup (SQL statements) is the portable choice for leaving the service"
 	if typ == api.BackupLogical {
@@ -657,7 +592,7 @@ func (b *Backup) pathHint(path, typ string) string {
 	return fmt.Sprintf("ok: %s bucket %s, folder %s. %s", scheme, bucket, strings.Trim(folder, "/"), portable)
 }
 
-func (b *Backup) credOptions() []huh.Option[string] {
+func (b *Form) credOptions() []huh.Option[string] {
 	scheme := b.scheme.Get()
 	list, err, loaded := b.credentials()
 	switch {
@@ -668,24 +603,24 @@ func (b *Backup) credOptions() []huh.Option[string] {
 	case scheme == "":
 		return []huh.Option[string]{huh.NewOption("(enter an s3:// or gs:// path first)", "")}
 	}
-	want := kindOf(scheme)
+	want := keystore.KindForScheme(scheme)
 	var out []huh.Option[string]
 	for _, c := range list {
 		if c.Kind == want {
-			out = append(out, huh.NewOption(c.Name+"  ("+bkKindLabel(c.Kind)+")", c.Name))
+			out = append(out, huh.NewOption(c.Name+"  ("+keystore.KindLabel(c.Kind)+")", c.Name))
 		}
 	}
 	if len(out) == 0 {
-		return []huh.Option[string]{huh.NewOption("(none stored for "+scheme+"://: add one with "+addCredentialHint(scheme)+")", "")}
+		return []huh.Option[string]{huh.NewOption("(none stored for "+scheme+"://: add one with "+keystore.AddHint(scheme)+")", "")}
 	}
 	return out
 }
 
-func (b *Backup) credDescription() string {
+func (b *Form) credDescription() string {
 	scheme := b.scheme.Get()
 	_, err, loaded := b.credentials()
 	if loaded && err != nil {
-		return "Add credentials with " + addCredentialHint(scheme) + " (in a shell), then reopen this form."
+		return "Add credentials with " + keystore.AddHint(scheme) + " (in a shell), then reopen this form."
 	}
 	switch scheme {
 	case "gs":
@@ -698,12 +633,12 @@ func (b *Backup) credDescription() string {
 
 // ---- review ----
 
-func (b *Backup) reviewKey(msg tea.KeyPressMsg) tea.Cmd {
+func (b *Form) reviewKey(msg tea.KeyPressMsg) tea.Cmd {
 	switch msg.String() {
 	case "esc":
 		return b.cancel()
 	case "e", "backspace":
-		b.step = bkStepForm
+		b.step = phaseForm
 		b.submitErr, b.reviewErr = "", ""
 		b.build()
 		return b.form.Init()
@@ -720,7 +655,7 @@ func (b *Backup) reviewKey(msg tea.KeyPressMsg) tea.Cmd {
 	return nil
 }
 
-func (b *Backup) submit() tea.Cmd {
+func (b *Form) submit() tea.Cmd {
 	d := b.Draft()
 	req, err := d.Request(b.svc.ID)
 	if err != nil {
@@ -732,11 +667,11 @@ func (b *Backup) submit() tea.Cmd {
 	a := b.action(req, d)
 	shown := b.shownRequest(req, d)
 	return func() tea.Msg {
-		return BackupSubmitMsg{Form: b, Request: shown, Credential: bkCredName(d), Action: a}
+		return SubmitMsg{Form: b, Request: shown, Credential: credName(d), Action: a}
 	}
 }
 
-func bkCredName(d BackupDraft) string {
+func credName(d Draft) string {
 	if d.Destination == DestBucket {
 		return d.Credential
 	}
@@ -744,7 +679,7 @@ func bkCredName(d BackupDraft) string {
 }
 
 // shownRequest is the request with the credentials replaced by a note.
-func (b *Backup) shownRequest(req api.ScheduleRequest, d BackupDraft) api.ScheduleRequest {
+func (b *Form) shownRequest(req api.ScheduleRequest, d Draft) api.ScheduleRequest {
 	if req.ExternalStorage != nil {
 		es := *req.ExternalStorage
 		es.Bucket.Credentials = Redacted(d.Credential, b.credentialKind(d.Credential))
@@ -753,8 +688,8 @@ func (b *Backup) shownRequest(req api.ScheduleRequest, d BackupDraft) api.Schedu
 	return req
 }
 
-// BackupWhat says in words what the request does.
-func BackupWhat(req api.ScheduleRequest, svcName string) string {
+// What says in words what the request does.
+func What(req api.ScheduleRequest, svcName string) string {
 	where := ""
 	if req.ExternalStorage != nil {
 		where = " to " + req.ExternalStorage.Bucket.Path
@@ -762,7 +697,7 @@ func BackupWhat(req api.ScheduleRequest, svcName string) string {
 	if req.Schedule == "once" {
 		return req.BackupType + " backup of " + svcName + where
 	}
-	desc := DescribeCron(req.Schedule)
+	desc := api.DescribeCron(req.Schedule)
 	if desc == "" {
 		desc = "on cron " + req.Schedule
 	}
@@ -771,14 +706,14 @@ func BackupWhat(req api.ScheduleRequest, svcName string) string {
 
 // action sends req once; the credentials are read from the keystore and
 // encoded inside Run, so the form never holds them.
-func (b *Backup) action(req api.ScheduleRequest, d BackupDraft) kit.Action {
+func (b *Form) action(req api.ScheduleRequest, d Draft) kit.Action {
 	client, secrets := b.common.Client, b.common.Secrets
 	svcName := b.svc.Name
 	if svcName == "" {
 		svcName = b.svc.ID
 	}
-	credential := bkCredName(d)
-	name := BackupWhat(req, svcName)
+	credential := credName(d)
+	name := What(req, svcName)
 	if req.Schedule != "once" {
 		name = "schedule " + name
 	}
@@ -795,7 +730,7 @@ func (b *Backup) action(req api.ScheduleRequest, d BackupDraft) kit.Action {
 				return nil, errors.New("no API client")
 			}
 			if req.ExternalStorage != nil {
-				enc, err := EncodeStored(secrets, credential, req.ExternalStorage.Bucket.Path)
+				enc, err := keystore.EncodeForBucket(secrets, credential, req.ExternalStorage.Bucket.Path)
 				if err != nil {
 					return nil, err
 				}
@@ -811,16 +746,16 @@ func (b *Backup) action(req api.ScheduleRequest, d BackupDraft) kit.Action {
 				return name + ": submitted"
 			}
 			if req.Schedule == "once" {
-				msg := fmt.Sprintf("backup job %d started: %s", int64(sc.ID), BackupWhat(req, svcName))
+				msg := fmt.Sprintf("backup job %d started: %s", int64(sc.ID), What(req, svcName))
 				if sc.BackupID != "" {
 					msg += " (backup " + api.ShortKey(sc.BackupID) + ")"
 				}
 				return msg
 			}
-			return fmt.Sprintf("backup schedule %d created: %s", int64(sc.ID), BackupWhat(req, svcName))
+			return fmt.Sprintf("backup schedule %d created: %s", int64(sc.ID), What(req, svcName))
 		},
 		Refresh:    []string{BackupsKey(req.ServiceID), SchedulesKey(req.ServiceID)},
-		Evidence:   BackupJobsEvidence(client, req.ServiceID),
+		Evidence:   kit.BackupJobsEvidence(client, req.ServiceID),
 		EvidenceOf: "the backup jobs and backups of " + svcName,
 	}
 }
@@ -831,33 +766,8 @@ func (b *Backup) action(req api.ScheduleRequest, d BackupDraft) kit.Action {
 func BackupsKey(serviceID string) string   { return "backups/" + serviceID }
 func SchedulesKey(serviceID string) string { return "schedules/" + serviceID }
 
-// EncodeStored reads the named bucket credentials from the keystore and
-// returns them base64-encoded as the bucket's scheme expects (gs:// a GCS
-// service-account key, s3:// an S3 [default] block). Errors never contain
-// the secret.
-func EncodeStored(secrets *keystore.Store, name, path string) (string, error) {
-	if secrets == nil {
-		return "", errors.New("no keystore is open: cannot read bucket credentials " + name)
-	}
-	scheme := bkSchemeOf(path)
-	cred, err := secrets.BucketCredential(name)
-	if err != nil {
-		return "", fmt.Errorf("bucket credentials %s: %w", name, err)
-	}
-	if want := kindOf(scheme); cred.Kind() != want {
-		return "", bkCredentialRule(path, name, cred.Kind())
-	}
-	switch c := cred.(type) {
-	case keystore.GCSCredential:
-		return api.EncodeGCSCredentials(c.KeyJSON)
-	case keystore.S3Credential:
-		return api.EncodeS3Credentials(c.API())
-	}
-	return "", fmt.Errorf("bucket credentials %s: unknown kind %q", name, cred.Kind())
-}
-
-// BackupRequestJSON is the body shown in the review, indented.
-func BackupRequestJSON(req api.ScheduleRequest) string {
+// RequestJSON is the body shown in the review, indented.
+func RequestJSON(req api.ScheduleRequest) string {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false) // the redaction note's <…> as typed
@@ -871,8 +781,8 @@ func BackupRequestJSON(req api.ScheduleRequest) string {
 // ---- view ----
 
 // View renders the form or the review in the area given by SetSize.
-func (b *Backup) View() string {
-	if b.step == bkStepReview {
+func (b *Form) View() string {
+	if b.step == phaseReview {
 		return b.reviewView()
 	}
 	th := b.common.Theme
@@ -890,14 +800,14 @@ func (b *Backup) View() string {
 	return strings.Join(lines, "\n") + "\n" + b.form.View()
 }
 
-func (b *Backup) serviceWarning() string {
+func (b *Form) serviceWarning() string {
 	if b.svc.Status == "" || b.svc.Ready() {
 		return ""
 	}
 	return fmt.Sprintf("%s is %s: the API takes backups of a ready service only", b.svc.Name, b.svc.Status)
 }
 
-func (b *Backup) reviewView() string {
+func (b *Form) reviewView() string {
 	th := b.common.Theme
 	w, h := b.width, b.height
 	d := b.Draft()
@@ -909,7 +819,7 @@ func (b *Backup) reviewView() string {
 		"",
 	}
 	var body []string
-	for _, l := range strings.Split(BackupRequestJSON(shown), "\n") {
+	for _, l := range strings.Split(RequestJSON(shown), "\n") {
 		for _, wl := range strings.Split(ansi.Hardwrap(l, max(10, w-4), true), "\n") {
 			body = append(body, "   "+th.Code.Render(wl))
 		}
@@ -920,10 +830,10 @@ func (b *Backup) reviewView() string {
 		svcName = b.svc.ID
 	}
 	if req.Schedule == "once" {
-		tail = append(tail, " "+ansi.Wrap("Starts now: "+BackupWhat(req, svcName)+". It appears in the list at once and is followed until it completes.", max(10, w-2), " "))
+		tail = append(tail, " "+ansi.Wrap("Starts now: "+What(req, svcName)+". It appears in the list at once and is followed until it completes.", max(10, w-2), " "))
 	} else if req.Schedule != "" {
-		tail = append(tail, " "+ansi.Wrap("Repeats: "+BackupWhat(req, svcName)+".", max(10, w-2), " "))
-		runs := RunLines(req.Schedule, b.common.Time(), 3, nil)
+		tail = append(tail, " "+ansi.Wrap("Repeats: "+What(req, svcName)+".", max(10, w-2), " "))
+		runs := api.RunLines(req.Schedule, b.common.Time(), 3, nil)
 		if h < 30 && len(runs) > 1 {
 			runs = runs[:1] // small terminal: the request first
 		}
@@ -962,9 +872,9 @@ func (b *Backup) reviewView() string {
 	return strings.Join(lines, "\n")
 }
 
-// Keys lists the form's bindings in its current bkStep, for help.
-func (b *Backup) Keys() []key.Binding {
-	if b.step == bkStepReview {
+// Keys lists the form's bindings in its current phase, for help.
+func (b *Form) Keys() []key.Binding {
+	if b.step == phaseReview {
 		return []key.Binding{
 			key.NewBinding(key.WithKeys("enter", "y"), key.WithHelp("enter", "submit")),
 			key.NewBinding(key.WithKeys("e", "backspace"), key.WithHelp("e", "edit")),

@@ -1,4 +1,4 @@
-package forms
+package api
 
 import (
 	"strings"
@@ -48,7 +48,7 @@ func TestNextRunsAreUTCWhateverTheCallerZone(t *testing.T) {
 	// 22:00 in New York on March 7 is 03:00 UTC on March 8: the run of
 	// that day is already past, so the next is March 9 03:00 UTC.
 	now := time.Date(2026, 3, 7, 22, 30, 0, 0, ny)
-	runs, err := NextRuns("0 3 * * *", now, 3)
+	runs, err := ScheduleRuns("0 3 * * *", now, 3)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,15 +94,15 @@ func TestRunLinesAcrossDST(t *testing.T) {
 
 func TestNextRunsWeeklyAndHourly(t *testing.T) {
 	now := time.Date(2026, 3, 14, 12, 0, 0, 0, time.UTC) // a Saturday
-	runs, _ := NextRuns("30 1 * * 0", now, 2)
+	runs, _ := ScheduleRuns("30 1 * * 0", now, 2)
 	if !runs[0].Equal(time.Date(2026, 3, 15, 1, 30, 0, 0, time.UTC)) || !runs[1].Equal(time.Date(2026, 3, 22, 1, 30, 0, 0, time.UTC)) {
 		t.Fatalf("weekly runs = %v", runs)
 	}
-	runs, _ = NextRuns(HourlyCron, now, 2)
+	runs, _ = ScheduleRuns(HourlyCron, now, 2)
 	if !runs[0].Equal(now.Add(time.Hour)) || !runs[1].Equal(now.Add(2*time.Hour)) {
 		t.Fatalf("hourly runs = %v (a run exactly now is not next)", runs)
 	}
-	if _, err := NextRuns("0 25 * * *", now, 1); err == nil {
+	if _, err := ScheduleRuns("0 25 * * *", now, 1); err == nil {
 		t.Fatal("an invalid expression has next runs")
 	}
 	if l := RunLines("0 3 * *", now, 3, time.UTC); len(l) != 1 || !strings.Contains(l[0], "5 fields") {

@@ -1,4 +1,4 @@
-package forms
+package restoreform
 
 import (
 	"context"
@@ -12,7 +12,7 @@ import (
 
 	"github.com/skytui/skytui/api"
 	"github.com/skytui/skytui/keystore"
-	"github.com/skytui/skytui/tui/kit"
+	"github.com/skytui/skytui/kit"
 )
 
 // The own-bucket step: bucket URI (gs://NAME/ or s3://NAME/; a missing
@@ -24,36 +24,36 @@ import (
 // and base64-encoded only inside the action's Run; the typed key leaves
 // the form when the action is handed over.
 
-type rsEncMode int
+type encMode int
 
 const (
-	rsEncNone rsEncMode = iota
-	rsEncStored
-	rsEncNew
+	encNone encMode = iota
+	encStored
+	encNew
 )
 
-type rsField int
+type bucketField int
 
 const (
-	rsfBucket rsField = iota
-	rsfFile
-	rsfMethod
-	rsfCred
-	rsfEnc
-	rsfKey
-	rsfKeep
-	rsfKeepName
+	fieldBucket bucketField = iota
+	fieldFile
+	fieldMethod
+	fieldCred
+	fieldEnc
+	fieldKey
+	fieldKeep
+	fieldKeepName
 )
 
-// restoreSecretsMsg carries the keystore's names (never a secret).
-type restoreSecretsMsg struct {
-	form  *restoreBucket
+// secretsMsg carries the keystore's names (never a secret).
+type secretsMsg struct {
+	form  *bucketStep
 	creds []keystore.CredentialInfo
 	keys  []string
 	err   error
 }
 
-type restoreBucket struct {
+type bucketStep struct {
 	common *kit.Common
 	note   string
 	srcSvc string
@@ -68,25 +68,25 @@ type restoreBucket struct {
 	loaded  bool
 	loadErr error
 
-	encMode   rsEncMode
+	encMode   encMode
 	encStored string
 	encInput  textinput.Model
 	keep      bool
 	keepName  textinput.Model
 
-	focus rsField
+	focus bucketField
 }
 
-func newRestoreBucket(c *kit.Common, p BucketPrefill) *restoreBucket {
-	b := &restoreBucket{common: c, note: p.Note, srcSvc: p.SourceService, method: p.Method, credPrefill: p.Credential}
-	b.bucket = rsInput("")
+func newBucketStep(c *kit.Common, p BucketPrefill) *bucketStep {
+	b := &bucketStep{common: c, note: p.Note, srcSvc: p.SourceService, method: p.Method, credPrefill: p.Credential}
+	b.bucket = newInput("")
 	b.bucket.SetValue(p.Bucket)
-	b.file = rsInput("")
+	b.file = newInput("")
 	b.file.SetValue(p.File)
-	b.encInput = rsInput("")
+	b.encInput = newInput("")
 	b.encInput.EchoMode = textinput.EchoPassword
 	b.encInput.EchoCharacter = []rune(c.Theme.Glyphs.Mask)[0]
-	b.keepName = rsInput("")
+	b.keepName = newInput("")
 	if b.method == "" {
 		b.method = api.MethodMariabackup
 	}
@@ -97,7 +97,7 @@ func newRestoreBucket(c *kit.Common, p BucketPrefill) *restoreBucket {
 
 // load reads the names of stored credentials and keys (a keyring may be
 // slow: in a command).
-func (b *restoreBucket) load(r *Restore) tea.Cmd {
+func (b *bucketStep) load(r *Wizard) tea.Cmd {
 	store := b.common.Secrets
 	b.setFocus(b.focus)
 	if store == nil {
@@ -108,25 +108,25 @@ func (b *restoreBucket) load(r *Restore) tea.Cmd {
 	return func() tea.Msg {
 		creds, err := store.ListBucketCredentials()
 		if err != nil {
-			return restoreSecretsMsg{form: b, err: err}
+			return secretsMsg{form: b, err: err}
 		}
 		keys, err := store.ListEncryptionKeys()
-		return restoreSecretsMsg{form: b, creds: creds, keys: keys, err: err}
+		return secretsMsg{form: b, creds: creds, keys: keys, err: err}
 	}
 }
 
-func (b *restoreBucket) onSecrets(msg restoreSecretsMsg) {
+func (b *bucketStep) onSecrets(msg secretsMsg) {
 	b.loaded = true
 	b.loadErr = msg.err
 	b.creds = msg.creds
 	b.encKeys = msg.keys
 	b.fitCred()
-	if b.encMode == rsEncStored && !rsContains(b.encKeys, b.encStored) {
-		b.encMode, b.encStored = rsEncNone, ""
+	if b.encMode == encStored && !contains(b.encKeys, b.encStored) {
+		b.encMode, b.encStored = encNone, ""
 	}
 }
 
-func rsContains(list []string, s string) bool {
+func contains(list []string, s string) bool {
 	for _, x := range list {
 		if x == s {
 			return true
@@ -136,7 +136,7 @@ func rsContains(list []string, s string) bool {
 }
 
 // scheme is "gs", "s3" or "" from the bucket field.
-func (b *restoreBucket) scheme() string {
+func (b *bucketStep) scheme() string {
 	s, _, _, err := api.ParseBucketURI(strings.TrimSpace(b.bucket.Value()))
 	if err != nil && s == "" {
 		return ""
@@ -145,8 +145,8 @@ func (b *restoreBucket) scheme() string {
 }
 
 // matching are the stored credentials usable with the bucket's scheme.
-func (b *restoreBucket) matching() []keystore.CredentialInfo {
-	kind := kindOf(b.scheme())
+func (b *bucketStep) matching() []keystore.CredentialInfo {
+	kind := keystore.KindForScheme(b.scheme())
 	var out []keystore.CredentialInfo
 	for _, c := range b.creds {
 		if kind == "" || c.Kind == kind {
@@ -158,7 +158,7 @@ func (b *restoreBucket) matching() []keystore.CredentialInfo {
 
 // fitCred keeps the chosen credential when it fits the scheme, else picks
 // the prefilled one or the first that fits.
-func (b *restoreBucket) fitCred() {
+func (b *bucketStep) fitCred() {
 	m := b.matching()
 	for _, c := range m {
 		if c.Name == b.cred {
@@ -177,23 +177,23 @@ func (b *restoreBucket) fitCred() {
 	}
 }
 
-func (b *restoreBucket) fields() []rsField {
-	f := []rsField{rsfBucket, rsfFile, rsfMethod, rsfCred, rsfEnc}
-	if b.encMode == rsEncNew {
-		f = append(f, rsfKey, rsfKeep)
+func (b *bucketStep) fields() []bucketField {
+	f := []bucketField{fieldBucket, fieldFile, fieldMethod, fieldCred, fieldEnc}
+	if b.encMode == encNew {
+		f = append(f, fieldKey, fieldKeep)
 		if b.keep {
-			f = append(f, rsfKeepName)
+			f = append(f, fieldKeepName)
 		}
 	}
 	return f
 }
 
-func (b *restoreBucket) setFocus(f rsField) {
+func (b *bucketStep) setFocus(f bucketField) {
 	b.focus = f
 	for _, x := range []struct {
-		f  rsField
+		f  bucketField
 		in *textinput.Model
-	}{{rsfBucket, &b.bucket}, {rsfFile, &b.file}, {rsfKey, &b.encInput}, {rsfKeepName, &b.keepName}} {
+	}{{fieldBucket, &b.bucket}, {fieldFile, &b.file}, {fieldKey, &b.encInput}, {fieldKeepName, &b.keepName}} {
 		if x.f == f {
 			x.in.Focus()
 		} else {
@@ -202,7 +202,7 @@ func (b *restoreBucket) setFocus(f rsField) {
 	}
 }
 
-func (b *restoreBucket) move(d int) {
+func (b *bucketStep) move(d int) {
 	fs := b.fields()
 	i := 0
 	for j, f := range fs {
@@ -214,15 +214,15 @@ func (b *restoreBucket) move(d int) {
 	b.setFocus(fs[i])
 }
 
-func (b *restoreBucket) input() *textinput.Model {
+func (b *bucketStep) input() *textinput.Model {
 	switch b.focus {
-	case rsfBucket:
+	case fieldBucket:
 		return &b.bucket
-	case rsfFile:
+	case fieldFile:
 		return &b.file
-	case rsfKey:
+	case fieldKey:
 		return &b.encInput
-	case rsfKeepName:
+	case fieldKeepName:
 		return &b.keepName
 	}
 	return nil
@@ -231,7 +231,7 @@ func (b *restoreBucket) input() *textinput.Model {
 // fixable describes the one-key fix of the bucket field ("" when none): a
 // whole file path typed as the bucket is split into bucket and file; a
 // missing trailing slash is appended.
-func (b *restoreBucket) fixable() string {
+func (b *bucketStep) fixable() string {
 	v := strings.TrimSpace(b.bucket.Value())
 	if v == "" {
 		return ""
@@ -253,7 +253,7 @@ func (b *restoreBucket) fixable() string {
 	return ""
 }
 
-func (b *restoreBucket) applyFix() bool {
+func (b *bucketStep) applyFix() bool {
 	if b.fixable() == "" {
 		return false
 	}
@@ -270,31 +270,31 @@ func (b *restoreBucket) applyFix() bool {
 	return true
 }
 
-func (b *restoreBucket) encChoices() []string {
+func (b *bucketStep) encChoices() []string {
 	out := []string{"none"}
 	out = append(out, b.encKeys...)
 	return append(out, "new key")
 }
 
-func (b *restoreBucket) encChoice() string {
+func (b *bucketStep) encChoice() string {
 	switch b.encMode {
-	case rsEncStored:
+	case encStored:
 		return b.encStored
-	case rsEncNew:
+	case encNew:
 		return "new key"
 	}
 	return "none"
 }
 
-func (b *restoreBucket) cycle(d int) {
+func (b *bucketStep) cycle(d int) {
 	switch b.focus {
-	case rsfMethod:
+	case fieldMethod:
 		if b.method == api.MethodMariabackup {
 			b.method = api.MethodMysqldump
 		} else {
 			b.method = api.MethodMariabackup
 		}
-	case rsfCred:
+	case fieldCred:
 		m := b.matching()
 		if len(m) == 0 {
 			return
@@ -306,7 +306,7 @@ func (b *restoreBucket) cycle(d int) {
 			}
 		}
 		b.cred = m[(i+d+len(m))%len(m)].Name
-	case rsfEnc:
+	case fieldEnc:
 		ch := b.encChoices()
 		i := 0
 		for j, c := range ch {
@@ -317,13 +317,13 @@ func (b *restoreBucket) cycle(d int) {
 		i = (i + d + len(ch)) % len(ch)
 		switch {
 		case i == 0:
-			b.encMode, b.encStored = rsEncNone, ""
+			b.encMode, b.encStored = encNone, ""
 		case i == len(ch)-1:
-			b.encMode, b.encStored = rsEncNew, ""
+			b.encMode, b.encStored = encNew, ""
 		default:
-			b.encMode, b.encStored = rsEncStored, ch[i]
+			b.encMode, b.encStored = encStored, ch[i]
 		}
-	case rsfKeep:
+	case fieldKeep:
 		b.keep = !b.keep
 		if b.keep && strings.TrimSpace(b.keepName.Value()) == "" {
 			_, name, _, _ := api.ParseBucketURI(strings.TrimSpace(b.bucket.Value()))
@@ -334,12 +334,12 @@ func (b *restoreBucket) cycle(d int) {
 	}
 }
 
-func (b *restoreBucket) update(r *Restore, msg tea.Msg) tea.Cmd {
+func (b *bucketStep) update(r *Wizard, msg tea.Msg) tea.Cmd {
 	if kp, ok := msg.(tea.KeyPressMsg); ok {
 		r.stepErr = ""
 		switch kp.String() {
 		case "tab":
-			if b.focus == rsfBucket && b.applyFix() {
+			if b.focus == fieldBucket && b.applyFix() {
 				return nil
 			}
 			b.move(1)
@@ -376,7 +376,7 @@ func (b *restoreBucket) update(r *Restore, msg tea.Msg) tea.Cmd {
 	}
 	var cmd tea.Cmd
 	*in, cmd = in.Update(msg)
-	if b.focus == rsfBucket {
+	if b.focus == fieldBucket {
 		b.fitCred()
 	}
 	return cmd
@@ -384,45 +384,45 @@ func (b *restoreBucket) update(r *Restore, msg tea.Msg) tea.Cmd {
 
 // problems checks every field with the API's rules; the first problem
 // names its field.
-func (b *restoreBucket) problem() (rsField, string) {
+func (b *bucketStep) problem() (bucketField, string) {
 	bucket := strings.TrimSpace(b.bucket.Value())
 	if err := api.ValidateRestoreBucket(bucket); err != nil {
 		msg := err.Error()
 		if f := b.fixable(); f != "" {
 			msg += " (" + f + ")"
 		}
-		return rsfBucket, msg
+		return fieldBucket, msg
 	}
 	if strings.TrimSpace(b.file.Value()) == "" {
-		return rsfFile, "id: is required: the path of the backup file in the bucket"
+		return fieldFile, "id: is required: the path of the backup file in the bucket"
 	}
 	if err := api.ValidateMethod(b.method); err != nil {
-		return rsfMethod, err.Error()
+		return fieldMethod, err.Error()
 	}
 	if b.cred == "" {
-		return rsfCred, "external_source.credentials: " + b.noCredText()
+		return fieldCred, "external_source.credentials: " + b.noCredText()
 	}
-	if b.encMode == rsEncNew {
+	if b.encMode == encNew {
 		if strings.TrimSpace(b.encInput.Value()) == "" {
-			return rsfKey, "external_source.encryption_key: type the key, or choose none"
+			return fieldKey, "external_source.encryption_key: type the key, or choose none"
 		}
 		if b.keep && strings.TrimSpace(b.keepName.Value()) == "" {
-			return rsfKeepName, "name: is required to keep the key in the keystore"
+			return fieldKeepName, "name: is required to keep the key in the keystore"
 		}
 	}
 	return 0, ""
 }
 
-func (b *restoreBucket) credKind() string {
+func (b *bucketStep) credKind() string {
 	for _, c := range b.creds {
 		if c.Name == b.cred {
 			return c.Kind
 		}
 	}
-	return kindOf(b.scheme())
+	return keystore.KindForScheme(b.scheme())
 }
 
-func (b *restoreBucket) noCredText() string {
+func (b *bucketStep) noCredText() string {
 	if b.loadErr != nil {
 		return "the keystore could not be read: " + b.loadErr.Error()
 	}
@@ -433,10 +433,10 @@ func (b *restoreBucket) noCredText() string {
 	if sc := b.scheme(); sc != "" {
 		what = "none stored for " + sc + ":// buckets"
 	}
-	return what + ": add one with `" + addCredentialHint(b.scheme()) + "`, then ctrl+r"
+	return what + ": add one with `" + keystore.AddHint(b.scheme()) + "`, then ctrl+r"
 }
 
-func (b *restoreBucket) proceed(r *Restore) tea.Cmd {
+func (b *bucketStep) proceed(r *Wizard) tea.Cmd {
 	if f, msg := b.problem(); msg != "" {
 		b.setFocus(f)
 		r.stepErr = msg
@@ -447,43 +447,43 @@ func (b *restoreBucket) proceed(r *Restore) tea.Cmd {
 	es := api.ExternalSource{Bucket: b.bucket.Value(), Method: b.method,
 		Credentials: fmt.Sprintf("<redacted: stored %s credential %q, base64-encoded when sent>", b.credKind(), b.cred)}
 	switch b.encMode {
-	case rsEncStored:
+	case encStored:
 		es.EncryptionKey = "<" + b.encStored + " from the keystore>"
-	case rsEncNew:
+	case encNew:
 		es.EncryptionKey = strings.Repeat(b.common.Theme.Glyphs.Mask, 8)
 	}
 	req := api.BucketRestore(r.targetID, b.file.Value(), es)
 	desc := fmt.Sprintf("file %s in your bucket %s (%s, credentials %s", b.file.Value(), b.bucket.Value(), b.method, b.cred)
 	switch b.encMode {
-	case rsEncStored:
+	case encStored:
 		desc += ", encryption key " + b.encStored
-	case rsEncNew:
+	case encNew:
 		desc += ", encryption key typed"
 		if b.keep {
 			desc += ", kept as " + strings.TrimSpace(b.keepName.Value())
 		}
 	}
 	desc += ")"
-	r.prev = rsStepBucket
-	r.openConfirm(desc, b.srcSvc, rsRequestJSON(req))
+	r.prev = stageBucket
+	r.openConfirm(desc, b.srcSvc, requestJSON(req))
 	return nil
 }
 
 // runFunc captures what the action sends and drops the typed key from the
 // form. When the key is kept, the form switches to the stored key, so a
 // retry after a refusal needs nothing retyped.
-func (b *restoreBucket) runFunc(c *kit.Common, targetID string) (func(ctx context.Context) (any, error), error) {
+func (b *bucketStep) runFunc(c *kit.Common, targetID string) (func(ctx context.Context) (any, error), error) {
 	if _, msg := b.problem(); msg != "" {
 		return nil, errors.New(msg)
 	}
 	store, client := c.Secrets, c.Client
 	bucket, file, method, credName := b.bucket.Value(), b.file.Value(), b.method, b.cred
 	mode, stored, typed := b.encMode, b.encStored, b.encInput.Value()
-	keep, keepName := b.keep && mode == rsEncNew, strings.TrimSpace(b.keepName.Value())
+	keep, keepName := b.keep && mode == encNew, strings.TrimSpace(b.keepName.Value())
 	b.encInput.SetValue("")
 	if keep {
-		b.encMode, b.encStored, b.keep = rsEncStored, keepName, false
-		if !rsContains(b.encKeys, keepName) {
+		b.encMode, b.encStored, b.keep = encStored, keepName, false
+		if !contains(b.encKeys, keepName) {
 			b.encKeys = append(b.encKeys, keepName)
 		}
 	}
@@ -497,17 +497,17 @@ func (b *restoreBucket) runFunc(c *kit.Common, targetID string) (func(ctx contex
 		// the one place credentials are read and encoded (shared with the
 		// backup form): kind checked against the scheme, secret never in
 		// an error
-		encoded, err := EncodeStored(store, credName, bucket)
+		encoded, err := keystore.EncodeForBucket(store, credName, bucket)
 		if err != nil {
 			return nil, fmt.Errorf("%w; nothing was sent", err)
 		}
 		key := ""
 		switch mode {
-		case rsEncStored:
+		case encStored:
 			if key, err = store.EncryptionKey(stored); err != nil {
 				return nil, fmt.Errorf("encryption key %s: %w; nothing was sent", stored, err)
 			}
-		case rsEncNew:
+		case encNew:
 			key = typed
 			if keep {
 				if err := store.PutEncryptionKey(keepName, key); err != nil {
@@ -522,9 +522,9 @@ func (b *restoreBucket) runFunc(c *kit.Common, targetID string) (func(ctx contex
 
 // ---- view ----
 
-func (b *restoreBucket) hint(f rsField) (string, bool) {
+func (b *bucketStep) hint(f bucketField) (string, bool) {
 	switch f {
-	case rsfBucket:
+	case fieldBucket:
 		v := strings.TrimSpace(b.bucket.Value())
 		if v == "" {
 			return "gs://NAME/ or s3://NAME/ with the trailing slash; the file goes below", true
@@ -541,7 +541,7 @@ func (b *restoreBucket) hint(f rsField) (string, bool) {
 		}
 		s, name, _, _ := api.ParseBucketURI(v)
 		return "ok: " + s + " bucket " + name, true
-	case rsfFile:
+	case fieldFile:
 		v := strings.TrimSpace(b.file.Value())
 		switch {
 		case v == "":
@@ -550,28 +550,28 @@ func (b *restoreBucket) hint(f rsField) (string, bool) {
 			return "! does not end in .gz: the backup file must be gzip-compressed (the API refuses other files)", false
 		}
 		return "ok: a gzip file", true
-	case rsfMethod:
+	case fieldMethod:
 		return "the tool that created the backup", true
-	case rsfCred:
+	case fieldCred:
 		if b.cred == "" {
 			return "! " + b.noCredText(), false
 		}
-		kind := kindOf(b.scheme())
+		kind := keystore.KindForScheme(b.scheme())
 		if kind == "" {
 			return "stored credential; its kind must match the bucket (gcs for gs://, s3 for s3://)", true
 		}
 		return fmt.Sprintf("%d %s credential(s) stored; read and base64-encoded only when sending", len(b.matching()), kind), true
-	case rsfEnc:
+	case fieldEnc:
 		return "only if the backup is encrypted", true
-	case rsfKey:
+	case fieldKey:
 		return "masked; dropped from the form when sent", true
-	case rsfKeep:
+	case fieldKeep:
 		return "store the key in the keystore (" + b.storeLabel() + ") for the next restore", true
 	}
 	return "", true
 }
 
-func (b *restoreBucket) storeLabel() string {
+func (b *bucketStep) storeLabel() string {
 	if s := b.common.Secrets; s != nil {
 		if be := s.Backend(); be != nil {
 			return be.Label()
@@ -580,11 +580,11 @@ func (b *restoreBucket) storeLabel() string {
 	return "none open"
 }
 
-func (b *restoreBucket) view(r *Restore, w, h int) string {
+func (b *bucketStep) view(r *Wizard, w, h int) string {
 	th := b.common.Theme
 	const lw = 13
 	var lines []string
-	intro := "Restore " + rsName(r.Target()) + " from a gzip backup file in a bucket you own."
+	intro := "Restore " + nameOf(r.Target()) + " from a gzip backup file in a bucket you own."
 	if b.note != "" {
 		intro = b.note
 	}
@@ -603,8 +603,8 @@ func (b *restoreBucket) view(r *Restore, w, h int) string {
 		}
 		return strings.Join(parts, "  ")
 	}
-	labels := map[rsField]string{rsfBucket: "Bucket", rsfFile: "Backup file", rsfMethod: "Method", rsfCred: "Credentials",
-		rsfEnc: "Encryption", rsfKey: "Key", rsfKeep: "Keep", rsfKeepName: "Keep as"}
+	labels := map[bucketField]string{fieldBucket: "Bucket", fieldFile: "Backup file", fieldMethod: "Method", fieldCred: "Credentials",
+		fieldEnc: "Encryption", fieldKey: "Key", fieldKeep: "Keep", fieldKeepName: "Keep as"}
 	for _, f := range b.fields() {
 		focused := f == b.focus
 		label := labels[f]
@@ -616,13 +616,13 @@ func (b *restoreBucket) view(r *Restore, w, h int) string {
 		}
 		var val string
 		switch f {
-		case rsfBucket, rsfFile, rsfKey, rsfKeepName:
-			in := map[rsField]*textinput.Model{rsfBucket: &b.bucket, rsfFile: &b.file, rsfKey: &b.encInput, rsfKeepName: &b.keepName}[f]
+		case fieldBucket, fieldFile, fieldKey, fieldKeepName:
+			in := map[bucketField]*textinput.Model{fieldBucket: &b.bucket, fieldFile: &b.file, fieldKey: &b.encInput, fieldKeepName: &b.keepName}[f]
 			in.SetWidth(max(10, w-lw-8))
 			val = in.View()
-		case rsfMethod:
+		case fieldMethod:
 			val = "  " + choice([]string{api.MethodMariabackup, api.MethodMysqldump}, b.method)
-		case rsfCred:
+		case fieldCred:
 			if b.cred == "" {
 				val = "  " + th.Warn.Render("(none)")
 			} else {
@@ -634,9 +634,9 @@ func (b *restoreBucket) view(r *Restore, w, h int) string {
 				}
 				val = "  < " + th.Bold.Render(b.cred) + kind + " >"
 			}
-		case rsfEnc:
+		case fieldEnc:
 			val = "  < " + th.Bold.Render(b.encChoice()) + " >"
-		case rsfKeep:
+		case fieldKeep:
 			box := "[ ]"
 			if b.keep {
 				box = "[x]"

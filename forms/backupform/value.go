@@ -1,14 +1,14 @@
-// Package forms holds forms more than one screen uses: the new-backup form
-// (Backup) of the Backups screen, which the Restores screen's
-// cross-provider migration reuses to write a backup to the user's bucket.
+// Package backupform is the new-backup form of one service: the Backups
+// screen opens it, and the Restores screen's cross-provider migration
+// reuses it to write a backup to the user's bucket.
 //
 // A form is a component, not a screen: the host screen embeds it, gives it
 // its size and its messages, and receives what it emits (a submit carrying
 // the kit.Action to hand to kit.Do, or a cancel carrying the draft to
-// reopen with). Forms do I/O only in tea.Cmds, validate with the api
-// package's rules as the user types, and never hold a secret: stored
+// reopen with). It does I/O only in tea.Cmds, validates with the api
+// package's rules as the user types, and never holds a secret: stored
 // credentials are read from the keystore inside the action's Run.
-package forms
+package backupform
 
 import "sync"
 

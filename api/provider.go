@@ -1,0 +1,52 @@
+package api
+
+import (
+	"fmt"
+	"strings"
+)
+
+// CrossProvider is a restore from managed storage refused before any
+// call: a backup can be restored only within the cloud provider it was
+// taken on.
+type CrossProvider struct {
+	Backup         string // short description of the backup
+	SourceService  Service
+	Target         Service
+	SourceProvider string
+	TargetProvider string
+	Record         *Backup // the refused backup
+}
+
+// Error says why, in one line.
+func (e *CrossProvider) Error() string {
+	return fmt.Sprintf("backup %s was taken on %s and %s runs on %s: a backup can be restored only within the same cloud provider",
+		e.Backup, e.SourceProvider, e.Target.NameOrID(), e.TargetProvider)
+}
+
+// CheckSameProvider refuses a managed restore across cloud providers, from
+// what the listings say (the backup's cloud_provider, else its service's
+// provider). It returns nil when both providers are known and equal, or
+// when either is unknown (the API then decides).
+func CheckSameProvider(b Backup, source, target Service) *CrossProvider {
+	sp := strings.ToLower(b.CloudProvider)
+	if sp == "" {
+		sp = strings.ToLower(source.Provider)
+	}
+	tp := strings.ToLower(target.Provider)
+	if sp == "" || tp == "" || sp == tp {
+		return nil
+	}
+	bb := b
+	return &CrossProvider{Backup: ShortKey(b.Key), SourceService: source, Target: target, SourceProvider: sp, TargetProvider: tp, Record: &bb}
+}
+
+// HasCompletedFull reports a completed full backup in a listing (an
+// incremental backup needs one).
+func HasCompletedFull(list []Backup) bool {
+	for _, x := range list {
+		if strings.EqualFold(x.Type, BackupFull) && BackupState(x.Status) == BackupCompleted {
+			return true
+		}
+	}
+	return false
+}
