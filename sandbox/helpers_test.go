@@ -169,6 +169,16 @@ func (h *harness) readyService(name, provider string) string {
 	return id
 }
 
+// readyPair launches src and dst on aws and gives src srcBytes of data.
+func (h *harness) readyPair(src, dst string, srcBytes int64) (srcID, dstID string) {
+	h.t.Helper()
+	srcID, dstID = h.readyService(src, "aws"), h.readyService(dst, "aws")
+	if err := h.s.SetDataSize(srcID, srcBytes); err != nil {
+		h.t.Fatal(err)
+	}
+	return srcID, dstID
+}
+
 func (h *harness) service(id string) api.Service {
 	h.t.Helper()
 	var svc api.Service

@@ -70,18 +70,26 @@ func wantServiceIDRequired(t *testing.T, r *resp) {
 	}
 }
 
+// wantLiveServiceIDRule checks the live listing path's service_id rule:
+// required, without a query and with the paging query, and at least 3
+// characters (shortID has 2).
+func wantLiveServiceIDRule(t *testing.T, h *harness, path, paging, shortID string) {
+	t.Helper()
+	wantServiceIDRequired(t, h.do("GET", path, nil))
+	wantServiceIDRequired(t, h.do("GET", path+"?"+paging, nil))
+	b := h.do("GET", path+"?service_id="+shortID, nil).errBody(t, http.StatusBadRequest)
+	if !strings.Contains(b.Errors[0].Message, "at least 3") {
+		t.Fatalf("short service_id: %q", b.Errors[0].Message)
+	}
+}
+
 // GET /skybackup/v1/restores requires service_id (at least 3 characters) and
 // lists that service's restores; /backup/v1/restores lists all, with
 // service_id an optional filter.
 func TestRestoreListingServiceIDRule(t *testing.T) {
 	f := newListingFixture(t)
 	h := f.h
-	wantServiceIDRequired(t, h.do("GET", "/skybackup/v1/restores", nil))
-	wantServiceIDRequired(t, h.do("GET", "/skybackup/v1/restores?page=1&page_size=5", nil))
-	b := h.do("GET", "/skybackup/v1/restores?service_id=db", nil).errBody(t, http.StatusBadRequest)
-	if !strings.Contains(b.Errors[0].Message, "at least 3") {
-		t.Fatalf("short service_id: %q", b.Errors[0].Message)
-	}
+	wantLiveServiceIDRule(t, h, "/skybackup/v1/restores", "page=1&page_size=5", "db")
 	h.do("GET", "/skybackup/v1/restores?service_id=dbt", nil).want(t, 200) // three characters are enough
 
 	for _, id := range []string{f.dstA, f.dstB} {
@@ -131,12 +139,7 @@ func TestRestoreListingServiceIDRule(t *testing.T) {
 func TestScheduleListingServiceIDRule(t *testing.T) {
 	f := newListingFixture(t)
 	h := f.h
-	wantServiceIDRequired(t, h.do("GET", "/skybackup/v1/backups/schedules", nil))
-	wantServiceIDRequired(t, h.do("GET", "/skybackup/v1/backups/schedules?page_size=100", nil))
-	b := h.do("GET", "/skybackup/v1/backups/schedules?service_id=ab", nil).errBody(t, http.StatusBadRequest)
-	if !strings.Contains(b.Errors[0].Message, "at least 3") {
-		t.Fatalf("short service_id: %q", b.Errors[0].Message)
-	}
+	wantLiveServiceIDRule(t, h, "/skybackup/v1/backups/schedules", "page_size=100", "ab")
 	var p schedulesPage
 	h.do("GET", "/skybackup/v1/backups/schedules?service_id="+f.src, nil).want(t, 200).decode(t, &p)
 	// src: two "once" jobs (completed and running) and its cron schedule.

@@ -335,16 +335,7 @@ func TestDemoSQLRefusals(t *testing.T) {
 	}
 	ioFailure := func(host string, port int, gtid string) *api.ReplicationStatus {
 		t.Helper()
-		grant, err := c.ChangeExternalPrimaryGTID(bg, host, port, gtid, true)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := primary.RunGrant(bg, grant); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := c.StartReplication(bg); err != nil {
-			t.Fatal(err)
-		}
+		replicateGTID(t, c, primary, host, port, gtid)
 		return mustStatus(t, c)
 	}
 	if st := ioFailure("nowhere.example.com", 3306, head.BinlogPos); st.IORunning != "Connecting" || st.LastIOErrno != 2005 ||
@@ -419,16 +410,7 @@ func TestDemoDataReplicates(t *testing.T) {
 	h.restoreInto(sec.ID, key)
 	creds := h.credentials(pri.ID)
 	secondary, primary := h.sqlClient(sec, creds), h.sqlClient(pri, creds)
-	grant, err := secondary.ChangeExternalPrimaryGTID(bg, pri.FQDN, pri.ReadWritePort(), gtid, true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := primary.RunGrant(bg, grant); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := secondary.StartReplication(bg); err != nil {
-		t.Fatal(err)
-	}
+	replicateGTID(t, secondary, primary, pri.FQDN, pri.ReadWritePort(), gtid)
 	if st := mustStatus(t, secondary); !st.Running() || st.SecondsBehindMaster == nil {
 		t.Fatalf("demo data replication: %+v", st)
 	}
@@ -463,5 +445,21 @@ func TestSQLModeOptions(t *testing.T) {
 	id := h.readyService("no-server", "aws")
 	if svc := h.service(id); svc.Status != "failed" || len(svc.Errors) == 0 || !strings.Contains(svc.Errors[0], "install mariadb-server") {
 		t.Fatalf("launch without mariadbd: %+v", svc)
+	}
+}
+
+// replicateGTID points sec at host:port from gtid (with SSL), runs the
+// grant it returns on pri, and starts replication.
+func replicateGTID(t *testing.T, sec, pri *api.SQLClient, host string, port int, gtid string) {
+	t.Helper()
+	grant, err := sec.ChangeExternalPrimaryGTID(bg, host, port, gtid, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := pri.RunGrant(bg, grant); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := sec.StartReplication(bg); err != nil {
+		t.Fatal(err)
 	}
 }

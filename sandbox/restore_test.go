@@ -34,11 +34,7 @@ func TestCrossProviderRestoreRefusedWithWorkaround(t *testing.T) {
 
 func TestRestoreRunsThenReplacesTargetCredentials(t *testing.T) {
 	h := newHarness(t, Options{})
-	src := h.readyService("restore-src", "aws")
-	dst := h.readyService("restore-dst", "aws")
-	if err := h.s.SetDataSize(src, 5<<30); err != nil {
-		t.Fatal(err)
-	}
+	src, dst := h.readyPair("restore-src", "restore-dst", 5<<30)
 	key := h.completedFull(src)
 	srcCreds, dstCreds := h.credentials(src), h.credentials(dst)
 	if srcCreds.Password == dstCreds.Password || srcCreds.Username == dstCreds.Username {
@@ -96,11 +92,7 @@ func TestRestoreRunsThenReplacesTargetCredentials(t *testing.T) {
 
 func TestRestoreRules(t *testing.T) {
 	h := newHarness(t, Options{})
-	src := h.readyService("rules-src", "aws")
-	dst := h.readyService("rules-dst", "aws")
-	if err := h.s.SetDataSize(src, 50<<30); err != nil {
-		t.Fatal(err)
-	}
+	src, dst := h.readyPair("rules-src", "rules-dst", 50<<30)
 	b := h.do("POST", "/backup/v1/restores", api.ManagedRestore(dst, "abc:"+src+":pod")).errBody(t, 404)
 	if !strings.Contains(b.Errors[0].Message, "abc:"+src+":pod") {
 		t.Fatalf("not found message %q", b.Errors[0].Message)

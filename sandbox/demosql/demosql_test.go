@@ -48,13 +48,21 @@ func (f *fakeBackend) Grant(id string, g demosql.Grant) error {
 	return nil
 }
 
-func TestEndpointSpeaksTheDriverProtocol(t *testing.T) {
-	b := &fakeBackend{pw: "s3cret"}
+// listen opens the endpoint of service dbtgf1 on a free port over b,
+// closed when the test ends.
+func listen(t *testing.T, b *fakeBackend) *demosql.Endpoint {
+	t.Helper()
 	ep, err := demosql.Listen("dbtgf1", 0, b)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer ep.Close()
+	t.Cleanup(func() { ep.Close() })
+	return ep
+}
+
+func TestEndpointSpeaksTheDriverProtocol(t *testing.T) {
+	b := &fakeBackend{pw: "s3cret"}
+	ep := listen(t, b)
 	ctx := context.Background()
 	c, err := api.OpenSQL(api.SQLTarget{Host: "dbtgf1.sandbox.localhost", Port: ep.Port, User: "dbtgf1", Password: "s3cret", Timeout: 5 * time.Second})
 	if err != nil {
@@ -102,11 +110,7 @@ func TestEndpointSpeaksTheDriverProtocol(t *testing.T) {
 
 func TestEndpointChecksCurrentCredentials(t *testing.T) {
 	b := &fakeBackend{pw: "old"}
-	ep, err := demosql.Listen("dbtgf1", 0, b)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ep.Close()
+	ep := listen(t, b)
 	open := func(pw string) error {
 		c, err := api.OpenSQL(api.SQLTarget{Host: "127.0.0.1", Port: ep.Port, User: "dbtgf1", Password: pw, Timeout: 3 * time.Second})
 		if err != nil {
@@ -121,7 +125,7 @@ func TestEndpointChecksCurrentCredentials(t *testing.T) {
 	b.mu.Lock()
 	b.pw = "new" // a restore replaced the credentials
 	b.mu.Unlock()
-	err = open("old")
+	err := open("old")
 	var se *api.SQLError
 	if !errors.As(err, &se) || se.Code != api.ErAccessDenied {
 		t.Fatalf("old password after a restore: %v", err)
