@@ -7,6 +7,16 @@ import (
 	"time"
 )
 
+// wantValid checks that validate accepts every value.
+func wantValid(t *testing.T, validate func(string) error, values ...string) {
+	t.Helper()
+	for _, v := range values {
+		if err := validate(v); err != nil {
+			t.Errorf("%q: %v", v, err)
+		}
+	}
+}
+
 func wantRule(t *testing.T, err error, field, contains string) {
 	t.Helper()
 	if err == nil {
@@ -18,11 +28,7 @@ func wantRule(t *testing.T, err error, field, contains string) {
 }
 
 func TestValidateServiceName(t *testing.T) {
-	for _, ok := range []string{"abcd", "my-first-service", strings.Repeat("x", 24)} {
-		if err := ValidateServiceName(ok); err != nil {
-			t.Errorf("%q: %v", ok, err)
-		}
-	}
+	wantValid(t, ValidateServiceName, "abcd", "my-first-service", strings.Repeat("x", 24))
 	wantRule(t, ValidateServiceName("abc"), "name", "4 to 24 characters (has 3)")
 	wantRule(t, ValidateServiceName(strings.Repeat("x", 25)), "name", "(has 25)")
 	wantRule(t, ValidateServiceName(""), "name", "required")
@@ -48,11 +54,7 @@ func TestValidateEnumerations(t *testing.T) {
 }
 
 func TestValidateSchedule(t *testing.T) {
-	for _, ok := range []string{"once", "0 2 * * *", "*/15 * * * 1-5", "30 4 1 * *"} {
-		if err := ValidateSchedule(ok); err != nil {
-			t.Errorf("%q: %v", ok, err)
-		}
-	}
+	wantValid(t, ValidateSchedule, "once", "0 2 * * *", "*/15 * * * 1-5", "30 4 1 * *")
 	wantRule(t, ValidateSchedule("0 2 * *"), "schedule", "has 4")
 	wantRule(t, ValidateSchedule("0 2 * * * *"), "schedule", "has 6")
 	wantRule(t, ValidateSchedule("61 2 * * *"), "schedule", "invalid cron")
@@ -89,31 +91,19 @@ func TestNextRunsHonourLocation(t *testing.T) {
 }
 
 func TestValidateBuckets(t *testing.T) {
-	for _, ok := range []string{"s3://my-bucket/backups", "gs://bkt.example/a/b/"} {
-		if err := ValidateBackupBucketPath(ok); err != nil {
-			t.Errorf("%q: %v", ok, err)
-		}
-	}
+	wantValid(t, ValidateBackupBucketPath, "s3://my-bucket/backups", "gs://bkt.example/a/b/")
 	wantRule(t, ValidateBackupBucketPath("https://x/y"), "external_storage.bucket.path", "s3:// or gs://")
 	wantRule(t, ValidateBackupBucketPath("s3://my-bucket"), "external_storage.bucket.path", "needs a path")
 	wantRule(t, ValidateBackupBucketPath("s3://My_Bucket/x"), "external_storage.bucket.path", "lower-case")
 	wantRule(t, ValidateBackupBucketPath("gs:///x"), "external_storage.bucket.path", "no bucket name")
 
-	for _, ok := range []string{"gs://my-bucket/", "s3://my-bucket/", "s3://my-bucket/folder/"} {
-		if err := ValidateRestoreBucket(ok); err != nil {
-			t.Errorf("%q: %v", ok, err)
-		}
-	}
+	wantValid(t, ValidateRestoreBucket, "gs://my-bucket/", "s3://my-bucket/", "s3://my-bucket/folder/")
 	wantRule(t, ValidateRestoreBucket("gs://my-bucket"), "external_source.bucket", "trailing slash")
 	wantRule(t, ValidateRestoreBucket("ftp://my-bucket/"), "external_source.bucket", "s3:// or gs://")
 }
 
 func TestValidateAllowListIP(t *testing.T) {
-	for _, ok := range []string{"203.0.113.7", "203.0.113.7/32", "10.0.0.0/8", "2001:db8::/32", "::1"} {
-		if err := ValidateAllowListIP(ok); err != nil {
-			t.Errorf("%q: %v", ok, err)
-		}
-	}
+	wantValid(t, ValidateAllowListIP, "203.0.113.7", "203.0.113.7/32", "10.0.0.0/8", "2001:db8::/32", "::1")
 	wantRule(t, ValidateAllowListIP("203.0.113.300"), "ip", "not a valid IP")
 	wantRule(t, ValidateAllowListIP("203.0.113.7/33"), "ip", "not a valid CIDR")
 	wantRule(t, ValidateAllowListIP("203.0.113.7/24"), "ip", "did you mean 203.0.113.0/24")
@@ -123,11 +113,7 @@ func TestValidateAllowListIP(t *testing.T) {
 }
 
 func TestValidateServiceID(t *testing.T) {
-	for _, ok := range []string{"dbtgf28216706", "dbpgf00000001", "dbdwf123abc"} {
-		if err := ValidateServiceID(ok); err != nil {
-			t.Errorf("%q: %v", ok, err)
-		}
-	}
+	wantValid(t, ValidateServiceID, "dbtgf28216706", "dbpgf00000001", "dbdwf123abc")
 	for _, bad := range []string{"", "db", "DBT123", "xdbt1", "dbt-12", "dbt 1"} {
 		if ValidateServiceID(bad) == nil {
 			t.Errorf("%q accepted", bad)
