@@ -245,51 +245,22 @@ func (e *env) noteUnreadable(why string) {
 }
 
 // encodeStored reads the named bucket credentials from the keystore and
-// encodes them for a bucket path, as the TUI's backup and restore forms do:
-// the kind is checked against the scheme, and no secret is ever in an
-// error. Failures are usage errors: nothing was sent.
+// encodes them for a bucket path by the rules the TUI's forms use
+// (keystore.EncodeForBucket): the kind is checked against the scheme, and
+// no secret is ever in an error. A missing or mismatched credential is a
+// usage error: nothing was sent.
 func encodeStored(store *keystore.Store, name, path, field string) (string, error) {
-	scheme, _, _, _ := api.ParseBucketURI(strings.TrimSpace(path))
-	want := ""
-	switch scheme {
-	case "gs":
-		want = keystore.KindGCS
-	case "s3":
-		want = keystore.KindS3
+	enc, err := keystore.EncodeForBucket(store, name, path)
+	var fe *api.FieldError
+	switch {
+	case err == nil:
+		return enc, nil
+	case errors.Is(err, keystore.ErrNotFound):
+		return "", usageErrf("--creds %s: no stored bucket credentials of that name (see `skytui creds list`; store them with `%s`)", name, keystore.AddHint(keystore.SchemeOf(path)))
+	case errors.As(err, &fe):
+		return "", usageErrf("--creds (%s): %s", field, fe.Rule)
 	}
-	cred, err := store.BucketCredential(name)
-	if errors.Is(err, keystore.ErrNotFound) {
-		return "", usageErrf("--creds %s: no stored bucket credentials of that name (see `skytui creds list`; store them with `%s`)", name, addCredsHint(scheme))
-	}
-	if err != nil {
-		return "", fmt.Errorf("bucket credentials %s: %w", name, err)
-	}
-	if want != "" && cred.Kind() != want {
-		return "", usageErrf("--creds (%s): %s is a %s credential; %s:// needs %s credentials", field, name, strings.ToUpper(cred.Kind()), scheme, strings.ToUpper(want))
-	}
-	var enc string
-	switch c := cred.(type) {
-	case keystore.GCSCredential:
-		enc, err = api.EncodeGCSCredentials(c.KeyJSON)
-	case keystore.S3Credential:
-		enc, err = api.EncodeS3Credentials(c.API())
-	default:
-		return "", fmt.Errorf("bucket credentials %s: unknown kind %q", name, cred.Kind())
-	}
-	if err != nil {
-		return "", usageErrf("--creds %s: the stored credentials are not usable: %v", name, err)
-	}
-	return enc, nil
-}
-
-func addCredsHint(scheme string) string {
-	switch scheme {
-	case "gs":
-		return "skytui creds add gcs NAME --key-file KEY.json"
-	case "s3":
-		return "skytui creds add s3 NAME --access-key-id ID --region REGION"
-	}
-	return "skytui creds add s3|gcs NAME …"
+	return "", usageErrf("--creds %s: %v", name, err)
 }
 
 // serviceByArg lists the services and finds one by name or ID.
@@ -303,14 +274,4 @@ func (c *changeSession) serviceByArg(cmd *cobra.Command, what, arg string) (*api
 	}
 	s, err := resolveService(svcs, arg)
 	return s, svcs, err
-}
-
-// shellWord quotes a word for a command shown to paste.
-func shellWord(s string) string {
-	if s != "" && strings.IndexFunc(s, func(r rune) bool {
-		return !(r == '-' || r == '_' || r == '.' || r == '/' || r == ':' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z')
-	}) < 0 {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

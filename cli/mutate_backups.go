@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/skytui/skytui/api"
+	"github.com/skytui/skytui/kit"
 )
 
 // backups create; restores create and delete.
@@ -96,10 +97,10 @@ bucket credentials stored with ` + "`skytui creds add`" + ` (never the secret it
 					return err
 				}
 			}
-			if typ == api.BackupIncremental && !hasCompletedFull(before) {
+			if typ == api.BackupIncremental && !api.HasCompletedFull(before) {
 				return usageErrf("--type (backup_type): incremental needs a completed full backup of %s; take one first with --type full", s.NameOrID())
 			}
-			name := shellWord(s.NameOrID())
+			name := kit.ShellQuote(s.NameOrID())
 			submitted := time.Now()
 			sc, err := c.client.CreateSchedule(ctx, req)
 			if err != nil {
@@ -130,15 +131,6 @@ bucket credentials stored with ` + "`skytui creds add`" + ` (never the secret it
 	fl.StringVar(&creds, "creds", "", "with --bucket: the name of stored bucket credentials of the matching kind")
 	cf.register(cmd, false, false, true)
 	return cmd
-}
-
-func hasCompletedFull(list []api.Backup) bool {
-	for _, b := range list {
-		if strings.EqualFold(b.Type, api.BackupFull) && api.BackupState(b.Status) == api.BackupCompleted {
-			return true
-		}
-	}
-	return false
 }
 
 // newBackupFinder picks the new backup from a listing: by the key the
@@ -321,7 +313,7 @@ func (e *env) createRestore(cmd *cobra.Command, cf *changeFlags, service string,
 	if err := req.Validate(); err != nil {
 		return requestErr(err, restoreFlags)
 	}
-	name := shellWord(target.NameOrID())
+	name := kit.ShellQuote(target.NameOrID())
 	check := "skytui restores list --service " + name
 	r, err := c.client.CreateRestore(ctx, req)
 	if err != nil {
@@ -385,7 +377,8 @@ func (c *changeSession) backupKey(ctx context.Context, ref string, svcs []api.Se
 }
 
 // sameProvider refuses, before anything is sent, a managed restore across
-// cloud providers (the key names the source service: <hash>:<service>:<pod>).
+// cloud providers (api.CheckSameProvider, as the TUI's wizard; the key
+// names the source service: <hash>:<service>:<pod>).
 func sameProvider(key string, svcs []api.Service, target *api.Service) error {
 	parts := strings.Split(key, ":")
 	if len(parts) < 2 {
@@ -395,13 +388,12 @@ func sameProvider(key string, svcs []api.Service, target *api.Service) error {
 		if s.ID != parts[1] {
 			continue
 		}
-		sp, tp := strings.ToLower(s.Provider), strings.ToLower(target.Provider)
-		if sp == "" || tp == "" || sp == tp {
+		ref := api.CheckSameProvider(api.Backup{Key: key}, s, *target)
+		if ref == nil {
 			return nil
 		}
-		return usageErrf("--backup: backup %s was taken on %s (%s) and %s runs on %s: a backup can be restored only within the same cloud provider. "+
-			"Across providers: back %s up to your own bucket (`skytui backups create --bucket …`), copy the folder to a bucket on %s, then restore from it with --bucket",
-			api.ShortKey(key), sp, s.NameOrID(), target.NameOrID(), tp, s.NameOrID(), tp)
+		return usageErrf("--backup: %s. Across providers: back %s up to your own bucket (`skytui backups create --bucket …`), copy the folder to a bucket on %s, then restore from it with --bucket",
+			ref.Error(), s.NameOrID(), ref.TargetProvider)
 	}
 	return nil
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/skytui/skytui/api"
+	"github.com/skytui/skytui/kit"
 )
 
 // services create and credentials; allowlist list, add and remove.
@@ -56,7 +57,7 @@ sizes, versions, storage sizes).
 				if verr := requestErr(err, createServiceFlags); verr != err {
 					return verr
 				}
-				return sentErr(err, "skytui services get "+shellWord(req.Name))
+				return sentErr(err, "skytui services get "+kit.ShellQuote(req.Name))
 			}
 			if s.Unreadable != "" {
 				e.noteUnreadable(s.Unreadable)
@@ -74,7 +75,7 @@ sizes, versions, storage sizes).
 					}
 					id = found.ID
 				}
-				w := e.newWaiter(&cf, req.Name, "skytui services get "+shellWord(req.Name))
+				w := e.newWaiter(&cf, req.Name, "skytui services get "+kit.ShellQuote(req.Name))
 				if s, err = w.waitService(ctx, c.client, id, forReady); err != nil {
 					return err
 				}
@@ -129,7 +130,7 @@ a terminal (a pipe, a file) or with --show-password:
 				return err
 			}
 			if !s.Ready() {
-				return &exitError{code: exitFailed, err: fmt.Errorf("%s is %s: its credentials exist once it is ready (`skytui wait service %s --for ready`)", s.NameOrID(), orWord(s.Status, "not ready"), shellWord(s.NameOrID()))}
+				return &exitError{code: exitFailed, err: fmt.Errorf("%s is %s: its credentials exist once it is ready (`skytui wait service %s --for ready`)", s.NameOrID(), orWord(s.Status, "not ready"), kit.ShellQuote(s.NameOrID()))}
 			}
 			cr, err := c.client.GetCredentials(cmd.Context(), s.ID)
 			if err != nil {
@@ -238,7 +239,7 @@ func (e *env) allowChange(cmd *cobra.Command, cf *changeFlags, args []string, ad
 	if err != nil {
 		return err
 	}
-	check := "skytui allowlist list " + shellWord(s.NameOrID())
+	check := "skytui allowlist list " + kit.ShellQuote(s.NameOrID())
 	if !add {
 		groups, err := c.client.GetAllowList(ctx, s.ID)
 		if err != nil {

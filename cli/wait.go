@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/skytui/skytui/api"
+	"github.com/skytui/skytui/kit"
 )
 
 // Waiting: --wait on the changes, and `skytui wait service|restore`. A
@@ -252,7 +253,7 @@ Progress goes to stderr when it is a terminal; otherwise waiting is quiet.` + sc
 			if err != nil {
 				return err
 			}
-			w := e.newWaiter(&sf, s.NameOrID(), "skytui services get "+shellWord(s.NameOrID()))
+			w := e.newWaiter(&sf, s.NameOrID(), "skytui services get "+kit.ShellQuote(s.NameOrID()))
 			final, err := w.waitService(cmd.Context(), c.client, s.ID, want)
 			if err != nil {
 				return err
