@@ -2,6 +2,7 @@ package services
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -14,8 +15,6 @@ import (
 	"github.com/skytui/skytui/kit"
 )
 
-const allowKeyPrefix = "allowlist/"
-
 // allowTag marks allow-list actions' answers.
 type allowTag struct {
 	serviceID string
@@ -23,7 +22,7 @@ type allowTag struct {
 	add       bool
 }
 
-// allowView shows a service's allow list (polled as "allowlist/<id>" while
+// allowView shows a service's allow list (polled as kit.AllowListKey while
 // open) and adds or removes entries through the action layer.
 type allowView struct {
 	svc     api.Service
@@ -62,16 +61,16 @@ func newAllowView(c *kit.Common, v api.Service) *allowView {
 	return a
 }
 
-func (a *allowView) key() string { return allowKeyPrefix + a.svc.ID }
+func (a *allowView) key() string { return kit.AllowListKey(a.svc.ID).String() }
 
-func (a *allowView) resource(client *api.Client) kit.Resource {
+func (a *allowView) resource(c *kit.Common) kit.Resource {
 	id := a.svc.ID
-	return kit.Resource{
-		Key: a.key(),
-		Fetch: func(ctx context.Context) (any, error) {
-			return client.GetAllowList(ctx, id)
-		},
-	}
+	return kit.AllowListKey(id).Resource(func(ctx context.Context) ([]api.AllowListGroup, error) {
+		if c.Client == nil {
+			return nil, errors.New("no API client")
+		}
+		return c.Client.GetAllowList(ctx, id)
+	}, nil)
 }
 
 func (a *allowView) capturesKeys() bool { return a.adding || a.table.Filtering() }
@@ -82,15 +81,19 @@ func (a *allowView) setSize(w, h int) {
 	a.input.SetWidth(max(10, min(50, w-10)))
 }
 
-func (a *allowView) onData(msg kit.DataMsg) {
-	if msg.Err != nil {
-		a.err = msg.Err
-		return
-	}
-	if g, ok := msg.Data.([]api.AllowListGroup); ok {
+// onData takes the allow list's answer; it reports whether msg was it.
+func (a *allowView) onData(msg kit.DataMsg) bool {
+	g, err, ok := kit.AllowListKey(a.svc.ID).Of(msg)
+	switch {
+	case !ok:
+		return false
+	case err != nil:
+		a.err = err
+	default:
 		a.groups, a.loaded, a.err = g, true, nil
 		a.rebuild()
 	}
+	return true
 }
 
 func (a *allowView) rebuild() {
@@ -152,7 +155,7 @@ func (a *allowView) onKey(c *kit.Common, msg tea.KeyPressMsg) tea.Cmd {
 					return client.AddAllowListEntry(ctx, id, ip)
 				},
 				Success:    func(any) string { return fmt.Sprintf("%s added to the allow list of %s", ip, a.svc.Name) },
-				Refresh:    []string{a.key(), ResourceKey},
+				Refresh:    []string{a.key(), kit.ServicesKey.String()},
 				Evidence:   kit.AllowListEvidence(client, id, a.svc.Name),
 				EvidenceOf: "the allow list of " + a.svc.Name,
 			})
@@ -191,7 +194,7 @@ func (a *allowView) onKey(c *kit.Common, msg tea.KeyPressMsg) tea.Cmd {
 				return client.RemoveAllowListEntry(ctx, id, ip)
 			},
 			Success: func(any) string { return fmt.Sprintf("%s removed from the allow list of %s", ip, name) },
-			Refresh: []string{a.key(), ResourceKey},
+			Refresh: []string{a.key(), kit.ServicesKey.String()},
 		})
 	}
 	_, cmd := a.table.Update(msg)

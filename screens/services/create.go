@@ -482,7 +482,7 @@ func (f *createForm) view(c *kit.Common, w, h int) string {
 // openCreate opens the form, with what was typed before if anything.
 func (s *Screen) openCreate() tea.Cmd {
 	s.form = newCreateForm(s.common, s.draft)
-	s.form.setSize(s.width, s.height)
+	s.form.setSize(s.Size())
 	s.mode = modeCreate
 	s.submitErr = ""
 	return s.form.form.Init()
@@ -537,7 +537,7 @@ func (s *Screen) onReviewKey(msg tea.KeyPressMsg) tea.Cmd {
 				}
 				return "service " + req.Name + " launched"
 			},
-			Refresh:    []string{ResourceKey},
+			Refresh:    []string{kit.ServicesKey.String()},
 			Evidence:   kit.ServicesEvidence(client, req.Name),
 			EvidenceOf: "the services named " + req.Name,
 		})
@@ -559,7 +559,7 @@ var entryRe = regexp.MustCompile(`\{\n\s*("ip": "[^"]*")(,\s*"comment": "[^"]*")
 
 func (s *Screen) reviewView() string {
 	th := s.common.Theme
-	w, h := s.width, s.height
+	w, h := s.Size()
 	var lines []string
 	lines = append(lines, th.Bold.Render(" Review: this is the request that will be sent"))
 	lines = append(lines, th.Muted.Render(" POST "+api.DefaultProvisioningPrefix+"/services"))

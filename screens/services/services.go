@@ -5,7 +5,6 @@
 package services
 
 import (
-	"context"
 	"fmt"
 	"sort"
 	"strconv"
@@ -15,7 +14,6 @@ import (
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/skytui/skytui/api"
 	"github.com/skytui/skytui/kit"
@@ -24,9 +22,6 @@ import (
 
 // ID is the screen's name on the command line.
 const ID = "services"
-
-// ResourceKey is the polled listing.
-const ResourceKey = "services"
 
 // LaunchEstimate is how long a launch takes, per the interface document.
 const LaunchEstimate = 5 * time.Minute
@@ -70,19 +65,13 @@ const (
 
 // Screen is the Services screen.
 type Screen struct {
+	*kit.ListView
 	common *kit.Common
 	keys   keyMap
-	table  *kit.Table
-	detail *kit.Detail
 	mode   mode
-
-	width, height int
-	showDetail    bool
 
 	services []api.Service
 	byID     map[string]int
-	loaded   bool
-	loadErr  error
 	sortBy   sortKey
 	desc     bool
 	// created holds services this screen launched that the listing does
@@ -105,14 +94,13 @@ func New(c *kit.Common) *Screen {
 	s := &Screen{
 		common:     c,
 		keys:       newKeyMap(),
-		detail:     kit.NewDetail(c),
 		byID:       map[string]int{},
 		created:    map[string]api.Service{},
 		lastStatus: map[string]string{},
 	}
 	// Narrow terminals drop columns from the lowest priority rather than
 	// truncate everything; the detail pane shows what was dropped.
-	s.table = kit.NewTable(c, []kit.Column{
+	s.ListView = kit.NewListView(c, "Services", "services", []kit.Column{
 		colName:    {Title: "NAME", Min: 16, Max: 24, Priority: 10},
 		colID:      {Title: "ID", Min: 13, Max: 16, Priority: 8},
 		colStatus:  {Title: "STATUS", Min: 24, Max: 30, Priority: 9},
@@ -122,8 +110,8 @@ func New(c *kit.Common) *Screen {
 		colVersion: {Title: "VERSION", Min: 8, Max: 14, Priority: 4},
 		colRW:      {Title: "READWRITE", Min: 40, Max: 52, Priority: 3},
 	})
-	s.table.Empty = "loading services" + c.Theme.Glyphs.Ellipsis
-	s.table.SetSortIndicator(colName, false)
+	s.Table.SetSortIndicator(colName, false)
+	s.DetailOf = s.detailOf
 	return s
 }
 
@@ -144,7 +132,7 @@ func (s *Screen) CapturesKeys() bool {
 	case modeAllow:
 		return s.allow != nil && s.allow.capturesKeys()
 	case modeList:
-		return s.table.Filtering()
+		return s.Capturing()
 	}
 	return false
 }
@@ -152,40 +140,16 @@ func (s *Screen) CapturesKeys() bool {
 // Resources implements kit.Screen: the listing, and the allow list of the
 // service whose allow list is open.
 func (s *Screen) Resources() []kit.Resource {
-	client := s.common.Client
-	res := []kit.Resource{{
-		Key: ResourceKey,
-		Fetch: func(ctx context.Context) (any, error) {
-			if client == nil {
-				return nil, fmt.Errorf("no API client")
-			}
-			return client.ListServices(ctx)
-		},
-		Pending: func(data any) bool {
-			svcs, _ := data.([]api.Service)
-			for i := range svcs {
-				if svcs[i].Pending() {
-					return true
-				}
-			}
-			return false
-		},
-	}}
+	res := []kit.Resource{kit.Services(s.common)}
 	if s.mode == modeAllow && s.allow != nil {
-		res = append(res, s.allow.resource(client))
+		res = append(res, s.allow.resource(s.common))
 	}
 	return res
 }
 
 // SetSize implements kit.Screen.
 func (s *Screen) SetSize(w, h int) {
-	s.width, s.height = w, h
-	s.layout()
-}
-
-func (s *Screen) layout() {
-	w, h := s.width, s.height
-	kit.LayoutSplit(s.table, s.detail, s.showDetail, w, h-1) // h-1: the status line
+	s.ListView.SetSize(w, h)
 	if s.form != nil {
 		s.form.setSize(w, h)
 	}
@@ -229,38 +193,30 @@ func (s *Screen) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
 			return s, s.allow.update(msg)
 		}
 	case modeList:
-		_, cmd := s.table.Update(msg)
-		return s, cmd
+		return s, s.ListView.Update(msg)
 	}
 	return s, nil
 }
 
 func (s *Screen) onData(msg kit.DataMsg) tea.Cmd {
-	if strings.HasPrefix(msg.Key, allowKeyPrefix) {
-		if s.allow != nil && s.allow.key() == msg.Key {
-			s.allow.onData(msg)
-		}
+	if s.allow != nil && s.allow.onData(msg) {
 		return nil
 	}
-	if msg.Key != ResourceKey {
+	svcs, err, ok := kit.ServicesKey.Of(msg)
+	switch {
+	case !ok:
+		return nil
+	case err != nil:
+		s.Failed(err)
 		return nil
 	}
-	if msg.Err != nil {
-		s.loadErr = msg.Err
-		if !s.loaded {
-			s.table.Empty = "could not load services: " + msg.Err.Error()
-		}
-		return nil
-	}
-	svcs, _ := msg.Data.([]api.Service)
 	return s.setServices(svcs)
 }
 
 // setServices replaces the listing, keeps services just created that the
 // listing does not show yet, and toasts the services that became ready.
 func (s *Screen) setServices(svcs []api.Service) tea.Cmd {
-	s.loaded, s.loadErr = true, nil
-	s.table.Empty = "no services yet: press n to create one"
+	s.Loaded("no services yet: press n to create one")
 	seen := make(map[string]bool, len(svcs))
 	for _, v := range svcs {
 		seen[v.ID] = true
@@ -307,17 +263,10 @@ func (s *Screen) service(id string) (api.Service, bool) {
 }
 
 func (s *Screen) selected() (api.Service, bool) {
-	return s.service(s.table.SelectedID())
+	return s.service(s.SelectedID())
 }
 
-func (s *Screen) anyPending() bool {
-	for i := range s.services {
-		if s.services[i].Pending() {
-			return true
-		}
-	}
-	return false
-}
+func (s *Screen) anyPending() bool { return kit.AnyPendingService(s.services) }
 
 func (s *Screen) sortServices() {
 	svcs := s.services
@@ -382,7 +331,6 @@ func (s *Screen) rebuildRows() {
 			Kinds: []theme.Kind{colStatus: theme.StatusKind(v.Status), colRW: 0},
 		}
 	}
-	s.table.SetRows(rows)
 	col := colName
 	switch s.sortBy {
 	case sortStatus:
@@ -390,8 +338,8 @@ func (s *Screen) rebuildRows() {
 	case sortCreated:
 		col = -1
 	}
-	s.table.SetSortIndicator(col, s.desc)
-	s.refreshDetail()
+	s.Table.SetSortIndicator(col, s.desc)
+	s.SetRows(rows)
 }
 
 // statusText is the status word; while launching, with the elapsed time
@@ -422,16 +370,12 @@ func readWrite(v *api.Service) string {
 	return v.FQDN + ":" + strconv.Itoa(p)
 }
 
-func (s *Screen) refreshDetail() {
-	if !s.showDetail {
-		return
-	}
-	v, ok := s.selected()
+func (s *Screen) detailOf(id string) (string, []kit.Section, bool) {
+	v, ok := s.service(id)
 	if !ok {
-		s.detail.SetContent("No service selected", nil)
-		return
+		return "", nil, false
 	}
-	s.detail.SetContent(v.Name+" ("+v.ID+")", detailSections(&v, s.common.Time()))
+	return v.Name + " (" + v.ID + ")", detailSections(&v, s.common.Time()), true
 }
 
 // detailSections lists every field of the service record.
@@ -573,29 +517,12 @@ func (s *Screen) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		return s.allow.onKey(s.common, msg)
 	}
 	// list mode
-	if s.table.Filtering() {
-		_, cmd := s.table.Update(msg)
-		s.refreshDetail()
+	if s.Capturing() {
+		_, cmd := s.HandleKey(msg)
 		return cmd
 	}
 	k := s.keys
 	switch {
-	case key.Matches(msg, k.Detail):
-		s.showDetail = !s.showDetail
-		s.layout()
-		s.refreshDetail()
-		return nil
-	case key.Matches(msg, k.Back):
-		if s.table.Filter() != "" {
-			s.table.SetFilter("")
-			s.refreshDetail()
-			return nil
-		}
-		if s.showDetail {
-			s.showDetail = false
-			s.layout()
-		}
-		return nil
 	case key.Matches(msg, k.Sort):
 		s.sortBy = (s.sortBy + 1) % 3
 		s.desc = s.sortBy == sortCreated // newest first by default
@@ -621,18 +548,12 @@ func (s *Screen) onKey(msg tea.KeyPressMsg) tea.Cmd {
 			return nil
 		}
 		s.allow = newAllowView(s.common, v)
-		s.allow.setSize(s.width, s.height)
+		w, h := s.Size()
+		s.allow.setSize(w, h)
 		s.mode = modeAllow
 		return nil
-	case key.Matches(msg, k.ScrollDown):
-		s.detail.ScrollBy(3)
-		return nil
-	case key.Matches(msg, k.ScrollUp):
-		s.detail.ScrollBy(-3)
-		return nil
 	}
-	_, cmd := s.table.Update(msg)
-	s.refreshDetail()
+	_, cmd := s.HandleKey(msg)
 	return cmd
 }
 
@@ -680,9 +601,9 @@ func (s *Screen) onActionDone(msg kit.ActionDoneMsg) tea.Cmd {
 		}
 		s.lastStatus[v.ID] = v.Status
 		s.rebuildRows()
-		s.table.SetFilter("")
-		s.table.Select(v.ID)
-		s.refreshDetail()
+		s.Table.SetFilter("")
+		s.Table.Select(v.ID)
+		s.RefreshDetail()
 		return nil
 	case allowTag:
 		if s.allow != nil {
@@ -696,35 +617,23 @@ func (s *Screen) onActionDone(msg kit.ActionDoneMsg) tea.Cmd {
 
 // View implements kit.Screen.
 func (s *Screen) View() string {
+	w, h := s.Size()
 	switch s.mode {
 	case modeCreate:
-		return s.form.view(s.common, s.width, s.height)
+		return s.form.view(s.common, w, h)
 	case modeReview:
 		return s.reviewView()
 	case modeCreds:
-		return s.creds.view(s.common, s.width, s.height)
+		return s.creds.view(s.common, w, h)
 	case modeAllow:
-		return s.allow.view(s.common, s.width, s.height)
+		return s.allow.view(s.common, w, h)
 	}
 	th := s.common.Theme
-	status := th.Bold.Render(" Services") + " " + th.Muted.Render(s.countText()+"  sort: "+s.sortText())
+	note := th.Muted.Render("sort: " + s.sortText())
 	if s.submitting != "" {
-		status += "  " + th.Pending.Render("submitting "+s.submitting+th.Glyphs.Ellipsis)
-	} else if s.loadErr != nil && s.loaded {
-		status += "  " + th.Warn.Render("showing last data")
+		note += "  " + th.Pending.Render("submitting "+s.submitting+th.Glyphs.Ellipsis)
 	}
-	status = ansi.Truncate(status, s.width, th.Glyphs.Ellipsis)
-	return status + "\n" + kit.ViewSplit(th, s.table, s.detail, s.showDetail, s.width)
-}
-
-func (s *Screen) countText() string {
-	if !s.loaded && s.loadErr == nil {
-		return "loading"
-	}
-	if s.table.Filter() != "" {
-		return fmt.Sprintf("%d of %d", s.table.Len(), s.table.Total())
-	}
-	return strconv.Itoa(s.table.Total())
+	return s.ListView.View("", note)
 }
 
 func (s *Screen) sortText() string {
@@ -738,15 +647,12 @@ func (s *Screen) sortText() string {
 // ---- keys ----
 
 type keyMap struct {
-	Detail  key.Binding
 	Back    key.Binding
 	Sort    key.Binding
 	Reverse key.Binding
 	Create  key.Binding
 	Creds   key.Binding
 	Allow   key.Binding
-	// detail pane
-	ScrollDown, ScrollUp key.Binding
 	// credentials
 	Reveal, CopyPassword, CopyCommand, CopyUser key.Binding
 	// allow list
@@ -759,15 +665,12 @@ type keyMap struct {
 
 func newKeyMap() keyMap {
 	return keyMap{
-		Detail:       key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "details")),
 		Back:         key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back")),
 		Sort:         key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "sort: name/status/created")),
 		Reverse:      key.NewBinding(key.WithKeys("S"), key.WithHelp("S", "reverse sort")),
 		Create:       key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "new service")),
 		Creds:        key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "credentials")),
 		Allow:        key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "allow list")),
-		ScrollDown:   key.NewBinding(key.WithKeys("J", "ctrl+d"), key.WithHelp("J", "scroll details down")),
-		ScrollUp:     key.NewBinding(key.WithKeys("K", "ctrl+u"), key.WithHelp("K", "scroll details up")),
 		Reveal:       key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "reveal/hide password")),
 		CopyPassword: key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "copy password")),
 		CopyCommand:  key.NewBinding(key.WithKeys("Y", "m"), key.WithHelp("Y", "copy mariadb command")),
@@ -785,7 +688,7 @@ func newKeyMap() keyMap {
 // KeyMap implements kit.Screen: the bindings of the current mode.
 func (s *Screen) KeyMap() help.KeyMap {
 	k := s.keys
-	t := s.table.Keys
+	t := s.Table.Keys
 	switch s.mode {
 	case modeCreate:
 		b := []key.Binding{k.FormNext, k.FormPrev, k.FormCancel}
@@ -807,17 +710,6 @@ func (s *Screen) KeyMap() help.KeyMap {
 		b := []key.Binding{k.Add, k.Remove, t.Filter, k.Back}
 		return kit.Keys{Short: b, Full: [][]key.Binding{b, {t.Up, t.Down}}}
 	}
-	if s.table.Filtering() {
-		b := []key.Binding{
-			key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "keep filter")),
-			key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear filter")),
-		}
-		return kit.Keys{Short: b, Full: [][]key.Binding{b}}
-	}
-	short := []key.Binding{k.Detail, k.Create, k.Creds, k.Allow, t.Filter, k.Sort}
-	full := [][]key.Binding{
-		{k.Detail, k.Create, k.Creds, k.Allow, k.Sort, k.Reverse, k.ScrollDown, k.ScrollUp},
-		{t.Up, t.Down, t.PageUp, t.PageDown, t.Top, t.Bottom, t.Filter, k.Back},
-	}
-	return kit.Keys{Short: short, Full: full}
+	short := []key.Binding{s.Keys.Detail, k.Create, k.Creds, k.Allow, t.Filter, k.Sort}
+	return s.ListView.KeyMap(short, k.Create, k.Creds, k.Allow, k.Sort, k.Reverse)
 }

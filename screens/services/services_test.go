@@ -64,7 +64,7 @@ func services(n int) []api.Service {
 }
 
 func feed(s *Screen, svcs []api.Service) tea.Cmd {
-	_, cmd := s.Update(kit.DataMsg{Key: ResourceKey, Data: svcs, At: now})
+	_, cmd := s.Update(kit.DataMsg{Key: kit.ServicesKey.String(), Data: svcs, At: now})
 	return cmd
 }
 
@@ -90,7 +90,7 @@ func TestSelectionKeptByIDAcrossRefreshes(t *testing.T) {
 	for range 5 {
 		press(s, "j")
 	}
-	id := s.table.SelectedID()
+	id := s.Table.SelectedID()
 	if id == "" || id != "dbtaf00000005" {
 		t.Fatalf("selected %q after 5 downs", id)
 	}
@@ -98,16 +98,16 @@ func TestSelectionKeptByIDAcrossRefreshes(t *testing.T) {
 	next := append([]api.Service{svc(100, "pending_create"), svc(101, "ready")}, services(20)...)
 	next[7].Status = "pending_modifying"
 	feed(s, next)
-	if got := s.table.SelectedID(); got != id {
+	if got := s.Table.SelectedID(); got != id {
 		t.Fatalf("selection moved from %s to %s when rows changed", id, got)
 	}
 	// sorting keeps it too
 	press(s, "s")
-	if got := s.table.SelectedID(); got != id {
+	if got := s.Table.SelectedID(); got != id {
 		t.Fatalf("selection moved from %s to %s on sort", id, got)
 	}
 	// when the row disappears, the cursor stays where it was
-	pos := s.table.Cursor()
+	pos := s.Table.Cursor()
 	var without []api.Service
 	for _, v := range next {
 		if v.ID != id {
@@ -115,8 +115,8 @@ func TestSelectionKeptByIDAcrossRefreshes(t *testing.T) {
 		}
 	}
 	feed(s, without)
-	if s.table.Cursor() != pos {
-		t.Fatalf("cursor jumped from %d to %d when the selected row went away", pos, s.table.Cursor())
+	if s.Table.Cursor() != pos {
+		t.Fatalf("cursor jumped from %d to %d when the selected row went away", pos, s.Table.Cursor())
 	}
 }
 
@@ -161,21 +161,21 @@ func TestFilter(t *testing.T) {
 	for _, r := range "gcp" {
 		press(s, string(r))
 	}
-	if s.table.Len() != 10 {
-		t.Fatalf("filter gcp shows %d rows, want 10", s.table.Len())
+	if s.Table.Len() != 10 {
+		t.Fatalf("filter gcp shows %d rows, want 10", s.Table.Len())
 	}
 	press(s, "enter")
-	if s.CapturesKeys() || s.table.Filter() != "gcp" {
+	if s.CapturesKeys() || s.Table.Filter() != "gcp" {
 		t.Fatal("enter did not keep the filter")
 	}
 	// a refresh keeps the filter
 	feed(s, services(30))
-	if s.table.Len() != 10 {
-		t.Fatalf("after refresh the filter shows %d rows", s.table.Len())
+	if s.Table.Len() != 10 {
+		t.Fatalf("after refresh the filter shows %d rows", s.Table.Len())
 	}
 	press(s, "esc")
-	if s.table.Len() != 30 {
-		t.Fatalf("esc did not clear the filter: %d rows", s.table.Len())
+	if s.Table.Len() != 30 {
+		t.Fatalf("esc did not clear the filter: %d rows", s.Table.Len())
 	}
 }
 
@@ -222,8 +222,8 @@ func TestCreatedServiceAppearsAtOnce(t *testing.T) {
 	feed(s, services(3))
 	created := &api.Service{ID: "dbtaf99999999", Name: "fresh-db", Status: "pending_create"}
 	s.Update(kit.ActionDoneMsg{Tag: createTag{name: "fresh-db"}, Result: created})
-	if s.table.SelectedID() != created.ID {
-		t.Fatalf("the new service is not selected: %q", s.table.SelectedID())
+	if s.Table.SelectedID() != created.ID {
+		t.Fatalf("the new service is not selected: %q", s.Table.SelectedID())
 	}
 	// a listing that predates it does not hide it
 	feed(s, services(3))

@@ -1,0 +1,274 @@
+package kit
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// ListView is the list part of every list screen (services, backups,
+// restores, replication, the stored credentials): a table, a detail pane
+// for the selected row, a status line above them, and the keys that work
+// on them. A screen embeds one and adds only its columns, its rows, its
+// detail sections and its own keys (gh-dash's sections embed one
+// BaseModel the same way).
+//
+// The status line reads " Title  <count>  <the screen's notes>  showing
+// last data": the count is "loading" until the first answer, "N" or "N of
+// M" while a filter hides rows; "showing last data" appears once a
+// refresh failed after data had arrived.
+//
+// Keys, in order: while the filter is typed, every key goes to the table;
+// enter shows or hides the detail pane; esc clears the filter, then hides
+// the pane; J/K scroll the pane; the rest moves in the table.
+type ListView struct {
+	common *Common
+	Table  *Table
+	Detail *Detail
+	Keys   ListKeys
+	title  string
+	noun   string
+
+	// DetailOf returns the detail pane's title and sections for the row
+	// with the given ID (ok false: no such row). Nil: the screen fills
+	// Detail itself.
+	DetailOf func(id string) (title string, sections []Section, ok bool)
+
+	showDetail    bool
+	width, height int
+	loaded        bool
+	loadErr       error
+}
+
+// ListKeys are the keys of a list.
+type ListKeys struct {
+	Detail, Back, ScrollDown, ScrollUp key.Binding
+}
+
+// NewListKeys returns the list keys every list screen shares.
+func NewListKeys() ListKeys {
+	return ListKeys{
+		Detail:     key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "details")),
+		Back:       key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back")),
+		ScrollDown: key.NewBinding(key.WithKeys("J", "ctrl+d"), key.WithHelp("J", "scroll details down")),
+		ScrollUp:   key.NewBinding(key.WithKeys("K", "ctrl+u"), key.WithHelp("K", "scroll details up")),
+	}
+}
+
+// NewListView builds a list titled title of things called noun
+// ("services": "loading services…", "could not load services: …").
+func NewListView(c *Common, title, noun string, cols []Column) *ListView {
+	l := &ListView{common: c, Table: NewTable(c, cols), Detail: NewDetail(c), Keys: NewListKeys(), title: title, noun: noun}
+	l.Table.Empty = "loading " + noun + c.Theme.Glyphs.Ellipsis
+	return l
+}
+
+// SetSize gives the list its area: the status line, then the table and
+// the pane (side by side from WideWidth, stacked below it).
+func (l *ListView) SetSize(w, h int) {
+	l.width, l.height = w, h
+	l.layout()
+}
+
+func (l *ListView) layout() { LayoutSplit(l.Table, l.Detail, l.showDetail, l.width, l.height-1) }
+
+// Size is the area last given by SetSize.
+func (l *ListView) Size() (w, h int) { return l.width, l.height }
+
+// DetailShown reports whether the detail pane is open.
+func (l *ListView) DetailShown() bool { return l.showDetail }
+
+// ShowDetail opens or closes the detail pane.
+func (l *ListView) ShowDetail(show bool) {
+	if l.showDetail == show {
+		return
+	}
+	l.showDetail = show
+	l.layout()
+	l.RefreshDetail()
+}
+
+// SetRows hands the table its rows (the cursor stays on the same ID) and
+// refreshes the pane.
+func (l *ListView) SetRows(rows []Row) {
+	l.Table.SetRows(rows)
+	l.RefreshDetail()
+}
+
+// Loaded records an answer: data is shown, the error is cleared, and
+// empty is what the table says when there are no rows.
+func (l *ListView) Loaded(empty string) {
+	l.loaded, l.loadErr = true, nil
+	l.Table.Empty = empty
+}
+
+// Failed records a refresh that failed. The last data stays; before any
+// data the table says why.
+func (l *ListView) Failed(err error) {
+	l.loadErr = err
+	if !l.loaded {
+		l.Table.Empty = "could not load " + l.noun + ": " + err.Error()
+	}
+}
+
+// IsLoaded reports that data has arrived at least once.
+func (l *ListView) IsLoaded() bool { return l.loaded }
+
+// Err is the last refresh's error (nil after a good one).
+func (l *ListView) Err() error { return l.loadErr }
+
+// Stale reports that the data shown is the last good data, not current.
+func (l *ListView) Stale() bool { return l.loaded && l.loadErr != nil }
+
+// Reset forgets the data: the list says it is loading again.
+func (l *ListView) Reset() {
+	l.loaded, l.loadErr = false, nil
+	l.Table.Empty = "loading " + l.noun + l.common.Theme.Glyphs.Ellipsis
+	l.Table.SetRows(nil)
+	l.RefreshDetail()
+}
+
+// Capturing reports that the filter is being typed (every key is the
+// list's).
+func (l *ListView) Capturing() bool { return l.Table.Filtering() }
+
+// SelectedID is the ID of the row under the cursor ("" when none).
+func (l *ListView) SelectedID() string { return l.Table.SelectedID() }
+
+// RefreshDetail fills the pane for the selected row.
+func (l *ListView) RefreshDetail() {
+	if !l.showDetail || l.DetailOf == nil {
+		return
+	}
+	title, secs, ok := l.DetailOf(l.Table.SelectedID())
+	if !ok {
+		l.Detail.SetContent("Nothing selected", nil)
+		return
+	}
+	l.Detail.SetContent(title, secs)
+}
+
+// HandleKey handles the list's own keys and reports whether it used the
+// key. A screen calls it after its own keys, or first while Capturing.
+func (l *ListView) HandleKey(msg tea.KeyPressMsg) (bool, tea.Cmd) {
+	if l.Table.Filtering() {
+		_, cmd := l.Table.Update(msg)
+		l.RefreshDetail()
+		return true, cmd
+	}
+	k := l.Keys
+	switch {
+	case key.Matches(msg, k.Detail):
+		l.ShowDetail(!l.showDetail)
+		return true, nil
+	case key.Matches(msg, k.Back):
+		if l.Table.Filter() != "" {
+			l.Table.SetFilter("")
+			l.RefreshDetail()
+			return true, nil
+		}
+		if l.showDetail {
+			l.ShowDetail(false)
+			return true, nil
+		}
+		return false, nil
+	case key.Matches(msg, k.ScrollDown):
+		l.Detail.ScrollBy(3)
+		return true, nil
+	case key.Matches(msg, k.ScrollUp):
+		l.Detail.ScrollBy(-3)
+		return true, nil
+	}
+	used, cmd := l.Table.Update(msg)
+	if used {
+		l.RefreshDetail()
+	}
+	return used, cmd
+}
+
+// Update passes a message that is not a key (the filter input's cursor)
+// to the table.
+func (l *ListView) Update(msg tea.Msg) tea.Cmd {
+	_, cmd := l.Table.Update(msg)
+	return cmd
+}
+
+// CountText is "loading", the number of rows, or "N of M" under a filter.
+func (l *ListView) CountText() string {
+	if !l.loaded && l.loadErr == nil {
+		return "loading"
+	}
+	if l.Table.Filter() != "" {
+		return fmt.Sprintf("%d of %d", l.Table.Len(), l.Table.Total())
+	}
+	return strconv.Itoa(l.Table.Total())
+}
+
+// StatusLine is the line above the table: the title in bold, then count
+// (CountText when ""), then each note as given (already styled), then
+// "showing last data" when the data is stale. It is cut to the width.
+func (l *ListView) StatusLine(count string, notes ...string) string {
+	th := l.common.Theme
+	if count == "" {
+		count = l.CountText()
+	}
+	status := th.Bold.Render(" "+l.title) + " " + th.Muted.Render(count)
+	for _, n := range notes {
+		if n != "" {
+			status += "  " + n
+		}
+	}
+	if l.Stale() {
+		status += "  " + th.Warn.Render("showing last data")
+	}
+	return ansi.Truncate(status, l.width, th.Glyphs.Ellipsis)
+}
+
+// View renders the status line (see StatusLine) and the table with its
+// pane.
+func (l *ListView) View(count string, notes ...string) string {
+	return l.StatusLine(count, notes...) + "\n" + ViewSplit(l.common.Theme, l.Table, l.Detail, l.showDetail, l.width)
+}
+
+// KeyMap is the help of a list: while the filter is typed, its two keys;
+// otherwise short for the footer, and for "?" the detail key, the
+// screen's keys and the pane's scroll keys, then the table's movement,
+// the filter and back.
+func (l *ListView) KeyMap(short []key.Binding, screen ...key.Binding) Keys {
+	if l.Table.Filtering() {
+		return FilterKeys()
+	}
+	k := l.Keys
+	first := append(append([]key.Binding{k.Detail}, screen...), k.ScrollDown, k.ScrollUp)
+	return Keys{Short: short, Full: [][]key.Binding{first, l.NavKeys()}}
+}
+
+// NavKeys are the table's movement keys, the filter and back.
+func (l *ListView) NavKeys() []key.Binding {
+	t := l.Table.Keys
+	return []key.Binding{t.Up, t.Down, t.PageUp, t.PageDown, t.Top, t.Bottom, t.Filter, l.Keys.Back}
+}
+
+// FilterKeys is the help while a filter is typed.
+func FilterKeys() Keys {
+	b := []key.Binding{
+		key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "keep filter")),
+		key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear filter")),
+	}
+	return Keys{Short: b, Full: [][]key.Binding{b}}
+}
+
+// Notes joins non-empty status notes with two spaces.
+func Notes(notes ...string) string {
+	var out []string
+	for _, n := range notes {
+		if n != "" {
+			out = append(out, n)
+		}
+	}
+	return strings.Join(out, "  ")
+}
