@@ -140,12 +140,7 @@ func (m *Model) login(req loginRequestMsg) tea.Cmd {
 func (m *Model) loggedIn(msg keyLoginMsg) tea.Cmd {
 	if msg.err != nil || msg.p.Client == nil {
 		// the prompt shows the error and keeps the input
-		if n := len(m.dialogs); n > 0 {
-			d, cmd := m.dialogs[n-1].Update(msg)
-			m.dialogs[n-1] = d
-			return cmd
-		}
-		return nil
+		return m.toDialog(msg)
 	}
 	where := "the keystore"
 	if s := m.common.Secrets; s != nil {

@@ -144,7 +144,7 @@ func (m *Model) Init() tea.Cmd {
 	m.started = true
 	cmds := []tea.Cmd{tea.RequestBackgroundColor, m.after(ClockInterval, clockMsg{})}
 	for _, s := range m.screens {
-		cmds = append(cmds, s.Init())
+		cmds = append(cmds, kit.Address(s.ID(), s.Init()))
 	}
 	cmds = append(cmds, m.engine.switchTo(m.screen().Resources())...)
 	cmds = append(cmds, m.startSpinner())

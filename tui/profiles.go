@@ -48,7 +48,7 @@ func (m *Model) applyProfile(p Profile, done string) tea.Cmd {
 	cmds := []tea.Cmd{}
 	for _, s := range m.screens {
 		s.SetSize(m.width, m.bodyHeight())
-		cmds = append(cmds, s.Init())
+		cmds = append(cmds, kit.Address(s.ID(), s.Init()))
 	}
 	m.engine.resetFreshness()
 	cmds = append(cmds, m.engine.switchTo(m.screen().Resources())...)

@@ -25,6 +25,30 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 }
 
 func (m *Model) update(msg tea.Msg) tea.Cmd {
+	if a, ok := msg.(kit.Addressed); ok {
+		if cmd, own := m.own(a.Msg, a.To); own {
+			return cmd
+		}
+		if a.To == kit.DialogAddress {
+			return m.toDialog(a.Msg)
+		}
+		return m.deliver(a.To, a.Msg)
+	}
+	if cmd, own := m.own(msg, ""); own {
+		return cmd
+	}
+	// A message nobody addressed (a component's own tick started outside
+	// any Update): the front dialog's, else the visible screen's.
+	if len(m.dialogs) > 0 {
+		return m.toDialog(msg)
+	}
+	return m.toScreen(msg)
+}
+
+// own handles the messages the root owns, whoever sent them; from is the
+// address of the component whose command answered ("" for the runtime and
+// the root itself). It reports false for any other message.
+func (m *Model) own(msg tea.Msg, from string) (tea.Cmd, bool) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
@@ -32,59 +56,51 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		for _, s := range m.screens {
 			s.SetSize(m.width, m.bodyHeight())
 		}
-		return nil
+		return nil, true
 	case tea.BackgroundColorMsg:
 		m.common.Theme = theme.New(theme.Options{Dark: msg.IsDark(), NoColor: m.opts.NoColor,
 			Unicode: m.opts.Unicode, Accessible: m.opts.Accessible})
-		return nil
+		return nil, true
 	case tea.KeyPressMsg:
-		return m.handleKey(msg)
+		return m.handleKey(msg), true
 	case tea.PasteMsg:
 		// pasted text goes where typed text would
-		if n := len(m.dialogs); n > 0 {
-			d, cmd := m.dialogs[n-1].Update(msg)
-			m.dialogs[n-1] = d
-			return cmd
+		if len(m.dialogs) > 0 {
+			return m.toDialog(msg), true
 		}
 		if m.cmdline.active {
 			var cmd tea.Cmd
 			m.cmdline.input, cmd = m.cmdline.input.Update(msg)
-			return cmd
+			return cmd, true
 		}
-		return m.toScreen(msg)
+		return m.toScreen(msg), true
 	case pollTickMsg:
-		return tea.Batch(m.engine.onTick(msg), m.startSpinner())
+		return tea.Batch(m.engine.onTick(msg), m.startSpinner()), true
 	case pollResultMsg:
 		data, cmds := m.engine.onResult(msg)
 		if data == nil {
-			return nil
+			return nil, true
 		}
 		if api.IsUnauthorized(data.Err) && m.opts.Login != nil {
 			cmds = append(cmds, m.openKeyPrompt("The API refused the key of profile "+m.common.Profile+" ("+oneLineErr(data.Err)+"). Enter a valid key, or esc to look around without one."))
 		}
-		if data.Key == "services" && data.Err == nil {
-			if svcs, ok := data.Data.([]api.Service); ok {
-				m.known = svcs
-			}
+		if svcs, err, ok := kit.ServicesKey.Of(*data); ok && err == nil {
+			m.known = svcs
 		}
-		s, cmd := m.screen().Update(*data)
-		m.screens[m.active] = s
-		return tea.Batch(append(cmds, cmd)...)
+		return tea.Batch(append(cmds, m.toScreen(*data))...), true
 	case kit.RefreshMsg:
-		return tea.Batch(tea.Batch(m.engine.refresh(msg.Keys, len(msg.Keys) > 0)...), m.startSpinner())
+		return tea.Batch(tea.Batch(m.engine.refresh(msg.Keys, len(msg.Keys) > 0)...), m.startSpinner()), true
 	case clockMsg:
-		s, cmd := m.screen().Update(kit.ClockMsg{Now: m.common.Time()})
-		m.screens[m.active] = s
-		return tea.Batch(cmd, m.after(ClockInterval, clockMsg{}))
+		return tea.Batch(m.toScreen(kit.ClockMsg{Now: m.common.Time()}), m.after(ClockInterval, clockMsg{})), true
 	case spinMsg:
 		m.spinFrame++
 		if m.engine.inFlight() || len(m.actions.running) > 0 {
-			return m.after(120*time.Millisecond, spinMsg{})
+			return m.after(120*time.Millisecond, spinMsg{}), true
 		}
 		m.spinning = false
-		return nil
+		return nil, true
 	case kit.ToastMsg:
-		return m.toast(msg.Level, msg.Text)
+		return m.toast(msg.Level, msg.Text), true
 	case toastExpireMsg:
 		for i, t := range m.toasts {
 			if t.id == msg.id {
@@ -92,74 +108,63 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 				break
 			}
 		}
-		return nil
+		return nil, true
 	case kit.ActionRequestMsg:
 		a := msg.Action
+		if a.Origin == "" && from != "" && from != kit.DialogAddress {
+			a.Origin = from // the screen whose command asked
+		}
 		if a.Origin == "" {
 			a.Origin = m.screen().ID()
 		}
-		return m.requestAction(a)
+		return m.requestAction(a), true
 	case actionResultMsg:
-		return m.actionDone(msg)
+		return m.actionDone(msg), true
 	case kit.OutcomeCheckedMsg:
 		m.outcomeChecked(msg)
-		return nil
+		return nil, true
 	case kit.ConfirmedMsg:
 		m.removeDialog(msg.ID)
 		if msg.ID == quitDialogID {
 			if msg.Yes {
 				m.quitting = true
-				return tea.Quit
+				return tea.Quit, true
 			}
-			return nil
+			return nil, true
 		}
 		cmd, _ := m.confirmedAction(msg)
-		return cmd
+		return cmd, true
 	case kit.OpenDialogMsg:
 		m.dialogs = append(m.dialogs, msg.Dialog)
-		return nil
+		return nil, true
 	case kit.CloseDialogMsg:
 		if n := len(m.dialogs); n > 0 {
 			m.dialogs = m.dialogs[:n-1]
 		}
-		return nil
+		return nil, true
 	case kit.PickedMsg:
 		if msg.Service == nil {
-			return nil
+			return nil, true
 		}
-		return m.openScreen(msg.Purpose, msg.Service.ID)
+		return m.openScreen(msg.Purpose, msg.Service.ID), true
 	case kit.WatchMsg:
-		return m.startWatch(msg.Watch)
+		return m.startWatch(msg.Watch), true
 	case watchTickMsg:
-		return m.onWatchTick(msg)
+		return m.onWatchTick(msg), true
 	case watchResultMsg:
-		return m.onWatchResult(msg)
+		return m.onWatchResult(msg), true
 	case profileOpenedMsg:
-		return m.profileOpened(msg)
+		return m.profileOpened(msg), true
 	case loginRequestMsg:
-		return m.login(msg)
+		return m.login(msg), true
 	case keyLoginMsg:
-		return m.loggedIn(msg)
+		return m.loggedIn(msg), true
 	case kit.LoginRequestMsg:
-		return m.openKeyPrompt(msg.Reason)
+		return m.openKeyPrompt(msg.Reason), true
 	case kit.DataMsg, kit.ClockMsg:
-		return nil // only the engine and the clock send these
+		return nil, true // only the engine and the clock send these
 	}
-	// Anything else (component ticks, form internals, the answers of
-	// commands a screen started) goes to every screen: a screen that was
-	// left while its command ran still gets the answer.
-	var cmds []tea.Cmd
-	for i, s := range m.screens {
-		ns, cmd := s.Update(msg)
-		m.screens[i] = ns
-		cmds = append(cmds, cmd)
-	}
-	if n := len(m.dialogs); n > 0 {
-		d, cmd := m.dialogs[n-1].Update(msg)
-		m.dialogs[n-1] = d
-		cmds = append(cmds, cmd)
-	}
-	return tea.Batch(cmds...)
+	return nil, false
 }
 
 func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
@@ -172,10 +177,8 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		// and redraws; the shell reads what is typed meanwhile.
 		return tea.Suspend
 	}
-	if n := len(m.dialogs); n > 0 {
-		d, cmd := m.dialogs[n-1].Update(msg)
-		m.dialogs[n-1] = d
-		return cmd
+	if len(m.dialogs) > 0 {
+		return m.toDialog(msg)
 	}
 	if m.cmdline.active {
 		return m.cmdline.update(m, msg)
@@ -229,22 +232,37 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	return m.toScreen(msg)
 }
 
-func (m *Model) toScreen(msg tea.Msg) tea.Cmd {
-	s, cmd := m.screen().Update(msg)
-	m.screens[m.active] = s
-	return cmd
-}
+// toScreen hands a message to the visible screen.
+func (m *Model) toScreen(msg tea.Msg) tea.Cmd { return m.updateScreen(m.active, msg) }
 
-// deliver hands a message to the screen with the given ID.
+// deliver hands a message to the screen with the given ID, visible or not.
 func (m *Model) deliver(id string, msg tea.Msg) tea.Cmd {
 	for i, s := range m.screens {
 		if s.ID() == id {
-			ns, cmd := s.Update(msg)
-			m.screens[i] = ns
-			return cmd
+			return m.updateScreen(i, msg)
 		}
 	}
 	return nil
+}
+
+// updateScreen updates screen i; what its commands answer comes back
+// addressed to it.
+func (m *Model) updateScreen(i int, msg tea.Msg) tea.Cmd {
+	s, cmd := m.screens[i].Update(msg)
+	m.screens[i] = s
+	return kit.Address(s.ID(), cmd)
+}
+
+// toDialog hands a message to the front dialog; what its commands answer
+// comes back addressed to the front dialog.
+func (m *Model) toDialog(msg tea.Msg) tea.Cmd {
+	n := len(m.dialogs)
+	if n == 0 {
+		return nil
+	}
+	d, cmd := m.dialogs[n-1].Update(msg)
+	m.dialogs[n-1] = d
+	return kit.Address(kit.DialogAddress, cmd)
 }
 
 // switchScreen shows screen i. The polling generation changes, so replies
@@ -268,7 +286,7 @@ func (m *Model) openScreen(id, arg string) tea.Cmd {
 		}
 		var cmd tea.Cmd
 		if o, ok := s.(kit.Opener); ok && arg != "" {
-			cmd = o.Open(arg)
+			cmd = kit.Address(s.ID(), o.Open(arg))
 		}
 		return tea.Batch(cmd, m.switchScreen(i))
 	}
