@@ -63,6 +63,9 @@ type fakeScreen struct {
 	mu   sync.Mutex
 	data []kit.DataMsg
 	done []kit.ActionDoneMsg
+	// onKey is returned for any key; got records every other message.
+	onKey tea.Cmd
+	got   []tea.Msg
 }
 
 func (s *fakeScreen) ID() string          { return s.id }
@@ -85,6 +88,10 @@ func (s *fakeScreen) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
 		s.data = append(s.data, msg)
 	case kit.ActionDoneMsg:
 		s.done = append(s.done, msg)
+	case tea.KeyPressMsg:
+		return s, s.onKey
+	default:
+		s.got = append(s.got, msg)
 	}
 	return s, nil
 }

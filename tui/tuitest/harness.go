@@ -9,6 +9,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/skytui/skytui/kit"
 )
 
 // Harness drives a model without a terminal: it runs commands in
@@ -100,7 +101,11 @@ func (h *Harness) Handle(msg tea.Msg) {
 		}
 		return
 	}
-	pkg := reflect.TypeOf(msg).PkgPath()
+	inner := msg
+	if a, ok := msg.(kit.Addressed); ok {
+		inner = a.Msg // a component's answer: ignored by what it is
+	}
+	pkg := reflect.TypeOf(inner).PkgPath()
 	for _, p := range h.Ignore {
 		if strings.Contains(pkg, p) {
 			return
