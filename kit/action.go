@@ -134,8 +134,11 @@ type CloseDialogMsg struct{}
 // gets keys.
 type Dialog interface {
 	Update(msg tea.Msg) (Dialog, tea.Cmd)
-	// View renders the box within at most width x height cells.
-	View(width, height int) string
+	// SetSize gives the area the box must fit in (the root calls it when
+	// the dialog opens and on every resize).
+	SetSize(width, height int)
+	// View renders the box within the SetSize area. It writes no state.
+	View() string
 }
 
 // LoginRequestMsg asks the root to open the API key prompt (Settings).

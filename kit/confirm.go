@@ -28,6 +28,8 @@ type ConfirmDialog struct {
 	answered bool
 	input    textinput.Model
 	wrong    bool
+
+	width, height int
 }
 
 // NewConfirm builds a confirmation dialog.
@@ -103,15 +105,28 @@ func (d *ConfirmDialog) Update(msg tea.Msg) (Dialog, tea.Cmd) {
 	return d, nil
 }
 
-// View renders the dialog box within width x height. Text from the API
+// SetSize implements Dialog.
+func (d *ConfirmDialog) SetSize(width, height int) {
+	d.width, d.height = width, height
+	_, inner := d.boxWidth()
+	d.input.SetWidth(inner - 3)
+}
+
+// boxWidth is the box's width and the width inside its border.
+func (d *ConfirmDialog) boxWidth() (w, inner int) {
+	w = min(max(40, d.width*2/3), d.width, 72)
+	return w, w - 4
+}
+
+// View renders the dialog box within the SetSize area. Text from the API
 // can be any length (a 5,000-character service name): the detail is cut to
 // the lines that fit and the name to be typed is shown shortened in the
 // middle, so the buttons, the input and the hint always stay on screen.
 // What must be typed is still the whole name.
-func (d *ConfirmDialog) View(width, height int) string {
+func (d *ConfirmDialog) View() string {
 	th := d.common.Theme
-	w := min(max(40, width*2/3), width, 72)
-	inner := w - 4
+	height := d.height
+	w, inner := d.boxWidth()
 	fit := lipgloss.NewStyle().Width(inner)
 	var tail []string
 	if d.spec.Kind == ConfirmTypeName {
@@ -122,7 +137,6 @@ func (d *ConfirmDialog) View(width, height int) string {
 			line = "Type " + th.Bold.Render(shown) + " (" + strconv.Itoa(utf8.RuneCountInString(name)) + " characters) to confirm, esc to cancel:"
 		}
 		tail = append(tail, line)
-		d.input.SetWidth(inner - 3)
 		tail = append(tail, d.input.View())
 		if d.wrong {
 			tail = append(tail, th.Error.Render("does not match; type the name exactly"))

@@ -170,7 +170,8 @@ func TestOutcomeDialogKeepsItsButtons(t *testing.T) {
 		found = append(found, fmt.Sprintf("restore %d into orders-prod: Running", i))
 	}
 	d.Checked(OutcomeCheckedMsg{ID: 1, Found: found})
-	out := d.View(56, 12)
+	d.SetSize(56, 12)
+	out := d.View()
 	if !strings.Contains(out, "[ Leave it ]") || !strings.Contains(out, "[ Send again ]") {
 		t.Fatalf("the buttons are off the dialog:\n%s", out)
 	}

@@ -36,6 +36,8 @@ type OutcomeDialog struct {
 	checked  OutcomeCheckedMsg
 	resend   bool // cursor on "Send again"
 	answered bool
+
+	width, height int
 }
 
 // NewOutcomeDialog builds the dialog; checking says a reading is under way
@@ -81,10 +83,14 @@ func (d *OutcomeDialog) Update(msg tea.Msg) (Dialog, tea.Cmd) {
 	return d, nil
 }
 
-// View renders the dialog within width x height: the text is cut (with
+// SetSize implements Dialog.
+func (d *OutcomeDialog) SetSize(width, height int) { d.width, d.height = width, height }
+
+// View renders the dialog within the SetSize area: the text is cut (with
 // an ellipsis) before the buttons and their hint ever are.
-func (d *OutcomeDialog) View(width, height int) string {
+func (d *OutcomeDialog) View() string {
 	th := d.common.Theme
+	width, height := d.width, d.height
 	w := min(max(40, width*2/3), width, 76)
 	inner := w - 4
 	var body []string

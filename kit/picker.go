@@ -27,6 +27,7 @@ type Picker struct {
 	table   *Table
 	byID    map[string]api.Service
 	done    bool
+	width   int
 }
 
 // NewPicker builds a service picker over the given services.
@@ -87,11 +88,15 @@ func (p *Picker) reply(s *api.Service) tea.Cmd {
 	)
 }
 
+// SetSize implements Dialog.
+func (p *Picker) SetSize(width, height int) {
+	p.width = min(width, 64)
+	p.table.SetSize(p.width-4, min(max(5, height-6), 12))
+}
+
 // View renders the picker.
-func (p *Picker) View(width, height int) string {
-	w := min(width, 64)
-	h := min(max(5, height-6), 12)
-	p.table.SetSize(w-4, h)
+func (p *Picker) View() string {
+	w := p.width
 	body := p.table.View() + "\n\n" + p.common.Theme.Muted.Render("enter choose  / filter  esc cancel")
 	return Box(p.common.Theme, p.title, body, w)
 }

@@ -76,7 +76,7 @@ func (m *Model) requestAction(a kit.Action) tea.Cmd {
 	if a.Confirm.Kind != kit.ConfirmNone {
 		id := l.id()
 		l.awaiting[id] = a
-		m.dialogs = append(m.dialogs, kit.NewConfirm(m.common, id, a.Confirm))
+		m.pushDialog(kit.NewConfirm(m.common, id, a.Confirm))
 		return nil
 	}
 	return m.submit(a)
@@ -200,7 +200,7 @@ func (m *Model) outcomeUnknown(a kit.Action, msg actionResultMsg, sameProfile bo
 	id := l.id()
 	l.unknown[id] = unknownAction{action: a}
 	l.keys[a.Key] = true
-	m.dialogs = append(m.dialogs, kit.NewOutcomeDialog(m.common, id, a.Name, why, a.EvidenceOf, a.Evidence != nil))
+	m.pushDialog(kit.NewOutcomeDialog(m.common, id, a.Name, why, a.EvidenceOf, a.Evidence != nil))
 	if a.Evidence == nil {
 		return toast
 	}

@@ -79,7 +79,7 @@ func (m *Model) render() string {
 	}
 	body = fitLines(body, w, bh)
 	if n := len(m.dialogs); n > 0 {
-		body = overlay(body, m.dialogs[n-1].View(w-4, bh-2), w, bh)
+		body = overlay(body, m.dialogs[n-1].View(), w, bh)
 	}
 	var b strings.Builder
 	b.WriteString(m.headerView(w))

@@ -39,8 +39,40 @@ func (k globalKeys) list() []key.Binding {
 		k.Help, k.Command, k.Refresh, k.Back, k.Quit, k.Suspend}
 }
 
-// helpView is the full help, generated from the bindings themselves.
+// helpView is the full help, generated from the bindings themselves,
+// scrolled to helpOffset.
 func (m *Model) helpView(w, h int) string {
+	th := m.common.Theme
+	lines, avail, cols, maxOff := m.helpLayout(w, h)
+	colW := w / cols
+	off := min(m.helpOffset, maxOff)
+	lines = lines[off:]
+	var out []string
+	for r := 0; r < avail; r++ {
+		var row strings.Builder
+		for c := 0; c < cols; c++ {
+			i := c*avail + r
+			if i >= len(lines) {
+				break
+			}
+			cell := ansi.Truncate(lines[i], colW-1, "")
+			row.WriteString(cell)
+			if c < cols-1 {
+				row.WriteString(strings.Repeat(" ", max(0, colW-ansi.StringWidth(cell))))
+			}
+		}
+		out = append(out, strings.TrimRight(row.String(), " "))
+	}
+	title := th.Bold.Render(" Help") + th.Muted.Render("  (esc or ? to close)")
+	if maxOff > 0 {
+		title += th.Muted.Render("  j/k scroll")
+	}
+	return title + "\n\n" + strings.Join(out, "\n")
+}
+
+// helpLayout lays the help out in w x h: its lines, the rows and columns
+// they flow into, and the furthest it can be scrolled.
+func (m *Model) helpLayout(w, h int) (lines []string, rows, cols, maxOff int) {
 	th := m.common.Theme
 	type group struct {
 		title string
@@ -63,7 +95,6 @@ func (m *Model) helpView(w, h int) string {
 		key.NewBinding(key.WithKeys(":profile"), key.WithHelp(":profile <name>", "switch profile")),
 		key.NewBinding(key.WithKeys(":q"), key.WithHelp(":q", "quit")),
 	}})
-	var lines []string
 	seen := map[string]bool{}
 	for _, g := range groups {
 		kw := 0
@@ -95,32 +126,7 @@ func (m *Model) helpView(w, h int) string {
 		lines = append(lines, gl...)
 	}
 	// flow into as many columns as the width allows; scroll the rest
-	avail := max(1, h-2)
-	cols := min(max(1, (len(lines)+avail-1)/avail), max(1, w/38))
-	colW := w / cols
-	page := cols * avail
-	m.helpMax = max(0, len(lines)-page)
-	off := min(m.helpOffset, m.helpMax)
-	lines = lines[off:]
-	var out []string
-	for r := 0; r < avail; r++ {
-		var row strings.Builder
-		for c := 0; c < cols; c++ {
-			i := c*avail + r
-			if i >= len(lines) {
-				break
-			}
-			cell := ansi.Truncate(lines[i], colW-1, "")
-			row.WriteString(cell)
-			if c < cols-1 {
-				row.WriteString(strings.Repeat(" ", max(0, colW-ansi.StringWidth(cell))))
-			}
-		}
-		out = append(out, strings.TrimRight(row.String(), " "))
-	}
-	title := th.Bold.Render(" Help") + th.Muted.Render("  (esc or ? to close)")
-	if m.helpMax > 0 {
-		title += th.Muted.Render("  j/k scroll")
-	}
-	return title + "\n\n" + strings.Join(out, "\n")
+	rows = max(1, h-2)
+	cols = min(max(1, (len(lines)+rows-1)/rows), max(1, w/38))
+	return lines, rows, cols, max(0, len(lines)-cols*rows)
 }

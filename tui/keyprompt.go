@@ -24,6 +24,7 @@ type keyPrompt struct {
 	busy    bool
 	err     string
 	attempt int
+	width   int
 }
 
 // keyLoginMsg is Options.Login's answer.
@@ -86,10 +87,16 @@ type loginRequestMsg struct {
 	attempt int
 }
 
-func (k *keyPrompt) View(width, _ int) string {
+// SetSize implements kit.Dialog: the prompt is as wide as it may be, up to
+// 76 cells; its height is its text's.
+func (k *keyPrompt) SetSize(width, _ int) {
+	k.width = min(max(40, width), 76)
+	k.input.SetWidth(k.width - 6)
+}
+
+func (k *keyPrompt) View() string {
 	th := k.common.Theme
-	w := min(max(40, width), 76)
-	k.input.SetWidth(w - 6)
+	w := k.width
 	var b strings.Builder
 	if k.reason != "" {
 		b.WriteString(ansi.Wrap(k.reason, w-4, " ") + "\n\n")
@@ -121,7 +128,7 @@ func (m *Model) openKeyPrompt(reason string) tea.Cmd {
 			return nil
 		}
 	}
-	m.dialogs = append(m.dialogs, newKeyPrompt(m.common, reason))
+	m.pushDialog(newKeyPrompt(m.common, reason))
 	return nil
 }
 

@@ -56,7 +56,6 @@ type Model struct {
 	dialogs    []kit.Dialog
 	showHelp   bool
 	helpOffset int
-	helpMax    int
 	cmdline    *cmdLine
 	toasts     []toast
 	toastID    int

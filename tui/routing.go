@@ -56,6 +56,9 @@ func (m *Model) own(msg tea.Msg, from string) (tea.Cmd, bool) {
 		for _, s := range m.screens {
 			s.SetSize(m.width, m.bodyHeight())
 		}
+		for _, d := range m.dialogs {
+			d.SetSize(m.dialogArea())
+		}
 		return nil, true
 	case tea.BackgroundColorMsg:
 		m.common.Theme = theme.New(theme.Options{Dark: msg.IsDark(), NoColor: m.opts.NoColor,
@@ -135,7 +138,7 @@ func (m *Model) own(msg tea.Msg, from string) (tea.Cmd, bool) {
 		cmd, _ := m.confirmedAction(msg)
 		return cmd, true
 	case kit.OpenDialogMsg:
-		m.dialogs = append(m.dialogs, msg.Dialog)
+		m.pushDialog(msg.Dialog)
 		return nil, true
 	case kit.CloseDialogMsg:
 		if n := len(m.dialogs); n > 0 {
@@ -189,7 +192,8 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 			m.showHelp = false
 			m.helpOffset = 0
 		case "j", "down", "pgdown", "space":
-			m.helpOffset = min(m.helpOffset+5, m.helpMax)
+			_, _, _, maxOff := m.helpLayout(m.width, m.bodyHeight())
+			m.helpOffset = min(m.helpOffset+5, maxOff)
 		case "k", "up", "pgup":
 			m.helpOffset = max(0, m.helpOffset-5)
 		}
@@ -253,6 +257,15 @@ func (m *Model) updateScreen(i int, msg tea.Msg) tea.Cmd {
 	return kit.Address(s.ID(), cmd)
 }
 
+// pushDialog opens d in front of the others, sized to the dialog area.
+func (m *Model) pushDialog(d kit.Dialog) {
+	d.SetSize(m.dialogArea())
+	m.dialogs = append(m.dialogs, d)
+}
+
+// dialogArea is what a dialog may cover: the body less a margin.
+func (m *Model) dialogArea() (w, h int) { return m.width - 4, m.bodyHeight() - 2 }
+
 // toDialog hands a message to the front dialog; what its commands answer
 // comes back addressed to the front dialog.
 func (m *Model) toDialog(msg tea.Msg) tea.Cmd {
@@ -300,7 +313,7 @@ func (m *Model) quit() tea.Cmd {
 				return nil
 			}
 		}
-		m.dialogs = append(m.dialogs, kit.NewConfirm(m.common, quitDialogID, kit.Confirm{
+		m.pushDialog(kit.NewConfirm(m.common, quitDialogID, kit.Confirm{
 			Kind:  kit.ConfirmYesNo,
 			Title: "Quit while submitting?",
 			Detail: "Still being submitted: " + strings.Join(sub, ", ") +
