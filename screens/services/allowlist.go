@@ -25,6 +25,8 @@ type allowTag struct {
 // allowView shows a service's allow list (polled as kit.AllowListKey while
 // open) and adds or removes entries through the action layer.
 type allowView struct {
+	common  *kit.Common
+	keys    keyMap
 	svc     api.Service
 	groups  []api.AllowListGroup
 	loaded  bool
@@ -38,8 +40,8 @@ type allowView struct {
 	height  int
 }
 
-func newAllowView(c *kit.Common, v api.Service) *allowView {
-	a := &allowView{svc: v}
+func newAllowView(c *kit.Common, keys keyMap, v api.Service) *allowView {
+	a := &allowView{common: c, keys: keys, svc: v}
 	a.table = kit.NewTable(c, []kit.Column{
 		{Title: "ADDRESS", Min: 9, Max: 43, Priority: 9},
 		{Title: "COMMENT", Min: 7, Max: 40, Priority: 5},
@@ -63,8 +65,8 @@ func newAllowView(c *kit.Common, v api.Service) *allowView {
 
 func (a *allowView) key() string { return kit.AllowListKey(a.svc.ID).String() }
 
-func (a *allowView) resource(c *kit.Common) kit.Resource {
-	id := a.svc.ID
+func (a *allowView) resource() kit.Resource {
+	c, id := a.common, a.svc.ID
 	return kit.AllowListKey(id).Resource(func(ctx context.Context) ([]api.AllowListGroup, error) {
 		if c.Client == nil {
 			return nil, errors.New("no API client")
@@ -131,14 +133,15 @@ func (a *allowView) update(msg tea.Msg) tea.Cmd {
 	return cmd
 }
 
-func (a *allowView) onKey(c *kit.Common, msg tea.KeyPressMsg) tea.Cmd {
+func (a *allowView) onKey(msg tea.KeyPressMsg) tea.Cmd {
+	c := a.common
 	if a.adding {
-		switch msg.String() {
-		case "esc":
+		switch {
+		case key.Matches(msg, a.keys.AddCancel):
 			a.adding = false
 			a.input.Blur()
 			return nil
-		case "enter":
+		case key.Matches(msg, a.keys.AddConfirm):
 			a.validate()
 			v := strings.TrimSpace(a.input.Value())
 			if a.invalid || v == "" {
@@ -170,11 +173,11 @@ func (a *allowView) onKey(c *kit.Common, msg tea.KeyPressMsg) tea.Cmd {
 		return cmd
 	}
 	switch {
-	case key.Matches(msg, newKeyMap().Add):
+	case key.Matches(msg, a.keys.Add):
 		a.adding = true
 		a.validate()
 		return a.input.Focus()
-	case key.Matches(msg, newKeyMap().Remove):
+	case key.Matches(msg, a.keys.Remove):
 		r, ok := a.table.Selected()
 		if !ok {
 			return nil
@@ -217,8 +220,8 @@ func (a *allowView) onActionDone(msg kit.ActionDoneMsg, tag allowTag) tea.Cmd {
 	return nil
 }
 
-func (a *allowView) view(c *kit.Common, w, h int) string {
-	th := c.Theme
+func (a *allowView) view() string {
+	th, w, h := a.common.Theme, a.width, a.height
 	head := th.Bold.Render(" Allow list") + "  " + a.svc.Name + " " + th.Muted.Render("("+a.svc.ID+")")
 	switch {
 	case a.err != nil:

@@ -142,6 +142,8 @@ type formDoneMsg struct {
 }
 
 type createForm struct {
+	common *kit.Common
+	width  int
 	form   *huh.Form
 	values *formValues
 	opts   *optionSource
@@ -396,7 +398,7 @@ func allowHint(s string) string {
 func newCreateForm(c *kit.Common, d *draft) *createForm {
 	v := newFormValues(d)
 	o := &optionSource{client: c.Client, ctx: c.Ctx(), sizes: map[string][]api.Size{}}
-	f := &createForm{values: v, opts: o}
+	f := &createForm{common: c, values: v, opts: o}
 
 	provider := huh.NewSelect[string]().Title("Provider").Accessor(v.provider).Height(5).
 		OptionsFunc(func() []huh.Option[string] { return o.providers(v.provider.Get()) }, "providers").
@@ -455,6 +457,7 @@ func newCreateForm(c *kit.Common, d *draft) *createForm {
 }
 
 func (f *createForm) setSize(w, h int) {
+	f.width = w
 	f.form.WithWidth(max(20, min(w-2, 100))).WithHeight(max(5, h-2))
 }
 
@@ -473,8 +476,8 @@ func (f *createForm) update(msg tea.Msg) tea.Cmd {
 	return cmd
 }
 
-func (f *createForm) view(c *kit.Common, w, h int) string {
-	th := c.Theme
+func (f *createForm) view() string {
+	th, w := f.common.Theme, f.width
 	head := th.Bold.Render(" Create a service") + th.Muted.Render("  enter/tab next  shift+tab back  / filter a list  esc cancel (keeps input)")
 	return ansi.Truncate(head, w, th.Glyphs.Ellipsis) + "\n\n" + f.form.View()
 }

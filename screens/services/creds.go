@@ -24,6 +24,9 @@ type credsMsg struct {
 // password masked until revealed, and a ready-to-paste mariadb command. The
 // password lives only while the view is open.
 type credsView struct {
+	common  *kit.Common
+	width   int
+	height  int
 	svc     api.Service
 	loading bool
 	creds   *api.Credentials
@@ -31,17 +34,21 @@ type credsView struct {
 	reveal  bool
 }
 
-func newCredsView(v api.Service) *credsView { return &credsView{svc: v} }
+func newCredsView(c *kit.Common, v api.Service) *credsView {
+	return &credsView{common: c, svc: v}
+}
+
+func (c *credsView) setSize(w, h int) { c.width, c.height = w, h }
 
 // load reads the credentials if the service is ready; before that the
 // view explains and waits (the listing keeps being polled).
-func (c *credsView) load(common *kit.Common) tea.Cmd {
+func (c *credsView) load() tea.Cmd {
 	if !c.svc.Ready() || c.loading || c.creds != nil {
 		return nil
 	}
 	c.loading = true
 	c.err = nil
-	client, id, ctx := common.Client, c.svc.ID, common.Ctx()
+	client, id, ctx := c.common.Client, c.svc.ID, c.common.Ctx()
 	return func() tea.Msg {
 		cr, err := client.GetCredentials(ctx, id)
 		return credsMsg{id: id, creds: cr, err: err}
@@ -58,10 +65,10 @@ func (c *credsView) onLoaded(msg credsMsg) {
 
 // onService follows the service's status: when it turns ready while the
 // explanation is shown, the credentials are read.
-func (c *credsView) onService(common *kit.Common, v api.Service) tea.Cmd {
+func (c *credsView) onService(v api.Service) tea.Cmd {
 	c.svc = v
 	if v.Ready() && c.creds == nil && !c.loading && c.err == nil {
-		return c.load(common)
+		return c.load()
 	}
 	return nil
 }
@@ -115,17 +122,17 @@ func (s *Screen) onCredsKey(msg tea.KeyPressMsg) tea.Cmd {
 			return nil
 		}
 		return kit.Copy(s.common, "mariadb command for "+c.svc.Name, c.command())
-	case msg.String() == "r" || msg.String() == "enter":
+	case key.Matches(msg, k.Retry):
 		if c.err != nil {
 			c.err = nil
-			return c.load(s.common)
+			return c.load()
 		}
 	}
 	return nil
 }
 
-func (c *credsView) view(common *kit.Common, w, h int) string {
-	th := common.Theme
+func (c *credsView) view() string {
+	th, w, h := c.common.Theme, c.width, c.height
 	g := th.Glyphs
 	var lines []string
 	lines = append(lines, th.Bold.Render(" Credentials")+"  "+c.svc.Name+" "+th.Muted.Render("("+c.svc.ID+")"), "")
@@ -143,7 +150,7 @@ func (c *credsView) view(common *kit.Common, w, h int) string {
 				"This view fills in by itself."
 		}
 		lines = append(lines,
-			"  "+th.Status(c.svc.Status).Render(statusText(&c.svc, common.Time())),
+			"  "+th.Status(c.svc.Status).Render(statusText(&c.svc, c.common.Time())),
 			"",
 			indent(ansi.Wrap(why, max(20, w-4), " "), "  "),
 		)

@@ -142,7 +142,7 @@ func (s *Screen) CapturesKeys() bool {
 func (s *Screen) Resources() []kit.Resource {
 	res := []kit.Resource{kit.Services(s.common)}
 	if s.mode == modeAllow && s.allow != nil {
-		res = append(res, s.allow.resource(s.common))
+		res = append(res, s.allow.resource())
 	}
 	return res
 }
@@ -155,6 +155,9 @@ func (s *Screen) SetSize(w, h int) {
 	}
 	if s.allow != nil {
 		s.allow.setSize(w, h)
+	}
+	if s.creds != nil {
+		s.creds.setSize(w, h)
 	}
 }
 
@@ -243,7 +246,7 @@ func (s *Screen) setServices(svcs []api.Service) tea.Cmd {
 	s.rebuildRows()
 	if s.creds != nil {
 		if v, ok := s.service(s.creds.svc.ID); ok {
-			cmds = append(cmds, s.creds.onService(s.common, v))
+			cmds = append(cmds, s.creds.onService(v))
 		}
 	}
 	if s.allow != nil {
@@ -507,14 +510,14 @@ func (s *Screen) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		return s.onCredsKey(msg)
 	case modeAllow:
 		if s.allow.capturesKeys() {
-			return s.allow.onKey(s.common, msg)
+			return s.allow.onKey(msg)
 		}
 		if key.Matches(msg, s.keys.Back) {
 			s.allow = nil
 			s.mode = modeList
 			return nil
 		}
-		return s.allow.onKey(s.common, msg)
+		return s.allow.onKey(msg)
 	}
 	// list mode
 	if s.Capturing() {
@@ -539,15 +542,16 @@ func (s *Screen) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		if !ok {
 			return nil
 		}
-		s.creds = newCredsView(v)
+		s.creds = newCredsView(s.common, v)
+		s.creds.setSize(s.Size())
 		s.mode = modeCreds
-		return s.creds.load(s.common)
+		return s.creds.load()
 	case key.Matches(msg, k.Allow):
 		v, ok := s.selected()
 		if !ok {
 			return nil
 		}
-		s.allow = newAllowView(s.common, v)
+		s.allow = newAllowView(s.common, s.keys, v)
 		w, h := s.Size()
 		s.allow.setSize(w, h)
 		s.mode = modeAllow
@@ -617,16 +621,15 @@ func (s *Screen) onActionDone(msg kit.ActionDoneMsg) tea.Cmd {
 
 // View implements kit.Screen.
 func (s *Screen) View() string {
-	w, h := s.Size()
 	switch s.mode {
 	case modeCreate:
-		return s.form.view(s.common, w, h)
+		return s.form.view()
 	case modeReview:
 		return s.reviewView()
 	case modeCreds:
-		return s.creds.view(s.common, w, h)
+		return s.creds.view()
 	case modeAllow:
-		return s.allow.view(s.common, w, h)
+		return s.allow.view()
 	}
 	th := s.common.Theme
 	note := th.Muted.Render("sort: " + s.sortText())
@@ -654,9 +657,9 @@ type keyMap struct {
 	Creds   key.Binding
 	Allow   key.Binding
 	// credentials
-	Reveal, CopyPassword, CopyCommand, CopyUser key.Binding
+	Reveal, CopyPassword, CopyCommand, CopyUser, Retry key.Binding
 	// allow list
-	Add, Remove key.Binding
+	Add, Remove, AddConfirm, AddCancel key.Binding
 	// review
 	Launch, Edit key.Binding
 	// form
@@ -675,8 +678,11 @@ func newKeyMap() keyMap {
 		CopyPassword: key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "copy password")),
 		CopyCommand:  key.NewBinding(key.WithKeys("Y", "m"), key.WithHelp("Y", "copy mariadb command")),
 		CopyUser:     key.NewBinding(key.WithKeys("u"), key.WithHelp("u", "copy username")),
+		Retry:        key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "read again")),
 		Add:          key.NewBinding(key.WithKeys("n", "+"), key.WithHelp("n", "add entry")),
 		Remove:       key.NewBinding(key.WithKeys("d", "x", "delete"), key.WithHelp("d", "remove entry")),
+		AddConfirm:   key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "add")),
+		AddCancel:    key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel")),
 		Launch:       key.NewBinding(key.WithKeys("enter", "y"), key.WithHelp("enter", "launch")),
 		Edit:         key.NewBinding(key.WithKeys("e", "backspace"), key.WithHelp("e", "edit")),
 		FormNext:     key.NewBinding(key.WithKeys("enter", "tab"), key.WithHelp("enter/tab", "next")),
@@ -698,13 +704,13 @@ func (s *Screen) KeyMap() help.KeyMap {
 		return kit.Keys{Short: b, Full: [][]key.Binding{b}}
 	case modeCreds:
 		b := []key.Binding{k.CopyPassword, k.CopyCommand, k.CopyUser, k.Reveal, k.Back}
+		if s.creds != nil && s.creds.err != nil {
+			b = append(b, k.Retry)
+		}
 		return kit.Keys{Short: b, Full: [][]key.Binding{b}}
 	case modeAllow:
 		if s.allow != nil && s.allow.capturesKeys() {
-			b := []key.Binding{
-				key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "add")),
-				key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel")),
-			}
+			b := []key.Binding{k.AddConfirm, k.AddCancel}
 			return kit.Keys{Short: b, Full: [][]key.Binding{b}}
 		}
 		b := []key.Binding{k.Add, k.Remove, t.Filter, k.Back}
