@@ -76,6 +76,10 @@ func (l *ListView) SetSize(w, h int) {
 
 func (l *ListView) layout() { LayoutSplit(l.Table, l.Detail, l.showDetail, l.width, l.height-1) }
 
+// SetTitle changes the title of the status line (a screen whose title
+// names what it shows: "Backups of orders-prod").
+func (l *ListView) SetTitle(title string) { l.title = title }
+
 // Size is the area last given by SetSize.
 func (l *ListView) Size() (w, h int) { return l.width, l.height }
 
@@ -240,7 +244,7 @@ func (l *ListView) View(count string, notes ...string) string {
 // the filter and back.
 func (l *ListView) KeyMap(short []key.Binding, screen ...key.Binding) Keys {
 	if l.Table.Filtering() {
-		return FilterKeys()
+		return filterKeys(l.Table.Keys)
 	}
 	k := l.Keys
 	first := append(append([]key.Binding{k.Detail}, screen...), k.ScrollDown, k.ScrollUp)
@@ -253,12 +257,11 @@ func (l *ListView) NavKeys() []key.Binding {
 	return []key.Binding{t.Up, t.Down, t.PageUp, t.PageDown, t.Top, t.Bottom, t.Filter, l.Keys.Back}
 }
 
-// FilterKeys is the help while a filter is typed.
-func FilterKeys() Keys {
-	b := []key.Binding{
-		key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "keep filter")),
-		key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear filter")),
-	}
+// FilterKeys is the help while a filter is typed (the default table keys).
+func FilterKeys() Keys { return filterKeys(DefaultTableKeys) }
+
+func filterKeys(t TableKeys) Keys {
+	b := []key.Binding{t.FilterKeep, t.FilterClear}
 	return Keys{Short: b, Full: [][]key.Binding{b}}
 }
 

@@ -38,6 +38,9 @@ type Row struct {
 // TableKeys are the table's bindings; they are also listed in help.
 type TableKeys struct {
 	Up, Down, PageUp, PageDown, Top, Bottom, Filter key.Binding
+	// While the filter is typed: keep it and go back to the rows, or
+	// clear it.
+	FilterKeep, FilterClear key.Binding
 }
 
 // DefaultTableKeys are vi- and arrow-style bindings.
@@ -49,6 +52,9 @@ var DefaultTableKeys = TableKeys{
 	Top:      key.NewBinding(key.WithKeys("home", "g"), key.WithHelp("g/home", "first row")),
 	Bottom:   key.NewBinding(key.WithKeys("end", "G"), key.WithHelp("G/end", "last row")),
 	Filter:   key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter")),
+
+	FilterKeep:  key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "keep filter")),
+	FilterClear: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear filter")),
 }
 
 const gutter = 2 // "> " before each row
@@ -188,18 +194,18 @@ func (t *Table) Update(msg tea.Msg) (bool, tea.Cmd) {
 		return false, nil
 	}
 	if t.filtering {
-		switch kp.String() {
-		case "esc":
+		switch s := kp.String(); {
+		case key.Matches(kp, t.Keys.FilterClear):
 			t.filtering = false
 			t.input.Blur()
 			t.SetFilter("")
 			return true, nil
-		case "enter":
+		case key.Matches(kp, t.Keys.FilterKeep):
 			t.filtering = false
 			t.input.Blur()
 			return true, nil
-		case "up", "down", "pgup", "pgdown":
-			// fall through to navigation while typing
+		case s == "up" || s == "down" || s == "pgup" || s == "pgdown":
+			// the arrows move in the rows while typing (j and k are text)
 		default:
 			var cmd tea.Cmd
 			t.input, cmd = t.input.Update(msg)
@@ -229,7 +235,7 @@ func (t *Table) Update(msg tea.Msg) (bool, tea.Cmd) {
 		t.input.SetValue(t.filter)
 		t.input.CursorEnd()
 		return true, t.input.Focus()
-	case kp.String() == "esc" && t.filter != "":
+	case key.Matches(kp, t.Keys.FilterClear) && t.filter != "":
 		t.SetFilter("")
 	default:
 		return false, nil
