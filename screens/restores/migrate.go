@@ -155,19 +155,6 @@ func (m *migration) setServices(svcs []api.Service) {
 
 // ---- the backup of the source ----
 
-func schemeFor(provider, fallback string) string {
-	switch strings.ToLower(provider) {
-	case "gcp":
-		return "gs"
-	case "aws":
-		return "s3"
-	}
-	if fallback != "" {
-		return fallback
-	}
-	return "s3"
-}
-
 func (m *migration) openForm() tea.Cmd {
 	m.step = migBackup
 	opts := backupform.Options{Type: api.BackupLogical, Bucket: schemeFor(m.src().Provider, "") + "://", Draft: m.draft}
@@ -176,23 +163,26 @@ func (m *migration) openForm() tea.Cmd {
 	return m.form.Init()
 }
 
-func (m *migration) backupsKey() string { return "migrate/backups/" + m.srcID }
+// migratePrefix starts the keys of the migration's own resources.
+const migratePrefix = "migrate/"
+
+// backupsKey is the source's backups, polled fast while the migration
+// waits for its backup.
+func (m *migration) backupsKey() kit.Key[[]api.Backup] {
+	return kit.Key[[]api.Backup](migratePrefix + "backups/" + m.srcID)
+}
 
 func (m *migration) resources() []kit.Resource {
 	if m.step != migWait || m.srcID == "" {
 		return nil
 	}
 	client, id := m.common.Client, m.srcID
-	return []kit.Resource{{
-		Key: m.backupsKey(),
-		Fetch: func(ctx context.Context) (any, error) {
-			if client == nil {
-				return nil, fmt.Errorf("no API client")
-			}
-			return client.ListBackups(ctx, id)
-		},
-		Pending: func(any) bool { return true }, // waiting: poll fast
-	}}
+	return []kit.Resource{m.backupsKey().Resource(func(ctx context.Context) ([]api.Backup, error) {
+		if client == nil {
+			return nil, fmt.Errorf("no API client")
+		}
+		return client.ListBackups(ctx, id)
+	}, func([]api.Backup) bool { return true })} // waiting: poll fast
 }
 
 func (m *migration) path() string {
@@ -228,15 +218,15 @@ func (m *migration) find(list []api.Backup) *api.Backup {
 }
 
 func (m *migration) onData(msg kit.DataMsg) bool {
-	if msg.Key != m.backupsKey() || m.step != migWait {
-		return strings.HasPrefix(msg.Key, "migrate/")
+	list, err, ok := m.backupsKey().Of(msg)
+	if !ok || m.step != migWait {
+		return strings.HasPrefix(msg.Key, migratePrefix)
 	}
-	if msg.Err != nil {
-		m.listErr = msg.Err
+	if err != nil {
+		m.listErr = err
 		return true
 	}
 	m.listErr = nil
-	list, _ := msg.Data.([]api.Backup)
 	m.onBackup(m.find(list))
 	return true
 }
@@ -259,130 +249,6 @@ func (m *migration) onWatchDone(msg kit.WatchDoneMsg) {
 	if b, ok := msg.Data.(*api.Backup); ok && m.step == migWait && b != nil && m.schedule != nil && b.Key == m.schedule.BackupID {
 		m.onBackup(b)
 	}
-}
-
-func (m *migration) toCopy() {
-	m.step = migCopy
-	m.stepErr = ""
-	if m.dest.Value() == "" {
-		m.dest.SetValue(schemeFor(m.dst().Provider, schemeOf(m.sourcePath())) + "://")
-	}
-	m.editing = true
-	m.dest.CursorEnd()
-	m.dest.Focus()
-}
-
-func (m *migration) sourcePath() string {
-	if m.backup != nil && m.backup.Bucket != "" {
-		return strings.TrimSuffix(m.backup.Bucket, "/")
-	}
-	return strings.TrimSuffix(m.path(), "/")
-}
-
-func schemeOf(uri string) string {
-	s, _, _, _ := api.ParseBucketURI(uri)
-	return s
-}
-
-// destPath is the copy's destination folder: the typed URI, or the typed
-// bucket with the source's folder when only a bucket was typed.
-func (m *migration) destPath() (string, error) {
-	v := strings.TrimSpace(m.dest.Value())
-	scheme, bucket, path, err := api.ParseBucketURI(v)
-	if err != nil {
-		return "", fmt.Errorf("destination: %v (expected gs://<bucket>/<folder> or s3://<bucket>/<folder>)", err)
-	}
-	if strings.Trim(path, "/") == "" {
-		_, _, sp, _ := api.ParseBucketURI(m.sourcePath())
-		path = strings.Trim(sp, "/")
-	}
-	return scheme + "://" + bucket + "/" + strings.Trim(path, "/"), nil
-}
-
-// CopyCommand is the command that copies the backup folder src to dst:
-// aws s3 cp between s3:// buckets, gsutil cp between gs:// buckets, and
-// gsutil rsync across the two (gsutil reads s3:// with boto credentials).
-func CopyCommand(src, dst string) (cmd, note string) {
-	src, dst = strings.TrimSuffix(src, "/"), strings.TrimSuffix(dst, "/")
-	s, d := schemeOf(src), schemeOf(dst)
-	switch {
-	case s == "s3" && d == "s3":
-		return kit.ShellCommand("aws", "s3", "cp", "--recursive", src, dst), "needs the AWS CLI with access to both buckets"
-	case s == "gs" && d == "gs":
-		return kit.ShellCommand("gsutil", "-m", "cp", "-r", src, dst), "needs gsutil (Google Cloud SDK) with access to both buckets"
-	}
-	return kit.ShellCommand("gsutil", "-m", "rsync", "-r", src, dst),
-		"gsutil reads and writes s3:// with boto credentials: put aws_access_key_id and aws_secret_access_key in the [Credentials] section of ~/.boto"
-}
-
-// ListCommand lists a folder, to check the backup file's name.
-func ListCommand(folder string) string {
-	folder = strings.TrimSuffix(folder, "/") + "/"
-	if schemeOf(folder) == "s3" {
-		return kit.ShellCommand("aws", "s3", "ls", folder)
-	}
-	return kit.ShellCommand("gsutil", "ls", folder)
-}
-
-// restoreOptions opens the own-bucket restore into the target with every
-// field prefilled from the migration.
-func (m *migration) restoreOptions() (*restoreform.Options, error) {
-	dest, err := m.destPath()
-	if err != nil {
-		return nil, err
-	}
-	scheme, bucket, folder, _ := api.ParseBucketURI(dest)
-	method := api.MethodMariabackup
-	if m.backup != nil {
-		switch {
-		case m.backup.Method == api.MethodMysqldump, m.backup.Type == api.BackupLogical, m.backup.Type == api.BackupDump:
-			method = api.MethodMysqldump
-		}
-	}
-	file := strings.Trim(folder, "/") + "/" + backupFileGuess(m.backup)
-	note := fmt.Sprintf("Prefilled by the migration of %s (%s) to %s (%s): the backup was copied to %s. The API does not report the backup's file name, so it is a guess: check it with `%s` and correct it if needed.",
-		rsName(m.src()), m.src().Provider, rsName(m.dst()), m.dst().Provider, dest, ListCommand(dest))
-	return &restoreform.Options{
-		Origin:     ID,
-		Source:     restoreform.SourceBucket,
-		TargetID:   m.dstID,
-		LockTarget: true,
-		Services:   m.svcList,
-		Bucket: restoreform.BucketPrefill{
-			Bucket:        scheme + "://" + bucket + "/",
-			File:          file,
-			Method:        method,
-			Note:          note,
-			SourceService: rsName(m.src()),
-		},
-	}, nil
-}
-
-// backupFileGuess names the backup file: the hash part of its key, gzip.
-func backupFileGuess(b *api.Backup) string {
-	if b == nil || b.Key == "" {
-		return "backup.gz"
-	}
-	h, _, _ := strings.Cut(b.Key, ":")
-	ext := ".gz"
-	if b.Method == api.MethodMysqldump || b.Type == api.BackupLogical || b.Type == api.BackupDump {
-		ext = ".sql.gz"
-	}
-	return h + ext
-}
-
-func rsName(s api.Service) string {
-	if s.Name != "" {
-		return s.Name
-	}
-	return s.ID
-}
-
-func rsOr(s, def string) string {
-	if s == "" {
-		return def
-	}
-	return s
 }
 
 // ---- updates ----
@@ -576,7 +442,7 @@ func (m *migration) onActionDone(msg kit.ActionDoneMsg) tea.Cmd {
 	if api.IsOutcomeUnknown(msg.Err) {
 		// sent, never answered: the root's dialog says what appeared; the
 		// backups listing the next step waits on is read again
-		return kit.Refresh(m.backupsKey())
+		return kit.Refresh(m.backupsKey().String())
 	}
 	if msg.Err != nil {
 		m.step = migBackup
@@ -588,7 +454,7 @@ func (m *migration) onActionDone(msg kit.ActionDoneMsg) tea.Cmd {
 	sc, _ := msg.Result.(*api.Schedule)
 	m.schedule = sc
 	if sc == nil || sc.BackupID == "" {
-		return kit.Refresh(m.backupsKey())
+		return kit.Refresh(m.backupsKey().String())
 	}
 	// follow the backup on any screen: its end is the next step
 	client, srcID, key := m.common.Client, m.srcID, sc.BackupID

@@ -37,7 +37,7 @@ func newScreen(w, h int) *Screen {
 	c := &kit.Common{Theme: theme.Default(), Now: func() time.Time { return now }, Profile: "t", Client: client}
 	s := New(c)
 	s.SetSize(w, h)
-	s.Update(kit.DataMsg{Key: ServicesKey, Data: []api.Service{orders, replica, gcpSvc}})
+	s.Update(kit.DataMsg{Key: kit.ServicesKey.String(), Data: []api.Service{orders, replica, gcpSvc}})
 	return s
 }
 
@@ -52,7 +52,7 @@ func listing() []api.Restore {
 }
 
 func feed(s *Screen, rs []api.Restore) {
-	s.Update(kit.DataMsg{Key: ResourceKey, Data: rs, At: now})
+	s.Update(kit.DataMsg{Key: kit.RestoresKey.String(), Data: rs, At: now})
 }
 
 func press(s *Screen, k string) tea.Cmd {
@@ -102,7 +102,7 @@ func TestRowsJoinServicesAndShowSources(t *testing.T) {
 		t.Fatalf("count: %s", view(s))
 	}
 	// newest first
-	if got := s.table.SelectedID(); got != "3" {
+	if got := s.Table.SelectedID(); got != "3" {
 		t.Fatalf("first row %s", got)
 	}
 	s.common.Now = func() time.Time { return now.Add(30 * time.Second) }
@@ -126,18 +126,18 @@ func TestFilterByService(t *testing.T) {
 	s := newScreen(160, 20)
 	feed(s, listing())
 	s.Open("orders-prod") // the name resolves to the ID; restore 1 used its backup
-	if s.svcFilter != orders.ID || s.table.Total() != 1 || s.table.SelectedID() != "1" {
-		t.Fatalf("filter %q rows %d", s.svcFilter, s.table.Total())
+	if s.svcFilter != orders.ID || s.Table.Total() != 1 || s.Table.SelectedID() != "1" {
+		t.Fatalf("filter %q rows %d", s.svcFilter, s.Table.Total())
 	}
 	if !strings.Contains(view(s), "service: orders-prod") {
 		t.Fatalf("the filter is not shown:\n%s", view(s))
 	}
 	s.Open(replica.ID)
-	if s.table.Total() != 2 {
-		t.Fatalf("replica-west has %d restores, want 2", s.table.Total())
+	if s.Table.Total() != 2 {
+		t.Fatalf("replica-west has %d restores, want 2", s.Table.Total())
 	}
 	press(s, "esc")
-	if s.svcFilter != "" || s.table.Total() != 3 {
+	if s.svcFilter != "" || s.Table.Total() != 3 {
 		t.Fatal("esc did not clear the service filter")
 	}
 	cmd := press(s, "f")
@@ -151,12 +151,12 @@ func TestFilterByService(t *testing.T) {
 func TestDeleteOnlyUnfinished(t *testing.T) {
 	s := newScreen(160, 20)
 	feed(s, listing())
-	s.table.Select("1")
+	s.Table.Select("1")
 	msg := press(s, "d")()
 	if tm, ok := msg.(kit.ToastMsg); !ok || !strings.Contains(tm.Text, "restore 1 has finished (Succeeded): only a restore that has not finished can be deleted") {
 		t.Fatalf("d on a finished restore: %#v", msg)
 	}
-	s.table.Select("2")
+	s.Table.Select("2")
 	msg = press(s, "d")()
 	req, ok := msg.(kit.ActionRequestMsg)
 	if !ok {
@@ -186,8 +186,8 @@ func TestSubmittedRestoreAppearsAtOnce(t *testing.T) {
 	w := s.wizard
 	pending := &api.Restore{ServiceID: orders.ID, Status: "Submitting", Message: "being submitted", CreatedAt: api.Time{Time: now}}
 	s.Update(restoreform.DoneMsg{Wizard: w, Submitted: true, Pending: pending})
-	if s.mode != modeList || s.table.SelectedID() != pendingRowID {
-		t.Fatalf("mode %d selected %q", s.mode, s.table.SelectedID())
+	if s.mode != modeList || s.Table.SelectedID() != pendingRowID {
+		t.Fatalf("mode %d selected %q", s.mode, s.Table.SelectedID())
 	}
 	if r := row(t, s, "-"); !strings.Contains(r, "orders-prod") || !strings.Contains(r, "Submitting") {
 		t.Fatalf("pending row %q", r)
@@ -200,7 +200,7 @@ func TestSubmittedRestoreAppearsAtOnce(t *testing.T) {
 	if wm, ok := cmd().(kit.WatchMsg); !ok || wm.Watch.Key != "restore/7" || wm.Watch.Origin != ID {
 		t.Fatalf("watch %#v", cmd())
 	}
-	if s.table.SelectedID() != "7" || !strings.Contains(row(t, s, "7"), "Running 0s") {
+	if s.Table.SelectedID() != "7" || !strings.Contains(row(t, s, "7"), "Running 0s") {
 		t.Fatalf("accepted row:\n%s", view(s))
 	}
 	if _, ok := s.byRow[pendingRowID]; ok {
@@ -272,14 +272,14 @@ func TestMigrationPrefillsTheRestore(t *testing.T) {
 	m.submittedAt = now
 	m.step = migWait
 	key := hash + ":" + orders.ID + ":pod"
-	m.onData(kit.DataMsg{Key: m.backupsKey(), Data: []api.Backup{
+	m.onData(kit.DataMsg{Key: m.backupsKey().String(), Data: []api.Backup{
 		{Key: "old:" + orders.ID + ":pod", Bucket: "s3://acme-exports/orders-mig", Status: "Succeeded", StartTime: api.Time{Time: now.Add(-time.Hour)}},
 		{Key: key, Bucket: "s3://acme-exports/orders-mig", Type: api.BackupLogical, Method: "mysqldump", Status: "Running", StartTime: api.Time{Time: now}},
 	}})
 	if m.step != migWait || m.backup == nil || m.backup.Key != key {
 		t.Fatalf("waiting on %+v (step %d)", m.backup, m.step)
 	}
-	m.onData(kit.DataMsg{Key: m.backupsKey(), Data: []api.Backup{
+	m.onData(kit.DataMsg{Key: m.backupsKey().String(), Data: []api.Backup{
 		{Key: key, Bucket: "s3://acme-exports/orders-mig", Type: api.BackupLogical, Method: "mysqldump", Status: "Succeeded", StartTime: api.Time{Time: now}},
 	}})
 	if m.step != migCopy || !m.editing || m.dest.Value() != "gs://" {

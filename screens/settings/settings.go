@@ -25,12 +25,15 @@ import (
 // ID is the screen's name on the command line.
 const ID = "settings"
 
-// row is one entry of the secrets list the cursor moves over.
+// row is one entry of the stored credentials list.
 type row struct {
 	kind     string // "gcs", "s3" or "encryption key"
 	name     string
 	identity string
 }
+
+// id is the row's table ID: a credential and a key may share a name.
+func (r row) id() string { return r.kind + "/" + r.name }
 
 // loadedMsg carries what the keystore holds. Loading reads the keystore
 // (a keyring call can take seconds), so it runs in a command.
@@ -49,23 +52,20 @@ type formDoneMsg struct {
 }
 
 type keyMap struct {
-	Up, Down, Add, Remove, Key, Reload key.Binding
+	Add, Remove, Key, Reload key.Binding
 }
 
-func (k keyMap) ShortHelp() []key.Binding { return []key.Binding{k.Add, k.Remove, k.Key, k.Reload} }
-func (k keyMap) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{k.Up, k.Down}, {k.Add, k.Remove, k.Key, k.Reload}}
-}
-
-// Screen is the Settings screen.
+// Screen is the Settings screen: the profile and the secrets' place
+// above, the stored credentials below as a list (kit.ListView).
 type Screen struct {
+	*kit.ListView
 	common        *kit.Common
 	keys          keyMap
 	width, height int
+	listHeight    int // the list's lines; the rest is the text above it
 
 	gen    int
 	loaded *loadedMsg
-	cursor int
 
 	form    *huh.Form
 	draft   *credDraft
@@ -79,20 +79,28 @@ type storeTag struct{ draft *credDraft }
 
 // New builds the screen.
 func New(c *kit.Common) *Screen {
-	return &Screen{common: c, keys: keyMap{
-		Up:     key.NewBinding(key.WithKeys("k", "up"), key.WithHelp("k/up", "up")),
-		Down:   key.NewBinding(key.WithKeys("j", "down"), key.WithHelp("j/down", "down")),
+	s := &Screen{common: c, keys: keyMap{
 		Add:    key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "add bucket credential")),
 		Remove: key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "remove selected")),
 		Key:    key.NewBinding(key.WithKeys("K"), key.WithHelp("K", "enter API key")),
 		Reload: key.NewBinding(key.WithKeys("ctrl+r"), key.WithHelp("ctrl+r", "reload keystore")),
 	}}
+	s.ListView = kit.NewListView(c, "Bucket credentials and encryption keys", "credentials", []kit.Column{
+		{Title: "NAME", Min: 12, Max: 24, Priority: 10},
+		{Title: "KIND", Min: 6, Max: 15, Priority: 8},
+		{Title: "IDENTITY", Min: 16, Priority: 9},
+	})
+	// K is the API key here: the pane scrolls up with ctrl+u
+	s.Keys.ScrollUp = key.NewBinding(key.WithKeys("ctrl+u"), key.WithHelp("ctrl+u", "scroll details up"))
+	s.DetailOf = s.detailOf
+	return s
 }
 
 // WithConfigWarnings sets the config file's warnings (unknown keys and
 // tables, one "FILE:LINE: ..." line each) listed under the profile.
 func (s *Screen) WithConfigWarnings(w []string) *Screen {
 	s.configWarnings = w
+	s.layout()
 	return s
 }
 
@@ -114,22 +122,49 @@ func (s *Screen) KeyMap() help.KeyMap {
 			key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel (keeps input but secrets)")),
 		}}
 	}
-	return s.keys
+	k := s.keys
+	b := []key.Binding{k.Add, k.Remove, k.Key, k.Reload}
+	return s.ListView.KeyMap(b, b...)
 }
 
 // SetSize implements kit.Screen.
 func (s *Screen) SetSize(w, h int) {
 	s.width, s.height = w, h
+	s.layout()
 	if s.form != nil {
 		s.form.WithWidth(max(20, min(w-2, 90))).WithHeight(max(5, h-3))
+	}
+}
+
+// minListHeight is what the list keeps on a short terminal (its status
+// line, its header and three rows), minPaneHeight with the detail pane
+// open (the pane under five lines of table); the text above is cut first.
+const (
+	minListHeight = 5
+	minPaneHeight = 12
+)
+
+// layout gives the list the lines the text above it leaves, at least
+// minListHeight (the list scrolls; the text is cut). The text changes
+// with the keystore's answer, the profile and the last error, so every
+// Update lays out again.
+func (s *Screen) layout() {
+	least := minListHeight
+	if s.DetailShown() {
+		least = minPaneHeight
+	}
+	h := min(s.height, max(least, s.height-len(s.head())))
+	if w, _ := s.ListView.Size(); h != s.listHeight || w != s.width {
+		s.listHeight = h
+		s.ListView.SetSize(s.width, h)
 	}
 }
 
 // Resources implements kit.Screen: nothing of the API is polled here.
 func (s *Screen) Resources() []kit.Resource { return nil }
 
-// CapturesKeys implements kit.Screen.
-func (s *Screen) CapturesKeys() bool { return s.form != nil }
+// CapturesKeys implements kit.Screen: the form, or the list's filter.
+func (s *Screen) CapturesKeys() bool { return s.form != nil || s.Capturing() }
 
 // Init implements kit.Screen.
 func (s *Screen) Init() tea.Cmd { return s.load() }
@@ -189,13 +224,18 @@ func read(gen int, st *keystore.Store, profile string) loadedMsg {
 
 // Update implements kit.Screen.
 func (s *Screen) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
+	cmd := s.update(msg)
+	s.layout()
+	return s, cmd
+}
+
+func (s *Screen) update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case loadedMsg:
 		if msg.gen == s.gen {
-			s.loaded = &msg
-			s.cursor = min(s.cursor, max(0, len(msg.rows)-1))
+			s.setLoaded(&msg)
 		}
-		return s, nil
+		return nil
 	case kit.ActionDoneMsg:
 		if t, ok := msg.Tag.(storeTag); ok {
 			if msg.Err != nil {
@@ -204,38 +244,76 @@ func (s *Screen) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
 				s.draft, s.lastErr = nil, ""
 			}
 		}
-		return s, s.load()
+		return s.load()
 	case formDoneMsg:
-		return s, s.formDone(msg)
+		return s.formDone(msg)
 	case tea.KeyPressMsg:
 		if s.form != nil {
 			if msg.String() == "esc" {
-				return s, s.formDone(formDoneMsg{form: s.form, cancel: true})
+				return s.formDone(formDoneMsg{form: s.form, cancel: true})
 			}
-			return s, s.updateForm(msg)
+			return s.updateForm(msg)
 		}
-		return s, s.onKey(msg)
+		return s.onKey(msg)
 	}
 	if s.form != nil {
-		return s, s.updateForm(msg)
+		return s.updateForm(msg)
 	}
-	return s, nil
+	return s.ListView.Update(msg)
 }
 
-func (s *Screen) rows() []row {
-	if s.loaded == nil {
-		return nil
+// setLoaded takes what the keystore holds: the text above the list and
+// the list's rows (on an error the list keeps its last rows).
+func (s *Screen) setLoaded(m *loadedMsg) {
+	s.loaded = m
+	if m.err != nil {
+		s.Failed(m.err)
+		return
 	}
-	return s.loaded.rows
+	s.Loaded("none yet: a adds one here, or `skytui creds add gcs NAME --key-file F` / `skytui creds add s3 NAME`")
+	rows := make([]kit.Row, len(m.rows))
+	for i, r := range m.rows {
+		rows[i] = kit.Row{ID: r.id(), Cells: []string{r.name, r.kind, r.identity}}
+	}
+	s.SetRows(rows)
+}
+
+// row is the entry with the given table ID.
+func (s *Screen) row(id string) (row, bool) {
+	if s.loaded != nil && id != "" {
+		for _, r := range s.loaded.rows {
+			if r.id() == id {
+				return r, true
+			}
+		}
+	}
+	return row{}, false
+}
+
+// detailOf is the pane of one entry (kit.ListView.DetailOf).
+func (s *Screen) detailOf(id string) (string, []kit.Section, bool) {
+	r, ok := s.row(id)
+	if !ok {
+		return "", nil, false
+	}
+	what := "Bucket credential"
+	if r.kind == "encryption key" {
+		what = "Encryption key"
+	}
+	return what + " " + r.name, []kit.Section{{Fields: []kit.Field{
+		{Label: "Name", Value: r.name},
+		{Label: "Kind", Value: r.kind},
+		{Label: "Identity", Value: r.identity},
+		{Label: "Kept in", Value: s.loaded.label},
+		{Label: "Note", Value: "The secret itself is never shown. d removes it; forms that name it will need it added again."},
+	}}}, true
 }
 
 func (s *Screen) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	k := s.keys
 	switch {
-	case key.Matches(msg, k.Up):
-		s.cursor = max(0, s.cursor-1)
-	case key.Matches(msg, k.Down):
-		s.cursor = min(max(0, len(s.rows())-1), s.cursor+1)
+	case s.Capturing():
+		// the filter is being typed: every key is the list's
 	case key.Matches(msg, k.Reload):
 		return s.load()
 	case key.Matches(msg, k.Key):
@@ -248,13 +326,14 @@ func (s *Screen) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		}
 		return s.openForm()
 	case key.Matches(msg, k.Remove):
-		rows := s.rows()
-		if len(rows) == 0 {
+		r, ok := s.row(s.SelectedID())
+		if !ok {
 			return kit.Toast(kit.ToastInfo, "nothing to remove")
 		}
-		return s.remove(rows[s.cursor])
+		return s.remove(r)
 	}
-	return nil
+	_, cmd := s.HandleKey(msg)
+	return cmd
 }
 
 // remove asks yes/no (cursor on no) through the action layer. The keystore
@@ -390,14 +469,32 @@ func (s *Screen) formDone(msg formDoneMsg) tea.Cmd {
 
 // ---- view ----
 
-// View implements kit.Screen.
+// View implements kit.Screen: the text above, cut to what the list
+// leaves, then the list.
 func (s *Screen) View() string {
 	th := s.common.Theme
-	w := s.width
 	if s.form != nil {
 		head := th.Bold.Render(" Add a bucket credential") + th.Muted.Render("  enter/tab next  shift+tab back  esc cancel")
-		return ansi.Truncate(head, w, th.Glyphs.Ellipsis) + "\n\n" + s.form.View()
+		return ansi.Truncate(head, s.width, th.Glyphs.Ellipsis) + "\n\n" + s.form.View()
 	}
+	lines := s.head()
+	if room := s.height - s.listHeight; len(lines) > room {
+		keep := max(0, room-1)
+		more := fmt.Sprintf("   %s %d more lines: a taller terminal shows them", th.Glyphs.Ellipsis, len(lines)-keep)
+		lines = lines[:keep]
+		if room > 0 {
+			lines = append(lines, ansi.Truncate(th.Muted.Render(more), s.width, th.Glyphs.Ellipsis))
+		}
+	}
+	list := s.ListView.View("", th.Muted.Render("(never shown; a to add, d to remove)"))
+	return strings.Join(append(lines, list), "\n")
+}
+
+// head is the text above the list: the profile, the config's warnings,
+// where secrets are kept, and why the last credential was not stored.
+func (s *Screen) head() []string {
+	th := s.common.Theme
+	w := s.width
 	var lines []string
 	add := func(l string) { lines = append(lines, ansi.Truncate(l, w, th.Glyphs.Ellipsis)) }
 	field := func(k, v string) { add("   " + th.Muted.Render(fmt.Sprintf("%-14s", k)) + v) }
@@ -465,22 +562,8 @@ func (s *Screen) View() string {
 		}
 	}
 	add("")
-	add(th.Bold.Render(" Bucket credentials and encryption keys") + th.Muted.Render("  (never shown; a to add, d to remove)"))
 	if s.lastErr != "" {
 		add("   " + th.Error.Render("! "+s.lastErr) + th.Muted.Render("  (a reopens the form with what you typed)"))
 	}
-	rows := s.rows()
-	if len(rows) == 0 && s.loaded != nil {
-		add("   none yet: a adds one here, or `skytui creds add gcs NAME --key-file F` / `skytui creds add s3 NAME`")
-	}
-	for i, r := range rows {
-		cur := "  "
-		line := fmt.Sprintf("%-16s %-15s %s", r.name, r.kind, r.identity)
-		if i == s.cursor {
-			cur = th.Accent.Render(th.Glyphs.Cursor + " ")
-			line = th.Selected.Render(line)
-		}
-		add("   " + cur + line)
-	}
-	return strings.Join(lines, "\n")
+	return lines
 }

@@ -276,3 +276,56 @@ func TestConfigWarningsAreListed(t *testing.T) {
 		t.Errorf("many warnings:\n%s", v)
 	}
 }
+
+// TestShortTerminalScrollsTheList: at 60x16 (a body of 12 lines) the text
+// above is cut, not the list; the list scrolls to its last entry, and d
+// removes the entry under the cursor.
+func TestShortTerminalScrollsTheList(t *testing.T) {
+	st := newStore(t)
+	for i := range 8 {
+		name := fmt.Sprintf("cred%d", i)
+		if err := st.PutBucketCredential(keystore.S3Credential{Name: name, AccessKeyID: "AKIA" + name, SecretAccessKey: "x", Region: "us-east-1"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	d := newDriver(t, st, 60, 12)
+	check := func() string {
+		t.Helper()
+		v := d.view()
+		if n := strings.Count(v, "\n") + 1; n > 12 {
+			t.Fatalf("%d lines in a body of 12:\n%s", n, v)
+		}
+		for _, l := range strings.Split(v, "\n") {
+			if ansi.StringWidth(l) > 60 {
+				t.Fatalf("line wider than the screen: %q", l)
+			}
+		}
+		return v
+	}
+	if v := check(); !strings.Contains(v, "Bucket credentials") || !strings.Contains(v, "Profile") || !strings.Contains(v, "more lines") {
+		t.Fatalf("the list and the top of the text above it should show:\n%s", v)
+	}
+	for range 7 {
+		d.key("j")
+	}
+	last, ok := d.s.row(d.s.SelectedID())
+	if !ok {
+		t.Fatal("nothing selected")
+	}
+	if v := check(); !strings.Contains(v, "AKIA"+last.name) {
+		t.Fatalf("the list did not scroll to %s:\n%s", last.name, v)
+	}
+	d.key("d")
+	if len(d.actions) != 1 || !strings.Contains(d.actions[0].Name, last.name) {
+		t.Fatalf("d should remove %s: %+v", last.name, d.actions)
+	}
+	// the detail pane takes the body; esc gives the text back
+	d.key("enter")
+	if v := check(); !strings.Contains(v, "Bucket credential cred") || strings.Contains(v, "Profile") {
+		t.Fatalf("the pane should show:\n%s", v)
+	}
+	d.key("esc")
+	if v := check(); !strings.Contains(v, "Profile") {
+		t.Fatalf("esc should close the pane:\n%s", v)
+	}
+}

@@ -1,0 +1,215 @@
+package restores
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/skytui/skytui/api"
+	"github.com/skytui/skytui/forms/restoreform"
+	"github.com/skytui/skytui/kit"
+)
+
+// What the list starts and follows: the new-restore wizard, the
+// migration, the delete of a restore, and the answers of their actions.
+
+// readOnlyRefusal explains why nothing can be started on this profile;
+// the action layer refuses the change anyway.
+func (s *Screen) readOnlyRefusal(what string) tea.Cmd {
+	return kit.Toast(kit.ToastWarn, fmt.Sprintf("profile %s is read-only: %s not allowed (switch with :profile NAME)", s.common.Profile, what))
+}
+
+// openWizard opens the new-restore wizard, or brings back the one left
+// with esc. The target defaults to the service filtered on.
+func (s *Screen) openWizard() tea.Cmd {
+	if s.common.ReadOnly {
+		return s.readOnlyRefusal("starting a restore is")
+	}
+	if s.draft != nil {
+		s.wizard, s.draft = s.draft, nil
+		s.wizard.SetServices(s.svcList)
+	} else {
+		s.wizard = restoreform.New(s.common, restoreform.Options{Origin: ID, TargetID: s.svcFilter, Services: s.svcList})
+	}
+	s.mode = modeWizard
+	s.wizard.SetSize(s.Size())
+	return s.wizard.Init()
+}
+
+// openMigration starts the cross-provider migration flow.
+func (s *Screen) openMigration(req *restoreform.MigrateRequest) tea.Cmd {
+	if s.common.ReadOnly {
+		return s.readOnlyRefusal("a migration (it takes a backup and restores it) is")
+	}
+	if req == nil && s.migrate != nil && s.migrate.step >= migWait {
+		s.mode = modeMigrate // back to the migration under way
+		s.migrate.setSize(s.Size())
+		return nil
+	}
+	s.migrate = newMigration(s.common, s.svcList, req)
+	s.migrate.setSize(s.Size())
+	s.mode = modeMigrate
+	return s.migrate.init()
+}
+
+func (s *Screen) onWizardDone(msg restoreform.DoneMsg) tea.Cmd {
+	if msg.Wizard == nil || msg.Wizard != s.wizard {
+		return nil
+	}
+	switch {
+	case msg.Submitted:
+		s.pending = msg.Pending
+		s.wizard = nil
+		s.draft = nil
+		s.mode = modeList
+		s.svcFilter = ""
+		s.Table.SetFilter("")
+		s.rebuildRows()
+		s.Table.Select(pendingRowID)
+		s.RefreshDetail()
+		return nil
+	case msg.Migrate != nil:
+		s.draft = s.wizard
+		s.wizard = nil
+		return s.openMigration(msg.Migrate)
+	case msg.Cancelled:
+		s.draft = s.wizard
+		s.wizard = nil
+		s.mode = modeList
+		return kit.Toast(kit.ToastInfo, "restore not started; n brings back what you chose and typed")
+	}
+	return nil
+}
+
+func (s *Screen) onMigrationExit(msg migrationExitMsg) tea.Cmd {
+	if msg.m != s.migrate {
+		return nil
+	}
+	if msg.restore != nil {
+		s.migrate = nil
+		s.wizard = restoreform.New(s.common, *msg.restore)
+		s.wizard.SetSize(s.Size())
+		s.mode = modeWizard
+		return s.wizard.Init()
+	}
+	if s.migrate.step < migWait {
+		s.migrate = nil
+	}
+	s.mode = modeList
+	return nil
+}
+
+// deleteTag marks the delete action's answer.
+type deleteTag struct{ id int64 }
+
+func (s *Screen) deleteSelected() tea.Cmd {
+	r, ok := s.selected()
+	if !ok {
+		return nil
+	}
+	target := s.targetName(&r)
+	switch {
+	case r.ID == 0 && s.pending != nil && r.Status == s.pending.Status:
+		return kit.Toast(kit.ToastInfo, "the restore into "+target+" is still being submitted; it can be deleted once the API has answered")
+	case r.ID == 0:
+		return kit.Toast(kit.ToastWarn, "the API listed this restore into "+target+" without a readable id: it cannot be deleted by id")
+	case r.Finished():
+		return kit.Toast(kit.ToastWarn, fmt.Sprintf("restore %d has finished (%s): only a restore that has not finished can be deleted", int64(r.ID), r.Status))
+	}
+	id := int64(r.ID)
+	client := s.common.Client
+	return kit.Do(kit.Action{
+		Name:     fmt.Sprintf("delete restore %d into %s", id, target),
+		Key:      "delete-restore:" + strconv.FormatInt(id, 10),
+		Mutating: true,
+		Origin:   ID,
+		Tag:      deleteTag{id: id},
+		Confirm: kit.Confirm{
+			Kind:  kit.ConfirmYesNo,
+			Title: fmt.Sprintf("Delete restore %d?", id),
+			Detail: fmt.Sprintf("Restore %d into %s (%s) is %s. Deleting cancels it; the API refuses once the restore has finished or can no longer be stopped.",
+				id, target, r.ServiceID, s.statusText(&r, s.common.Time())),
+		},
+		Run: func(ctx context.Context) (any, error) {
+			if client == nil {
+				return nil, fmt.Errorf("no API client")
+			}
+			return nil, client.DeleteRestore(ctx, id)
+		},
+		Success: func(any) string { return fmt.Sprintf("restore %d into %s deleted", id, target) },
+		Refresh: listKeys,
+	})
+}
+
+// ---- actions ----
+
+func (s *Screen) onActionDone(msg kit.ActionDoneMsg) tea.Cmd {
+	switch tag := msg.Tag.(type) {
+	case restoreform.Tag:
+		s.pending = nil
+		if api.IsOutcomeUnknown(msg.Err) {
+			// sent, never answered: the root's dialog shows any restore that
+			// appeared on the target and offers the resend; the wizard is
+			// kept as a draft, never reopened with "type the name to retry"
+			if s.wizard == tag.Wizard {
+				s.wizard = nil
+				s.mode = modeList
+			}
+			s.draft = tag.Wizard
+			tag.Wizard.Unknown()
+			s.rebuildRows()
+			return nil
+		}
+		if msg.Err != nil {
+			// back to the confirmation with everything kept, unless the
+			// user already started another wizard
+			if s.wizard == nil || s.mode != modeWizard {
+				s.wizard = tag.Wizard
+				s.wizard.SetServices(s.svcList)
+				s.wizard.SetSize(s.Size())
+				s.mode = modeWizard
+			} else {
+				s.draft = tag.Wizard
+			}
+			tag.Wizard.Failed(msg.Err)
+			s.rebuildRows()
+			return nil
+		}
+		rec := restoreform.Record(msg.Result, tag)
+		if rec.ID > 0 {
+			s.accepted[int64(rec.ID)] = rec
+			found := false
+			for i := range s.restores {
+				if s.restores[i].ID == rec.ID {
+					found = true
+				}
+			}
+			if !found {
+				s.restores = append(s.restores, rec)
+			}
+		}
+		s.rebuildRows()
+		s.Table.Select(rowID(&rec))
+		s.RefreshDetail()
+		return restoreform.Watch(s.common, ID, rec, tag)
+	case deleteTag:
+		if msg.Err == nil {
+			delete(s.accepted, tag.id)
+			kept := s.restores[:0]
+			for _, r := range s.restores {
+				if int64(r.ID) != tag.id {
+					kept = append(kept, r)
+				}
+			}
+			s.restores = kept
+			s.rebuildRows()
+		}
+		return nil
+	}
+	if s.migrate != nil {
+		return s.migrate.onActionDone(msg)
+	}
+	return nil
+}
