@@ -9,6 +9,7 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/skytui/skytui/api"
 	"github.com/skytui/skytui/theme"
 )
 
@@ -131,21 +132,8 @@ func (d *Detail) View() string {
 	return strings.Join(lines, "\n")
 }
 
-// Ago formats a duration coarsely: 4s, 3m, 2h, 5d.
-func Ago(d time.Duration) string {
-	if d < 0 {
-		d = 0
-	}
-	switch {
-	case d < time.Minute:
-		return fmt.Sprintf("%ds", int(d.Seconds()))
-	case d < time.Hour:
-		return fmt.Sprintf("%dm", int(d.Minutes()))
-	case d < 48*time.Hour:
-		return fmt.Sprintf("%dh", int(d.Hours()))
-	}
-	return fmt.Sprintf("%dd", int(d.Hours()/24))
-}
+// Ago formats a duration coarsely: 4s, 3m, 2h, 5d (api.Ago).
+func Ago(d time.Duration) string { return api.Ago(d) }
 
 // Elapsed formats a running time precisely: 45s, 1m12s, 1h02m.
 func Elapsed(d time.Duration) string {

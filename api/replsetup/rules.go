@@ -218,18 +218,4 @@ func Diagnose(s *api.ReplicationStatus) Diagnosis {
 
 // Ago is a duration in the wizard's words: seconds, minutes, hours, then
 // days and hours (a 4-day binlog retention is counted in hours).
-func Ago(d time.Duration) string {
-	if d < 0 {
-		d = 0
-	}
-	switch {
-	case d < time.Minute:
-		return fmt.Sprintf("%ds", int(d.Seconds()))
-	case d < time.Hour:
-		return fmt.Sprintf("%dm", int(d.Minutes()))
-	case d < 48*time.Hour:
-		return fmt.Sprintf("%dh", int(d.Hours()))
-	}
-	h := int(d.Hours())
-	return fmt.Sprintf("%dd%02dh", h/24, h%24)
-}
+func Ago(d time.Duration) string { return api.AgoHours(d) }
