@@ -34,40 +34,11 @@ type draft struct {
 	SSL                                                                  bool
 }
 
-// val is a form value. huh evaluates dynamic options and descriptions in
-// commands (other goroutines) while the UI goroutine writes the value, so
-// reads there go through the lock; the binding huh hashes (mirror) is only
-// touched by the UI goroutine.
-type val[T comparable] struct {
-	mu     sync.Mutex
-	v      T
-	mirror T
-}
-
-func newVal[T comparable](x T) *val[T] { return &val[T]{v: x, mirror: x} }
-
-// Get implements huh.Accessor.
-func (a *val[T]) Get() T {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	return a.v
-}
-
-// Set implements huh.Accessor (UI goroutine).
-func (a *val[T]) Set(x T) {
-	a.mu.Lock()
-	a.v = x
-	a.mu.Unlock()
-	a.mirror = x
-}
-
-func (a *val[T]) bind() *T { return &a.mirror }
-
 type formValues struct {
-	provider, region, serviceType, topology, arch, size, version *val[string]
-	storage                                                      *val[int]
-	name, nodes, allow                                           *val[string]
-	ssl                                                          *val[bool]
+	provider, region, serviceType, topology, arch, size, version *kit.Value[string]
+	storage                                                      *kit.Value[int]
+	name, nodes, allow                                           *kit.Value[string]
+	ssl                                                          *kit.Value[bool]
 }
 
 func newFormValues(d *draft) *formValues {
@@ -75,12 +46,12 @@ func newFormValues(d *draft) *formValues {
 		d = &draft{Nodes: "1", SSL: true}
 	}
 	return &formValues{
-		provider: newVal(d.Provider), region: newVal(d.Region),
-		serviceType: newVal(d.ServiceType), topology: newVal(d.Topology),
-		arch: newVal(d.Architecture), size: newVal(d.Size), version: newVal(d.Version),
-		storage: newVal(d.Storage),
-		name:    newVal(d.Name), nodes: newVal(d.Nodes), allow: newVal(d.AllowList),
-		ssl: newVal(d.SSL),
+		provider: kit.NewValue(d.Provider), region: kit.NewValue(d.Region),
+		serviceType: kit.NewValue(d.ServiceType), topology: kit.NewValue(d.Topology),
+		arch: kit.NewValue(d.Architecture), size: kit.NewValue(d.Size), version: kit.NewValue(d.Version),
+		storage: kit.NewValue(d.Storage),
+		name:    kit.NewValue(d.Name), nodes: kit.NewValue(d.Nodes), allow: kit.NewValue(d.AllowList),
+		ssl: kit.NewValue(d.SSL),
 	}
 }
 
@@ -404,26 +375,26 @@ func newCreateForm(c *kit.Common, d *draft) *createForm {
 		OptionsFunc(func() []huh.Option[string] { return o.providers(v.provider.Get()) }, "providers").
 		Validate(required("provider"))
 	region := huh.NewSelect[string]().Title("Region").Accessor(v.region).Height(7).
-		OptionsFunc(func() []huh.Option[string] { return o.regions(v.provider.Get(), v.region.Get()) }, v.provider.bind()).
+		OptionsFunc(func() []huh.Option[string] { return o.regions(v.provider.Get(), v.region.Get()) }, v.provider.Bind()).
 		Validate(required("region"))
 	stype := huh.NewSelect[string]().Title("Service type").Accessor(v.serviceType).Height(4).
 		OptionsFunc(o.serviceTypes, "service-types").Validate(required("service type"))
 	topo := huh.NewSelect[string]().Title("Topology").Accessor(v.topology).Height(6).
-		OptionsFunc(func() []huh.Option[string] { return o.topologies(v.serviceType.Get()) }, v.serviceType.bind()).
+		OptionsFunc(func() []huh.Option[string] { return o.topologies(v.serviceType.Get()) }, v.serviceType.Bind()).
 		Validate(required("topology"))
 	arch := huh.NewSelect[string]().Title("Architecture").Accessor(v.arch).Height(4).
 		OptionsFunc(func() []huh.Option[string] { return o.architectures(v.provider.Get(), v.topology.Get()) },
-			[]any{v.provider.bind(), v.topology.bind()}).
+			[]any{v.provider.Bind(), v.topology.Bind()}).
 		Validate(required("architecture"))
 	size := huh.NewSelect[string]().Title("Size").Accessor(v.size).Height(7).
 		OptionsFunc(func() []huh.Option[string] {
 			return o.sizesFor(v.provider.Get(), v.topology.Get(), v.arch.Get())
-		}, []any{v.provider.bind(), v.topology.bind(), v.arch.bind()}).
+		}, []any{v.provider.Bind(), v.topology.Bind(), v.arch.Bind()}).
 		Validate(required("size"))
 	version := huh.NewSelect[string]().Title("Version").Accessor(v.version).Height(5).
-		OptionsFunc(func() []huh.Option[string] { return o.versions(v.topology.Get(), v.version.Get()) }, v.topology.bind())
+		OptionsFunc(func() []huh.Option[string] { return o.versions(v.topology.Get(), v.version.Get()) }, v.topology.Bind())
 	storage := huh.NewSelect[int]().Title("Storage").Accessor(v.storage).Height(6).
-		OptionsFunc(func() []huh.Option[int] { return o.storage(v.topology.Get()) }, v.topology.bind()).
+		OptionsFunc(func() []huh.Option[int] { return o.storage(v.topology.Get()) }, v.topology.Bind()).
 		Validate(func(n int) error {
 			if n <= 0 {
 				return errors.New("choose a storage size")
@@ -432,14 +403,14 @@ func newCreateForm(c *kit.Common, d *draft) *createForm {
 		})
 	name := huh.NewInput().Title("Name").Accessor(v.name).CharLimit(40).
 		Placeholder("orders-db").
-		DescriptionFunc(func() string { return nameHint(v.name.Get()) }, v.name.bind()).
+		DescriptionFunc(func() string { return nameHint(v.name.Get()) }, v.name.Bind()).
 		Validate(api.ValidateServiceName)
 	nodes := huh.NewInput().Title("Nodes").Accessor(v.nodes).CharLimit(3).
 		Validate(func(s string) error { _, err := parseNodes(s); return err })
 	ssl := huh.NewConfirm().Title("SSL").Affirmative("on").Negative("off").Accessor(v.ssl)
 	allow := huh.NewInput().Title("Allow list").Accessor(v.allow).
 		Placeholder("203.0.113.7, 198.51.100.0/24").
-		DescriptionFunc(func() string { return allowHint(v.allow.Get()) }, v.allow.bind()).
+		DescriptionFunc(func() string { return allowHint(v.allow.Get()) }, v.allow.Bind()).
 		Validate(func(s string) error { _, err := parseAllowList(s); return err })
 
 	f.form = huh.NewForm(
