@@ -36,11 +36,7 @@ type ConfirmDialog struct {
 func NewConfirm(c *Common, id int, spec Confirm) *ConfirmDialog {
 	d := &ConfirmDialog{ID: id, common: c, spec: spec}
 	if spec.Kind == ConfirmTypeName {
-		in := textinput.New()
-		in.Prompt = "> "
-		st := in.Styles()
-		st.Cursor.Blink = false
-		in.SetStyles(st)
+		in := NewInput("> ", "")
 		in.Focus()
 		d.input = in
 	}

@@ -92,12 +92,7 @@ type Table struct {
 
 // NewTable returns an empty table.
 func NewTable(c *Common, cols []Column) *Table {
-	in := textinput.New()
-	in.Prompt = "/"
-	in.Placeholder = "filter"
-	st := in.Styles()
-	st.Cursor.Blink = false
-	in.SetStyles(st)
+	in := NewInput("/", "filter")
 	t := &Table{common: c, Keys: DefaultTableKeys, cols: cols, input: in, sortCol: -1}
 	t.natural = make([]int, len(cols))
 	t.measure()

@@ -35,12 +35,7 @@ type cmdLine struct {
 }
 
 func newCmdLine(c *kit.Common) *cmdLine {
-	in := textinput.New()
-	in.Prompt = ":"
-	st := in.Styles()
-	st.Cursor.Blink = false
-	in.SetStyles(st)
-	return &cmdLine{common: c, input: in}
+	return &cmdLine{common: c, input: kit.NewInput(":", "")}
 }
 
 func (c *cmdLine) open() tea.Cmd {

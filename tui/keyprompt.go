@@ -35,14 +35,9 @@ type keyLoginMsg struct {
 }
 
 func newKeyPrompt(c *kit.Common, reason string) *keyPrompt {
-	in := textinput.New()
-	in.Prompt = "> "
-	in.Placeholder = "paste the API key"
+	in := kit.NewInput("> ", "paste the API key")
 	in.EchoMode = textinput.EchoPassword
 	in.EchoCharacter = '*'
-	st := in.Styles()
-	st.Cursor.Blink = false
-	in.SetStyles(st)
 	in.Focus()
 	return &keyPrompt{common: c, reason: reason, input: in}
 }

@@ -201,7 +201,7 @@ func New(c *kit.Common, o Options) *Wizard {
 		{Title: "GTID", Min: 10, Max: 18, Priority: 4},
 	})
 	r.backupTable.Empty = "loading backups" + c.Theme.Glyphs.Ellipsis
-	r.idInput = newInput("")
+	r.idInput = kit.NewInput("> ", "")
 	r.idInput.SetValue(o.BackupID)
 	r.bucket = newBucketStep(c, o.Bucket)
 	r.targetID = o.TargetID
@@ -221,16 +221,6 @@ func New(c *kit.Common, o Options) *Wizard {
 		r.targets.Select(o.TargetID)
 	}
 	return r
-}
-
-func newInput(placeholder string) textinput.Model {
-	in := textinput.New()
-	in.Prompt = "> "
-	in.Placeholder = placeholder
-	st := in.Styles()
-	st.Cursor.Blink = false
-	in.SetStyles(st)
-	return in
 }
 
 func nameOf(s api.Service) string {

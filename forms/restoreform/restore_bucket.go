@@ -79,14 +79,14 @@ type bucketStep struct {
 
 func newBucketStep(c *kit.Common, p BucketPrefill) *bucketStep {
 	b := &bucketStep{common: c, note: p.Note, srcSvc: p.SourceService, method: p.Method, credPrefill: p.Credential}
-	b.bucket = newInput("")
+	b.bucket = kit.NewInput("> ", "")
 	b.bucket.SetValue(p.Bucket)
-	b.file = newInput("")
+	b.file = kit.NewInput("> ", "")
 	b.file.SetValue(p.File)
-	b.encInput = newInput("")
+	b.encInput = kit.NewInput("> ", "")
 	b.encInput.EchoMode = textinput.EchoPassword
 	b.encInput.EchoCharacter = []rune(c.Theme.Glyphs.Mask)[0]
-	b.keepName = newInput("")
+	b.keepName = kit.NewInput("> ", "")
 	if b.method == "" {
 		b.method = api.MethodMariabackup
 	}

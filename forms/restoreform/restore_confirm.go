@@ -69,11 +69,7 @@ type Confirm struct {
 
 // NewConfirm builds the confirmation step.
 func NewConfirm(c *kit.Common, target api.Service, source, sourceService, request string) *Confirm {
-	in := textinput.New()
-	in.Prompt = "> "
-	st := in.Styles()
-	st.Cursor.Blink = false
-	in.SetStyles(st)
+	in := kit.NewInput("> ", "")
 	in.Focus()
 	return &Confirm{common: c, Target: target, Source: source, SourceService: sourceService, Request: request, input: in}
 }

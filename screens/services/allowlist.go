@@ -48,13 +48,7 @@ func newAllowView(c *kit.Common, keys keyMap, v api.Service) *allowView {
 		{Title: "ENDPOINT", Min: 8, Max: 16, Priority: 3},
 	})
 	a.table.Empty = "no entries: no address may connect (n adds one)"
-	in := textinput.New()
-	in.Prompt = "add> "
-	in.Placeholder = "203.0.113.7 or 198.51.100.0/24"
-	st := in.Styles()
-	st.Cursor.Blink = false
-	in.SetStyles(st)
-	a.input = in
+	a.input = kit.NewInput("add> ", "203.0.113.7 or 198.51.100.0/24")
 	// until the allow-list call answers, show what the listing knows
 	for _, e := range v.Endpoints {
 		a.groups = append(a.groups, api.AllowListGroup{Name: e.Name, AllowList: e.AllowList})
