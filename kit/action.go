@@ -78,7 +78,7 @@ type ActionRequestMsg struct{ Action Action }
 
 // Do returns a command that hands an action to the action layer.
 func Do(a Action) tea.Cmd {
-	return func() tea.Msg { return ActionRequestMsg{Action: a} }
+	return Send(ActionRequestMsg{Action: a})
 }
 
 // ActionDoneMsg tells the originating screen how an action ended: Err is
@@ -116,7 +116,7 @@ type ToastMsg struct {
 
 // Toast returns a command that shows a toast.
 func Toast(level ToastLevel, text string) tea.Cmd {
-	return func() tea.Msg { return ToastMsg{Level: level, Text: text} }
+	return Send(ToastMsg{Level: level, Text: text})
 }
 
 // OpenDialogMsg pushes a dialog on the root's dialog stack.
@@ -124,7 +124,7 @@ type OpenDialogMsg struct{ Dialog Dialog }
 
 // OpenDialog returns a command that opens a dialog.
 func OpenDialog(d Dialog) tea.Cmd {
-	return func() tea.Msg { return OpenDialogMsg{Dialog: d} }
+	return Send(OpenDialogMsg{Dialog: d})
 }
 
 // CloseDialogMsg pops the front dialog.

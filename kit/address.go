@@ -20,6 +20,9 @@ type Addressed struct {
 	Msg tea.Msg
 }
 
+// Send is a command that answers msg.
+func Send(msg tea.Msg) tea.Cmd { return func() tea.Msg { return msg } }
+
 // DialogAddress is the address of the front dialog.
 const DialogAddress = "#dialog"
 

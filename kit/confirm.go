@@ -55,7 +55,7 @@ func (d *ConfirmDialog) Answered() bool { return d.answered }
 func (d *ConfirmDialog) answer(yes bool) tea.Cmd {
 	d.answered = true
 	id := d.ID
-	return func() tea.Msg { return ConfirmedMsg{ID: id, Yes: yes} }
+	return Send(ConfirmedMsg{ID: id, Yes: yes})
 }
 
 // Update handles keys.

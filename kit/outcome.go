@@ -61,7 +61,7 @@ func (d *OutcomeDialog) Checked(msg OutcomeCheckedMsg) {
 func (d *OutcomeDialog) answer(resend bool) tea.Cmd {
 	d.answered = true
 	id := d.ID
-	return func() tea.Msg { return ConfirmedMsg{ID: id, Yes: resend} }
+	return Send(ConfirmedMsg{ID: id, Yes: resend})
 }
 
 // Update handles keys: left/right/tab move, enter chooses, esc leaves it.

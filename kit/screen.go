@@ -143,7 +143,7 @@ type RefreshMsg struct{ Keys []string }
 
 // Refresh returns a command that asks for an immediate refresh.
 func Refresh(keys ...string) tea.Cmd {
-	return func() tea.Msg { return RefreshMsg{Keys: keys} }
+	return Send(RefreshMsg{Keys: keys})
 }
 
 // ClockMsg is sent to the visible screen on the slow re-render tick

@@ -36,7 +36,7 @@ type WatchMsg struct{ Watch Watch }
 
 // StartWatch returns a command that starts a watch.
 func StartWatch(w Watch) tea.Cmd {
-	return func() tea.Msg { return WatchMsg{Watch: w} }
+	return Send(WatchMsg{Watch: w})
 }
 
 // WatchDoneMsg tells the Origin screen that a watched operation ended:
