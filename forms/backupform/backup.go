@@ -754,17 +754,11 @@ func (b *Form) action(req api.ScheduleRequest, d Draft) kit.Action {
 			}
 			return fmt.Sprintf("backup schedule %d created: %s", int64(sc.ID), What(req, svcName))
 		},
-		Refresh:    []string{BackupsKey(req.ServiceID), SchedulesKey(req.ServiceID)},
+		Refresh:    []string{kit.BackupsKey(req.ServiceID).String(), kit.SchedulesKey(req.ServiceID).String()},
 		Evidence:   kit.BackupJobsEvidence(client, req.ServiceID),
 		EvidenceOf: "the backup jobs and backups of " + svcName,
 	}
 }
-
-// BackupsKey and SchedulesKey are the polled resources of a service's
-// backups and schedules (the Backups screen declares them; actions
-// refresh them).
-func BackupsKey(serviceID string) string   { return "backups/" + serviceID }
-func SchedulesKey(serviceID string) string { return "schedules/" + serviceID }
 
 // RequestJSON is the body shown in the review, indented.
 func RequestJSON(req api.ScheduleRequest) string {

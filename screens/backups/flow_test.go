@@ -237,16 +237,16 @@ func TestOpenBeforeServicesListed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	fresh.Update(kit.DataMsg{Key: backups.ServicesKey, Data: svcs})
+	fresh.Update(kit.DataMsg{Key: kit.ServicesKey.String(), Data: svcs})
 	if fresh.ServiceID() != "dbtaf33737495" {
 		t.Fatalf("after the listing: shows %q", fresh.ServiceID())
 	}
 
 	// unknown: the listing is asked once more, then the toast
-	if msg, ok := run(fresh.Open("nosuch")).(kit.RefreshMsg); !ok || !slices.Equal(msg.Keys, []string{backups.ServicesKey}) {
+	if msg, ok := run(fresh.Open("nosuch")).(kit.RefreshMsg); !ok || !slices.Equal(msg.Keys, []string{kit.ServicesKey.String()}) {
 		t.Fatalf("an unknown name did not ask the listing again: %#v", msg)
 	}
-	_, cmd := fresh.Update(kit.DataMsg{Key: backups.ServicesKey, Data: svcs})
+	_, cmd := fresh.Update(kit.DataMsg{Key: kit.ServicesKey.String(), Data: svcs})
 	if msg, ok := run(cmd).(kit.ToastMsg); !ok || msg.Level != kit.ToastError || msg.Text != `no service named "nosuch"; still showing orders-prod` {
 		t.Fatalf("unknown name: %#v", run(cmd))
 	}
@@ -260,11 +260,11 @@ func TestOpenBeforeServicesListed(t *testing.T) {
 	if cmd := other.Open("nosuch"); cmd != nil {
 		t.Fatal("Open before the listing did something at once")
 	}
-	_, cmd = other.Update(kit.DataMsg{Key: backups.ServicesKey, Data: svcs})
+	_, cmd = other.Update(kit.DataMsg{Key: kit.ServicesKey.String(), Data: svcs})
 	if _, ok := run(cmd).(kit.RefreshMsg); !ok {
 		t.Fatalf("an unknown name did not ask the listing again: %#v", run(cmd))
 	}
-	_, cmd = other.Update(kit.DataMsg{Key: backups.ServicesKey, Data: svcs})
+	_, cmd = other.Update(kit.DataMsg{Key: kit.ServicesKey.String(), Data: svcs})
 	if msg, ok := run(cmd).(kit.ToastMsg); !ok || msg.Text != `no service named "nosuch"; still showing all services` {
 		t.Fatalf("unknown name: %#v", run(cmd))
 	}
@@ -290,7 +290,7 @@ func TestFirstFetchListsEveryService(t *testing.T) {
 			s := backups.New(&kit.Common{Client: c, Now: clk.Now, Theme: theme.Default()})
 			s.SetSize(140, 30)
 			for _, r := range s.Resources() {
-				if r.Key != backups.AllBackupsKey {
+				if r.Key != kit.AllBackupsKey.String() {
 					continue
 				}
 				data, err := r.Fetch(context.Background())

@@ -13,7 +13,6 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/skytui/skytui/api"
-	"github.com/skytui/skytui/forms/backupform"
 	"github.com/skytui/skytui/kit"
 	"github.com/skytui/skytui/theme"
 )
@@ -38,7 +37,7 @@ func newScreen(t *testing.T, w, h int) *Screen {
 	c := &kit.Common{Theme: theme.Default(), Now: func() time.Time { return now }, Profile: "t"}
 	s := New(c)
 	s.SetSize(w, h)
-	s.Update(kit.DataMsg{Key: ServicesKey, Data: []api.Service{{ID: sid, Name: "orders-prod"}}, At: now})
+	s.Update(kit.DataMsg{Key: kit.ServicesKey.String(), Data: []api.Service{{ID: sid, Name: "orders-prod"}}, At: now})
 	s.Open(sid)
 	if s.ServiceID() != sid {
 		t.Fatalf("Open(%q) shows %q", sid, s.ServiceID())
@@ -47,7 +46,7 @@ func newScreen(t *testing.T, w, h int) *Screen {
 }
 
 func feed(s *Screen, d backupData) {
-	s.Update(kit.DataMsg{Key: backupform.BackupsKey(sid), Data: d, At: now})
+	s.Update(kit.DataMsg{Key: kit.BackupsKey(sid).String(), Data: d, At: now})
 }
 
 func find(s *Screen, key string) (item, bool) {
@@ -100,7 +99,7 @@ func TestPendingWhileInProgress(t *testing.T) {
 	s := newScreen(t, 140, 30)
 	var res kit.Resource
 	for _, r := range s.Resources() {
-		if r.Key == backupform.BackupsKey(sid) {
+		if r.Key == kit.BackupsKey(sid).String() {
 			res = r
 		}
 	}
@@ -191,16 +190,16 @@ func TestSortAndFilter(t *testing.T) {
 		press(s, string(r))
 	}
 	press(s, "enter")
-	if s.table.Len() != 1 {
-		t.Fatalf("filter 'failed' shows %d rows", s.table.Len())
+	if s.Table.Len() != 1 {
+		t.Fatalf("filter 'failed' shows %d rows", s.Table.Len())
 	}
 	feed(s, s.data)
-	if s.table.Len() != 1 {
+	if s.Table.Len() != 1 {
 		t.Fatal("a refresh lost the filter")
 	}
 	press(s, "esc")
-	if s.table.Len() != 3 {
-		t.Fatalf("esc did not clear the filter: %d rows", s.table.Len())
+	if s.Table.Len() != 3 {
+		t.Fatalf("esc did not clear the filter: %d rows", s.Table.Len())
 	}
 }
 
@@ -211,12 +210,12 @@ func TestSubmittedBackupAppearsAtOnce(t *testing.T) {
 	s.Update(kit.ActionDoneMsg{Tag: submitTag{req: req, svcID: sid, at: now},
 		Result: &api.Schedule{ID: 7, BackupID: "fresh:" + sid + ":pod"}})
 	it, ok := find(s, "fresh")
-	if !ok || it.Word != "in progress" || !it.Optimistic || s.table.SelectedID() != it.Key {
-		t.Fatalf("the submitted backup is not shown and selected: %+v (selected %q)", it, s.table.SelectedID())
+	if !ok || it.Word != "in progress" || !it.Optimistic || s.Table.SelectedID() != it.Key {
+		t.Fatalf("the submitted backup is not shown and selected: %+v (selected %q)", it, s.Table.SelectedID())
 	}
 	// polled fast until it is listed
 	for _, r := range s.Resources() {
-		if r.Key == backupform.BackupsKey(sid) && !r.Pending(s.data) {
+		if r.Key == kit.BackupsKey(sid).String() && !r.Pending(s.data) {
 			t.Fatal("not pending while the submitted backup is not listed")
 		}
 	}
@@ -374,7 +373,7 @@ func TestAllServicesWithoutSelection(t *testing.T) {
 	if s.ServiceID() != "" {
 		t.Fatalf(":backups all shows %q", s.ServiceID())
 	}
-	s.Update(kit.DataMsg{Key: AllBackupsKey, Data: backupData{}, At: now})
+	s.Update(kit.DataMsg{Key: kit.AllBackupsKey.String(), Data: []api.Backup{}, At: now})
 	for _, k := range []string{"t", "n"} {
 		msg, ok := press(s, k)().(kit.ToastMsg)
 		if !ok || !strings.Contains(msg.Text, "p picks") || s.mode != modeList {

@@ -1,0 +1,130 @@
+package backups
+
+import (
+	"strconv"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/skytui/skytui/api"
+	"github.com/skytui/skytui/forms/backupform"
+	"github.com/skytui/skytui/kit"
+)
+
+// The new backup: the form's submit goes to the action layer; its answer
+// shows the backup (a one-off) or the schedule (a cron) at once.
+
+// submitTag marks the answer of a backup this screen submitted.
+type submitTag struct {
+	form  *backupform.Form
+	req   api.ScheduleRequest
+	svcID string
+	at    time.Time
+}
+
+func (s *Screen) onSubmit(msg backupform.SubmitMsg) tea.Cmd {
+	if s.form == nil || msg.Form != s.form {
+		return nil
+	}
+	a := msg.Action
+	a.Origin = ID
+	a.Tag = submitTag{form: msg.Form, req: msg.Request, svcID: msg.Request.ServiceID, at: s.common.Time()}
+	s.submitting = a.Name
+	s.draft = nil
+	s.mode = modeList
+	return kit.Do(a)
+}
+
+func (s *Screen) onActionDone(msg kit.ActionDoneMsg) tea.Cmd {
+	tag, ok := msg.Tag.(submitTag)
+	if !ok {
+		return nil
+	}
+	s.submitting = ""
+	if api.IsOutcomeUnknown(msg.Err) {
+		// sent, never answered: the root's dialog shows what appeared and
+		// offers the resend; the form is kept (n brings it back), not
+		// reopened with an invitation to submit again
+		d := tag.form.Draft()
+		s.draft = &d
+		if s.mode == modeForm && s.form == tag.form {
+			s.form, s.mode = nil, modeList
+		}
+		return nil
+	}
+	if msg.Err != nil {
+		// back to the review, everything kept
+		if s.shows(tag.svcID) {
+			s.form = tag.form
+			s.form.Failed(msg.Err)
+			s.form.SetSize(s.Size())
+			s.mode = modeForm
+		} else {
+			d := tag.form.Draft() // another service is shown: n brings it back
+			s.draft = &d
+		}
+		return nil
+	}
+	if !s.shows(tag.svcID) {
+		return nil
+	}
+	s.form = nil
+	sc, _ := msg.Result.(*api.Schedule)
+	if tag.req.Schedule == "once" {
+		return s.showSubmitted(tag, sc)
+	}
+	if sc != nil {
+		if sc.ServiceID == "" {
+			sc.ServiceID = tag.svcID
+		}
+		if sc.Type == "" {
+			sc.Type = tag.req.BackupType
+		}
+		if sc.Expression() == "" || sc.Expression() == "cron" {
+			sc.Cron = tag.req.Schedule
+		}
+		if tag.req.ExternalStorage != nil && sc.Target == "" {
+			sc.Target = tag.req.ExternalStorage.Bucket.Path
+		}
+	}
+	s.sched.show(tag.svcID)
+	s.mode = modeSchedules
+	s.sched.created(sc)
+	return nil
+}
+
+// showSubmitted shows a one-off backup just submitted, selected, until
+// the listing has it (job is the job's ID when the server named no
+// backup).
+func (s *Screen) showSubmitted(tag submitTag, sc *api.Schedule) tea.Cmd {
+	key := ""
+	var job int64
+	if sc != nil {
+		key, job = sc.BackupID, int64(sc.ID)
+	}
+	if key == "" {
+		key = "job " + strconv.FormatInt(job, 10)
+	}
+	if _, listed := s.byKey[key]; !listed {
+		o := &optimistic{at: tag.at, item: item{
+			Backup: api.Backup{Key: key, ServiceID: tag.svcID, Type: tag.req.BackupType,
+				Status: api.BackupInProgress, StartTime: api.Time{Time: tag.at}},
+			State: api.BackupInProgress, Word: api.BackupInProgress, Source: srcSubmitted,
+			Optimistic: true, JobID: job,
+		}}
+		if es := tag.req.ExternalStorage; es != nil {
+			o.IsExternalStorage, o.Bucket = true, es.Bucket.Path
+		}
+		s.optimistic[key] = o
+	}
+	s.mode = modeList
+	s.Table.SetFilter("")
+	s.rebuild()
+	s.Table.Select(key)
+	s.RefreshDetail()
+	if s.all() {
+		// the action refreshes the service's own keys, not this one
+		return kit.Refresh(kit.AllBackupsKey.String())
+	}
+	return nil
+}

@@ -1,0 +1,197 @@
+package backups
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/skytui/skytui/api"
+	"github.com/skytui/skytui/forms/backupform"
+	"github.com/skytui/skytui/kit"
+)
+
+// The screen's keys (the list's own, enter, esc, J/K and the table's, are
+// kit.ListView's) and what they open: the picker, the schedules, the form.
+
+type keyMap struct {
+	Sort, Reverse, New, Pick, All, Schedules key.Binding
+	CopyKey, CopyGTID                        key.Binding
+}
+
+func newKeyMap() keyMap {
+	return keyMap{
+		Sort:      key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "sort: started/type/status/size")),
+		Reverse:   key.NewBinding(key.WithKeys("S"), key.WithHelp("S", "reverse sort")),
+		New:       key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "new backup")),
+		Pick:      key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "pick service")),
+		All:       key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "all services")),
+		Schedules: key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "schedules/backups")),
+		CopyKey:   key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "copy key")),
+		CopyGTID:  key.NewBinding(key.WithKeys("Y"), key.WithHelp("Y", "copy GTID")),
+	}
+}
+
+// onKey: the form takes every key; while a filter is typed the view's
+// table does; then the keys of both views (p, a, n, t), the list's own
+// (s, S, y, Y), and the view's (list: kit.ListView.HandleKey).
+func (s *Screen) onKey(msg tea.KeyPressMsg) tea.Cmd {
+	switch {
+	case s.mode == modeForm:
+		if s.form == nil {
+			s.mode = modeList
+			return nil
+		}
+		return s.form.Update(msg)
+	case s.mode == modeSchedules && s.sched.capturing():
+		_, cmd := s.sched.handleKey(msg, s.Keys)
+		return cmd
+	case s.mode == modeList && s.Capturing():
+		_, cmd := s.HandleKey(msg)
+		return cmd
+	}
+	k := s.keys
+	switch {
+	case key.Matches(msg, k.Pick):
+		return s.openPicker()
+	case !s.all() && key.Matches(msg, k.All):
+		return s.Open(AllArg)
+	case key.Matches(msg, k.New):
+		return s.openForm()
+	case key.Matches(msg, k.Schedules):
+		if s.mode == modeSchedules {
+			s.mode = modeList
+			return nil
+		}
+		return s.openSchedules()
+	}
+	if s.mode == modeSchedules {
+		used, cmd := s.sched.handleKey(msg, s.Keys)
+		if !used && key.Matches(msg, s.Keys.Back) {
+			s.mode = modeList
+		}
+		return cmd
+	}
+	switch {
+	case key.Matches(msg, k.Sort):
+		s.sortBy = (s.sortBy + 1) % 4
+		s.desc = s.sortBy == sortStarted || s.sortBy == sortSize
+		s.rebuild()
+		return nil
+	case key.Matches(msg, k.Reverse):
+		s.desc = !s.desc
+		s.rebuild()
+		return nil
+	case key.Matches(msg, k.CopyKey):
+		it, ok := s.selected()
+		if !ok || it.Optimistic && strings.HasPrefix(it.Key, "job ") {
+			return kit.Toast(kit.ToastWarn, "no backup key to copy yet")
+		}
+		return kit.Copy(s.common, "backup key "+api.ShortKey(it.Key), it.Key)
+	case key.Matches(msg, k.CopyGTID):
+		it, ok := s.selected()
+		if !ok {
+			return nil
+		}
+		if it.BinlogGTIDPosition == "" {
+			return kit.Toast(kit.ToastWarn, "backup "+api.ShortKey(it.Key)+" has no GTID position")
+		}
+		return kit.Copy(s.common, "GTID position "+it.BinlogGTIDPosition, it.BinlogGTIDPosition)
+	}
+	_, cmd := s.HandleKey(msg)
+	return cmd
+}
+
+func (s *Screen) openPicker() tea.Cmd {
+	if !s.svcsOK {
+		if s.svcsErr != nil {
+			return kit.Toast(kit.ToastError, "cannot list services: "+s.svcsErr.Error())
+		}
+		return kit.Toast(kit.ToastInfo, "services are still loading; try again in a moment")
+	}
+	return kit.OpenDialog(kit.NewPicker(s.common, "Backups of which service?", ID, s.services))
+}
+
+// target is the service that t and n act on: the one shown, the one whose
+// schedules are shown, or in the all-services view the selected backup's.
+func (s *Screen) target() (string, bool) {
+	switch {
+	case s.mode == modeSchedules && s.sched.svcID != "":
+		return s.sched.svcID, true
+	case !s.all():
+		return s.svcID, true
+	}
+	it, ok := s.selected()
+	if !ok {
+		return "", false
+	}
+	id := itemService(&it)
+	return id, id != ""
+}
+
+// openSchedules shows the schedules of the target service.
+func (s *Screen) openSchedules() tea.Cmd {
+	id, ok := s.target()
+	if !ok {
+		return kit.Toast(kit.ToastInfo, "no backup selected: p picks a service for its schedules")
+	}
+	s.sched.show(id)
+	s.mode = modeSchedules
+	return nil
+}
+
+// openForm opens the new-backup form, with what was typed before, for the
+// target service (in the all-services view: the selected backup's; the
+// form's title names it). A read-only profile is told why at once (the
+// action layer refuses the submit anyway).
+func (s *Screen) openForm() tea.Cmd {
+	if s.common.ReadOnly {
+		return kit.Toast(kit.ToastError, fmt.Sprintf("profile %s is read-only: new backups are not allowed", s.common.Profile))
+	}
+	id, ok := s.target()
+	if !ok {
+		return kit.Toast(kit.ToastInfo, "no backup selected: p picks the service to back up")
+	}
+	v, ok := s.serviceOf(id)
+	if !ok {
+		v = api.Service{ID: id, Name: id}
+		if it, sel := s.selected(); sel && s.all() && it.ServiceName != "" {
+			v.Name = it.ServiceName
+		}
+	}
+	s.form = backupform.New(s.common, v, backupform.Options{Draft: s.draft, HasFullBackup: s.hasFull(id)})
+	s.form.SetSize(s.Size())
+	s.mode = modeForm
+	return s.form.Init()
+}
+
+// KeyMap implements kit.Screen: the bindings of the current mode.
+func (s *Screen) KeyMap() help.KeyMap {
+	k := s.keys
+	switch {
+	case s.mode == modeForm && s.form != nil:
+		b := s.form.Keys()
+		return kit.Keys{Short: b, Full: [][]key.Binding{b}}
+	case s.mode == modeSchedules && s.sched.capturing():
+		return kit.FilterKeys()
+	}
+	// a (all services) only where it does something: narrowed
+	var all []key.Binding
+	if !s.all() {
+		all = []key.Binding{k.All}
+	}
+	t, l := s.Table.Keys, s.Keys
+	if s.mode == modeSchedules {
+		short := slices.Concat([]key.Binding{k.Schedules, k.New, k.Pick}, all, []key.Binding{t.Filter, l.Back})
+		full := [][]key.Binding{
+			slices.Concat([]key.Binding{k.Schedules, k.New, k.Pick}, all, []key.Binding{l.ScrollDown, l.ScrollUp, l.Back}),
+			{t.Up, t.Down, t.PageUp, t.PageDown, t.Top, t.Bottom, t.Filter},
+		}
+		return kit.Keys{Short: short, Full: full}
+	}
+	short := slices.Concat([]key.Binding{l.Detail, k.New, k.Schedules}, all, []key.Binding{k.CopyKey, k.CopyGTID, k.Pick, t.Filter, k.Sort})
+	return s.ListView.KeyMap(short, slices.Concat([]key.Binding{k.New, k.Schedules, k.Pick}, all, []key.Binding{k.CopyKey, k.CopyGTID, k.Sort, k.Reverse})...)
+}
