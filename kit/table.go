@@ -121,7 +121,16 @@ func (t *Table) SetSize(w, h int) {
 	t.width, t.height = w, h
 	t.relayout()
 	t.clamp()
+	t.fitInput()
 }
+
+// filterCount is what the filter line says after the filter: " 3 of 8".
+func (t *Table) filterCount() string {
+	return " " + strconv.Itoa(len(t.view)) + " of " + strconv.Itoa(len(t.rows))
+}
+
+// fitInput gives the filter input the width its line leaves it.
+func (t *Table) fitInput() { t.input.SetWidth(max(1, t.width-len(t.filterCount())-3)) }
 
 // Height is the table's area height.
 func (t *Table) Height() int { return t.height }
@@ -298,6 +307,7 @@ func (t *Table) refilter() {
 	if r, ok := t.Selected(); ok {
 		t.selID = r.ID
 	}
+	t.fitInput()
 }
 
 func (t *Table) measure() {
@@ -380,10 +390,30 @@ func (t *Table) relayout() {
 			}
 		}
 	}
-	var b strings.Builder
-	b.WriteString(strings.Repeat(" ", gutter))
-	first := true
 	th := t.common.Theme
+	t.header, t.headerTheme = t.headerLine(th), th
+}
+
+// headerLine renders the column titles, with the sort mark.
+func (t *Table) headerLine(th *theme.Theme) string {
+	line := strings.Repeat(" ", gutter) + t.joinCells(func(i int, c Column, w int) string {
+		title := c.Title
+		if i == t.sortCol {
+			if t.sortDesc {
+				title += " " + th.Glyphs.SortDesc
+			} else {
+				title += " " + th.Glyphs.SortAsc
+			}
+		}
+		return fit(title, w, c.Right, th.Glyphs.Ellipsis)
+	})
+	return th.TableHdr.Render(strings.TrimRight(line, " "))
+}
+
+// joinCells joins the shown columns' cells, two spaces apart.
+func (t *Table) joinCells(cell func(i int, c Column, w int) string) string {
+	var b strings.Builder
+	first := true
 	for i, c := range t.cols {
 		w := t.widths[i]
 		if w == 0 {
@@ -393,29 +423,21 @@ func (t *Table) relayout() {
 			b.WriteString("  ")
 		}
 		first = false
-		title := c.Title
-		if i == t.sortCol {
-			if t.sortDesc {
-				title += " " + th.Glyphs.SortDesc
-			} else {
-				title += " " + th.Glyphs.SortAsc
-			}
-		}
-		b.WriteString(fit(title, w, c.Right, th.Glyphs.Ellipsis))
+		b.WriteString(cell(i, c, w))
 	}
-	t.header = th.TableHdr.Render(strings.TrimRight(b.String(), " "))
-	t.headerTheme = th
+	return b.String()
 }
 
 // View renders the header, the visible rows and the filter line.
 func (t *Table) View() string {
 	th := t.common.Theme
+	header := t.header
 	if th != t.headerTheme {
-		t.relayout() // the theme changed (background detected)
+		header = t.headerLine(th) // the theme changed (background detected)
 	}
 	var b strings.Builder
 	lines := 0
-	b.WriteString(t.header)
+	b.WriteString(header)
 	lines++
 	rh := t.rowsHeight()
 	if len(t.rows) == 0 && t.Empty != "" && rh > 0 {
@@ -439,16 +461,7 @@ func (t *Table) View() string {
 		} else {
 			line.WriteString("  ")
 		}
-		first := true
-		for i, c := range t.cols {
-			w := t.widths[i]
-			if w == 0 {
-				continue
-			}
-			if !first {
-				line.WriteString("  ")
-			}
-			first = false
+		line.WriteString(t.joinCells(func(i int, c Column, w int) string {
 			cell := ""
 			if i < len(r.Cells) {
 				cell = r.Cells[i]
@@ -457,8 +470,8 @@ func (t *Table) View() string {
 			if !sel && i < len(r.Kinds) && r.Kinds[i] != theme.KindNeutral {
 				txt = kindRender(th, r.Kinds[i], txt)
 			}
-			line.WriteString(txt)
-		}
+			return txt
+		}))
 		b.WriteByte('\n')
 		if sel {
 			b.WriteString(th.Selected.Render(padRight(line.String(), t.width)))
@@ -472,9 +485,8 @@ func (t *Table) View() string {
 			b.WriteByte('\n')
 		}
 		b.WriteByte('\n')
-		count := " " + strconv.Itoa(len(t.view)) + " of " + strconv.Itoa(len(t.rows))
+		count := t.filterCount()
 		if t.filtering {
-			t.input.SetWidth(max(1, t.width-len(count)-3))
 			b.WriteString(t.input.View())
 		} else {
 			b.WriteString(th.Accent.Render("/" + t.filter))

@@ -63,6 +63,9 @@ func (m *Model) own(msg tea.Msg, from string) (tea.Cmd, bool) {
 	case tea.BackgroundColorMsg:
 		m.common.Theme = theme.New(theme.Options{Dark: msg.IsDark(), NoColor: m.opts.NoColor,
 			Unicode: m.opts.Unicode, Accessible: m.opts.Accessible})
+		for _, s := range m.screens {
+			s.SetSize(m.width, m.bodyHeight()) // lay out again in the new theme
+		}
 		return nil, true
 	case tea.KeyPressMsg:
 		return m.handleKey(msg), true

@@ -194,10 +194,10 @@ type Form struct {
 	svc    api.Service
 	opts   Options
 
-	typ, when, daily, cron, dest, path, cred *val[string]
-	scheme                                   *val[string] // of path, for the credential options
-	full                                     *val[int]
-	credsVer                                 *val[int]
+	typ, when, daily, cron, dest, path, cred *kit.Value[string]
+	scheme                                   *kit.Value[string] // of path, for the credential options
+	full                                     *kit.Value[int]
+	credsVer                                 *kit.Value[int]
 
 	mu       sync.Mutex // guards creds, credsErr (read by huh's option commands)
 	creds    []keystore.CredentialInfo
@@ -227,9 +227,9 @@ func New(c *kit.Common, svc api.Service, o Options) *Form {
 	}
 	b := &Form{
 		id: formIDs.Add(1), common: c, svc: svc, opts: o,
-		typ: newVal(d.Type), when: newVal(d.When), daily: newVal(d.DailyAt), cron: newVal(d.Cron),
-		dest: newVal(d.Destination), path: newVal(d.BucketPath), cred: newVal(d.Credential),
-		scheme: newVal(keystore.SchemeOf(d.BucketPath)), full: newVal(fullUnknown), credsVer: newVal(0),
+		typ: kit.NewValue(d.Type), when: kit.NewValue(d.When), daily: kit.NewValue(d.DailyAt), cron: kit.NewValue(d.Cron),
+		dest: kit.NewValue(d.Destination), path: kit.NewValue(d.BucketPath), cred: kit.NewValue(d.Credential),
+		scheme: kit.NewValue(keystore.SchemeOf(d.BucketPath)), full: kit.NewValue(fullUnknown), credsVer: kit.NewValue(0),
 	}
 	if o.HasFullBackup != nil {
 		if *o.HasFullBackup {
@@ -436,8 +436,8 @@ func (b *Form) incrementalRule() string {
 func (b *Form) build() {
 	c := b.common
 	typ := huh.NewSelect[string]().Title("Backup type").Accessor(b.typ).Height(10).
-		OptionsFunc(b.typeOptions, b.full.bind()).
-		DescriptionFunc(b.typeDescription, []any{b.typ.bind(), b.full.bind()}).
+		OptionsFunc(b.typeOptions, b.full.Bind()).
+		DescriptionFunc(b.typeDescription, []any{b.typ.Bind(), b.full.Bind()}).
 		Validate(func(t string) error {
 			if err := api.ValidateBackupType(t); err != nil {
 				return err
@@ -459,11 +459,11 @@ func (b *Form) build() {
 		)
 	daily := huh.NewInput().Title("Daily at (HH:MM, 24-hour, UTC)").Accessor(b.daily).CharLimit(5).
 		Placeholder("03:00").
-		DescriptionFunc(func() string { return b.dailyHint(b.daily.Get()) }, b.daily.bind()).
+		DescriptionFunc(func() string { return b.dailyHint(b.daily.Get()) }, b.daily.Bind()).
 		Validate(func(s string) error { _, _, err := api.ParseClock(s); return err })
 	cron := huh.NewInput().Title("Cron expression: minute hour day-of-month month day-of-week (UTC)").
 		Accessor(b.cron).CharLimit(80).Placeholder("30 1 * * 0").
-		DescriptionFunc(func() string { return b.cronHint(b.cron.Get()) }, b.cron.bind()).
+		DescriptionFunc(func() string { return b.cronHint(b.cron.Get()) }, b.cron.Bind()).
 		Validate(api.ValidateSchedule)
 	dest := huh.NewSelect[string]().Title("Destination").Accessor(b.dest).Height(6).
 		Description("Managed storage restores within the same cloud provider. Your own bucket is how data leaves the service.").
@@ -473,11 +473,11 @@ func (b *Form) build() {
 		)
 	path := huh.NewInput().Title("Bucket path: s3://<bucket>/<path> or gs://<bucket>/<path>").
 		Accessor(&pathAccessor{b: b}).CharLimit(300).Placeholder("s3://my-bucket/backups").
-		DescriptionFunc(func() string { return b.pathHint(b.path.Get(), b.typ.Get()) }, []any{b.path.bind(), b.typ.bind()}).
+		DescriptionFunc(func() string { return b.pathHint(b.path.Get(), b.typ.Get()) }, []any{b.path.Bind(), b.typ.Bind()}).
 		Validate(api.ValidateBackupBucketPath)
 	cred := huh.NewSelect[string]().Title("Bucket credentials (stored in the keystore)").Accessor(b.cred).Height(7).
-		OptionsFunc(b.credOptions, []any{b.scheme.bind(), b.credsVer.bind()}).
-		DescriptionFunc(b.credDescription, []any{b.scheme.bind(), b.credsVer.bind()}).
+		OptionsFunc(b.credOptions, []any{b.scheme.Bind(), b.credsVer.Bind()}).
+		DescriptionFunc(b.credDescription, []any{b.scheme.Bind(), b.credsVer.Bind()}).
 		Validate(func(n string) error {
 			return keystore.CheckForBucket(b.path.Get(), n, b.credentialKind(n))
 		})
