@@ -3,6 +3,7 @@ package services
 import (
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
+
 	"github.com/skytui/skytui/kit"
 )
 
