@@ -1,0 +1,215 @@
+package backupform
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+	"charm.land/huh/v2"
+
+	"github.com/skytui/skytui/api"
+	"github.com/skytui/skytui/keystore"
+	"github.com/skytui/skytui/kit"
+)
+
+// The huh form itself: its fields, their dynamic options and the hints
+// shown under them as the user types.
+
+func (b *Form) build() {
+	c := b.common
+	typ := huh.NewSelect[string]().Title("Backup type").Accessor(b.typ).Height(10).
+		OptionsFunc(b.typeOptions, b.full.Bind()).
+		DescriptionFunc(b.typeDescription, []any{b.typ.Bind(), b.full.Bind()}).
+		Validate(func(t string) error {
+			if err := api.ValidateBackupType(t); err != nil {
+				return err
+			}
+			if t == api.BackupIncremental {
+				if rule := b.incrementalRule(); rule != "" {
+					return errors.New(rule)
+				}
+			}
+			return nil
+		})
+	when := huh.NewSelect[string]().Title("When").Accessor(b.when).Height(8).
+		Description("Schedules run in UTC, the service's clock; previews show your local time too.").
+		Options(
+			huh.NewOption("once: now, one time", WhenOnce),
+			huh.NewOption("daily at a time you choose (UTC)", WhenDaily),
+			huh.NewOption("every hour (at minute 0)", WhenHourly),
+			huh.NewOption("custom cron expression (5 fields, UTC)", WhenCustom),
+		)
+	daily := huh.NewInput().Title("Daily at (HH:MM, 24-hour, UTC)").Accessor(b.daily).CharLimit(5).
+		Placeholder("03:00").
+		DescriptionFunc(func() string { return b.dailyHint(b.daily.Get()) }, b.daily.Bind()).
+		Validate(func(s string) error { _, _, err := api.ParseClock(s); return err })
+	cron := huh.NewInput().Title("Cron expression: minute hour day-of-month month day-of-week (UTC)").
+		Accessor(b.cron).CharLimit(80).Placeholder("30 1 * * 0").
+		DescriptionFunc(func() string { return b.cronHint(b.cron.Get()) }, b.cron.Bind()).
+		Validate(api.ValidateSchedule)
+	dest := huh.NewSelect[string]().Title("Destination").Accessor(b.dest).Height(6).
+		Description("Managed storage restores within the same cloud provider. Your own bucket is how data leaves the service.").
+		Options(
+			huh.NewOption("managed storage (the service's default backup storage)", DestManaged),
+			huh.NewOption("your own bucket (an s3:// or gs:// path)", DestBucket),
+		)
+	path := huh.NewInput().Title("Bucket path: s3://<bucket>/<path> or gs://<bucket>/<path>").
+		Accessor(&pathAccessor{b: b}).CharLimit(300).Placeholder("s3://my-bucket/backups").
+		DescriptionFunc(func() string { return b.pathHint(b.path.Get(), b.typ.Get()) }, []any{b.path.Bind(), b.typ.Bind()}).
+		Validate(api.ValidateBackupBucketPath)
+	cred := huh.NewSelect[string]().Title("Bucket credentials (stored in the keystore)").Accessor(b.cred).Height(7).
+		OptionsFunc(b.credOptions, []any{b.scheme.Bind(), b.credsVer.Bind()}).
+		DescriptionFunc(b.credDescription, []any{b.scheme.Bind(), b.credsVer.Bind()}).
+		Validate(func(n string) error {
+			return keystore.CheckForBucket(b.path.Get(), n, b.credentialKind(n))
+		})
+
+	b.form = huh.NewForm(
+		huh.NewGroup(typ).Title("Step 1 of 3: type"),
+		huh.NewGroup(when).Title("Step 2 of 3: when"),
+		huh.NewGroup(daily).Title("Step 2 of 3: when (daily time)").
+			WithHideFunc(func() bool { return b.when.Get() != WhenDaily }),
+		huh.NewGroup(cron).Title("Step 2 of 3: when (cron expression)").
+			WithHideFunc(func() bool { return b.when.Get() != WhenCustom }),
+		huh.NewGroup(dest).Title("Step 3 of 3: destination"),
+		huh.NewGroup(path, cred).Title("Step 3 of 3: your own bucket").
+			WithHideFunc(func() bool { return b.dest.Get() != DestBucket }),
+	).WithShowHelp(false).WithAccessible(c.Accessible).WithTheme(kit.HuhTheme(c))
+	id := b.id
+	b.form.SubmitCmd = func() tea.Msg { return huhDoneMsg{id: id} }
+	b.form.CancelCmd = func() tea.Msg { return huhDoneMsg{id: id, cancel: true} }
+	if b.width > 0 {
+		b.SetSize(b.width, b.height)
+	}
+}
+
+// pathAccessor keeps the scheme of the bucket path beside it, so the
+// credential list is re-read only when the scheme changes.
+type pathAccessor struct{ b *Form }
+
+func (p *pathAccessor) Get() string { return p.b.path.Get() }
+func (p *pathAccessor) Set(s string) {
+	p.b.path.Set(s)
+	if sc := keystore.SchemeOf(s); sc != p.b.scheme.Get() {
+		p.b.scheme.Set(sc)
+	}
+}
+
+func (b *Form) typeOptions() []huh.Option[string] {
+	out := make([]huh.Option[string], 0, len(api.BackupTypes))
+	for _, t := range api.BackupTypes {
+		info := typeInfo[t][0]
+		if t == api.BackupIncremental {
+			switch b.full.Get() {
+			case fullNo:
+				info = "unavailable: this service has no completed full backup yet"
+			case fullUnknown:
+				info = "checking whether a full backup exists" + b.common.Theme.Glyphs.Ellipsis
+			}
+		}
+		out = append(out, huh.NewOption(fmt.Sprintf("%-12s %s", t, info), t))
+	}
+	return out
+}
+
+func (b *Form) typeDescription() string {
+	t := b.typ.Get()
+	if t == api.BackupIncremental {
+		if rule := b.incrementalRule(); rule != "" {
+			return "! Not available: " + rule + "."
+		}
+	}
+	if t == api.BackupIncremental && b.full.Get() == fullError {
+		return typeInfo[t][1] + " (Could not check for one: the API will refuse if there is none.)"
+	}
+	return typeInfo[t][1]
+}
+
+func (b *Form) runsPreview(expr string) string {
+	lines := api.RunLines(expr, b.common.Time(), 3, nil)
+	return "next runs: " + strings.Join(lines, "\n           ")
+}
+
+func (b *Form) dailyHint(s string) string {
+	expr, err := api.DailyCron(s)
+	if err != nil {
+		return "! " + err.Error()
+	}
+	return "ok: " + api.DescribeCron(expr) + " (cron " + expr + ")\n" + b.runsPreview(expr)
+}
+
+func (b *Form) cronHint(s string) string {
+	expr := strings.Join(strings.Fields(s), " ")
+	if expr == "" {
+		return "five fields, such as 30 1 * * 0 (Sundays at 01:30 UTC) or 0 */6 * * * (every 6 hours)"
+	}
+	if err := api.ValidateSchedule(expr); err != nil {
+		return "! " + err.Error()
+	}
+	if expr == "once" {
+		return "ok: once, now (as if you had chosen once)"
+	}
+	desc := api.DescribeCron(expr)
+	if desc == "" {
+		desc = "custom schedule " + expr
+	}
+	return "ok: " + desc + "\n" + b.runsPreview(expr)
+}
+
+func (b *Form) pathHint(path, typ string) string {
+	path = strings.TrimSpace(path)
+	portable := "A logical backup (SQL statements) is the portable choice for leaving the service"
+	if typ == api.BackupLogical {
+		portable = "Logical (SQL statements): the portable choice for leaving the service."
+	} else {
+		portable += "; you chose " + typ + "."
+	}
+	if path == "" {
+		return "Writing to your own bucket is how data leaves the managed service. " + portable
+	}
+	if err := api.ValidateBackupBucketPath(path); err != nil {
+		return "! " + err.Error()
+	}
+	scheme, bucket, folder, _ := api.ParseBucketURI(path)
+	return fmt.Sprintf("ok: %s bucket %s, folder %s. %s", scheme, bucket, strings.Trim(folder, "/"), portable)
+}
+
+func (b *Form) credOptions() []huh.Option[string] {
+	scheme := b.scheme.Get()
+	list, err, loaded := b.credentials()
+	switch {
+	case !loaded:
+		return []huh.Option[string]{huh.NewOption("reading the keystore"+b.common.Theme.Glyphs.Ellipsis, "")}
+	case err != nil:
+		return []huh.Option[string]{huh.NewOption("! "+err.Error(), "")}
+	case scheme == "":
+		return []huh.Option[string]{huh.NewOption("(enter an s3:// or gs:// path first)", "")}
+	}
+	want := keystore.KindForScheme(scheme)
+	var out []huh.Option[string]
+	for _, c := range list {
+		if c.Kind == want {
+			out = append(out, huh.NewOption(c.Name+"  ("+keystore.KindLabel(c.Kind)+")", c.Name))
+		}
+	}
+	if len(out) == 0 {
+		return []huh.Option[string]{huh.NewOption("(none stored for "+scheme+"://: add one with "+keystore.AddHint(scheme)+")", "")}
+	}
+	return out
+}
+
+func (b *Form) credDescription() string {
+	scheme := b.scheme.Get()
+	_, err, loaded := b.credentials()
+	if loaded && err != nil {
+		return "Add credentials with " + keystore.AddHint(scheme) + " (in a shell), then reopen this form."
+	}
+	switch scheme {
+	case "gs":
+		return "gs:// takes a GCS service-account key (Storage Admin role). The secret is read from the keystore only when the request is sent."
+	case "s3":
+		return "s3:// takes an S3 access key and region. The secret is read from the keystore only when the request is sent."
+	}
+	return "gs:// takes GCS credentials, s3:// S3 credentials."
+}

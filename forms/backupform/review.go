@@ -1,0 +1,270 @@
+package backupform
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/skytui/skytui/api"
+	"github.com/skytui/skytui/keystore"
+	"github.com/skytui/skytui/kit"
+)
+
+// The review step: the request as it will be sent (credentials redacted),
+// the submit through the action layer, and the form's view and keys.
+
+func (b *Form) reviewKey(msg tea.KeyPressMsg) tea.Cmd {
+	switch msg.String() {
+	case "esc":
+		return b.cancel()
+	case "e", "backspace":
+		b.step = phaseForm
+		b.submitErr, b.reviewErr = "", ""
+		b.build()
+		return b.form.Init()
+	case "enter", "y":
+		if b.submitted {
+			return nil // once
+		}
+		if err := b.check(); err != nil {
+			b.reviewErr = err.Error()
+			return nil
+		}
+		return b.submit()
+	}
+	return nil
+}
+
+func (b *Form) submit() tea.Cmd {
+	d := b.Draft()
+	req, err := d.Request(b.svc.ID)
+	if err != nil {
+		b.reviewErr = err.Error()
+		return nil
+	}
+	b.submitted = true
+	b.submitErr = ""
+	a := b.action(req, d)
+	shown := b.shownRequest(req, d)
+	return func() tea.Msg {
+		return SubmitMsg{Form: b, Request: shown, Credential: credName(d), Action: a}
+	}
+}
+
+func credName(d Draft) string {
+	if d.Destination == DestBucket {
+		return d.Credential
+	}
+	return ""
+}
+
+// shownRequest is the request with the credentials replaced by a note.
+func (b *Form) shownRequest(req api.ScheduleRequest, d Draft) api.ScheduleRequest {
+	if req.ExternalStorage != nil {
+		es := *req.ExternalStorage
+		es.Bucket.Credentials = Redacted(d.Credential, b.credentialKind(d.Credential))
+		req.ExternalStorage = &es
+	}
+	return req
+}
+
+// What says in words what the request does.
+func What(req api.ScheduleRequest, svcName string) string {
+	where := ""
+	if req.ExternalStorage != nil {
+		where = " to " + req.ExternalStorage.Bucket.Path
+	}
+	if req.Schedule == "once" {
+		return req.BackupType + " backup of " + svcName + where
+	}
+	desc := api.DescribeCron(req.Schedule)
+	if desc == "" {
+		desc = "on cron " + req.Schedule
+	}
+	return req.BackupType + " backup of " + svcName + where + ", " + desc
+}
+
+// action sends req once; the credentials are read from the keystore and
+// encoded inside Run, so the form never holds them.
+func (b *Form) action(req api.ScheduleRequest, d Draft) kit.Action {
+	client, secrets := b.common.Client, b.common.Secrets
+	svcName := b.svc.Name
+	if svcName == "" {
+		svcName = b.svc.ID
+	}
+	credential := credName(d)
+	name := What(req, svcName)
+	if req.Schedule != "once" {
+		name = "schedule " + name
+	}
+	keyParts := []string{"backup", req.ServiceID, req.BackupType, req.Schedule}
+	if req.ExternalStorage != nil {
+		keyParts = append(keyParts, req.ExternalStorage.Bucket.Path)
+	}
+	return kit.Action{
+		Name:     name,
+		Key:      strings.Join(keyParts, ":"),
+		Mutating: true,
+		Run: func(ctx context.Context) (any, error) {
+			if client == nil {
+				return nil, errors.New("no API client")
+			}
+			if req.ExternalStorage != nil {
+				enc, err := keystore.EncodeForBucket(secrets, credential, req.ExternalStorage.Bucket.Path)
+				if err != nil {
+					return nil, err
+				}
+				es := *req.ExternalStorage
+				es.Bucket.Credentials = enc
+				req.ExternalStorage = &es
+			}
+			return client.CreateSchedule(ctx, req)
+		},
+		Success: func(r any) string {
+			sc, _ := r.(*api.Schedule)
+			if sc == nil {
+				return name + ": submitted"
+			}
+			if req.Schedule == "once" {
+				msg := fmt.Sprintf("backup job %d started: %s", int64(sc.ID), What(req, svcName))
+				if sc.BackupID != "" {
+					msg += " (backup " + api.ShortKey(sc.BackupID) + ")"
+				}
+				return msg
+			}
+			return fmt.Sprintf("backup schedule %d created: %s", int64(sc.ID), What(req, svcName))
+		},
+		Refresh:    []string{kit.BackupsKey(req.ServiceID).String(), kit.SchedulesKey(req.ServiceID).String()},
+		Evidence:   kit.BackupJobsEvidence(client, req.ServiceID),
+		EvidenceOf: "the backup jobs and backups of " + svcName,
+	}
+}
+
+// RequestJSON is the body shown in the review, indented.
+func RequestJSON(req api.ScheduleRequest) string {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false) // the redaction note's <…> as typed
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(req); err != nil {
+		return err.Error()
+	}
+	return strings.TrimRight(buf.String(), "\n")
+}
+
+// ---- view ----
+
+// View renders the form or the review in the area given by SetSize.
+func (b *Form) View() string {
+	if b.step == phaseReview {
+		return b.reviewView()
+	}
+	th := b.common.Theme
+	name := b.svc.Name
+	if name == "" {
+		name = b.svc.ID
+	}
+	head := th.Bold.Render(" New backup of "+name) + th.Muted.Render("  enter/tab next  shift+tab back  esc cancel (keeps input)")
+	lines := []string{ansi.Truncate(head, b.width, th.Glyphs.Ellipsis)}
+	if w := b.serviceWarning(); w != "" {
+		lines = append(lines, th.Warn.Render(ansi.Truncate(" ! "+w, b.width, th.Glyphs.Ellipsis)))
+	} else {
+		lines = append(lines, "")
+	}
+	return strings.Join(lines, "\n") + "\n" + b.form.View()
+}
+
+func (b *Form) serviceWarning() string {
+	if b.svc.Status == "" || b.svc.Ready() {
+		return ""
+	}
+	return fmt.Sprintf("%s is %s: the API takes backups of a ready service only", b.svc.Name, b.svc.Status)
+}
+
+func (b *Form) reviewView() string {
+	th := b.common.Theme
+	w, h := b.width, b.height
+	d := b.Draft()
+	req, _ := d.Request(b.svc.ID)
+	shown := b.shownRequest(req, d)
+	lines := []string{
+		th.Bold.Render(" Review: this is the request that will be sent"),
+		th.Muted.Render(" POST backups/schedules   enter submit  e edit  esc cancel (keeps input)"),
+		"",
+	}
+	var body []string
+	for _, l := range strings.Split(RequestJSON(shown), "\n") {
+		for _, wl := range strings.Split(ansi.Hardwrap(l, max(10, w-4), true), "\n") {
+			body = append(body, "   "+th.Code.Render(wl))
+		}
+	}
+	var tail []string
+	svcName := b.svc.Name
+	if svcName == "" {
+		svcName = b.svc.ID
+	}
+	if req.Schedule == "once" {
+		tail = append(tail, " "+ansi.Wrap("Starts now: "+What(req, svcName)+". It appears in the list at once and is followed until it completes.", max(10, w-2), " "))
+	} else if req.Schedule != "" {
+		tail = append(tail, " "+ansi.Wrap("Repeats: "+What(req, svcName)+".", max(10, w-2), " "))
+		runs := api.RunLines(req.Schedule, b.common.Time(), 3, nil)
+		if h < 30 && len(runs) > 1 {
+			runs = runs[:1] // small terminal: the request first
+		}
+		for _, l := range runs {
+			tail = append(tail, th.Muted.Render("   next "+l))
+		}
+	}
+	if wn := b.serviceWarning(); wn != "" {
+		tail = append(tail, th.Warn.Render(" ! "+wn))
+	}
+	if b.reviewErr != "" {
+		for _, l := range strings.Split(b.reviewErr, "\n") {
+			tail = append(tail, th.Error.Render(ansi.Wrap(" ! "+l, w, " ")))
+		}
+		tail = append(tail, th.Muted.Render(" e to edit"))
+	}
+	if b.submitErr != "" {
+		tail = append(tail, th.Error.Render(ansi.Wrap(" ! the API refused it: "+b.submitErr, w, " ")))
+		tail = append(tail, th.Muted.Render(" everything you typed is kept: e to edit, enter to try again"))
+	}
+	tail = strings.Split(strings.Join(tail, "\n"), "\n")
+	room := h - len(lines) - len(tail) - 1
+	if len(body) > room && room > 1 {
+		more := len(body) - room + 1
+		body = append(body[:room-1], th.Muted.Render(fmt.Sprintf("   %s %d more lines", th.Glyphs.Ellipsis, more)))
+	}
+	lines = append(lines, body...)
+	lines = append(lines, "")
+	lines = append(lines, tail...)
+	for i, l := range lines {
+		lines[i] = ansi.Truncate(l, w, th.Glyphs.Ellipsis)
+	}
+	if len(lines) > h && h > 0 {
+		lines = lines[:h]
+	}
+	return strings.Join(lines, "\n")
+}
+
+// Keys lists the form's bindings in its current phase, for help.
+func (b *Form) Keys() []key.Binding {
+	if b.step == phaseReview {
+		return []key.Binding{
+			key.NewBinding(key.WithKeys("enter", "y"), key.WithHelp("enter", "submit")),
+			key.NewBinding(key.WithKeys("e", "backspace"), key.WithHelp("e", "edit")),
+			key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel (keeps input)")),
+		}
+	}
+	return []key.Binding{
+		key.NewBinding(key.WithKeys("enter", "tab"), key.WithHelp("enter/tab", "next")),
+		key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "previous")),
+		key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel (keeps input)")),
+	}
+}
