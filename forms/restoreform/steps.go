@@ -1,0 +1,361 @@
+package restoreform
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/skytui/skytui/api"
+	"github.com/skytui/skytui/kit"
+)
+
+// The wizard's steps: the keys of each, the choices they make, and the
+// submit through the action layer with what happens after it.
+
+func (r *Wizard) onKey(msg tea.KeyPressMsg) tea.Cmd {
+	k := r.keys
+	switch r.step {
+	case stageSource:
+		switch {
+		case key.Matches(msg, k.Back):
+			return r.back()
+		case key.Matches(msg, k.Up):
+			r.sourceCursor = (r.sourceCursor + 2) % 3
+		case key.Matches(msg, k.Down):
+			r.sourceCursor = (r.sourceCursor + 1) % 3
+		case msg.String() == "1" || msg.String() == "2" || msg.String() == "3":
+			r.sourceCursor = int(msg.String()[0] - '1')
+			return r.chooseSource()
+		case key.Matches(msg, k.Next):
+			return r.chooseSource()
+		}
+		return nil
+	case stageTarget:
+		if r.targets.Filtering() {
+			_, cmd := r.targets.Update(msg)
+			return cmd
+		}
+		switch {
+		case key.Matches(msg, k.Back):
+			if r.targets.Filter() != "" {
+				r.targets.SetFilter("")
+				return nil
+			}
+			return r.back()
+		case key.Matches(msg, k.Next):
+			return r.chooseTarget()
+		}
+		_, cmd := r.targets.Update(msg)
+		return cmd
+	case stageBackup:
+		return r.onBackupKey(msg)
+	case stageBucket:
+		if key.Matches(msg, k.Back) {
+			return r.back()
+		}
+		return r.bucket.update(r, msg)
+	case stageBackupID:
+		switch {
+		case key.Matches(msg, k.Back):
+			return r.back()
+		case msg.String() == "enter":
+			return r.chooseBackupID()
+		}
+		var cmd tea.Cmd
+		r.idInput, cmd = r.idInput.Update(msg)
+		r.stepErr = ""
+		return cmd
+	case stageRefusal:
+		switch {
+		case key.Matches(msg, k.Back):
+			return r.back()
+		case key.Matches(msg, k.Migrate):
+			ref := r.refusal
+			return r.done(DoneMsg{Migrate: &MigrateRequest{Source: ref.SourceService, Target: ref.Target, Backup: ref.Record}})
+		}
+		return nil
+	case stageConfirm:
+		ans, cmd := r.confirm.Update(msg)
+		switch ans {
+		case ConfirmBack:
+			return r.back()
+		case ConfirmYes:
+			return r.submit()
+		}
+		return cmd
+	}
+	return nil
+}
+
+func (r *Wizard) chooseSource() tea.Cmd {
+	r.source = Source(r.sourceCursor + 1)
+	if r.opts.LockTarget && r.targetID != "" {
+		r.prev = stageSource
+		return r.enter(r.sourceStep())
+	}
+	return r.enter(stageTarget)
+}
+
+func (r *Wizard) chooseTarget() tea.Cmd {
+	id := r.targets.SelectedID()
+	if id == "" {
+		r.stepErr = "no service to restore into"
+		return nil
+	}
+	t := r.service(id)
+	if api.IsPendingServiceStatus(t.Status) {
+		r.stepErr = nameOf(t) + " is " + t.Status + ": a restore needs a ready or stopped service; wait until it is ready"
+		return nil
+	}
+	if r.targetID != id && r.srcID == "" {
+		r.backupKey = "" // a new target lists its own backups
+	}
+	r.targetID = id
+	return r.enter(r.sourceStep())
+}
+
+func (r *Wizard) onBackupKey(msg tea.KeyPressMsg) tea.Cmd {
+	k := r.keys
+	if r.pickingSource {
+		if r.sources.Filtering() {
+			_, cmd := r.sources.Update(msg)
+			return cmd
+		}
+		switch {
+		case key.Matches(msg, k.Back):
+			if r.sources.Filter() != "" {
+				r.sources.SetFilter("")
+				return nil
+			}
+			r.pickingSource = false
+			return nil
+		case key.Matches(msg, k.Next):
+			if id := r.sources.SelectedID(); id != "" && id != r.sourceServiceID() {
+				r.srcID = id
+				r.backupsLoaded, r.backupsErr = false, nil
+				clear(r.backups)
+				r.backupsFor = ""
+				r.backupTable.SetRows(nil)
+				r.backupTable.SetFilter("")
+				r.backupTable.Empty = "loading backups of " + nameOf(r.service(id)) + r.common.Theme.Glyphs.Ellipsis
+			}
+			r.pickingSource = false
+			return nil
+		}
+		_, cmd := r.sources.Update(msg)
+		return cmd
+	}
+	if r.backupTable.Filtering() {
+		_, cmd := r.backupTable.Update(msg)
+		return cmd
+	}
+	switch {
+	case key.Matches(msg, k.Back):
+		if r.backupTable.Filter() != "" {
+			r.backupTable.SetFilter("")
+			return nil
+		}
+		return r.back()
+	case key.Matches(msg, k.SourceService):
+		r.pickingSource = true
+		r.sources.Select(r.sourceServiceID())
+		return nil
+	case key.Matches(msg, k.Next):
+		return r.chooseBackup()
+	}
+	r.stepErr = ""
+	_, cmd := r.backupTable.Update(msg)
+	return cmd
+}
+
+func (r *Wizard) chooseBackup() tea.Cmd {
+	b, ok := r.backups[r.backupTable.SelectedID()]
+	if !ok {
+		r.stepErr = "no backup selected"
+		return nil
+	}
+	if why := restorable(b); why != "" {
+		r.stepErr = why
+		return nil
+	}
+	r.backupKey = b.Key
+	src := r.service(r.sourceServiceID())
+	target := r.Target()
+	r.prev = stageBackup
+	if ref := api.CheckSameProvider(b, src, target); ref != nil {
+		r.refusal = ref
+		r.step = stageRefusal
+		return nil
+	}
+	age := ""
+	if !b.StartTime.IsZero() {
+		age = ", " + kit.Ago(r.common.Time().Sub(b.StartTime.Time)) + " ago"
+	}
+	desc := fmt.Sprintf("backup %s of %s (%s%s, %s) from managed storage", api.ShortKey(b.Key), nameOf(src), b.Type, age, kit.HumanBytes(b.SizeBytes))
+	req := api.ManagedRestore(target.ID, b.Key)
+	r.openConfirm(desc, nameOf(src), requestJSON(req))
+	return nil
+}
+
+func (r *Wizard) chooseBackupID() tea.Cmd {
+	id := strings.TrimSpace(r.idInput.Value())
+	if id == "" {
+		r.stepErr = "id: is required: type or paste the identifier of a backup"
+		return nil
+	}
+	r.idInput.SetValue(id)
+	req := api.BackupIDRestore(r.targetID, id)
+	if err := req.Validate(); err != nil {
+		r.stepErr = err.Error()
+		return nil
+	}
+	target := r.Target()
+	r.prev = stageBackupID
+	srcName := ""
+	if sid := KeyService(id); sid != "" {
+		src, known := r.byID[sid]
+		if known {
+			srcName = nameOf(src)
+			if ref := api.CheckSameProvider(api.Backup{Key: id}, src, target); ref != nil {
+				r.refusal = ref
+				r.step = stageRefusal
+				return nil
+			}
+		}
+	}
+	desc := "backup ID " + id
+	if srcName != "" {
+		desc += " (a backup of " + srcName + ")"
+	}
+	r.openConfirm(desc, srcName, requestJSON(req))
+	return nil
+}
+
+func (r *Wizard) openConfirm(desc, srcName, request string) {
+	target := r.Target()
+	if r.confirm != nil && r.confirm.Target.ID == target.ID && r.confirm.Source == desc {
+		r.confirm.Request = request
+		r.confirm.Reset()
+	} else {
+		r.confirm = NewConfirm(r.common, target, desc, srcName, request)
+	}
+	r.step = stageConfirm
+}
+
+// requestJSON is the body as the client encodes it (on one line; the
+// placeholders of secrets keep their angle brackets).
+func requestJSON(req api.RestoreRequest) string {
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(req); err != nil {
+		return err.Error()
+	}
+	return strings.TrimSpace(b.String())
+}
+
+// submit hands the restore to the action layer. Secrets are read and
+// encoded inside Run; the typed encryption key is dropped from the form
+// as soon as the action holds it.
+func (r *Wizard) submit() tea.Cmd {
+	target := r.Target()
+	client := r.common.Client
+	var run func(ctx context.Context) (any, error)
+	var source, srcName string
+	switch r.source {
+	case SourceBucket:
+		var err error
+		run, err = r.bucket.runFunc(r.common, target.ID)
+		if err != nil {
+			r.confirm.Err = err.Error()
+			r.confirm.Reset()
+			return nil
+		}
+		source, srcName = r.confirm.Source, r.confirm.SourceService
+	case SourceBackupID:
+		req := api.BackupIDRestore(target.ID, strings.TrimSpace(r.idInput.Value()))
+		run = func(ctx context.Context) (any, error) { return client.CreateRestore(ctx, req) }
+		source, srcName = r.confirm.Source, r.confirm.SourceService
+	default:
+		req := api.ManagedRestore(target.ID, r.backupKey)
+		run = func(ctx context.Context) (any, error) { return client.CreateRestore(ctx, req) }
+		source, srcName = r.confirm.Source, r.confirm.SourceService
+	}
+	if client == nil {
+		run = func(context.Context) (any, error) { return nil, errors.New("no API client") }
+	}
+	r.submitted = true
+	r.confirm.Err = ""
+	now := r.common.Time()
+	tag := Tag{Wizard: r, Target: target, SourceService: srcName, Source: source, SubmittedAt: now}
+	name := "restore into " + nameOf(target)
+	action := kit.Action{
+		Name:     name,
+		Key:      "restore:" + target.ID,
+		Mutating: true,
+		Origin:   r.opts.Origin,
+		Tag:      tag,
+		Run:      run,
+		Success: func(res any) string {
+			if rec, ok := res.(*api.Restore); ok && rec != nil && rec.ID > 0 {
+				return fmt.Sprintf("restore %d into %s started; you will be told when it ends", int64(rec.ID), nameOf(target))
+			}
+			return "restore into " + nameOf(target) + " started; you will be told when it ends"
+		},
+		Refresh:    []string{"restores", "services"},
+		Evidence:   kit.RestoresEvidence(client, target.ID, nameOf(target)),
+		EvidenceOf: "the restores of " + nameOf(target),
+	}
+	pending := &api.Restore{ServiceID: target.ID, ServiceName: target.Name, Status: "Submitting", Message: "being submitted",
+		CreatedAt: api.Time{Time: now}}
+	if r.source == SourceManaged {
+		pending.Key = r.backupKey
+	}
+	if r.source == SourceBucket {
+		pending.Bucket, pending.Key = r.bucket.bucket.Value(), r.bucket.file.Value()
+	}
+	if r.source == SourceBackupID {
+		pending.Key = strings.TrimSpace(r.idInput.Value())
+	}
+	return tea.Batch(kit.Do(action), r.done(DoneMsg{Submitted: true, Pending: pending}))
+}
+
+// Failed brings the wizard back to the confirmation after the API refused
+// the restore: everything is kept but the typed name (and an encryption
+// key that was not kept in the keystore, which the form never holds after
+// a submit).
+func (r *Wizard) Failed(err error) {
+	r.submitted = false
+	if r.confirm == nil {
+		return
+	}
+	r.step = stageConfirm
+	r.confirm.Err = err.Error()
+	if r.source == SourceBucket && r.bucket.encMode == encNew && !r.bucket.keep {
+		r.confirm.Err += " (the encryption key was dropped after the submit: go back and type it again)"
+	}
+	r.confirm.Reset()
+}
+
+// Unknown keeps the wizard, as a draft, after a submit whose outcome is
+// unknown (sent, never answered): brought back, it stands at the
+// confirmation with the name to type cleared and says that the last submit
+// may have been carried out, so sending it again is a deliberate act.
+func (r *Wizard) Unknown() {
+	r.submitted = false
+	if r.confirm == nil {
+		return
+	}
+	r.step = stageConfirm
+	r.confirm.Err = "the last submit got no answer and may have been carried out: look at the Restores list before restoring again"
+	r.confirm.Reset()
+}
+
+// Submitted reports that the wizard handed its action to kit.Do and
+// waits for the answer.
+func (r *Wizard) Submitted() bool { return r.submitted }

@@ -1,0 +1,243 @@
+package restoreform
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/key"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/skytui/skytui/api"
+	"github.com/skytui/skytui/kit"
+)
+
+// The wizard's view of each step, the cross-provider refusal, and the
+// keys and help of each step.
+
+func (r *Wizard) stepTitle() string {
+	n := 4
+	cur := 1
+	switch r.step {
+	case stageTarget:
+		cur = 2
+	case stageBackup, stageBucket, stageBackupID, stageRefusal:
+		cur = 3
+	case stageConfirm:
+		cur = 4
+	}
+	what := map[stage]string{
+		stageSource:   "where is the backup?",
+		stageTarget:   "which service to restore into? (its data will be erased)",
+		stageBackup:   "which backup?",
+		stageBucket:   "the backup file in your bucket",
+		stageBackupID: "the backup ID",
+		stageRefusal:  "refused",
+		stageConfirm:  "confirm",
+	}[r.step]
+	return fmt.Sprintf("New restore %d/%d: %s", cur, n, what)
+}
+
+// View renders the wizard within its size.
+func (r *Wizard) View() string {
+	th := r.common.Theme
+	w, h := r.width, r.height
+	head := " " + th.Bold.Render(r.stepTitle())
+	var body string
+	bh := max(1, h-2)
+	switch r.step {
+	case stageSource:
+		body = r.sourceView(w)
+	case stageTarget:
+		body = r.targets.View()
+	case stageBackup:
+		body = r.backupView(w)
+	case stageBucket:
+		body = r.bucket.view(r, w, bh)
+	case stageBackupID:
+		body = r.backupIDView(w)
+	case stageRefusal:
+		body = RefusalView(r.common, r.refusal, w)
+	case stageConfirm:
+		body = r.confirm.View(w, bh)
+	}
+	lines := []string{ansi.Truncate(head, w, th.Glyphs.Ellipsis), ""}
+	bl := strings.Split(body, "\n")
+	if r.stepErr != "" {
+		room := max(1, bh-2)
+		if len(bl) > room {
+			bl = bl[:room]
+		}
+		bl = append(bl, "", " "+th.Error.Render("! "+r.stepErr))
+	}
+	lines = append(lines, bl...)
+	for i, l := range lines {
+		lines[i] = ansi.Truncate(l, w, th.Glyphs.Ellipsis)
+	}
+	return strings.Join(lines, "\n")
+}
+
+func (r *Wizard) sourceView(w int) string {
+	th := r.common.Theme
+	opts := []struct{ name, desc string }{
+		{"Managed storage", "a backup the platform took of a service (same cloud provider only)"},
+		{"Your own bucket", "a gzip backup file in a gs:// or s3:// bucket you own"},
+		{"Backup ID", "the identifier of a backup, typed or pasted"},
+	}
+	var lines []string
+	for i, o := range opts {
+		cur := "  "
+		line := fmt.Sprintf("%d  %-16s %s", i+1, o.name, o.desc)
+		if i == r.sourceCursor {
+			cur = th.Glyphs.Cursor + " "
+			line = th.Selected.Render(line)
+		}
+		lines = append(lines, " "+cur+line)
+	}
+	lines = append(lines, "")
+	warn := "A restore stops the target service, erases all its data and replaces its default username and password with the source service's. Nothing is sent before the last step, where you type the target's name."
+	for _, l := range strings.Split(ansi.Wrap(warn, max(10, w-2), " "), "\n") {
+		lines = append(lines, " "+th.Warn.Render(l))
+	}
+	if r.common.ReadOnly {
+		lines = append(lines, "", " "+th.Warn.Render("profile "+r.common.Profile+" is read-only: the restore will be refused"))
+	}
+	return strings.Join(lines, "\n")
+}
+
+func (r *Wizard) backupView(w int) string {
+	th := r.common.Theme
+	src := r.service(r.sourceServiceID())
+	target := r.Target()
+	if r.pickingSource {
+		return " " + th.Muted.Render("Source service: whose backups? (enter choose, / filter, esc back)") + "\n" + r.sources.View()
+	}
+	line := fmt.Sprintf(" Backups of %s (%s, %s) into %s (%s)", nameOf(src), src.ID, orElse(src.Provider, "?"), nameOf(target), orElse(target.Provider, "?"))
+	if src.ID == target.ID {
+		line = fmt.Sprintf(" Backups of %s (%s, %s): s restores another service's backup", nameOf(src), src.ID, orElse(src.Provider, "?"))
+	}
+	out := th.Muted.Render(ansi.Truncate(line, w, th.Glyphs.Ellipsis))
+	if r.backupsErr != nil && r.backupsLoaded {
+		out += "\n " + th.Warn.Render("showing the last listing: "+r.backupsErr.Error())
+	}
+	return out + "\n" + r.backupTable.View()
+}
+
+func orElse(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
+
+func (r *Wizard) backupIDView(w int) string {
+	th := r.common.Theme
+	r.idInput.SetWidth(max(10, w-6))
+	lines := []string{
+		" Type or paste the identifier of a backup (the key from a backup listing).",
+		"",
+		" " + r.idInput.View(),
+		"",
+		" " + th.Muted.Render("Restoring into "+nameOf(r.Target())+" ("+r.targetID+"). A backup of a service on another cloud provider cannot be restored."),
+	}
+	return strings.Join(lines, "\n")
+}
+
+// RefusalView explains a cross-provider refusal and the workaround.
+func RefusalView(c *kit.Common, ref *api.CrossProvider, w int) string {
+	th := c.Theme
+	if ref == nil {
+		return ""
+	}
+	src, tgt := nameOf(ref.SourceService), nameOf(ref.Target)
+	wrap := func(s string, indent int) []string {
+		return strings.Split(ansi.Wrap(s, max(10, w-indent), " ,/"), "\n")
+	}
+	var lines []string
+	lines = append(lines, " "+th.Error.Render("Not sent: a backup can be restored only within the same cloud provider."))
+	for _, l := range wrap(fmt.Sprintf("Backup %s of %s was taken on %s; %s (%s) runs on %s. The API would refuse this restore, so nothing was sent.",
+		ref.Backup, src, ref.SourceProvider, tgt, ref.Target.ID, ref.TargetProvider), 2) {
+		lines = append(lines, " "+l)
+	}
+	lines = append(lines, "", " "+th.Bold.Render("The documented way across providers:"))
+	steps := []string{
+		fmt.Sprintf("back up %s to your own bucket on %s (a once backup with external storage)", src, ref.SourceProvider),
+		fmt.Sprintf("copy the backup folder to a bucket %s can read on %s", tgt, ref.TargetProvider),
+		fmt.Sprintf("restore %s from that bucket (source: your own bucket)", tgt),
+	}
+	for i, s := range steps {
+		for j, l := range wrap(s, 6) {
+			p := fmt.Sprintf("  %d. ", i+1)
+			if j > 0 {
+				p = "     "
+			}
+			lines = append(lines, p+l)
+		}
+	}
+	lines = append(lines, "",
+		"   "+th.Key.Render("m")+"    "+th.Desc.Render("start this migration now (guided, every step prefilled)"),
+		"   "+th.Key.Render("esc")+"  "+th.Desc.Render("choose another backup"))
+	return strings.Join(lines, "\n")
+}
+
+// ---- keys ----
+
+type wizardKeys struct {
+	Up, Down, Next, Back, SourceService, Migrate, Fix, NextField, PrevField, Toggle key.Binding
+}
+
+func newWizardKeys() wizardKeys {
+	return wizardKeys{
+		Up:            key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("up/k", "move up")),
+		Down:          key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("down/j", "move down")),
+		Next:          key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "choose")),
+		Back:          key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back (keeps input)")),
+		SourceService: key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "other source service")),
+		Migrate:       key.NewBinding(key.WithKeys("m"), key.WithHelp("m", "migrate across providers")),
+		Fix:           key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "apply the suggested fix")),
+		NextField:     key.NewBinding(key.WithKeys("tab", "down"), key.WithHelp("tab/down", "next field")),
+		PrevField:     key.NewBinding(key.WithKeys("shift+tab", "up"), key.WithHelp("shift+tab/up", "previous field")),
+		Toggle:        key.NewBinding(key.WithKeys("left", "right", "space"), key.WithHelp("left/right/space", "change choice")),
+	}
+}
+
+type keyMap struct {
+	short []key.Binding
+	full  [][]key.Binding
+}
+
+func (k keyMap) ShortHelp() []key.Binding  { return k.short }
+func (k keyMap) FullHelp() [][]key.Binding { return k.full }
+
+// KeyMap lists the bindings of the current step.
+func (r *Wizard) KeyMap() help.KeyMap {
+	k := r.keys
+	filter := key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter"))
+	var b []key.Binding
+	switch r.step {
+	case stageSource:
+		b = []key.Binding{key.NewBinding(key.WithKeys("1", "2", "3"), key.WithHelp("1-3", "choose")), k.Next, k.Up, k.Down, k.Back}
+	case stageTarget:
+		b = []key.Binding{k.Next, filter, k.Up, k.Down, k.Back}
+	case stageBackup:
+		if r.pickingSource {
+			b = []key.Binding{k.Next, filter, k.Back}
+		} else {
+			b = []key.Binding{k.Next, k.SourceService, filter, k.Up, k.Down, k.Back}
+		}
+	case stageBucket:
+		b = []key.Binding{k.NextField, k.PrevField, k.Toggle, key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "next / continue")), k.Back}
+		if r.bucket.fixable() != "" {
+			b = append([]key.Binding{k.Fix}, b...)
+		}
+	case stageBackupID:
+		b = []key.Binding{key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "continue")),
+			key.NewBinding(key.WithKeys("ctrl+v"), key.WithHelp("ctrl+v", "paste")), k.Back}
+	case stageRefusal:
+		b = []key.Binding{k.Migrate, k.Back}
+	case stageConfirm:
+		b = []key.Binding{key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "confirm (name typed)")),
+			key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "buttons")), k.Back}
+	}
+	return keyMap{short: b, full: [][]key.Binding{b}}
+}
