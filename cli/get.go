@@ -2,8 +2,6 @@ package cli
 
 import (
 	"context"
-	"errors"
-	"log/slog"
 	"strconv"
 	"strings"
 
@@ -32,8 +30,9 @@ Exit status: 0 ok, 1 failed (API error, network), 2 usage (bad flag,
 argument or -o value), 4 not found (unknown service or restore).
 Errors go to standard error, one line; nothing goes to standard output then.`
 
-// newNoun makes a noun command: it only holds its verbs and the shared flags.
-func newNoun(use, short string, f *outputFlags) *cobra.Command {
+// newNoun makes a noun command: it only holds its verbs and the shared
+// flags, which its verbs read with cmdFlags.
+func newNoun(use, short string, verbs ...*cobra.Command) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   use,
 		Short: short,
@@ -46,26 +45,9 @@ func newNoun(use, short string, f *outputFlags) *cobra.Command {
 			return cmd.Help()
 		},
 	}
-	f.register(cmd)
+	new(outputFlags).register(cmd)
+	cmd.AddCommand(verbs...)
 	return cmd
-}
-
-// scriptClient opens the session as the TUI does (profile, --api-url,
-// keystore or SKYSQL_API_KEY) and returns its client. Nothing is prompted
-// for but an encrypted secrets file's passphrase.
-func (e *env) scriptClient(f *outputFlags) (*api.Client, error) {
-	if err := f.validate(); err != nil {
-		return nil, err
-	}
-	s, err := e.openSession(f.profile, f.apiURL)
-	if err != nil {
-		return nil, err
-	}
-	key, _, err := s.apiKey()
-	if err != nil {
-		return nil, err
-	}
-	return s.client(key, e.version, slog.New(slog.DiscardHandler))
 }
 
 // checkServiceArg refuses, before anything is sent, what can be neither a
@@ -125,6 +107,98 @@ func nameOf(names map[string]string, id, given string) string {
 	return id
 }
 
+// serviceIDs are the IDs of the services that have one.
+func serviceIDs(svcs []api.Service) []string {
+	ids := make([]string, 0, len(svcs))
+	for _, s := range svcs {
+		if s.ID != "" {
+			ids = append(ids, s.ID)
+		}
+	}
+	return ids
+}
+
+// serviceFlag checks a command's --service before anything is sent: it
+// must be a service ID or name. It reports whether --service was given.
+func serviceFlag(cmd *cobra.Command, service string) (bool, error) {
+	if !cmd.Flags().Changed("service") {
+		return false, nil
+	}
+	return true, checkServiceArg("--service", service)
+}
+
+// requireServiceFlag is serviceFlag for a command that needs --service;
+// why follows "--service is required" in the refusal.
+func requireServiceFlag(cmd *cobra.Command, service, why string) error {
+	given, err := serviceFlag(cmd, service)
+	if err == nil && !given {
+		return usageErrf("--service is required%s", why)
+	}
+	return err
+}
+
+// readService opens the profile for a read (openRead) and finds the
+// service arg names, by name or ID; what names arg in a refusal.
+func (e *env) readService(cmd *cobra.Command, what, arg string) (*changeSession, *api.Service, error) {
+	if err := checkServiceArg(what, arg); err != nil {
+		return nil, nil, err
+	}
+	c, err := e.openRead(cmd)
+	if err != nil {
+		return nil, nil, err
+	}
+	s, _, err := c.serviceByArg(cmd, what, arg)
+	if err != nil {
+		return nil, nil, err
+	}
+	return c, s, nil
+}
+
+// listPerService is the listing of a list command with an optional
+// --service: with one for the service it names, else with all for every
+// service. It returns the services too, for their names.
+func listPerService[T any](e *env, cmd *cobra.Command, service string,
+	one func(*api.Client, context.Context, string) ([]T, error),
+	all func(*api.Client, context.Context, []string) ([]T, error),
+) (*changeSession, []T, []api.Service, error) {
+	given, err := serviceFlag(cmd, service)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	c, err := e.openRead(cmd)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	ctx := cmd.Context()
+	svcs, err := c.client.ListServices(ctx)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	var list []T
+	if given {
+		var s *api.Service
+		if s, err = resolveService(svcs, service); err != nil {
+			return nil, nil, nil, err
+		}
+		list, err = one(c.client, ctx, s.ID)
+	} else {
+		list, err = all(c.client, ctx, serviceIDs(svcs))
+	}
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return c, list, svcs, nil
+}
+
+// parseRestoreID reads a restore ID argument: a positive number.
+func parseRestoreID(arg string) (int64, error) {
+	id, err := strconv.ParseInt(arg, 10, 64)
+	if err != nil || id <= 0 {
+		return 0, usageErrf("restore ID %q: must be a positive number", arg)
+	}
+	return id, nil
+}
+
 // nonNil makes an empty list encode as [] rather than null.
 func nonNil[T any](s []T) []T {
 	if s == nil {
@@ -136,22 +210,20 @@ func nonNil[T any](s []T) []T {
 // ---- services ----
 
 func newServicesCmd(e *env) *cobra.Command {
-	var f outputFlags
-	cmd := newNoun("services", "List services or read one", &f)
 	list := &cobra.Command{
 		Use:   "list",
 		Short: "List every service",
 		Args:  usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			c, err := e.scriptClient(&f)
+			c, err := e.openRead(cmd)
 			if err != nil {
 				return err
 			}
-			svcs, err := c.ListServices(cmd.Context())
+			svcs, err := c.client.ListServices(cmd.Context())
 			if err != nil {
 				return err
 			}
-			return f.emit(e.stdout, nonNil(svcs), servicesTable(svcs))
+			return c.out.emit(e.stdout, nonNil(svcs), servicesTable(svcs))
 		},
 	}
 	get := &cobra.Command{
@@ -159,26 +231,14 @@ func newServicesCmd(e *env) *cobra.Command {
 		Short: "Read one service, by name or ID",
 		Args:  usageArgs(cobra.ExactArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := checkServiceArg("service", args[0]); err != nil {
-				return err
-			}
-			c, err := e.scriptClient(&f)
+			c, s, err := e.readService(cmd, "service", args[0])
 			if err != nil {
 				return err
 			}
-			svcs, err := c.ListServices(cmd.Context())
-			if err != nil {
-				return err
-			}
-			s, err := resolveService(svcs, args[0])
-			if err != nil {
-				return err
-			}
-			return f.emit(e.stdout, s, servicesTable([]api.Service{*s}))
+			return c.out.emit(e.stdout, s, servicesTable([]api.Service{*s}))
 		},
 	}
-	cmd.AddCommand(list, get)
-	return cmd
+	return newNoun("services", "List services or read one", list, get)
 }
 
 func servicesTable(svcs []api.Service) *table {
@@ -201,51 +261,18 @@ func servicesTable(svcs []api.Service) *table {
 // ---- backups ----
 
 func newBackupsCmd(e *env) *cobra.Command {
-	var f outputFlags
 	var service, status string
-	cmd := newNoun("backups", "List backups", &f)
 	list := &cobra.Command{
 		Use:   "list",
 		Short: "List the backups of a service, or of every service",
 		Args:  usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if cmd.Flags().Changed("service") {
-				if err := checkServiceArg("--service", service); err != nil {
-					return err
-				}
-			}
 			if cmd.Flags().Changed("status") && strings.TrimSpace(status) == "" {
 				return usageErrf("--status: give a status such as succeeded, failed or running")
 			}
-			c, err := e.scriptClient(&f)
+			c, backups, svcs, err := listPerService(e, cmd, service, (*api.Client).ListBackups, (*api.Client).ListAllBackups)
 			if err != nil {
 				return err
-			}
-			ctx := cmd.Context()
-			svcs, err := c.ListServices(ctx)
-			if err != nil {
-				return err
-			}
-			var backups []api.Backup
-			if cmd.Flags().Changed("service") {
-				s, err := resolveService(svcs, service)
-				if err != nil {
-					return err
-				}
-				backups, err = c.ListBackups(ctx, s.ID)
-				if err != nil {
-					return err
-				}
-			} else {
-				ids := make([]string, 0, len(svcs))
-				for _, s := range svcs {
-					if s.ID != "" {
-						ids = append(ids, s.ID)
-					}
-				}
-				if backups, err = c.ListAllBackups(ctx, ids); err != nil {
-					return err
-				}
 			}
 			if status != "" {
 				kept := backups[:0]
@@ -256,13 +283,12 @@ func newBackupsCmd(e *env) *cobra.Command {
 				}
 				backups = kept
 			}
-			return f.emit(e.stdout, nonNil(backups), backupsTable(backups, serviceNames(svcs)))
+			return c.out.emit(e.stdout, nonNil(backups), backupsTable(backups, serviceNames(svcs)))
 		},
 	}
 	list.Flags().StringVar(&service, "service", "", "the service, by name or ID (default: every service)")
 	list.Flags().StringVar(&status, "status", "", "only backups of this status (case and - or _ do not matter)")
-	cmd.AddCommand(list)
-	return cmd
+	return newNoun("backups", "List backups", list)
 }
 
 func backupsTable(backups []api.Backup, names map[string]string) *table {
@@ -284,43 +310,28 @@ func backupsTable(backups []api.Backup, names map[string]string) *table {
 // ---- schedules ----
 
 func newSchedulesCmd(e *env) *cobra.Command {
-	var f outputFlags
 	var service string
-	cmd := newNoun("schedules", "List backup schedules", &f)
 	list := &cobra.Command{
 		Use:   "list --service SERVICE",
 		Short: "List the backup schedules of a service",
 		Args:  usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if !cmd.Flags().Changed("service") {
-				return usageErrf("--service is required: schedules are listed per service")
-			}
-			if err := checkServiceArg("--service", service); err != nil {
+			if err := requireServiceFlag(cmd, service, ": schedules are listed per service"); err != nil {
 				return err
 			}
-			c, err := e.scriptClient(&f)
+			c, s, err := e.readService(cmd, "--service", service)
 			if err != nil {
 				return err
 			}
-			ctx := cmd.Context()
-			svcs, err := c.ListServices(ctx)
+			scheds, err := c.client.ListSchedules(cmd.Context(), s.ID)
 			if err != nil {
 				return err
 			}
-			s, err := resolveService(svcs, service)
-			if err != nil {
-				return err
-			}
-			scheds, err := c.ListSchedules(ctx, s.ID)
-			if err != nil {
-				return err
-			}
-			return f.emit(e.stdout, nonNil(scheds), schedulesTable(scheds))
+			return c.out.emit(e.stdout, nonNil(scheds), schedulesTable(scheds))
 		},
 	}
 	list.Flags().StringVar(&service, "service", "", "the service, by name or ID (required)")
-	cmd.AddCommand(list)
-	return cmd
+	return newNoun("schedules", "List backup schedules", list)
 }
 
 func schedulesTable(scheds []api.Schedule) *table {
@@ -342,90 +353,55 @@ func schedulesTable(scheds []api.Schedule) *table {
 // ---- restores ----
 
 func newRestoresCmd(e *env) *cobra.Command {
-	var f outputFlags
 	var service string
-	cmd := newNoun("restores", "List restores or read one", &f)
 	list := &cobra.Command{
 		Use:   "list",
 		Short: "List the restores of a service, or of every service",
 		Args:  usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if cmd.Flags().Changed("service") {
-				if err := checkServiceArg("--service", service); err != nil {
-					return err
-				}
-			}
-			c, err := e.scriptClient(&f)
+			c, restores, svcs, err := listPerService(e, cmd, service, (*api.Client).ListRestores, sweepRestores)
 			if err != nil {
 				return err
 			}
-			ctx := cmd.Context()
-			svcs, err := c.ListServices(ctx)
-			if err != nil {
-				return err
-			}
-			var restores []api.Restore
-			if cmd.Flags().Changed("service") {
-				s, err := resolveService(svcs, service)
-				if err != nil {
-					return err
-				}
-				if restores, err = c.ListRestores(ctx, s.ID); err != nil {
-					return err
-				}
-			} else {
-				ids := make([]string, 0, len(svcs))
-				for _, s := range svcs {
-					if s.ID != "" {
-						ids = append(ids, s.ID)
-					}
-				}
-				// one listing on the interface prefix, one per service
-				// on the live one
-				if restores, err = (&api.RestoreSweep{}).List(ctx, c, ids, true); err != nil {
-					return err
-				}
-			}
-			return f.emit(e.stdout, nonNil(restores), restoresTable(restores, serviceNames(svcs)))
+			return c.out.emit(e.stdout, nonNil(restores), restoresTable(restores, serviceNames(svcs)))
 		},
 	}
 	list.Flags().StringVar(&service, "service", "", "the service restored to, by name or ID (default: every service)")
-	get := &cobra.Command{
-		Use:   "get ID",
-		Short: "Read one restore by its ID",
+	get := e.newRestoreCmd("get ID", "Read one restore by its ID", func(cmd *cobra.Command, c *api.Client, id int64) (*api.Restore, error) {
+		return c.GetRestore(cmd.Context(), id)
+	})
+	return newNoun("restores", "List restores or read one", list, get)
+}
+
+// sweepRestores lists the restores of every service: one listing on the
+// interface prefix, one per service on the live one.
+func sweepRestores(c *api.Client, ctx context.Context, ids []string) ([]api.Restore, error) {
+	return (&api.RestoreSweep{}).List(ctx, c, ids, true)
+}
+
+// newRestoreCmd makes a verb that takes a restore ID, reads the restore
+// with read and prints it.
+func (e *env) newRestoreCmd(use, short string, read func(cmd *cobra.Command, c *api.Client, id int64) (*api.Restore, error)) *cobra.Command {
+	return &cobra.Command{
+		Use:   use,
+		Short: short,
 		Args:  usageArgs(cobra.ExactArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			id, err := strconv.ParseInt(args[0], 10, 64)
-			if err != nil || id <= 0 {
-				return usageErrf("restore ID %q: must be a positive number", args[0])
-			}
-			c, err := e.scriptClient(&f)
+			id, err := parseRestoreID(args[0])
 			if err != nil {
 				return err
 			}
-			ctx := cmd.Context()
-			r, err := c.GetRestore(ctx, id)
-			if api.IsNotFound(err) {
-				return &exitError{code: exitNotFound, err: err}
-			}
+			c, err := e.openRead(cmd)
 			if err != nil {
 				return err
 			}
-			// the target's name for the table; the restore is shown
-			// without it if the listing fails
-			var names map[string]string
-			if f.output != outJSON {
-				if svcs, err := c.ListServices(ctx); err == nil {
-					names = serviceNames(svcs)
-				} else if errors.Is(err, context.Canceled) {
-					return err
-				}
+			r, err := read(cmd, c.client, id)
+			if err != nil {
+				return readErr(err)
 			}
-			return f.emit(e.stdout, r, restoresTable([]api.Restore{*r}, names))
+			return c.emitRestore(cmd.Context(), e, r)
 		},
 	}
-	cmd.AddCommand(list, get)
-	return cmd
 }
 
 func restoresTable(restores []api.Restore, names map[string]string) *table {

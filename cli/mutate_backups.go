@@ -42,10 +42,7 @@ bucket credentials stored with ` + "`skytui creds add`" + ` (never the secret it
 --wait (with --schedule once) follows the backup until it completed.` + scriptHelpTail,
 		Args: usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if !cmd.Flags().Changed("service") {
-				return usageErrf("--service is required")
-			}
-			if err := checkServiceArg("--service", service); err != nil {
+			if err := requireServiceFlag(cmd, service, ""); err != nil {
 				return err
 			}
 			schedule = strings.TrimSpace(schedule)
@@ -250,10 +247,7 @@ func (src *restoreSource) check() error {
 
 func (e *env) createRestore(cmd *cobra.Command, cf *changeFlags, service string, src restoreSource) error {
 	const what = "restores create"
-	if !cmd.Flags().Changed("service") {
-		return usageErrf("--service is required: the service to restore into")
-	}
-	if err := checkServiceArg("--service", service); err != nil {
+	if err := requireServiceFlag(cmd, service, ": the service to restore into"); err != nil {
 		return err
 	}
 	if err := src.check(); err != nil {
@@ -349,13 +343,7 @@ func (c *changeSession) backupKey(ctx context.Context, ref string, svcs []api.Se
 	if strings.Contains(ref, ":") {
 		return ref, nil
 	}
-	ids := make([]string, 0, len(svcs))
-	for _, s := range svcs {
-		if s.ID != "" {
-			ids = append(ids, s.ID)
-		}
-	}
-	all, err := c.client.ListAllBackups(ctx, ids)
+	all, err := c.client.ListAllBackups(ctx, serviceIDs(svcs))
 	if err != nil {
 		return "", err
 	}
@@ -427,9 +415,9 @@ needs --yes and --confirm with the target service's exact name.` + scriptHelpTai
 		Args: usageArgs(cobra.ExactArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			const what = "restores delete"
-			id, err := strconv.ParseInt(args[0], 10, 64)
-			if err != nil || id <= 0 {
-				return usageErrf("restore ID %q: must be a positive number", args[0])
+			id, err := parseRestoreID(args[0])
+			if err != nil {
+				return err
 			}
 			c, err := e.openChange(cmd, &cf, what)
 			if err != nil {

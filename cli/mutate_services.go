@@ -121,11 +121,7 @@ a terminal (a pipe, a file) or with --show-password:
 			if f.output == outJSON && !show && isTerminal(e.stdout) {
 				return refusedErrf("-o json prints the password in clear: pipe it to a program, or pass --show-password to print it on this terminal")
 			}
-			c, err := e.openRead(cmd)
-			if err != nil {
-				return err
-			}
-			s, _, err := c.serviceByArg(cmd, "service", args[0])
+			c, s, err := e.readService(cmd, "service", args[0])
 			if err != nil {
 				return err
 			}
@@ -164,19 +160,13 @@ a terminal (a pipe, a file) or with --show-password:
 // ---- allowlist ----
 
 func newAllowlistCmd(e *env) *cobra.Command {
-	var f outputFlags
-	cmd := newNoun("allowlist", "List, add or remove the addresses allowed to connect to a service", &f)
 	list := &cobra.Command{
 		Use:               "list SERVICE",
 		Short:             "List a service's allow list",
 		Args:              usageArgs(cobra.ExactArgs(1)),
 		ValidArgsFunction: e.completeServiceArg,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			c, err := e.openRead(cmd)
-			if err != nil {
-				return err
-			}
-			s, _, err := c.serviceByArg(cmd, "service", args[0])
+			c, s, err := e.readService(cmd, "service", args[0])
 			if err != nil {
 				return err
 			}
@@ -209,8 +199,7 @@ func newAllowlistCmd(e *env) *cobra.Command {
 		},
 	}
 	rmF.register(rm, true, false, false)
-	cmd.AddCommand(list, add, rm)
-	return cmd
+	return newNoun("allowlist", "List, add or remove the addresses allowed to connect to a service", list, add, rm)
 }
 
 func (e *env) allowChange(cmd *cobra.Command, cf *changeFlags, args []string, add bool) error {

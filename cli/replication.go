@@ -40,8 +40,6 @@ type pairReport struct {
 }
 
 func newReplicationCmd(e *env) *cobra.Command {
-	var f outputFlags
-	cmd := newNoun("replication", "Show the replication status of secondaries", &f)
 	status := &cobra.Command{
 		Use:   "status [SECONDARY...]",
 		Short: "IO and SQL threads, lag, GTID positions and the last errors, with a fix",
@@ -100,11 +98,10 @@ so this machine must be in its allow list.
 				}
 				reports = append(reports, r)
 			}
-			return f.emit(e.stdout, reports, replicationTable(reports))
+			return c.out.emit(e.stdout, reports, replicationTable(reports))
 		},
 	}
-	cmd.AddCommand(status)
-	return cmd
+	return newNoun("replication", "Show the replication status of secondaries", status)
 }
 
 func pairStatus(ctx context.Context, eng *replsetup.Engine, p replsetup.Pair, svcs []api.Service) (pairReport, error) {

@@ -222,9 +222,7 @@ func (w *waiter) waitBackup(ctx context.Context, c *api.Client, serviceID string
 // ---- skytui wait ----
 
 func newWaitCmd(e *env) *cobra.Command {
-	var f outputFlags
-	cmd := newNoun("wait", "Wait for a service or a restore to reach its end state", &f)
-	cmd.Long = `Wait for a service or a restore to reach its end state, then print it.
+	long := `Wait for a service or a restore to reach its end state, then print it.
 
   skytui wait service orders-prod --for ready
   skytui wait restore 12 --timeout 2h
@@ -245,11 +243,7 @@ Progress goes to stderr when it is a terminal; otherwise waiting is quiet.` + sc
 			default:
 				return usageErrf("--for %q: must be ready, stopped or deleted", want)
 			}
-			c, err := e.openRead(cmd)
-			if err != nil {
-				return err
-			}
-			s, _, err := c.serviceByArg(cmd, "service", args[0])
+			c, s, err := e.readService(cmd, "service", args[0])
 			if err != nil {
 				return err
 			}
@@ -269,32 +263,14 @@ Progress goes to stderr when it is a terminal; otherwise waiting is quiet.` + sc
 	sf.registerTimeout(svc)
 
 	var rf changeFlags
-	rst := &cobra.Command{
-		Use:   "restore ID",
-		Short: "Wait until a restore succeeded (exit 0) or failed (exit 1)",
-		Args:  usageArgs(cobra.ExactArgs(1)),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			id, err := strconv.ParseInt(args[0], 10, 64)
-			if err != nil || id <= 0 {
-				return usageErrf("restore ID %q: must be a positive number", args[0])
-			}
-			c, err := e.openRead(cmd)
-			if err != nil {
-				return err
-			}
-			w := e.newWaiter(&rf, "restore "+args[0], "skytui restores get "+args[0])
-			r, err := w.waitRestore(cmd.Context(), c.client, id)
-			if api.IsNotFound(err) {
-				return &exitError{code: exitNotFound, err: err}
-			}
-			if err != nil {
-				return err
-			}
-			return c.emitRestore(cmd.Context(), e, r)
-		},
-	}
+	rst := e.newRestoreCmd("restore ID", "Wait until a restore succeeded (exit 0) or failed (exit 1)", func(cmd *cobra.Command, c *api.Client, id int64) (*api.Restore, error) {
+		arg := strconv.FormatInt(id, 10)
+		w := e.newWaiter(&rf, "restore "+arg, "skytui restores get "+arg)
+		return w.waitRestore(cmd.Context(), c, id)
+	})
 	rf.registerTimeout(rst)
-	cmd.AddCommand(svc, rst)
+	cmd := newNoun("wait", "Wait for a service or a restore to reach its end state", svc, rst)
+	cmd.Long = long
 	return cmd
 }
 
@@ -304,6 +280,8 @@ func (c *changeSession) emitRestore(ctx context.Context, e *env, r *api.Restore)
 	if c.out.output != outJSON && r.ServiceName == "" {
 		if svcs, err := c.client.ListServices(ctx); err == nil {
 			names = serviceNames(svcs)
+		} else if errors.Is(err, context.Canceled) {
+			return err
 		}
 	}
 	return c.out.emit(e.stdout, r, restoresTable([]api.Restore{*r}, names))
