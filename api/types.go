@@ -2,6 +2,8 @@ package api
 
 import (
 	"strings"
+
+	"github.com/skytui/skytui/internal/statusword"
 )
 
 // Service is a database service as the provisioning interface reports it.
@@ -120,23 +122,13 @@ func IsPendingServiceStatus(status string) bool {
 // StatusIs compares status words case-insensitively, ignoring spaces,
 // underscores and hyphens ("In Progress" == "in_progress" == "inprogress").
 func StatusIs(status string, want ...string) bool {
-	n := normStatus(status)
+	n := statusword.Norm(status)
 	for _, w := range want {
-		if n == normStatus(w) {
+		if n == statusword.Norm(w) {
 			return true
 		}
 	}
 	return false
-}
-
-func normStatus(s string) string {
-	return strings.Map(func(r rune) rune {
-		switch r {
-		case ' ', '_', '-':
-			return -1
-		}
-		return r
-	}, strings.ToLower(strings.TrimSpace(s)))
 }
 
 // CreateServiceRequest is the body of POST /provisioning/v1/services.

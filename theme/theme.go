@@ -14,6 +14,8 @@ import (
 	"strings"
 
 	"charm.land/lipgloss/v2"
+
+	"github.com/skytui/skytui/internal/statusword"
 )
 
 // Options select a theme.
@@ -204,7 +206,7 @@ func Default() *Theme { return New(Options{Dark: true}) }
 // (provisioning snake_case, backup and restore capitalised words),
 // case-insensitively and ignoring spaces, underscores and hyphens.
 func StatusKind(status string) Kind {
-	n := norm(status)
+	n := statusword.Norm(status)
 	switch {
 	case n == "":
 		return KindMuted
@@ -223,16 +225,6 @@ func StatusKind(status string) Kind {
 		return KindMuted
 	}
 	return KindNeutral
-}
-
-func norm(s string) string {
-	return strings.Map(func(r rune) rune {
-		switch r {
-		case ' ', '_', '-':
-			return -1
-		}
-		return r
-	}, strings.ToLower(strings.TrimSpace(s)))
 }
 
 // Kind returns the style of a kind.
