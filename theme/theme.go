@@ -6,7 +6,7 @@
 // reverse, so selection and badges stay visible. Glyphs are plain ASCII
 // unless the Unicode set is asked for: jump hosts rarely have good fonts.
 //
-// It imports none of the application's packages.
+// Of the application's packages it imports only internal/statusword.
 package theme
 
 import (
