@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"io"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -24,9 +25,13 @@ type harness struct {
 	cfgPath string
 }
 
-func newHarness(t *testing.T) *harness {
+// serveHarness serves a sandbox made with opts (and the key goodKey) on
+// loopback, keeps the config file and the secrets in a temporary
+// directory, and sets SKYSQL_API_KEY to envKey ("" for none).
+func serveHarness(t *testing.T, opts sandbox.Options, envKey string) (*harness, *sandbox.Server) {
 	t.Helper()
-	sb := sandbox.New(sandbox.Options{APIKey: goodKey})
+	opts.APIKey = goodKey
+	sb := sandbox.New(opts)
 	url, err := sb.Start("127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -35,33 +40,23 @@ func newHarness(t *testing.T) *harness {
 	dir := t.TempDir()
 	h := &harness{t: t, url: url, secrets: filepath.Join(dir, "secrets.age"), cfgPath: filepath.Join(dir, "config.toml")}
 	t.Setenv(config.EnvConfig, h.cfgPath)
-	t.Setenv(keystore.EnvAPIKey, "")
+	t.Setenv(keystore.EnvAPIKey, envKey)
+	return h, sb
+}
+
+// newHarness serves an empty sandbox; no key is in the environment.
+func newHarness(t *testing.T) *harness {
+	t.Helper()
+	h, _ := serveHarness(t, sandbox.Options{}, "")
 	return h
 }
 
-// run executes the command line with stdin and returns stdout and the error.
+// run executes the command line with stdin and returns stdout followed by
+// stderr, and the error.
 func (h *harness) run(stdin string, args ...string) (string, error) {
 	h.t.Helper()
-	var out, errOut bytes.Buffer
-	e := &env{
-		version:    "test",
-		stdin:      strings.NewReader(stdin),
-		stdout:     &out,
-		stderr:     &errOut,
-		loadConfig: config.Load,
-		openStore: func(keystore.PassphraseFunc) (*keystore.Store, error) {
-			return keystore.Open(keystore.Options{
-				Backend:        "file",
-				FilePath:       h.secrets,
-				FileWorkFactor: 10,
-				Passphrase:     func(string, bool) (string, error) { return "correct horse battery", nil },
-			})
-		},
-	}
-	cmd := newRootCmd(e)
-	cmd.SetArgs(args)
-	err := cmd.ExecuteContext(context.Background())
-	return out.String() + errOut.String(), err
+	stdout, stderr, err := h.runSplitStdin(stdin, args...)
+	return stdout + stderr, err
 }
 
 func (h *harness) noSecretOnDisk(secrets ...string) {
@@ -234,11 +229,7 @@ func TestProfileSwitcher(t *testing.T) {
 	if err := cfg.SaveFile(h.cfgPath); err != nil {
 		t.Fatal(err)
 	}
-	e := &env{version: "test", stdin: strings.NewReader(""), stdout: &bytes.Buffer{}, stderr: &bytes.Buffer{}, loadConfig: config.Load,
-		openStore: func(keystore.PassphraseFunc) (*keystore.Store, error) {
-			return keystore.Open(keystore.Options{Backend: "file", FilePath: h.secrets, FileWorkFactor: 10,
-				Passphrase: func(string, bool) (string, error) { return "correct horse battery", nil }})
-		}}
+	e := h.newEnv("", &bytes.Buffer{}, &bytes.Buffer{})
 	s, err := e.openSession("lab", "")
 	if err != nil {
 		t.Fatal(err)
@@ -308,19 +299,10 @@ func TestSandboxKeyFromEnvironment(t *testing.T) {
 	}
 }
 
-// runSplit is run with stdout and stderr apart.
+// runSplit is run with stdout and stderr apart, and nothing on stdin.
 func (h *harness) runSplit(args ...string) (stdout, stderr string, err error) {
 	h.t.Helper()
-	var out, errOut bytes.Buffer
-	e := &env{version: "test", stdin: strings.NewReader(""), stdout: &out, stderr: &errOut, loadConfig: config.Load,
-		openStore: func(keystore.PassphraseFunc) (*keystore.Store, error) {
-			return keystore.Open(keystore.Options{Backend: "file", FilePath: h.secrets, FileWorkFactor: 10,
-				Passphrase: func(string, bool) (string, error) { return "correct horse battery", nil }})
-		}}
-	cmd := newRootCmd(e)
-	cmd.SetArgs(args)
-	err = cmd.ExecuteContext(context.Background())
-	return out.String(), errOut.String(), err
+	return h.runSplitStdin("", args...)
 }
 
 func TestConfigWarningsPrintedOnStderr(t *testing.T) {
@@ -469,16 +451,22 @@ func TestConfigOthersCanWriteIsRefused(t *testing.T) {
 	}
 }
 
-// runSplitStdin is runSplit with stdin.
-func (h *harness) runSplitStdin(stdin string, args ...string) (stdout, stderr string, err error) {
-	h.t.Helper()
-	var out, errOut bytes.Buffer
-	e := &env{version: "test", stdin: strings.NewReader(stdin), stdout: &out, stderr: &errOut, loadConfig: config.Load,
+// newEnv is the command line's environment in the harness: the config
+// file's path from the environment, the secrets file in the temporary
+// directory, its passphrase given without a prompt.
+func (h *harness) newEnv(stdin string, stdout, stderr io.Writer) *env {
+	return &env{version: "test", stdin: strings.NewReader(stdin), stdout: stdout, stderr: stderr, loadConfig: config.Load,
 		openStore: func(keystore.PassphraseFunc) (*keystore.Store, error) {
 			return keystore.Open(keystore.Options{Backend: "file", FilePath: h.secrets, FileWorkFactor: 10,
 				Passphrase: func(string, bool) (string, error) { return "correct horse battery", nil }})
 		}}
-	cmd := newRootCmd(e)
+}
+
+// runSplitStdin is runSplit with stdin.
+func (h *harness) runSplitStdin(stdin string, args ...string) (stdout, stderr string, err error) {
+	h.t.Helper()
+	var out, errOut bytes.Buffer
+	cmd := newRootCmd(h.newEnv(stdin, &out, &errOut))
 	cmd.SetArgs(args)
 	err = cmd.ExecuteContext(context.Background())
 	return out.String(), errOut.String(), err

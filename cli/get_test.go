@@ -3,12 +3,10 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 
-	"github.com/skytui/skytui/config"
 	"github.com/skytui/skytui/keystore"
 	"github.com/skytui/skytui/kit"
 	"github.com/skytui/skytui/sandbox"
@@ -18,16 +16,7 @@ import (
 // gives the commands the key through SKYSQL_API_KEY (never argv).
 func newScriptHarness(t *testing.T) *harness {
 	t.Helper()
-	sb := sandbox.New(sandbox.Options{APIKey: goodKey, DemoData: true, Seed: 7})
-	url, err := sb.Start("127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { sb.Close() })
-	dir := t.TempDir()
-	h := &harness{t: t, url: url, secrets: filepath.Join(dir, "secrets.age"), cfgPath: filepath.Join(dir, "config.toml")}
-	t.Setenv(config.EnvConfig, h.cfgPath)
-	t.Setenv(keystore.EnvAPIKey, goodKey)
+	h, _ := serveHarness(t, sandbox.Options{DemoData: true, Seed: 7}, goodKey)
 	return h
 }
 
@@ -96,6 +85,22 @@ func decodeJSON[T any](t *testing.T, s string) T {
 
 func args(base []string, more ...string) []string {
 	return append(append([]string{}, more...), base...)
+}
+
+// listedOfOne decodes the JSON of a list with --service: it must list
+// something, and all of it of one service.
+func listedOfOne(t *testing.T, out string) []map[string]any {
+	t.Helper()
+	list := decodeJSON[[]map[string]any](t, out)
+	if len(list) == 0 {
+		t.Fatal("--service: nothing listed (the demo has some)")
+	}
+	for _, r := range list {
+		if r["service_id"] != list[0]["service_id"] {
+			t.Errorf("--service: a record of another service: %v", r)
+		}
+	}
+	return list
 }
 
 func headerOf(out string) string { line, _, _ := strings.Cut(out, "\n"); return line }
@@ -170,15 +175,7 @@ func TestScriptBackupsEveryService(t *testing.T) {
 				t.Errorf("%d backups, table:\n%s", len(bs), out)
 			}
 
-			one := decodeJSON[[]map[string]any](t, h.ok(args(p, "backups", "list", "--service", sandbox.DemoOrders, "-o", "json")...))
-			if len(one) == 0 {
-				t.Fatal("orders-prod has no backups")
-			}
-			for _, b := range one {
-				if b["service_id"] != one[0]["service_id"] {
-					t.Errorf("--service: a backup of another service: %v", b)
-				}
-			}
+			one := listedOfOne(t, h.ok(args(p, "backups", "list", "--service", sandbox.DemoOrders, "-o", "json")...))
 
 			failed := decodeJSON[[]map[string]any](t, h.ok(args(p, "backups", "list", "--status", "FAILED", "-o", "json")...))
 			if len(failed) == 0 {
@@ -234,15 +231,7 @@ func TestScriptRestores(t *testing.T) {
 				t.Errorf("restores list names the target:\n%s", out)
 			}
 
-			one := decodeJSON[[]map[string]any](t, h.ok(args(p, "restores", "list", "--service", sandbox.DemoReplica, "-o", "json")...))
-			if len(one) == 0 {
-				t.Fatal("replica-west was restored")
-			}
-			for _, r := range one {
-				if r["service_id"] != one[0]["service_id"] {
-					t.Errorf("--service: %v", r)
-				}
-			}
+			one := listedOfOne(t, h.ok(args(p, "restores", "list", "--service", sandbox.DemoReplica, "-o", "json")...))
 
 			id := strconv.FormatFloat(one[0]["id"].(float64), 'f', 0, 64)
 			r := decodeJSON[map[string]any](t, h.ok(args(p, "restores", "get", id, "-o", "json")...))

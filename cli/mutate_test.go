@@ -3,13 +3,10 @@ package cli
 import (
 	"io"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 
-	"github.com/skytui/skytui/config"
-	"github.com/skytui/skytui/keystore"
 	"github.com/skytui/skytui/sandbox"
 )
 
@@ -18,16 +15,7 @@ import (
 // server, for its request counters and armed faults.
 func newChangeHarness(t *testing.T) (*harness, *sandbox.Server) {
 	t.Helper()
-	sb := sandbox.New(sandbox.Options{APIKey: goodKey, DemoData: true, Seed: 7, TimeScale: 6000})
-	url, err := sb.Start("127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { sb.Close() })
-	dir := t.TempDir()
-	h := &harness{t: t, url: url, secrets: filepath.Join(dir, "secrets.age"), cfgPath: filepath.Join(dir, "config.toml")}
-	t.Setenv(config.EnvConfig, h.cfgPath)
-	t.Setenv(keystore.EnvAPIKey, goodKey)
+	h, sb := serveHarness(t, sandbox.Options{DemoData: true, Seed: 7, TimeScale: 6000}, goodKey)
 	cache := t.TempDir()
 	old := completionCacheDir
 	completionCacheDir = func() (string, error) { return cache, nil }

@@ -3,29 +3,17 @@ package cli
 import (
 	"context"
 	"encoding/json"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/skytui/skytui/api"
-	"github.com/skytui/skytui/config"
-	"github.com/skytui/skytui/keystore"
 	"github.com/skytui/skytui/sandbox"
 )
 
 // TestReplicationStatus: the status of a secondary read over SQL on the
 // demo endpoints, before replication is configured and once it runs.
 func TestReplicationStatus(t *testing.T) {
-	sb := sandbox.New(sandbox.Options{APIKey: goodKey, DemoData: true, Seed: 7, SQL: sandbox.SQLDemo})
-	url, err := sb.Start("127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { sb.Close() })
-	dir := t.TempDir()
-	h := &harness{t: t, url: url, secrets: filepath.Join(dir, "secrets.age"), cfgPath: filepath.Join(dir, "config.toml")}
-	t.Setenv(config.EnvConfig, h.cfgPath)
-	t.Setenv(keystore.EnvAPIKey, goodKey)
+	h, sb := serveHarness(t, sandbox.Options{DemoData: true, Seed: 7, SQL: sandbox.SQLDemo}, goodKey)
 	t.Setenv("XDG_STATE_HOME", t.TempDir()) // no pairs saved by a wizard
 
 	if _, stderr, code := h.script(h.live("replication", "status")...); code != 0 || !strings.Contains(stderr, "no replication was set up from profile skysql") {
