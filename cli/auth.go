@@ -47,22 +47,23 @@ not have yet is created with --api-url.`,
 	login.Flags().StringVar(&f.org, "org", "", "organisation sent as X-MDB-Org")
 	login.Flags().BoolVar(&f.noCheck, "no-check", false, "store the key without checking it against the API")
 
-	logout := &cobra.Command{
-		Use:   "logout",
-		Short: "Remove the profile's API key from the keystore",
-		Args:  cobra.NoArgs,
-		RunE:  func(cmd *cobra.Command, _ []string) error { return e.authLogout(f.profile) },
-	}
-	logout.Flags().StringVar(&f.profile, "profile", "", "profile")
-
-	status := &cobra.Command{
-		Use:   "status",
-		Short: "Show the profile, endpoint, secrets backend and a fingerprint of the key (never the key)",
-		Args:  cobra.NoArgs,
-		RunE:  func(cmd *cobra.Command, _ []string) error { return e.authStatus(f.profile) },
-	}
-	status.Flags().StringVar(&f.profile, "profile", "", "profile")
+	logout := profileCmd("logout", "Remove the profile's API key from the keystore", e.authLogout)
+	status := profileCmd("status", "Show the profile, endpoint, secrets backend and a fingerprint of the key (never the key)", e.authStatus)
 	cmd.AddCommand(login, logout, status)
+	return cmd
+}
+
+// profileCmd makes an auth verb that takes only --profile and runs run
+// with it.
+func profileCmd(use, short string, run func(profile string) error) *cobra.Command {
+	var profile string
+	cmd := &cobra.Command{
+		Use:   use,
+		Short: short,
+		Args:  cobra.NoArgs,
+		RunE:  func(cmd *cobra.Command, _ []string) error { return run(profile) },
+	}
+	cmd.Flags().StringVar(&profile, "profile", "", "profile")
 	return cmd
 }
 

@@ -177,29 +177,26 @@ func newAllowlistCmd(e *env) *cobra.Command {
 			return c.out.emit(e.stdout, nonNil(groups), allowTable(groups))
 		},
 	}
-	var addF changeFlags
-	add := &cobra.Command{
-		Use:               "add SERVICE CIDR",
-		Short:             "Allow an address or CIDR network to connect (a bare address becomes /32)",
-		Args:              usageArgs(cobra.ExactArgs(2)),
-		ValidArgsFunction: e.completeServiceArg,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			return e.allowChange(cmd, &addF, args, true)
-		},
-	}
-	addF.register(add, false, false, false)
-	var rmF changeFlags
-	rm := &cobra.Command{
-		Use:               "remove SERVICE CIDR --yes",
-		Short:             "Remove an address or network from the allow list (needs --yes)",
-		Args:              usageArgs(cobra.ExactArgs(2)),
-		ValidArgsFunction: e.completeServiceArg,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			return e.allowChange(cmd, &rmF, args, false)
-		},
-	}
-	rmF.register(rm, true, false, false)
+	add := e.newAllowChangeCmd("add SERVICE CIDR", "Allow an address or CIDR network to connect (a bare address becomes /32)", true)
+	rm := e.newAllowChangeCmd("remove SERVICE CIDR --yes", "Remove an address or network from the allow list (needs --yes)", false)
 	return newNoun("allowlist", "List, add or remove the addresses allowed to connect to a service", list, add, rm)
+}
+
+// newAllowChangeCmd makes allowlist add (add) or remove, which is
+// destructive: it needs --yes.
+func (e *env) newAllowChangeCmd(use, short string, add bool) *cobra.Command {
+	var cf changeFlags
+	cmd := &cobra.Command{
+		Use:               use,
+		Short:             short,
+		Args:              usageArgs(cobra.ExactArgs(2)),
+		ValidArgsFunction: e.completeServiceArg,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return e.allowChange(cmd, &cf, args, add)
+		},
+	}
+	cf.register(cmd, !add, false, false)
+	return cmd
 }
 
 func (e *env) allowChange(cmd *cobra.Command, cf *changeFlags, args []string, add bool) error {
