@@ -2,7 +2,7 @@
 # Shared helpers of the end-to-end scripts: they drive the BUILT binary in
 # tmux against `skytui sandbox` and assert on `tmux capture-pane -p`.
 #
-# Source it, then call e2e_init. Variables it reads:
+# Source it, then call e2e_init (or e2e_start). Variables it reads:
 #   SKYTUI_BIN   the binary (default bin/skytui)
 #   E2E_WIDTH, E2E_HEIGHT   terminal size (default 80x24)
 #   E2E_TIMEOUT  seconds per wait (default 30: generous for a loaded machine)
@@ -89,48 +89,51 @@ fail() {
 	exit 1
 }
 
-# wait_for TEXT: until the screen shows TEXT (fixed string).
-wait_for() {
-	local text=$1 deadline=$((SECONDS + TIMEOUT))
+# screen_has TEXT: whether the screen shows TEXT now (no wait).
+screen_has() { capture | grep -qF -- "$1"; }
+
+# screen_matches REGEX: whether a line of the screen matches REGEX
+# (extended) now.
+screen_matches() { capture | grep -qE -- "$1"; }
+
+# line_has REGEX TEXT: whether a line of the screen matching REGEX
+# (extended) also contains TEXT now.
+line_has() { capture | grep -E -- "$1" | grep -qF -- "$2"; }
+
+# wait_until SEEN MISSED CHECK...: until the command CHECK... succeeds,
+# then record SEEN; fail with MISSED after TIMEOUT seconds.
+wait_until() {
+	local seen=$1 missed=$2 deadline=$((SECONDS + TIMEOUT))
+	shift 2
 	while [ $SECONDS -lt $deadline ]; do
-		if capture | grep -qF -- "$text"; then
-			record "saw '$text'"
+		if "$@"; then
+			record "$seen"
 			return 0
 		fi
 		sleep 0.1
 	done
-	fail "the screen never showed '$text' within ${TIMEOUT}s"
+	fail "$missed within ${TIMEOUT}s"
 }
 
+# wait_for TEXT: until the screen shows TEXT (fixed string).
+wait_for() { wait_until "saw '$1'" "the screen never showed '$1'" screen_has "$1"; }
+
 # wait_re REGEX: until a line of the screen matches REGEX (extended).
-wait_re() {
-	local re=$1 deadline=$((SECONDS + TIMEOUT))
-	while [ $SECONDS -lt $deadline ]; do
-		if capture | grep -qE -- "$re"; then
-			record "matched /$re/"
-			return 0
-		fi
-		sleep 0.1
-	done
-	fail "no line of the screen matched /$re/ within ${TIMEOUT}s"
-}
+wait_re() { wait_until "matched /$1/" "no line of the screen matched /$1/" screen_matches "$1"; }
 
 # wait_line REGEX TEXT: until a line matching REGEX (extended) also
 # contains TEXT.
-wait_line() {
-	local pat=$1 text=$2 deadline=$((SECONDS + TIMEOUT))
-	while [ $SECONDS -lt $deadline ]; do
-		if capture | grep -E -- "$pat" | grep -qF -- "$text"; then
-			record "'$pat' line shows '$text'"
-			return 0
-		fi
-		sleep 0.1
-	done
-	fail "no line with '$pat' showed '$text' within ${TIMEOUT}s"
-}
+wait_line() { wait_until "'$1' line shows '$2'" "no line with '$1' showed '$2'" line_has "$1" "$2"; }
 
-# screen_has TEXT: whether the screen shows TEXT now (no wait).
-screen_has() { capture | grep -qF -- "$1"; }
+# header_shows TEXT...: the header (the screen's first line) shows each
+# TEXT now.
+header_shows() {
+	local header text
+	header=$(capture | head -n 1)
+	for text in "$@"; do
+		grep -qF -- "$text" <<<"$header" || fail "the header does not show '$text': $header"
+	done
+}
 
 keys() { tm send-keys -t "$PANE" "$@"; }
 typetext() { tm send-keys -t "$PANE" -l -- "$1"; }
@@ -141,6 +144,23 @@ command_line() {
 	wait_for "tab complete"
 	typetext "$1"
 	keys Enter
+}
+
+# e2e_start ARGS...: the start of a script against the sandbox: e2e_init,
+# e2e_home, a made-up key in SKYSQL_API_KEY, and start_sandbox ARGS (it
+# accepts the key in SKYSQL_API_KEY).
+e2e_start() {
+	e2e_init
+	e2e_home
+	export SKYSQL_API_KEY="e2e.$$.$RANDOM"
+	STEP="sandbox"
+	start_sandbox "$@"
+}
+
+# start_tui ARGS...: the TUI (`skytui ARGS`) in the tmux session e2e.
+start_tui() {
+	STEP="start the TUI"
+	tm new-session -d -s e2e -x "$WIDTH" -y "$HEIGHT" "$BIN" "$@" || fail "tmux could not start"
 }
 
 # start_sandbox ARGS...: `skytui sandbox` on a free loopback port (time

@@ -15,22 +15,13 @@
 set -u
 # shellcheck source=testdata/e2e/lib.sh
 . "$(dirname "$0")/lib.sh"
-e2e_init
-e2e_home
-export SKYSQL_API_KEY="e2e.$$.$RANDOM"
-
-STEP="sandbox"
-start_sandbox --log-requests # it accepts the key in SKYSQL_API_KEY
-
-STEP="start the TUI"
-tm new-session -d -s e2e -x "$WIDTH" -y "$HEIGHT" "$BIN" --api-url "$URL" --profile skysql ||
-	fail "tmux could not start"
+e2e_start --log-requests
+start_tui --api-url "$URL" --profile skysql
 
 STEP="services listed"
 wait_for "orders-prod"
 wait_for "updated"
-header=$(capture | head -n 1)
-grep -qF "profile skysql" <<<"$header" || fail "the header does not show the skysql profile: $header"
+header_shows "profile skysql"
 
 STEP="backups of every service"
 keys 2

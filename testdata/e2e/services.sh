@@ -12,16 +12,8 @@
 set -u
 # shellcheck source=testdata/e2e/lib.sh
 . "$(dirname "$0")/lib.sh"
-e2e_init
-e2e_home
-export SKYSQL_API_KEY="e2e.$$.$RANDOM"
-
-STEP="sandbox"
-start_sandbox # it accepts the key in SKYSQL_API_KEY
-
-STEP="start the TUI"
-tm new-session -d -s e2e -x "$WIDTH" -y "$HEIGHT" "$BIN" --api-url "$URL" --profile e2e ||
-	fail "tmux could not start"
+e2e_start
+start_tui --api-url "$URL" --profile e2e
 
 STEP="services listed"
 wait_for "orders-prod"
@@ -29,9 +21,7 @@ wait_for "analytics-gcp"
 wait_for "updated"
 
 STEP="header"
-header=$(capture | head -n 1)
-grep -qF "profile e2e" <<<"$header" || fail "the header does not show the profile: $header"
-grep -qF "127.0.0.1:$PORT" <<<"$header" || fail "the header does not show the API host: $header"
+header_shows "profile e2e" "127.0.0.1:$PORT"
 
 STEP="help"
 keys "?"

@@ -24,12 +24,7 @@
 set -u
 # shellcheck source=testdata/e2e/lib.sh
 . "$(dirname "$0")/lib.sh"
-e2e_init
-e2e_home
-export SKYSQL_API_KEY="e2e.$$.$RANDOM"
-
-STEP="sandbox"
-start_sandbox # it accepts the key in SKYSQL_API_KEY
+e2e_start
 
 STEP="start the shell"
 tm new-session -d -s e2e -x "$WIDTH" -y "$HEIGHT" env -u PROMPT_COMMAND bash --norc --noprofile -i ||

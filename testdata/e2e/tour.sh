@@ -99,9 +99,7 @@ snapshot_procs "tui running"
 STEP="services listed"
 wait_for "analytics-gcp"
 wait_for "updated"
-header=$(capture | head -n 1)
-grep -qF "profile $PROFILE" <<<"$header" || fail "the header does not show the profile: $header"
-grep -qF "127.0.0.1:$PORT" <<<"$header" || fail "the header does not show the API host: $header"
+header_shows "profile $PROFILE" "127.0.0.1:$PORT"
 
 # every screen by its number
 STEP="screen 2"
