@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/http/httptrace"
+	"strings"
 	"testing"
 	"time"
 
@@ -120,38 +121,47 @@ func After(d time.Duration, msg tea.Msg) tea.Cmd {
 // IsPollTick tells the root model's poll ticks.
 func IsPollTick(msg tea.Msg) bool { return fmt.Sprintf("%T", msg) == "tui.pollTickMsg" }
 
+// namedKeys are the keys KeyMsg knows by name.
+var namedKeys = map[string]rune{
+	"enter":     tea.KeyEnter,
+	"esc":       tea.KeyEscape,
+	"tab":       tea.KeyTab,
+	"space":     tea.KeySpace,
+	"backspace": tea.KeyBackspace,
+	"up":        tea.KeyUp,
+	"down":      tea.KeyDown,
+	"left":      tea.KeyLeft,
+	"right":     tea.KeyRight,
+}
+
 // KeyMsg is the press of a key: "enter", "esc", "a", "ctrl+c",
-// "shift+tab"...
+// "shift+tab"...: a named key or one character, after any ctrl+ and
+// shift+. A key pressed without a modifier carries its text.
 func KeyMsg(k string) tea.KeyPressMsg {
-	switch k {
-	case "enter":
-		return tea.KeyPressMsg{Code: tea.KeyEnter}
-	case "esc":
-		return tea.KeyPressMsg{Code: tea.KeyEscape}
-	case "tab":
-		return tea.KeyPressMsg{Code: tea.KeyTab}
-	case "shift+tab":
-		return tea.KeyPressMsg{Code: tea.KeyTab, Mod: tea.ModShift}
-	case "up":
-		return tea.KeyPressMsg{Code: tea.KeyUp}
-	case "down":
-		return tea.KeyPressMsg{Code: tea.KeyDown}
-	case "left":
-		return tea.KeyPressMsg{Code: tea.KeyLeft}
-	case "right":
-		return tea.KeyPressMsg{Code: tea.KeyRight}
-	case "backspace":
-		return tea.KeyPressMsg{Code: tea.KeyBackspace}
-	case "space":
-		return tea.KeyPressMsg{Code: tea.KeySpace, Text: " "}
-	case "ctrl+c":
-		return tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl}
-	case "ctrl+u":
-		return tea.KeyPressMsg{Code: 'u', Mod: tea.ModCtrl}
+	var msg tea.KeyPressMsg
+	name := k
+	for {
+		if rest, ok := strings.CutPrefix(name, "ctrl+"); ok && rest != "" {
+			msg.Mod, name = msg.Mod|tea.ModCtrl, rest
+		} else if rest, ok := strings.CutPrefix(name, "shift+"); ok && rest != "" {
+			msg.Mod, name = msg.Mod|tea.ModShift, rest
+		} else {
+			break
+		}
 	}
-	r := []rune(k)
-	if len(r) != 1 {
+	text := name
+	if code, ok := namedKeys[name]; ok {
+		msg.Code, text = code, ""
+		if code == tea.KeySpace {
+			text = " "
+		}
+	} else if r := []rune(name); len(r) == 1 {
+		msg.Code = r[0]
+	} else {
 		panic("unknown key " + k)
 	}
-	return tea.KeyPressMsg{Code: r[0], Text: k}
+	if msg.Mod == 0 {
+		msg.Text = text
+	}
+	return msg
 }
