@@ -79,9 +79,7 @@ func TestReadOnlyServicesScreen(t *testing.T) {
 	for range 4 {
 		h.Key("enter")
 	}
-	if !strings.Contains(h.Screen(), "Review") {
-		t.Fatalf("not on the review step:\n%s", h.Screen())
-	}
+	h.sees(t, "Review", "not on the review step")
 	h.Key("enter")
 	if got := lastToast(h); got != "profile prod-eu is read-only: create service ro-test not allowed" {
 		t.Fatalf("create toast = %q", got)
@@ -128,9 +126,7 @@ func TestConfirmCursorStartsOnNo(t *testing.T) {
 	if !ok || d.OnYes() {
 		t.Fatalf("confirmation cursor is not on No")
 	}
-	if !strings.Contains(h.Screen(), "(cursor on No)") {
-		t.Fatalf("dialog does not show the cursor:\n%s", h.Screen())
-	}
+	h.sees(t, "(cursor on No)", "dialog does not show the cursor")
 	h.Key("enter") // enter on the default answers no
 	if calls.Load() != 0 || len(h.m.dialogs) != 0 {
 		t.Fatalf("enter on the default ran the action (%d calls)", calls.Load())
@@ -200,16 +196,12 @@ func TestQuitAsksWhileSubmitting(t *testing.T) {
 	var calls atomic.Int32
 	gate := make(chan struct{})
 	h.Send(kit.ActionRequestMsg{Action: countedAction("create service x", true, kit.ConfirmNone, &calls, gate)})
-	if !strings.Contains(h.Screen(), "submitting: create service x") {
-		t.Fatalf("no submitting mark:\n%s", h.Screen())
-	}
+	h.sees(t, "submitting: create service x", "no submitting mark")
 	_, cmd := h.m.Update(tuitest.KeyMsg("q"))
 	if cmd != nil && isQuit(cmd) {
 		t.Fatal("quit without asking while submitting")
 	}
-	if !strings.Contains(h.Screen(), "Quit while submitting?") {
-		t.Fatalf("no question:\n%s", h.Screen())
-	}
+	h.sees(t, "Quit while submitting?", "no question")
 	h.Key("n")
 	if h.m.quitting {
 		t.Fatal("quit after answering no")

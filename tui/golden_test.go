@@ -105,9 +105,7 @@ func TestGolden(t *testing.T) {
 			golden.RequireEqual(t, out)
 			// resizing back keeps the state (the cursor on the second row)
 			h.Send(tea.WindowSizeMsg{Width: 80, Height: 24})
-			if !strings.Contains(h.Screen(), "> broken-import") {
-				t.Fatalf("state lost across resize:\n%s", h.Screen())
-			}
+			h.sees(t, "> broken-import", "state lost across resize")
 		})
 	}
 }

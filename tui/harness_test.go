@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -36,6 +37,27 @@ func newHarness(t testing.TB, opts Options, w, h int) *harness {
 	}
 	m := New(opts)
 	return &harness{Harness: tuitest.New(t, m, m.Render, w, h), m: m}
+}
+
+// runCompleted opens the ":" command line, types typed, completes it
+// with tab, which must give want, and runs it with enter.
+func (h *harness) runCompleted(typed, want string) {
+	h.T.Helper()
+	h.Key(":")
+	h.TypeText(typed)
+	h.Key("tab")
+	if got := h.m.cmdline.Value(); got != want {
+		h.T.Fatalf("completion of %q = %q, want %q", typed, got, want)
+	}
+	h.Key("enter")
+}
+
+// sees fails t unless the screen shows want; what says what went wrong.
+func (h *harness) sees(t testing.TB, want, what string) {
+	t.Helper()
+	if !strings.Contains(h.Screen(), want) {
+		t.Fatalf("%s:\n%s", what, h.Screen())
+	}
 }
 
 // pollIntervals lists the intervals of armed poll ticks, by key.

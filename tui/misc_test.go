@@ -88,13 +88,7 @@ func TestScreenSwitchingAndPlaceholders(t *testing.T) {
 		t.Fatalf("shift+tab went to %s", h.m.Active().ID())
 	}
 	// the command line, with completion
-	h.Key(":")
-	h.TypeText("backups orders-p")
-	h.Key("tab")
-	if got := h.m.cmdline.Value(); got != "backups orders-prod" {
-		t.Fatalf("completion = %q", got)
-	}
-	h.Key("enter")
+	h.runCompleted("backups orders-p", "backups orders-prod")
 	if h.m.Active().ID() != "backups" || !strings.Contains(h.Screen(), "Backups of orders-prod (dbtaf33737495)") {
 		t.Fatalf(":backups did not open the service's backups:\n%s", h.Screen())
 	}
@@ -127,7 +121,5 @@ func TestTypingDoesNotTriggerGlobalKeys(t *testing.T) {
 	if h.m.quitting || h.m.Active().ID() != "services" || h.m.showHelp || h.m.cmdline.active {
 		t.Fatal("keys typed into the filter acted as global keys")
 	}
-	if !strings.Contains(h.Screen(), "/q1?:r") {
-		t.Fatalf("filter text not shown:\n%s", h.Screen())
-	}
+	h.sees(t, "/q1?:r", "filter text not shown")
 }

@@ -241,9 +241,7 @@ func TestPollBackoffDoublesToTwoMinutes(t *testing.T) {
 		}
 		h.FirePolls()
 	}
-	if !strings.Contains(h.Screen(), "no data - HTTP 503: down") {
-		t.Fatalf("header does not say why:\n%s", h.Screen())
-	}
+	h.sees(t, "no data - HTTP 503: down", "header does not say why")
 	r.set(false, nil) // recovers: back to the slow interval
 	h.FirePolls()
 	if got := h.pollIntervals()["x"]; len(got) != 1 || got[0] != 30*time.Second {
@@ -287,9 +285,7 @@ func TestPoll401StopsPolling(t *testing.T) {
 	if iv := h.pollIntervals(); len(iv) != 0 {
 		t.Fatalf("polling continued after 401: %v", iv)
 	}
-	if !strings.Contains(h.Screen(), "API key refused (401): polling stopped") {
-		t.Fatalf("header does not say the key was refused:\n%s", h.Screen())
-	}
+	h.sees(t, "API key refused (401): polling stopped", "header does not say the key was refused")
 	st := h.m.engine.states["x"]
 	h.Send(pollTickMsg{gen: h.m.engine.gen, serial: st.serial, seq: st.seq, key: "x"})
 	if r.Calls() != 1 {
@@ -328,14 +324,10 @@ func TestFreshnessHeader(t *testing.T) {
 		Screens: func(*kit.Common) []kit.Screen { return []kit.Screen{s} }}, 100, 30)
 	now = t0.Add(4 * time.Second)
 	h.Send(clockMsg{})
-	if !strings.Contains(h.Screen(), "updated 4s ago") {
-		t.Fatalf("no freshness:\n%s", h.Screen())
-	}
+	h.sees(t, "updated 4s ago", "no freshness")
 	r.set(false, &api.Error{Status: 500, Message: "boom"})
 	h.Key("r")
-	if !strings.Contains(h.Screen(), "stale since 12:00:00 - HTTP 500: boom") {
-		t.Fatalf("no stale header:\n%s", h.Screen())
-	}
+	h.sees(t, "stale since 12:00:00 - HTTP 500: boom", "no stale header")
 }
 
 // emptyKeys is the key map of a screen without keys of its own.

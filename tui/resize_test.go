@@ -44,7 +44,5 @@ func TestResizeStorm(t *testing.T) {
 	}
 	h.Deliver(tea.WindowSizeMsg{Width: 100, Height: 30})
 	h.Settle()
-	if !strings.Contains(h.Screen(), "skytui") {
-		t.Fatalf("after the storm the frame is back:\n%s", h.Screen())
-	}
+	h.sees(t, "skytui", "after the storm the frame is back")
 }

@@ -17,7 +17,6 @@ import (
 	"github.com/charmbracelet/x/exp/teatest/v2"
 
 	"github.com/skytui/skytui/api"
-	"github.com/skytui/skytui/keystore"
 	"github.com/skytui/skytui/kit"
 	"github.com/skytui/skytui/sandbox"
 	"github.com/skytui/skytui/tui/tuitest"
@@ -25,28 +24,6 @@ import (
 
 // The Restores screen driven through the root: full frames, the action
 // layer, the watch and the sandbox.
-
-// rstStore is an in-memory keystore with one GCS and one S3 credential.
-func rstStore(t testing.TB) *keystore.Store {
-	t.Helper()
-	st, err := keystore.Open(keystore.Options{
-		Backends: []keystore.Backend{keystore.NewMemoryBackend("memory (test)")},
-		Getenv:   func(string) string { return "" },
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	const pk = `-----BEGIN PRIVATE KEY-----\nZGVtbyBrZXksIG5vdCBhIHJlYWwgb25l\n-----END PRIVATE KEY-----\n`
-	for _, c := range []keystore.BucketCredential{
-		keystore.GCSCredential{Name: "team-gcs", KeyJSON: []byte(`{"type":"service_account","project_id":"t","client_email":"b@t.iam.gserviceaccount.com","private_key":"` + pk + `"}`)},
-		keystore.S3Credential{Name: "team-s3", AccessKeyID: "AKIATEST0000000000", SecretAccessKey: "test-secret-not-real", Region: "us-east-1"},
-	} {
-		if err := st.PutBucketCredential(c); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return st
-}
 
 // rstService finds a demo service by name through the API.
 func rstService(t testing.TB, c *api.Client, name string) api.Service {
@@ -117,7 +94,7 @@ func TestRestoresGolden(t *testing.T) {
 	for _, size := range [][2]int{{80, 24}, {140, 40}} {
 		for _, tc := range cases {
 			t.Run(fmt.Sprintf("%s_%dx%d", tc.name, size[0], size[1]), func(t *testing.T) {
-				h, _, _ := demoHarness(t, size[0], size[1], func(o *Options) { o.Secrets = rstStore(t) })
+				h, _, _ := demoHarness(t, size[0], size[1], func(o *Options) { o.Secrets = tuitest.Secrets(t, "team") })
 				for _, s := range tc.steps {
 					s(h)
 				}
@@ -153,15 +130,11 @@ func TestRestoreCrossProviderRefusedBeforeAnyCall(t *testing.T) {
 	}
 	// esc goes back to the backups, where another one can be chosen
 	h.Key("esc")
-	if !strings.Contains(h.Screen(), "Backups of orders-prod") {
-		t.Fatalf("esc did not return to the backups:\n%s", h.Screen())
-	}
+	h.sees(t, "Backups of orders-prod", "esc did not return to the backups")
 	// m opens the migration with both services known
 	h.Key("enter")
 	h.Key("m")
-	if !strings.Contains(h.Screen(), "Migrate across providers 2/5: back up orders-prod to your own bucket") {
-		t.Fatalf("m did not start the migration at the backup step:\n%s", h.Screen())
-	}
+	h.sees(t, "Migrate across providers 2/5: back up orders-prod to your own bucket", "m did not start the migration at the backup step")
 	if n := rstPosts(srv); n != 0 {
 		t.Fatalf("restores sent: %d", n)
 	}
@@ -313,7 +286,7 @@ func TestRestoreOutcomeBellOnAnotherScreen(t *testing.T) {
 // encoded only when sent, and an encryption key kept in the keystore when
 // asked.
 func TestRestoreOwnBucket(t *testing.T) {
-	store := rstStore(t)
+	store := tuitest.Secrets(t, "team")
 	h, srv, _ := demoHarness(t, 140, 30, func(o *Options) { o.Secrets = store })
 	h.Key("3")
 	h.Key("n")
@@ -331,16 +304,12 @@ func TestRestoreOwnBucket(t *testing.T) {
 	}
 	h.Key("tab")
 	h.TypeText("orders/dump.sql")
-	if !strings.Contains(h.Screen(), "does not end in .gz") {
-		t.Fatalf("no .gz warning:\n%s", h.Screen())
-	}
+	h.sees(t, "does not end in .gz", "no .gz warning")
 	h.TypeText(".gz")
 	h.Key("tab")
 	h.Key("right") // mysqldump
 	h.Key("tab")
-	if !strings.Contains(h.Screen(), "< team-s3 (s3) >") {
-		t.Fatalf("the S3 credential is not offered for an s3:// bucket:\n%s", h.Screen())
-	}
+	h.sees(t, "< team-s3 (s3) >", "the S3 credential is not offered for an s3:// bucket")
 	h.Key("tab")
 	h.Key("left") // encryption: new key
 	h.Key("tab")
@@ -353,7 +322,7 @@ func TestRestoreOwnBucket(t *testing.T) {
 	h.Key("tab")
 	h.Key("enter") // continue
 	out := h.Screen()
-	if !strings.Contains(out, "New restore 4/4: confirm") || strings.Contains(out, "k3y-s3cr3t") || strings.Contains(out, "test-secret") {
+	if !strings.Contains(out, "New restore 4/4: confirm") || strings.Contains(out, "k3y-s3cr3t") || strings.Contains(out, "s3cr3t-never-shown") {
 		t.Fatalf("confirmation wrong or leaking a secret:\n%s", out)
 	}
 	h.TypeText("dev-serverless")
@@ -416,9 +385,7 @@ func TestRestoresOfOneService(t *testing.T) {
 	h, _, _ := demoHarness(t, 140, 30, nil)
 	h.Key("3")
 	h.Key("f")
-	if !strings.Contains(h.Screen(), "Restores of which service?") {
-		t.Fatalf("no picker:\n%s", h.Screen())
-	}
+	h.sees(t, "Restores of which service?", "no picker")
 	h.TypeText("/staging")
 	h.Key("enter")
 	h.Key("enter")
@@ -427,17 +394,9 @@ func TestRestoresOfOneService(t *testing.T) {
 		t.Fatalf("not filtered on staging-eu:\n%s", out)
 	}
 	h.Key("esc")
-	if !strings.Contains(h.Screen(), "Restores 2 (1 running)") {
-		t.Fatalf("esc did not show all:\n%s", h.Screen())
-	}
+	h.sees(t, "Restores 2 (1 running)", "esc did not show all")
 	h.Key("1")
-	h.Key(":")
-	h.TypeText("restores replica-w")
-	h.Key("tab")
-	if got := h.m.cmdline.Value(); got != "restores replica-west" {
-		t.Fatalf("completion = %q", got)
-	}
-	h.Key("enter")
+	h.runCompleted("restores replica-w", "restores replica-west")
 	out = h.Screen()
 	if h.m.Active().ID() != "restores" || !strings.Contains(out, "service: replica-west") || strings.Contains(out, "staging-eu") {
 		t.Fatalf(":restores replica-west:\n%s", out)

@@ -24,18 +24,12 @@ func TestCreateServiceFlow(t *testing.T) {
 	rec.Wait(t, "no services yet")
 	press("n")
 	rec.Wait(t, "> North America (us-east-1)") // providers, then the default provider's regions
-	press("enter")
-	press("enter")
-	rec.Wait(t, "> Enterprise Server Single Node")
-	press("enter")
-	press("enter")
-	rec.Wait(t, "> Sky-2x8")
-	press("enter")
-	press("enter")
-	rec.Wait(t, "> 100 GB")
-	press("enter")
-	press("enter")
-	rec.Wait(t, "5/5: name and access")
+	// each page of the form: its two choices taken as offered, then the next
+	for _, next := range []string{"> Enterprise Server Single Node", "> Sky-2x8", "> 100 GB", "5/5: name and access"} {
+		press("enter")
+		press("enter")
+		rec.Wait(t, next)
+	}
 	tm.Type("flow-db")
 	rec.Wait(t, "ok: 7 characters")
 	press("enter") // nodes
