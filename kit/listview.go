@@ -37,8 +37,15 @@ type ListView struct {
 	// with the given ID (ok false: no such row). Nil: the screen fills
 	// Detail itself.
 	DetailOf func(id string) (title string, sections []Section, ok bool)
+	// Scroll, when set, is what J/K scroll (by n lines, negative: up)
+	// instead of Detail: the pane of a screen that draws its own.
+	Scroll func(n int)
+
+	// NoSelection is what the pane says when no row is selected.
+	NoSelection string
 
 	showDetail    bool
+	pinned        bool
 	width, height int
 	loaded        bool
 	loadErr       error
@@ -62,7 +69,8 @@ func NewListKeys() ListKeys {
 // NewListView builds a list titled title of things called noun
 // ("services": "loading services…", "could not load services: …").
 func NewListView(c *Common, title, noun string, cols []Column) *ListView {
-	l := &ListView{common: c, Table: NewTable(c, cols), Detail: NewDetail(c), Keys: NewListKeys(), title: title, noun: noun}
+	l := &ListView{common: c, Table: NewTable(c, cols), Detail: NewDetail(c), Keys: NewListKeys(), title: title, noun: noun,
+		NoSelection: "Nothing selected"}
 	l.Table.Empty = "loading " + noun + c.Theme.Glyphs.Ellipsis
 	return l
 }
@@ -74,7 +82,26 @@ func (l *ListView) SetSize(w, h int) {
 	l.layout()
 }
 
-func (l *ListView) layout() { LayoutSplit(l.Table, l.Detail, l.showDetail, l.width, l.height-1) }
+func (l *ListView) layout() {
+	if l.pinned {
+		h := l.height - 1
+		tableH := max(4, h/2)
+		l.Table.SetSize(l.width, tableH)
+		l.Detail.SetSize(l.width, h-tableH-1)
+		return
+	}
+	LayoutSplit(l.Table, l.Detail, l.showDetail, l.width, l.height-1)
+}
+
+// PinPane keeps the pane open under the table, half and half, at any
+// width: for a short list whose detail wants the width (a service's
+// schedules and their next runs). enter does not toggle it and esc does
+// not hide it.
+func (l *ListView) PinPane() {
+	l.pinned, l.showDetail = true, true
+	l.layout()
+	l.RefreshDetail()
+}
 
 // SetTitle changes the title of the status line (a screen whose title
 // names what it shows: "Backups of orders-prod").
@@ -88,7 +115,7 @@ func (l *ListView) DetailShown() bool { return l.showDetail }
 
 // ShowDetail opens or closes the detail pane.
 func (l *ListView) ShowDetail(show bool) {
-	if l.showDetail == show {
+	if l.showDetail == show || l.pinned {
 		return
 	}
 	l.showDetail = show
@@ -150,7 +177,7 @@ func (l *ListView) RefreshDetail() {
 	}
 	title, secs, ok := l.DetailOf(l.Table.SelectedID())
 	if !ok {
-		l.Detail.SetContent("Nothing selected", nil)
+		l.Detail.SetContent(l.NoSelection, nil)
 		return
 	}
 	l.Detail.SetContent(title, secs)
@@ -166,7 +193,7 @@ func (l *ListView) HandleKey(msg tea.KeyPressMsg) (bool, tea.Cmd) {
 	}
 	k := l.Keys
 	switch {
-	case key.Matches(msg, k.Detail):
+	case key.Matches(msg, k.Detail) && !l.pinned:
 		l.ShowDetail(!l.showDetail)
 		return true, nil
 	case key.Matches(msg, k.Back):
@@ -175,16 +202,16 @@ func (l *ListView) HandleKey(msg tea.KeyPressMsg) (bool, tea.Cmd) {
 			l.RefreshDetail()
 			return true, nil
 		}
-		if l.showDetail {
+		if l.showDetail && !l.pinned {
 			l.ShowDetail(false)
 			return true, nil
 		}
 		return false, nil
 	case key.Matches(msg, k.ScrollDown):
-		l.Detail.ScrollBy(3)
+		l.scroll(3)
 		return true, nil
 	case key.Matches(msg, k.ScrollUp):
-		l.Detail.ScrollBy(-3)
+		l.scroll(-3)
 		return true, nil
 	}
 	used, cmd := l.Table.Update(msg)
@@ -192,6 +219,14 @@ func (l *ListView) HandleKey(msg tea.KeyPressMsg) (bool, tea.Cmd) {
 		l.RefreshDetail()
 	}
 	return used, cmd
+}
+
+func (l *ListView) scroll(n int) {
+	if l.Scroll != nil {
+		l.Scroll(n)
+		return
+	}
+	l.Detail.ScrollBy(n)
 }
 
 // Update passes a message that is not a key (the filter input's cursor)
@@ -235,7 +270,11 @@ func (l *ListView) StatusLine(count string, notes ...string) string {
 // View renders the status line (see StatusLine) and the table with its
 // pane.
 func (l *ListView) View(count string, notes ...string) string {
-	return l.StatusLine(count, notes...) + "\n" + ViewSplit(l.common.Theme, l.Table, l.Detail, l.showDetail, l.width)
+	th := l.common.Theme
+	if l.pinned {
+		return l.StatusLine(count, notes...) + "\n" + Stacked(th, l.Table.View(), l.Table.Height(), l.Detail.View(), l.width)
+	}
+	return l.StatusLine(count, notes...) + "\n" + ViewSplit(th, l.Table, l.Detail, l.showDetail, l.width)
 }
 
 // KeyMap is the help of a list: while the filter is typed, its two keys;

@@ -88,6 +88,7 @@ func (s *Screen) onActionDone(msg kit.ActionDoneMsg) tea.Cmd {
 		}
 	}
 	s.sched.show(tag.svcID)
+	s.retitle()
 	s.mode = modeSchedules
 	s.sched.created(sc)
 	return nil

@@ -245,7 +245,7 @@ func (s *Screen) CapturesKeys() bool {
 	case modeForm:
 		return s.form != nil && s.form.CapturesKeys()
 	case modeSchedules:
-		return s.sched.capturing()
+		return s.sched.Capturing()
 	}
 	return s.Capturing()
 }
@@ -253,7 +253,7 @@ func (s *Screen) CapturesKeys() bool {
 // SetSize implements kit.Screen.
 func (s *Screen) SetSize(w, h int) {
 	s.ListView.SetSize(w, h)
-	s.sched.setSize(w, h)
+	s.sched.SetSize(w, h)
 	if s.form != nil {
 		s.form.SetSize(w, h)
 	}
@@ -292,7 +292,7 @@ func (s *Screen) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
 			return s, s.form.Update(msg)
 		}
 	case modeSchedules:
-		return s, s.sched.update(msg)
+		return s, s.sched.Update(msg)
 	default:
 		return s, s.ListView.Update(msg)
 	}
@@ -344,7 +344,7 @@ func (s *Screen) View() string {
 	case s.mode == modeForm && s.form != nil:
 		return s.form.View()
 	case s.mode == modeSchedules:
-		return s.sched.view(s.heading(s.sched.svcID, true), s.notes()...)
+		return s.sched.view(s.notes()...)
 	}
 	return s.listView()
 }
@@ -369,7 +369,10 @@ func (s *Screen) heading(id string, schedules bool) string {
 
 // retitle gives the list its title after what it depends on changed: the
 // service shown, the services' names, the width.
-func (s *Screen) retitle() { s.SetTitle(s.heading(s.svcID, false)) }
+func (s *Screen) retitle() {
+	s.SetTitle(s.heading(s.svcID, false))
+	s.sched.SetTitle(s.heading(s.sched.svcID, true))
+}
 
 // notes are the status line's notes of both views after their own: the
 // service being looked up and the backup being submitted.

@@ -46,8 +46,8 @@ func (s *Screen) onKey(msg tea.KeyPressMsg) tea.Cmd {
 			return nil
 		}
 		return s.form.Update(msg)
-	case s.mode == modeSchedules && s.sched.capturing():
-		_, cmd := s.sched.handleKey(msg, s.Keys)
+	case s.mode == modeSchedules && s.sched.Capturing():
+		_, cmd := s.sched.HandleKey(msg)
 		return cmd
 	case s.mode == modeList && s.Capturing():
 		_, cmd := s.HandleKey(msg)
@@ -69,7 +69,7 @@ func (s *Screen) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		return s.openSchedules()
 	}
 	if s.mode == modeSchedules {
-		used, cmd := s.sched.handleKey(msg, s.Keys)
+		used, cmd := s.sched.HandleKey(msg)
 		if !used && key.Matches(msg, s.Keys.Back) {
 			s.mode = modeList
 		}
@@ -139,6 +139,7 @@ func (s *Screen) openSchedules() tea.Cmd {
 		return kit.Toast(kit.ToastInfo, "no backup selected: p picks a service for its schedules")
 	}
 	s.sched.show(id)
+	s.retitle()
 	s.mode = modeSchedules
 	return nil
 }
@@ -175,7 +176,7 @@ func (s *Screen) KeyMap() help.KeyMap {
 	case s.mode == modeForm && s.form != nil:
 		b := s.form.Keys()
 		return kit.Keys{Short: b, Full: [][]key.Binding{b}}
-	case s.mode == modeSchedules && s.sched.capturing():
+	case s.mode == modeSchedules && s.sched.Capturing():
 		return kit.FilterKeys()
 	}
 	// a (all services) only where it does something: narrowed

@@ -2,13 +2,7 @@ package backups
 
 import (
 	"context"
-	"fmt"
-	"strconv"
 	"time"
-
-	"charm.land/bubbles/v2/key"
-	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/skytui/skytui/api"
 	"github.com/skytui/skytui/kit"
@@ -16,39 +10,36 @@ import (
 
 // schedView is the schedules view: the schedules of one service (the one
 // shown, or in the all-services view the selected backup's), the list
-// over the selected schedule's next runs. It is always stacked, the list
-// on top (a service has a few schedules; the runs want the width), so it
-// is not a kit.ListView, but it takes the list's keys (esc, J/K).
+// over the selected schedule's next runs. It is a kit.ListView with the
+// pane pinned under the list (a service has a few schedules; the runs
+// want the width).
 type schedView struct {
+	*kit.ListView
 	common *kit.Common
 	svcID  string
 	listed []api.Schedule          // as listed
 	shown  []api.Schedule          // listed and just created, as shown
 	made   map[string]api.Schedule // created here, not listed yet
 	byID   map[string]int
-	loaded bool
-	err    error
-	table  *kit.Table
-	detail *kit.Detail
-	width  int
 }
 
 func newSchedView(c *kit.Common) *schedView {
 	v := &schedView{common: c, made: map[string]api.Schedule{}, byID: map[string]int{},
-		table: kit.NewTable(c, scheduleColumns()), detail: kit.NewDetail(c)}
+		ListView: kit.NewListView(c, "", "schedules", scheduleColumns())}
+	v.NoSelection = ""
+	v.DetailOf = v.detailOf
+	v.PinPane()
 	v.reset()
 	return v
 }
 
 // reset forgets the schedules: they are loading again.
 func (v *schedView) reset() {
-	v.listed, v.shown, v.loaded, v.err = nil, nil, false, nil
+	v.listed, v.shown = nil, nil
 	clear(v.byID)
 	clear(v.made)
-	v.table.Empty = "loading schedules" + v.common.Theme.Glyphs.Ellipsis
-	v.table.SetFilter("")
-	v.table.SetRows(nil)
-	v.detail.SetContent("", nil)
+	v.Table.SetFilter("")
+	v.Reset()
 }
 
 // show makes the view the schedules of service id.
@@ -80,14 +71,11 @@ func (v *schedView) onData(msg kit.DataMsg) {
 	case !ok:
 		return
 	case err != nil:
-		v.err = err
-		if !v.loaded {
-			v.table.Empty = "could not load schedules: " + err.Error()
-		}
+		v.Failed(err)
 		return
 	}
-	v.listed, v.loaded, v.err = list, true, nil
-	v.table.Empty = "no schedules: n with a daily, hourly or cron schedule creates one"
+	v.listed = list
+	v.Loaded("no schedules: n with a daily, hourly or cron schedule creates one")
 	for _, sc := range list {
 		delete(v.made, scheduleKey(&sc))
 	}
@@ -100,11 +88,11 @@ func (v *schedView) created(sc *api.Schedule) {
 	if sc != nil {
 		v.made[scheduleKey(sc)] = *sc
 	}
-	v.table.SetFilter("")
+	v.Table.SetFilter("")
 	v.rebuild()
 	if sc != nil {
-		v.table.Select(scheduleKey(sc))
-		v.refreshDetail()
+		v.Table.Select(scheduleKey(sc))
+		v.RefreshDetail()
 	}
 }
 
@@ -122,90 +110,20 @@ func (v *schedView) rebuild() {
 		rows[i] = scheduleRow(&list[i], now)
 		v.byID[scheduleKey(&list[i])] = i
 	}
-	v.table.SetRows(rows)
-	v.refreshDetail()
+	v.SetRows(rows)
 }
 
-func (v *schedView) refreshDetail() {
-	i, ok := v.byID[v.table.SelectedID()]
+func (v *schedView) detailOf(id string) (string, []kit.Section, bool) {
+	i, ok := v.byID[id]
 	if !ok {
-		v.detail.SetContent("", nil)
-		return
+		return "", nil, false
 	}
 	sc := &v.shown[i]
-	v.detail.SetContent("Schedule "+scheduleKey(sc), scheduleSections(sc, v.common.Time(), time.Local))
-}
-
-// setSize lays out the list over the pane, below the status line.
-func (v *schedView) setSize(w, h int) {
-	v.width = w
-	h-- // the status line
-	tableH := max(4, h/2)
-	v.table.SetSize(w, tableH)
-	v.detail.SetSize(w, h-tableH-1)
-}
-
-// capturing reports that the filter is being typed.
-func (v *schedView) capturing() bool { return v.table.Filtering() }
-
-// handleKey handles the view's keys and reports whether it used the key:
-// while the filter is typed, every key; esc clears the filter (else it is
-// the screen's: back to the backups); J/K scroll the pane; the rest moves
-// in the table.
-func (v *schedView) handleKey(msg tea.KeyPressMsg, k kit.ListKeys) (bool, tea.Cmd) {
-	if v.table.Filtering() {
-		_, cmd := v.table.Update(msg)
-		v.refreshDetail()
-		return true, cmd
-	}
-	switch {
-	case key.Matches(msg, k.Back):
-		if v.table.Filter() == "" {
-			return false, nil
-		}
-		v.table.SetFilter("")
-		v.refreshDetail()
-		return true, nil
-	case key.Matches(msg, k.ScrollDown):
-		v.detail.ScrollBy(3)
-		return true, nil
-	case key.Matches(msg, k.ScrollUp):
-		v.detail.ScrollBy(-3)
-		return true, nil
-	}
-	used, cmd := v.table.Update(msg)
-	v.refreshDetail()
-	return used, cmd
-}
-
-// update passes a message that is not a key (the filter input's cursor)
-// to the table.
-func (v *schedView) update(msg tea.Msg) tea.Cmd {
-	_, cmd := v.table.Update(msg)
-	return cmd
-}
-
-// countText is "loading", the number of schedules, or "N of M" under a
-// filter.
-func (v *schedView) countText() string {
-	if !v.loaded && v.err == nil {
-		return "loading"
-	}
-	n := v.table.Total()
-	if v.table.Filter() != "" {
-		return fmt.Sprintf("%d of %d", v.table.Len(), n)
-	}
-	return strconv.Itoa(n)
+	return "Schedule " + scheduleKey(sc), scheduleSections(sc, v.common.Time(), time.Local), true
 }
 
 // view is the status line (title, count, notes) over the list and the
 // pane.
-func (v *schedView) view(title string, notes ...string) string {
-	th := v.common.Theme
-	line := th.Bold.Render(" "+title) + "  " + th.Muted.Render(v.countText()+"  times in UTC and local")
-	if n := kit.Notes(notes...); n != "" {
-		line += "  " + n
-	}
-	line = ansi.Truncate(line, v.width, th.Glyphs.Ellipsis)
-	return line + "\n" + kit.Stacked(th, v.table.View(), v.table.Height(), v.detail.View(), v.width)
+func (v *schedView) view(notes ...string) string {
+	return v.View(" "+v.CountText()+"  times in UTC and local", notes...)
 }
