@@ -16,21 +16,12 @@ import (
 	"github.com/skytui/skytui/keystore"
 	"github.com/skytui/skytui/kit"
 	"github.com/skytui/skytui/theme"
+	"github.com/skytui/skytui/tui/tuitest"
 )
 
 const pk = `-----BEGIN PRIVATE KEY-----\nMIIEsecretmaterial\n-----END PRIVATE KEY-----\n`
 
-func newStore(t *testing.T) *keystore.Store {
-	t.Helper()
-	st, err := keystore.Open(keystore.Options{
-		Backends: []keystore.Backend{keystore.NewMemoryBackend("memory (test)")},
-		Getenv:   func(string) string { return "" },
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return st
-}
+func newStore(t *testing.T) *keystore.Store { return tuitest.EmptySecrets(t) }
 
 // driver runs the screen's commands synchronously. Actions are run as the
 // action layer would after a "yes", and their outcome is delivered back.

@@ -83,9 +83,8 @@ func SandboxWith(t testing.TB, o sandbox.Options) (*sandbox.Server, *sandbox.Man
 	return srv, clk, c
 }
 
-// Secrets is an in-memory keystore with one made-up bucket credential of
-// each kind: prefix-gcs and prefix-s3.
-func Secrets(t testing.TB, prefix string) *keystore.Store {
+// EmptySecrets is an empty in-memory keystore.
+func EmptySecrets(t testing.TB) *keystore.Store {
 	t.Helper()
 	st, err := keystore.Open(keystore.Options{
 		Backends: []keystore.Backend{keystore.NewMemoryBackend("memory (test)")},
@@ -94,6 +93,14 @@ func Secrets(t testing.TB, prefix string) *keystore.Store {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return st
+}
+
+// Secrets is an in-memory keystore with one made-up bucket credential of
+// each kind: prefix-gcs and prefix-s3.
+func Secrets(t testing.TB, prefix string) *keystore.Store {
+	t.Helper()
+	st := EmptySecrets(t)
 	const pk = `-----BEGIN PRIVATE KEY-----\nZGVtbyBrZXk=\n-----END PRIVATE KEY-----\n`
 	for _, c := range []keystore.BucketCredential{
 		keystore.GCSCredential{Name: prefix + "-gcs", KeyJSON: []byte(`{"type":"service_account","client_email":"b@x.iam.gserviceaccount.com","private_key":"` + pk + `"}`)},
