@@ -15,6 +15,7 @@ import (
 	"github.com/skytui/skytui/api"
 	"github.com/skytui/skytui/kit"
 	"github.com/skytui/skytui/theme"
+	"github.com/skytui/skytui/tui/tuitest"
 )
 
 var now = time.Date(2026, 3, 14, 12, 0, 0, 0, time.UTC)
@@ -335,16 +336,7 @@ func TestViewFitsArea(t *testing.T) {
 }
 
 func press(s *Screen, k string) tea.Cmd {
-	var msg tea.KeyPressMsg
-	switch k {
-	case "enter":
-		msg = tea.KeyPressMsg{Code: tea.KeyEnter}
-	case "esc":
-		msg = tea.KeyPressMsg{Code: tea.KeyEscape}
-	default:
-		msg = tea.KeyPressMsg{Code: []rune(k)[0], Text: k}
-	}
-	_, cmd := s.Update(msg)
+	_, cmd := s.Update(tuitest.KeyMsg(k))
 	return cmd
 }
 

@@ -15,6 +15,7 @@ import (
 	"github.com/skytui/skytui/forms/restoreform"
 	"github.com/skytui/skytui/kit"
 	"github.com/skytui/skytui/theme"
+	"github.com/skytui/skytui/tui/tuitest"
 )
 
 func TestMain(m *testing.M) {
@@ -56,16 +57,7 @@ func feed(s *Screen, rs []api.Restore) {
 }
 
 func press(s *Screen, k string) tea.Cmd {
-	var msg tea.KeyPressMsg
-	switch k {
-	case "enter":
-		msg = tea.KeyPressMsg{Code: tea.KeyEnter}
-	case "esc":
-		msg = tea.KeyPressMsg{Code: tea.KeyEscape}
-	default:
-		msg = tea.KeyPressMsg{Code: []rune(k)[0], Text: k}
-	}
-	_, cmd := s.Update(msg)
+	_, cmd := s.Update(tuitest.KeyMsg(k))
 	return cmd
 }
 
@@ -290,6 +282,22 @@ func TestMigrationPrefillsTheRestore(t *testing.T) {
 	out := ansi.Strip(m.view())
 	if !strings.Contains(out, "gsutil -m rsync -r s3://acme-exports/orders-mig gs://acme-gcp/orders-mig") || !strings.Contains(out, "boto") {
 		t.Fatalf("copy step:\n%s", out)
+	}
+	// e edits the destination, esc stops editing, y copies the command;
+	// the help lists those bindings
+	if help := kit.HintLine(m.keyMap().ShortHelp()...); help != "y copy the command  enter restore from the copy  e edit destination  esc back to the list" {
+		t.Errorf("copy step help %q", help)
+	}
+	m.update(tea.KeyPressMsg{Code: 'e', Text: "e"})
+	if !m.editing || kit.HintLine(m.keyMap().ShortHelp()...) != "enter done  esc stop editing" {
+		t.Fatalf("e did not edit the destination (help %q)", kit.HintLine(m.keyMap().ShortHelp()...))
+	}
+	m.update(tea.KeyPressMsg{Code: tea.KeyEscape})
+	if m.editing || m.step != migCopy {
+		t.Fatalf("esc while editing: editing %v step %d", m.editing, m.step)
+	}
+	if m.update(tea.KeyPressMsg{Code: 'y', Text: "y"}) == nil {
+		t.Fatal("y copied nothing")
 	}
 	msg := m.update(tea.KeyPressMsg{Code: tea.KeyEnter})()
 	exit, ok := msg.(migrationExitMsg)

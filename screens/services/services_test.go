@@ -15,6 +15,7 @@ import (
 	"github.com/skytui/skytui/api"
 	"github.com/skytui/skytui/kit"
 	"github.com/skytui/skytui/theme"
+	"github.com/skytui/skytui/tui/tuitest"
 )
 
 func TestMain(m *testing.M) {
@@ -69,18 +70,7 @@ func feed(s *Screen, svcs []api.Service) tea.Cmd {
 }
 
 func press(s *Screen, k string) tea.Cmd {
-	var msg tea.KeyPressMsg
-	switch k {
-	case "enter":
-		msg = tea.KeyPressMsg{Code: tea.KeyEnter}
-	case "esc":
-		msg = tea.KeyPressMsg{Code: tea.KeyEscape}
-	case "down":
-		msg = tea.KeyPressMsg{Code: tea.KeyDown}
-	default:
-		msg = tea.KeyPressMsg{Code: []rune(k)[0], Text: k}
-	}
-	_, cmd := s.Update(msg)
+	_, cmd := s.Update(tuitest.KeyMsg(k))
 	return cmd
 }
 

@@ -85,21 +85,7 @@ func (d *driver) send(msg tea.Msg) {
 	d.run(cmd)
 }
 
-func (d *driver) key(k string) {
-	var m tea.KeyPressMsg
-	switch k {
-	case "enter":
-		m = tea.KeyPressMsg{Code: tea.KeyEnter}
-	case "esc":
-		m = tea.KeyPressMsg{Code: tea.KeyEscape}
-	case "down":
-		m = tea.KeyPressMsg{Code: tea.KeyDown}
-	default:
-		r := []rune(k)
-		m = tea.KeyPressMsg{Code: r[0], Text: k}
-	}
-	d.send(m)
-}
+func (d *driver) key(k string) { d.send(tuitest.KeyMsg(k)) }
 
 func (d *driver) typeText(s string) {
 	for _, r := range s {
