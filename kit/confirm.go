@@ -5,6 +5,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
@@ -29,12 +30,38 @@ type ConfirmDialog struct {
 	input    textinput.Model
 	wrong    bool
 
+	keys          confirmKeys
 	width, height int
+}
+
+// confirmKeys are the confirmation dialog's bindings; its hint line and
+// its sentence are generated from them.
+type confirmKeys struct {
+	// yes / no
+	Yes, No, Move, Choose key.Binding
+	// type the name
+	Submit, Cancel key.Binding
+}
+
+func newConfirmKeys() confirmKeys {
+	return confirmKeys{
+		Yes:    key.NewBinding(key.WithKeys("y", "Y"), key.WithHelp("y", "yes")),
+		No:     key.NewBinding(key.WithKeys("n", "N", "esc", "q"), key.WithHelp("n/esc", "no")),
+		Move:   moveBinding(),
+		Choose: key.NewBinding(key.WithKeys("enter", "space"), key.WithHelp("enter", "choose")),
+		Submit: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "confirm")),
+		Cancel: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel")),
+	}
+}
+
+// moveBinding moves between a dialog's two buttons.
+func moveBinding() key.Binding {
+	return key.NewBinding(key.WithKeys("left", "right", "h", "l", "tab", "shift+tab"), key.WithHelp("<-/->", "move"))
 }
 
 // NewConfirm builds a confirmation dialog.
 func NewConfirm(c *Common, id int, spec Confirm) *ConfirmDialog {
-	d := &ConfirmDialog{ID: id, common: c, spec: spec}
+	d := &ConfirmDialog{ID: id, common: c, spec: spec, keys: newConfirmKeys()}
 	if spec.Kind == ConfirmTypeName {
 		in := NewInput("> ", "")
 		in.Focus()
@@ -72,11 +99,12 @@ func (d *ConfirmDialog) Update(msg tea.Msg) (Dialog, tea.Cmd) {
 		}
 		return d, nil
 	}
+	k := d.keys
 	if d.spec.Kind == ConfirmTypeName {
-		switch kp.String() {
-		case "esc":
+		switch {
+		case key.Matches(kp, k.Cancel):
 			return d, d.answer(false)
-		case "enter":
+		case key.Matches(kp, k.Submit):
 			if d.input.Value() == d.spec.Name {
 				return d, d.answer(true)
 			}
@@ -88,14 +116,14 @@ func (d *ConfirmDialog) Update(msg tea.Msg) (Dialog, tea.Cmd) {
 		d.input, cmd = d.input.Update(msg)
 		return d, cmd
 	}
-	switch kp.String() {
-	case "left", "right", "h", "l", "tab", "shift+tab":
+	switch {
+	case key.Matches(kp, k.Move):
 		d.yes = !d.yes
-	case "y", "Y":
+	case key.Matches(kp, k.Yes):
 		return d, d.answer(true)
-	case "n", "N", "esc", "q":
+	case key.Matches(kp, k.No):
 		return d, d.answer(false)
-	case "enter", "space":
+	case key.Matches(kp, k.Choose):
 		return d, d.answer(d.yes)
 	}
 	return d, nil
@@ -128,9 +156,11 @@ func (d *ConfirmDialog) View() string {
 	if d.spec.Kind == ConfirmTypeName {
 		name := d.spec.Name
 		shown := MiddleTruncate(name, max(10, inner-12), th.Glyphs.Ellipsis)
-		line := "Type " + th.Bold.Render(shown) + " to confirm, esc to cancel:"
+		k := d.keys
+		ask := " to " + k.Submit.Help().Desc + ", " + k.Cancel.Help().Key + " to " + k.Cancel.Help().Desc + ":"
+		line := "Type " + th.Bold.Render(shown) + ask
 		if shown != name {
-			line = "Type " + th.Bold.Render(shown) + " (" + strconv.Itoa(utf8.RuneCountInString(name)) + " characters) to confirm, esc to cancel:"
+			line = "Type " + th.Bold.Render(shown) + " (" + strconv.Itoa(utf8.RuneCountInString(name)) + " characters)" + ask
 		}
 		tail = append(tail, line)
 		tail = append(tail, d.input.View())
@@ -149,7 +179,8 @@ func (d *ConfirmDialog) View() string {
 			cur = "cursor on Yes"
 		}
 		tail = append(tail, lipgloss.JoinHorizontal(lipgloss.Top, no, "  ", yes))
-		tail = append(tail, th.Muted.Render("y yes  n/esc no  "+"<-/-> move  enter choose ("+cur+")"))
+		k := d.keys
+		tail = append(tail, th.Muted.Render(HintLine(k.Yes, k.No, k.Move, k.Choose)+" ("+cur+")"))
 	}
 	var body []string
 	if d.spec.Detail != "" {

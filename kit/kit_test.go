@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
@@ -177,5 +178,49 @@ func TestOutcomeDialogKeepsItsButtons(t *testing.T) {
 	}
 	if n := strings.Count(out, "\n") + 1; n > 12 {
 		t.Fatalf("the dialog is %d lines high in 12:\n%s", n, out)
+	}
+}
+
+// TestDialogHintsAreTheirBindings: the dialogs' hint lines are generated
+// from the bindings their Update matches, and read as they always did.
+func TestDialogHintsAreTheirBindings(t *testing.T) {
+	if got := HintLine(newPickerKeys().Choose, DefaultTableKeys.Filter, newPickerKeys().Cancel); got != "enter choose  / filter  esc cancel" {
+		t.Errorf("picker hint %q", got)
+	}
+	p := NewPicker(common(), "Which?", "x", nil)
+	p.SetSize(60, 20)
+	if out := ansi.Strip(p.View()); !strings.Contains(out, "enter choose  / filter  esc cancel") {
+		t.Errorf("picker:\n%s", out)
+	}
+	yn := NewConfirm(common(), 1, Confirm{Kind: ConfirmYesNo})
+	yn.SetSize(80, 20)
+	if out := ansi.Strip(yn.View()); !strings.Contains(out, "y yes  n/esc no  <-/-> move  enter choose") {
+		t.Errorf("yes/no:\n%s", out)
+	}
+	typed := NewConfirm(common(), 2, Confirm{Kind: ConfirmTypeName, Name: "db"})
+	typed.SetSize(80, 20)
+	if out := ansi.Strip(typed.View()); !strings.Contains(out, "Type db to confirm, esc to cancel:") {
+		t.Errorf("type the name:\n%s", out)
+	}
+	if _, cmd := typed.Update(tea.KeyPressMsg{Code: tea.KeyEnter}); cmd != nil || !typed.wrong {
+		t.Error("enter with nothing typed answered")
+	}
+	if _, cmd := typed.Update(tea.KeyPressMsg{Code: tea.KeyEscape}); cmd == nil || cmd() != (ConfirmedMsg{ID: 2}) {
+		t.Error("esc did not answer no")
+	}
+	o := NewOutcomeDialog(common(), 3, "x", "timeout", "the list", true)
+	o.SetSize(80, 20)
+	if out := ansi.Strip(o.View()); !strings.Contains(out, "esc leave it  (send again once the list is read)") {
+		t.Errorf("outcome while checking:\n%s", out)
+	}
+	o.Checked(OutcomeCheckedMsg{ID: 3})
+	if out := ansi.Strip(o.View()); !strings.Contains(out, "enter choose  esc leave it  <-/-> move") {
+		t.Errorf("outcome:\n%s", out)
+	}
+	// a binding without help, or disabled, is left out
+	off := DefaultTableKeys.Filter
+	off.SetEnabled(false)
+	if got := HintLine(DefaultTableKeys.Up, off, key.NewBinding(key.WithKeys("x")), moveBinding(), newConfirmKeys().Yes); got != "up/k move up  <-/-> move  y yes" {
+		t.Errorf("HintLine %q", got)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -36,14 +37,29 @@ type OutcomeDialog struct {
 	checked  OutcomeCheckedMsg
 	resend   bool // cursor on "Send again"
 	answered bool
+	keys     outcomeKeys
 
 	width, height int
+}
+
+// outcomeKeys are the outcome dialog's bindings; its hint line is
+// generated from them.
+type outcomeKeys struct {
+	Move, Leave, Choose key.Binding
+}
+
+func newOutcomeKeys() outcomeKeys {
+	return outcomeKeys{
+		Move:   moveBinding(),
+		Leave:  key.NewBinding(key.WithKeys("esc", "q", "n", "N"), key.WithHelp("esc", "leave it")),
+		Choose: key.NewBinding(key.WithKeys("enter", "space"), key.WithHelp("enter", "choose")),
+	}
 }
 
 // NewOutcomeDialog builds the dialog; checking says a reading is under way
 // (an OutcomeCheckedMsg with the same ID ends it).
 func NewOutcomeDialog(c *Common, id int, name, why, of string, checking bool) *OutcomeDialog {
-	return &OutcomeDialog{ID: id, common: c, name: name, why: why, of: of, checking: checking}
+	return &OutcomeDialog{ID: id, common: c, name: name, why: why, of: of, checking: checking, keys: newOutcomeKeys()}
 }
 
 // DialogID identifies the dialog for the root.
@@ -70,14 +86,15 @@ func (d *OutcomeDialog) Update(msg tea.Msg) (Dialog, tea.Cmd) {
 	if !ok || d.answered {
 		return d, nil
 	}
-	switch kp.String() {
-	case "left", "right", "h", "l", "tab", "shift+tab":
+	k := d.keys
+	switch {
+	case key.Matches(kp, k.Move):
 		if !d.checking {
 			d.resend = !d.resend
 		}
-	case "esc", "q", "n", "N":
+	case key.Matches(kp, k.Leave):
 		return d, d.answer(false)
-	case "enter", "space":
+	case key.Matches(kp, k.Choose):
 		return d, d.answer(d.resend && !d.checking)
 	}
 	return d, nil
@@ -144,9 +161,10 @@ func (d *OutcomeDialog) View() string {
 		leave = th.ButtonOn.Render("[ Leave it ]")
 	}
 	body = append(body, lipgloss.JoinHorizontal(lipgloss.Top, leave, "  ", again))
-	hint := "enter choose  esc leave it  <-/-> move"
+	k := d.keys
+	hint := HintLine(k.Choose, k.Leave, k.Move)
 	if d.checking {
-		hint = "esc leave it  (send again once the list is read)"
+		hint = HintLine(k.Leave) + "  (send again once the list is read)"
 	}
 	body = append(body, th.Muted.Render(ansi.Truncate(hint, inner, th.Glyphs.Ellipsis)))
 	return Box(th, "Outcome unknown: "+d.name, strings.Join(body, "\n"), w)

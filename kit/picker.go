@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/skytui/skytui/api"
@@ -28,11 +29,25 @@ type Picker struct {
 	byID    map[string]api.Service
 	done    bool
 	width   int
+	keys    pickerKeys
+}
+
+// pickerKeys are the picker's own bindings; "/" and the movement are the
+// table's. The hint line is generated from them.
+type pickerKeys struct {
+	Choose, Cancel key.Binding
+}
+
+func newPickerKeys() pickerKeys {
+	return pickerKeys{
+		Choose: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "choose")),
+		Cancel: key.NewBinding(key.WithKeys("esc", "q"), key.WithHelp("esc", "cancel")),
+	}
 }
 
 // NewPicker builds a service picker over the given services.
 func NewPicker(c *Common, title, purpose string, services []api.Service) *Picker {
-	p := &Picker{common: c, title: title, purpose: purpose, byID: map[string]api.Service{}}
+	p := &Picker{common: c, title: title, purpose: purpose, byID: map[string]api.Service{}, keys: newPickerKeys()}
 	p.table = NewTable(c, []Column{
 		{Title: "NAME", Min: 8, Max: 24, Priority: 9},
 		{Title: "ID", Min: 8, Max: 16, Priority: 8},
@@ -61,13 +76,13 @@ func (p *Picker) Update(msg tea.Msg) (Dialog, tea.Cmd) {
 		return p, nil
 	}
 	if kp, ok := msg.(tea.KeyPressMsg); ok && !p.table.Filtering() {
-		switch kp.String() {
-		case "esc", "q":
+		switch {
+		case key.Matches(kp, p.keys.Cancel):
 			if p.table.Filter() == "" {
 				p.done = true
 				return p, p.reply(nil)
 			}
-		case "enter":
+		case key.Matches(kp, p.keys.Choose):
 			if r, ok := p.table.Selected(); ok {
 				s := p.byID[r.ID]
 				p.done = true
@@ -97,6 +112,6 @@ func (p *Picker) SetSize(width, height int) {
 // View renders the picker.
 func (p *Picker) View() string {
 	w := p.width
-	body := p.table.View() + "\n\n" + p.common.Theme.Muted.Render("enter choose  / filter  esc cancel")
+	body := p.table.View() + "\n\n" + p.common.Theme.Muted.Render(HintLine(p.keys.Choose, p.table.Keys.Filter, p.keys.Cancel))
 	return Box(p.common.Theme, p.title, body, w)
 }

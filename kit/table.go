@@ -209,7 +209,10 @@ func (t *Table) Update(msg tea.Msg) (bool, tea.Cmd) {
 			t.input.Blur()
 			return true, nil
 		case s == "up" || s == "down" || s == "pgup" || s == "pgdown":
-			// the arrows move in the rows while typing (j and k are text)
+			// the arrows move in the rows while typing: they fall through
+			// to Keys.Up/Down/PageUp/PageDown below. Picked out by name on
+			// purpose: those bindings' other keys (j, k, ctrl+b, ctrl+f)
+			// are text while the filter is typed.
 		default:
 			var cmd tea.Cmd
 			t.input, cmd = t.input.Update(msg)

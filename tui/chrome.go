@@ -269,15 +269,14 @@ func (m *Model) footerView(w int) string {
 	var items, globals []string
 	switch {
 	case m.showHelp:
-		items = append(items, render(key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc/?", "close help"))),
-			render(key.NewBinding(key.WithKeys("j"), key.WithHelp("j/k", "scroll"))))
+		items = append(items, render(m.keys.HelpView.Close), render(m.keys.HelpView.Down))
 	case len(m.dialogs) > 0:
 		items = append(items, render(key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "choose"))),
 			render(key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel"))))
 	case m.cmdline.active:
-		items = append(items, render(key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "complete"))),
-			render(key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "run"))),
-			render(key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel"))))
+		for _, b := range m.cmdline.keys.list() {
+			items = append(items, render(b))
+		}
 	default:
 		for _, b := range m.screen().KeyMap().ShortHelp() {
 			if s := render(b); s != "" {

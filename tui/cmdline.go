@@ -4,6 +4,7 @@ import (
 	"sort"
 	"strings"
 
+	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -29,13 +30,26 @@ var commands = []struct {
 
 type cmdLine struct {
 	common *kit.Common
+	keys   cmdKeys
 	active bool
 	input  textinput.Model
 	hint   []string
 }
 
+// cmdKeys are the command line's bindings; the footer lists them while
+// the line is open.
+type cmdKeys struct {
+	Complete, Run, Cancel key.Binding
+}
+
+func (k cmdKeys) list() []key.Binding { return []key.Binding{k.Complete, k.Run, k.Cancel} }
+
 func newCmdLine(c *kit.Common) *cmdLine {
-	return &cmdLine{common: c, input: kit.NewInput(":", "")}
+	return &cmdLine{common: c, input: kit.NewInput(":", ""), keys: cmdKeys{
+		Complete: key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "complete")),
+		Run:      key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "run")),
+		Cancel:   key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel")),
+	}}
 }
 
 func (c *cmdLine) open() tea.Cmd {
@@ -55,15 +69,15 @@ func (c *cmdLine) close() {
 func (c *cmdLine) Value() string { return c.input.Value() }
 
 func (c *cmdLine) update(m *Model, msg tea.KeyPressMsg) tea.Cmd {
-	switch msg.String() {
-	case "esc":
+	switch {
+	case key.Matches(msg, c.keys.Cancel):
 		c.close()
 		return nil
-	case "enter":
+	case key.Matches(msg, c.keys.Run):
 		line := c.input.Value()
 		c.close()
 		return m.execute(line)
-	case "tab":
+	case key.Matches(msg, c.keys.Complete):
 		c.complete(m)
 		return nil
 	}

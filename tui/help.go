@@ -4,7 +4,10 @@ import (
 	"strings"
 
 	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/skytui/skytui/kit"
 )
 
 type globalKeys struct {
@@ -13,6 +16,16 @@ type globalKeys struct {
 	Next, Prev                         key.Binding
 	Help, Command, Refresh, Back, Quit key.Binding
 	Suspend                            key.Binding
+	// HelpView are the keys of the "?" overlay (not global: not listed)
+	HelpView helpKeys
+}
+
+// helpKeys are the "?" overlay's bindings; its title and the footer are
+// generated from them.
+type helpKeys struct {
+	Close key.Binding
+	// Down's help ("j/k scroll") names Up too; Up has none of its own.
+	Down, Up key.Binding
 }
 
 func defaultGlobalKeys() globalKeys {
@@ -31,6 +44,26 @@ func defaultGlobalKeys() globalKeys {
 		Quit:    key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
 		// ctrl+z works everywhere, in a form field too (handleKey)
 		Suspend: key.NewBinding(key.WithKeys("ctrl+z"), key.WithHelp("ctrl+z", "suspend")),
+		HelpView: helpKeys{
+			Close: key.NewBinding(key.WithKeys("esc", "?", "q", "enter"), key.WithHelp("esc/?", "close help")),
+			Down:  key.NewBinding(key.WithKeys("j", "down", "pgdown", "space"), key.WithHelp("j/k", "scroll")),
+			Up:    key.NewBinding(key.WithKeys("k", "up", "pgup")),
+		},
+	}
+}
+
+// updateHelp handles a key while the help is shown.
+func (m *Model) updateHelp(msg tea.KeyPressMsg) {
+	k := m.keys.HelpView
+	switch {
+	case key.Matches(msg, k.Close):
+		m.showHelp = false
+		m.helpOffset = 0
+	case key.Matches(msg, k.Down):
+		_, _, _, maxOff := m.helpLayout(m.width, m.bodyHeight())
+		m.helpOffset = min(m.helpOffset+5, maxOff)
+	case key.Matches(msg, k.Up):
+		m.helpOffset = max(0, m.helpOffset-5)
 	}
 }
 
@@ -63,9 +96,10 @@ func (m *Model) helpView(w, h int) string {
 		}
 		out = append(out, strings.TrimRight(row.String(), " "))
 	}
-	title := th.Bold.Render(" Help") + th.Muted.Render("  (esc or ? to close)")
+	k := m.keys.HelpView
+	title := th.Bold.Render(" Help") + th.Muted.Render("  ("+strings.ReplaceAll(k.Close.Help().Key, "/", " or ")+" to close)")
 	if maxOff > 0 {
-		title += th.Muted.Render("  j/k scroll")
+		title += th.Muted.Render("  " + kit.HintLine(k.Down))
 	}
 	return title + "\n\n" + strings.Join(out, "\n")
 }

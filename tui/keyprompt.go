@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -25,6 +26,13 @@ type keyPrompt struct {
 	err     string
 	attempt int
 	width   int
+	keys    keyPromptKeys
+}
+
+// keyPromptKeys are the prompt's bindings; its hint line is generated
+// from them.
+type keyPromptKeys struct {
+	Submit, Later key.Binding
 }
 
 // keyLoginMsg is Options.Login's answer.
@@ -39,7 +47,10 @@ func newKeyPrompt(c *kit.Common, reason string) *keyPrompt {
 	in.EchoMode = textinput.EchoPassword
 	in.EchoCharacter = '*'
 	in.Focus()
-	return &keyPrompt{common: c, reason: reason, input: in}
+	return &keyPrompt{common: c, reason: reason, input: in, keys: keyPromptKeys{
+		Submit: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "check and store")),
+		Later:  key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "later (:login reopens)")),
+	}}
 }
 
 func (k *keyPrompt) Update(msg tea.Msg) (kit.Dialog, tea.Cmd) {
@@ -57,18 +68,18 @@ func (k *keyPrompt) Update(msg tea.Msg) (kit.Dialog, tea.Cmd) {
 		if k.busy {
 			return k, nil
 		}
-		switch msg.String() {
-		case "esc":
+		switch {
+		case key.Matches(msg, k.keys.Later):
 			return k, func() tea.Msg { return kit.CloseDialogMsg{} }
-		case "enter":
-			key := strings.TrimSpace(k.input.Value())
-			if key == "" {
+		case key.Matches(msg, k.keys.Submit):
+			token := strings.TrimSpace(k.input.Value())
+			if token == "" {
 				k.err = "API key: required (paste the key's token)"
 				return k, nil
 			}
 			k.busy, k.err = true, ""
 			k.attempt++
-			return k, func() tea.Msg { return loginRequestMsg{key: key, attempt: k.attempt} }
+			return k, func() tea.Msg { return loginRequestMsg{key: token, attempt: k.attempt} }
 		}
 	}
 	var cmd tea.Cmd
@@ -109,7 +120,7 @@ func (k *keyPrompt) View() string {
 	case k.err != "":
 		b.WriteString(th.Error.Render(ansi.Wrap(k.err, w-4, " ")) + "\n")
 	}
-	b.WriteString("\n" + th.Muted.Render("enter check and store  esc later (:login reopens)"))
+	b.WriteString("\n" + th.Muted.Render(kit.HintLine(k.keys.Submit, k.keys.Later)))
 	return kit.Box(th, "API key for profile "+k.common.Profile, b.String(), w)
 }
 

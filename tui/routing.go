@@ -174,6 +174,9 @@ func (m *Model) own(msg tea.Msg, from string) (tea.Cmd, bool) {
 }
 
 func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
+	// ctrl+c by name, not m.keys.Quit: that binding is also "q", which is
+	// text in a dialog or a field, while ctrl+c quits from anywhere. The
+	// help lists it under Quit ("q quit"), which matches it too.
 	if msg.String() == "ctrl+c" {
 		return m.quit()
 	}
@@ -190,16 +193,7 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.cmdline.update(m, msg)
 	}
 	if m.showHelp {
-		switch msg.String() {
-		case "esc", "?", "q", "enter":
-			m.showHelp = false
-			m.helpOffset = 0
-		case "j", "down", "pgdown", "space":
-			_, _, _, maxOff := m.helpLayout(m.width, m.bodyHeight())
-			m.helpOffset = min(m.helpOffset+5, maxOff)
-		case "k", "up", "pgup":
-			m.helpOffset = max(0, m.helpOffset-5)
-		}
+		m.updateHelp(msg)
 		return nil
 	}
 	if m.width < MinWidth || m.height < MinHeight {

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/huh/v2"
 
@@ -205,6 +206,7 @@ type Form struct {
 	reviewErr     string // the draft breaks a rule
 	submitErr     string // the API refused it
 	submitted     bool
+	keys          formKeys
 	width, height int
 }
 
@@ -225,6 +227,7 @@ func New(c *kit.Common, svc api.Service, o Options) *Form {
 		typ: kit.NewValue(d.Type), when: kit.NewValue(d.When), daily: kit.NewValue(d.DailyAt), cron: kit.NewValue(d.Cron),
 		dest: kit.NewValue(d.Destination), path: kit.NewValue(d.BucketPath), cred: kit.NewValue(d.Credential),
 		scheme: kit.NewValue(keystore.SchemeOf(d.BucketPath)), full: kit.NewValue(fullUnknown), credsVer: kit.NewValue(0),
+		keys: newFormKeys(),
 	}
 	if o.HasFullBackup != nil {
 		if *o.HasFullBackup {
@@ -354,7 +357,7 @@ func (b *Form) Update(msg tea.Msg) tea.Cmd {
 		if b.step == phaseReview {
 			return b.reviewKey(msg)
 		}
-		if msg.String() == "esc" && !b.filtering() {
+		if key.Matches(msg, b.keys.Cancel) && !b.filtering() {
 			return b.cancel()
 		}
 	}

@@ -21,15 +21,15 @@ import (
 // the submit through the action layer, and the form's view and keys.
 
 func (b *Form) reviewKey(msg tea.KeyPressMsg) tea.Cmd {
-	switch msg.String() {
-	case "esc":
+	switch {
+	case key.Matches(msg, b.keys.Cancel):
 		return b.cancel()
-	case "e", "backspace":
+	case key.Matches(msg, b.keys.Edit):
 		b.step = phaseForm
 		b.submitErr, b.reviewErr = "", ""
 		b.build()
 		return b.form.Init()
-	case "enter", "y":
+	case key.Matches(msg, b.keys.Submit):
 		if b.submitted {
 			return nil // once
 		}
@@ -196,7 +196,7 @@ func (b *Form) reviewView() string {
 	shown := b.shownRequest(req, d)
 	lines := []string{
 		th.Bold.Render(" Review: this is the request that will be sent"),
-		th.Muted.Render(" POST backups/schedules   enter submit  e edit  esc cancel (keeps input)"),
+		th.Muted.Render(" POST backups/schedules   " + kit.HintLine(b.keys.Submit, b.keys.Edit, b.keys.Cancel)),
 		"",
 	}
 	var body []string
@@ -253,18 +253,29 @@ func (b *Form) reviewView() string {
 	return strings.Join(lines, "\n")
 }
 
+// formKeys are the form's bindings. In the form phase huh moves between
+// the fields (Next and Prev are its keys, listed for help); esc, the
+// review's keys and the help are the form's own.
+type formKeys struct {
+	Next, Prev, Cancel key.Binding
+	Submit, Edit       key.Binding
+}
+
+func newFormKeys() formKeys {
+	return formKeys{
+		Next:   key.NewBinding(key.WithKeys("enter", "tab"), key.WithHelp("enter/tab", "next")),
+		Prev:   key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "previous")),
+		Cancel: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel (keeps input)")),
+		Submit: key.NewBinding(key.WithKeys("enter", "y"), key.WithHelp("enter", "submit")),
+		Edit:   key.NewBinding(key.WithKeys("e", "backspace"), key.WithHelp("e", "edit")),
+	}
+}
+
 // Keys lists the form's bindings in its current phase, for help.
 func (b *Form) Keys() []key.Binding {
+	k := b.keys
 	if b.step == phaseReview {
-		return []key.Binding{
-			key.NewBinding(key.WithKeys("enter", "y"), key.WithHelp("enter", "submit")),
-			key.NewBinding(key.WithKeys("e", "backspace"), key.WithHelp("e", "edit")),
-			key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel (keeps input)")),
-		}
+		return []key.Binding{k.Submit, k.Edit, k.Cancel}
 	}
-	return []key.Binding{
-		key.NewBinding(key.WithKeys("enter", "tab"), key.WithHelp("enter/tab", "next")),
-		key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "previous")),
-		key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel (keeps input)")),
-	}
+	return []key.Binding{k.Next, k.Prev, k.Cancel}
 }

@@ -262,6 +262,15 @@ func (r *Wizard) SetSize(w, h int) {
 	r.targets.SetSize(w, th)
 	r.sources.SetSize(w, th)
 	r.backupTable.SetSize(w, th)
+	r.sizeConfirm()
+}
+
+// sizeConfirm gives the confirmation the wizard's body: the area under
+// the title line and the blank below it.
+func (r *Wizard) sizeConfirm() {
+	if r.confirm != nil {
+		r.confirm.SetSize(r.width, max(1, r.height-2))
+	}
 }
 
 // SetServices updates the services listing (names, providers, statuses).

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -337,37 +338,32 @@ func (b *bucketStep) cycle(d int) {
 func (b *bucketStep) update(r *Wizard, msg tea.Msg) tea.Cmd {
 	if kp, ok := msg.(tea.KeyPressMsg); ok {
 		r.stepErr = ""
-		switch kp.String() {
-		case "tab":
-			if b.focus == fieldBucket && b.applyFix() {
-				return nil
-			}
+		k := r.keys
+		switch {
+		case key.Matches(kp, k.Fix) && b.focus == fieldBucket && b.applyFix():
+			return nil
+		case key.Matches(kp, k.NextField): // tab without a fix to apply, down
 			b.move(1)
 			return nil
-		case "down":
-			b.move(1)
-			return nil
-		case "shift+tab", "up":
+		case key.Matches(kp, k.PrevField):
 			b.move(-1)
 			return nil
-		case "ctrl+r":
+		case key.Matches(kp, k.Reload):
 			return b.load(r)
-		case "enter":
+		case key.Matches(kp, k.Proceed):
 			fs := b.fields()
 			if b.focus == fs[len(fs)-1] {
 				return b.proceed(r)
 			}
 			b.move(1)
 			return nil
-		case "left", "right", "space":
-			if b.input() == nil {
-				d := 1
-				if kp.String() == "left" {
-					d = -1
-				}
-				b.cycle(d)
-				return nil
+		case key.Matches(kp, k.Toggle) && b.input() == nil:
+			d := 1
+			if key.Matches(kp, k.ToggleBack) {
+				d = -1
 			}
+			b.cycle(d)
+			return nil
 		}
 	}
 	in := b.input()

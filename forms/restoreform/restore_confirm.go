@@ -3,6 +3,7 @@ package restoreform
 import (
 	"strings"
 
+	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -65,13 +66,45 @@ type Confirm struct {
 	input textinput.Model
 	focus int
 	wrong bool
+	keys  confirmKeys
+
+	width, height int
+}
+
+// confirmKeys are the confirmation's bindings. Left and Right move
+// between the buttons once the focus is on them (Next's help covers them).
+type confirmKeys struct {
+	Confirm, Next, Prev, Back, Left, Right key.Binding
+}
+
+func newConfirmKeys() confirmKeys {
+	return confirmKeys{
+		Confirm: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "confirm (name typed)")),
+		Next:    key.NewBinding(key.WithKeys("tab", "down"), key.WithHelp("tab", "buttons")),
+		Prev:    key.NewBinding(key.WithKeys("shift+tab", "up"), key.WithHelp("shift+tab", "back to the name")),
+		Back:    key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back (keeps input)")),
+		Left:    key.NewBinding(key.WithKeys("left")),
+		Right:   key.NewBinding(key.WithKeys("right")),
+	}
+}
+
+// Keys lists the bindings the help shows (the footer of the Restores and
+// the Replication wizards).
+func (c *Confirm) Keys() []key.Binding {
+	return []key.Binding{c.keys.Confirm, c.keys.Next, c.keys.Back}
 }
 
 // NewConfirm builds the confirmation step.
 func NewConfirm(c *kit.Common, target api.Service, source, sourceService, request string) *Confirm {
 	in := kit.NewInput("> ", "")
 	in.Focus()
-	return &Confirm{common: c, Target: target, Source: source, SourceService: sourceService, Request: request, input: in}
+	return &Confirm{common: c, Target: target, Source: source, SourceService: sourceService, Request: request, input: in, keys: newConfirmKeys()}
+}
+
+// SetSize gives the step its area; View renders exactly that.
+func (c *Confirm) SetSize(w, h int) {
+	c.width, c.height = w, h
+	c.input.SetWidth(max(10, min(w-6, 40)))
 }
 
 // Name is what must be typed: the target's name (its ID when it has none).
@@ -125,16 +158,17 @@ func (c *Confirm) Update(msg tea.Msg) (ConfirmAnswer, tea.Cmd) {
 		}
 		return ConfirmPending, nil
 	}
-	switch kp.String() {
-	case "esc":
+	k := c.keys
+	switch {
+	case key.Matches(kp, k.Back):
 		return ConfirmBack, nil
-	case "tab", "down":
+	case key.Matches(kp, k.Next):
 		c.setFocus(c.next(1))
 		return ConfirmPending, nil
-	case "shift+tab", "up":
+	case key.Matches(kp, k.Prev):
 		c.setFocus(c.next(-1))
 		return ConfirmPending, nil
-	case "enter":
+	case key.Matches(kp, k.Confirm):
 		switch c.focus {
 		case confirmFocusBack:
 			return ConfirmBack, nil
@@ -152,8 +186,11 @@ func (c *Confirm) Update(msg tea.Msg) (ConfirmAnswer, tea.Cmd) {
 		return ConfirmPending, nil
 	}
 	if c.focus != confirmFocusInput {
-		if kp.String() == "left" || kp.String() == "right" {
-			c.setFocus(c.next(map[string]int{"left": -1, "right": 1}[kp.String()]))
+		switch {
+		case key.Matches(kp, k.Left):
+			c.setFocus(c.next(-1))
+		case key.Matches(kp, k.Right):
+			c.setFocus(c.next(1))
 		}
 		return ConfirmPending, nil
 	}
@@ -176,9 +213,17 @@ func (c *Confirm) next(d int) int {
 	return confirmFocusInput
 }
 
-// View renders the step within w x h.
+// View renders the step within w x h. TRANSITIONAL (kept while
+// screens/replication is being split): becomes View() over SetSize.
 func (c *Confirm) View(w, h int) string {
+	c.SetSize(w, h)
+	return c.view()
+}
+
+// view renders the step within the SetSize area.
+func (c *Confirm) view() string {
 	th := c.common.Theme
+	w, h := c.width, c.height
 	name := c.Name()
 	wrap := func(s string, indent int) []string {
 		return strings.Split(ansi.Wrap(s, max(10, w-indent), " ,/"), "\n")
@@ -235,7 +280,6 @@ func (c *Confirm) View(w, h int) string {
 		lines = append(lines, " "+th.Muted.Render("everything else is kept; type the name again to retry, esc to change something"))
 	}
 	tail := []string{"", " Type " + th.Bold.Render(name) + " to confirm:"}
-	c.input.SetWidth(max(10, min(w-6, 40)))
 	tail = append(tail, " "+c.input.View())
 	if c.wrong {
 		tail = append(tail, " "+th.Error.Render("does not match: type the name exactly ("+name+")"))

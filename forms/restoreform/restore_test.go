@@ -150,6 +150,7 @@ func TestRestoreConfirmTypeName(t *testing.T) {
 	c := &kit.Common{Theme: theme.Default()}
 	target := api.Service{ID: "dbtaf00000001", Name: "orders-prod", Status: "ready", Provider: "aws"}
 	cf := NewConfirm(c, target, "backup x", "orders-prod", "{}")
+	cf.SetSize(80, 30)
 	if cf.OnRestore() {
 		t.Fatal("the cursor starts on Restore")
 	}
@@ -167,8 +168,8 @@ func TestRestoreConfirmTypeName(t *testing.T) {
 	if cf.Matches() || upd("enter") != ConfirmPending {
 		t.Fatal("a partial name confirmed")
 	}
-	if !strings.Contains(ansi.Strip(cf.View(80, 30)), "does not match: type the name exactly (orders-prod)") {
-		t.Fatalf("no mismatch message:\n%s", ansi.Strip(cf.View(80, 30)))
+	if !strings.Contains(ansi.Strip(cf.view()), "does not match: type the name exactly (orders-prod)") {
+		t.Fatalf("no mismatch message:\n%s", ansi.Strip(cf.view()))
 	}
 	for range 5 {
 		upd("tab")
@@ -176,7 +177,7 @@ func TestRestoreConfirmTypeName(t *testing.T) {
 			t.Fatal("tab reached the disabled Restore button")
 		}
 	}
-	if !strings.Contains(ansi.Strip(cf.View(80, 30)), "[ Restore: type the name first ]") {
+	if !strings.Contains(ansi.Strip(cf.view()), "[ Restore: type the name first ]") {
 		t.Fatal("the disabled button does not say why")
 	}
 	// back to the input (the focus cycles input -> Back -> input)
@@ -191,7 +192,7 @@ func TestRestoreConfirmTypeName(t *testing.T) {
 	}
 	cf.Reset()
 	typeText("orders-prod")
-	if !cf.Matches() || !strings.Contains(ansi.Strip(cf.View(80, 30)), "[ Restore and erase orders-prod ]") {
+	if !cf.Matches() || !strings.Contains(ansi.Strip(cf.view()), "[ Restore and erase orders-prod ]") {
 		t.Fatal("the right name did not enable Restore")
 	}
 	if cf.OnRestore() {
@@ -231,7 +232,9 @@ func TestRestoreConfirmTypeName(t *testing.T) {
 func TestRestoreConfirmSaysWhatHappens(t *testing.T) {
 	c := &kit.Common{Theme: theme.Default()}
 	target := api.Service{ID: "dbtgf00000002", Name: "dev-db", Status: "pending_modifying", Provider: "gcp", Region: "us-east4"}
-	out := ansi.Strip(NewConfirm(c, target, "backup abc of prod-db", "prod-db", `{"service_id":"dbtgf00000002"}`).View(100, 40))
+	cf := NewConfirm(c, target, "backup abc of prod-db", "prod-db", `{"service_id":"dbtgf00000002"}`)
+	cf.SetSize(100, 40)
+	out := ansi.Strip(cf.view())
 	for _, want := range []string{
 		"This erases ALL data in dev-db.",
 		"dev-db (dbtgf00000002)  gcp/us-east4  status: pending_modifying",
@@ -247,7 +250,9 @@ func TestRestoreConfirmSaysWhatHappens(t *testing.T) {
 		}
 	}
 	// on a short terminal the input and the buttons stay
-	short := ansi.Strip(NewConfirm(c, target, "backup abc of prod-db", "prod-db", strings.Repeat(`{"x":1}`, 40)).View(60, 14))
+	cf = NewConfirm(c, target, "backup abc of prod-db", "prod-db", strings.Repeat(`{"x":1}`, 40))
+	cf.SetSize(60, 14)
+	short := ansi.Strip(cf.view())
 	if !strings.Contains(short, "Type dev-db to confirm:") || !strings.Contains(short, "[ Back ]") {
 		t.Fatalf("a short terminal lost the input:\n%s", short)
 	}

@@ -28,8 +28,8 @@ func (r *Wizard) onKey(msg tea.KeyPressMsg) tea.Cmd {
 			r.sourceCursor = (r.sourceCursor + 2) % 3
 		case key.Matches(msg, k.Down):
 			r.sourceCursor = (r.sourceCursor + 1) % 3
-		case msg.String() == "1" || msg.String() == "2" || msg.String() == "3":
-			r.sourceCursor = int(msg.String()[0] - '1')
+		case key.Matches(msg, k.Pick):
+			r.sourceCursor = int(msg.String()[0] - '1') // Pick's keys are "1", "2", "3"
 			return r.chooseSource()
 		case key.Matches(msg, k.Next):
 			return r.chooseSource()
@@ -63,7 +63,7 @@ func (r *Wizard) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		switch {
 		case key.Matches(msg, k.Back):
 			return r.back()
-		case msg.String() == "enter":
+		case key.Matches(msg, k.Continue):
 			return r.chooseBackupID()
 		}
 		var cmd tea.Cmd
@@ -244,6 +244,7 @@ func (r *Wizard) openConfirm(desc, srcName, request string) {
 	} else {
 		r.confirm = NewConfirm(r.common, target, desc, srcName, request)
 	}
+	r.sizeConfirm()
 	r.step = stageConfirm
 }
 

@@ -183,7 +183,13 @@ func RefusalView(c *kit.Common, ref *api.CrossProvider, w int) string {
 // ---- keys ----
 
 type wizardKeys struct {
-	Up, Down, Next, Back, SourceService, Migrate, Fix, NextField, PrevField, Toggle key.Binding
+	Up, Down, Next, Back, SourceService, Migrate key.Binding
+	// the source step: 1, 2 or 3 chooses at once
+	Pick key.Binding
+	// the bucket step; ToggleBack is Toggle's left (Toggle's help names it)
+	Fix, NextField, PrevField, Toggle, ToggleBack, Proceed, Reload key.Binding
+	// the backup ID step (Paste is the input's, listed for help)
+	Continue, Paste key.Binding
 }
 
 func newWizardKeys() wizardKeys {
@@ -198,6 +204,12 @@ func newWizardKeys() wizardKeys {
 		NextField:     key.NewBinding(key.WithKeys("tab", "down"), key.WithHelp("tab/down", "next field")),
 		PrevField:     key.NewBinding(key.WithKeys("shift+tab", "up"), key.WithHelp("shift+tab/up", "previous field")),
 		Toggle:        key.NewBinding(key.WithKeys("left", "right", "space"), key.WithHelp("left/right/space", "change choice")),
+		ToggleBack:    key.NewBinding(key.WithKeys("left")),
+		Proceed:       key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "next / continue")),
+		Reload:        key.NewBinding(key.WithKeys("ctrl+r"), key.WithHelp("ctrl+r", "read the stored credentials again")),
+		Pick:          key.NewBinding(key.WithKeys("1", "2", "3"), key.WithHelp("1-3", "choose")),
+		Continue:      key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "continue")),
+		Paste:         key.NewBinding(key.WithKeys("ctrl+v"), key.WithHelp("ctrl+v", "paste")),
 	}
 }
 
@@ -213,10 +225,10 @@ func (k keyMap) FullHelp() [][]key.Binding { return k.full }
 func (r *Wizard) KeyMap() help.KeyMap {
 	k := r.keys
 	filter := key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter"))
-	var b []key.Binding
+	var b, more []key.Binding
 	switch r.step {
 	case stageSource:
-		b = []key.Binding{key.NewBinding(key.WithKeys("1", "2", "3"), key.WithHelp("1-3", "choose")), k.Next, k.Up, k.Down, k.Back}
+		b = []key.Binding{k.Pick, k.Next, k.Up, k.Down, k.Back}
 	case stageTarget:
 		b = []key.Binding{k.Next, filter, k.Up, k.Down, k.Back}
 	case stageBackup:
@@ -226,18 +238,19 @@ func (r *Wizard) KeyMap() help.KeyMap {
 			b = []key.Binding{k.Next, k.SourceService, filter, k.Up, k.Down, k.Back}
 		}
 	case stageBucket:
-		b = []key.Binding{k.NextField, k.PrevField, k.Toggle, key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "next / continue")), k.Back}
+		b = []key.Binding{k.NextField, k.PrevField, k.Toggle, k.Proceed, k.Back}
 		if r.bucket.fixable() != "" {
 			b = append([]key.Binding{k.Fix}, b...)
 		}
+		more = []key.Binding{k.Reload} // "?" only: the footer stays as it was
 	case stageBackupID:
-		b = []key.Binding{key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "continue")),
-			key.NewBinding(key.WithKeys("ctrl+v"), key.WithHelp("ctrl+v", "paste")), k.Back}
+		b = []key.Binding{k.Continue, k.Paste, k.Back}
 	case stageRefusal:
 		b = []key.Binding{k.Migrate, k.Back}
 	case stageConfirm:
-		b = []key.Binding{key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "confirm (name typed)")),
-			key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "buttons")), k.Back}
+		if r.confirm != nil {
+			b = r.confirm.Keys()
+		}
 	}
-	return keyMap{short: b, full: [][]key.Binding{b}}
+	return keyMap{short: b, full: [][]key.Binding{append(b[:len(b):len(b)], more...)}}
 }

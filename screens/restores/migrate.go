@@ -74,11 +74,39 @@ type migration struct {
 	dest    textinput.Model
 	editing bool
 
+	keys          migKeys
 	width, height int
 }
 
+// migKeys are the migration's bindings, by step; "/" and the movement in
+// the service lists are the table's, the backup form's are the form's.
+type migKeys struct {
+	// choosing the source and the target
+	Choose, Back key.Binding
+	// waiting for the backup
+	Leave, Retry key.Binding
+	// the copy step; Done and StopEditing while the destination is edited
+	Copy, Restore, Edit, CopyBack key.Binding
+	Done, StopEditing             key.Binding
+}
+
+func newMigKeys() migKeys {
+	return migKeys{
+		Choose:      key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "choose")),
+		Back:        key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back")),
+		Leave:       key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back to the list (keeps waiting)")),
+		Retry:       key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "back up again")),
+		Copy:        key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "copy the command")),
+		Restore:     key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "restore from the copy")),
+		Edit:        key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "edit destination")),
+		CopyBack:    key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back to the list")),
+		Done:        key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "done")),
+		StopEditing: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "stop editing")),
+	}
+}
+
 func newMigration(c *kit.Common, svcs []api.Service, req *restoreform.MigrateRequest) *migration {
-	m := &migration{common: c, services: map[string]api.Service{}}
+	m := &migration{common: c, services: map[string]api.Service{}, keys: newMigKeys()}
 	m.table = kit.NewTable(c, []kit.Column{
 		{Title: "NAME", Min: 10, Max: 24, Priority: 10},
 		{Title: "ID", Min: 13, Max: 16, Priority: 9},
@@ -306,14 +334,15 @@ func (m *migration) update(msg tea.Msg) tea.Cmd {
 }
 
 func (m *migration) onKey(msg tea.KeyPressMsg) tea.Cmd {
+	k := m.keys
 	switch m.step {
 	case migSource, migTarget:
 		if m.table.Filtering() {
 			_, cmd := m.table.Update(msg)
 			return cmd
 		}
-		switch msg.String() {
-		case "esc":
+		switch {
+		case key.Matches(msg, k.Back):
 			if m.table.Filter() != "" {
 				m.table.SetFilter("")
 				return nil
@@ -326,7 +355,7 @@ func (m *migration) onKey(msg tea.KeyPressMsg) tea.Cmd {
 				return nil
 			}
 			return m.exit(nil)
-		case "enter":
+		case key.Matches(msg, k.Choose):
 			return m.pick()
 		}
 		m.stepErr = ""
@@ -338,10 +367,10 @@ func (m *migration) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		}
 		return m.form.Update(msg)
 	case migWait:
-		switch msg.String() {
-		case "esc":
+		switch {
+		case key.Matches(msg, k.Leave):
 			return m.exit(nil)
-		case "r":
+		case key.Matches(msg, k.Retry):
 			if m.stepErr != "" && !m.submitting {
 				return m.openForm()
 			}
@@ -349,12 +378,12 @@ func (m *migration) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		return nil
 	case migCopy:
 		if m.editing {
-			switch msg.String() {
-			case "esc":
+			switch {
+			case key.Matches(msg, k.StopEditing):
 				m.editing = false
 				m.dest.Blur()
 				return nil
-			case "enter":
+			case key.Matches(msg, k.Done):
 				if _, err := m.destPath(); err != nil {
 					m.stepErr = err.Error()
 					return nil
@@ -369,14 +398,14 @@ func (m *migration) onKey(msg tea.KeyPressMsg) tea.Cmd {
 			m.stepErr = ""
 			return cmd
 		}
-		switch msg.String() {
-		case "esc":
+		switch {
+		case key.Matches(msg, k.CopyBack):
 			return m.exit(nil)
-		case "e":
+		case key.Matches(msg, k.Edit):
 			m.editing = true
 			m.dest.CursorEnd()
 			return m.dest.Focus()
-		case "y":
+		case key.Matches(msg, k.Copy):
 			dst, err := m.destPath()
 			if err != nil {
 				m.stepErr = err.Error()
@@ -384,7 +413,7 @@ func (m *migration) onKey(msg tea.KeyPressMsg) tea.Cmd {
 			}
 			cmd, _ := CopyCommand(m.sourcePath(), dst)
 			return kit.Copy(m.common, "copy command", cmd)
-		case "enter":
+		case key.Matches(msg, k.Restore):
 			o, err := m.restoreOptions()
 			if err != nil {
 				m.stepErr = err.Error()
@@ -592,25 +621,25 @@ func (m *migration) view() string {
 }
 
 func (m *migration) keyMap() help.KeyMap {
-	b := func(k, h string) key.Binding { return key.NewBinding(key.WithKeys(k), key.WithHelp(k, h)) }
+	k := m.keys
 	var keys []key.Binding
 	switch m.step {
 	case migSource, migTarget:
-		keys = []key.Binding{b("enter", "choose"), b("/", "filter"), b("esc", "back")}
+		keys = []key.Binding{k.Choose, m.table.Keys.Filter, k.Back}
 	case migBackup:
 		if m.form != nil {
 			keys = m.form.Keys()
 		}
 	case migWait:
-		keys = []key.Binding{b("esc", "back to the list (keeps waiting)")}
+		keys = []key.Binding{k.Leave}
 		if m.stepErr != "" {
-			keys = append([]key.Binding{b("r", "back up again")}, keys...)
+			keys = append([]key.Binding{k.Retry}, keys...)
 		}
 	case migCopy:
 		if m.editing {
-			keys = []key.Binding{b("enter", "done"), b("esc", "stop editing")}
+			keys = []key.Binding{k.Done, k.StopEditing}
 		} else {
-			keys = []key.Binding{b("y", "copy the command"), b("enter", "restore from the copy"), b("e", "edit destination"), b("esc", "back to the list")}
+			keys = []key.Binding{k.Copy, k.Restore, k.Edit, k.CopyBack}
 		}
 	}
 	return kit.Keys{Short: keys, Full: [][]key.Binding{keys}}

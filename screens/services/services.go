@@ -271,7 +271,7 @@ func (s *Screen) anyPending() bool { return kit.AnyPendingService(s.services) }
 func (s *Screen) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	switch s.mode {
 	case modeCreate:
-		if msg.String() == "esc" && !s.form.filtering() {
+		if key.Matches(msg, s.keys.FormCancel) && !s.form.filtering() {
 			s.draft = s.form.values.draft()
 			s.form = nil
 			s.mode = modeList

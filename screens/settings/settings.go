@@ -53,6 +53,9 @@ type formDoneMsg struct {
 
 type keyMap struct {
 	Add, Remove, Key, Reload key.Binding
+	// the form: huh moves between the fields (FormNext and FormPrev are
+	// listed for help); esc is the screen's
+	FormNext, FormPrev, FormCancel key.Binding
 }
 
 // Screen is the Settings screen: the profile and the secrets' place
@@ -84,6 +87,10 @@ func New(c *kit.Common) *Screen {
 		Remove: key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "remove selected")),
 		Key:    key.NewBinding(key.WithKeys("K"), key.WithHelp("K", "enter API key")),
 		Reload: key.NewBinding(key.WithKeys("ctrl+r"), key.WithHelp("ctrl+r", "reload keystore")),
+
+		FormNext:   key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter/tab", "next")),
+		FormPrev:   key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "back")),
+		FormCancel: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel (keeps input but secrets)")),
 	}}
 	s.ListView = kit.NewListView(c, "Bucket credentials and encryption keys", "credentials", []kit.Column{
 		{Title: "NAME", Min: 12, Max: 24, Priority: 10},
@@ -115,14 +122,10 @@ func (s *Screen) Title() string { return "Settings" }
 
 // KeyMap implements kit.Screen.
 func (s *Screen) KeyMap() help.KeyMap {
-	if s.form != nil {
-		return kit.Keys{Short: []key.Binding{
-			key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter/tab", "next")),
-			key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "back")),
-			key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel (keeps input but secrets)")),
-		}}
-	}
 	k := s.keys
+	if s.form != nil {
+		return kit.Keys{Short: []key.Binding{k.FormNext, k.FormPrev, k.FormCancel}}
+	}
 	b := []key.Binding{k.Add, k.Remove, k.Key, k.Reload}
 	return s.ListView.KeyMap(b, b...)
 }
@@ -249,7 +252,7 @@ func (s *Screen) update(msg tea.Msg) tea.Cmd {
 		return s.formDone(msg)
 	case tea.KeyPressMsg:
 		if s.form != nil {
-			if msg.String() == "esc" {
+			if key.Matches(msg, s.keys.FormCancel) {
 				return s.formDone(formDoneMsg{form: s.form, cancel: true})
 			}
 			return s.updateForm(msg)
