@@ -2,7 +2,6 @@ package replication_test
 
 import (
 	"fmt"
-	"strings"
 	"testing"
 	"time"
 
@@ -10,21 +9,8 @@ import (
 
 	"github.com/skytui/skytui/api"
 	"github.com/skytui/skytui/api/replsetup"
+	"github.com/skytui/skytui/tui/tuitest"
 )
-
-// checkFrame asserts the frame fills the terminal exactly.
-func checkFrame(t *testing.T, out string, w, h int) {
-	t.Helper()
-	lines := strings.Split(out, "\n")
-	if len(lines) != h {
-		t.Errorf("frame has %d lines, want %d", len(lines), h)
-	}
-	for i, l := range lines {
-		if n := len([]rune(l)); n > w {
-			t.Errorf("line %d is %d wide (max %d): %q", i, n, w, l)
-		}
-	}
-}
 
 // TestGolden snapshots the frame (escape sequences stripped, the random
 // SQL ports fixed) at 80x24 and 140x40 along one setup in the demo: the
@@ -51,7 +37,7 @@ func TestGolden(t *testing.T) {
 				t.Helper()
 				out := h.Screen()
 				t.Run(name, func(t *testing.T) {
-					checkFrame(t, out, size[0], size[1])
+					tuitest.CheckFrame(t, out, size[0], size[1])
 					golden.RequireEqual(t, out)
 				})
 			}

@@ -45,26 +45,26 @@ func TestSparkline(t *testing.T) {
 func TestStaleCheckDropped(t *testing.T) {
 	c := &kit.Common{Theme: theme.Default(), Now: func() time.Time { return t0 }, Profile: "t"}
 	s := NewWithOptions(c, Options{Store: &replsetup.Store{Path: t.TempDir() + "/r.json"}})
-	s.wiz = replsetup.Resume(replsetup.Progress{PrimaryID: "dbtaaaa1", SecondaryID: "dbtaaaa2", Step: replsetup.StepAllowList, Passed: 1})
+	s.wizard.w = replsetup.Resume(replsetup.Progress{PrimaryID: "dbtaaaa1", SecondaryID: "dbtaaaa2", Step: replsetup.StepAllowList, Passed: 1})
 	s.mode = modeWizard
-	older := s.check(replsetup.StepAllowList, "checking", func(context.Context) replsetup.Outcome {
+	older := s.wizard.check(replsetup.StepAllowList, "checking", func(context.Context) replsetup.Outcome {
 		return replsetup.Outcome{Step: replsetup.StepAllowList, Verdict: replsetup.Fail, Problem: "old answer"}
 	})
-	newer := s.check(replsetup.StepAllowList, "checking", func(context.Context) replsetup.Outcome {
+	newer := s.wizard.check(replsetup.StepAllowList, "checking", func(context.Context) replsetup.Outcome {
 		return replsetup.Outcome{Step: replsetup.StepAllowList, Verdict: replsetup.Pass, Summary: "new answer"}
 	})
 	s.Update(newer())
 	s.Update(older())
-	if o := s.wiz.Result(replsetup.StepAllowList); o.Summary != "new answer" || s.wiz.Current() != replsetup.StepBackup {
-		t.Fatalf("the older answer won: %+v at %s", o, s.wiz.Current())
+	if o := s.wizard.w.Result(replsetup.StepAllowList); o.Summary != "new answer" || s.wizard.w.Current() != replsetup.StepBackup {
+		t.Fatalf("the older answer won: %+v at %s", o, s.wizard.w.Current())
 	}
 	// an answer for a setup that was replaced is dropped too
-	stale := s.check(replsetup.StepBackup, "listing", func(context.Context) replsetup.Outcome {
+	stale := s.wizard.check(replsetup.StepBackup, "listing", func(context.Context) replsetup.Outcome {
 		return replsetup.Outcome{Step: replsetup.StepBackup, Verdict: replsetup.Fail, Problem: "from the old setup"}
 	})
-	s.newWizard()
+	s.newSetup()
 	s.Update(stale())
-	if o := s.wiz.Result(replsetup.StepBackup); o.Problem != "" {
+	if o := s.wizard.w.Result(replsetup.StepBackup); o.Problem != "" {
 		t.Fatalf("an answer of the previous setup was applied: %+v", o)
 	}
 }

@@ -1,10 +1,318 @@
 package replication
 
 import (
+	"context"
+	"fmt"
 	"strings"
+	"time"
 
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/skytui/skytui/api"
+	"github.com/skytui/skytui/api/replsetup"
+	"github.com/skytui/skytui/kit"
 	"github.com/skytui/skytui/theme"
 )
+
+// The status list: one row per saved pair, its replica status polled
+// while the list is shown, its keys (stop, start, the grant, forget).
+
+// pairView is what the list knows of a pair: the last status read, the
+// last error, the lag's history and the action under way.
+type pairView struct {
+	pair  replsetup.Pair
+	last  *replsetup.PairStatus
+	err   error
+	at    time.Time
+	errAt time.Time
+	hist  history
+	busy  string
+}
+
+// Action tags of the status list.
+type (
+	pairTag struct {
+		secondary string
+		start     bool
+	}
+	forgetTag  struct{ secondary string }
+	discardTag struct{}
+)
+
+const statusKeyPrefix = "replication/status/"
+
+// statusKey is the key of a pair's replica status, read on its secondary.
+func statusKey(secondaryID string) kit.Key[replsetup.PairStatus] {
+	return kit.Key[replsetup.PairStatus](statusKeyPrefix + secondaryID)
+}
+
+// statusResource polls a pair's replica status, often while its threads
+// are live (the lag changes at every read).
+func statusResource(eng *replsetup.Engine, cache *replsetup.CredCache, p replsetup.Pair) kit.Resource {
+	return statusKey(p.SecondaryID).Resource(func(ctx context.Context) (replsetup.PairStatus, error) {
+		return eng.PairStatus(ctx, p, cache)
+	}, func(ps replsetup.PairStatus) bool {
+		if ps.Status == nil {
+			return false
+		}
+		io := strings.ToLower(ps.Status.IORunning)
+		return io == "yes" || io == "connecting" || io == "preparing"
+	})
+}
+
+// onStatusData takes a pair's status; it reports whether msg was one.
+func (s *Screen) onStatusData(msg kit.DataMsg) bool {
+	id, ok := strings.CutPrefix(msg.Key, statusKeyPrefix)
+	if !ok {
+		return false
+	}
+	pv := s.view(id)
+	if pv == nil {
+		return true
+	}
+	ps, err, _ := statusKey(id).Of(msg)
+	if err != nil {
+		pv.err, pv.errAt = err, msg.At
+		pv.hist.add(nil)
+		// what was read before the error: the secondary's record
+		if part, ok := msg.Data.(replsetup.PairStatus); ok && part.Secondary.ID != "" {
+			if pv.last == nil {
+				pv.last = &replsetup.PairStatus{}
+			}
+			pv.last.Secondary = part.Secondary
+		}
+	} else {
+		pv.last, pv.err, pv.at = &ps, nil, msg.At
+		var lag *int64
+		if ps.Status != nil {
+			lag = ps.Status.SecondsBehindMaster
+		}
+		pv.hist.add(lag)
+	}
+	s.rebuildRows()
+	return true
+}
+
+func (s *Screen) view(secondaryID string) *pairView {
+	pv := s.views[secondaryID]
+	if pv == nil {
+		for _, p := range s.state.Pairs {
+			if p.SecondaryID == secondaryID {
+				pv = &pairView{pair: p}
+				s.views[secondaryID] = pv
+			}
+		}
+	}
+	return pv
+}
+
+func (s *Screen) selectedPair() (replsetup.Pair, bool) {
+	id := s.SelectedID()
+	for _, p := range s.state.Pairs {
+		if p.SecondaryID == id {
+			return p, true
+		}
+	}
+	return replsetup.Pair{}, false
+}
+
+func ioKind(state string) theme.Kind {
+	switch strings.ToLower(state) {
+	case "yes":
+		return theme.KindOK
+	case "connecting", "preparing":
+		return theme.KindWarn
+	case "":
+		return theme.KindMuted
+	}
+	return theme.KindError
+}
+
+func (s *Screen) rebuildRows() {
+	now := s.common.Time()
+	rows := make([]kit.Row, 0, len(s.state.Pairs))
+	for _, p := range s.state.Pairs {
+		pv := s.view(p.SecondaryID)
+		io, sqlT, behind, read := "?", "?", "-", "-"
+		var hist string
+		if pv != nil {
+			if pv.last != nil && pv.last.Status != nil {
+				st := pv.last.Status
+				io, sqlT = api.OrID(st.IORunning, "-"), api.OrID(st.SQLRunning, "-")
+				if !st.Configured {
+					io, sqlT = "none", "none"
+				}
+				if st.SecondsBehindMaster != nil {
+					behind = fmt.Sprintf("%ds", *st.SecondsBehindMaster)
+				}
+			}
+			if pv.err != nil {
+				io, sqlT, behind = "error", "error", "-"
+			}
+			hist = Sparkline(s.common.Theme.Glyphs, pv.hist.samples, HistoryLen)
+			if !pv.at.IsZero() {
+				read = kit.Ago(now.Sub(pv.at)) + " ago"
+			}
+		}
+		rows = append(rows, kit.Row{
+			ID:    p.SecondaryID,
+			Cells: []string{api.OrID(p.PrimaryName, p.PrimaryID), api.OrID(p.SecondaryName, p.SecondaryID), io, sqlT, behind, hist, read},
+			Kinds: []theme.Kind{0, 0, ioKind(io), ioKind(sqlT), 0, theme.KindNeutral, theme.KindMuted},
+		})
+	}
+	s.SetRows(rows)
+}
+
+// ---- keys ----
+
+// statusKeys are the status list's own keys (the list's are
+// kit.ListView's).
+type statusKeys struct {
+	New, Continue, Stop, Start, Grant, Forget key.Binding
+}
+
+func newStatusKeys() statusKeys {
+	return statusKeys{
+		New:      bind("n", "new setup"),
+		Continue: bind("c", "continue setup"),
+		Stop:     bind("s", "stop replication"),
+		Start:    bind("S", "start replication"),
+		Grant:    bind("g", "show the grant"),
+		Forget:   bind("d", "forget pair"),
+	}
+}
+
+// onStatusKey is a key in the status list: the screen's keys first (not
+// while the filter is typed), then the list's.
+func (s *Screen) onStatusKey(msg tea.KeyPressMsg) tea.Cmd {
+	if !s.Capturing() {
+		if cmd, used := s.pairKey(msg); used {
+			return cmd
+		}
+	}
+	before := s.SelectedID()
+	_, cmd := s.HandleKey(msg)
+	if s.SelectedID() != before {
+		s.detailOff = 0
+	}
+	return cmd
+}
+
+func (s *Screen) pairKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
+	k := s.keys
+	switch {
+	case key.Matches(msg, k.New):
+		if s.state.Setup == nil {
+			return s.newSetup(), true
+		}
+		setup := *s.state.Setup
+		return kit.Do(kit.Action{
+			Name: "discard the unfinished setup of " + setup.PairText("->"),
+			Confirm: kit.Confirm{Kind: kit.ConfirmYesNo, Title: "Start a new setup?",
+				Detail: "The unfinished setup of " + setup.PairText("->") + " (at step " + fmt.Sprint(int(setup.Step)) + ", " + setup.Step.Title() +
+					") is forgotten; nothing changes on the services. c continues it instead."},
+			Origin: ID, Tag: discardTag{},
+			Success: func(any) string { return "unfinished setup discarded" },
+		}), true
+	case key.Matches(msg, k.Continue):
+		return s.continueSetup(), true
+	case key.Matches(msg, k.Stop):
+		return s.pairAction(false), true
+	case key.Matches(msg, k.Start):
+		return s.pairAction(true), true
+	case key.Matches(msg, k.Grant):
+		return s.openGrant(), true
+	case key.Matches(msg, k.Forget):
+		return s.forget(), true
+	}
+	return nil, false
+}
+
+// statusKeyMap is the help of the status list.
+func (s *Screen) statusKeyMap() kit.Keys {
+	k := s.keys
+	short := []key.Binding{k.New}
+	if s.state.Setup != nil {
+		short = append(short, k.Continue)
+	}
+	if len(s.state.Pairs) > 0 {
+		short = append(short, k.Stop, k.Start, k.Grant, k.Forget, s.Table.Keys.Filter)
+	}
+	return s.ListView.KeyMap(short, k.New, k.Continue, k.Stop, k.Start, k.Grant, k.Forget)
+}
+
+// ---- actions ----
+
+// pairAction stops or starts replication of the selected pair, confirmed
+// with the cursor on "no".
+func (s *Screen) pairAction(start bool) tea.Cmd {
+	p, ok := s.selectedPair()
+	if !ok {
+		return nil
+	}
+	eng := s.engine()
+	sec, pri := api.OrID(p.SecondaryName, p.SecondaryID), api.OrID(p.PrimaryName, p.PrimaryID)
+	c := kit.Confirm{Kind: kit.ConfirmYesNo, Title: "Stop replication?",
+		Detail: sec + " stops replicating from " + pri + ": CALL sky.stop_replication() on " + sec + ". Its data stays as it is and falls behind until replication is started again."}
+	name := "stop replication on " + sec
+	if start {
+		c.Title = "Start replication?"
+		c.Detail = sec + " resumes replicating from " + pri + " where it stopped: CALL sky.start_replication() on " + sec + "."
+		name = "start replication on " + sec
+	}
+	if pv := s.view(p.SecondaryID); pv != nil {
+		pv.busy = name
+	}
+	return kit.Do(kit.Action{
+		Name:     name,
+		Key:      "replication:" + p.SecondaryID,
+		Mutating: true,
+		Confirm:  c,
+		Origin:   ID,
+		Tag:      pairTag{secondary: p.SecondaryID, start: start},
+		Run: func(ctx context.Context) (any, error) {
+			msg, err := eng.SetReplication(ctx, p, start)
+			return msg, err
+		},
+		Success: func(res any) string {
+			if m, _ := res.(string); m != "" {
+				return sec + ": " + m
+			}
+			return name + ": done"
+		},
+		Refresh: []string{statusKey(p.SecondaryID).String()},
+	})
+}
+
+// forget drops the selected pair from the list, confirmed; replication
+// itself is not touched.
+func (s *Screen) forget() tea.Cmd {
+	p, ok := s.selectedPair()
+	if !ok {
+		return nil
+	}
+	return kit.Do(kit.Action{
+		Name: "forget " + p.Text("->"),
+		Confirm: kit.Confirm{Kind: kit.ConfirmYesNo, Title: "Forget this pair?",
+			Detail: "skytui stops showing " + p.Text("->") + ". Replication on the services is not changed (s stops it)."},
+		Origin: ID, Tag: forgetTag{secondary: p.SecondaryID},
+		Success: func(any) string { return p.Text("->") + " forgotten" },
+	})
+}
+
+// openGrant shows the selected pair's grant, read again on its secondary.
+func (s *Screen) openGrant() tea.Cmd {
+	p, ok := s.selectedPair()
+	if !ok {
+		return nil
+	}
+	s.grant = newGrantView(s.common, s.engine, p)
+	s.mode = modeGrant
+	return s.grant.read()
+}
+
+// ---- the lag's history ----
 
 // HistoryLen is how many Seconds_Behind_Master samples are kept per pair.
 const HistoryLen = 60

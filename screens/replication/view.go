@@ -13,21 +13,16 @@ import (
 	"github.com/skytui/skytui/theme"
 )
 
-// stepsHeight is the wizard's title, its step list and the rule under it.
-const stepsHeight = 1 + 7 + 1
-
 // View implements kit.Screen.
 func (s *Screen) View() string {
-	var out string
 	switch s.mode {
 	case modeWizard:
-		out = s.wizardView()
+		return s.wizard.View()
 	case modeGrant:
-		out = s.grantView()
-	default:
-		out = s.statusView()
+		return s.grant.View()
 	}
-	return fit(out, s.width, s.height)
+	w, h := s.Size()
+	return fit(s.statusView(), w, h)
 }
 
 // fit makes s at most h lines of at most w cells.
@@ -59,38 +54,83 @@ func wrap(prefix, text string, w int) []string {
 	return out
 }
 
-func (s *Screen) ellipsis() string { return s.common.Theme.Glyphs.Ellipsis }
-
 // ---- status view ----
 
-func (s *Screen) statusView() string {
+// headLines are the lines above the table: the list's status line (the
+// pairs counted), and warnings about the saved state.
+func (s *Screen) headLines() []string {
 	th := s.common.Theme
-	w := s.width
-	head := th.Bold.Render(" Replication")
-	switch {
-	case !s.loaded:
-		head += " " + th.Muted.Render("loading saved pairs"+s.ellipsis())
-	case len(s.state.Pairs) == 0:
-		head += " " + th.Muted.Render("no pairs yet")
-	case len(s.state.Pairs) == 1:
-		head += " " + th.Muted.Render("1 pair")
-	default:
-		head += " " + th.Muted.Render(strconv.Itoa(len(s.state.Pairs))+" pairs")
-	}
-	if s.table.Filter() != "" {
-		head += " " + th.Muted.Render(fmt.Sprintf("(%d shown)", s.table.Len()))
-	}
-	lines := []string{ansi.Truncate(head, w, s.ellipsis())}
-	if s.loadErr != nil {
-		lines = append(lines, wrap(" ", th.Warn.Render("saved state unreadable: "+s.loadErr.Error()), w)...)
+	w, _ := s.Size()
+	lines := []string{s.StatusLine(s.countText())}
+	if s.stateErr != nil {
+		lines = append(lines, wrap(" ", th.Warn.Render("saved state unreadable: "+s.stateErr.Error()), w)...)
 	}
 	if st := s.state.Setup; st != nil {
 		text := fmt.Sprintf("Unfinished setup: %s, at step %d (%s). c continues it, n starts a new one.",
 			st.PairText(th.Glyphs.Arrow), int(st.Step), st.Step.Title())
 		lines = append(lines, wrap(" ", th.Warn.Render(text), w)...)
 	}
+	return lines
+}
+
+// countText counts the saved pairs, and those the filter shows.
+func (s *Screen) countText() string {
+	var n string
+	switch len(s.state.Pairs) {
+	case 0:
+		n = "no pairs yet"
+	case 1:
+		n = "1 pair"
+	default:
+		n = strconv.Itoa(len(s.state.Pairs)) + " pairs"
+	}
+	if !s.IsLoaded() {
+		n = "loading saved pairs" + s.common.Theme.Glyphs.Ellipsis
+	}
+	if s.Table.Filter() != "" {
+		n += fmt.Sprintf(" (%d shown)", s.Table.Len())
+	}
+	return n
+}
+
+// tableHeight is the table's height under above lines: 40% of the rest,
+// no more rows than pairs, a line more for the filter.
+func (s *Screen) tableHeight(above int) int {
+	_, h := s.Size()
+	n := max(2, min(len(s.state.Pairs)+1, (h-above)*40/100))
+	if s.Table.Filtering() || s.Table.Filter() != "" {
+		n++
+	}
+	return n
+}
+
+// detailRoom is the height of the pair's status under the table.
+func (s *Screen) detailRoom() int {
+	_, h := s.Size()
+	return h - len(s.headLines()) - s.Table.Height() - 1
+}
+
+// detailMax is how far the pair's status scrolls.
+func (s *Screen) detailMax() int {
+	p, ok := s.selectedPair()
+	if !ok {
+		return 0
+	}
+	w, _ := s.Size()
+	return max(0, len(s.pairDetail(p, w))-s.detailRoom()+1)
+}
+
+// scroll is J/K (kit.ListView.Scroll): the pair's status scrolls.
+func (s *Screen) scroll(n int) {
+	s.detailOff = max(0, min(s.detailOff+n, s.detailMax()))
+}
+
+func (s *Screen) statusView() string {
+	th := s.common.Theme
+	w, _ := s.Size()
+	lines := s.headLines()
 	if len(s.state.Pairs) == 0 {
-		if !s.loaded {
+		if !s.IsLoaded() {
 			return strings.Join(lines, "\n")
 		}
 		lines = append(lines, "")
@@ -109,23 +149,16 @@ func (s *Screen) statusView() string {
 		}
 		return strings.Join(lines, "\n")
 	}
-	rest := s.height - len(lines)
-	th2 := max(2, min(len(s.state.Pairs)+1, rest*40/100))
-	if s.table.Filtering() || s.table.Filter() != "" {
-		th2++
-	}
-	s.table.SetSize(w, th2)
-	lines = append(lines, kit.PadLines(s.table.View(), th2))
+	lines = append(lines, kit.PadLines(s.Table.View(), s.Table.Height()))
 	lines = append(lines, th.Muted.Render(strings.Repeat(th.Glyphs.HRule, w)))
 	if p, ok := s.selectedPair(); ok {
 		detail := s.pairDetail(p, w)
-		room := s.height - (strings.Count(strings.Join(lines, "\n"), "\n") + 1)
-		s.detailMax = max(0, len(detail)-room+1)
-		off := min(s.detailOff, s.detailMax)
+		room := s.detailRoom()
+		off := min(s.detailOff, max(0, len(detail)-room+1))
 		if len(detail) > room && room > 1 {
 			more := len(detail) - off - (room - 1)
 			detail = append(detail[off:off+room-1:off+room-1],
-				th.Muted.Render(fmt.Sprintf("  %s %d more lines (J/K scroll)", s.ellipsis(), more)))
+				th.Muted.Render(fmt.Sprintf("  %s %d more lines (J/K scroll)", th.Glyphs.Ellipsis, more)))
 			if more <= 0 {
 				detail = detail[:len(detail)-1]
 			}
@@ -156,11 +189,11 @@ func (s *Screen) pairDetail(p replsetup.Pair, w int) []string {
 	const lw = 12
 	f := func(label, value string, k theme.Kind) { lines = append(lines, field(th, label, lw, value, k, w)...) }
 	if pv == nil || (pv.last == nil && pv.err == nil) {
-		lines = append(lines, "  "+th.Muted.Render("reading the replica status"+s.ellipsis()))
+		lines = append(lines, "  "+th.Muted.Render("reading the replica status"+s.common.Theme.Glyphs.Ellipsis))
 		return lines
 	}
 	if pv.busy != "" {
-		lines = append(lines, "  "+th.Pending.Render(pv.busy+s.ellipsis()))
+		lines = append(lines, "  "+th.Pending.Render(pv.busy+s.common.Theme.Glyphs.Ellipsis))
 	}
 	now := s.common.Time()
 	if pv.err != nil {
@@ -237,371 +270,6 @@ func (s *Screen) pairDetail(p replsetup.Pair, w int) []string {
 	}
 	if !pv.at.IsZero() && pv.err == nil {
 		f("Read", pv.at.Local().Format("15:04:05")+" ("+kit.Ago(now.Sub(pv.at))+" ago)", theme.KindMuted)
-	}
-	return lines
-}
-
-// ---- grant view ----
-
-func (s *Screen) grantView() string {
-	th := s.common.Theme
-	w := s.width
-	g := s.grant
-	if g == nil {
-		return ""
-	}
-	lines := []string{th.Bold.Render(" The replication grant") + " " + th.Muted.Render(g.pair.Text(th.Glyphs.Arrow)), ""}
-	switch {
-	case g.loading:
-		lines = append(lines, "  "+th.Muted.Render("CALL sky.replication_grants() on "+api.OrID(g.pair.SecondaryName, g.pair.SecondaryID)+s.ellipsis()))
-	case g.err != nil:
-		prob, fix := replsetup.SQLFixRetry(g.err, "secondary", api.OrID(g.pair.SecondaryName, g.pair.SecondaryID), replsetup.StepChange, "c reads it again")
-		lines = append(lines, wrap("  ", th.Error.Render(prob), w)...)
-		if fix != "" {
-			lines = append(lines, wrap("  Fix: ", th.Warn.Render(fix), w)...)
-		}
-	default:
-		lines = append(lines, wrap("  ", "Run this on "+api.OrID(g.pair.PrimaryName, g.pair.PrimaryID)+" (the primary), exactly as shown; y copies it:", w)...)
-		lines = append(lines, "")
-		lines = append(lines, s.grantLines(g.grant, w)...)
-		lines = append(lines, "")
-		lines = append(lines, wrap("  ", th.Muted.Render("It holds the replication user's password: it is never saved by skytui."), w)...)
-	}
-	return strings.Join(lines, "\n")
-}
-
-// grantLines shows the grant verbatim: hard-wrapped, every character kept.
-func (s *Screen) grantLines(grant string, w int) []string {
-	th := s.common.Theme
-	var out []string
-	// shown cleaned; run on the primary as the procedure returned it
-	for _, l := range strings.Split(ansi.Hardwrap(api.CleanText(grant), max(10, w-4), true), "\n") {
-		out = append(out, "  "+th.Code.Render(l))
-	}
-	return out
-}
-
-// ---- wizard view ----
-
-func (s *Screen) wizardView() string {
-	th := s.common.Theme
-	w := s.width
-	wz := s.wiz
-	if wz == nil {
-		return ""
-	}
-	p := wz.Progress
-	title := th.Bold.Render(" Set up replication")
-	if p.PrimaryID != "" {
-		title += "  " + p.PairText(th.Glyphs.Arrow)
-		if p.Provider != "" {
-			title += th.Muted.Render("  (" + p.Provider + ")")
-		}
-	}
-	if s.confirm != nil {
-		head := []string{ansi.Truncate(title, w, s.ellipsis()), th.Bold.Render(" Step 3 of 6: restore the backup into the secondary")}
-		if s.submitted {
-			head = append(head, " "+th.Pending.Render("submitting the restore"+s.ellipsis()))
-		}
-		return strings.Join(head, "\n") + "\n" + s.confirm.View(w, s.height-len(head))
-	}
-	lines := []string{ansi.Truncate(title, w, s.ellipsis())}
-	for st := replsetup.StepPair; st <= replsetup.StepStart; st++ {
-		lines = append(lines, s.stepLine(st, w))
-	}
-	lines = append(lines, th.Muted.Render(strings.Repeat(th.Glyphs.HRule, w)))
-	body := s.stepBody(w, s.height-len(lines))
-	lines = append(lines, body...)
-	return strings.Join(lines, "\n")
-}
-
-func verdictStyle(th *theme.Theme, v replsetup.Verdict) string {
-	switch v {
-	case replsetup.Pass:
-		return th.OK.Render("PASS")
-	case replsetup.Fail:
-		return th.Error.Render("FAIL")
-	case replsetup.Waiting:
-		return th.Pending.Render("WAIT")
-	}
-	return "    "
-}
-
-func (s *Screen) stepLine(st replsetup.Step, w int) string {
-	th := s.common.Theme
-	wz := s.wiz
-	cur := "  "
-	if wz.Current() == st {
-		cur = th.Accent.Render(th.Glyphs.Cursor) + " "
-	}
-	num := "  "
-	if st > replsetup.StepPair {
-		num = strconv.Itoa(int(st)) + " "
-	}
-	label := num + st.Title()
-	label += strings.Repeat(" ", max(0, 17-len(label)))
-	v := wz.Verdict(st)
-	if wz.Current() == st && s.busy != "" {
-		v = replsetup.Waiting
-	}
-	o := wz.Result(st)
-	text := ""
-	switch {
-	case wz.Current() == st && s.busy != "":
-		text = s.busy + s.ellipsis()
-	case v == replsetup.Fail && o.Problem != "":
-		text = o.Problem
-	case o.Summary != "":
-		text = o.Summary
-	case v == replsetup.Pass:
-		text = s.passedText(st)
-	}
-	line := cur + verdictStyle(th, v) + "  " + label + " " + th.Muted.Render(text)
-	if wz.Current() == st {
-		line = cur + verdictStyle(th, v) + "  " + th.Bold.Render(label) + " " + text
-	}
-	return ansi.Truncate(line, w, s.ellipsis())
-}
-
-// passedText describes a step that passed before a restart.
-func (s *Screen) passedText(st replsetup.Step) string {
-	p := s.wiz.Progress
-	switch st {
-	case replsetup.StepPair:
-		return p.PairText(s.common.Theme.Glyphs.Arrow)
-	case replsetup.StepAllowList:
-		return "the secondary's outbound IP is allowed"
-	case replsetup.StepBackup:
-		return "backup " + api.ShortKey(p.BackupKey) + ", " + s.wiz.PositionText()
-	case replsetup.StepRestore:
-		if p.RestoreID > 0 {
-			return fmt.Sprintf("restore %d succeeded", p.RestoreID)
-		}
-		return "restored"
-	case replsetup.StepChange:
-		return "the secondary points at the primary"
-	case replsetup.StepGrant:
-		if p.GrantRunBy == replsetup.GrantByUser {
-			return "you ran the grant"
-		}
-		return "the grant ran on the primary"
-	case replsetup.StepStart:
-		return "started"
-	}
-	return ""
-}
-
-var stepQuestions = [...]string{
-	"Choose the primary (replicated from) and the secondary (replicates; it is erased by the restore): two different, ready services on the same cloud provider.",
-	"The secondary's outbound IP must be in the primary's allow list, or the secondary cannot connect (error 2003).",
-	"A backup of the primary with a GTID position, no older than 4 days (the primary keeps its binary logs 4 days). The newest is selected.",
-	"Restore the backup into the secondary. It stops the secondary, ERASES ALL its data, and replaces its default username and password with the primary's.",
-	"Point the secondary at the primary from the backup's position. It runs on the secondary with its current credentials (the primary's, since the restore) and returns a grant.",
-	"Run the grant the procedure returned on the primary, with the primary's credentials, or run it yourself and say so (m).",
-	"Start replication on the secondary; the status view follows it from then on.",
-}
-
-func (s *Screen) stepBody(w, h int) []string {
-	th := s.common.Theme
-	wz := s.wiz
-	st := wz.Current()
-	p := wz.Progress
-	var lines []string
-	if st <= replsetup.StepStart {
-		head := "Step " + strconv.Itoa(int(st)) + " of 6: "
-		if st == replsetup.StepPair {
-			head = "Before step 1: "
-		}
-		lines = append(lines, wrap(" ", th.Bold.Render(head)+stepQuestions[st], w)...)
-	}
-	o := wz.Result(st)
-	add := func(prefix, text string, style func(...string) string) {
-		if text == "" {
-			return
-		}
-		for _, l := range wrap(prefix, text, w) {
-			lines = append(lines, style(l))
-		}
-	}
-	plain := func(s ...string) string { return strings.Join(s, "") }
-	pri, sec := api.OrID(p.PrimaryName, p.PrimaryID), api.OrID(p.SecondaryName, p.SecondaryID)
-	priSvc, hasPri := s.service(p.PrimaryID)
-	secSvc, hasSec := s.service(p.SecondaryID)
-
-	// first what happened and how to fix it: it must never be cut
-	if st != replsetup.StepPair {
-		switch o.Verdict {
-		case replsetup.Fail:
-			add(" ", o.Problem, th.Error.Render)
-			if o.Fix != "" {
-				add(" Fix: ", o.Fix, th.Warn.Render)
-			}
-		case replsetup.Pass:
-			add(" ", o.Summary, th.OK.Render)
-		case replsetup.Waiting:
-			add(" ", o.Summary, th.Pending.Render)
-			if o.Problem != "" {
-				add(" ", o.Problem, th.Pending.Render)
-			}
-		}
-	}
-	if s.busy != "" {
-		add(" ", s.busy+s.ellipsis(), th.Pending.Render)
-	}
-	if s.notice != "" {
-		style := th.Muted.Render
-		if s.noticeErr {
-			style = th.Error.Render
-		}
-		add(" ", s.notice, style)
-	}
-
-	switch st {
-	case replsetup.StepPair:
-		c := s.chooser
-		if c == nil {
-			break
-		}
-		if c.primary == nil {
-			lines = append(lines, " "+th.Accent.Render("Choose the PRIMARY")+" (the service to replicate from):")
-		} else {
-			lines = append(lines, wrap(" ", "Primary: "+th.Bold.Render(replsetup.SvcName(c.primary))+" on "+c.primary.Provider+". "+th.Accent.Render("Choose the SECONDARY")+" (it will be erased by the restore):", w)...)
-		}
-		if c.err != "" {
-			add(" ", "refused: "+c.err, th.Error.Render)
-		}
-		room := max(3, h-len(lines))
-		c.table.SetSize(w, room)
-		lines = append(lines, c.table.View())
-	case replsetup.StepAllowList:
-		if hasSec {
-			add("   ", "Outbound IP of "+sec+": "+api.OrID(strings.Join(secSvc.OutboundIPs, ", "), "none reported"), plain)
-		}
-		if hasPri {
-			var entries []string
-			for _, e := range priSvc.AllowList() {
-				entries = append(entries, e.IP)
-			}
-			add("   ", "Allow list of "+pri+": "+api.OrID(strings.Join(entries, ", "), "empty"), plain)
-		}
-	case replsetup.StepBackup:
-		if o.Verdict == replsetup.Unchecked && o.Summary != "" {
-			add(" ", o.Summary+"; enter uses the one under the cursor.", th.Muted.Render)
-		}
-		extra := 0
-		if wz.Hidden > 0 {
-			extra = 2
-		}
-		lines = append(lines, s.backupLines(w, max(3, h-len(lines)-extra))...)
-		if wz.Hidden > 0 {
-			add("   ", fmt.Sprintf("%d incremental / binary log backups not listed: they cannot seed a replica on their own", wz.Hidden), th.Muted.Render)
-		}
-	case replsetup.StepRestore:
-		switch wz.Verdict(replsetup.StepRestore) {
-		case replsetup.Pass:
-			add("   ", replsetup.CredentialsNote(p)+".", th.Warn.Render)
-		case replsetup.Waiting:
-		default:
-			add("   ", "Backup "+api.ShortKey(p.BackupKey)+" of "+pri+" ("+wz.PositionText()+") into "+sec+". enter asks you to type "+sec+"'s name.", plain)
-		}
-		if hasSec && secSvc.Pending() {
-			add("   ", sec+" is "+secSvc.Status, th.Pending.Render)
-		}
-	case replsetup.StepChange:
-		if p.HasPassed(replsetup.StepRestore) {
-			add("   ", "Since the restore, "+replsetup.CredentialsNote(p)+".", th.Warn.Render)
-		}
-		var priPtr *api.Service
-		if hasPri {
-			priPtr = &priSvc
-		}
-		for _, l := range strings.Split(ansi.Wrap(replsetup.ChangeCall(p, priPtr), max(10, w-4), " ,"), "\n") {
-			lines = append(lines, "  "+th.Code.Render(l))
-		}
-		tls := "without TLS"
-		if hasSec && secSvc.SSLEnabled {
-			tls = "with TLS"
-		}
-		add("   ", "on "+sec+", as its current default user ("+pri+"'s since the restore), "+tls+".", th.Muted.Render)
-		if p.GTID != "" && p.BinlogFile != "" {
-			add("   ", "b switches to the "+map[string]string{replsetup.MethodGTID: "binlog file and position", replsetup.MethodBinlog: "GTID position"}[p.Method]+" variant.", th.Muted.Render)
-		}
-		if hasSec && !secSvc.Ready() {
-			add("   ", sec+" is "+secSvc.Status+": wait until it is ready", th.Pending.Render)
-		}
-	case replsetup.StepGrant:
-		if wz.Grant != "" {
-			add(" ", "The grant to run on "+pri+", verbatim (y copies it):", plain)
-			lines = append(lines, s.grantLines(wz.Grant, w)...)
-		}
-	case replsetup.StepStart:
-		add("   ", "CALL sky.start_replication() on "+sec+".", th.Code.Render)
-		if o.Status != nil {
-			stt := o.Status
-			add("   ", "IO thread "+api.OrID(stt.IORunning, "-")+", SQL thread "+api.OrID(stt.SQLRunning, "-"), plain)
-		}
-		if wz.Grant != "" && h-len(lines) > 4 {
-			add(" ", "The grant (y copies it):", plain)
-			lines = append(lines, s.grantLines(wz.Grant, w)...)
-		}
-	}
-	if len(lines) > h && h > 0 {
-		lines = append(lines[:h-1], th.Muted.Render("  "+s.ellipsis()+" enlarge the terminal to read everything"))
-	}
-	return lines
-}
-
-// backupLines is the backup chooser: newest first, the cursor on the
-// selected one, refused ones with their reason.
-func (s *Screen) backupLines(w, h int) []string {
-	th := s.common.Theme
-	wz := s.wiz
-	now := s.common.Time()
-	if len(wz.Backups) == 0 {
-		if s.busy != "" {
-			return nil
-		}
-		return []string{"   " + th.Muted.Render("no full backups listed")}
-	}
-	cur := min(max(0, s.backupCur), len(wz.Backups)-1)
-	off := 0
-	if cur >= h-1 {
-		off = cur - (h - 2)
-	}
-	hdr := fmt.Sprintf("     %-16s %-5s %-8s %9s  %s", "TAKEN", "AGE", "TYPE", "SIZE", "GTID / WHY NOT")
-	lines := []string{th.TableHdr.Render(ansi.Truncate(hdr, w, ""))}
-	for i := off; i < len(wz.Backups) && len(lines) < h; i++ {
-		c := wz.Backups[i]
-		mark := "  "
-		if p := wz.Progress; p.BackupKey == c.Backup.Key && p.HasPassed(replsetup.StepBackup) {
-			mark = th.Glyphs.Check
-			if len(mark) < 2 {
-				mark += " "
-			}
-		}
-		taken := "-"
-		if !c.Time.IsZero() {
-			taken = c.Time.Local().Format("2006-01-02 15:04")
-		}
-		info := c.Backup.BinlogGTIDPosition
-		if info == "" && c.HasBinlog() {
-			info = fmt.Sprintf("%s:%d", c.Backup.BinlogFile, c.BinlogPos)
-		}
-		if !c.Usable {
-			info = "refused: " + c.Reason
-		} else if c.Note != "" {
-			info += "  (" + c.Note + ")"
-		}
-		row := fmt.Sprintf("%s %-16s %-5s %-8s %9s  %s", mark, taken, replsetup.Ago(now.Sub(c.Time)), ansi.Truncate(c.Backup.Type, 8, ""), kit.HumanBytes(c.Backup.SizeBytes), info)
-		row = ansi.Truncate(row, w-2, s.ellipsis())
-		switch {
-		case i == cur:
-			lines = append(lines, th.Selected.Render(th.Glyphs.Cursor+" "+row+strings.Repeat(" ", max(0, w-2-ansi.StringWidth(row)))))
-		case !c.Usable:
-			lines = append(lines, "  "+th.Muted.Render(row))
-		default:
-			lines = append(lines, "  "+row)
-		}
 	}
 	return lines
 }

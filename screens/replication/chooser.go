@@ -1,0 +1,164 @@
+package replication
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/skytui/skytui/api"
+	"github.com/skytui/skytui/api/replsetup"
+	"github.com/skytui/skytui/kit"
+	"github.com/skytui/skytui/theme"
+)
+
+// chooser is the wizard's pair step: a table of the services, first the
+// primary is chosen, then the secondary; replsetup's rules refuse with
+// the reason.
+type chooser struct {
+	table   *kit.Table
+	primary *api.Service
+	err     string
+}
+
+func (wz *wizard) openChooser() {
+	t := kit.NewTable(wz.common, []kit.Column{
+		{Title: "NAME", Min: 8, Max: 24, Priority: 10},
+		{Title: "ID", Min: 8, Max: 16, Priority: 8},
+		{Title: "STATUS", Min: 6, Max: 18, Priority: 9},
+		{Title: "PROVIDER/REGION", Min: 10, Max: 24, Priority: 7},
+		{Title: "OUTBOUND IP", Min: 10, Max: 32, Priority: 3},
+	})
+	t.Empty = "loading services" + wz.common.Theme.Glyphs.Ellipsis
+	wz.chooser = &chooser{table: t}
+	wz.rebuildChooser()
+	wz.layoutChooser()
+}
+
+func (wz *wizard) rebuildChooser() {
+	c := wz.chooser
+	if wz.servicesLoaded {
+		c.table.Empty = "no services: create two on the Services screen"
+	}
+	rows := make([]kit.Row, 0, len(wz.services))
+	for _, v := range wz.services {
+		where := v.Provider
+		if v.Region != "" {
+			where += "/" + v.Region
+		}
+		rows = append(rows, kit.Row{ID: v.ID,
+			Cells: []string{v.Name, v.ID, v.Status, where, strings.Join(v.OutboundIPs, ", ")},
+			Kinds: []theme.Kind{0, 0, theme.StatusKind(v.Status)}})
+	}
+	c.table.SetRows(rows)
+}
+
+// layoutChooser gives the chooser's table the body's room under the
+// lines above it.
+func (wz *wizard) layoutChooser() {
+	if wz.chooser == nil || wz.w == nil {
+		return
+	}
+	above := len(wz.bodyHead(wz.width)) + len(wz.chooserHead(wz.width))
+	wz.chooser.table.SetSize(wz.width, max(3, wz.height-stepsHeight-above))
+}
+
+// chooserHead is what the chooser shows above its table: whom to choose,
+// and why the last choice was refused.
+func (wz *wizard) chooserHead(w int) []string {
+	th := wz.common.Theme
+	c := wz.chooser
+	var lines []string
+	if c.primary == nil {
+		lines = append(lines, " "+th.Accent.Render("Choose the PRIMARY")+" (the service to replicate from):")
+	} else {
+		lines = append(lines, wrap(" ", "Primary: "+th.Bold.Render(replsetup.SvcName(c.primary))+" on "+c.primary.Provider+". "+th.Accent.Render("Choose the SECONDARY")+" (it will be erased by the restore):", w)...)
+	}
+	if c.err != "" {
+		lines = append(lines, styled(" ", "refused: "+c.err, th.Error.Render, w)...)
+	}
+	return lines
+}
+
+func (wz *wizard) chooserView(w int) []string {
+	return append(wz.chooserHead(w), wz.chooser.table.View())
+}
+
+// onChooserKey: esc clears the filter, then the primary, then leaves;
+// enter chooses; the rest moves in the table.
+func (wz *wizard) onChooserKey(msg tea.KeyPressMsg) tea.Cmd {
+	c := wz.chooser
+	if c.table.Filtering() {
+		_, cmd := c.table.Update(msg)
+		return cmd
+	}
+	k := wz.keys
+	switch {
+	case key.Matches(msg, k.Back):
+		if c.table.Filter() != "" {
+			c.table.SetFilter("")
+			return nil
+		}
+		if c.primary != nil {
+			c.primary, c.err = nil, ""
+			return nil
+		}
+		return wz.leave()
+	case key.Matches(msg, k.Run):
+		return wz.runStep()
+	}
+	c.err = ""
+	_, cmd := c.table.Update(msg)
+	return cmd
+}
+
+func (wz *wizard) chooserKeyMap() kit.Keys {
+	c := wz.chooser
+	if c != nil && c.table.Filtering() {
+		return kit.FilterKeys()
+	}
+	role := "choose primary"
+	if c != nil && c.primary != nil {
+		role = "choose secondary"
+	}
+	t := kit.DefaultTableKeys
+	if c != nil {
+		t = c.table.Keys
+	}
+	b := []key.Binding{withHelp(wz.keys.Run, role), t.Up, t.Down, t.Filter, withHelp(wz.keys.Back, "back")}
+	return kit.Keys{Short: b, Full: [][]key.Binding{b}}
+}
+
+// choose is enter in the pair chooser: first the primary, then the
+// secondary; the pair's rules refuse with the reason.
+func (wz *wizard) choose() tea.Cmd {
+	c := wz.chooser
+	if c == nil {
+		wz.openChooser()
+		return nil
+	}
+	v, ok := wz.service(c.table.SelectedID())
+	if !ok {
+		return nil
+	}
+	if c.primary == nil {
+		if !v.Ready() {
+			c.err = fmt.Sprintf("%s is %s: the primary must be ready", replsetup.SvcName(&v), api.OrID(v.Status, "unknown"))
+			return nil
+		}
+		c.primary, c.err = &v, ""
+		c.table.SetFilter("")
+		return nil
+	}
+	if err := replsetup.ValidatePair(c.primary, &v); err != nil {
+		c.err = err.Error()
+		return nil
+	}
+	c.err = ""
+	eng, pid, sid := wz.host.engine(), c.primary.ID, v.ID
+	return wz.check(replsetup.StepPair, "checking "+replsetup.SvcName(c.primary)+" and "+replsetup.SvcName(&v), func(ctx context.Context) replsetup.Outcome {
+		return eng.CheckPair(ctx, pid, sid)
+	})
+}
