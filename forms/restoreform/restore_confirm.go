@@ -213,15 +213,8 @@ func (c *Confirm) next(d int) int {
 	return confirmFocusInput
 }
 
-// View renders the step within w x h. TRANSITIONAL (kept while
-// screens/replication is being split): becomes View() over SetSize.
-func (c *Confirm) View(w, h int) string {
-	c.SetSize(w, h)
-	return c.view()
-}
-
-// view renders the step within the SetSize area.
-func (c *Confirm) view() string {
+// View renders the step within the SetSize area.
+func (c *Confirm) View() string {
 	th := c.common.Theme
 	w, h := c.width, c.height
 	name := c.Name()

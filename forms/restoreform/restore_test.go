@@ -168,8 +168,8 @@ func TestRestoreConfirmTypeName(t *testing.T) {
 	if cf.Matches() || upd("enter") != ConfirmPending {
 		t.Fatal("a partial name confirmed")
 	}
-	if !strings.Contains(ansi.Strip(cf.view()), "does not match: type the name exactly (orders-prod)") {
-		t.Fatalf("no mismatch message:\n%s", ansi.Strip(cf.view()))
+	if !strings.Contains(ansi.Strip(cf.View()), "does not match: type the name exactly (orders-prod)") {
+		t.Fatalf("no mismatch message:\n%s", ansi.Strip(cf.View()))
 	}
 	for range 5 {
 		upd("tab")
@@ -177,7 +177,7 @@ func TestRestoreConfirmTypeName(t *testing.T) {
 			t.Fatal("tab reached the disabled Restore button")
 		}
 	}
-	if !strings.Contains(ansi.Strip(cf.view()), "[ Restore: type the name first ]") {
+	if !strings.Contains(ansi.Strip(cf.View()), "[ Restore: type the name first ]") {
 		t.Fatal("the disabled button does not say why")
 	}
 	// back to the input (the focus cycles input -> Back -> input)
@@ -192,7 +192,7 @@ func TestRestoreConfirmTypeName(t *testing.T) {
 	}
 	cf.Reset()
 	typeText("orders-prod")
-	if !cf.Matches() || !strings.Contains(ansi.Strip(cf.view()), "[ Restore and erase orders-prod ]") {
+	if !cf.Matches() || !strings.Contains(ansi.Strip(cf.View()), "[ Restore and erase orders-prod ]") {
 		t.Fatal("the right name did not enable Restore")
 	}
 	if cf.OnRestore() {
@@ -234,7 +234,7 @@ func TestRestoreConfirmSaysWhatHappens(t *testing.T) {
 	target := api.Service{ID: "dbtgf00000002", Name: "dev-db", Status: "pending_modifying", Provider: "gcp", Region: "us-east4"}
 	cf := NewConfirm(c, target, "backup abc of prod-db", "prod-db", `{"service_id":"dbtgf00000002"}`)
 	cf.SetSize(100, 40)
-	out := ansi.Strip(cf.view())
+	out := ansi.Strip(cf.View())
 	for _, want := range []string{
 		"This erases ALL data in dev-db.",
 		"dev-db (dbtgf00000002)  gcp/us-east4  status: pending_modifying",
@@ -252,7 +252,7 @@ func TestRestoreConfirmSaysWhatHappens(t *testing.T) {
 	// on a short terminal the input and the buttons stay
 	cf = NewConfirm(c, target, "backup abc of prod-db", "prod-db", strings.Repeat(`{"x":1}`, 40))
 	cf.SetSize(60, 14)
-	short := ansi.Strip(cf.view())
+	short := ansi.Strip(cf.View())
 	if !strings.Contains(short, "Type dev-db to confirm:") || !strings.Contains(short, "[ Back ]") {
 		t.Fatalf("a short terminal lost the input:\n%s", short)
 	}

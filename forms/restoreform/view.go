@@ -59,7 +59,7 @@ func (r *Wizard) View() string {
 	case stageRefusal:
 		body = RefusalView(r.common, r.refusal, w)
 	case stageConfirm:
-		body = r.confirm.View(w, bh)
+		body = r.confirm.View() // sized bh high (sizeConfirm)
 	}
 	lines := []string{ansi.Truncate(head, w, th.Glyphs.Ellipsis), ""}
 	bl := strings.Split(body, "\n")

@@ -96,6 +96,11 @@ func (wz *wizard) capturesKeys() bool {
 func (wz *wizard) setSize(w, h int) {
 	wz.width, wz.height = w, h
 	wz.layoutChooser()
+	if wz.confirm != nil {
+		// what the head above it leaves (the head grows while the restore
+		// is submitted; the screen lays out after every Update)
+		wz.confirm.SetSize(w, h-len(wz.confirmHead("")))
+	}
 }
 
 func (wz *wizard) setNotice(text string, isErr bool) {

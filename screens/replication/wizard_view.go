@@ -39,7 +39,7 @@ func (wz *wizard) View() string {
 	}
 	if wz.confirm != nil {
 		head := wz.confirmHead(title)
-		return fit(strings.Join(head, "\n")+"\n"+wz.confirm.View(w, wz.height-len(head)), w, wz.height)
+		return fit(strings.Join(head, "\n")+"\n"+wz.confirm.View(), w, wz.height)
 	}
 	lines := []string{ansi.Truncate(title, w, wz.ellipsis())}
 	for st := replsetup.StepPair; st <= replsetup.StepStart; st++ {
