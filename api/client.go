@@ -57,6 +57,10 @@ type Config struct {
 	Logger             *slog.Logger  // debug log; never sees the API key
 	// Sleep waits between retries; tests replace it.
 	Sleep func(ctx context.Context, d time.Duration) error
+	// ServerClock is the server's own clock when the server runs in this
+	// process (the demo's sandbox, whose clock runs fast); nil: Now follows
+	// the Date headers of the answers.
+	ServerClock func() time.Time
 }
 
 // Client calls the interface. It is safe for concurrent use.
@@ -66,6 +70,31 @@ type Client struct {
 	// statusUnsupported is set once the backup status call proved absent,
 	// so pollers stop asking.
 	statusUnsupported atomic.Bool
+	// clockOffset is the server's clock minus ours (nanoseconds), from the
+	// Date header of the last answer; see Now.
+	clockOffset atomic.Int64
+}
+
+// Now is the server's time as best known: our clock moved by the
+// difference the last answer's Date header showed (to the second). Ages
+// and elapsed times are measured against it, so a server whose clock runs
+// ahead (a skewed jump host, the sandbox's fast demo clock) shows "3m ago"
+// where it means three minutes, not a time in the future.
+func (c *Client) Now() time.Time {
+	if c.cfg.ServerClock != nil {
+		return c.cfg.ServerClock()
+	}
+	return time.Now().Add(time.Duration(c.clockOffset.Load()))
+}
+
+// noteDate takes the server's clock from an answer's Date header.
+func (c *Client) noteDate(h http.Header, received time.Time) {
+	d, err := http.ParseTime(h.Get("Date"))
+	if err != nil {
+		return
+	}
+	// the header is whole seconds: half a second is the best guess of the rest
+	c.clockOffset.Store(int64(d.Add(500 * time.Millisecond).Sub(received)))
 }
 
 // New validates the settings and returns a client.
@@ -254,6 +283,7 @@ func (c *Client) once(ctx context.Context, method, path string, query url.Values
 		return nil, &Error{Method: method, Path: path, Err: transportError(err), Unknown: change && sent.Load()}
 	}
 	defer res.Body.Close()
+	c.noteDate(res.Header, time.Now())
 	if res.ContentLength > MaxBody {
 		// said up front: refused unread, so a huge answer costs nothing
 		return nil, &Error{Method: method, Path: path, Status: res.StatusCode,

@@ -138,7 +138,7 @@ func (e *env) runTUI(cmd *cobra.Command, f rootFlags) error {
 		}
 		defer sb.Close()
 		s := &session{profile: demoProfile(url)}
-		if opts.Client, err = s.client(key, e.version, logger); err != nil {
+		if opts.Client, err = s.clientWith(key, e.version, logger, sb.Clock().Now); err != nil {
 			return err
 		}
 		if opts.Secrets, err = demoSecrets(); err != nil {

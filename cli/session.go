@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync/atomic"
+	"time"
 
 	"github.com/skytui/skytui/api"
 	"github.com/skytui/skytui/config"
@@ -106,7 +107,13 @@ func (e *env) printConfigWarnings(cfg *config.Config, err error) {
 }
 
 func (s *session) client(key, version string, logger *slog.Logger) (*api.Client, error) {
+	return s.clientWith(key, version, logger, nil)
+}
+
+// clientWith is client with the in-process server's clock (the demo).
+func (s *session) clientWith(key, version string, logger *slog.Logger, serverClock func() time.Time) (*api.Client, error) {
 	return api.New(api.Config{
+		ServerClock:        serverClock,
 		BaseURL:            s.profile.BaseURL,
 		APIKey:             key,
 		Org:                s.profile.Org,

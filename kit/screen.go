@@ -53,12 +53,18 @@ func (c *Common) Ctx() context.Context {
 	return c.Context
 }
 
-// Time returns the current time of the common clock.
+// Time returns the current time of the common clock: Now when set (tests),
+// else the API server's time as the client knows it (api.Client.Now: the
+// demo sandbox's own clock, or the Date of the last answer), so ages agree
+// with the server's timestamps.
 func (c *Common) Time() time.Time {
-	if c.Now == nil {
-		return time.Now()
+	switch {
+	case c.Now != nil:
+		return c.Now()
+	case c.Client != nil:
+		return c.Client.Now()
 	}
-	return c.Now()
+	return time.Now()
 }
 
 // Env reads an environment variable through Getenv.

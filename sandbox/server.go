@@ -332,6 +332,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
 	c := &reqCtx{r: r, header: w.Header(), traceID: newTraceID()}
 	w.Header().Set("X-Trace-Id", c.traceID)
+	// the sandbox's own clock (it may run fast): clients measure ages by it
+	w.Header().Set("Date", s.clock.Now().UTC().Format(http.TimeFormat))
 	path := strings.TrimRight(r.URL.Path, "/")
 	rt, params, prefix := s.match(path)
 	status := 0
