@@ -262,6 +262,8 @@ func (r *Wizard) SetSize(w, h int) {
 	r.targets.SetSize(w, th)
 	r.sources.SetSize(w, th)
 	r.backupTable.SetSize(w, th)
+	r.idInput.SetWidth(max(10, w-6))
+	r.bucket.setSize(w)
 	r.sizeConfirm()
 }
 

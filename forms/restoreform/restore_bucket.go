@@ -576,9 +576,19 @@ func (b *bucketStep) storeLabel() string {
 	return "none open"
 }
 
+// setSize gives the text inputs the width left of their labels.
+func (b *bucketStep) setSize(w int) {
+	for _, in := range []*textinput.Model{&b.bucket, &b.file, &b.encInput, &b.keepName} {
+		in.SetWidth(max(10, w-bucketLabelWidth-8))
+	}
+}
+
+// bucketLabelWidth is the width of the field labels.
+const bucketLabelWidth = 13
+
 func (b *bucketStep) view(r *Wizard, w, h int) string {
 	th := b.common.Theme
-	const lw = 13
+	const lw = bucketLabelWidth
 	var lines []string
 	intro := "Restore " + nameOf(r.Target()) + " from a gzip backup file in a bucket you own."
 	if b.note != "" {
@@ -614,7 +624,6 @@ func (b *bucketStep) view(r *Wizard, w, h int) string {
 		switch f {
 		case fieldBucket, fieldFile, fieldKey, fieldKeepName:
 			in := map[bucketField]*textinput.Model{fieldBucket: &b.bucket, fieldFile: &b.file, fieldKey: &b.encInput, fieldKeepName: &b.keepName}[f]
-			in.SetWidth(max(10, w-lw-8))
 			val = in.View()
 		case fieldMethod:
 			val = "  " + choice([]string{api.MethodMariabackup, api.MethodMysqldump}, b.method)

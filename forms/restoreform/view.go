@@ -132,7 +132,6 @@ func orElse(s, def string) string {
 
 func (r *Wizard) backupIDView(w int) string {
 	th := r.common.Theme
-	r.idInput.SetWidth(max(10, w-6))
 	lines := []string{
 		" Type or paste the identifier of a backup (the key from a backup listing).",
 		"",

@@ -159,7 +159,7 @@ func (c *credsView) view() string {
 	case c.err != nil:
 		lines = append(lines, "  "+th.Error.Render("Could not read the credentials."),
 			indent(ansi.Wrap(credsErrText(c.err), max(20, w-4), " "), "  "),
-			"", th.Muted.Render("  r to try again, esc to go back"))
+			"", th.Muted.Render("  enter to try again, esc to go back"))
 	case c.creds != nil:
 		pw := strings.Repeat(g.Mask, min(12, max(8, len([]rune(c.creds.Password)))))
 		if c.reveal {
