@@ -482,3 +482,6 @@ func (r *Restore) Succeeded() bool { return StatusIs(r.Status, "succeeded", "suc
 func (r *Restore) Failed() bool {
 	return StatusIs(r.Status, "failed", "failure", "error", "cancelled", "canceled")
 }
+
+// Where is the service's provider and region: "aws/us-east-1".
+func (s *Service) Where() string { return strings.Trim(s.Provider+"/"+s.Region, "/") }

@@ -247,12 +247,11 @@ func servicesTable(svcs []api.Service) *table {
 		wideHead: []string{"TOPOLOGY", "VERSION", "FQDN", "CREATED"},
 	}
 	for _, s := range svcs {
-		where := strings.Trim(s.Provider+"/"+s.Region, "/")
 		nodes := ""
 		if s.Nodes > 0 {
 			nodes = strconv.Itoa(s.Nodes)
 		}
-		t.add(s.Name, s.ID, s.Status, where, s.Size, nodes,
+		t.add(s.Name, s.ID, s.Status, s.Where(), s.Size, nodes,
 			s.Topology, s.Version, s.FQDN, unixTime(s.CreatedOn))
 	}
 	return t

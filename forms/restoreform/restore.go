@@ -176,15 +176,9 @@ func New(c *kit.Common, o Options) *Wizard {
 		o.ResourcePrefix = "restore-wizard/"
 	}
 	r := &Wizard{common: c, opts: o, keys: newWizardKeys(), byID: map[string]api.Service{}, backups: map[string]api.Backup{}}
-	svcCols := []kit.Column{
-		{Title: "NAME", Min: 10, Max: 24, Priority: 10},
-		{Title: "ID", Min: 13, Max: 16, Priority: 9},
-		{Title: "PROVIDER", Min: 8, Max: 24, Priority: 7},
-		{Title: "STATUS", Min: 8, Max: 18, Priority: 8},
-	}
-	r.targets = kit.NewTable(c, svcCols)
+	r.targets = kit.NewTable(c, kit.ServiceColumns())
 	r.targets.Empty = "loading services" + c.Theme.Glyphs.Ellipsis
-	r.sources = kit.NewTable(c, svcCols)
+	r.sources = kit.NewTable(c, kit.ServiceColumns())
 	r.sources.Empty = r.targets.Empty
 	r.backupTable = kit.NewTable(c, []kit.Column{
 		{Title: "BACKUP", Min: 12, Max: 20, Priority: 9},
@@ -282,17 +276,10 @@ func (r *Wizard) SetServices(svcs []api.Service) {
 	}
 	r.services = svcs
 	clear(r.byID)
-	rows := make([]kit.Row, 0, len(svcs))
 	for _, s := range svcs {
 		r.byID[s.ID] = s
-		where := s.Provider
-		if s.Region != "" {
-			where += "/" + s.Region
-		}
-		rows = append(rows, kit.Row{ID: s.ID, Cells: []string{s.Name, s.ID, where, s.Status},
-			Kinds: []theme.Kind{0, 0, 0, theme.StatusKind(s.Status)}})
 	}
-	sort.SliceStable(rows, func(i, j int) bool { return strings.ToLower(rows[i].Cells[0]) < strings.ToLower(rows[j].Cells[0]) })
+	rows := kit.ServiceRows(svcs)
 	r.targets.Empty = "no services"
 	r.sources.Empty = "no services"
 	r.targets.SetRows(rows)

@@ -44,12 +44,8 @@ func (wz *wizard) rebuildChooser() {
 	}
 	rows := make([]kit.Row, 0, len(wz.services))
 	for _, v := range wz.services {
-		where := v.Provider
-		if v.Region != "" {
-			where += "/" + v.Region
-		}
 		rows = append(rows, kit.Row{ID: v.ID,
-			Cells: []string{v.Name, v.ID, v.Status, where, strings.Join(v.OutboundIPs, ", ")},
+			Cells: []string{v.Name, v.ID, v.Status, v.Where(), strings.Join(v.OutboundIPs, ", ")},
 			Kinds: []theme.Kind{0, 0, theme.StatusKind(v.Status)}})
 	}
 	c.table.SetRows(rows)

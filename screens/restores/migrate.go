@@ -3,7 +3,6 @@ package restores
 import (
 	"context"
 	"fmt"
-	"sort"
 	"strings"
 	"time"
 
@@ -17,7 +16,6 @@ import (
 	"github.com/skytui/skytui/forms/backupform"
 	"github.com/skytui/skytui/forms/restoreform"
 	"github.com/skytui/skytui/kit"
-	"github.com/skytui/skytui/theme"
 )
 
 // The migration across cloud providers, as the interface document says to
@@ -107,12 +105,7 @@ func newMigKeys() migKeys {
 
 func newMigration(c *kit.Common, svcs []api.Service, req *restoreform.MigrateRequest) *migration {
 	m := &migration{common: c, services: map[string]api.Service{}, keys: newMigKeys()}
-	m.table = kit.NewTable(c, []kit.Column{
-		{Title: "NAME", Min: 10, Max: 24, Priority: 10},
-		{Title: "ID", Min: 13, Max: 16, Priority: 9},
-		{Title: "PROVIDER", Min: 8, Max: 24, Priority: 8},
-		{Title: "STATUS", Min: 8, Max: 18, Priority: 7},
-	})
+	m.table = kit.NewTable(c, kit.ServiceColumns())
 	m.table.Empty = "loading services" + c.Theme.Glyphs.Ellipsis
 	m.dest = textinput.New()
 	m.dest.Prompt = "> "
@@ -167,18 +160,8 @@ func (m *migration) setServices(svcs []api.Service) {
 	for _, v := range svcs {
 		m.services[v.ID] = v
 	}
-	rows := make([]kit.Row, 0, len(svcs))
-	for _, v := range svcs {
-		where := v.Provider
-		if v.Region != "" {
-			where += "/" + v.Region
-		}
-		rows = append(rows, kit.Row{ID: v.ID, Cells: []string{v.Name, v.ID, where, v.Status},
-			Kinds: []theme.Kind{0, 0, 0, theme.StatusKind(v.Status)}})
-	}
-	sort.SliceStable(rows, func(i, j int) bool { return strings.ToLower(rows[i].Cells[0]) < strings.ToLower(rows[j].Cells[0]) })
 	m.table.Empty = "no services"
-	m.table.SetRows(rows)
+	m.table.SetRows(kit.ServiceRows(svcs))
 }
 
 // ---- the backup of the source ----

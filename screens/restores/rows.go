@@ -250,12 +250,8 @@ func (s *Screen) detailSections(r *api.Restore) []kit.Section {
 		{Label: "Service ID", Value: r.ServiceID},
 	}}
 	if v, ok := s.services[r.ServiceID]; ok {
-		where := v.Provider
-		if v.Region != "" {
-			where += "/" + v.Region
-		}
 		tgt.Fields = append(tgt.Fields,
-			kit.Field{Label: "Provider", Value: opt(where)},
+			kit.Field{Label: "Provider", Value: opt(v.Where())},
 			kit.Field{Label: "Status now", Value: opt(v.Status), Kind: theme.StatusKind(v.Status)})
 	}
 	src := kit.Section{Title: "Source", Fields: []kit.Field{

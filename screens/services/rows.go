@@ -52,10 +52,6 @@ func (s *Screen) rebuildRows() {
 	for i := range s.services {
 		v := &s.services[i]
 		s.byID[v.ID] = i
-		where := v.Provider
-		if v.Region != "" {
-			where += "/" + v.Region
-		}
 		nodes := ""
 		switch {
 		case !v.Known("nodes"):
@@ -69,7 +65,7 @@ func (s *Screen) rebuildRows() {
 				colName:    v.Name,
 				colID:      v.ID,
 				colStatus:  statusText(v, now),
-				colWhere:   where,
+				colWhere:   v.Where(),
 				colSize:    v.Size,
 				colNodes:   nodes,
 				colVersion: v.Version,

@@ -1,0 +1,32 @@
+package kit
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/skytui/skytui/api"
+	"github.com/skytui/skytui/theme"
+)
+
+// ServiceColumns are the columns of a table to choose a service from
+// (the restore wizard's target and source, the migration's services).
+func ServiceColumns() []Column {
+	return []Column{
+		{Title: "NAME", Min: 10, Max: 24, Priority: 10},
+		{Title: "ID", Min: 13, Max: 16, Priority: 9},
+		{Title: "PROVIDER", Min: 8, Max: 24, Priority: 7},
+		{Title: "STATUS", Min: 8, Max: 18, Priority: 8},
+	}
+}
+
+// ServiceRows are the rows of ServiceColumns, by name.
+func ServiceRows(svcs []api.Service) []Row {
+	rows := make([]Row, 0, len(svcs))
+	for i := range svcs {
+		v := &svcs[i]
+		rows = append(rows, Row{ID: v.ID, Cells: []string{v.Name, v.ID, v.Where(), v.Status},
+			Kinds: []theme.Kind{0, 0, 0, theme.StatusKind(v.Status)}})
+	}
+	sort.SliceStable(rows, func(i, j int) bool { return strings.ToLower(rows[i].Cells[0]) < strings.ToLower(rows[j].Cells[0]) })
+	return rows
+}
