@@ -275,7 +275,7 @@ func minimalAnswer(op string, r *http.Request) (int, string) {
 }
 
 // Methods of *api.Client that send nothing.
-var clientMethodsSendingNothing = []string{"BaseURL", "Host", "Org", "LiveBackup"}
+var clientMethodsSendingNothing = []string{"BaseURL", "Host", "Org", "LiveBackup", "Now"}
 
 func testCredentials(t *testing.T) (gcs, s3 string) {
 	t.Helper()
