@@ -94,7 +94,9 @@ func (e *env) authLogin(ctx context.Context, f authFlags) error {
 			return fmt.Errorf("the API refused this key (%v); nothing was stored", err)
 		}
 		if err != nil {
-			return fmt.Errorf("could not check the key: %v; nothing was stored (use --no-check to store it anyway)", err)
+			// said as a whole command: this also runs at skytui's start,
+			// which has no --no-check of its own
+			return fmt.Errorf("could not check the key: %v; nothing was stored (`skytui auth login --profile %s --no-check` stores it without the check)", err, s.profile.Name)
 		}
 	}
 	if err := s.store.SetAPIKey(s.profile.Name, key); err != nil {

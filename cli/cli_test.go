@@ -136,6 +136,17 @@ func TestAuthLoginRefusedKeyStoresNothing(t *testing.T) {
 	}
 }
 
+// TestAuthLoginUncheckedSaysTheWholeCommand: when the key cannot be
+// checked (the API is not reachable), the way round is a whole command,
+// because the same check runs at skytui's start, which has no --no-check.
+func TestAuthLoginUncheckedSaysTheWholeCommand(t *testing.T) {
+	h := newHarness(t)
+	_, err := h.run(goodKey+"\n", "auth", "login", "--profile", "lab", "--api-url", "http://127.0.0.1:1")
+	if err == nil || !strings.Contains(err.Error(), "nothing was stored (`skytui auth login --profile lab --no-check` stores it without the check)") {
+		t.Fatalf("err %v", err)
+	}
+}
+
 func TestAuthLoginRefusesPlainHTTP(t *testing.T) {
 	h := newHarness(t)
 	_, err := h.run(goodKey+"\n", "auth", "login", "--profile", "x", "--api-url", "http://api.example.com")
