@@ -11,12 +11,14 @@ import (
 	"log/slog"
 	"net"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/skytui/skytui/api"
+	"github.com/skytui/skytui/api/replsetup"
 	"github.com/skytui/skytui/keystore"
 	"github.com/skytui/skytui/sandbox"
 	"github.com/skytui/skytui/tui"
@@ -146,6 +148,14 @@ func (e *env) runTUI(cmd *cobra.Command, f rootFlags) error {
 		}
 		opts.Profile = s.profile.Name
 		opts.Demo = true
+		// the demo's replication pairs live as long as the demo: its
+		// sandbox starts afresh each time, with the same service IDs
+		stateDir, err := os.MkdirTemp("", "skytui-demo-")
+		if err != nil {
+			return err
+		}
+		defer os.RemoveAll(stateDir)
+		opts.ReplicationStore = &replsetup.Store{Path: filepath.Join(stateDir, replsetup.StateFileName)}
 		return tui.Run(ctx, opts)
 	}
 

@@ -133,7 +133,7 @@ func (m *Model) buildScreens() []kit.Screen {
 		services.New(m.common),
 		backups.New(m.common),
 		restores.New(m.common),
-		replication.New(m.common),
+		replication.NewWithOptions(m.common, replication.Options{Store: m.opts.ReplicationStore}),
 		settings.New(m.common).WithConfigWarnings(m.opts.ConfigWarnings),
 	}
 }

@@ -11,6 +11,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/skytui/skytui/api"
+	"github.com/skytui/skytui/api/replsetup"
 	"github.com/skytui/skytui/keystore"
 	"github.com/skytui/skytui/kit"
 )
@@ -57,6 +58,10 @@ type Options struct {
 	// NeedKey starts with the key prompt instead of polling: the profile
 	// has no API key yet (a first run).
 	NeedKey bool
+	// ReplicationStore keeps the replication setup's progress and pairs;
+	// nil: the file in the user state directory. The demo passes one of its
+	// own, removed at exit, so every demo starts clean.
+	ReplicationStore *replsetup.Store
 	// Screens overrides the screens (tests); nil builds the standard four.
 	Screens func(c *kit.Common) []kit.Screen
 	// After schedules a message after a delay; default tea.Tick. Tests
