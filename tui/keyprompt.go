@@ -126,7 +126,10 @@ func (k *keyPrompt) View() string {
 
 // openKeyPrompt shows the prompt unless it is already open.
 func (m *Model) openKeyPrompt(reason string) tea.Cmd {
-	if m.opts.Login == nil {
+	switch {
+	case m.opts.Login == nil && m.common.Demo:
+		return m.toast(kit.ToastInfo, "the demo needs no API key: its sandbox has its own. For a real account, quit and run `skytui auth login`")
+	case m.opts.Login == nil:
 		return m.toast(kit.ToastError, "no keystore to store an API key in: run `skytui auth login`")
 	}
 	for _, d := range m.dialogs {

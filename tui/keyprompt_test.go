@@ -118,3 +118,13 @@ func TestRefusedKeyWhileRunningOpensThePrompt(t *testing.T) {
 	h.Key("enter")
 	h.sees(t, "API key for profile prod", ":login reopens the prompt")
 }
+
+// TestDemoNeedsNoKey: K in the demo says the demo needs no key, instead of
+// an error about a keystore.
+func TestDemoNeedsNoKey(t *testing.T) {
+	h, _, _ := demoHarness(t, 100, 30, nil)
+	h.Keys("5", "K")
+	if got := lastToast(h); !strings.HasPrefix(got, "the demo needs no API key") {
+		t.Fatalf("K in the demo: toast %q", got)
+	}
+}
