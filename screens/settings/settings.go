@@ -410,7 +410,7 @@ func (s *Screen) openForm() tea.Cmd {
 	akid := huh.NewInput().Title("Access key ID").Value(&d.accessKeyID).Validate(notEmpty("access key ID"))
 	secret := huh.NewInput().Title("Secret access key").EchoMode(huh.EchoModePassword).Value(&d.secret).
 		Validate(notEmpty("secret access key"))
-	region := huh.NewInput().Title("Region").Placeholder("us-east-1").Value(&d.region).Validate(func(r string) error {
+	region := huh.NewInput().Title("Region").Description("the bucket's region, e.g. us-east-1").Value(&d.region).Validate(func(r string) error {
 		return keystore.S3Credential{Name: "x", AccessKeyID: "x", SecretAccessKey: "x", Region: strings.TrimSpace(r)}.Validate()
 	})
 	s.form = huh.NewForm(
@@ -454,6 +454,7 @@ func (s *Screen) formDone(msg formDoneMsg) tea.Cmd {
 		Mutating: false,
 		Origin:   ID,
 		Tag:      storeTag{draft: d},
+		Confirm:  s.replaceConfirm(strings.TrimSpace(typed.name)),
 		Run: func(context.Context) (any, error) {
 			cred, err := typed.credential() // reads the key file: I/O, here in the command
 			if err != nil {
@@ -468,6 +469,22 @@ func (s *Screen) formDone(msg formDoneMsg) tea.Cmd {
 			return "credential stored"
 		},
 	})
+}
+
+// replaceConfirm asks before a new credential replaces a stored one of
+// the same name; nothing to ask for a new name.
+func (s *Screen) replaceConfirm(name string) kit.Confirm {
+	if s.loaded == nil {
+		return kit.Confirm{}
+	}
+	for _, r := range s.loaded.rows {
+		if r.kind != "encryption key" && r.name == name {
+			return kit.Confirm{Kind: kit.ConfirmYesNo, Title: "Replace credential " + name + "?",
+				Detail: "A " + r.kind + " credential named " + name + " (" + r.identity + ") is stored in " + s.loaded.label +
+					". Storing this one replaces it: backups and restores that name it will use the new one."}
+		}
+	}
+	return kit.Confirm{}
 }
 
 // ---- view ----

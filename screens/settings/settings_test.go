@@ -306,3 +306,44 @@ func TestShortTerminalScrollsTheList(t *testing.T) {
 		t.Fatalf("esc should close the pane:\n%s", v)
 	}
 }
+
+// TestAddingUnderAStoredNameAsksFirst: a credential stored under a name
+// that is taken replaces the stored one only after a yes; a new name is
+// stored without a question.
+func TestAddingUnderAStoredNameAsksFirst(t *testing.T) {
+	st := newStore(t)
+	d := newDriver(t, st, 100, 30)
+	add := func(name, secret string) kit.Action {
+		t.Helper()
+		n := len(d.actions)
+		d.key("a")
+		d.key("down") // S3
+		d.key("enter")
+		for range 40 {
+			d.key("backspace") // the name kept from the last try
+		}
+		d.typeText(name)
+		d.key("enter")
+		d.typeText("AKIAEXAMPLE")
+		d.key("enter")
+		d.typeText(secret)
+		d.key("enter")
+		d.typeText("eu-west-1")
+		d.key("enter")
+		if len(d.actions) != n+1 {
+			t.Fatalf("adding %s: no action\n%s", name, d.view())
+		}
+		return d.actions[n]
+	}
+	if a := add("archive", "first"); a.Confirm.Kind != kit.ConfirmNone {
+		t.Fatalf("a new name asked %+v", a.Confirm)
+	}
+	a := add("archive", "second")
+	if a.Confirm.Kind != kit.ConfirmYesNo || a.Confirm.Title != "Replace credential archive?" ||
+		!strings.Contains(a.Confirm.Detail, "s3 credential named archive (AKIAEXAMPLE (eu-west-1))") {
+		t.Fatalf("a taken name: confirm %+v", a.Confirm)
+	}
+	if a := add("archive-2", "third"); a.Confirm.Kind != kit.ConfirmNone {
+		t.Fatalf("another new name asked %+v", a.Confirm)
+	}
+}
