@@ -79,6 +79,17 @@ var errata = []erratum{
 	{"POST /skybackup/v1/backups/schedules", []string{"external_storage", "bucket", "credentials"}, base64AsBytes},
 	{"POST /skybackup/v1/backups/schedules", []string{"schedule"}, cronAsExample},
 	{"POST /skybackup/v1/restores", []string{"external_source", "credentials"}, base64AsBytes},
+	{"PATCH /skybackup/v1/backups/schedules/{id}", []string{"schedule"}, cronAsKind},
+}
+
+// cronAsKind: the edit of a schedule publishes schedule as enum [once,
+// cron], the kind where the expression is meant (as for the create). A
+// valid 5-field expression is validated as "cron".
+func cronAsKind(v any) (any, bool) {
+	if _, ok := cronAsExample(v); !ok {
+		return nil, false
+	}
+	return "cron", true
 }
 
 // applyErrata rewrites the fields of body that the errata of op name, and
@@ -265,8 +276,10 @@ func minimalAnswer(op string, r *http.Request) (int, string) {
 		return 200, `{"restores":[{"id":7,"service_id":"` + testService + `","status":"Succeeded"}],"restores_count":1,"pages_count":1}`
 	case "POST /skybackup/v1/restores", "GET /skybackup/v1/restores/{id}":
 		return 200, `{"id":7,"service_id":"` + testService + `","status":"Running"}`
-	case "DELETE /skybackup/v1/restores/{id}":
+	case "DELETE /skybackup/v1/restores/{id}", "DELETE /skybackup/v1/backups/schedules/{id}":
 		return 200, ``
+	case "GET /skybackup/v1/backups/schedules/{id}", "PATCH /skybackup/v1/backups/schedules/{id}":
+		return 200, `{"id":3,"service_id":"` + testService + `","type":"full","schedule":"cron","suspended":true}`
 	}
 	if r.Method == http.MethodGet {
 		return 200, `[]` // the option listings
@@ -348,6 +361,19 @@ func clientCalls(t *testing.T) []clientCall {
 				ExternalStorage: &api.ExternalStorage{Bucket: api.ExternalBucket{Path: "s3://acme-backups/nightly", Credentials: s3}}})
 		}},
 		{"ListSchedules", "", func(ctx context.Context, c *api.Client) (any, error) { return c.ListSchedules(ctx, svc) }},
+		{"GetSchedule", "", func(ctx context.Context, c *api.Client) (any, error) { return c.GetSchedule(ctx, 3) }},
+		{"UpdateSchedule", "cron", func(ctx context.Context, c *api.Client) (any, error) {
+			return c.UpdateSchedule(ctx, 3, api.ScheduleUpdate{Schedule: "45 4 * * 1-5"})
+		}},
+		{"UpdateSchedule", "suspend", func(ctx context.Context, c *api.Client) (any, error) {
+			yes := true
+			return c.UpdateSchedule(ctx, 3, api.ScheduleUpdate{Suspended: &yes})
+		}},
+		{"UpdateSchedule", "resume", func(ctx context.Context, c *api.Client) (any, error) {
+			no := false
+			return c.UpdateSchedule(ctx, 3, api.ScheduleUpdate{Suspended: &no})
+		}},
+		{"DeleteSchedule", "", func(ctx context.Context, c *api.Client) (any, error) { return nil, c.DeleteSchedule(ctx, 3) }},
 		{"ListBackups", "", func(ctx context.Context, c *api.Client) (any, error) { return c.ListBackups(ctx, svc) }},
 		{"ListAllBackups", "", func(ctx context.Context, c *api.Client) (any, error) {
 			return c.ListAllBackups(ctx, []string{svc, "dbtgf00000002"})
@@ -453,6 +479,8 @@ func TestOpenAPIClientRequests(t *testing.T) {
 		"GET /skybackup/v1/backups", "GET /skybackup/v1/backups/schedules", "POST /skybackup/v1/backups/schedules",
 		"GET /skybackup/v1/restores", "POST /skybackup/v1/restores", "GET /skybackup/v1/restores/{id}",
 		"DELETE /skybackup/v1/restores/{id}",
+		"GET /skybackup/v1/backups/schedules/{id}", "PATCH /skybackup/v1/backups/schedules/{id}",
+		"DELETE /skybackup/v1/backups/schedules/{id}",
 	} {
 		if v.seen[op] == 0 {
 			t.Errorf("%s never sent", op)
