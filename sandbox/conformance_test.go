@@ -44,6 +44,7 @@ func TestOpenAPIConformance(t *testing.T) {
 		"GET /provisioning/v1/sizes", "GET /provisioning/v1/versions", "GET /provisioning/v1/topologies/{topology_name}/storage-sizes",
 		"GET /skybackup/v1/backups", "GET /skybackup/v1/backups/schedules", "POST /skybackup/v1/backups/schedules",
 		"GET /skybackup/v1/backups/schedules/{id}", "DELETE /skybackup/v1/backups/schedules/{id}",
+		"PATCH /skybackup/v1/backups/schedules/{id}",
 		"GET /skybackup/v1/restores", "POST /skybackup/v1/restores", "GET /skybackup/v1/restores/{id}", "DELETE /skybackup/v1/restores/{id}",
 	} {
 		want[op] = true
@@ -204,6 +205,12 @@ func scenario(t *testing.T, h *harness) {
 	h.do("POST", B+"/backups/schedules", api.ScheduleRequest{BackupType: "full", Schedule: "once", ServiceID: "dbtaf00000003"})
 	h.do("GET", B+"/backups/schedules/"+jsonString(sc.ID), nil)
 	h.do("GET", B+"/backups/schedules/424242", nil)
+	var cronSc api.Schedule
+	h.do("POST", B+"/backups/schedules", api.ScheduleRequest{BackupType: "full", Schedule: "0 6 * * *", ServiceID: orders}).decode(t, &cronSc)
+	suspend := true
+	h.do("PATCH", B+"/backups/schedules/"+jsonString(cronSc.ID), api.ScheduleUpdate{Schedule: "15 6 * * 1-5", Suspended: &suspend})
+	h.do("PATCH", B+"/backups/schedules/"+jsonString(cronSc.ID), api.ScheduleUpdate{Schedule: "15 66 * * *"})
+	h.do("PATCH", B+"/backups/schedules/424242", api.ScheduleUpdate{Suspended: &suspend})
 	h.do("DELETE", B+"/backups/schedules/"+jsonString(sc.ID), nil)
 	h.do("DELETE", B+"/backups/schedules/"+jsonString(sc.ID), nil)
 

@@ -603,7 +603,7 @@ func buildRoutes() []*route {
 	for _, B := range []string{backupPrefix, liveBackupPrefix} {
 		add(B, "/backups", map[string]handler{"GET": hListBackups})
 		add(B, "/backups/schedules", map[string]handler{"GET": hListSchedules, "POST": hCreateSchedule})
-		add(B, "/backups/schedules/{id}", map[string]handler{"GET": hGetSchedule, "DELETE": hDeleteSchedule})
+		add(B, "/backups/schedules/{id}", map[string]handler{"GET": hGetSchedule, "DELETE": hDeleteSchedule, "PATCH": hUpdateSchedule})
 		if B == backupPrefix { // the live service has no status call: 404 there
 			add(B, "/backups/status", map[string]handler{"GET": hBackupStatus, "POST": hBackupStatus})
 		}

@@ -141,6 +141,8 @@ type schedule struct {
 	lastRun                time.Time
 	message                string
 	backupKey              string // once: the job's backup
+	suspended              bool      // no runs while suspended (PATCH)
+	updated                time.Time // last PATCH
 }
 
 // restore is one restore.
@@ -257,7 +259,7 @@ func (st *store) nextEvent(to time.Time) event {
 		consider(b.end, 2, func(t time.Time) { st.finishBackup(b, t) })
 	}
 	for _, sc := range st.schedules {
-		if sc.cron != nil {
+		if sc.cron != nil && !sc.suspended {
 			consider(sc.next, 3, func(t time.Time) { st.fireCron(sc, t) })
 		}
 	}
@@ -665,8 +667,14 @@ func (st *store) renderSchedule(sc *schedule) scheduleJSON {
 	out := scheduleJSON{Schedule: api.Schedule{
 		ID: api.FlexInt(sc.id), ServiceID: sc.serviceID, ServiceName: sc.serviceName, Type: sc.typ,
 		Schedule: "cron", Cron: sc.expr, Status: "Active", Message: sc.message, Target: "managed",
-		CreatedAt: api.Time{Time: sc.created},
+		CreatedAt: api.Time{Time: sc.created}, Suspended: sc.suspended,
 	}}
+	if sc.suspended {
+		out.Status = "Suspended"
+	}
+	if !sc.updated.IsZero() {
+		out.UpdatedAt = sc.updated.UTC().Format(time.RFC3339)
+	}
 	if sc.bucketPath != "" {
 		out.Target = sc.bucketPath
 	}
@@ -678,7 +686,7 @@ func (st *store) renderSchedule(sc *schedule) scheduleJSON {
 			out.Status = b.status
 			out.Message = b.message
 		}
-	} else if !sc.next.IsZero() {
+	} else if !sc.next.IsZero() && !sc.suspended {
 		out.ScheduledAt = api.Time{Time: sc.next}
 	}
 	return out
