@@ -18,7 +18,13 @@ type toast struct {
 	id    int
 	level kit.ToastLevel
 	text  string
+	shown int // which showing of this toast its timer belongs to
 }
+
+// Toasts queue: the newest shows; each shows for its whole time (6 s,
+// errors 15 s) counted from when it comes to the front, so the ones a
+// newer toast covered show in turn after it, newest first ("(+n)" says
+// how many wait). At most 5 wait; the oldest go first.
 
 func (m *Model) toast(level kit.ToastLevel, text string) tea.Cmd {
 	m.toastID++
@@ -27,11 +33,33 @@ func (m *Model) toast(level kit.ToastLevel, text string) tea.Cmd {
 	if len(m.toasts) > 5 {
 		m.toasts = m.toasts[len(m.toasts)-5:]
 	}
+	return m.showToast()
+}
+
+// showToast starts the time of the toast in front.
+func (m *Model) showToast() tea.Cmd {
+	n := len(m.toasts)
+	if n == 0 {
+		return nil
+	}
+	t := &m.toasts[n-1]
+	t.shown++
 	d := 6 * time.Second
-	if level == kit.ToastError {
+	if t.level == kit.ToastError {
 		d = 15 * time.Second
 	}
-	return m.after(d, toastExpireMsg{id: id})
+	return m.after(d, toastExpireMsg{id: t.id, shown: t.shown})
+}
+
+// expireToast ends the front toast's time, if msg is its current one, and
+// brings the next waiting toast to the front.
+func (m *Model) expireToast(msg toastExpireMsg) tea.Cmd {
+	n := len(m.toasts)
+	if n == 0 || m.toasts[n-1].id != msg.id || m.toasts[n-1].shown != msg.shown {
+		return nil // covered by a newer toast before its time was up: it shows again later
+	}
+	m.toasts = m.toasts[:n-1]
+	return m.showToast()
 }
 
 // View renders the frame: header, tabs, the screen (or help), the message

@@ -24,7 +24,7 @@ import (
 type (
 	clockMsg         struct{}
 	spinMsg          struct{}
-	toastExpireMsg   struct{ id int }
+	toastExpireMsg   struct{ id, shown int }
 	profileOpenedMsg struct {
 		p   Profile
 		err error

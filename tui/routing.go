@@ -108,13 +108,7 @@ func (m *Model) own(msg tea.Msg, from string) (tea.Cmd, bool) {
 	case kit.ToastMsg:
 		return m.toast(msg.Level, msg.Text), true
 	case toastExpireMsg:
-		for i, t := range m.toasts {
-			if t.id == msg.id {
-				m.toasts = append(m.toasts[:i], m.toasts[i+1:]...)
-				break
-			}
-		}
-		return nil, true
+		return m.expireToast(msg), true
 	case kit.ActionRequestMsg:
 		a := msg.Action
 		if a.Origin == "" && from != "" && from != kit.DialogAddress {
