@@ -330,7 +330,10 @@ func newSchedulesCmd(e *env) *cobra.Command {
 		},
 	}
 	list.Flags().StringVar(&service, "service", "", "the service, by name or ID (required)")
-	return newNoun("schedules", "List backup schedules", list)
+	noun := newNoun("schedules", "List, read, edit, suspend, resume or delete backup schedules", list,
+		newSchedulesGetCmd(e), newSchedulesEditCmd(e), newSchedulesDeleteCmd(e))
+	addReadOnlyFlag(noun)
+	return noun
 }
 
 func schedulesTable(scheds []api.Schedule) *table {

@@ -1,0 +1,138 @@
+package cli
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/skytui/skytui/api"
+)
+
+// schedules get, edit and delete: one backup schedule by its ID (the ID
+// column of `skytui schedules list --service SERVICE`).
+
+var scheduleFlags = map[string]string{"schedule": "--cron", "backup_type": "--type"}
+
+// parseScheduleID reads the ID argument of a schedule command.
+func parseScheduleID(arg string) (int64, error) {
+	id, err := strconv.ParseInt(strings.TrimSpace(arg), 10, 64)
+	if err != nil || id <= 0 {
+		return 0, usageErrf("schedule ID %q: must be a positive number (the ID column of `skytui schedules list --service SERVICE`)", arg)
+	}
+	return id, nil
+}
+
+func newSchedulesGetCmd(e *env) *cobra.Command {
+	return &cobra.Command{
+		Use:   "get ID",
+		Short: "Read one backup schedule",
+		Args:  usageArgs(cobra.ExactArgs(1)),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			id, err := parseScheduleID(args[0])
+			if err != nil {
+				return err
+			}
+			c, err := e.openRead(cmd)
+			if err != nil {
+				return err
+			}
+			sc, err := c.client.GetSchedule(cmd.Context(), id)
+			if err != nil {
+				return readErr(err)
+			}
+			return c.out.emit(e.stdout, sc, schedulesTable([]api.Schedule{*sc}))
+		},
+	}
+}
+
+func newSchedulesEditCmd(e *env) *cobra.Command {
+	var cf changeFlags
+	var cronExpr, typ string
+	var suspend, resume bool
+	cmd := &cobra.Command{
+		Use:   "edit ID [--cron EXPR] [--type TYPE] [--suspend | --resume]",
+		Short: "Change a backup schedule's cron expression or type, suspend or resume it",
+		Long: `Change a backup schedule: its 5-field cron expression (in UTC), its backup
+type, or suspend it (no backups are taken while suspended) and resume it
+(runs go on from the next time; missed runs are not taken):
+
+  skytui schedules edit 12 --cron "30 2 * * 1-5"
+  skytui schedules edit 12 --suspend` + scriptHelpTail,
+		Args: usageArgs(cobra.ExactArgs(1)),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			id, err := parseScheduleID(args[0])
+			if err != nil {
+				return err
+			}
+			if suspend && resume {
+				return usageErrf("--suspend and --resume: give one of them")
+			}
+			u := api.ScheduleUpdate{Schedule: strings.TrimSpace(cronExpr), BackupType: typ}
+			if suspend || resume {
+				u.Suspended = &suspend
+			}
+			if u.BackupType == "" && u.Schedule == "" && u.Suspended == nil {
+				return usageErrf("nothing to change: give --cron, --type, --suspend or --resume")
+			}
+			if err := u.Validate(); err != nil {
+				return requestErr(err, scheduleFlags)
+			}
+			c, err := e.openChange(cmd, &cf, "schedules edit")
+			if err != nil {
+				return err
+			}
+			sc, err := c.client.UpdateSchedule(cmd.Context(), id, u)
+			if err != nil {
+				if verr := requestErr(err, scheduleFlags); verr != err {
+					return verr
+				}
+				return sentErr(err, "skytui schedules get "+strconv.FormatInt(id, 10))
+			}
+			if sc.Unreadable != "" {
+				e.noteUnreadable(sc.Unreadable)
+			}
+			return c.out.emit(e.stdout, sc, schedulesTable([]api.Schedule{*sc}))
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&cronExpr, "cron", "", `a new 5-field cron expression in UTC, such as "0 3 * * *"`)
+	fl.StringVar(&typ, "type", "", "a new backup type: full, incremental, logical, physical or binarylog")
+	fl.BoolVar(&suspend, "suspend", false, "suspend the schedule: no backups are taken until it is resumed")
+	fl.BoolVar(&resume, "resume", false, "resume a suspended schedule")
+	cf.register(cmd, false, false, false)
+	return cmd
+}
+
+func newSchedulesDeleteCmd(e *env) *cobra.Command {
+	var cf changeFlags
+	cmd := &cobra.Command{
+		Use:   "delete ID --yes",
+		Short: "Delete a backup schedule (the backups it took stay)",
+		Long: `Delete a backup schedule: it takes no more backups; the backups it took
+stay. It needs --yes.` + scriptHelpTail,
+		Args: usageArgs(cobra.ExactArgs(1)),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			const what = "schedules delete"
+			id, err := parseScheduleID(args[0])
+			if err != nil {
+				return err
+			}
+			c, err := e.openChange(cmd, &cf, what)
+			if err != nil {
+				return err
+			}
+			if err := needYes(&cf, what); err != nil {
+				return err
+			}
+			if err := c.client.DeleteSchedule(cmd.Context(), id); err != nil {
+				return sentErr(err, "skytui schedules get "+args[0])
+			}
+			t := &table{head: []string{"ID", "RESULT"}}
+			t.add(strconv.FormatInt(id, 10), "deleted")
+			return c.out.emit(e.stdout, map[string]any{"id": id, "deleted": true}, t)
+		},
+	}
+	cf.register(cmd, true, false, false)
+	return cmd
+}
