@@ -163,8 +163,20 @@ func (s *Screen) layout() {
 	}
 }
 
-// Resources implements kit.Screen: nothing of the API is polled here.
-func (s *Screen) Resources() []kit.Resource { return nil }
+// keystoreKey is the keystore's listing, polled like the API's lists while
+// Settings is shown, so r (and coming back to the screen) shows what other
+// screens stored meanwhile (an encryption key kept from a restore).
+const keystoreKey kit.Key[*loadedMsg] = "settings/keystore"
+
+// Resources implements kit.Screen: the keystore's listing (nothing of the
+// API is polled here).
+func (s *Screen) Resources() []kit.Resource {
+	st, profile := s.common.Secrets, s.common.Profile
+	return []kit.Resource{keystoreKey.Resource(func(context.Context) (*loadedMsg, error) {
+		m := read(0, st, profile)
+		return &m, nil
+	}, nil)}
+}
 
 // CapturesKeys implements kit.Screen: the form, or the list's filter.
 func (s *Screen) CapturesKeys() bool { return s.form != nil || s.Capturing() }
@@ -237,6 +249,10 @@ func (s *Screen) update(msg tea.Msg) tea.Cmd {
 	case loadedMsg:
 		if msg.gen == s.gen {
 			s.setLoaded(&msg)
+		}
+	case kit.DataMsg:
+		if m, err, ok := keystoreKey.Of(msg); ok && err == nil && m != nil {
+			s.setLoaded(m)
 		}
 		return nil
 	case kit.ActionDoneMsg:

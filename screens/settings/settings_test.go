@@ -347,3 +347,26 @@ func TestAddingUnderAStoredNameAsksFirst(t *testing.T) {
 		t.Fatalf("another new name asked %+v", a.Confirm)
 	}
 }
+
+// TestRefreshShowsWhatOthersStored: an encryption key kept from the
+// restore form (another screen) shows in Settings at the next refresh of
+// its polled keystore listing (r, or coming back to the screen).
+func TestRefreshShowsWhatOthersStored(t *testing.T) {
+	st := newStore(t)
+	d := newDriver(t, st, 100, 30)
+	if strings.Contains(d.view(), "nightly-enc") {
+		t.Fatal("the key is listed before it exists")
+	}
+	if err := st.PutEncryptionKey("nightly-enc", "0123456789abcdef0123456789abcdef"); err != nil {
+		t.Fatal(err)
+	}
+	res := d.s.Resources()
+	if len(res) != 1 {
+		t.Fatalf("Settings polls %d resources, want its keystore listing", len(res))
+	}
+	data, err := res[0].Fetch(context.Background())
+	d.send(kit.DataMsg{Key: res[0].Key, Data: data, Err: err})
+	if !strings.Contains(d.view(), "nightly-enc") {
+		t.Fatalf("after a refresh the new key is not listed:\n%s", d.view())
+	}
+}
