@@ -297,7 +297,7 @@ func (m *Model) footerView(w int) string {
 	var items, globals []string
 	switch {
 	case m.showHelp:
-		items = append(items, render(m.keys.HelpView.Close), render(m.keys.HelpView.Down))
+		items = append(items, render(m.keys.HelpView.Close), render(m.keys.HelpView.Down), render(m.keys.HelpView.Top))
 	case len(m.dialogs) > 0:
 		items = append(items, render(key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "choose"))),
 			render(key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel"))))

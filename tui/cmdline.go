@@ -18,10 +18,14 @@ var commands = []struct {
 	name, arg, desc string
 }{
 	{"services", "", "Services screen"},
-	{"backups", "[service|all]", "Backups of every service, or of one"},
+	{"backups", "[service|all]", "Backups of all or of one service"},
 	{"restores", "", "Restores screen"},
 	{"replication", "", "Replication screen"},
-	{"settings", "", "Settings: profile, secrets, bucket credentials"},
+	{"stop", "<service>", "stop a ready service (confirmed)"},
+	{"start", "<service>", "start a stopped service (confirmed)"},
+	{"scale", "<service>", "scale a service: nodes, size or storage"},
+	{"delete", "<service>", "delete a service (type its name)"},
+	{"settings", "", "Settings screen: profile, secrets"},
 	{"profile", "<name>", "switch profile"},
 	{"login", "", "enter the API key"},
 	{"help", "", "show help"},
@@ -101,7 +105,7 @@ func (c *cmdLine) candidates(m *Model, v string) []string {
 	}
 	var args []string
 	switch name {
-	case "backups", "restores":
+	case "backups", "restores", "stop", "start", "scale", "delete":
 		if name == "backups" {
 			args = append(args, "all")
 		}
@@ -201,6 +205,11 @@ func (m *Model) execute(line string) tea.Cmd {
 		return m.openScreen("backups", m.resolveService(arg))
 	case "restores", "restore":
 		return m.openScreen("restores", arg)
+	case "stop", "start", "scale", "delete":
+		if arg == "" {
+			return m.toast(kit.ToastError, ":"+name+" needs a service: :"+name+" <name or ID>")
+		}
+		return m.openScreen("services", name+" "+arg)
 	case "replication", "repl":
 		return m.openScreen("replication", arg)
 	case "profile", "p":

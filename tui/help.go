@@ -25,7 +25,8 @@ type globalKeys struct {
 type helpKeys struct {
 	Close key.Binding
 	// Down's help ("j/k scroll") names Up too; Up has none of its own.
-	Down, Up key.Binding
+	Down, Up    key.Binding
+	Top, Bottom key.Binding
 }
 
 func defaultGlobalKeys() globalKeys {
@@ -45,9 +46,11 @@ func defaultGlobalKeys() globalKeys {
 		// ctrl+z works everywhere, in a form field too (handleKey)
 		Suspend: key.NewBinding(key.WithKeys("ctrl+z"), key.WithHelp("ctrl+z", "suspend")),
 		HelpView: helpKeys{
-			Close: key.NewBinding(key.WithKeys("esc", "?", "q", "enter"), key.WithHelp("esc/?", "close help")),
-			Down:  key.NewBinding(key.WithKeys("j", "down", "pgdown", "space"), key.WithHelp("j/k", "scroll")),
-			Up:    key.NewBinding(key.WithKeys("k", "up", "pgup")),
+			Close:  key.NewBinding(key.WithKeys("esc", "?", "q", "enter"), key.WithHelp("esc/?", "close help")),
+			Down:   key.NewBinding(key.WithKeys("j", "down", "pgdown", "space"), key.WithHelp("j/k", "scroll")),
+			Up:     key.NewBinding(key.WithKeys("k", "up", "pgup")),
+			Top:    key.NewBinding(key.WithKeys("g", "home"), key.WithHelp("g/G", "top/bottom")),
+			Bottom: key.NewBinding(key.WithKeys("G", "end")),
 		},
 	}
 }
@@ -64,6 +67,11 @@ func (m *Model) updateHelp(msg tea.KeyPressMsg) {
 		m.helpOffset = min(m.helpOffset+5, maxOff)
 	case key.Matches(msg, k.Up):
 		m.helpOffset = max(0, m.helpOffset-5)
+	case key.Matches(msg, k.Top):
+		m.helpOffset = 0
+	case key.Matches(msg, k.Bottom):
+		_, _, _, maxOff := m.helpLayout(m.width, m.bodyHeight())
+		m.helpOffset = maxOff
 	}
 }
 
@@ -76,21 +84,19 @@ func (k globalKeys) list() []key.Binding {
 // scrolled to helpOffset.
 func (m *Model) helpView(w, h int) string {
 	th := m.common.Theme
-	lines, avail, cols, maxOff := m.helpLayout(w, h)
-	colW := w / cols
+	columns, rows, _, maxOff := m.helpLayout(w, h)
+	colW := w / len(columns)
 	off := min(m.helpOffset, maxOff)
-	lines = lines[off:]
 	var out []string
-	for r := 0; r < avail; r++ {
+	for r := off; r < off+rows; r++ {
 		var row strings.Builder
-		for c := 0; c < cols; c++ {
-			i := c*avail + r
-			if i >= len(lines) {
-				break
+		for c, col := range columns {
+			cell := ""
+			if r < len(col) {
+				cell = ansi.Truncate(col[r], colW-1, "")
 			}
-			cell := ansi.Truncate(lines[i], colW-1, "")
 			row.WriteString(cell)
-			if c < cols-1 {
+			if c < len(columns)-1 {
 				row.WriteString(strings.Repeat(" ", max(0, colW-ansi.StringWidth(cell))))
 			}
 		}
@@ -99,14 +105,17 @@ func (m *Model) helpView(w, h int) string {
 	k := m.keys.HelpView
 	title := th.Bold.Render(" Help") + th.Muted.Render("  ("+strings.ReplaceAll(k.Close.Help().Key, "/", " or ")+" to close)")
 	if maxOff > 0 {
-		title += th.Muted.Render("  " + kit.HintLine(k.Down))
+		title += th.Muted.Render("  " + kit.HintLine(k.Down, k.Top))
 	}
 	return title + "\n\n" + strings.Join(out, "\n")
 }
 
-// helpLayout lays the help out in w x h: its lines, the rows and columns
-// they flow into, and the furthest it can be scrolled.
-func (m *Model) helpLayout(w, h int) (lines []string, rows, cols, maxOff int) {
+// helpLayout lays the help out in w x h: the columns (lists of lines), the
+// rows shown, and the furthest it can be scrolled. Groups (the screen's
+// keys, Global, Commands) go into columns whole, as many columns as the
+// width gives 38 cells each; when they do not all fit, the help is one
+// column, the full width (nothing cut), scrolled with j/k.
+func (m *Model) helpLayout(w, h int) (columns [][]string, rows, cols, maxOff int) {
 	th := m.common.Theme
 	type group struct {
 		title string
@@ -121,15 +130,14 @@ func (m *Model) helpLayout(w, h int) (lines []string, rows, cols, maxOff int) {
 		groups = append(groups, group{title, g})
 	}
 	groups = append(groups, group{"Global", m.keys.list()})
-	groups = append(groups, group{"Commands", []key.Binding{
-		key.NewBinding(key.WithKeys(":services"), key.WithHelp(":services", "Services screen")),
-		key.NewBinding(key.WithKeys(":backups"), key.WithHelp(":backups <service>", "Backups of a service")),
-		key.NewBinding(key.WithKeys(":restores"), key.WithHelp(":restores", "Restores screen")),
-		key.NewBinding(key.WithKeys(":replication"), key.WithHelp(":replication", "Replication screen")),
-		key.NewBinding(key.WithKeys(":profile"), key.WithHelp(":profile <name>", "switch profile")),
-		key.NewBinding(key.WithKeys(":q"), key.WithHelp(":q", "quit")),
-	}})
+	var cmds []key.Binding
+	for _, c := range commands {
+		k := strings.TrimSpace(":" + c.name + " " + c.arg)
+		cmds = append(cmds, key.NewBinding(key.WithKeys(":"+c.name), key.WithHelp(k, c.desc)))
+	}
+	groups = append(groups, group{"Commands", cmds})
 	seen := map[string]bool{}
+	var blocks [][]string // one per group: its title and its lines
 	for _, g := range groups {
 		kw := 0
 		for _, b := range g.keys {
@@ -151,16 +159,55 @@ func (m *Model) helpLayout(w, h int) (lines []string, rows, cols, maxOff int) {
 		if len(gl) == 0 {
 			continue
 		}
-		if len(lines) > 0 {
-			lines = append(lines, "")
-		}
 		if g.title != "" {
-			lines = append(lines, th.Title.Render(g.title))
+			gl = append([]string{th.Title.Render(g.title)}, gl...)
 		}
-		lines = append(lines, gl...)
+		if g.title == "" && len(blocks) > 0 {
+			// the screen's further keys stay with its first ones
+			last := &blocks[len(blocks)-1]
+			*last = append(append(*last, ""), gl...)
+			continue
+		}
+		blocks = append(blocks, gl)
 	}
-	// flow into as many columns as the width allows; scroll the rest
 	rows = max(1, h-2)
-	cols = min(max(1, (len(lines)+rows-1)/rows), max(1, w/38))
-	return lines, rows, cols, max(0, len(lines)-cols*rows)
+	widest := 0
+	for _, b := range blocks {
+		for _, l := range b {
+			widest = max(widest, ansi.StringWidth(l))
+		}
+	}
+	cols = max(1, min(w/38, w/(widest+2))) // no line cut in a column
+	// whole groups into columns, a blank line between groups
+	columns = [][]string{nil}
+	for _, b := range blocks {
+		c := &columns[len(columns)-1]
+		need := len(b)
+		if len(*c) > 0 {
+			need++
+		}
+		if len(*c)+need > rows && len(*c) > 0 {
+			columns = append(columns, nil)
+			c = &columns[len(columns)-1]
+		}
+		if len(*c) > 0 {
+			*c = append(*c, "")
+		}
+		*c = append(*c, b...)
+	}
+	fits := len(columns) <= cols
+	for _, c := range columns {
+		fits = fits && len(c) <= rows
+	}
+	if fits {
+		return columns, rows, len(columns), 0
+	}
+	var one []string
+	for i, b := range blocks {
+		if i > 0 {
+			one = append(one, "")
+		}
+		one = append(one, b...)
+	}
+	return [][]string{one}, rows, 1, max(0, len(one)-rows)
 }
