@@ -8,6 +8,7 @@ import (
 
 	"github.com/skytui/skytui/api"
 	"github.com/skytui/skytui/forms/backupform"
+	"github.com/skytui/skytui/forms/restoreform"
 	"github.com/skytui/skytui/kit"
 )
 
@@ -36,6 +37,12 @@ func (s *Screen) onSubmit(msg backupform.SubmitMsg) tea.Cmd {
 }
 
 func (s *Screen) onActionDone(msg kit.ActionDoneMsg) tea.Cmd {
+	switch tag := msg.Tag.(type) {
+	case schedTag:
+		return s.onSchedDone(tag, msg)
+	case restoreform.Tag:
+		return s.onRestoreActionDone(tag, msg)
+	}
 	tag, ok := msg.Tag.(submitTag)
 	if !ok {
 		return nil

@@ -21,6 +21,7 @@ import (
 
 	"github.com/skytui/skytui/api"
 	"github.com/skytui/skytui/forms/backupform"
+	"github.com/skytui/skytui/forms/restoreform"
 	"github.com/skytui/skytui/kit"
 )
 
@@ -41,6 +42,8 @@ const (
 	modeList mode = iota
 	modeSchedules
 	modeForm
+	modeSchedEdit // a schedule's cron expression being edited
+	modeRestore   // the restore wizard, opened on a backup (R)
 )
 
 // Screen is the Backups screen: the backups list (a kit.ListView), the
@@ -70,6 +73,10 @@ type Screen struct {
 	// schedules (of one service: the one shown, or in the all-services
 	// view the selected backup's)
 	sched *schedView
+	edit  *schedEdit // the schedule being edited (modeSchedEdit)
+
+	// the restore wizard opened on a backup (R)
+	restore *restoreform.Wizard
 
 	// the new-backup form
 	form       *backupform.Form
@@ -246,6 +253,8 @@ func (s *Screen) CapturesKeys() bool {
 		return s.form != nil && s.form.CapturesKeys()
 	case modeSchedules:
 		return s.sched.Capturing()
+	case modeSchedEdit, modeRestore:
+		return true
 	}
 	return s.Capturing()
 }
@@ -256,6 +265,12 @@ func (s *Screen) SetSize(w, h int) {
 	s.sched.SetSize(w, h)
 	if s.form != nil {
 		s.form.SetSize(w, h)
+	}
+	if s.edit != nil {
+		s.edit.SetSize(w, h)
+	}
+	if s.restore != nil {
+		s.restore.SetSize(w, h)
 	}
 	s.retitle() // the service's ID shows from 100 columns
 }
@@ -282,11 +297,22 @@ func (s *Screen) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
 		d := msg.Draft
 		s.draft, s.form, s.mode = &d, nil, modeList
 		return s, kit.Toast(kit.ToastInfo, "new backup cancelled; n brings back what you typed")
+	case restoreform.DoneMsg:
+		return s, s.onRestoreDone(msg)
 	case tea.KeyPressMsg:
 		return s, s.onKey(msg)
 	}
 	// component messages (form internals, input cursor…)
 	switch s.mode {
+	case modeSchedEdit:
+		if s.edit != nil {
+			_, cmd := s.edit.Update(msg)
+			return s, cmd
+		}
+	case modeRestore:
+		if s.restore != nil {
+			return s, s.restore.Update(msg)
+		}
 	case modeForm:
 		if s.form != nil {
 			return s, s.form.Update(msg)
@@ -300,6 +326,9 @@ func (s *Screen) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
 }
 
 func (s *Screen) onData(msg kit.DataMsg) tea.Cmd {
+	if s.restore != nil && s.restore.OnData(msg) {
+		return nil
+	}
 	if svcs, err, ok := kit.ServicesKey.Of(msg); ok {
 		return s.onServices(svcs, err)
 	}
@@ -328,6 +357,9 @@ func (s *Screen) onServices(svcs []api.Service, err error) tea.Cmd {
 	}
 	s.services = svcs
 	s.svcsOK, s.svcsErr = true, nil
+	if s.restore != nil {
+		s.restore.SetServices(svcs)
+	}
 	if s.IsLoaded() {
 		s.Table.Empty = s.emptyText()
 		s.rebuild()
@@ -345,6 +377,10 @@ func (s *Screen) View() string {
 		return s.form.View()
 	case s.mode == modeSchedules:
 		return s.sched.view(s.notes()...)
+	case s.mode == modeSchedEdit && s.edit != nil:
+		return s.edit.View()
+	case s.mode == modeRestore && s.restore != nil:
+		return s.restore.View()
 	}
 	return s.listView()
 }

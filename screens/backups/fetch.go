@@ -38,8 +38,11 @@ func (s *Screen) Resources() []kit.Resource {
 			return fetchBackups(ctx, client, id)
 		}, s.pending))
 	}
-	if s.mode == modeSchedules && s.sched.svcID != "" {
+	if (s.mode == modeSchedules || s.mode == modeSchedEdit) && s.sched.svcID != "" {
 		res = append(res, s.sched.resource(client))
+	}
+	if s.mode == modeRestore && s.restore != nil {
+		res = append(res, s.restore.Resources()...)
 	}
 	return res
 }

@@ -20,6 +20,9 @@ import (
 type keyMap struct {
 	Sort, Reverse, New, Pick, All, Schedules key.Binding
 	CopyKey, CopyGTID                        key.Binding
+	Restore                                  key.Binding
+	// the schedules view's
+	Edit, Suspend, Delete key.Binding
 }
 
 func newKeyMap() keyMap {
@@ -32,6 +35,10 @@ func newKeyMap() keyMap {
 		Schedules: key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "schedules/backups")),
 		CopyKey:   key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "copy key")),
 		CopyGTID:  key.NewBinding(key.WithKeys("Y"), key.WithHelp("Y", "copy GTID")),
+		Restore:   key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "restore")),
+		Edit:      key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "edit")),
+		Suspend:   key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "suspend/resume")),
+		Delete:    key.NewBinding(key.WithKeys("d", "delete"), key.WithHelp("d", "delete")),
 	}
 }
 
@@ -46,6 +53,14 @@ func (s *Screen) onKey(msg tea.KeyPressMsg) tea.Cmd {
 			return nil
 		}
 		return s.form.Update(msg)
+	case s.mode == modeSchedEdit:
+		return s.onEditKey(msg)
+	case s.mode == modeRestore:
+		if s.restore == nil {
+			s.mode = modeList
+			return nil
+		}
+		return s.restore.Update(msg)
 	case s.mode == modeSchedules && s.sched.Capturing():
 		_, cmd := s.sched.HandleKey(msg)
 		return cmd
@@ -69,6 +84,14 @@ func (s *Screen) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		return s.openSchedules()
 	}
 	if s.mode == modeSchedules {
+		switch {
+		case key.Matches(msg, k.Edit):
+			return s.openEdit()
+		case key.Matches(msg, k.Suspend):
+			return s.toggleSuspend()
+		case key.Matches(msg, k.Delete):
+			return s.deleteSchedule()
+		}
 		used, cmd := s.sched.HandleKey(msg)
 		if !used && key.Matches(msg, s.Keys.Back) {
 			s.mode = modeList
@@ -91,6 +114,8 @@ func (s *Screen) onKey(msg tea.KeyPressMsg) tea.Cmd {
 			return kit.Toast(kit.ToastWarn, "no backup key to copy yet")
 		}
 		return kit.Copy(s.common, "backup key "+api.ShortKey(it.Key), it.Key)
+	case key.Matches(msg, k.Restore):
+		return s.openRestore()
 	case key.Matches(msg, k.CopyGTID):
 		it, ok := s.selected()
 		if !ok {
@@ -178,6 +203,10 @@ func (s *Screen) KeyMap() help.KeyMap {
 		return kit.Keys{Short: b, Full: [][]key.Binding{b}}
 	case s.mode == modeSchedules && s.sched.Capturing():
 		return kit.FilterKeys()
+	case s.mode == modeSchedEdit && s.edit != nil:
+		return s.edit.KeyMap()
+	case s.mode == modeRestore && s.restore != nil:
+		return s.restore.KeyMap()
 	}
 	// a (all services) only where it does something: narrowed
 	var all []key.Binding
@@ -186,13 +215,13 @@ func (s *Screen) KeyMap() help.KeyMap {
 	}
 	t, l := s.Table.Keys, s.Keys
 	if s.mode == modeSchedules {
-		short := slices.Concat([]key.Binding{k.Schedules, k.New, k.Pick}, all, []key.Binding{t.Filter, l.Back})
+		short := slices.Concat([]key.Binding{k.Schedules, k.Edit, k.Suspend, k.Delete, k.New, k.Pick}, all, []key.Binding{t.Filter, l.Back})
 		full := [][]key.Binding{
-			slices.Concat([]key.Binding{k.Schedules, k.New, k.Pick}, all, []key.Binding{l.ScrollDown, l.ScrollUp, l.Back}),
+			slices.Concat([]key.Binding{k.Schedules, k.Edit, k.Suspend, k.Delete, k.New, k.Pick}, all, []key.Binding{l.ScrollDown, l.ScrollUp, l.Back}),
 			{t.Up, t.Down, t.PageUp, t.PageDown, t.Top, t.Bottom, t.Filter},
 		}
 		return kit.Keys{Short: short, Full: full}
 	}
-	short := slices.Concat([]key.Binding{l.Detail, k.New, k.Schedules}, all, []key.Binding{k.CopyKey, k.CopyGTID, k.Pick, t.Filter, k.Sort})
-	return s.ListView.KeyMap(short, slices.Concat([]key.Binding{k.New, k.Schedules, k.Pick}, all, []key.Binding{k.CopyKey, k.CopyGTID, k.Sort, k.Reverse})...)
+	short := slices.Concat([]key.Binding{l.Detail, k.New, k.Schedules, k.Restore}, all, []key.Binding{k.CopyKey, k.CopyGTID, k.Pick, t.Filter, k.Sort})
+	return s.ListView.KeyMap(short, slices.Concat([]key.Binding{k.New, k.Restore, k.Schedules, k.Pick}, all, []key.Binding{k.CopyKey, k.CopyGTID, k.Sort, k.Reverse})...)
 }

@@ -2,6 +2,7 @@ package backups
 
 import (
 	"context"
+	"strconv"
 	"time"
 
 	"github.com/skytui/skytui/api"
@@ -126,4 +127,43 @@ func (v *schedView) detailOf(id string) (string, []kit.Section, bool) {
 // pane.
 func (v *schedView) view(notes ...string) string {
 	return v.View(" "+v.CountText()+"  times in UTC and local", notes...)
+}
+
+// changed shows a schedule changed (sc, when the answer said) or deleted
+// here at once, before the listing is read again.
+func (v *schedView) changed(id int64, deleted bool, result any) {
+	key := strconv.FormatInt(id, 10)
+	sc, _ := result.(*api.Schedule)
+	for i := 0; i < len(v.listed); i++ {
+		old := &v.listed[i]
+		if scheduleKey(old) != key {
+			continue
+		}
+		if deleted {
+			v.listed = append(v.listed[:i:i], v.listed[i+1:]...)
+			break
+		}
+		if sc != nil {
+			upd := *sc
+			if e := scheduleExpr(&upd); e == "" || e == "cron" {
+				upd.Schedule, upd.Cron = old.Schedule, old.Cron
+			}
+			if upd.ServiceID == "" {
+				upd.ServiceID, upd.ServiceName = old.ServiceID, old.ServiceName
+			}
+			if upd.Type == "" {
+				upd.Type = old.Type
+			}
+			if upd.Target == "" {
+				upd.Target = old.Target
+			}
+			*old = upd
+		}
+		break
+	}
+	if deleted {
+		delete(v.made, key)
+	}
+	v.rebuild()
+	v.RefreshDetail()
 }

@@ -1,0 +1,243 @@
+package backups
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/skytui/skytui/api"
+	"github.com/skytui/skytui/kit"
+)
+
+// The changes of the schedules view: edit the cron expression (e),
+// suspend or resume (s), delete (d). Each goes to the action layer (a
+// read-only profile is refused there, before anything is sent); the
+// answer refreshes the schedules.
+
+type schedChange int
+
+const (
+	changeEdit schedChange = iota + 1
+	changeSuspend
+	changeDelete
+)
+
+// schedTag marks the answer of a schedule change.
+type schedTag struct {
+	change schedChange
+	id     int64
+	svcID  string
+	edit   *schedEdit // changeEdit: the edit, reopened when refused
+}
+
+// selectedSchedule is the schedule under the cursor of the schedules view.
+func (s *Screen) selectedSchedule() (api.Schedule, bool) {
+	i, ok := s.sched.byID[s.sched.SelectedID()]
+	if !ok {
+		return api.Schedule{}, false
+	}
+	return s.sched.shown[i], true
+}
+
+// changeable says why the selected schedule cannot be changed ("" when it
+// can): a one-time job, a schedule shown before the API named it.
+func (s *Screen) changeable(what string) (api.Schedule, string) {
+	sc, ok := s.selectedSchedule()
+	switch {
+	case !ok:
+		return sc, "no schedule selected"
+	case sc.ID <= 0:
+		return sc, "this schedule has no ID yet (the API has not listed it): it cannot be " + what + " yet"
+	}
+	return sc, ""
+}
+
+func (s *Screen) readOnlyRefusal(what string) tea.Cmd {
+	return kit.Toast(kit.ToastError, fmt.Sprintf("profile %s is read-only: %s not allowed (nothing was sent)", s.common.Profile, what))
+}
+
+func scheduleName(sc *api.Schedule, svcName string) string {
+	return "schedule " + scheduleKey(sc) + " of " + svcName
+}
+
+// openEdit opens the edit of the selected schedule's cron expression.
+func (s *Screen) openEdit() tea.Cmd {
+	if s.common.ReadOnly {
+		return s.readOnlyRefusal("editing a schedule is")
+	}
+	sc, why := s.changeable("edited")
+	if why == "" && isOnce(&sc) {
+		why = "schedule " + scheduleKey(&sc) + " is a one-time job: it cannot be edited (n takes a new backup or makes a new schedule)"
+	}
+	if why != "" {
+		return kit.Toast(kit.ToastWarn, why)
+	}
+	s.edit = newSchedEdit(s.common, sc, s.nameOf(s.sched.svcID, sc.ServiceName))
+	s.edit.SetSize(s.Size())
+	s.mode = modeSchedEdit
+	return s.edit.focus()
+}
+
+// schedEvidence reads the schedule back, for an answer that was lost.
+func schedEvidence(client *api.Client, id int64) func(ctx context.Context) (map[string]string, error) {
+	return func(ctx context.Context) (map[string]string, error) {
+		if client == nil {
+			return nil, errNoClient
+		}
+		sc, err := client.GetSchedule(ctx, id)
+		if api.IsNotFound(err) {
+			return map[string]string{}, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		state := "active"
+		if sc.Suspended {
+			state = "suspended"
+		}
+		return map[string]string{scheduleKey(sc): fmt.Sprintf("schedule %d: %s, %s", id, sc.Expression(), state)}, nil
+	}
+}
+
+// saveEdit sends the edited expression, once.
+func (s *Screen) saveEdit() tea.Cmd {
+	e := s.edit
+	id, svc, expr := int64(e.sc.ID), s.sched.svcID, e.expr()
+	client := s.common.Client
+	s.mode = modeSchedules
+	return kit.Do(kit.Action{
+		Name:     fmt.Sprintf("change %s to %q", scheduleName(&e.sc, e.svcName), expr),
+		Key:      "schedule:" + strconv.FormatInt(id, 10),
+		Mutating: true,
+		Origin:   ID,
+		Tag:      schedTag{change: changeEdit, id: id, svcID: svc, edit: e},
+		Run: func(ctx context.Context) (any, error) {
+			if client == nil {
+				return nil, errNoClient
+			}
+			return client.UpdateSchedule(ctx, id, api.ScheduleUpdate{Schedule: expr})
+		},
+		Refresh:    []string{kit.SchedulesKey(svc).String()},
+		Evidence:   schedEvidence(client, id),
+		EvidenceOf: fmt.Sprintf("schedule %d", id),
+	})
+}
+
+// toggleSuspend suspends or resumes the selected schedule, asked yes/no.
+func (s *Screen) toggleSuspend() tea.Cmd {
+	sc, why := s.changeable("suspended")
+	if why == "" && isOnce(&sc) {
+		why = "schedule " + scheduleKey(&sc) + " is a one-time job: there is nothing to suspend"
+	}
+	if why != "" {
+		return kit.Toast(kit.ToastWarn, why)
+	}
+	id, svc, suspend := int64(sc.ID), s.sched.svcID, !sc.Suspended
+	name := scheduleName(&sc, s.nameOf(svc, sc.ServiceName))
+	verb, title, detail := "suspend", "Suspend "+name+"?",
+		fmt.Sprintf("No %s backups are taken by it (%s) until it is resumed; the backups it took stay.", orDash(sc.Type), scheduleWhen(&sc))
+	if !suspend {
+		verb, title = "resume", "Resume "+name+"?"
+		detail = fmt.Sprintf("%s backups are taken again %s; the runs missed while suspended are not taken.", orDash(sc.Type), scheduleWhen(&sc))
+	}
+	client := s.common.Client
+	return kit.Do(kit.Action{
+		Name:     verb + " " + name,
+		Key:      "schedule:" + strconv.FormatInt(id, 10),
+		Mutating: true,
+		Origin:   ID,
+		Tag:      schedTag{change: changeSuspend, id: id, svcID: svc},
+		Confirm:  kit.Confirm{Kind: kit.ConfirmYesNo, Title: title, Detail: detail},
+		Run: func(ctx context.Context) (any, error) {
+			if client == nil {
+				return nil, errNoClient
+			}
+			return client.UpdateSchedule(ctx, id, api.ScheduleUpdate{Suspended: &suspend})
+		},
+		Refresh:    []string{kit.SchedulesKey(svc).String()},
+		Evidence:   schedEvidence(client, id),
+		EvidenceOf: fmt.Sprintf("schedule %d", id),
+	})
+}
+
+// deleteSchedule deletes the selected schedule, asked yes/no naming it.
+func (s *Screen) deleteSchedule() tea.Cmd {
+	sc, why := s.changeable("deleted")
+	if why != "" {
+		return kit.Toast(kit.ToastWarn, why)
+	}
+	id, svc := int64(sc.ID), s.sched.svcID
+	name := scheduleName(&sc, s.nameOf(svc, sc.ServiceName))
+	detail := fmt.Sprintf("%s: %s %s backups (%s) to %s. It takes no more backups; the backups it took stay.",
+		name, orDash(sc.Type), orDash(scheduleExpr(&sc)), scheduleWhen(&sc), targetWords(&sc))
+	client := s.common.Client
+	return kit.Do(kit.Action{
+		Name:     "delete " + name,
+		Key:      "schedule:" + strconv.FormatInt(id, 10),
+		Mutating: true,
+		Origin:   ID,
+		Tag:      schedTag{change: changeDelete, id: id, svcID: svc},
+		Confirm:  kit.Confirm{Kind: kit.ConfirmYesNo, Title: "Delete " + name + "?", Detail: detail},
+		Run: func(ctx context.Context) (any, error) {
+			if client == nil {
+				return nil, errNoClient
+			}
+			return nil, client.DeleteSchedule(ctx, id)
+		},
+		Refresh:    []string{kit.SchedulesKey(svc).String()},
+		Evidence:   schedEvidence(client, id),
+		EvidenceOf: fmt.Sprintf("schedule %d", id),
+	})
+}
+
+// onSchedDone takes the answer of a schedule change: a refused edit comes
+// back with what was typed and the API's reason; a schedule changed or
+// deleted shows so at once, before the listing is read again.
+func (s *Screen) onSchedDone(tag schedTag, msg kit.ActionDoneMsg) tea.Cmd {
+	switch {
+	case api.IsOutcomeUnknown(msg.Err):
+		return nil // the root's dialog shows what the schedule is now
+	case msg.Err != nil:
+		if tag.change == changeEdit && tag.edit != nil && s.mode == modeSchedules && s.sched.svcID == tag.svcID {
+			s.edit = tag.edit
+			s.edit.failed(msg.Err)
+			s.edit.SetSize(s.Size())
+			s.mode = modeSchedEdit
+			return s.edit.focus()
+		}
+		return nil
+	}
+	if s.sched.svcID != tag.svcID {
+		return nil
+	}
+	s.sched.changed(tag.id, tag.change == changeDelete, msg.Result)
+	return nil
+}
+
+// onEditKey: the edit takes every key; enter saves a valid, changed
+// expression, esc goes back to the schedules.
+func (s *Screen) onEditKey(msg tea.KeyPressMsg) tea.Cmd {
+	if s.edit == nil {
+		s.mode = modeSchedules
+		return nil
+	}
+	res, cmd := s.edit.Update(msg)
+	switch res {
+	case editSave:
+		return s.saveEdit()
+	case editCancel:
+		s.edit, s.mode = nil, modeSchedules
+		return kit.Toast(kit.ToastInfo, "schedule not changed")
+	}
+	return cmd
+}
+
+// targetWords is where a schedule's backups go, in words.
+func targetWords(sc *api.Schedule) string {
+	if t := scheduleTarget(sc); t != "managed" {
+		return t
+	}
+	return "managed storage"
+}
