@@ -25,7 +25,10 @@ header_shows "profile e2e" "127.0.0.1:$PORT"
 
 STEP="help"
 keys "?"
-wait_for "Global"
+wait_for "new service"
+keys G # the end of the help: the commands
+wait_for ":settings"
+keys g
 wait_for "new service"
 keys Escape
 wait_for "Services 8"
