@@ -278,6 +278,10 @@ func minimalAnswer(op string, r *http.Request) (int, string) {
 		return 200, `{"id":7,"service_id":"` + testService + `","status":"Running"}`
 	case "DELETE /skybackup/v1/restores/{id}", "DELETE /skybackup/v1/backups/schedules/{id}":
 		return 200, ``
+	case "GET /skybackup/v1/restores/pointintime/lookup":
+		return 200, `{"services":[{"service_id":"` + testService + `","service_name":"orders","start_time":"2026-11-20 02:10:00","end_time":"2026-11-23 12:00:00"}]}`
+	case "POST /skybackup/v1/restores/lookup":
+		return 200, `{"services":[{"service_id":"` + testService + `","service_name":"orders"}]}`
 	case "GET /skybackup/v1/backups/schedules/{id}", "PATCH /skybackup/v1/backups/schedules/{id}":
 		return 200, `{"id":3,"service_id":"` + testService + `","type":"full","schedule":"cron","suspended":true}`
 	}
@@ -390,6 +394,16 @@ func clientCalls(t *testing.T) []clientCall {
 		{"CreateRestore", "backup id", func(ctx context.Context, c *api.Client) (any, error) {
 			return c.CreateRestore(ctx, api.BackupIDRestore(svc, "eda3b1:"+svc+":pod-0"))
 		}},
+		{"CreateRestore", "point in time", func(ctx context.Context, c *api.Client) (any, error) {
+			return c.CreateRestore(ctx, api.PointInTimeRestore(svc, "dbtgf00000002", pitrMoment))
+		}},
+		{"PointInTimeWindows", "", func(ctx context.Context, c *api.Client) (any, error) { return c.PointInTimeWindows(ctx) }},
+		{"RestoreTargets", "by service", func(ctx context.Context, c *api.Client) (any, error) {
+			return c.RestoreTargets(ctx, api.RestoreLookupRequest{ServiceID: svc})
+		}},
+		{"RestoreTargets", "by backup", func(ctx context.Context, c *api.Client) (any, error) {
+			return c.RestoreTargets(ctx, api.RestoreLookupRequest{BackupID: "eda3b1:" + svc + ":pod-0"})
+		}},
 		{"ListRestores", "", func(ctx context.Context, c *api.Client) (any, error) { return c.ListRestores(ctx, svc) }},
 		{"RestoreSweep.All", "", func(ctx context.Context, c *api.Client) (any, error) {
 			return (&api.RestoreSweep{}).All(ctx, c, true)
@@ -492,6 +506,7 @@ func TestOpenAPIClientRequests(t *testing.T) {
 	}
 	sort.Strings(ops)
 	t.Logf("%d requests validated: %s", v.count(), strings.Join(ops, ", "))
+		"GET /skybackup/v1/restores/pointintime/lookup", "POST /skybackup/v1/restores/lookup",
 	// Each erratum is needed: the client sends the field in its wire form.
 	for _, e := range errata {
 		key := e.op + " " + strings.Join(e.field, ".")

@@ -409,6 +409,9 @@ type RestoreRequest struct {
 	Key            string          `json:"key,omitempty"`
 	ID             string          `json:"id,omitempty"`
 	ExternalSource *ExternalSource `json:"external_source,omitempty"`
+	// PointInTime (UTC, PITRTimeLayout) makes it a point-in-time restore;
+	// ID is then the source service (PointInTimeRestore).
+	PointInTime string `json:"point_in_time,omitempty"`
 }
 
 // ExternalSource is an own-bucket restore source.

@@ -323,6 +323,11 @@ func (r *RestoreRequest) Validate() error {
 		} else if s, _, _, err := ParseBucketURI(es.Bucket); err == nil {
 			v.add("external_source.credentials", ValidateEncodedCredentials(s, es.Credentials))
 		}
+	} else if r.PointInTime != "" {
+		v.add("id", ValidateServiceID(r.ID))
+		if _, err := time.Parse(PITRTimeLayout, r.PointInTime); err != nil {
+			v.add("point_in_time", fmt.Errorf("%q is not 'CCYY-MM-DD hh:mm:ss' (UTC)", r.PointInTime))
+		}
 	} else if r.ID == "" && r.Key == "" {
 		v.add("key", fmt.Errorf("is required: the key of a backup (or id, a backup identifier)"))
 	}

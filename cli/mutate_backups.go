@@ -159,12 +159,13 @@ func newBackupFinder(key, typ string, before []api.Backup, submitted time.Time) 
 var restoreFlags = map[string]string{
 	"service_id": "--service", "key": "--backup", "id": "--backup-id / --file",
 	"external_source.bucket": "--bucket", "external_source.method": "--method",
-	"external_source.credentials": "--creds",
+	"external_source.credentials": "--creds", "point_in_time": "--at",
 }
 
 type restoreSource struct {
 	backup, backupID                        string
 	bucket, file, method, creds, encKeyName string
+	from, at                                string // point in time (restore_pitr.go)
 }
 
 func newRestoresCreateCmd(e *env) *cobra.Command {
@@ -172,7 +173,7 @@ func newRestoresCreateCmd(e *env) *cobra.Command {
 	var service string
 	var src restoreSource
 	cmd := &cobra.Command{
-		Use:   "create --service TARGET (--backup KEY | --backup-id ID | --bucket URI --file F --method M --creds NAME) --yes --confirm TARGET",
+		Use:   "create --service TARGET (--backup KEY | --backup-id ID | --bucket URI --file F --method M --creds NAME | --from SOURCE --at TIME) --yes --confirm TARGET",
 		Short: "Restore a service from a backup: the target is stopped and all its data erased",
 		Long: `Restore a service from a backup. The target is stopped, all its data is
 erased, and its default username and password become the source
@@ -185,6 +186,9 @@ The backup comes from one of:
   --bucket gs://NAME/ --file PATH.gz --method mariabackup|mysqldump --creds NAME
                           your own bucket, with stored bucket credentials and, for an
                           encrypted backup, --encryption-key NAME (a key stored by the TUI)
+  --from SOURCE --at TIME point in time: SOURCE's backups and binary logs replayed to TIME,
+                          "2026-11-23 10:15[:SS]" (UTC) or RFC 3339; a moment outside
+                          SOURCE's window is refused, naming it, before anything is sent
 
   skytui restores create --service staging-eu --backup 3f9c2a1b7d4e \
     --yes --confirm staging-eu --wait
@@ -204,20 +208,25 @@ The backup comes from one of:
 	fl.StringVar(&src.method, "method", "", "with --bucket: the tool that made the backup: mariabackup or mysqldump")
 	fl.StringVar(&src.creds, "creds", "", "with --bucket: the name of stored bucket credentials of the matching kind")
 	fl.StringVar(&src.encKeyName, "encryption-key", "", "with --bucket: the name of a stored encryption key, for an encrypted backup")
+	fl.StringVar(&src.from, "from", "", "point in time: the service whose backups and binary logs to use, by name or ID (with --at)")
+	fl.StringVar(&src.at, "at", "", "point in time: the moment, "+api.MomentForms+" (with --from)")
 	cf.register(cmd, true, true, true)
 	return cmd
 }
 
 // checkSource checks the source flags before anything is read or sent.
 func (src *restoreSource) check() error {
+	if err := src.checkPITR(); err != nil {
+		return err
+	}
 	n := 0
-	for _, v := range []string{src.backup, src.backupID, src.bucket} {
+	for _, v := range []string{src.backup, src.backupID, src.bucket, src.at} {
 		if strings.TrimSpace(v) != "" {
 			n++
 		}
 	}
 	if n != 1 {
-		return usageErrf("give exactly one source: --backup KEY, --backup-id ID, or --bucket URI with --file, --method and --creds")
+		return usageErrf("give exactly one source: --backup KEY, --backup-id ID, --bucket URI with --file, --method and --creds, or --from SOURCE --at TIME")
 	}
 	if src.bucket == "" {
 		for flag, v := range map[string]string{"--file": src.file, "--method": src.method, "--creds": src.creds, "--encryption-key": src.encKeyName} {
@@ -294,6 +303,10 @@ func (e *env) createRestore(cmd *cobra.Command, cf *changeFlags, service string,
 		req = api.BucketRestore(target.ID, strings.TrimSpace(src.file), *es)
 	case src.backupID != "":
 		req = api.BackupIDRestore(target.ID, strings.TrimSpace(src.backupID))
+	case src.at != "":
+		if req, err = c.pitrRequest(ctx, src, svcs, target); err != nil {
+			return err
+		}
 	default:
 		key, err := c.backupKey(ctx, strings.TrimSpace(src.backup), svcs)
 		if err != nil {

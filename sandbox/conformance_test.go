@@ -46,6 +46,7 @@ func TestOpenAPIConformance(t *testing.T) {
 		"GET /skybackup/v1/backups/schedules/{id}", "DELETE /skybackup/v1/backups/schedules/{id}",
 		"PATCH /skybackup/v1/backups/schedules/{id}",
 		"GET /skybackup/v1/restores", "POST /skybackup/v1/restores", "GET /skybackup/v1/restores/{id}", "DELETE /skybackup/v1/restores/{id}",
+		"GET /skybackup/v1/restores/pointintime/lookup", "POST /skybackup/v1/restores/lookup",
 	} {
 		want[op] = true
 	}
@@ -241,6 +242,14 @@ func scenario(t *testing.T, h *harness) {
 		h.do("GET", P+"/services/"+s.ID+"/security/credentials", nil)
 		h.do("GET", B+"/backups?service_id="+s.ID+"&page_size=1000", nil)
 	}
+	// Point in time (handlers_pitr.go): the lookups, a moment outside the
+	// window and one inside it.
+	h.do("GET", B+"/restores/pointintime/lookup", nil)
+	h.do("POST", B+"/restores/lookup", api.RestoreLookupRequest{ServiceID: orders})
+	h.do("POST", B+"/restores/lookup", api.RestoreLookupRequest{BackupID: key})
+	h.do("POST", B+"/restores/lookup", api.RestoreLookupRequest{BackupID: "nokey"})
+	h.do("POST", B+"/restores", api.PointInTimeRestore(replica, orders, h.clk.Now().Add(time.Hour))) // outside the window
+	h.do("POST", B+"/restores", api.PointInTimeRestore(replica, orders, h.clk.Now().Add(-time.Hour)))
 
 	// Injected faults answer with the same error document.
 	h.s.SetFaults(Faults{ErrorRate: 1})
@@ -262,3 +271,4 @@ func scenario(t *testing.T, h *harness) {
 		}
 	}
 }
+	h.do("GET", B+"/restores/pointintime/lookup", nil)

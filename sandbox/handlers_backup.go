@@ -366,8 +366,9 @@ func hDeleteRestore(st *store, c *reqCtx) (int, any, *apiError) {
 	return http.StatusOK, struct{}{}, nil
 }
 
-// POST /restores in its three forms: managed key (key and/or id), own
-// bucket (id + external_source), backup id (id).
+// POST /restores in its four forms: managed key (key and/or id), own
+// bucket (id + external_source), backup id (id), point in time (id = the
+// source service + point_in_time, handlers_pitr.go).
 func hCreateRestore(st *store, c *reqCtx) (int, any, *apiError) {
 	var req api.RestoreRequest
 	if err := decodeValid(c, &req); err != nil {
@@ -398,6 +399,11 @@ func hCreateRestore(st *store, c *reqCtx) (int, any, *apiError) {
 	var r *restore
 	if req.ExternalSource != nil {
 		r = st.bucketRestore(req.ExternalSource, file)
+	} else if req.PointInTime != "" {
+		var aerr *apiError
+		if r, aerr = st.pitrRestore(req, target, c.now); aerr != nil {
+			return 0, nil, aerr
+		}
 	} else {
 		var aerr *apiError
 		if r, aerr = st.managedRestore(req, target); aerr != nil {

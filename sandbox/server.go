@@ -617,6 +617,8 @@ func buildRoutes() []*route {
 func (s *Server) match(path string) (*route, map[string]string, string) {
 	segs := strings.Split(strings.Trim(path, "/"), "/")
 	var best *route
+		add(B, "/restores/lookup", map[string]handler{"POST": hRestoreLookup})
+		add(B, "/restores/pointintime/lookup", map[string]handler{"GET": hPITRLookup})
 	var bestParams map[string]string
 	bestLiterals := -1
 	for _, rt := range s.routes {

@@ -36,6 +36,7 @@ const (
 	SourceManaged  Source = iota + 1 // a backup in managed storage
 	SourceBucket                     // a file in the user's own bucket
 	SourceBackupID                   // a backup identifier typed or pasted
+	SourcePointInTime                // a service's backups and binary logs, to a moment
 )
 
 func (s Source) String() string {
@@ -46,6 +47,8 @@ func (s Source) String() string {
 		return "your own bucket"
 	case SourceBackupID:
 		return "backup ID"
+	case SourcePointInTime:
+		return "point in time"
 	}
 	return "?"
 }
@@ -95,6 +98,7 @@ const (
 	stageBackupID
 	stageRefusal
 	stageConfirm
+	stagePITR
 )
 
 // DoneMsg says the wizard closed: Submitted (the action was handed
@@ -164,6 +168,8 @@ type Wizard struct {
 
 	idInput textinput.Model
 
+	pitr *pitrStep
+
 	refusal *api.CrossProvider
 	confirm *Confirm
 
@@ -193,6 +199,7 @@ func New(c *kit.Common, o Options) *Wizard {
 	r.idInput = kit.NewInput("> ", "")
 	r.idInput.SetValue(o.BackupID)
 	r.bucket = newBucketStep(c, o.Bucket)
+	r.pitr = newPITRStep(c)
 	r.targetID = o.TargetID
 	r.srcID = o.SourceServiceID
 	r.backupKey = o.BackupKey
@@ -246,7 +253,7 @@ func (r *Wizard) Refusal() *api.CrossProvider {
 
 // StepName names the current step (tests, help).
 func (r *Wizard) StepName() string {
-	return [...]string{"source", "target", "backup", "bucket", "backup-id", "refusal", "confirm"}[r.step]
+	return [...]string{"source", "target", "backup", "bucket", "backup-id", "refusal", "confirm", "point-in-time"}[r.step]
 }
 
 // SetSize gives the wizard its area.
@@ -257,6 +264,8 @@ func (r *Wizard) SetSize(w, h int) {
 	r.sources.SetSize(w, th)
 	r.backupTable.SetSize(w, th)
 	r.idInput.SetWidth(max(10, w-6))
+	r.pitr.table.SetSize(w, max(3, h-12))
+	r.pitr.moment.SetWidth(max(10, w-14))
 	r.bucket.setSize(w)
 	r.sizeConfirm()
 }
@@ -317,8 +326,12 @@ func (r *Wizard) backupsKey() string {
 }
 
 // Resources are the listings the wizard wants polled while it is shown:
-// the backups of the source service on the backup step.
+// the backups of the source service on the backup step, the point-in-time
+// windows on the point-in-time step.
 func (r *Wizard) Resources() []kit.Resource {
+	if r.step == stagePITR {
+		return []kit.Resource{r.pitrResource()}
+	}
 	if r.step != stageBackup || r.sourceServiceID() == "" {
 		return nil
 	}
@@ -348,6 +361,10 @@ func (r *Wizard) Resources() []kit.Resource {
 func (r *Wizard) OnData(msg kit.DataMsg) bool {
 	if !strings.HasPrefix(msg.Key, r.opts.ResourcePrefix) {
 		return false
+	}
+	if msg.Key == r.pitrKey() {
+		r.pitr.onData(r, msg)
+		return true
 	}
 	if msg.Key != r.backupsKey() {
 		return true
@@ -467,6 +484,8 @@ func (r *Wizard) sourceStep() stage {
 		return stageBucket
 	case SourceBackupID:
 		return stageBackupID
+	case SourcePointInTime:
+		return stagePITR
 	}
 	return stageBackup
 }
@@ -487,6 +506,8 @@ func (r *Wizard) enter(s stage) tea.Cmd {
 		return r.bucket.load(r)
 	case stageBackupID:
 		return r.idInput.Focus()
+	case stagePITR:
+		return r.pitr.moment.Focus()
 	}
 	return nil
 }
@@ -502,6 +523,11 @@ func (r *Wizard) Update(msg tea.Msg) tea.Cmd {
 	case secretsMsg:
 		if msg.form == r.bucket {
 			r.bucket.onSecrets(msg)
+		}
+		return nil
+	case pitrTargetsMsg:
+		if msg.step == r.pitr {
+			r.onPITRTargets(msg)
 		}
 		return nil
 	case kit.DataMsg:
@@ -521,6 +547,11 @@ func (r *Wizard) Update(msg tea.Msg) tea.Cmd {
 		case stageConfirm:
 			_, cmd := r.confirm.Update(msg)
 			return cmd
+		case stagePITR:
+			var cmd tea.Cmd
+			r.pitr.moment, cmd = r.pitr.moment.Update(msg)
+			r.stepErr = ""
+			return cmd
 		}
 	}
 	return nil
@@ -535,7 +566,7 @@ func (r *Wizard) back() tea.Cmd {
 			return r.done(DoneMsg{Cancelled: true})
 		}
 		return r.enter(stageSource)
-	case stageBackup, stageBucket, stageBackupID:
+	case stageBackup, stageBucket, stageBackupID, stagePITR:
 		if r.opts.LockTarget {
 			if r.opts.Source != 0 {
 				return r.done(DoneMsg{Cancelled: true})

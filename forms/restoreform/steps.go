@@ -25,11 +25,11 @@ func (r *Wizard) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		case key.Matches(msg, k.Back):
 			return r.back()
 		case key.Matches(msg, k.Up):
-			r.sourceCursor = (r.sourceCursor + 2) % 3
+			r.sourceCursor = (r.sourceCursor + sourceCount - 1) % sourceCount
 		case key.Matches(msg, k.Down):
-			r.sourceCursor = (r.sourceCursor + 1) % 3
+			r.sourceCursor = (r.sourceCursor + 1) % sourceCount
 		case key.Matches(msg, k.Pick):
-			r.sourceCursor = int(msg.String()[0] - '1') // Pick's keys are "1", "2", "3"
+			r.sourceCursor = int(msg.String()[0] - '1') // Pick's keys are "1" to "4"
 			return r.chooseSource()
 		case key.Matches(msg, k.Next):
 			return r.chooseSource()
@@ -54,6 +54,8 @@ func (r *Wizard) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		return cmd
 	case stageBackup:
 		return r.onBackupKey(msg)
+	case stagePITR:
+		return r.onPITRKey(msg)
 	case stageBucket:
 		if key.Matches(msg, k.Back) {
 			return r.back()
@@ -282,6 +284,10 @@ func (r *Wizard) submit() tea.Cmd {
 		req := api.BackupIDRestore(target.ID, strings.TrimSpace(r.idInput.Value()))
 		run = func(ctx context.Context) (any, error) { return client.CreateRestore(ctx, req) }
 		source, srcName = r.confirm.Source, r.confirm.SourceService
+	case SourcePointInTime:
+		req := r.pitr.req
+		run = func(ctx context.Context) (any, error) { return client.CreateRestore(ctx, req) }
+		source, srcName = r.confirm.Source, r.confirm.SourceService
 	default:
 		req := api.ManagedRestore(target.ID, r.backupKey)
 		run = func(ctx context.Context) (any, error) { return client.CreateRestore(ctx, req) }
@@ -322,6 +328,9 @@ func (r *Wizard) submit() tea.Cmd {
 	}
 	if r.source == SourceBackupID {
 		pending.Key = strings.TrimSpace(r.idInput.Value())
+	}
+	if r.source == SourcePointInTime {
+		pending.Key = r.pitr.req.ID + " at " + r.pitr.req.PointInTime + " UTC"
 	}
 	return tea.Batch(kit.Do(action), r.done(DoneMsg{Submitted: true, Pending: pending}))
 }

@@ -21,7 +21,7 @@ func (r *Wizard) stepTitle() string {
 	switch r.step {
 	case stageTarget:
 		cur = 2
-	case stageBackup, stageBucket, stageBackupID, stageRefusal:
+	case stageBackup, stageBucket, stageBackupID, stageRefusal, stagePITR:
 		cur = 3
 	case stageConfirm:
 		cur = 4
@@ -34,6 +34,7 @@ func (r *Wizard) stepTitle() string {
 		stageBackupID: "the backup ID",
 		stageRefusal:  "refused",
 		stageConfirm:  "confirm",
+		stagePITR:     "which service's history, and what moment?",
 	}[r.step]
 	return fmt.Sprintf("New restore %d/%d: %s", cur, n, what)
 }
@@ -56,6 +57,8 @@ func (r *Wizard) View() string {
 		body = r.bucket.view(r, w, bh)
 	case stageBackupID:
 		body = r.backupIDView(w)
+	case stagePITR:
+		body = r.pitrView(w)
 	case stageRefusal:
 		body = RefusalView(r.common, r.refusal, w)
 	case stageConfirm:
@@ -64,11 +67,19 @@ func (r *Wizard) View() string {
 	lines := []string{ansi.Truncate(head, w, th.Glyphs.Ellipsis), ""}
 	bl := strings.Split(body, "\n")
 	if r.stepErr != "" {
-		room := max(1, bh-2)
+		// the message is wrapped, never cut: it names the rule and the values
+		el := strings.Split(ansi.Wrap("! "+r.stepErr, max(10, w-3), " ,"), "\n")
+		room := max(1, bh-1-len(el))
 		if len(bl) > room {
 			bl = bl[:room]
 		}
-		bl = append(bl, "", " "+th.Error.Render("! "+r.stepErr))
+		bl = append(bl, "")
+		for i, l := range el {
+			if i > 0 {
+				l = "  " + l
+			}
+			bl = append(bl, " "+th.Error.Render(l))
+		}
 	}
 	lines = append(lines, bl...)
 	for i, l := range lines {
@@ -83,6 +94,7 @@ func (r *Wizard) sourceView(w int) string {
 		{"Managed storage", "a backup the platform took of a service (same cloud provider only)"},
 		{"Your own bucket", "a gzip backup file in a gs:// or s3:// bucket you own"},
 		{"Backup ID", "the identifier of a backup, typed or pasted"},
+		{"Point in time", "a service as it was at a moment (backups + binary logs)"},
 	}
 	var lines []string
 	for i, o := range opts {
@@ -189,7 +201,12 @@ type wizardKeys struct {
 	Fix, NextField, PrevField, Toggle, ToggleBack, Proceed, Reload key.Binding
 	// the backup ID step (Paste is the input's, listed for help)
 	Continue, Paste key.Binding
+	// the point-in-time step: arrows only (letters are typed into the moment)
+	PITRMove key.Binding
 }
+
+// sourceCount is the number of sources the first step offers.
+const sourceCount = 4
 
 func newWizardKeys() wizardKeys {
 	return wizardKeys{
@@ -206,9 +223,10 @@ func newWizardKeys() wizardKeys {
 		ToggleBack:    key.NewBinding(key.WithKeys("left")),
 		Proceed:       key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "next / continue")),
 		Reload:        key.NewBinding(key.WithKeys("ctrl+r"), key.WithHelp("ctrl+r", "read the stored credentials again")),
-		Pick:          key.NewBinding(key.WithKeys("1", "2", "3"), key.WithHelp("1-3", "choose")),
+		Pick:          key.NewBinding(key.WithKeys("1", "2", "3", "4"), key.WithHelp("1-4", "choose")),
 		Continue:      key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "continue")),
 		Paste:         key.NewBinding(key.WithKeys("ctrl+v"), key.WithHelp("ctrl+v", "paste")),
+		PITRMove:      key.NewBinding(key.WithKeys("up", "down"), key.WithHelp("up/down", "service")),
 	}
 }
 
@@ -244,6 +262,8 @@ func (r *Wizard) KeyMap() help.KeyMap {
 		more = []key.Binding{k.Reload} // "?" only: the footer stays as it was
 	case stageBackupID:
 		b = []key.Binding{k.Continue, k.Paste, k.Back}
+	case stagePITR:
+		b = []key.Binding{k.Continue, k.PITRMove, k.Back, k.Paste}
 	case stageRefusal:
 		b = []key.Binding{k.Migrate, k.Back}
 	case stageConfirm:

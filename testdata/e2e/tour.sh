@@ -261,46 +261,6 @@ wait_for "orders-prod -> replica-west"
 wait_re "IO thread +Yes"
 wait_re "SQL thread +Yes"
 
-# ---- the service lifecycle: stop and start, scale, delete by typing the name ----
-STEP=":stop"
-command_line "stop e2e-db"
-wait_for "Stop service?"
-wait_for "replication to it stops"
-keys y
-wait_for "stopping e2e-db"
-STEP="stopped"
-wait_line "$ROW" " stopped"
-STEP="start (x)"
-keys x
-wait_for "Start service?"
-keys y
-STEP="started"
-wait_line "$ROW" " ready"
-STEP="scale (z)"
-keys z
-wait_for "What to change:"
-keys Down Enter # size
-wait_for "(current)"
-keys Enter
-wait_for "Review"
-wait_re "size +sky-2x8 .* sky-"
-keys Enter
-wait_for "scaling e2e-db: size sky-2x8"
-STEP="scaled"
-wait_re "^[> ] e2e-db +dbt[a-z0-9]+ +ready .* sky-[0-9]+x[0-9]+"
-STEP="delete (D)"
-keys D
-wait_for "Delete service?"
-typetext "e2e"
-keys Enter
-wait_for "does not match"
-typetext "-db"
-keys Enter
-wait_for "deleting e2e-db"
-STEP="deleted"
-no_row() { ! screen_matches "$ROW"; }
-wait_until "e2e-db gone" "e2e-db is still listed" no_row
-
 STEP="quit"
 snapshot_procs "before quit"
 keys q
