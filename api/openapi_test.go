@@ -493,6 +493,7 @@ func TestOpenAPIClientRequests(t *testing.T) {
 		"GET /skybackup/v1/backups", "GET /skybackup/v1/backups/schedules", "POST /skybackup/v1/backups/schedules",
 		"GET /skybackup/v1/restores", "POST /skybackup/v1/restores", "GET /skybackup/v1/restores/{id}",
 		"DELETE /skybackup/v1/restores/{id}",
+		"GET /skybackup/v1/restores/pointintime/lookup", "POST /skybackup/v1/restores/lookup",
 		"GET /skybackup/v1/backups/schedules/{id}", "PATCH /skybackup/v1/backups/schedules/{id}",
 		"DELETE /skybackup/v1/backups/schedules/{id}",
 	} {
@@ -506,7 +507,6 @@ func TestOpenAPIClientRequests(t *testing.T) {
 	}
 	sort.Strings(ops)
 	t.Logf("%d requests validated: %s", v.count(), strings.Join(ops, ", "))
-		"GET /skybackup/v1/restores/pointintime/lookup", "POST /skybackup/v1/restores/lookup",
 	// Each erratum is needed: the client sends the field in its wire form.
 	for _, e := range errata {
 		key := e.op + " " + strings.Join(e.field, ".")

@@ -237,11 +237,6 @@ func scenario(t *testing.T, h *harness) {
 	h.clk.Advance(3 * time.Hour)
 	h.do("GET", B+"/restores/"+jsonString(r.ID), nil)
 	h.do("DELETE", B+"/restores/"+jsonString(r.ID), nil) // finished: 409
-	for _, s := range svcs {
-		h.do("GET", P+"/services/"+s.ID, nil)
-		h.do("GET", P+"/services/"+s.ID+"/security/credentials", nil)
-		h.do("GET", B+"/backups?service_id="+s.ID+"&page_size=1000", nil)
-	}
 	// Point in time (handlers_pitr.go): the lookups, a moment outside the
 	// window and one inside it.
 	h.do("GET", B+"/restores/pointintime/lookup", nil)
@@ -250,10 +245,16 @@ func scenario(t *testing.T, h *harness) {
 	h.do("POST", B+"/restores/lookup", api.RestoreLookupRequest{BackupID: "nokey"})
 	h.do("POST", B+"/restores", api.PointInTimeRestore(replica, orders, h.clk.Now().Add(time.Hour))) // outside the window
 	h.do("POST", B+"/restores", api.PointInTimeRestore(replica, orders, h.clk.Now().Add(-time.Hour)))
+	for _, s := range svcs {
+		h.do("GET", P+"/services/"+s.ID, nil)
+		h.do("GET", P+"/services/"+s.ID+"/security/credentials", nil)
+		h.do("GET", B+"/backups?service_id="+s.ID+"&page_size=1000", nil)
+	}
 
 	// Injected faults answer with the same error document.
 	h.s.SetFaults(Faults{ErrorRate: 1})
 	h.do("GET", B+"/restores", nil)
+	h.do("GET", B+"/restores/pointintime/lookup", nil)
 	h.do("GET", P+"/services", nil)
 	h.s.SetFaults(Faults{RateLimitRate: 1})
 	h.do("GET", B+"/backups/schedules", nil)
@@ -271,4 +272,3 @@ func scenario(t *testing.T, h *harness) {
 		}
 	}
 }
-	h.do("GET", B+"/restores/pointintime/lookup", nil)

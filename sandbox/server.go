@@ -609,6 +609,8 @@ func buildRoutes() []*route {
 		}
 		add(B, "/restores", map[string]handler{"GET": hListRestores, "POST": hCreateRestore})
 		add(B, "/restores/{id}", map[string]handler{"GET": hGetRestore, "DELETE": hDeleteRestore})
+		add(B, "/restores/lookup", map[string]handler{"POST": hRestoreLookup})
+		add(B, "/restores/pointintime/lookup", map[string]handler{"GET": hPITRLookup})
 	}
 	return routes
 }
@@ -617,8 +619,6 @@ func buildRoutes() []*route {
 func (s *Server) match(path string) (*route, map[string]string, string) {
 	segs := strings.Split(strings.Trim(path, "/"), "/")
 	var best *route
-		add(B, "/restores/lookup", map[string]handler{"POST": hRestoreLookup})
-		add(B, "/restores/pointintime/lookup", map[string]handler{"GET": hPITRLookup})
 	var bestParams map[string]string
 	bestLiterals := -1
 	for _, rt := range s.routes {
