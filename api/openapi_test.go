@@ -414,6 +414,14 @@ func clientCalls(t *testing.T) []clientCall {
 		{"GetRestore", "", func(ctx context.Context, c *api.Client) (any, error) { return c.GetRestore(ctx, 7) }},
 		{"DeleteRestore", "", func(ctx context.Context, c *api.Client) (any, error) { return nil, c.DeleteRestore(ctx, 7) }},
 		{"Check", "", func(ctx context.Context, c *api.Client) (any, error) { return nil, c.Check(ctx) }},
+		{"StopService", "", func(ctx context.Context, c *api.Client) (any, error) { return nil, c.StopService(ctx, svc) }},
+		{"StartService", "", func(ctx context.Context, c *api.Client) (any, error) { return nil, c.StartService(ctx, svc) }},
+		{"DeleteService", "", func(ctx context.Context, c *api.Client) (any, error) { return nil, c.DeleteService(ctx, svc) }},
+		{"SetNodes", "", func(ctx context.Context, c *api.Client) (any, error) { return nil, c.SetNodes(ctx, svc, 3) }},
+		{"SetSize", "", func(ctx context.Context, c *api.Client) (any, error) { return nil, c.SetSize(ctx, svc, "sky-4x16") }},
+		{"SetStorageSize", "", func(ctx context.Context, c *api.Client) (any, error) { return nil, c.SetStorageSize(ctx, svc, 200) }},
+		{"SetSSL", "", func(ctx context.Context, c *api.Client) (any, error) { return nil, c.SetSSL(ctx, svc, false) }},
+		{"IsIPAllowed", "", func(ctx context.Context, c *api.Client) (any, error) { return c.IsIPAllowed(ctx, svc, "203.0.113.7") }},
 	}
 }
 
@@ -490,6 +498,11 @@ func TestOpenAPIClientRequests(t *testing.T) {
 		"GET /provisioning/v1/providers", "GET /provisioning/v1/regions", "GET /provisioning/v1/service-types",
 		"GET /provisioning/v1/topologies", "GET /provisioning/v1/sizes", "GET /provisioning/v1/versions",
 		"GET /provisioning/v1/topologies/{topology_name}/storage-sizes",
+		"POST /provisioning/v1/services/{service_id}/stop", "POST /provisioning/v1/services/{service_id}/start",
+		"DELETE /provisioning/v1/services/{service_id}", "POST /provisioning/v1/services/{service_id}/nodes",
+		"POST /provisioning/v1/services/{service_id}/size", "PATCH /provisioning/v1/services/{service_id}/storage/size",
+		"PATCH /provisioning/v1/services/{service_id}/security/ssl",
+		"POST /provisioning/v1/services/{service_id}/security/is-ip-allowed",
 		"GET /skybackup/v1/backups", "GET /skybackup/v1/backups/schedules", "POST /skybackup/v1/backups/schedules",
 		"GET /skybackup/v1/restores", "POST /skybackup/v1/restores", "GET /skybackup/v1/restores/{id}",
 		"DELETE /skybackup/v1/restores/{id}",

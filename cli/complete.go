@@ -40,12 +40,12 @@ var completionCacheDir = func() (string, error) {
 // scripts, the allowlist and wait nouns, and the completions.
 func addChangeCmds(e *env, root *cobra.Command) {
 	verbs := map[string][]*cobra.Command{
-		"services": {newServicesCreateCmd(e), newServicesCredentialsCmd(e)},
+		"services": append([]*cobra.Command{newServicesCreateCmd(e), newServicesCredentialsCmd(e)}, newServicesLifecycleCmds(e)...),
 		"backups":  {newBackupsCreateCmd(e)},
 		"restores": {newRestoresCreateCmd(e), newRestoresDeleteCmd(e)},
 	}
 	shorts := map[string]string{
-		"services": "List, read or create services; read their credentials",
+		"services": "List, read, create, stop, start, scale or delete services; read their credentials",
 		"backups":  "List backups or take one",
 		"restores": "List, read, start or delete restores",
 	}

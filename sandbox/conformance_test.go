@@ -46,6 +46,11 @@ func TestOpenAPIConformance(t *testing.T) {
 		"GET /skybackup/v1/backups/schedules/{id}", "DELETE /skybackup/v1/backups/schedules/{id}",
 		"PATCH /skybackup/v1/backups/schedules/{id}",
 		"GET /skybackup/v1/restores", "POST /skybackup/v1/restores", "GET /skybackup/v1/restores/{id}", "DELETE /skybackup/v1/restores/{id}",
+		"DELETE /provisioning/v1/services/{service_id}", "POST /provisioning/v1/services/{service_id}/stop",
+		"POST /provisioning/v1/services/{service_id}/start", "POST /provisioning/v1/services/{service_id}/power",
+		"POST /provisioning/v1/services/{service_id}/nodes", "POST /provisioning/v1/services/{service_id}/size",
+		"PATCH /provisioning/v1/services/{service_id}/storage/size", "PATCH /provisioning/v1/services/{service_id}/security/ssl",
+		"POST /provisioning/v1/services/{service_id}/security/is-ip-allowed",
 		"GET /skybackup/v1/restores/pointintime/lookup", "POST /skybackup/v1/restores/lookup",
 	} {
 		want[op] = true
@@ -186,7 +191,7 @@ func scenario(t *testing.T, h *harness) {
 		"/sizes?architecture=sparc", "/versions", "/versions?topology=es-replica", "/topologies/es-single/storage-sizes", "/topologies/xpand/storage-sizes"} {
 		h.do("GET", P+q, nil)
 	}
-	h.do("DELETE", P+"/services/"+orders, nil) // 405: not offered by the sandbox
+	h.do("DELETE", P+"/services/"+pending, nil) // 409: pending
 
 	// Backups and schedules.
 	h.do("GET", B+"/backups", nil)
@@ -250,6 +255,37 @@ func scenario(t *testing.T, h *harness) {
 		h.do("GET", P+"/services/"+s.ID+"/security/credentials", nil)
 		h.do("GET", B+"/backups?service_id="+s.ID+"&page_size=1000", nil)
 	}
+
+	// The lifecycle: stop, start, scale, SSL, the address check, delete.
+	lifeReq := serviceReq("conformance-life", "aws")
+	lifeReq.Topology, lifeReq.Nodes = "es-replica", 2
+	var life api.Service
+	h.do("POST", P+"/services", lifeReq).want(t, 202).decode(t, &life)
+	h.clk.Advance(LaunchDuration + time.Second)
+	LP := P + "/services/" + life.ID
+	h.do("POST", LP+"/nodes", map[string]int{"nodes": 3})
+	h.clk.Advance(ScaleDuration + time.Second)
+	h.do("POST", LP+"/security/is-ip-allowed", map[string]string{"ip_address": "192.0.2.9"})
+	h.do("POST", LP+"/security/is-ip-allowed", map[string]string{"ip_address": "nope"})
+	h.do("PATCH", LP+"/security/ssl", map[string]bool{"ssl_enabled": false})
+	h.do("PATCH", LP+"/security/ssl", "{not json")
+	h.do("POST", LP+"/nodes", map[string]int{"nodes": 9}) // more than es-replica has: 400
+	h.do("POST", LP+"/size", map[string]string{"size": "sky-4x16"})
+	h.do("POST", LP+"/size", map[string]string{"size": "sky-4x32"}) // pending: 409
+	h.clk.Advance(ScaleDuration + time.Second)
+	h.do("PATCH", LP+"/storage/size", map[string]int{"size": 50})
+	h.do("PATCH", LP+"/storage/size", map[string]int{"size": 200})
+	h.clk.Advance(ScaleDuration + time.Second)
+	h.do("POST", LP+"/stop", nil)
+	h.do("POST", LP+"/start", nil) // pending: 409
+	h.clk.Advance(StopDuration + time.Second)
+	h.do("POST", LP+"/start", nil)
+	h.do("POST", LP+"/power", map[string]bool{"is_active": false}) // pending: 409
+	h.clk.Advance(StartDuration + time.Second)
+	h.do("POST", LP+"/power", map[string]bool{"is_active": false})
+	h.clk.Advance(StopDuration + time.Second)
+	h.do("DELETE", LP, nil)
+	h.do("DELETE", P+"/services/dbtaf00000001", nil) // 404
 
 	// Injected faults answer with the same error document.
 	h.s.SetFaults(Faults{ErrorRate: 1})

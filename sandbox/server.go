@@ -590,7 +590,15 @@ func buildRoutes() []*route {
 	}
 	P := provPrefix
 	add(P, "/services", map[string]handler{"GET": hListServices, "POST": hCreateService})
-	add(P, "/services/{id}", map[string]handler{"GET": hGetService})
+	add(P, "/services/{id}", map[string]handler{"GET": hGetService, "DELETE": hDeleteService})
+	add(P, "/services/{id}/stop", map[string]handler{"POST": hStopService})
+	add(P, "/services/{id}/start", map[string]handler{"POST": hStartService})
+	add(P, "/services/{id}/power", map[string]handler{"POST": hPowerService})
+	add(P, "/services/{id}/nodes", map[string]handler{"POST": hSetNodes})
+	add(P, "/services/{id}/size", map[string]handler{"POST": hSetSize})
+	add(P, "/services/{id}/storage/size", map[string]handler{"PATCH": hSetStorageSize})
+	add(P, "/services/{id}/security/ssl", map[string]handler{"PATCH": hSetSSL})
+	add(P, "/services/{id}/security/is-ip-allowed", map[string]handler{"POST": hIsIPAllowed})
 	add(P, "/services/{id}/security/credentials", map[string]handler{"GET": hCredentials})
 	add(P, "/services/{id}/security/allowlist", map[string]handler{"GET": hGetAllowList, "POST": hAddAllowList, "DELETE": hRemoveAllowList, "PUT": hReplaceAllowList})
 	add(P, "/providers", map[string]handler{"GET": hProviders})

@@ -75,10 +75,11 @@ type service struct {
 	gtidBase     int64
 	txPerSec     float64
 
-	nextNightly time.Time // zero: not armed
-	failNext    int       // FailNextBackup
-	restoring   int64     // id of the running restore
-	prevStatus  string    // status to return to after the restore
+	nextNightly time.Time  // zero: not armed
+	failNext    int        // FailNextBackup
+	restoring   int64      // id of the running restore
+	lc          *lifecycle // stop, start, scale or delete under way
+	prevStatus  string     // status to return to after the restore
 
 	// replication (SQLDemo): the service as a secondary, the grants run
 	// on it as a primary, and its gtid_slave_pos. A restore resets them.
@@ -140,7 +141,7 @@ type schedule struct {
 	created, next          time.Time
 	lastRun                time.Time
 	message                string
-	backupKey              string // once: the job's backup
+	backupKey              string    // once: the job's backup
 	suspended              bool      // no runs while suspended (PATCH)
 	updated                time.Time // last PATCH
 }
@@ -248,6 +249,11 @@ func (st *store) nextEvent(to time.Time) event {
 	for _, s := range st.order {
 		if s.status == statusPendingCreate && !s.readyAt.IsZero() {
 			consider(s.readyAt, 0, func(t time.Time) { st.finishLaunch(s, t) })
+		}
+	}
+	for _, s := range st.order {
+		if s.lc != nil {
+			consider(s.lc.at, 0, func(t time.Time) { st.finishLifecycle(s, t) })
 		}
 	}
 	for _, r := range st.restores {

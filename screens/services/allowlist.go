@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -38,6 +39,17 @@ type allowView struct {
 	invalid bool
 	width   int
 	height  int
+	// checking: the input asks for an address to check (i), not one to add
+	checking bool
+	checked  string // the last check's answer, in words
+	checkBad bool   // the address is not allowed, or the check failed
+}
+
+// ipCheckMsg is the answer of "is this address allowed?".
+type ipCheckMsg struct {
+	serviceID, ip string
+	res           *api.IPAllowed
+	err           error
 }
 
 func newAllowView(c *kit.Common, keys keyMap, v api.Service) *allowView {
@@ -69,7 +81,7 @@ func (a *allowView) resource() kit.Resource {
 	}, nil)
 }
 
-func (a *allowView) capturesKeys() bool { return a.adding || a.table.Filtering() }
+func (a *allowView) capturesKeys() bool { return a.adding || a.checking || a.table.Filtering() }
 
 func (a *allowView) setSize(w, h int) {
 	a.width, a.height = w, h
@@ -118,7 +130,7 @@ func (a *allowView) validate() {
 }
 
 func (a *allowView) update(msg tea.Msg) tea.Cmd {
-	if a.adding {
+	if a.adding || a.checking {
 		var cmd tea.Cmd
 		a.input, cmd = a.input.Update(msg)
 		return cmd
@@ -127,8 +139,86 @@ func (a *allowView) update(msg tea.Msg) tea.Cmd {
 	return cmd
 }
 
+// onCheck takes the answer of an address check.
+func (a *allowView) onCheck(msg ipCheckMsg) {
+	if msg.serviceID != a.svc.ID {
+		return
+	}
+	switch {
+	case msg.err != nil:
+		a.checked, a.checkBad = "could not check "+msg.ip+": "+msg.err.Error(), true
+	case msg.res.IsAllowed:
+		a.checked, a.checkBad = msg.ip+" is allowed to connect to "+a.svc.Name, false
+	default:
+		a.checked, a.checkBad = msg.ip+" is NOT allowed to connect to "+a.svc.Name+" (n adds it)", true
+	}
+}
+
+// checkKey handles the keys while the address to check is typed.
+func (a *allowView) checkKey(msg tea.KeyPressMsg) tea.Cmd {
+	switch {
+	case key.Matches(msg, a.keys.AddCancel):
+		a.checking = false
+		a.input.Blur()
+		return nil
+	case key.Matches(msg, a.keys.AddConfirm):
+		v := strings.TrimSpace(a.input.Value())
+		if ip := net.ParseIP(v); ip == nil {
+			a.hint, a.invalid = "ip_address: enter one address, such as 203.0.113.7", true
+			return nil // nothing typed is lost
+		}
+		a.checking = false
+		a.input.Blur()
+		a.input.SetValue("")
+		a.checked, a.checkBad = "checking "+v+a.common.Theme.Glyphs.Ellipsis, false
+		client, id := a.common.Client, a.svc.ID
+		ctx := a.common.Ctx()
+		return func() tea.Msg {
+			if client == nil {
+				return ipCheckMsg{serviceID: id, ip: v, err: errors.New("no API client")}
+			}
+			res, err := client.IsIPAllowed(ctx, id, v)
+			return ipCheckMsg{serviceID: id, ip: v, res: res, err: err}
+		}
+	}
+	var cmd tea.Cmd
+	a.input, cmd = a.input.Update(msg)
+	a.hint, a.invalid = "the address to check, such as 203.0.113.7", false
+	return cmd
+}
+
+// toggleSSL turns the service's SSL off or on, confirmed.
+func (a *allowView) toggleSSL() tea.Cmd {
+	client, id, name, on := a.common.Client, a.svc.ID, a.svc.Name, !a.svc.SSLEnabled
+	word, detail := "on", fmt.Sprintf("Turn SSL on for %s (%s)? Clients must then connect with SSL.", name, id)
+	if !on {
+		word, detail = "off", fmt.Sprintf("Turn SSL off for %s (%s)? Connections are then accepted unencrypted; clients that require SSL cannot connect.", name, id)
+	}
+	return kit.Do(kit.Action{
+		Name: "turn SSL " + word + " for " + name, Mutating: true, Origin: ID, Tag: lifecycleTag{id, "ssl"},
+		Confirm:    kit.Confirm{Kind: kit.ConfirmYesNo, Title: "Turn SSL " + word + "?", Detail: detail},
+		Run:        func(ctx context.Context) (any, error) { return on, client.SetSSL(ctx, id, on) },
+		Success:    func(any) string { return "SSL " + word + " for " + name },
+		Refresh:    []string{kit.ServicesKey.String()},
+		Evidence:   servicesEvidence(client),
+		EvidenceOf: "the services",
+	})
+}
+
+// onLifecycleDone notes a changed SSL setting at once.
+func (a *allowView) onLifecycleDone(msg kit.ActionDoneMsg, tag lifecycleTag) {
+	if tag.verb == "ssl" && tag.serviceID == a.svc.ID && msg.Err == nil {
+		if on, ok := msg.Result.(bool); ok {
+			a.svc.SSLEnabled = on
+		}
+	}
+}
+
 func (a *allowView) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	c := a.common
+	if a.checking {
+		return a.checkKey(msg)
+	}
 	if a.adding {
 		switch {
 		case key.Matches(msg, a.keys.AddCancel):
@@ -167,6 +257,13 @@ func (a *allowView) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		return cmd
 	}
 	switch {
+	case key.Matches(msg, a.keys.Check):
+		a.checking = true
+		a.input.SetValue("")
+		a.hint, a.invalid = "the address to check, such as 203.0.113.7", false
+		return a.input.Focus()
+	case key.Matches(msg, a.keys.SSL):
+		return a.toggleSSL()
 	case key.Matches(msg, a.keys.Add):
 		a.adding = true
 		a.validate()
@@ -223,9 +320,20 @@ func (a *allowView) view() string {
 	case !a.loaded:
 		head += "  " + th.Muted.Render("reading"+th.Glyphs.Ellipsis)
 	}
-	lines := []string{ansi.Truncate(head, w, th.Glyphs.Ellipsis),
+	ssl := "SSL off"
+	if a.svc.SSLEnabled {
+		ssl = "SSL on"
+	}
+	lines := []string{ansi.Truncate(head+"  "+ssl, w, th.Glyphs.Ellipsis),
 		th.Muted.Render(ansi.Truncate(" Addresses allowed to connect. Outbound IPs of this service: "+orDash(strings.Join(a.svc.OutboundIPs, ", ")), w, th.Glyphs.Ellipsis)),
 		""}
+	if a.checked != "" {
+		st := th.OK
+		if a.checkBad {
+			st = th.Warn
+		}
+		lines[2] = st.Render(ansi.Truncate(" "+a.checked, w, th.Glyphs.Ellipsis))
+	}
 	lines = append(lines, a.table.View())
 	body := strings.Join(lines, "\n")
 	n := strings.Count(body, "\n") + 1
@@ -233,7 +341,7 @@ func (a *allowView) view() string {
 		body += strings.Repeat("\n", pad)
 	}
 	var foot []string
-	if a.adding {
+	if a.adding || a.checking {
 		foot = append(foot, " "+a.input.View())
 		st := th.Muted
 		if a.invalid {

@@ -16,6 +16,12 @@ type keyMap struct {
 	Create  key.Binding
 	Creds   key.Binding
 	Allow   key.Binding
+	// lifecycle
+	StopStart, Delete, Scale key.Binding
+	// scale
+	ScaleUp, ScaleDown, ScaleChoose, ScaleApply, ScaleBack key.Binding
+	// allow list: SSL and the address check
+	SSL, Check key.Binding
 	// credentials
 	Reveal, CopyPassword, CopyCommand, CopyUser, Retry key.Binding
 	// allow list
@@ -34,6 +40,16 @@ func newKeyMap() keyMap {
 		Create:       key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "new service")),
 		Creds:        key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "credentials")),
 		Allow:        key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "allow list")),
+		StopStart:    key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "stop/start")),
+		Delete:       key.NewBinding(key.WithKeys("D"), key.WithHelp("D", "delete")),
+		Scale:        key.NewBinding(key.WithKeys("z"), key.WithHelp("z", "scale")),
+		ScaleUp:      key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("up/k", "move up")),
+		ScaleDown:    key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("down/j", "move down")),
+		ScaleChoose:  key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "choose")),
+		ScaleApply:   key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "apply")),
+		ScaleBack:    key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back")),
+		SSL:          key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "SSL on/off")),
+		Check:        key.NewBinding(key.WithKeys("i"), key.WithHelp("i", "check an IP")),
 		Reveal:       key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "reveal/hide password")),
 		CopyPassword: key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "copy password")),
 		CopyCommand:  key.NewBinding(key.WithKeys("Y", "m"), key.WithHelp("Y", "copy mariadb command")),
@@ -73,9 +89,17 @@ func (s *Screen) KeyMap() help.KeyMap {
 			b := []key.Binding{k.AddConfirm, k.AddCancel}
 			return kit.Keys{Short: b, Full: [][]key.Binding{b}}
 		}
-		b := []key.Binding{k.Add, k.Remove, t.Filter, k.Back}
-		return kit.Keys{Short: b, Full: [][]key.Binding{b, {t.Up, t.Down}}}
+		b := []key.Binding{k.Add, k.Remove, k.Check, k.SSL, k.Back}
+		return kit.Keys{Short: b, Full: [][]key.Binding{append(b, t.Filter), {t.Up, t.Down}}}
+	case modeScale:
+		b := []key.Binding{k.ScaleChoose, k.ScaleUp, k.ScaleDown, k.ScaleBack}
+		if s.scale != nil && s.scale.step == scaleReview {
+			b = []key.Binding{k.ScaleApply, k.ScaleBack}
+		}
+		return kit.Keys{Short: b, Full: [][]key.Binding{b}}
 	}
-	short := []key.Binding{s.Keys.Detail, k.Create, k.Creds, k.Allow, t.Filter, k.Sort}
-	return s.ListView.KeyMap(short, k.Create, k.Creds, k.Allow, k.Sort, k.Reverse)
+	// The lifecycle keys come before create, credentials and the allow list
+	// in the footer: a narrow footer keeps its first keys.
+	short := []key.Binding{s.Keys.Detail, k.StopStart, k.Scale, k.Delete, k.Create, k.Creds, k.Allow, t.Filter}
+	return s.ListView.KeyMap(short, k.Create, k.Creds, k.Allow, k.StopStart, k.Scale, k.Delete, k.Sort, k.Reverse)
 }

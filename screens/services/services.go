@@ -32,6 +32,7 @@ const (
 	modeReview
 	modeCreds
 	modeAllow
+	modeScale
 )
 
 type sortKey int
@@ -82,6 +83,9 @@ type Screen struct {
 
 	creds *credsView
 	allow *allowView
+	scale *scaleView
+	// opening is a command-line verb that waits for the listing.
+	opening *openRequest
 }
 
 // New builds the screen.
@@ -154,6 +158,9 @@ func (s *Screen) SetSize(w, h int) {
 	if s.creds != nil {
 		s.creds.setSize(w, h)
 	}
+	if s.scale != nil {
+		s.scale.width, s.scale.height = w, h
+	}
 }
 
 // ---- data ----
@@ -177,6 +184,16 @@ func (s *Screen) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
 		return s, nil
 	case formDoneMsg:
 		return s, s.onFormDone(msg)
+	case ipCheckMsg:
+		if s.allow != nil {
+			s.allow.onCheck(msg)
+		}
+		return s, nil
+	case scaleChoicesMsg:
+		if s.scale != nil {
+			s.scale.onChoices(msg)
+		}
+		return s, nil
 	case tea.KeyPressMsg:
 		return s, s.onKey(msg)
 	}
@@ -239,6 +256,11 @@ func (s *Screen) setServices(svcs []api.Service) tea.Cmd {
 	s.lastStatus = next
 	s.services = svcs
 	s.rebuildRows()
+	if s.opening != nil {
+		o := s.opening
+		s.opening = nil
+		cmds = append(cmds, s.openNow(o.verb, o.name))
+	}
 	if s.creds != nil {
 		if v, ok := s.service(s.creds.svc.ID); ok {
 			cmds = append(cmds, s.creds.onService(v))
@@ -282,6 +304,8 @@ func (s *Screen) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		return s.onReviewKey(msg)
 	case modeCreds:
 		return s.onCredsKey(msg)
+	case modeScale:
+		return s.onScaleKey(msg)
 	case modeAllow:
 		if s.allow.capturesKeys() {
 			return s.allow.onKey(msg)
@@ -320,6 +344,21 @@ func (s *Screen) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		s.creds.setSize(s.Size())
 		s.mode = modeCreds
 		return s.creds.load()
+	case key.Matches(msg, k.StopStart):
+		if v, ok := s.selected(); ok {
+			return s.stopStart(v)
+		}
+		return nil
+	case key.Matches(msg, k.Delete):
+		if v, ok := s.selected(); ok {
+			return s.deleteService(v)
+		}
+		return nil
+	case key.Matches(msg, k.Scale):
+		if v, ok := s.selected(); ok {
+			return s.openScale(v)
+		}
+		return nil
 	case key.Matches(msg, k.Allow):
 		v, ok := s.selected()
 		if !ok {
@@ -387,6 +426,14 @@ func (s *Screen) onActionDone(msg kit.ActionDoneMsg) tea.Cmd {
 		if s.allow != nil {
 			return s.allow.onActionDone(msg, tag)
 		}
+	case lifecycleTag:
+		if tag.verb == "scale" && s.mode == modeScale && s.scale != nil && s.scale.svc.ID == tag.serviceID &&
+			(msg.Err == nil || api.IsOutcomeUnknown(msg.Err)) {
+			s.scale, s.mode = nil, modeList
+		}
+		if s.allow != nil {
+			s.allow.onLifecycleDone(msg, tag)
+		}
 	}
 	return nil
 }
@@ -404,6 +451,8 @@ func (s *Screen) View() string {
 		return s.creds.view()
 	case modeAllow:
 		return s.allow.view()
+	case modeScale:
+		return s.scale.view()
 	}
 	th := s.common.Theme
 	note := th.Muted.Render("sort: " + s.sortText())

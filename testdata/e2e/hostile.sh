@@ -126,7 +126,7 @@ wait_for "ok mariadb command for long-name-"
 keys u
 wait_for "ok username of long-name-"
 keys Escape
-wait_for "c credentials"
+wait_for "x stop/start" # back in the list: its footer
 
 STEP="remove confirmation on the 5,000-character service"
 keys a
@@ -160,7 +160,7 @@ wait_for "error: add 203.0.113.66/32"
 keys Escape
 wait_for "d remove entry"
 keys Escape
-wait_for "c credentials"
+wait_for "x stop/start" # back in the list: its footer
 
 STEP="backups: details, copy key and GTID"
 keys 2

@@ -282,6 +282,47 @@ wait_for "orders-prod -> replica-west"
 wait_re "IO thread +Yes"
 wait_re "SQL thread +Yes"
 
+# ---- the service lifecycle: stop and start, scale, delete by typing the name ----
+STEP=":stop"
+command_line "stop e2e-db"
+wait_for "Stop service?"
+wait_for "replication to it stops"
+keys y
+wait_for "stopping e2e-db"
+STEP="stopped"
+wait_line "$ROW" " stopped"
+STEP="start (x)"
+keys x
+wait_for "Start service?"
+keys y
+STEP="started"
+wait_line "$ROW" " ready"
+STEP="scale (z)"
+keys z
+wait_for "What to change:"
+wait_for "topology es-single has one node"
+keys Down Enter # from size (nodes is blocked) down to storage
+wait_for "100 GB  (current)"
+keys Enter # the first larger size
+wait_for "Review"
+wait_re "storage +100 GB .* 200 GB"
+keys Enter
+wait_for "scaling e2e-db: storage 100 GB"
+STEP="scaled"
+wait_line "$ROW" " ready"
+STEP="delete (D)"
+keys D
+wait_for "Delete service?"
+typetext "e2e"
+keys Enter
+wait_for "does not match"
+typetext "-db"
+keys Enter
+wait_for "deleting e2e-db"
+STEP="deleted"
+no_row() { ! screen_matches "$ROW"; }
+wait_until "e2e-db gone" "e2e-db is still listed" no_row
+
 STEP="quit"
 snapshot_procs "before quit"
 keys q

@@ -1,0 +1,107 @@
+package cli
+
+import (
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/skytui/skytui/sandbox"
+)
+
+func TestChangeServicesStopStart(t *testing.T) {
+	h, sb := newChangeHarness(t)
+	// stop is destructive: --yes, or nothing is sent
+	h.fails(exitRefused, "skytui: services stop is destructive: pass --yes", h.live("services", "stop", sandbox.DemoReplica)...)
+	if n := changes(sb); n != 0 {
+		t.Fatalf("%d changes sent without --yes", n)
+	}
+	s := decodeJSON[map[string]any](t, h.ok(h.live("services", "stop", sandbox.DemoReplica, "--yes", "--wait", "--poll-interval", "20ms", "-o", "json")...))
+	if s["status"] != "stopped" {
+		t.Fatalf("after stop --wait: %v", s)
+	}
+	s = decodeJSON[map[string]any](t, h.ok(h.live("services", "start", sandbox.DemoReplica, "--wait", "--poll-interval", "20ms", "-o", "json")...))
+	if s["status"] != "ready" {
+		t.Fatalf("after start --wait: %v", s)
+	}
+	if n := sb.Stats().Count("POST", "/provisioning/v1/services/{id}/stop"); n != 1 {
+		t.Errorf("%d stops sent, want 1", n)
+	}
+	// the API's refusal: a ready service cannot be started
+	h.fails(exitFailed, "skytui: ", h.live("services", "start", sandbox.DemoReplica)...)
+}
+
+// On a real-time clock the service stays pending: a second change is
+// refused by the API with its message.
+func TestChangeServicesRefusedWhilePending(t *testing.T) {
+	h, _ := serveHarness(t, sandbox.Options{DemoData: true, Seed: 7}, goodKey)
+	out := h.ok(h.live("services", "stop", sandbox.DemoReplica, "--yes")...)
+	if !strings.Contains(out, "pending_stop") {
+		t.Fatalf("stop without --wait shows the pending status:\n%s", out)
+	}
+	stderr := h.fails(exitFailed, "skytui: ", h.live("services", "start", sandbox.DemoReplica)...)
+	if !strings.Contains(stderr, "pending state") {
+		t.Errorf("start while pending_stop: %q", stderr)
+	}
+	// the target of a running restore cannot be deleted
+	stderr = h.fails(exitFailed, "skytui: ", h.live("services", "delete", sandbox.DemoStaging, "--yes", "--confirm", sandbox.DemoStaging)...)
+	if !strings.Contains(stderr, "target of restore") {
+		t.Errorf("delete during a restore: %q", stderr)
+	}
+}
+
+func TestChangeServicesDelete(t *testing.T) {
+	h, sb := newChangeHarness(t)
+	h.fails(exitRefused, "skytui: services delete needs --confirm", h.live("services", "delete", sandbox.DemoLegacy, "--yes")...)
+	h.fails(exitRefused, "skytui: services delete is destructive: pass --yes", h.live("services", "delete", sandbox.DemoLegacy, "--confirm", sandbox.DemoLegacy)...)
+	h.fails(exitRefused, `skytui: services delete: --confirm "legacy" does not match the target service's name: pass --confirm legacy-batch`,
+		h.live("services", "delete", sandbox.DemoLegacy, "--yes", "--confirm", "legacy")...)
+	if n := changes(sb); n != 0 {
+		t.Fatalf("%d changes sent by refused deletes", n)
+	}
+	s := decodeJSON[map[string]any](t, h.ok(h.live("services", "delete", sandbox.DemoLegacy, "--yes", "--confirm", sandbox.DemoLegacy, "--wait", "--poll-interval", "20ms", "-o", "json")...))
+	if s["status"] != "deleted" {
+		t.Fatalf("after delete --wait: %v", s)
+	}
+	h.fails(exitNotFound, `skytui: no service named "legacy-batch"`, h.live("services", "get", sandbox.DemoLegacy)...)
+}
+
+func TestChangeServicesScale(t *testing.T) {
+	h, sb := newChangeHarness(t)
+	h.fails(exitUsage, "skytui: services scale: give exactly one of --nodes, --size or --storage", h.live("services", "scale", sandbox.DemoOrders)...)
+	h.fails(exitUsage, "skytui: services scale: give exactly one", h.live("services", "scale", sandbox.DemoOrders, "--nodes", "3", "--size", "sky-4x16")...)
+	h.fails(exitUsage, "skytui: invalid request: --nodes (nodes): must be at least 1", h.live("services", "scale", sandbox.DemoOrders, "--nodes", "0")...)
+	h.fails(exitUsage, "skytui: --size sky-1x1: not offered for es-replica on aws; choose one of sky-2x8", h.live("services", "scale", sandbox.DemoOrders, "--size", "sky-1x1")...)
+	stderr := h.fails(exitUsage, "skytui: invalid request: --storage (storage): can only grow", h.live("services", "scale", sandbox.DemoOrders, "--storage", "100")...)
+	_ = stderr
+	if n := changes(sb); n != 0 {
+		t.Fatalf("%d changes sent by refused scales", n)
+	}
+	s := decodeJSON[map[string]any](t, h.ok(h.live("services", "scale", sandbox.DemoOrders, "--size", "sky-16x64", "--wait", "--poll-interval", "20ms", "-o", "json")...))
+	if s["status"] != "ready" || s["size"] != "sky-16x64" {
+		t.Fatalf("after scale --size --wait: %v", s)
+	}
+	s = decodeJSON[map[string]any](t, h.ok(h.live("services", "scale", sandbox.DemoOrders, "--storage", "2000", "--wait", "--poll-interval", "20ms", "-o", "json")...))
+	if sv, _ := s["storage_volume"].(map[string]any); sv["size"] != float64(2000) {
+		t.Fatalf("after scale --storage --wait: %v", s)
+	}
+}
+
+func TestChangeLifecycleReadOnly(t *testing.T) {
+	h, sb := newChangeHarness(t)
+	body := "[[profile]]\nname = \"audit\"\nbase_url = \"" + h.url + "\"\nbackup_prefix = \"/skybackup/v1\"\nread_only = true\n"
+	if err := os.WriteFile(h.cfgPath, []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	before := sb.Stats().Total
+	for _, c := range [][]string{
+		{"services", "stop", sandbox.DemoOrders, "--yes"},
+		{"services", "start", sandbox.DemoLegacy},
+		{"services", "scale", sandbox.DemoOrders, "--nodes", "3"},
+		{"services", "delete", sandbox.DemoLegacy, "--yes", "--confirm", sandbox.DemoLegacy},
+	} {
+		h.fails(exitRefused, "skytui: profile audit is read-only: "+c[0]+" "+c[1]+" refused, nothing was sent\n", append(c, "--profile", "audit")...)
+	}
+	if after := sb.Stats().Total; after != before {
+		t.Fatalf("a read-only profile sent %d requests", after-before)
+	}
+}

@@ -1,0 +1,301 @@
+package sandbox
+
+import (
+	"net"
+	"net/http"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/skytui/skytui/api"
+)
+
+// ---- provisioning: the service lifecycle ----
+//
+// Stop, start, scale and delete put the service in a pending status for a
+// while (timed on the sandbox clock, like a launch), then the change lands.
+// Any change is refused with 409 "pending state" while a service is pending.
+
+// Timing of the lifecycle, in sandbox time.
+const (
+	StopDuration   = 2 * time.Minute
+	StartDuration  = 3 * time.Minute
+	ScaleDuration  = 4 * time.Minute
+	DeleteDuration = 90 * time.Second
+)
+
+// Lifecycle statuses.
+const (
+	statusPendingStop   = "pending_stop"
+	statusPendingStart  = "pending_start"
+	statusPendingScale  = "pending_scale"
+	statusPendingDelete = "pending_delete"
+)
+
+// lifecycle is a change under way: at `at` the service becomes `to` (or is
+// removed, for a delete) with the scaled values.
+type lifecycle struct {
+	at      time.Time
+	to      string // the status at the end; "" removes the service
+	nodes   int    // 0: unchanged
+	size    string // "": unchanged
+	storage int    // 0: unchanged
+}
+
+// beginLifecycle puts s in the pending status until d has passed.
+func (st *store) beginLifecycle(s *service, pending string, d time.Duration, lc lifecycle, t time.Time) {
+	lc.at = t.Add(d)
+	s.lc = &lc
+	s.status = pending
+	s.updated = t
+}
+
+// finishLifecycle lands the change under way on s.
+func (st *store) finishLifecycle(s *service, t time.Time) {
+	lc := s.lc
+	s.lc = nil
+	if lc.to == "" {
+		st.removeService(s)
+		return
+	}
+	if lc.nodes > 0 {
+		s.nodes = lc.nodes
+	}
+	if lc.size != "" {
+		s.sz = lc.size
+	}
+	if lc.storage > 0 {
+		s.storageGB = lc.storage
+	}
+	s.status = lc.to
+	s.updated = t
+}
+
+// removeService forgets a deleted service and its schedules. Its backups
+// stay listed, as the platform keeps them.
+func (st *store) removeService(s *service) {
+	delete(st.services, s.id)
+	st.order = slices.DeleteFunc(st.order, func(x *service) bool { return x == s })
+	st.schedules = slices.DeleteFunc(st.schedules, func(sc *schedule) bool { return sc.serviceID == s.id })
+}
+
+// runningRestoreInto is the running restore whose target is s, or nil.
+func (st *store) runningRestoreInto(s *service) *restore {
+	for _, r := range st.restores {
+		if r.serviceID == s.id && r.status == jobRunning {
+			return r
+		}
+	}
+	return nil
+}
+
+// lifecycleService finds the service of the path and refuses one in a
+// pending state.
+func lifecycleService(st *store, c *reqCtx) (*service, *apiError) {
+	s, err := st.service(c.params["id"])
+	if err != nil {
+		return nil, err
+	}
+	if s.pending() {
+		return nil, pendingError(s)
+	}
+	return s, nil
+}
+
+// POST /services/{id}/stop and POST /services/{id}/power {"is_active": false}.
+func hStopService(st *store, c *reqCtx) (int, any, *apiError) {
+	s, err := lifecycleService(st, c)
+	if err != nil {
+		return 0, nil, err
+	}
+	if s.status != statusReady {
+		return 0, nil, errf(http.StatusConflict, "service_id", "service %s is %s; only a ready service can be stopped", s.id, s.status)
+	}
+	st.beginLifecycle(s, statusPendingStop, StopDuration, lifecycle{to: statusStopped}, c.now)
+	return http.StatusOK, struct{}{}, nil
+}
+
+// POST /services/{id}/start.
+func hStartService(st *store, c *reqCtx) (int, any, *apiError) {
+	s, err := lifecycleService(st, c)
+	if err != nil {
+		return 0, nil, err
+	}
+	if s.status != statusStopped {
+		return 0, nil, errf(http.StatusConflict, "service_id", "service %s is %s; only a stopped service can be started", s.id, s.status)
+	}
+	st.beginLifecycle(s, statusPendingStart, StartDuration, lifecycle{to: statusReady}, c.now)
+	return http.StatusOK, struct{}{}, nil
+}
+
+// POST /services/{id}/power: {"is_active": true} starts, false stops.
+func hPowerService(st *store, c *reqCtx) (int, any, *apiError) {
+	var body struct {
+		IsActive *bool `json:"is_active"`
+	}
+	if err := decodeBody(c, &body); err != nil {
+		return 0, nil, err
+	}
+	if body.IsActive == nil {
+		return 0, nil, errf(http.StatusBadRequest, "is_active", "is_active: is required (true starts the service, false stops it)")
+	}
+	if *body.IsActive {
+		return hStartService(st, c)
+	}
+	return hStopService(st, c)
+}
+
+// DELETE /services/{id}.
+func hDeleteService(st *store, c *reqCtx) (int, any, *apiError) {
+	s, err := st.service(c.params["id"])
+	if err != nil {
+		return 0, nil, err
+	}
+	if r := st.runningRestoreInto(s); r != nil {
+		e := errf(http.StatusConflict, "service_id", "service %s is the target of restore %d, which is still running; it cannot be deleted", s.id, r.id)
+		e.solution = "Wait for the restore to finish, or cancel it, then delete the service."
+		return 0, nil, e
+	}
+	if s.pending() {
+		return 0, nil, pendingError(s)
+	}
+	st.beginLifecycle(s, statusPendingDelete, DeleteDuration, lifecycle{}, c.now)
+	return http.StatusOK, struct{}{}, nil
+}
+
+// scalable finds a ready service to scale.
+func scalable(st *store, c *reqCtx) (*service, *apiError) {
+	s, err := lifecycleService(st, c)
+	if err != nil {
+		return nil, err
+	}
+	if s.status != statusReady {
+		return nil, errf(http.StatusConflict, "service_id", "service %s is %s; only a ready service can be scaled", s.id, s.status)
+	}
+	return s, nil
+}
+
+// POST /services/{id}/nodes {"nodes": n}.
+func hSetNodes(st *store, c *reqCtx) (int, any, *apiError) {
+	var body struct {
+		Nodes int `json:"nodes"`
+	}
+	if err := decodeBody(c, &body); err != nil {
+		return 0, nil, err
+	}
+	if err := api.ValidateNodes(body.Nodes); err != nil {
+		return 0, nil, validation(err)
+	}
+	s, err := scalable(st, c)
+	if err != nil {
+		return 0, nil, err
+	}
+	lo, hi := maxNodes(s.topology)
+	switch {
+	case body.Nodes < lo || body.Nodes > hi:
+		if lo == hi {
+			return 0, nil, errf(http.StatusBadRequest, "nodes", "nodes: topology %s has exactly %d node", s.topology, lo)
+		}
+		return 0, nil, errf(http.StatusBadRequest, "nodes", "nodes: topology %s has %d to %d nodes", s.topology, lo, hi)
+	case body.Nodes == s.nodes:
+		return 0, nil, errf(http.StatusBadRequest, "nodes", "nodes: service %s already has %d nodes", s.id, s.nodes)
+	}
+	st.beginLifecycle(s, statusPendingScale, ScaleDuration, lifecycle{to: statusReady, nodes: body.Nodes}, c.now)
+	return http.StatusOK, map[string]int{"nodes": body.Nodes}, nil
+}
+
+// POST /services/{id}/size {"size": "sky-4x16"}: one of the sizes listed
+// for the service's provider, topology and architecture.
+func hSetSize(st *store, c *reqCtx) (int, any, *apiError) {
+	var body struct {
+		Size string `json:"size"`
+	}
+	if err := decodeBody(c, &body); err != nil {
+		return 0, nil, err
+	}
+	if strings.TrimSpace(body.Size) == "" {
+		return 0, nil, errf(http.StatusBadRequest, "size", "size: is required")
+	}
+	s, err := scalable(st, c)
+	if err != nil {
+		return 0, nil, err
+	}
+	switch {
+	case !slices.ContainsFunc(catalog.sizesFor(s.provider, s.topology, s.arch, ""), func(x api.Size) bool { return x.Name == body.Size }):
+		return 0, nil, errf(http.StatusBadRequest, "size", "size: %q is not offered for %s %s on %s (see GET /provisioning/v1/sizes)", body.Size, s.topology, s.arch, s.provider)
+	case body.Size == s.sz:
+		return 0, nil, errf(http.StatusBadRequest, "size", "size: service %s is already %s", s.id, s.sz)
+	}
+	st.beginLifecycle(s, statusPendingScale, ScaleDuration, lifecycle{to: statusReady, size: body.Size}, c.now)
+	return http.StatusAccepted, map[string]string{"size": body.Size}, nil
+}
+
+// PATCH /services/{id}/storage/size {"size": GB}: only upward, to a size
+// the storage listing of the topology offers.
+func hSetStorageSize(st *store, c *reqCtx) (int, any, *apiError) {
+	var body struct {
+		Size int `json:"size"`
+	}
+	if err := decodeBody(c, &body); err != nil {
+		return 0, nil, err
+	}
+	s, err := scalable(st, c)
+	if err != nil {
+		return 0, nil, err
+	}
+	if err := api.ValidateStorageChange(s.storageGB, body.Size); err != nil {
+		fe := err.(*api.FieldError)
+		return 0, nil, errf(http.StatusBadRequest, "size", "size: %s", fe.Rule)
+	}
+	if sizes, ok := catalog.storage[s.topology]; ok && !slices.Contains(sizes[0].StorageSizes, body.Size) {
+		return 0, nil, errf(http.StatusBadRequest, "size", "size: %d GB is not offered for %s; choose one of %v", body.Size, s.topology, sizes[0].StorageSizes)
+	}
+	st.beginLifecycle(s, statusPendingScale, ScaleDuration, lifecycle{to: statusReady, storage: body.Size}, c.now)
+	return http.StatusAccepted, map[string]int{"size": body.Size}, nil
+}
+
+// PATCH /services/{id}/security/ssl {"ssl_enabled": bool}: at once.
+func hSetSSL(st *store, c *reqCtx) (int, any, *apiError) {
+	var body struct {
+		SSLEnabled *bool `json:"ssl_enabled"`
+	}
+	if err := decodeBody(c, &body); err != nil {
+		return 0, nil, err
+	}
+	if body.SSLEnabled == nil {
+		return 0, nil, errf(http.StatusBadRequest, "ssl_enabled", "ssl_enabled: is required (true or false)")
+	}
+	s, err := lifecycleService(st, c)
+	if err != nil {
+		return 0, nil, err
+	}
+	s.ssl = *body.SSLEnabled
+	s.updated = c.now
+	return http.StatusOK, st.render(s), nil
+}
+
+// POST /services/{id}/security/is-ip-allowed {"ip_address": "..."}.
+func hIsIPAllowed(st *store, c *reqCtx) (int, any, *apiError) {
+	var body struct {
+		IP string `json:"ip_address"`
+	}
+	if err := decodeBody(c, &body); err != nil {
+		return 0, nil, err
+	}
+	ip := net.ParseIP(strings.TrimSpace(body.IP))
+	if ip == nil {
+		return 0, nil, errf(http.StatusBadRequest, "ip_address", "ip_address: %q is not an IP address", body.IP)
+	}
+	s, err := st.service(c.params["id"])
+	if err != nil {
+		return 0, nil, err
+	}
+	allowed := false
+	for _, e := range s.allow {
+		if _, n, err := net.ParseCIDR(api.NormalizeAllowListIP(e.IP)); err == nil && n.Contains(ip) {
+			allowed = true
+			break
+		}
+	}
+	return http.StatusOK, api.IPAllowed{IPAddress: ip.String(), IsAllowed: allowed}, nil
+}

@@ -1,0 +1,502 @@
+package services
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/skytui/skytui/api"
+	"github.com/skytui/skytui/kit"
+)
+
+// The lifecycle of a service from the list: stop or start (x), scale (z:
+// nodes, size or storage, reviewed before → after) and delete (D, the name
+// typed). Each goes through the action layer: read-only refused, confirmed,
+// sent once, its outcome a toast; the listing is refreshed after it.
+
+// lifecycleTag marks the answers of lifecycle actions.
+type lifecycleTag struct {
+	serviceID string
+	verb      string // stop, start, scale, delete, ssl
+}
+
+// servicesEvidence reads the services' statuses, for an unknown outcome.
+func servicesEvidence(c *api.Client) func(ctx context.Context) (map[string]string, error) {
+	return func(ctx context.Context) (map[string]string, error) {
+		if c == nil {
+			return nil, errors.New("no API client")
+		}
+		svcs, err := c.ListServices(ctx)
+		if err != nil {
+			return nil, err
+		}
+		out := make(map[string]string, len(svcs))
+		for _, v := range svcs {
+			out[v.ID] = fmt.Sprintf("%s (%s): %s", v.Name, v.ID, v.Status)
+		}
+		return out, nil
+	}
+}
+
+// refusePending says why a change of a pending service is not offered.
+func refusePending(v api.Service, verb string) tea.Cmd {
+	return kit.Toast(kit.ToastWarn, fmt.Sprintf("%s is %s: it can be %s once it is no longer pending", v.Name, v.Status, verb))
+}
+
+// stopStart stops a ready service or starts a stopped one.
+func (s *Screen) stopStart(v api.Service) tea.Cmd {
+	client, id, name := s.common.Client, v.ID, v.Name
+	switch {
+	case v.Pending():
+		return refusePending(v, "stopped or started")
+	case api.StatusIs(v.Status, "stopped"):
+		return kit.Do(kit.Action{
+			Name: "start " + name, Mutating: true, Origin: ID, Tag: lifecycleTag{id, "start"},
+			Confirm: kit.Confirm{Kind: kit.ConfirmYesNo, Title: "Start service?",
+				Detail: fmt.Sprintf("Start %s (%s)? It is pending_start for a few minutes, then ready and accepting connections.", name, id)},
+			Run:        func(ctx context.Context) (any, error) { return nil, client.StartService(ctx, id) },
+			Success:    func(any) string { return fmt.Sprintf("starting %s: pending_start, then ready", name) },
+			Refresh:    []string{kit.ServicesKey.String()},
+			Evidence:   servicesEvidence(client),
+			EvidenceOf: "the services",
+		})
+	case v.Ready():
+		return kit.Do(kit.Action{
+			Name: "stop " + name, Mutating: true, Origin: ID, Tag: lifecycleTag{id, "stop"},
+			Confirm: kit.Confirm{Kind: kit.ConfirmYesNo, Title: "Stop service?",
+				Detail: fmt.Sprintf("Stop %s (%s)? Every connection to it drops and replication to it stops until it is started again (x).", name, id)},
+			Run:        func(ctx context.Context) (any, error) { return nil, client.StopService(ctx, id) },
+			Success:    func(any) string { return fmt.Sprintf("stopping %s: pending_stop, then stopped", name) },
+			Refresh:    []string{kit.ServicesKey.String()},
+			Evidence:   servicesEvidence(client),
+			EvidenceOf: "the services",
+		})
+	}
+	return kit.Toast(kit.ToastWarn, fmt.Sprintf("%s is %s: only a ready service can be stopped and a stopped one started", name, orDash(v.Status)))
+}
+
+// deleteService deletes a service once its name is typed.
+func (s *Screen) deleteService(v api.Service) tea.Cmd {
+	if v.Pending() {
+		return refusePending(v, "deleted")
+	}
+	client, id, name := s.common.Client, v.ID, v.Name
+	return kit.Do(kit.Action{
+		Name: "delete " + name, Mutating: true, Origin: ID, Tag: lifecycleTag{id, "delete"},
+		Confirm: kit.Confirm{Kind: kit.ConfirmTypeName, Title: "Delete service?", Name: name,
+			Detail: fmt.Sprintf("Delete %s (%s) and all its data? This cannot be undone: connections drop, replication to and from it ends. Type its name to confirm.", name, id)},
+		Run:        func(ctx context.Context) (any, error) { return nil, client.DeleteService(ctx, id) },
+		Success:    func(any) string { return fmt.Sprintf("deleting %s: pending_delete, then gone", name) },
+		Refresh:    []string{kit.ServicesKey.String()},
+		Evidence:   servicesEvidence(client),
+		EvidenceOf: "the services",
+	})
+}
+
+// ---- scale ----
+
+// Scale kinds.
+const (
+	scaleNodes = iota
+	scaleSize
+	scaleStorage
+)
+
+var scaleKindNames = [...]string{"nodes", "size", "storage"}
+
+type scaleStep int
+
+const (
+	scalePickKind scaleStep = iota
+	scalePickValue
+	scaleReview
+)
+
+// scaleChoice is one offered value; blocked says why it cannot be chosen.
+type scaleChoice struct {
+	label   string
+	value   string
+	n       int
+	blocked string
+}
+
+// scaleChoicesMsg carries the choices read for a kind.
+type scaleChoicesMsg struct {
+	serviceID string
+	kind      int
+	choices   []scaleChoice
+	err       error
+}
+
+// scaleView chooses what to scale, then the new value, then reviews
+// before → after.
+type scaleView struct {
+	common  *kit.Common
+	svc     api.Service
+	step    scaleStep
+	kind    int
+	cursor  int
+	kinds   []scaleChoice
+	choices []scaleChoice
+	loading bool
+	err     error
+	width   int
+	height  int
+}
+
+func singleNode(topology string) bool {
+	t := strings.ToLower(topology)
+	return strings.Contains(t, "single") || strings.Contains(t, "standalone") || t == "sa"
+}
+
+func storageOf(v api.Service) int {
+	if v.StorageVolume != nil {
+		return v.StorageVolume.Size
+	}
+	return 0
+}
+
+func newScaleView(c *kit.Common, v api.Service) *scaleView {
+	sv := &scaleView{common: c, svc: v}
+	nodes := scaleChoice{label: fmt.Sprintf("nodes    now %d", v.Nodes), value: "nodes"}
+	if singleNode(v.Topology) {
+		nodes.blocked = "topology " + v.Topology + " has one node"
+	}
+	sv.kinds = []scaleChoice{
+		nodes,
+		{label: "size     now " + orDash(v.Size), value: "size"},
+		{label: fmt.Sprintf("storage  now %d GB (only grows)", storageOf(v)), value: "storage"},
+	}
+	if nodes.blocked != "" {
+		sv.cursor = 1
+	}
+	return sv
+}
+
+// load reads the choices of the chosen kind (sizes, storage) in a command.
+func (sv *scaleView) load() tea.Cmd {
+	v, kind, client := sv.svc, sv.kind, sv.common.Client
+	if kind == scaleNodes {
+		var out []scaleChoice
+		for n := 1; n <= 9; n++ {
+			c := scaleChoice{label: strconv.Itoa(n), value: strconv.Itoa(n), n: n}
+			if n == v.Nodes {
+				c.blocked = "current"
+			}
+			out = append(out, c)
+		}
+		sv.choices, sv.cursor = out, min(v.Nodes, len(out)-1)
+		return nil
+	}
+	sv.loading, sv.err, sv.choices = true, nil, nil
+	return func() tea.Msg {
+		msg := scaleChoicesMsg{serviceID: v.ID, kind: kind}
+		if client == nil {
+			msg.err = errors.New("no API client")
+			return msg
+		}
+		ctx := context.Background()
+		switch kind {
+		case scaleSize:
+			sizes, err := client.ListSizes(ctx, v.Provider, v.Topology, v.Architecture)
+			if err != nil {
+				msg.err = err
+				return msg
+			}
+			for _, z := range sizes {
+				c := scaleChoice{label: z.Name, value: z.Name}
+				if d := strings.TrimSpace(z.CPU + " " + z.RAM); d != "" {
+					c.label += "  " + d
+				}
+				if z.Name == v.Size {
+					c.blocked = "current"
+				}
+				msg.choices = append(msg.choices, c)
+			}
+		case scaleStorage:
+			listing, err := client.ListStorageSizes(ctx, v.Topology)
+			if err != nil {
+				msg.err = err
+				return msg
+			}
+			cur := storageOf(v)
+			seen := map[int]bool{}
+			for _, l := range listing {
+				for _, gb := range l.StorageSizes {
+					if seen[gb] {
+						continue
+					}
+					seen[gb] = true
+					c := scaleChoice{label: fmt.Sprintf("%d GB", gb), value: strconv.Itoa(gb), n: gb}
+					switch {
+					case gb == cur:
+						c.blocked = "current"
+					case gb < cur:
+						c.blocked = "storage only grows"
+					}
+					msg.choices = append(msg.choices, c)
+				}
+			}
+		}
+		return msg
+	}
+}
+
+func (sv *scaleView) onChoices(msg scaleChoicesMsg) {
+	if msg.serviceID != sv.svc.ID || msg.kind != sv.kind || sv.step != scalePickValue {
+		return
+	}
+	sv.loading, sv.err, sv.choices, sv.cursor = false, msg.err, msg.choices, 0
+	for i, c := range sv.choices {
+		if c.blocked == "" {
+			sv.cursor = i
+			break
+		}
+	}
+}
+
+func (sv *scaleView) list() []scaleChoice {
+	if sv.step == scalePickKind {
+		return sv.kinds
+	}
+	return sv.choices
+}
+
+func (sv *scaleView) move(d int) {
+	n := len(sv.list())
+	if n == 0 {
+		return
+	}
+	sv.cursor = (sv.cursor + d + n) % n
+}
+
+// before and after, in words.
+func (sv *scaleView) change() (before, after string) {
+	c := sv.choices[sv.cursor]
+	switch sv.kind {
+	case scaleNodes:
+		return strconv.Itoa(sv.svc.Nodes), c.value
+	case scaleSize:
+		return orDash(sv.svc.Size), c.value
+	}
+	return fmt.Sprintf("%d GB", storageOf(sv.svc)), c.label
+}
+
+// choose moves on from the current step; at the review it returns the action.
+func (sv *scaleView) choose() (tea.Cmd, string) {
+	list := sv.list()
+	if sv.cursor >= len(list) {
+		return nil, ""
+	}
+	if b := list[sv.cursor].blocked; b != "" {
+		return nil, b
+	}
+	switch sv.step {
+	case scalePickKind:
+		sv.kind, sv.step, sv.cursor = sv.cursor, scalePickValue, 0
+		return sv.load(), ""
+	case scalePickValue:
+		sv.step = scaleReview
+		return nil, ""
+	}
+	return sv.action(), ""
+}
+
+func (sv *scaleView) back() bool {
+	switch sv.step {
+	case scaleReview:
+		sv.step = scalePickValue
+	case scalePickValue:
+		sv.step, sv.cursor, sv.choices, sv.loading, sv.err = scalePickKind, sv.kind, nil, false, nil
+	default:
+		return false
+	}
+	return true
+}
+
+func (sv *scaleView) action() tea.Cmd {
+	client, id, name := sv.common.Client, sv.svc.ID, sv.svc.Name
+	c := sv.choices[sv.cursor]
+	before, after := sv.change()
+	what, arrow := scaleKindNames[sv.kind], sv.common.Theme.Glyphs.Arrow
+	var run func(ctx context.Context) (any, error)
+	switch sv.kind {
+	case scaleNodes:
+		run = func(ctx context.Context) (any, error) { return nil, client.SetNodes(ctx, id, c.n) }
+	case scaleSize:
+		run = func(ctx context.Context) (any, error) { return nil, client.SetSize(ctx, id, c.value) }
+	default:
+		run = func(ctx context.Context) (any, error) { return nil, client.SetStorageSize(ctx, id, c.n) }
+	}
+	return kit.Do(kit.Action{
+		Name:     fmt.Sprintf("scale %s %s %s %s %s", name, what, before, arrow, after),
+		Mutating: true,
+		Origin:   ID,
+		Tag:      lifecycleTag{id, "scale"},
+		Run:      run,
+		Success: func(any) string {
+			return fmt.Sprintf("scaling %s: %s %s %s %s (pending_scale, then ready)", name, what, before, arrow, after)
+		},
+		Refresh:    []string{kit.ServicesKey.String()},
+		Evidence:   servicesEvidence(client),
+		EvidenceOf: "the services",
+	})
+}
+
+func (sv *scaleView) view() string {
+	th, w := sv.common.Theme, sv.width
+	trunc := func(s string) string { return kit.CapText(s, max(1, w), 1, th.Glyphs.Ellipsis) }
+	lines := []string{trunc(th.Bold.Render(" Scale") + "  " + sv.svc.Name + " " + th.Muted.Render("("+sv.svc.ID+", "+sv.svc.Topology+" on "+sv.svc.Provider+")")), ""}
+	switch sv.step {
+	case scalePickKind:
+		lines = append(lines, " What to change:")
+	case scalePickValue:
+		lines = append(lines, " New "+scaleKindNames[sv.kind]+":")
+	case scaleReview:
+		before, after := sv.change()
+		lines = append(lines,
+			" Review",
+			"",
+			fmt.Sprintf("   %s  %s %s %s", scaleKindNames[sv.kind], before, th.Glyphs.Arrow, th.Bold.Render(after)),
+			"",
+			th.Muted.Render(trunc(" The service is pending_scale for a few minutes, then ready.")),
+			"",
+			"")
+		return strings.Join(lines, "\n")
+	}
+	switch {
+	case sv.loading:
+		lines = append(lines, "   "+th.Muted.Render("reading the choices"+th.Glyphs.Ellipsis))
+	case sv.err != nil:
+		lines = append(lines, "   "+th.Error.Render(trunc("could not read the choices: "+sv.err.Error())))
+	}
+	list := sv.list()
+	rows := max(1, sv.height-6)
+	start := 0
+	if sv.cursor >= rows {
+		start = sv.cursor - rows + 1
+	}
+	for i := start; i < len(list) && i < start+rows; i++ {
+		c := list[i]
+		prefix := "   "
+		if i == sv.cursor {
+			prefix = " " + th.Glyphs.Cursor + " "
+		}
+		line := prefix + c.label
+		if c.blocked != "" {
+			line = prefix + th.Muted.Render(c.label+"  ("+c.blocked+")")
+		} else if i == sv.cursor {
+			line = prefix + th.Bold.Render(c.label)
+		}
+		lines = append(lines, trunc(line))
+	}
+	return strings.Join(lines, "\n")
+}
+
+// ---- the command line ----
+
+// Open implements kit.Opener: ":services NAME" selects a service; the
+// verbs ":stop NAME", ":start NAME", ":scale NAME" and ":delete NAME"
+// arrive as "stop NAME" … and act on it (the action layer still refuses
+// and confirms). A verb that arrives before the listing waits for it.
+func (s *Screen) Open(arg string) tea.Cmd {
+	f := strings.Fields(arg)
+	if len(f) == 0 {
+		return nil
+	}
+	verb, name := "", f[0]
+	switch f[0] {
+	case "stop", "start", "scale", "delete":
+		verb = f[0]
+		if len(f) < 2 {
+			return kit.Toast(kit.ToastError, ":"+verb+" needs a service name or ID")
+		}
+		name = strings.Join(f[1:], " ")
+	}
+	if !s.IsLoaded() {
+		s.opening = &openRequest{verb: verb, name: name}
+		return nil
+	}
+	return s.openNow(verb, name)
+}
+
+type openRequest struct{ verb, name string }
+
+func (s *Screen) openNow(verb, name string) tea.Cmd {
+	var v api.Service
+	found := false
+	for _, x := range s.services {
+		if x.ID == name || x.Name == name {
+			v, found = x, true
+			break
+		}
+	}
+	if !found {
+		return kit.Toast(kit.ToastError, "no service named "+name)
+	}
+	s.mode = modeList
+	s.Table.SetFilter("")
+	s.Table.Select(v.ID)
+	s.RefreshDetail()
+	switch verb {
+	case "stop":
+		if !v.Ready() {
+			return kit.Toast(kit.ToastWarn, fmt.Sprintf("%s is %s: only a ready service can be stopped", v.Name, orDash(v.Status)))
+		}
+		return s.stopStart(v)
+	case "start":
+		if !api.StatusIs(v.Status, "stopped") {
+			return kit.Toast(kit.ToastWarn, fmt.Sprintf("%s is %s: only a stopped service can be started", v.Name, orDash(v.Status)))
+		}
+		return s.stopStart(v)
+	case "scale":
+		return s.openScale(v)
+	case "delete":
+		return s.deleteService(v)
+	}
+	return nil
+}
+
+func (s *Screen) openScale(v api.Service) tea.Cmd {
+	if !v.Ready() {
+		if v.Pending() {
+			return refusePending(v, "scaled")
+		}
+		return kit.Toast(kit.ToastWarn, fmt.Sprintf("%s is %s: only a ready service can be scaled", v.Name, orDash(v.Status)))
+	}
+	if s.common.ReadOnly {
+		return kit.Toast(kit.ToastWarn, fmt.Sprintf("profile %s is read-only: scale %s not allowed", s.common.Profile, v.Name))
+	}
+	s.scale = newScaleView(s.common, v)
+	s.scale.width, s.scale.height = s.Size()
+	s.mode = modeScale
+	return nil
+}
+
+func (s *Screen) onScaleKey(msg tea.KeyPressMsg) tea.Cmd {
+	sv, k := s.scale, s.keys
+	switch {
+	case key.Matches(msg, k.ScaleBack):
+		if !sv.back() {
+			s.scale, s.mode = nil, modeList
+		}
+	case key.Matches(msg, k.ScaleChoose), key.Matches(msg, k.ScaleApply):
+		cmd, blocked := sv.choose()
+		if blocked != "" {
+			return kit.Toast(kit.ToastWarn, "cannot choose that: "+blocked)
+		}
+		return cmd
+	case sv.step == scaleReview:
+		// only enter and esc
+	case key.Matches(msg, k.ScaleUp):
+		sv.move(-1)
+	case key.Matches(msg, k.ScaleDown):
+		sv.move(1)
+	}
+	return nil
+}
