@@ -33,10 +33,10 @@ type Source int
 
 // Restore sources.
 const (
-	SourceManaged  Source = iota + 1 // a backup in managed storage
-	SourceBucket                     // a file in the user's own bucket
-	SourceBackupID                   // a backup identifier typed or pasted
-	SourcePointInTime                // a service's backups and binary logs, to a moment
+	SourceManaged     Source = iota + 1 // a backup in managed storage
+	SourceBucket                        // a file in the user's own bucket
+	SourceBackupID                      // a backup identifier typed or pasted
+	SourcePointInTime                   // a service's backups and binary logs, to a moment
 )
 
 func (s Source) String() string {
