@@ -33,7 +33,6 @@ import (
 	"net"
 	"net/http"
 	"reflect"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -565,101 +564,6 @@ const (
 	backupPrefix     = "/backup/v1"
 	liveBackupPrefix = "/skybackup/v1"
 )
-
-type route struct {
-	pattern string
-	prefix  string
-	segs    []string
-	methods map[string]handler
-}
-
-func (rt *route) allow() []string {
-	var out []string
-	for m := range rt.methods {
-		out = append(out, m)
-	}
-	sort.Strings(out)
-	return out
-}
-
-func buildRoutes() []*route {
-	var routes []*route
-	add := func(prefix, p string, methods map[string]handler) {
-		pattern := prefix + p
-		routes = append(routes, &route{pattern: pattern, prefix: prefix, segs: strings.Split(strings.Trim(pattern, "/"), "/"), methods: methods})
-	}
-	P := provPrefix
-	add(P, "/services", map[string]handler{"GET": hListServices, "POST": hCreateService})
-	add(P, "/services/{id}", map[string]handler{"GET": hGetService, "DELETE": hDeleteService})
-	add(P, "/services/{id}/stop", map[string]handler{"POST": hStopService})
-	add(P, "/services/{id}/start", map[string]handler{"POST": hStartService})
-	add(P, "/services/{id}/power", map[string]handler{"POST": hPowerService})
-	add(P, "/services/{id}/nodes", map[string]handler{"POST": hSetNodes})
-	add(P, "/services/{id}/size", map[string]handler{"POST": hSetSize})
-	add(P, "/services/{id}/storage/size", map[string]handler{"PATCH": hSetStorageSize})
-	add(P, "/services/{id}/security/ssl", map[string]handler{"PATCH": hSetSSL})
-	add(P, "/services/{id}/security/is-ip-allowed", map[string]handler{"POST": hIsIPAllowed})
-	add(P, "/services/{id}/security/credentials", map[string]handler{"GET": hCredentials})
-	add(P, "/services/{id}/security/allowlist", map[string]handler{"GET": hGetAllowList, "POST": hAddAllowList, "DELETE": hRemoveAllowList, "PUT": hReplaceAllowList})
-	add(P, "/providers", map[string]handler{"GET": hProviders})
-	add(P, "/regions", map[string]handler{"GET": hRegions})
-	add(P, "/service-types", map[string]handler{"GET": hServiceTypes})
-	add(P, "/topologies", map[string]handler{"GET": hTopologies})
-	add(P, "/topologies/{topology}/storage-sizes", map[string]handler{"GET": hStorageSizes})
-	add(P, "/sizes", map[string]handler{"GET": hSizes})
-	add(P, "/versions", map[string]handler{"GET": hVersions})
-	for _, B := range []string{backupPrefix, liveBackupPrefix} {
-		add(B, "/backups", map[string]handler{"GET": hListBackups})
-		add(B, "/backups/schedules", map[string]handler{"GET": hListSchedules, "POST": hCreateSchedule})
-		add(B, "/backups/schedules/{id}", map[string]handler{"GET": hGetSchedule, "DELETE": hDeleteSchedule, "PATCH": hUpdateSchedule})
-		if B == backupPrefix { // the live service has no status call: 404 there
-			add(B, "/backups/status", map[string]handler{"GET": hBackupStatus, "POST": hBackupStatus})
-		}
-		add(B, "/restores", map[string]handler{"GET": hListRestores, "POST": hCreateRestore})
-		add(B, "/restores/{id}", map[string]handler{"GET": hGetRestore, "DELETE": hDeleteRestore})
-		add(B, "/restores/lookup", map[string]handler{"POST": hRestoreLookup})
-		add(B, "/restores/pointintime/lookup", map[string]handler{"GET": hPITRLookup})
-	}
-	return routes
-}
-
-// match finds the route of a path; literal segments win over parameters.
-func (s *Server) match(path string) (*route, map[string]string, string) {
-	segs := strings.Split(strings.Trim(path, "/"), "/")
-	var best *route
-	var bestParams map[string]string
-	bestLiterals := -1
-	for _, rt := range s.routes {
-		if len(rt.segs) != len(segs) {
-			continue
-		}
-		params := map[string]string{}
-		literals := 0
-		ok := true
-		for i, seg := range rt.segs {
-			if strings.HasPrefix(seg, "{") {
-				if segs[i] == "" {
-					ok = false
-					break
-				}
-				params[strings.Trim(seg, "{}")] = segs[i]
-				continue
-			}
-			if seg != segs[i] {
-				ok = false
-				break
-			}
-			literals++
-		}
-		if ok && literals > bestLiterals {
-			best, bestParams, bestLiterals = rt, params, literals
-		}
-	}
-	if best == nil {
-		return nil, nil, ""
-	}
-	return best, bestParams, best.prefix
-}
 
 // decodeBody reads a JSON request body into v.
 func decodeBody(c *reqCtx, v any) *apiError {
