@@ -73,16 +73,7 @@ func (e *env) runLifecycle(cmd *cobra.Command, arg string, r lifecycleRun) error
 		return sentErr(err, check)
 	}
 	if r.cf.wait {
-		w := e.newWaiter(r.cf, s.NameOrID(), check)
-		final, err := w.waitService(ctx, c.client, s.ID, r.waitFor)
-		if err != nil {
-			return err
-		}
-		if final == nil {
-			final = s
-			final.Status = forDeleted
-		}
-		return c.out.emit(e.stdout, final, servicesTable([]api.Service{*final}))
+		return e.followService(ctx, c, e.newWaiter(r.cf, s.NameOrID(), check), s, r.waitFor)
 	}
 	now, err := c.client.GetService(ctx, s.ID)
 	if err != nil {

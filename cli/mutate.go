@@ -127,6 +127,16 @@ func (e *env) openChange(cmd *cobra.Command, c *changeFlags, what string) (*chan
 	return e.connect(s, f)
 }
 
+// openDestructive is openChange for a change that needs --yes, asked
+// after the read-only refusal.
+func (e *env) openDestructive(cmd *cobra.Command, c *changeFlags, what string) (*changeSession, error) {
+	s, err := e.openChange(cmd, c, what)
+	if err != nil {
+		return nil, err
+	}
+	return s, needYes(c, what)
+}
+
 // openScript validates -o and opens the session of the command's profile.
 func (e *env) openScript(cmd *cobra.Command) (*session, *outputFlags, error) {
 	f := cmdFlags(cmd)

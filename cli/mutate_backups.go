@@ -432,11 +432,8 @@ needs --yes and --confirm with the target service's exact name.` + scriptHelpTai
 			if err != nil {
 				return err
 			}
-			c, err := e.openChange(cmd, &cf, what)
+			c, err := e.openDestructive(cmd, &cf, what)
 			if err != nil {
-				return err
-			}
-			if err := needYes(&cf, what); err != nil {
 				return err
 			}
 			if err := needConfirm(&cf, what, nil); err != nil {

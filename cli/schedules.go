@@ -118,11 +118,8 @@ stay. It needs --yes.` + scriptHelpTail,
 			if err != nil {
 				return err
 			}
-			c, err := e.openChange(cmd, &cf, what)
+			c, err := e.openDestructive(cmd, &cf, what)
 			if err != nil {
-				return err
-			}
-			if err := needYes(&cf, what); err != nil {
 				return err
 			}
 			if err := c.client.DeleteSchedule(cmd.Context(), id); err != nil {

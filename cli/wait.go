@@ -248,15 +248,7 @@ Progress goes to stderr when it is a terminal; otherwise waiting is quiet.` + sc
 				return err
 			}
 			w := e.newWaiter(&sf, s.NameOrID(), "skytui services get "+kit.ShellQuote(s.NameOrID()))
-			final, err := w.waitService(cmd.Context(), c.client, s.ID, want)
-			if err != nil {
-				return err
-			}
-			if final == nil {
-				final = s
-				final.Status = forDeleted
-			}
-			return c.out.emit(e.stdout, final, servicesTable([]api.Service{*final}))
+			return e.followService(cmd.Context(), c, w, s, want)
 		},
 	}
 	svc.Flags().StringVar(&want, "for", forReady, "the state to wait for: ready, stopped or deleted")
@@ -285,4 +277,18 @@ func (c *changeSession) emitRestore(ctx context.Context, e *env, r *api.Restore)
 		}
 	}
 	return c.out.emit(e.stdout, r, restoresTable([]api.Restore{*r}, names))
+}
+
+// followService waits for s to reach want and prints it; a service that is
+// gone prints as its last record, marked deleted.
+func (e *env) followService(ctx context.Context, c *changeSession, w *waiter, s *api.Service, want string) error {
+	final, err := w.waitService(ctx, c.client, s.ID, want)
+	if err != nil {
+		return err
+	}
+	if final == nil {
+		final = s
+		final.Status = forDeleted
+	}
+	return c.out.emit(e.stdout, final, servicesTable([]api.Service{*final}))
 }

@@ -89,9 +89,9 @@ func (st *store) runningRestoreInto(s *service) *restore {
 	return nil
 }
 
-// lifecycleService finds the service of the path and refuses one in a
-// pending state.
-func lifecycleService(st *store, c *reqCtx) (*service, *apiError) {
+// changeableService finds the service of the path and refuses one in a
+// pending state (a change to it or to its allow list waits for the end).
+func changeableService(st *store, c *reqCtx) (*service, *apiError) {
 	s, err := st.service(c.params["id"])
 	if err != nil {
 		return nil, err
@@ -104,7 +104,7 @@ func lifecycleService(st *store, c *reqCtx) (*service, *apiError) {
 
 // POST /services/{id}/stop and POST /services/{id}/power {"is_active": false}.
 func hStopService(st *store, c *reqCtx) (int, any, *apiError) {
-	s, err := lifecycleService(st, c)
+	s, err := changeableService(st, c)
 	if err != nil {
 		return 0, nil, err
 	}
@@ -117,7 +117,7 @@ func hStopService(st *store, c *reqCtx) (int, any, *apiError) {
 
 // POST /services/{id}/start.
 func hStartService(st *store, c *reqCtx) (int, any, *apiError) {
-	s, err := lifecycleService(st, c)
+	s, err := changeableService(st, c)
 	if err != nil {
 		return 0, nil, err
 	}
@@ -165,7 +165,7 @@ func hDeleteService(st *store, c *reqCtx) (int, any, *apiError) {
 
 // scalable finds a ready service to scale.
 func scalable(st *store, c *reqCtx) (*service, *apiError) {
-	s, err := lifecycleService(st, c)
+	s, err := changeableService(st, c)
 	if err != nil {
 		return nil, err
 	}
@@ -265,7 +265,7 @@ func hSetSSL(st *store, c *reqCtx) (int, any, *apiError) {
 	if body.SSLEnabled == nil {
 		return 0, nil, errf(http.StatusBadRequest, "ssl_enabled", "ssl_enabled: is required (true or false)")
 	}
-	s, err := lifecycleService(st, c)
+	s, err := changeableService(st, c)
 	if err != nil {
 		return 0, nil, err
 	}

@@ -123,18 +123,6 @@ func hGetAllowList(st *store, c *reqCtx) (int, any, *apiError) {
 	return http.StatusOK, allowGroups(s), nil
 }
 
-// allowListTarget finds a service whose allow list may change.
-func allowListTarget(st *store, c *reqCtx) (*service, *apiError) {
-	s, err := st.service(c.params["id"])
-	if err != nil {
-		return nil, err
-	}
-	if s.pending() {
-		return nil, pendingError(s)
-	}
-	return s, nil
-}
-
 // renamed re-labels api's "ip" rule for the field the request used.
 func renamed(err error, field string) error {
 	var fe *api.FieldError
@@ -147,7 +135,7 @@ func renamed(err error, field string) error {
 // allowListIP finds the service whose allow list one address is added to
 // or removed from (allowListTarget), and reads that address from the body.
 func allowListIP(st *store, c *reqCtx) (*service, string, *apiError) {
-	s, err := allowListTarget(st, c)
+	s, err := changeableService(st, c)
 	if err != nil {
 		return nil, "", err
 	}
@@ -202,7 +190,7 @@ func hRemoveAllowList(st *store, c *reqCtx) (int, any, *apiError) {
 }
 
 func hReplaceAllowList(st *store, c *reqCtx) (int, any, *apiError) {
-	s, err := allowListTarget(st, c)
+	s, err := changeableService(st, c)
 	if err != nil {
 		return 0, nil, err
 	}
