@@ -238,6 +238,9 @@ func shouldRetry(ctx context.Context, err error) bool {
 }
 
 func (c *Client) once(ctx context.Context, method, path string, query url.Values, payload []byte) (*response, error) {
+	if c.cfg.APIKey == "" {
+		return nil, &Error{Method: method, Path: path, Err: ErrNoAPIKey}
+	}
 	ctx, cancel := context.WithTimeout(ctx, c.cfg.Timeout)
 	defer cancel()
 	u := *c.base

@@ -15,6 +15,9 @@ import (
 
 // CreateSchedule creates a backup job ("once") or schedule (cron). Never retried.
 func (c *Client) CreateSchedule(ctx context.Context, req ScheduleRequest) (*Schedule, error) {
+	if err := CheckBackupType(c.LiveBackup(), req.BackupType); err != nil {
+		return nil, err
+	}
 	return create(ctx, c, c.backup("/backups/schedules"), &req, func(why string) *Schedule {
 		s := &Schedule{ServiceID: req.ServiceID, Type: req.BackupType, Schedule: req.Schedule}
 		s.Unreadable = why
@@ -27,6 +30,44 @@ func (c *Client) CreateSchedule(ctx context.Context, req ScheduleRequest) (*Sche
 // interface document's: restores and schedules are listed per service,
 // backups of every service in one call, and there is no status call.
 func (c *Client) LiveBackup() bool { return c.cfg.BackupPrefix == LiveBackupPrefix }
+
+// LogicalBackupType is the name of a logical (SQL statements) backup on
+// this client's backup interface: logical, or the live service's dump.
+func (c *Client) LogicalBackupType() string {
+	if c.LiveBackup() {
+		return BackupDump
+	}
+	return BackupLogical
+}
+
+// CheckBackupType refuses, before anything is sent, a backup type that this
+// client's backup interface does not take, naming the type to use instead.
+func CheckBackupType(live bool, t string) error {
+	if err := ValidateBackupType(t); err != nil {
+		return err
+	}
+	if advice, ok := foreignBackupTypes[live][t]; ok {
+		takes := "this interface takes full, incremental, logical, physical or binarylog"
+		if live {
+			takes = "the live service takes full, incremental, binarylog, dump or snapshot"
+		}
+		return rule("backup_type", "%s: %s", takes, advice)
+	}
+	return nil
+}
+
+// foreignBackupTypes are, for the live service (true) and the interface
+// document (false), the types of the other one, with what to use instead.
+var foreignBackupTypes = map[bool]map[string]string{
+	true: {
+		BackupLogical:  "its logical (SQL) backup is dump",
+		BackupPhysical: "its physical (mariabackup) backup is full",
+	},
+	false: {
+		BackupDump:     "dump is the live service's name for logical",
+		BackupSnapshot: "snapshot is the live service's only",
+	},
+}
 
 // ErrServiceRequired is returned, before anything is sent, for a listing
 // the server only answers per service.

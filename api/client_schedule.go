@@ -96,6 +96,11 @@ func (c *Client) UpdateSchedule(ctx context.Context, id int64, u ScheduleUpdate)
 	if err := u.Validate(); err != nil {
 		return nil, err
 	}
+	if u.BackupType != "" {
+		if err := CheckBackupType(c.LiveBackup(), u.BackupType); err != nil {
+			return nil, err
+		}
+	}
 	var out Schedule
 	why, err := c.change(ctx, http.MethodPatch, c.schedulePath(id), u, &out)
 	if err != nil {

@@ -50,8 +50,13 @@ type ErrorDetail struct {
 	Location string `json:"location,omitempty"`
 }
 
+// ErrNoAPIKey: the client has no API key, so it sends nothing (the
+// service would only refuse it; a first run asks for the key instead).
+var ErrNoAPIKey = errors.New("no API key for this profile (:login in the UI, skytui auth login on the command line)")
+
 // Error is the one error type of the client: an HTTP error answer, or a
 // transport failure (Status 0) after retries.
+
 type Error struct {
 	Method   string
 	Path     string
@@ -79,6 +84,8 @@ func (e *Error) Error() string {
 		fmt.Fprintf(&b, "%d %s", e.Status, http.StatusText(e.Status))
 	case e.Unknown:
 		b.WriteString("outcome unknown: the request was sent and no answer came back")
+	case errors.Is(e.Err, ErrNoAPIKey):
+		b.WriteString("not sent")
 	default:
 		b.WriteString("request failed")
 	}

@@ -284,6 +284,10 @@ func minimalAnswer(op string, r *http.Request) (int, string) {
 		return 200, `{"services":[{"service_id":"` + testService + `","service_name":"orders"}]}`
 	case "GET /skybackup/v1/backups/schedules/{id}", "PATCH /skybackup/v1/backups/schedules/{id}":
 		return 200, `{"id":3,"service_id":"` + testService + `","type":"full","schedule":"cron","suspended":true}`
+	case "POST /provisioning/v1/services/{service_id}/replication":
+		return 202, `{"primary_host":"dbtgf00000002","replication_type":"uni-directional"}`
+	case "GET /provisioning/v1/services/{service_id}/replicas":
+		return 200, `[{"id":"dbtgf00000002","name":"orders-replica","status":"ready","primary_host":"` + testService + `","replication_enabled":true}]`
 	}
 	if r.Method == http.MethodGet {
 		return 200, `[]` // the option listings
@@ -292,7 +296,7 @@ func minimalAnswer(op string, r *http.Request) (int, string) {
 }
 
 // Methods of *api.Client that send nothing.
-var clientMethodsSendingNothing = []string{"BaseURL", "Host", "Org", "LiveBackup", "Now"}
+var clientMethodsSendingNothing = []string{"BaseURL", "Host", "Org", "LiveBackup", "LogicalBackupType", "Now"}
 
 func testCredentials(t *testing.T) (gcs, s3 string) {
 	t.Helper()
@@ -328,10 +332,18 @@ func clientCalls(t *testing.T) []clientCall {
 				Name: "skytui-openapi", Version: "10.6.11-6-1", SSLEnabled: true,
 				AllowList: []api.AllowListEntry{{IP: "192.0.2.0/24", Comment: "office"}}})
 		}},
+		{"CreateService", "skytui services create's defaults", func(ctx context.Context, c *api.Client) (any, error) {
+			return c.CreateService(ctx, api.CreateServiceRequest{ServiceType: "transactional", Topology: "es-single",
+				Provider: "aws", Region: "us-east-1", Architecture: "amd64", Size: "sky-2x8", Storage: 100, Nodes: 1,
+				Name: "skytui-openapi", SSLEnabled: false, AllowList: []api.AllowListEntry{{IP: "203.0.113.7/32"}}})
+		}},
 		{"GetCredentials", "", func(ctx context.Context, c *api.Client) (any, error) { return c.GetCredentials(ctx, svc) }},
 		{"GetAllowList", "", func(ctx context.Context, c *api.Client) (any, error) { return c.GetAllowList(ctx, svc) }},
 		{"AddAllowListEntry", "", func(ctx context.Context, c *api.Client) (any, error) {
 			return c.AddAllowListEntry(ctx, svc, "203.0.113.7")
+		}},
+		{"AddAllowListEntry", "CIDR", func(ctx context.Context, c *api.Client) (any, error) {
+			return c.AddAllowListEntry(ctx, svc, "198.51.100.0/24")
 		}},
 		{"RemoveAllowListEntry", "", func(ctx context.Context, c *api.Client) (any, error) {
 			return c.RemoveAllowListEntry(ctx, svc, "203.0.113.7/32")
@@ -364,10 +376,21 @@ func clientCalls(t *testing.T) []clientCall {
 			return c.CreateSchedule(ctx, api.ScheduleRequest{BackupType: api.BackupFull, Schedule: "once", ServiceID: svc,
 				ExternalStorage: &api.ExternalStorage{Bucket: api.ExternalBucket{Path: "s3://acme-backups/nightly", Credentials: s3}}})
 		}},
+		// `skytui backups create --type binarylog`
+		{"CreateSchedule", "binarylog", func(ctx context.Context, c *api.Client) (any, error) {
+			return c.CreateSchedule(ctx, api.ScheduleRequest{BackupType: api.BackupBinarylog, Schedule: "once", ServiceID: svc})
+		}},
+		// the live service's own type, offered by the form on its prefix
+		{"CreateSchedule", "snapshot", func(ctx context.Context, c *api.Client) (any, error) {
+			return c.CreateSchedule(ctx, api.ScheduleRequest{BackupType: api.BackupSnapshot, Schedule: "0 4 * * *", ServiceID: svc})
+		}},
 		{"ListSchedules", "", func(ctx context.Context, c *api.Client) (any, error) { return c.ListSchedules(ctx, svc) }},
 		{"GetSchedule", "", func(ctx context.Context, c *api.Client) (any, error) { return c.GetSchedule(ctx, 3) }},
 		{"UpdateSchedule", "cron", func(ctx context.Context, c *api.Client) (any, error) {
 			return c.UpdateSchedule(ctx, 3, api.ScheduleUpdate{Schedule: "45 4 * * 1-5"})
+		}},
+		{"UpdateSchedule", "type", func(ctx context.Context, c *api.Client) (any, error) {
+			return c.UpdateSchedule(ctx, 3, api.ScheduleUpdate{BackupType: api.BackupIncremental})
 		}},
 		{"UpdateSchedule", "suspend", func(ctx context.Context, c *api.Client) (any, error) {
 			yes := true
@@ -422,6 +445,14 @@ func clientCalls(t *testing.T) []clientCall {
 		{"SetStorageSize", "", func(ctx context.Context, c *api.Client) (any, error) { return nil, c.SetStorageSize(ctx, svc, 200) }},
 		{"SetSSL", "", func(ctx context.Context, c *api.Client) (any, error) { return nil, c.SetSSL(ctx, svc, false) }},
 		{"IsIPAllowed", "", func(ctx context.Context, c *api.Client) (any, error) { return c.IsIPAllowed(ctx, svc, "203.0.113.7") }},
+		{"StartManagedReplication", "uni-directional", func(ctx context.Context, c *api.Client) (any, error) {
+			return c.StartManagedReplication(ctx, svc, "dbtgf00000002", api.ReplicationUni)
+		}},
+		{"StartManagedReplication", "bi-directional", func(ctx context.Context, c *api.Client) (any, error) {
+			return c.StartManagedReplication(ctx, svc, "dbtgf00000002", api.ReplicationBi)
+		}},
+		{"EndManagedReplication", "", func(ctx context.Context, c *api.Client) (any, error) { return nil, c.EndManagedReplication(ctx, svc) }},
+		{"ListReplicas", "", func(ctx context.Context, c *api.Client) (any, error) { return c.ListReplicas(ctx, svc) }},
 	}
 }
 
@@ -503,6 +534,8 @@ func TestOpenAPIClientRequests(t *testing.T) {
 		"POST /provisioning/v1/services/{service_id}/size", "PATCH /provisioning/v1/services/{service_id}/storage/size",
 		"PATCH /provisioning/v1/services/{service_id}/security/ssl",
 		"POST /provisioning/v1/services/{service_id}/security/is-ip-allowed",
+		"POST /provisioning/v1/services/{service_id}/replication", "DELETE /provisioning/v1/services/{service_id}/replication",
+		"GET /provisioning/v1/services/{service_id}/replicas",
 		"GET /skybackup/v1/backups", "GET /skybackup/v1/backups/schedules", "POST /skybackup/v1/backups/schedules",
 		"GET /skybackup/v1/restores", "POST /skybackup/v1/restores", "GET /skybackup/v1/restores/{id}",
 		"DELETE /skybackup/v1/restores/{id}",

@@ -16,6 +16,14 @@ const sbKey = "test-key"
 
 func sandboxClient(t *testing.T, backupPrefix string) (*api.Client, *sandbox.Server, *sandbox.ManualClock) {
 	t.Helper()
+	c, sb, clock, _ := sandboxAt(t, backupPrefix)
+	return c, sb, clock
+}
+
+// sandboxAt is sandboxClient with the sandbox's URL, for requests the
+// client would not send.
+func sandboxAt(t *testing.T, backupPrefix string) (*api.Client, *sandbox.Server, *sandbox.ManualClock, string) {
+	t.Helper()
 	clock := sandbox.NewManualClock(time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC))
 	sb := sandbox.New(sandbox.Options{APIKey: sbKey, Clock: clock})
 	url, err := sb.Start("127.0.0.1:0")
@@ -28,7 +36,7 @@ func sandboxClient(t *testing.T, backupPrefix string) (*api.Client, *sandbox.Ser
 	if err != nil {
 		t.Fatal(err)
 	}
-	return c, sb, clock
+	return c, sb, clock, url
 }
 
 // launch creates a service from the option listings and waits (on the

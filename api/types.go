@@ -1,6 +1,7 @@
 package api
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/skytui/skytui/internal/statusword"
@@ -30,6 +31,10 @@ type Service struct {
 	CreatedOn     UnixTime       `json:"created_on"`
 	UpdatedOn     UnixTime       `json:"updated_on,omitempty"`
 	Errors        []string       `json:"errors,omitempty"`
+	// PrimaryHost is the service a managed replica replicates from (its
+	// ID); ReplicationEnabled is true on both ends of managed replication.
+	PrimaryHost        string `json:"primary_host,omitempty"`
+	ReplicationEnabled bool   `json:"replication_enabled,omitempty"`
 }
 
 // Endpoint is one named endpoint of a service with its ports and allow list.
@@ -209,6 +214,25 @@ type Size struct {
 	Tier         string `json:"tier,omitempty"`
 }
 
+// Spec is what the size gives, as every screen words it: "2 vCPU, 8 GB
+// RAM". The API says "2 vCPU" and "8 GB"; a bare number gets its unit.
+func (s Size) Spec() string {
+	var out []string
+	if c := strings.TrimSpace(s.CPU); c != "" {
+		if _, err := strconv.ParseFloat(c, 64); err == nil {
+			c += " vCPU"
+		}
+		out = append(out, c)
+	}
+	if r := strings.TrimSpace(s.RAM); r != "" {
+		if _, err := strconv.ParseFloat(r, 64); err == nil {
+			r += " GB"
+		}
+		out = append(out, r+" RAM")
+	}
+	return strings.Join(out, ", ")
+}
+
 // Version is a software version option; send Name when creating.
 type Version struct {
 	ID          string `json:"id,omitempty"`
@@ -240,6 +264,10 @@ const (
 
 // BackupTypes are the types of the interface document, in form order.
 var BackupTypes = []string{BackupFull, BackupIncremental, BackupLogical, BackupPhysical, BackupBinarylog}
+
+// LiveBackupTypes are the types the live service's backup interface
+// (/skybackup/v1) takes: its description's enum, in form order.
+var LiveBackupTypes = []string{BackupFull, BackupIncremental, BackupBinarylog, BackupDump, BackupSnapshot}
 
 // ScheduleRequest is the body of POST /backups/schedules.
 type ScheduleRequest struct {
@@ -363,6 +391,20 @@ func BackupState(status string) string {
 		return BackupInProgress
 	}
 	return ""
+}
+
+// BackupWord is a backup's status as every screen words it: the
+// normalised state (in progress, completed, failed), else the API's own
+// word, else "unknown". The Backups list, the restore wizard's picker, the
+// migration and the replication wizard all show this.
+func BackupWord(status string) string {
+	if st := BackupState(status); st != "" {
+		return st
+	}
+	if strings.TrimSpace(status) == "" {
+		return "unknown"
+	}
+	return status
 }
 
 // BackupStatus is one entry of the backup status call.

@@ -100,9 +100,9 @@ func ValidateBackupType(t string) error {
 	case BackupFull, BackupIncremental, BackupLogical, BackupPhysical, BackupBinarylog, BackupDump, BackupSnapshot:
 		return nil
 	case "":
-		return rule("backup_type", "is required (full, incremental, logical, physical or binarylog)")
+		return rule("backup_type", "is required (full, incremental, logical, physical or binarylog; on the live service full, incremental, binarylog, dump or snapshot)")
 	}
-	return rule("backup_type", "must be full, incremental, logical, physical or binarylog (got %q)", t)
+	return rule("backup_type", "must be full, incremental, logical, physical or binarylog; on the live service full, incremental, binarylog, dump or snapshot (got %q)", t)
 }
 
 var cronParser = cron.NewParser(cron.Minute | cron.Hour | cron.Dom | cron.Month | cron.Dow)
@@ -240,6 +240,28 @@ func ValidateAllowListIP(ip string) error {
 		return rule("ip", "%q is not a valid IP address or CIDR network", ip)
 	}
 	return nil
+}
+
+// WideNetwork warns about an allow-list entry that opens a service to a
+// large part of the internet: an IPv4 network wider than /16 (65,536
+// addresses) or an IPv6 network wider than /48. It returns "" for anything
+// narrower, and for what does not parse (ValidateAllowListIP says why).
+func WideNetwork(ip string) string {
+	p, err := netip.ParsePrefix(NormalizeAllowListIP(ip))
+	if err != nil {
+		return ""
+	}
+	limit := 16
+	if p.Addr().Is6() {
+		limit = 48
+	}
+	switch {
+	case p.Bits() == 0:
+		return p.String() + " lets every address on the internet connect"
+	case p.Bits() < limit:
+		return fmt.Sprintf("%s is wider than /%d: every address in it may connect", p, limit)
+	}
+	return ""
 }
 
 // NormalizeAllowListIP turns a bare address into a one-host CIDR (/32 or /128).

@@ -260,3 +260,22 @@ func TestValidateBaseURL(t *testing.T) {
 		t.Errorf("client must refuse plain HTTP off loopback: %v", err)
 	}
 }
+
+func TestWideNetwork(t *testing.T) {
+	for ip, want := range map[string]string{
+		"0.0.0.0/0":       "0.0.0.0/0 lets every address on the internet connect",
+		"::/0":            "::/0 lets every address on the internet connect",
+		"10.0.0.0/8":      "10.0.0.0/8 is wider than /16: every address in it may connect",
+		"172.16.0.0/15":   "172.16.0.0/15 is wider than /16: every address in it may connect",
+		"2001:db8::/32":   "2001:db8::/32 is wider than /48: every address in it may connect",
+		"172.16.0.0/16":   "",
+		"203.0.113.7":     "",
+		"2001:db8::/48":   "",
+		"not an address":  "",
+		"198.51.100.0/24": "",
+	} {
+		if got := WideNetwork(ip); got != want {
+			t.Errorf("WideNetwork(%q) = %q, want %q", ip, got, want)
+		}
+	}
+}

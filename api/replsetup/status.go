@@ -20,6 +20,7 @@ type Pair struct {
 	SecondaryID   string    `json:"secondary_id"`
 	SecondaryName string    `json:"secondary_name,omitempty"`
 	Method        string    `json:"method,omitempty"`
+	Mode          string    `json:"mode,omitempty"` // managed: uni-directional or bi-directional
 	BackupKey     string    `json:"backup_key,omitempty"`
 	ConfiguredAt  time.Time `json:"configured_at,omitzero"`
 }

@@ -1,0 +1,124 @@
+// Managed replication: the service's own replication, the other way to
+// make a secondary (here: a replica) follow a primary. One API call sets
+// it up (POST .../services/{replica}/replication) and one ends it
+// (DELETE); there is no allow list, backup, restore or grant on the
+// user's side. Its rules and calls, shared by the TUI and the commands.
+
+package replsetup
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/skytui/skytui/api"
+)
+
+// MethodManaged is the method of a pair set up by managed replication.
+const MethodManaged = "managed"
+
+// What each way of setting up replication does and needs, in words the
+// wizard and the commands' help show.
+const (
+	SkyPathText = "sky procedures: skytui restores a recent backup of the primary into the secondary " +
+		"(erasing it), points it at the primary with sky.change_external_primary_gtid, runs the grant on " +
+		"the primary and starts replication. Needs two ready services on the same cloud provider, the " +
+		"secondary's outbound IP in the primary's allow list and a backup with a position no older than 4 days."
+	ManagedText = "managed replication: one request to the API; the service sets up and runs replication " +
+		"itself (uni-directional: the replica follows the primary; bi-directional: each follows the other). " +
+		"Needs two ready services, a replica that does not replicate already and a primary that is not " +
+		"itself a replica. Ending it (DELETE) leaves the replica's data as it is."
+)
+
+// ValidateManagedPair applies the rules of managed replication: two
+// different services, both ready (not pending), a replica that is not one
+// already, and a primary that is not itself a replica.
+func ValidateManagedPair(primary, replica *api.Service) error {
+	if primary == nil || replica == nil {
+		return errors.New("choose a primary and a replica")
+	}
+	if primary.ID == replica.ID {
+		return fmt.Errorf("%s cannot replicate from itself: choose two different services", SvcName(primary))
+	}
+	for _, x := range []struct {
+		role string
+		s    *api.Service
+	}{{"primary", primary}, {"replica", replica}} {
+		if x.s.Pending() {
+			return fmt.Errorf("the %s %s is %s: a service in a pending state cannot take part; wait until it is ready", x.role, SvcName(x.s), x.s.Status)
+		}
+		if !x.s.Ready() {
+			return fmt.Errorf("the %s %s is %s: both services must be ready", x.role, SvcName(x.s), api.OrID(x.s.Status, "unknown"))
+		}
+	}
+	if p := api.ManagedReplicaOf(replica); p != "" {
+		return fmt.Errorf("%s already replicates from %s: end that replication first", SvcName(replica), p)
+	}
+	if p := api.ManagedReplicaOf(primary); p != "" {
+		return fmt.Errorf("the primary %s is itself a replica of %s: choose a service that is not a replica", SvcName(primary), p)
+	}
+	return nil
+}
+
+// CheckManagedPair reads both services and applies ValidateManagedPair.
+func (e *Engine) CheckManagedPair(ctx context.Context, primaryID, replicaID string) Outcome {
+	if primaryID == replicaID {
+		return fail(StepPair, nil, "the primary and the replica are the same service: choose two different services", "choose another replica")
+	}
+	svcs, err := e.services(ctx, primaryID, replicaID)
+	if err != nil {
+		return fail(StepPair, err, "", apiFix(err))
+	}
+	p, r := svcs[0], svcs[1]
+	o := Outcome{Step: StepPair, Primary: p, Secondary: r}
+	if err := ValidateManagedPair(p, r); err != nil {
+		o.Verdict, o.Problem, o.Err = Fail, err.Error(), err
+		o.Fix = "choose two ready services; a replica that already replicates must end that first"
+		if p.Pending() || r.Pending() {
+			o.Fix = "wait until both are ready (the Services screen shows their status), then try again"
+		}
+		return o
+	}
+	o.Verdict = Pass
+	o.Summary = fmt.Sprintf("%s -> %s, both ready", SvcName(p), SvcName(r))
+	return o
+}
+
+// StartManaged sets up managed replication of replica from primary with
+// the given type. Mutating: run it through kit.Do (or a command's
+// confirmation). An outcome-unknown answer is Waiting, never Fail: the
+// replica is read again to see whether it took.
+func (e *Engine) StartManaged(ctx context.Context, primaryID, replicaID, typ string) Outcome {
+	cl, err := e.client()
+	if err != nil {
+		return fail(StepStart, err, "", "")
+	}
+	_, err = cl.StartManagedReplication(ctx, replicaID, primaryID, typ)
+	if api.IsOutcomeUnknown(err) {
+		if s, rerr := cl.GetService(ctx, replicaID); rerr == nil && s.PrimaryHost == primaryID {
+			return Outcome{Step: StepStart, Verdict: Pass, Secondary: s, Err: err,
+				Summary: fmt.Sprintf("the answer was lost, but %s now reports %s as its primary: managed replication (%s) is set up", SvcName(s), primaryID, typ)}
+		}
+		return Outcome{Step: StepStart, Verdict: Waiting, Err: err,
+			Summary: "managed replication of " + replicaID + ": outcome unknown — the request was sent and no answer came back, and the replica does not report a primary yet; look at the replica before sending it again"}
+	}
+	if err != nil {
+		return fail(StepStart, err, "the API refused managed replication: "+err.Error(), apiFix(err))
+	}
+	o := Outcome{Step: StepStart, Verdict: Pass, Summary: fmt.Sprintf("managed replication (%s) from %s set up on %s", typ, primaryID, replicaID)}
+	if s, err := cl.GetService(ctx, replicaID); err == nil {
+		o.Secondary = s
+		o.Summary = fmt.Sprintf("managed replication (%s) set up: %s replicates from %s", typ, SvcName(s), api.OrID(s.PrimaryHost, primaryID))
+	}
+	return o
+}
+
+// ManagedPair is the pair of a managed replication set up at now.
+func ManagedPair(primary, replica *api.Service, typ string, now time.Time) Pair {
+	return Pair{PrimaryID: primary.ID, PrimaryName: primary.Name, SecondaryID: replica.ID, SecondaryName: replica.Name,
+		Method: MethodManaged, Mode: typ, ConfiguredAt: now}
+}
+
+// Managed reports a pair set up by managed replication.
+func (p Pair) Managed() bool { return p.Method == MethodManaged }
