@@ -145,7 +145,7 @@ func TestCronScheduleCreatesBackupsAtItsTimes(t *testing.T) {
 	}
 	// An own-bucket schedule writes to its bucket and the listing says so.
 	bucket := "gs://acme-bucket/hourly"
-	h.do("POST", "/skybackup/v1/backups/schedules", api.ScheduleRequest{BackupType: "logical", Schedule: "30 * * * *", ServiceID: id,
+	h.do("POST", "/skybackup/v1/backups/schedules", api.ScheduleRequest{BackupType: "dump", Schedule: "30 * * * *", ServiceID: id,
 		ExternalStorage: &api.ExternalStorage{Bucket: api.ExternalBucket{Path: bucket, Credentials: gcsCreds}}}).want(t, 200)
 	h.clk.Advance(time.Hour) // 20:05: the 19:30 dump ran
 	var own []api.Backup
@@ -154,7 +154,7 @@ func TestCronScheduleCreatesBackupsAtItsTimes(t *testing.T) {
 			own = append(own, b)
 		}
 	}
-	if len(own) != 1 || own[0].Bucket != bucket || own[0].Type != "logical" || own[0].Method != "mysqldump" {
+	if len(own) != 1 || own[0].Bucket != bucket || own[0].Type != "dump" || own[0].Method != "mysqldump" {
 		t.Fatalf("own-bucket backups %+v", own)
 	}
 	var scheds struct {

@@ -52,6 +52,8 @@ func TestOpenAPIConformance(t *testing.T) {
 		"PATCH /provisioning/v1/services/{service_id}/storage/size", "PATCH /provisioning/v1/services/{service_id}/security/ssl",
 		"POST /provisioning/v1/services/{service_id}/security/is-ip-allowed",
 		"GET /skybackup/v1/restores/pointintime/lookup", "POST /skybackup/v1/restores/lookup",
+		"POST /provisioning/v1/services/{service_id}/replication", "DELETE /provisioning/v1/services/{service_id}/replication",
+		"GET /provisioning/v1/services/{service_id}/replicas",
 	} {
 		want[op] = true
 	}
@@ -217,6 +219,7 @@ func scenario(t *testing.T, h *harness) {
 	h.do("PATCH", B+"/backups/schedules/"+jsonString(cronSc.ID), api.ScheduleUpdate{Schedule: "15 6 * * 1-5", Suspended: &suspend})
 	h.do("PATCH", B+"/backups/schedules/"+jsonString(cronSc.ID), api.ScheduleUpdate{Schedule: "15 66 * * *"})
 	h.do("PATCH", B+"/backups/schedules/424242", api.ScheduleUpdate{Suspended: &suspend})
+	h.do("GET", B+"/backups/schedules/"+jsonString(cronSc.ID), nil).want(t, 200) // the edited, suspended record
 	h.do("DELETE", B+"/backups/schedules/"+jsonString(sc.ID), nil)
 	h.do("DELETE", B+"/backups/schedules/"+jsonString(sc.ID), nil)
 
@@ -249,7 +252,12 @@ func scenario(t *testing.T, h *harness) {
 	h.do("POST", B+"/restores/lookup", api.RestoreLookupRequest{BackupID: key})
 	h.do("POST", B+"/restores/lookup", api.RestoreLookupRequest{BackupID: "nokey"})
 	h.do("POST", B+"/restores", api.PointInTimeRestore(replica, orders, h.clk.Now().Add(time.Hour))) // outside the window
-	h.do("POST", B+"/restores", api.PointInTimeRestore(replica, orders, h.clk.Now().Add(-time.Hour)))
+	var pitr api.Restore
+	h.do("POST", B+"/restores", api.PointInTimeRestore(replica, orders, h.clk.Now().Add(-time.Hour))).want(t, 200).decode(t, &pitr)
+	h.do("GET", B+"/restores/"+jsonString(pitr.ID), nil).want(t, 200) // running
+	h.clk.Advance(3 * time.Hour)
+	h.do("GET", B+"/restores/"+jsonString(pitr.ID), nil).want(t, 200) // succeeded
+	h.do("GET", B+"/restores?service_id="+replica, nil).want(t, 200)
 	for _, s := range svcs {
 		h.do("GET", P+"/services/"+s.ID, nil)
 		h.do("GET", P+"/services/"+s.ID+"/security/credentials", nil)
@@ -269,23 +277,42 @@ func scenario(t *testing.T, h *harness) {
 	h.do("POST", LP+"/security/is-ip-allowed", map[string]string{"ip_address": "nope"})
 	h.do("PATCH", LP+"/security/ssl", map[string]bool{"ssl_enabled": false})
 	h.do("PATCH", LP+"/security/ssl", "{not json")
+	h.do("GET", LP, nil).want(t, 200)                     // SSL off
 	h.do("POST", LP+"/nodes", map[string]int{"nodes": 9}) // more than es-replica has: 400
 	h.do("POST", LP+"/size", map[string]string{"size": "sky-4x16"})
 	h.do("POST", LP+"/size", map[string]string{"size": "sky-4x32"}) // pending: 409
+	h.do("GET", LP, nil).want(t, 200)                               // pending_scale
 	h.clk.Advance(ScaleDuration + time.Second)
 	h.do("PATCH", LP+"/storage/size", map[string]int{"size": 50})
 	h.do("PATCH", LP+"/storage/size", map[string]int{"size": 200})
 	h.clk.Advance(ScaleDuration + time.Second)
 	h.do("POST", LP+"/stop", nil)
-	h.do("POST", LP+"/start", nil) // pending: 409
+	h.do("POST", LP+"/start", nil)    // pending: 409
+	h.do("GET", LP, nil).want(t, 200) // pending_stop
 	h.clk.Advance(StopDuration + time.Second)
+	h.do("GET", LP, nil).want(t, 200) // stopped
+	h.do("GET", P+"/services", nil).want(t, 200)
 	h.do("POST", LP+"/start", nil)
 	h.do("POST", LP+"/power", map[string]bool{"is_active": false}) // pending: 409
 	h.clk.Advance(StartDuration + time.Second)
 	h.do("POST", LP+"/power", map[string]bool{"is_active": false})
 	h.clk.Advance(StopDuration + time.Second)
 	h.do("DELETE", LP, nil)
+	h.do("GET", LP, nil).want(t, 200)                // pending_delete
 	h.do("DELETE", P+"/services/dbtaf00000001", nil) // 404
+
+	// Managed replication (handlers_managed.go).
+	MP := P + "/services/" + replica
+	h.do("POST", MP+"/replication", api.ManagedReplication{PrimaryHost: orders, ReplicationType: api.ReplicationUni})
+	h.do("POST", MP+"/replication", api.ManagedReplication{PrimaryHost: orders, ReplicationType: api.ReplicationUni}) // twice: 409
+	h.do("POST", MP+"/replication", api.ManagedReplication{PrimaryHost: orders, ReplicationType: "sideways"})         // 400
+	h.do("POST", MP+"/replication", api.ManagedReplication{PrimaryHost: "dbtaf00000001", ReplicationType: api.ReplicationBi})
+	h.do("GET", P+"/services/"+orders+"/replicas", nil)
+	h.do("GET", P+"/services/"+orders, nil)
+	h.do("GET", MP, nil)
+	h.do("GET", P+"/services/dbtaf00000001/replicas", nil)    // 404
+	h.do("DELETE", P+"/services/"+orders+"/replication", nil) // the primary: 400
+	h.do("DELETE", MP+"/replication", nil)
 
 	// Injected faults answer with the same error document.
 	h.s.SetFaults(Faults{ErrorRate: 1})

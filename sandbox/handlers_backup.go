@@ -177,6 +177,9 @@ func hCreateSchedule(st *store, c *reqCtx) (int, any, *apiError) {
 	if err := decodeValid(c, &req); err != nil {
 		return 0, nil, err
 	}
+	if err := checkBackupType(c, req.BackupType); err != nil {
+		return 0, nil, err
+	}
 	s, err := st.service(req.ServiceID)
 	if err != nil {
 		return 0, nil, err
@@ -477,4 +480,14 @@ func (st *store) bucketRestore(es *api.ExternalSource, file string) *restore {
 		dataBytes: int64(200<<20) + int64(n%(20<<30)), gtidSeq: int64(n % 1_000_000),
 		username: "dbpuser" + strconv.Itoa(int(n%100000)), password: st.newPassword(), txPerSec: 0.2,
 	}
+}
+
+// checkBackupType applies each prefix's backup types: the interface
+// document's under /backup/v1, the live description's enum under
+// /skybackup/v1 (where logical and physical are refused with a 400).
+func checkBackupType(c *reqCtx, typ string) *apiError {
+	if fe, ok := api.CheckBackupType(c.live, typ).(*api.FieldError); ok {
+		return validation(fe)
+	}
+	return nil
 }

@@ -21,6 +21,11 @@ func hUpdateSchedule(st *store, c *reqCtx) (int, any, *apiError) {
 	if err := decodeValid(c, &req); err != nil {
 		return 0, nil, err
 	}
+	if req.BackupType != "" {
+		if err := checkBackupType(c, req.BackupType); err != nil {
+			return 0, nil, err
+		}
+	}
 	if sc.cron == nil {
 		e := errf(http.StatusBadRequest, "schedule", "backup schedule %d is a one-time job (schedule \"once\"): it cannot be edited", sc.id)
 		e.solution = "Delete it, or create a new backup schedule with the cron expression."

@@ -86,6 +86,7 @@ func parseGTIDList(s string) ([]gtid, bool) {
 
 // replica is a service's configuration as a secondary.
 type replica struct {
+	managed bool // configured by managed replication: the platform's own user, no allow list or grant to check
 	host    string
 	port    int
 	useGTID bool
@@ -244,10 +245,10 @@ func (st *store) ioThread(sec *service, r *replica, t time.Time) (*service, *con
 	if p.status != statusReady {
 		return nil, connecting(2003, `Can't connect to server on '%s' (111 "Connection refused")`, r.host)
 	}
-	if !p.allows(r.egress) {
+	if !r.managed && !p.allows(r.egress) {
 		return nil, connecting(2003, `Can't connect to server on '%s' (110 "Connection timed out")`, r.host)
 	}
-	if pw, ok := p.grantFor(r.user, r.egress); !ok || pw != r.password {
+	if pw, ok := p.grantFor(r.user, r.egress); !r.managed && (!ok || pw != r.password) {
 		return nil, connecting(1045, "Access denied for user '%s'@'%s' (using password: YES)", r.user, r.egress)
 	}
 	now := p.gtidSeqAt(t)
@@ -439,6 +440,9 @@ func (st *store) call(id, proc string, args []any, t time.Time) (*demosql.Result
 	case "replication_grants":
 		if s.repl == nil {
 			return nil, demosql.Errorf(1200, "No replication is configured: call change_external_primary_gtid or change_external_primary first")
+		}
+		if s.repl.managed {
+			return nil, demosql.Errorf(1200, "Replication of this service is managed by the platform: there is no grant to run")
 		}
 		return grantResult(s.repl.grant), nil
 	case "start_replication":

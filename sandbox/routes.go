@@ -42,6 +42,8 @@ func buildRoutes() []*route {
 	add(P, "/services/{id}/security/ssl", map[string]handler{"PATCH": hSetSSL})
 	add(P, "/services/{id}/security/is-ip-allowed", map[string]handler{"POST": hIsIPAllowed})
 	add(P, "/services/{id}/security/credentials", map[string]handler{"GET": hCredentials})
+	add(P, "/services/{id}/replication", map[string]handler{"POST": hStartManagedReplication, "DELETE": hEndManagedReplication})
+	add(P, "/services/{id}/replicas", map[string]handler{"GET": hListReplicas})
 	add(P, "/services/{id}/security/allowlist", map[string]handler{"GET": hGetAllowList, "POST": hAddAllowList, "DELETE": hRemoveAllowList, "PUT": hReplaceAllowList})
 	add(P, "/providers", map[string]handler{"GET": hProviders})
 	add(P, "/regions", map[string]handler{"GET": hRegions})

@@ -86,6 +86,8 @@ type service struct {
 	repl         *replica
 	grants       map[string]string // lower(user)@lower(host) → password
 	gtidSlavePos string
+	// managed replication (handlers_managed.go): the primary it follows
+	managed *managedLink
 }
 
 func (s *service) fqdn() string { return s.id + ".sandbox.localhost" }
@@ -491,7 +493,7 @@ func (st *store) render(s *service) api.Service {
 	if s.provider == "aws" {
 		sv.IOPS, sv.Throughput = 3000, 125
 	}
-	return api.Service{
+	out := api.Service{
 		ID: s.id, Name: s.name, Status: s.status, ServiceType: s.serviceType, Topology: s.topology,
 		Provider: s.provider, Region: s.region, Architecture: s.arch, Size: s.sz, Nodes: s.nodes, Version: s.version,
 		FQDN: fqdn, SSLEnabled: s.ssl, OutboundIPs: append([]string(nil), s.outbound...),
@@ -499,6 +501,8 @@ func (st *store) render(s *service) api.Service {
 		CreatedOn: api.UnixTime{Time: s.created}, UpdatedOn: api.UnixTime{Time: s.updated},
 		Errors: append([]string(nil), s.errors...),
 	}
+	st.managedFields(s, &out)
+	return out
 }
 
 func (st *store) service(id string) (*service, *apiError) {

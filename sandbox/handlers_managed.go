@@ -1,0 +1,173 @@
+package sandbox
+
+import (
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/skytui/skytui/api"
+)
+
+// ---- provisioning: managed replication ----
+//
+// The service's own replication, as the live service offers it beside the
+// sky procedures: POST .../services/{replica}/replication makes the
+// service of the path a replica of primary_host (uni- or bi-directional),
+// DELETE of the same path ends it, GET .../services/{id}/replicas lists a
+// service's replicas. The replica reports its primary (primary_host,
+// replication_enabled); in SQLDemo its sky.replication_status() answers
+// for the managed replication (a replica the platform configured: no
+// allow list or grant on the user's side).
+
+// managedLink is a service's managed replication: it replicates from
+// primary.
+type managedLink struct {
+	primary string
+	typ     string // api.ReplicationUni or api.ReplicationBi
+	since   time.Time
+}
+
+// managedUser is the replication user the platform creates for a replica.
+const managedUser = "skysql_managed_"
+
+// replicasOf are the services that replicate from s by managed
+// replication; for bi-directional replication s's own primary too.
+func (st *store) replicasOf(s *service) []*service {
+	var out []*service
+	for _, x := range st.order {
+		if x.managed != nil && x.managed.primary == s.id {
+			out = append(out, x)
+		}
+	}
+	if s.managed != nil && s.managed.typ == api.ReplicationBi {
+		if p, ok := st.services[s.managed.primary]; ok {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// managedFields fills what a service record says of managed replication.
+func (st *store) managedFields(s *service, out *api.Service) {
+	if s.managed != nil {
+		out.PrimaryHost = s.managed.primary
+		out.ReplicationEnabled = true
+		return
+	}
+	for _, x := range st.order {
+		if x.managed != nil && x.managed.primary == s.id {
+			out.ReplicationEnabled = true
+			return
+		}
+	}
+}
+
+// managedReplica is the replication the platform configures on sec to
+// follow pri from t: GTID from pri's position now, running.
+func managedReplica(sec, pri *service, t time.Time) *replica {
+	head := pri.binlogGTID(t)
+	file, pos := binlogCoords(head.seq)
+	return &replica{managed: true, host: pri.fqdn(), port: pri.ports.ReadWrite, useGTID: true,
+		gtid: head.String(), start: head, startOK: true, ssl: pri.ssl,
+		user: managedUser + sec.id, egress: sec.egress(), running: true,
+		ioPos: head.String(), readFile: file, readPos: pos, execFile: file, execPos: pos, applied: head}
+}
+
+// readyForReplication refuses a service that is pending or not ready.
+func readyForReplication(s *service, role string) *apiError {
+	if s.pending() {
+		return pendingError(s)
+	}
+	if s.status != statusReady {
+		return errf(http.StatusConflict, "service_id", "the %s %s is %s; managed replication needs a ready service", role, s.id, s.status)
+	}
+	return nil
+}
+
+// POST /services/{id}/replication {"primary_host", "replication_type"}.
+func hStartManagedReplication(st *store, c *reqCtx) (int, any, *apiError) {
+	var body api.ManagedReplication
+	if err := decodeBody(c, &body); err != nil {
+		return 0, nil, err
+	}
+	if err := api.ValidateReplicationType(body.ReplicationType); err != nil {
+		return 0, nil, validation(err)
+	}
+	if strings.TrimSpace(body.PrimaryHost) == "" {
+		return 0, nil, errf(http.StatusBadRequest, "primary_host", "primary_host: is required (the primary's service ID)")
+	}
+	sec, err := st.service(c.params["id"])
+	if err != nil {
+		return 0, nil, err
+	}
+	if err := readyForReplication(sec, "replica"); err != nil {
+		return 0, nil, err
+	}
+	if body.PrimaryHost == sec.id {
+		return 0, nil, errf(http.StatusBadRequest, "primary_host", "primary_host: a service cannot replicate from itself (%s)", sec.id)
+	}
+	pri, ok := st.services[body.PrimaryHost]
+	if !ok {
+		return 0, nil, errf(http.StatusNotFound, "primary_host", "primary_host: service %s not found", body.PrimaryHost)
+	}
+	if err := readyForReplication(pri, "primary"); err != nil {
+		return 0, nil, err
+	}
+	switch {
+	case sec.managed != nil:
+		e := errf(http.StatusConflict, "service_id", "service %s already replicates from %s; end that replication first", sec.id, sec.managed.primary)
+		e.solution = "DELETE /provisioning/v1/services/" + sec.id + "/replication, then set it up again."
+		return 0, nil, e
+	case pri.managed != nil:
+		return 0, nil, errf(http.StatusConflict, "primary_host", "primary_host: %s is itself a replica of %s; choose a service that is not a replica", pri.id, pri.managed.primary)
+	case len(st.replicasOf(sec)) > 0:
+		return 0, nil, errf(http.StatusConflict, "service_id", "service %s is the primary of %s; a primary cannot become a replica", sec.id, st.replicasOf(sec)[0].id)
+	}
+	sec.managed = &managedLink{primary: pri.id, typ: body.ReplicationType, since: c.now}
+	sec.repl = managedReplica(sec, pri, c.now)
+	sec.gtidSlavePos = sec.repl.gtid
+	if body.ReplicationType == api.ReplicationBi && (pri.repl == nil || pri.repl.managed) {
+		pri.repl = managedReplica(pri, sec, c.now)
+	}
+	sec.updated, pri.updated = c.now, c.now
+	return http.StatusAccepted, api.ManagedReplication{PrimaryHost: pri.id, ReplicationType: body.ReplicationType}, nil
+}
+
+// DELETE /services/{id}/replication: the replica stops following its
+// primary; its data stays.
+func hEndManagedReplication(st *store, c *reqCtx) (int, any, *apiError) {
+	s, err := changeableService(st, c)
+	if err != nil {
+		return 0, nil, err
+	}
+	if s.managed == nil {
+		if reps := st.replicasOf(s); len(reps) > 0 {
+			return 0, nil, errf(http.StatusBadRequest, "service_id", "service %s is a primary, not a replica: end replication on its replica %s", s.id, reps[0].id)
+		}
+		return 0, nil, errf(http.StatusBadRequest, "service_id", "service %s has no managed replication", s.id)
+	}
+	if p, ok := st.services[s.managed.primary]; ok && p.repl != nil && p.repl.managed {
+		p.repl = nil
+		p.updated = c.now
+	}
+	if s.repl != nil && s.repl.managed {
+		st.status(s, c.now) // what the threads had done until now
+		s.repl = nil
+	}
+	s.managed = nil
+	s.updated = c.now
+	return http.StatusOK, struct{}{}, nil
+}
+
+// GET /services/{id}/replicas.
+func hListReplicas(st *store, c *reqCtx) (int, any, *apiError) {
+	s, err := st.service(c.params["id"])
+	if err != nil {
+		return 0, nil, err
+	}
+	out := []api.Service{}
+	for _, r := range st.replicasOf(s) {
+		out = append(out, st.render(r))
+	}
+	return http.StatusOK, out, nil
+}
