@@ -1,6 +1,8 @@
 package kit
 
 import (
+	"fmt"
+
 	"context"
 	"errors"
 
@@ -66,6 +68,11 @@ type Action struct {
 	// EvidenceOf names what Evidence reads, for the dialog: "restores of
 	// orders-db".
 	EvidenceOf string
+	// Ends lists the watches (kit.Watch keys) this change ends: the
+	// delete of a restore being followed. When the change succeeds, or the
+	// watch finds the operation gone while the change is being sent, the
+	// watch stops without a word: the change's own toast says it.
+	Ends []string
 	// Origin is the ID of the screen that asked; its Update receives the
 	// ActionDoneMsg. Set by the screen (Do fills it from the screen).
 	Origin string
@@ -117,6 +124,13 @@ type ToastMsg struct {
 // Toast returns a command that shows a toast.
 func Toast(level ToastLevel, text string) tea.Cmd {
 	return Send(ToastMsg{Level: level, Text: text})
+}
+
+// RefuseReadOnly tells, at the key that would start a change, that the
+// profile is read-only: the user learns it before typing anything into a
+// form that could not be sent. The action layer refuses the change anyway.
+func RefuseReadOnly(c *Common, what string) tea.Cmd {
+	return Toast(ToastWarn, fmt.Sprintf("profile %s is read-only: %s not allowed (nothing was sent; :profile NAME switches)", c.Profile, what))
 }
 
 // OpenDialogMsg pushes a dialog on the root's dialog stack.

@@ -47,28 +47,49 @@ func CopyText(text string) string {
 	return strings.Join(lines, "\n")
 }
 
-// Copy copies text to the clipboard: always by OSC 52 (tmux-wrapped when
+// Copy copies text to the clipboard: by OSC 52 (tmux-wrapped when
 // needed), and also to the native clipboard when a display is present.
-// It then shows a toast naming what was copied; the text itself is never
-// shown. The text is cleaned first (CopyText).
+// Inside tmux it asks tmux whether the passthrough is on (OSC 52 is sent
+// only then) and puts the text in tmux's paste buffer too; with the
+// passthrough off the toast says so and how to turn it on. The toast
+// names what was copied and where; the text itself is never shown. The
+// text is cleaned first (CopyText).
 func Copy(c *Common, what, text string) tea.Cmd {
 	text = CopyText(text)
 	getenv := c.Env
-	via := "OSC 52"
-	if getenv("TMUX") != "" {
-		via = "OSC 52 via tmux passthrough"
-	}
 	osc := tea.Raw(CopySequence(getenv, text))
 	native := hasDisplay(getenv)
-	return tea.Sequence(osc, func() tea.Msg {
-		msg := what + " copied to the clipboard (" + via
-		if native {
-			if err := nativeCopy(text); err == nil {
-				msg += " and the system clipboard"
-			}
+	nativeDone := func() string {
+		if native && nativeCopy(text) == nil {
+			return " and the system clipboard"
 		}
-		return ToastMsg{Level: ToastSuccess, Text: msg + ")"}
-	})
+		return ""
+	}
+	if getenv("TMUX") == "" {
+		return tea.Sequence(osc, func() tea.Msg {
+			return ToastMsg{Level: ToastSuccess, Text: what + " copied to the clipboard (OSC 52" + nativeDone() + ")"}
+		})
+	}
+	return func() tea.Msg {
+		t := copyInTmux(text)
+		also := nativeDone()
+		switch {
+		case t.passthrough:
+			buf := ""
+			if t.buffer {
+				buf = ", and tmux's paste buffer"
+			}
+			return tea.Sequence(osc, Send(ToastMsg{Level: ToastSuccess,
+				Text: what + " copied to the clipboard (OSC 52 via tmux passthrough" + buf + also + ")"}))()
+		case also != "":
+			return ToastMsg{Level: ToastSuccess, Text: what + " copied to" + strings.TrimPrefix(also, " and") + " (not by OSC 52: tmux's allow-passthrough is off)"}
+		case t.buffer:
+			// the fix where a short line still shows it
+			return ToastMsg{Level: ToastWarn, Text: what + " is in tmux's paste buffer, not the clipboard (" +
+				TmuxPassthroughFix + "; prefix ] pastes the buffer)"}
+		}
+		return ToastMsg{Level: ToastError, Text: what + " not copied: tmux's allow-passthrough is off (" + TmuxPassthroughFix + ") and tmux load-buffer failed"}
+	}
 }
 
 // ShellQuote quotes a word for a POSIX shell when it holds anything but

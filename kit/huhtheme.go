@@ -14,6 +14,9 @@ func HuhTheme(c *Common) huh.Theme {
 		t := huh.ThemeBase(th.Dark)
 		g := th.Glyphs
 		bar := lipgloss.Border{Left: g.BoxV}
+		if th.Accessible {
+			bar.Left = g.Cursor // no box drawing: the focused field is marked as a selected row is
+		}
 		t.Focused.Base = lipgloss.NewStyle().PaddingLeft(1).Border(bar, false, false, false, true)
 		if th.AccentColor != nil {
 			t.Focused.Base = t.Focused.Base.BorderForeground(th.AccentColor)

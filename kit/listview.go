@@ -183,6 +183,12 @@ func (l *ListView) RefreshDetail() {
 	l.Detail.SetContent(title, secs)
 }
 
+// BackUsed reports that esc (Keys.Back) has something to do on the list:
+// a filter being typed or set, or a detail pane it can hide.
+func (l *ListView) BackUsed() bool {
+	return l.Table.Filtering() || l.Table.Filter() != "" || l.showDetail && !l.pinned
+}
+
 // HandleKey handles the list's own keys and reports whether it used the
 // key. A screen calls it after its own keys, or first while Capturing.
 func (l *ListView) HandleKey(msg tea.KeyPressMsg) (bool, tea.Cmd) {

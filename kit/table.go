@@ -329,9 +329,11 @@ func (t *Table) measure() {
 	t.relayout()
 }
 
-// relayout fits the columns into the width: natural widths if they fit,
-// else shrink towards Min (lowest priority first), else drop the lowest
-// priority columns.
+// relayout fits the columns into the width. Which columns show depends on
+// the width alone, never on the rows (a row turning pending must not make
+// a column vanish): the lowest priority columns are dropped until the
+// others fit at their Min. Those then get their natural widths if they
+// fit, else shrink towards Min, lowest priority first.
 func (t *Table) relayout() {
 	n := len(t.cols)
 	if len(t.widths) != n {
@@ -347,6 +349,22 @@ func (t *Table) relayout() {
 		order[i] = i
 	}
 	sort.SliceStable(order, func(a, b int) bool { return t.cols[order[a]].Priority < t.cols[order[b]].Priority })
+	for _, drop := range order {
+		least, count := 0, 0
+		for i, c := range t.cols {
+			if shown[i] {
+				least += c.Min
+				if i == t.sortCol {
+					least = least - c.Min + max(c.Min, cellWidth(c.Title)+2)
+				}
+				count++
+			}
+		}
+		if count <= 1 || least+2*(count-1) <= avail {
+			break
+		}
+		shown[drop] = false
+	}
 	for {
 		total, count := 0, 0
 		for i, c := range t.cols {

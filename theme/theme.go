@@ -26,7 +26,10 @@ type Options struct {
 	NoColor bool
 	// Unicode selects the Unicode glyph set instead of ASCII.
 	Unicode bool
-	// Accessible avoids animated glyphs (spinners show a fixed word).
+	// Accessible is for screen readers and braille displays: no
+	// animation (spinners show a fixed word), no box drawing (dialog
+	// borders, pane separators and rules are blank: a reader reads no
+	// line of dashes), every state in words (as everywhere).
 	Accessible bool
 }
 
@@ -153,6 +156,9 @@ func New(o Options) *Theme {
 		if !o.Unicode {
 			t.Glyphs.Spinner = []string{"..."}
 		}
+		// the layout stays; what would be drawn is blank
+		t.Glyphs.Sep, t.Glyphs.HRule = " ", " "
+		t.Glyphs.BoxCorner, t.Glyphs.BoxH, t.Glyphs.BoxV = " ", " ", " "
 	}
 	t.AccentColor = c(25, 75)
 	t.OKColor = c(28, 78)
