@@ -106,6 +106,8 @@ var typeInfo = map[string][2]string{
 	api.BackupLogical:     {"SQL statements (mysqldump): portable, to leave the service", "Writes SQL statements (mysqldump): the portable choice for moving data out of the managed service, to your own bucket."},
 	api.BackupPhysical:    {"data files (mariabackup): meant for large databases", "Copies the data files (mariabackup): meant for large databases, faster to take and to restore than logical."},
 	api.BackupBinarylog:   {"the binary logs, for point-in-time recovery", "Saves the binary logs: the changes since the last backup, for point-in-time recovery."},
+	api.BackupDump:        {"SQL statements (mysqldump): portable, to leave the service", "Writes SQL statements (mysqldump): the live service's logical backup, the portable choice for moving data out, to your own bucket."},
+	api.BackupSnapshot:    {"a storage snapshot of the service's volume", "Takes a snapshot of the service's storage volume: quick to take and to restore on the same service."},
 }
 
 // TypeExplanation is the one-line explanation of a backup type.

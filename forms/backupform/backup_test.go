@@ -60,7 +60,7 @@ func TestDraftRequestNamesEveryBrokenRule(t *testing.T) {
 			d.Destination, d.BucketPath, d.Credential = DestBucket, "s3://acme-exports/orders", "team-s3"
 		}, svc.ID, nil},
 		{"no type", func(d *Draft) { d.Type = "" }, svc.ID, []string{"backup_type: is required"}},
-		{"unknown type", func(d *Draft) { d.Type = "nightly" }, svc.ID, []string{`backup_type: must be full, incremental, logical, physical or binarylog (got "nightly")`}},
+		{"unknown type", func(d *Draft) { d.Type = "nightly" }, svc.ID, []string{`backup_type: must be full, incremental, logical, physical or binarylog; on the live service full, incremental, binarylog, dump or snapshot (got "nightly")`}},
 		{"cron with 4 fields", func(d *Draft) { d.When, d.Cron = WhenCustom, "0 3 * *" }, svc.ID, []string{"schedule: must be", "5 fields", "this has 4"}},
 		{"cron minute out of range", func(d *Draft) { d.When, d.Cron = WhenCustom, "61 3 * * *" }, svc.ID, []string{"schedule:", "61"}},
 		{"empty cron", func(d *Draft) { d.When, d.Cron = WhenCustom, "  " }, svc.ID, []string{`schedule: is required: "once" or a 5-field cron expression`}},
@@ -321,5 +321,30 @@ func TestEscKeepsTheDraft(t *testing.T) {
 	again := New(b.common, svc, Options{Draft: &msg.Draft})
 	if again.Draft() != msg.Draft {
 		t.Fatalf("reopened with %+v, want %+v", again.Draft(), msg.Draft)
+	}
+}
+
+// TestTypesOfTheProfilesInterface: on the live service's backup prefix the
+// form offers its types (dump, snapshot), not the interface document's
+// logical and physical, which it would refuse.
+func TestTypesOfTheProfilesInterface(t *testing.T) {
+	for _, tc := range []struct {
+		prefix, want string
+	}{
+		{"", "full incremental logical physical binarylog"},
+		{api.LiveBackupPrefix, "full incremental binarylog dump snapshot"},
+	} {
+		client, err := api.New(api.Config{BaseURL: "http://127.0.0.1:1", APIKey: "k", BackupPrefix: tc.prefix})
+		if err != nil {
+			t.Fatal(err)
+		}
+		b := New(common(t, nil, client), svc, Options{})
+		var got []string
+		for _, o := range b.typeOptions() {
+			got = append(got, o.Value)
+		}
+		if got := strings.Join(got, " "); got != tc.want {
+			t.Errorf("prefix %q: types %q, want %q", tc.prefix, got, tc.want)
+		}
 	}
 }

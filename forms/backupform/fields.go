@@ -22,7 +22,7 @@ func (b *Form) build() {
 		OptionsFunc(b.typeOptions, b.full.Bind()).
 		DescriptionFunc(b.typeDescription, []any{b.typ.Bind(), b.full.Bind()}).
 		Validate(func(t string) error {
-			if err := api.ValidateBackupType(t); err != nil {
+			if err := api.CheckBackupType(b.live(), t); err != nil {
 				return err
 			}
 			if t == api.BackupIncremental {
@@ -97,8 +97,12 @@ func (p *pathAccessor) Set(s string) {
 }
 
 func (b *Form) typeOptions() []huh.Option[string] {
-	out := make([]huh.Option[string], 0, len(api.BackupTypes))
-	for _, t := range api.BackupTypes {
+	types := api.BackupTypes
+	if b.live() {
+		types = api.LiveBackupTypes
+	}
+	out := make([]huh.Option[string], 0, len(types))
+	for _, t := range types {
 		info := typeInfo[t][0]
 		if t == api.BackupIncremental {
 			switch b.full.Get() {
@@ -160,7 +164,7 @@ func (b *Form) cronHint(s string) string {
 func (b *Form) pathHint(path, typ string) string {
 	path = strings.TrimSpace(path)
 	portable := "A logical backup (SQL statements) is the portable choice for leaving the service"
-	if typ == api.BackupLogical {
+	if typ == api.BackupLogical || typ == api.BackupDump {
 		portable = "Logical (SQL statements): the portable choice for leaving the service."
 	} else {
 		portable += "; you chose " + typ + "."
@@ -213,3 +217,7 @@ func (b *Form) credDescription() string {
 	}
 	return "gs:// takes GCS credentials, s3:// S3 credentials."
 }
+
+// live reports whether the form's profile speaks to the live service's
+// backup interface, whose backup types differ from the interface document's.
+func (b *Form) live() bool { return b.common.Client != nil && b.common.Client.LiveBackup() }

@@ -446,7 +446,7 @@ func (r *Wizard) rebuildBackups() {
 			storage += " (" + prov + ")"
 		}
 		rows = append(rows, kit.Row{ID: b.Key,
-			Cells: []string{api.ShortKey(b.Key), b.Type, b.Status, age, kit.HumanBytes(b.SizeBytes), storage, b.BinlogGTIDPosition},
+			Cells: []string{api.ShortKey(b.Key), b.Type, api.BackupWord(b.Status), age, kit.HumanBytes(b.SizeBytes), storage, b.BinlogGTIDPosition},
 			Kinds: []theme.Kind{0, 0, theme.StatusKind(b.Status)}})
 	}
 	r.backupTable.Empty = "no backups of " + nameOf(src) + " yet"
