@@ -259,6 +259,11 @@ func (s *Screen) CapturesKeys() bool {
 	return s.Capturing()
 }
 
+// UsesEsc implements kit.EscUser: esc leaves the schedules view, a form
+// or the wizard, clears the filter or hides the pane before a jump goes
+// back.
+func (s *Screen) UsesEsc() bool { return s.mode != modeList || s.BackUsed() }
+
 // SetSize implements kit.Screen.
 func (s *Screen) SetSize(w, h int) {
 	s.ListView.SetSize(w, h)

@@ -12,7 +12,8 @@ import (
 // (forms/restoreform, the one the Restores screen opens) hosted here, its
 // source filled in: managed storage, this backup. The wizard asks the
 // target, shows the backup chosen, and asks the target's name typed before
-// the one submit; the Restores screen (4) follows the restore.
+// the one submit. The restore is then watched to its end like one started
+// from the Restores screen (3), which lists it.
 
 // restoreWizardPrefix keys the listings the wizard asks this screen to poll.
 const restoreWizardPrefix = "backups-restore/"
@@ -33,7 +34,7 @@ func (s *Screen) openRestore() tea.Cmd {
 	case it.State != api.BackupCompleted:
 		return kit.Toast(kit.ToastWarn, "backup "+short+" is "+orDash(it.Word)+"; only a completed backup can be restored")
 	case it.IsExternalStorage:
-		return kit.Toast(kit.ToastWarn, "backup "+short+" is in your own bucket ("+orDash(it.Bucket)+"): restore it from the Restores screen (4, n, your own bucket)")
+		return kit.Toast(kit.ToastWarn, "backup "+short+" is in your own bucket ("+orDash(it.Bucket)+"): restore it from the Restores screen (3, n, 2: your own bucket)")
 	}
 	s.restore = restoreform.New(s.common, restoreform.Options{
 		Origin:          ID,
@@ -57,16 +58,18 @@ func (s *Screen) onRestoreDone(msg restoreform.DoneMsg) tea.Cmd {
 	s.restore, s.mode = nil, modeList
 	switch {
 	case msg.Submitted:
-		return kit.Toast(kit.ToastInfo, "restore submitted; the Restores screen (4) follows it")
+		return kit.Toast(kit.ToastInfo, "restore submitted; the Restores screen (3) lists it")
 	case msg.Migrate != nil:
-		return kit.Toast(kit.ToastInfo, "the migration across providers starts from the Restores screen: 4, then m")
+		return kit.Toast(kit.ToastInfo, "the migration across providers starts from the Restores screen: 3, then m")
 	}
 	return kit.Toast(kit.ToastInfo, "restore not started")
 }
 
-// onRestoreActionDone: a refused restore comes back to the wizard's
-// confirmation with everything kept; an unknown outcome is the root's
-// dialog's (never a "type the name to retry").
+// onRestoreActionDone: an accepted restore is watched to its end (the
+// root toasts the outcome, with the bell when the user is elsewhere); a
+// refused one comes back to the wizard's confirmation with everything
+// kept; an unknown outcome is the root's dialog's (never a "type the name
+// to retry").
 func (s *Screen) onRestoreActionDone(tag restoreform.Tag, msg kit.ActionDoneMsg) tea.Cmd {
 	switch {
 	case api.IsOutcomeUnknown(msg.Err):
@@ -79,6 +82,8 @@ func (s *Screen) onRestoreActionDone(tag restoreform.Tag, msg kit.ActionDoneMsg)
 			s.restore.Failed(msg.Err)
 			s.mode = modeRestore
 		}
+	default:
+		return restoreform.Watch(s.common, ID, restoreform.Record(msg.Result, tag), tag)
 	}
 	return nil
 }

@@ -103,10 +103,7 @@ func word(state, raw string) string {
 	if state != "" {
 		return state
 	}
-	if raw == "" {
-		return "unknown"
-	}
-	return raw
+	return api.BackupWord(raw)
 }
 
 // settle drops optimistic rows the data now shows: by key, or (when the
@@ -309,19 +306,20 @@ const (
 )
 
 // tableColumns are the backups table's columns; with service, SERVICE
-// comes first (the all-services view). Its Min keeps most names whole: at
-// 80 columns the table drops SIZE and the columns after it rather than
-// cut the service's name.
+// comes first (the all-services view). The Mins keep the service's name
+// and the key whole: at 80 columns the table shows SERVICE, KEY, TYPE,
+// STATUS, AGE and SIZE (STARTED is AGE's time; where it is stored is in
+// the detail), whatever the rows say.
 func tableColumns(service bool) []kit.Column {
 	cols := []kit.Column{
-		colKey:      {Title: "KEY", Min: 9, Max: 12, Priority: 10},
+		colKey:      {Title: "KEY", Min: 12, Max: 12, Priority: 10},
 		colType:     {Title: "TYPE", Min: 11, Max: 11, Priority: 9},
 		colStatus:   {Title: "STATUS", Min: 11, Max: 11, Priority: 10},
-		colAge:      {Title: "AGE", Min: 10, Max: 12, Priority: 8},
+		colAge:      {Title: "AGE", Min: 8, Max: 12, Priority: 8},
 		colStarted:  {Title: "STARTED", Min: 12, Max: 12, Priority: 5},
 		colDuration: {Title: "DURATION", Min: 8, Max: 15, Priority: 4},
-		colSize:     {Title: "SIZE", Min: 7, Max: 9, Priority: 6, Right: true},
-		colStored:   {Title: "STORED", Min: 7, Max: 34, Priority: 7},
+		colSize:     {Title: "SIZE", Min: 7, Max: 9, Priority: 7, Right: true},
+		colStored:   {Title: "STORED", Min: 7, Max: 34, Priority: 6},
 		colGTID:     {Title: "GTID", Min: 8, Max: 22, Priority: 3},
 		colEnded:    {Title: "ENDED", Min: 12, Max: 12, Priority: 1},
 		colBinlog:   {Title: "BINLOG FILE:POS", Min: 10, Max: 26, Priority: 2},

@@ -222,6 +222,40 @@ func TestRestoreThisBackup(t *testing.T) {
 	}
 }
 
+// TestRestoreThisBackupFollowed: a restore submitted from here (R) is
+// watched to its end like one started on the Restores screen: its outcome
+// is told here, with the bell when the user is on another screen.
+func TestRestoreThisBackupFollowed(t *testing.T) {
+	h, srv, clk := app(t, 120, 36, true, func(o *tui.Options) { o.Bell = true })
+	h.command("backups orders-prod")
+	waitFor(t, h, "Backups of orders-prod")
+	h.Key("R")
+	h.Key("/")
+	h.TypeText("replica")
+	h.Keys("enter", "enter", "enter")
+	waitFor(t, h, "Type replica-west to confirm")
+	h.TypeText("replica-west")
+	h.Key("enter")
+	if n := srv.Stats().Count("POST", "/backup/v1/restores"); n != 1 {
+		t.Fatalf("%d restores sent, want 1", n)
+	}
+	if got := h.m.Watching(); len(got) != 1 || got[0] != "restore 3 into replica-west" {
+		t.Fatalf("watching %v, want the restore just submitted", got)
+	}
+	h.Key("1") // elsewhere: the outcome rings the bell
+	clk.Advance(3 * time.Hour)
+	if h.FireWatches() != 1 {
+		t.Fatal("no watch tick armed")
+	}
+	waitFor(t, h, "restore 3 into replica-west succeeded: its data, default username and password are now orders-prod's")
+	if len(h.Raw) != 1 || h.Raw[0] != "\a" {
+		t.Fatalf("the outcome rang %q, want one bell", h.Raw)
+	}
+	if len(h.m.Watching()) != 0 {
+		t.Fatalf("still watching %v", h.m.Watching())
+	}
+}
+
 var shortKey = regexp.MustCompile(`\b[0-9a-f]{12}\b`)
 
 // selectedKey is the short backup key on the selected row ("> ").

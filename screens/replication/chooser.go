@@ -66,7 +66,7 @@ func (wz *wizard) layoutChooser() {
 func (wz *wizard) chooserHead(w int) []string {
 	th := wz.common.Theme
 	c := wz.chooser
-	var lines []string
+	lines := styled(" ", "Or m: managed replication, the service's own: one request, no backup, restore or grant; needs two ready services.", th.Muted.Render, w)
 	if c.primary == nil {
 		lines = append(lines, " "+th.Accent.Render("Choose the PRIMARY")+" (the service to replicate from):")
 	} else {
@@ -104,6 +104,13 @@ func (wz *wizard) onChooserKey(msg tea.KeyPressMsg) tea.Cmd {
 		return wz.leave()
 	case key.Matches(msg, k.Run):
 		return wz.runStep()
+	case key.Matches(msg, k.Managed):
+		primary := c.primary
+		if wz.w != nil && wz.w.Progress.PrimaryID == "" {
+			wz.w = nil // nothing chosen yet: nothing to resume
+		}
+		wz.chooser = nil
+		return wz.host.openManaged(primary)
 	}
 	c.err = ""
 	_, cmd := c.table.Update(msg)
@@ -123,7 +130,7 @@ func (wz *wizard) chooserKeyMap() kit.Keys {
 	if c != nil {
 		t = c.table.Keys
 	}
-	b := []key.Binding{withHelp(wz.keys.Run, role), t.Up, t.Down, t.Filter, withHelp(wz.keys.Back, "back")}
+	b := []key.Binding{withHelp(wz.keys.Run, role), t.Up, t.Down, t.Filter, wz.keys.Managed, withHelp(wz.keys.Back, "back")}
 	return kit.Keys{Short: b, Full: [][]key.Binding{b}}
 }
 

@@ -117,14 +117,8 @@ func (h *harness) waitFor(what string) {
 	}
 }
 
-// lastToast is the message line.
-func (h *harness) lastToast() string {
-	lines := strings.Split(h.Screen(), "\n")
-	if len(lines) < 2 {
-		return ""
-	}
-	return lines[len(lines)-2]
-}
+// lastToast is the message line's text, whole.
+func (h *harness) lastToast() string { return h.m.Message() }
 
 // activeScreen is the visible screen.
 func (h *harness) active() *replication.Screen {

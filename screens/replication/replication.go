@@ -13,6 +13,7 @@
 package replication
 
 import (
+	"errors"
 	"strings"
 	"time"
 
@@ -34,6 +35,7 @@ const (
 	modeStatus mode = iota
 	modeWizard
 	modeGrant
+	modeManaged // managed.go
 )
 
 // Options build a screen with non-default parts (tests).
@@ -65,8 +67,12 @@ type Screen struct {
 	views     map[string]*pairView // by secondary ID
 	detailOff int                  // scroll of the pair's status pane
 
-	wizard *wizard
-	grant  *grantView // open in modeGrant
+	wizard  *wizard
+	grant   *grantView // open in modeGrant
+	managed *managedFlow
+	// replicas are the primaries' managed replicas as last read, by
+	// primary ID
+	replicas map[string]replicaList
 }
 
 // Messages of the screen's commands.
@@ -89,7 +95,7 @@ func NewWithOptions(c *kit.Common, o Options) *Screen {
 		st = replsetup.DefaultStore()
 	}
 	s := &Screen{common: c, opts: o, store: st, creds: replsetup.NewCredCache(), keys: newStatusKeys(),
-		views: map[string]*pairView{}}
+		views: map[string]*pairView{}, replicas: map[string]replicaList{}}
 	s.ListView = kit.NewListView(c, "Replication", "pairs", []kit.Column{
 		{Title: "PRIMARY", Min: 10, Max: 24, Priority: 10},
 		{Title: "SECONDARY", Min: 10, Max: 24, Priority: 10},
@@ -106,6 +112,7 @@ func NewWithOptions(c *kit.Common, o Options) *Screen {
 	// g shows the grant: the first row is home here (one key, one meaning)
 	s.Table.Keys.Top = bind("home", "first row")
 	s.wizard = newWizard(c, s)
+	s.managed = newManagedFlow(c)
 	return s
 }
 
@@ -133,6 +140,8 @@ func (s *Screen) CapturesKeys() bool {
 	switch s.mode {
 	case modeWizard:
 		return s.wizard.capturesKeys()
+	case modeManaged:
+		return s.managed.capturesKeys()
 	case modeStatus:
 		return s.Capturing()
 	}
@@ -151,6 +160,7 @@ func (s *Screen) layout() {
 	w, h := s.Size()
 	s.Table.SetSize(w, s.tableHeight(len(s.headLines())))
 	s.wizard.setSize(w, h)
+	s.managed.setSize(w, h)
 	if s.grant != nil {
 		s.grant.setSize(w, h)
 	}
@@ -184,6 +194,9 @@ func (s *Screen) Resources() []kit.Resource {
 		eng, cache := s.engine(), s.creds
 		for _, p := range s.state.Pairs {
 			res = append(res, statusResource(eng, cache, p))
+		}
+		if p, ok := s.selectedPair(); ok && p.Managed() && s.common.Client != nil {
+			res = append(res, replicasResource(s.common.Client, p.PrimaryID))
 		}
 	case modeWizard:
 		res = append(res, s.wizard.resources(s.engine())...)
@@ -233,12 +246,27 @@ func (s *Screen) update(msg tea.Msg) tea.Cmd {
 				s.grant, s.mode = nil, modeStatus
 			}
 			return cmd
+		case modeManaged:
+			cmd, back := s.managed.onKey(msg, s.engine())
+			if back {
+				// back to the sky procedures' chooser
+				s.mode = modeWizard
+				s.wizard.start()
+			}
+			return cmd
 		}
 		return s.onStatusKey(msg)
 	}
 	// pastes and component messages (the filter input's cursor…)
 	if s.mode == modeWizard {
 		return s.wizard.update(msg)
+	}
+	if s.mode == modeManaged {
+		if s.managed.table != nil {
+			_, cmd := s.managed.table.Update(msg)
+			return cmd
+		}
+		return nil
 	}
 	return s.ListView.Update(msg)
 }
@@ -266,10 +294,11 @@ func (s *Screen) onData(msg kit.DataMsg) tea.Cmd {
 	if svcs, err, ok := kit.ServicesKey.Of(msg); ok {
 		if err == nil {
 			s.wizard.setServices(svcs)
+			s.managed.setServices(svcs)
 		}
 		return nil
 	}
-	if s.onStatusData(msg) {
+	if s.onStatusData(msg) || s.onReplicasData(msg) {
 		return nil
 	}
 	return s.wizard.onData(msg)
@@ -331,6 +360,30 @@ func (s *Screen) finish(pair replsetup.Pair) tea.Cmd {
 	return tea.Batch(s.save(), kit.Toast(kit.ToastSuccess, "replication "+pair.Text("->")+" set up: its status is polled here"))
 }
 
+// openManaged leaves the wizard's chooser for managed replication, with
+// the primary chosen there (nil: none yet).
+func (s *Screen) openManaged(primary *api.Service) tea.Cmd {
+	s.mode = modeManaged
+	s.managed.start(primary)
+	s.managed.setServices(s.wizard.services)
+	if !s.wizard.servicesLoaded {
+		s.managed.servicesLoaded = false
+	}
+	return nil
+}
+
+// finishManaged ends the managed setup: the pair joins the status view,
+// selected.
+func (s *Screen) finishManaged(pair replsetup.Pair) tea.Cmd {
+	s.state.WithPair(pair)
+	s.mode = modeStatus
+	delete(s.views, pair.SecondaryID)
+	s.rebuildRows()
+	s.Table.SetFilter("")
+	s.Table.Select(pair.SecondaryID)
+	return s.save()
+}
+
 // leave goes back from the wizard to the status list, progress kept.
 func (s *Screen) leave() tea.Cmd {
 	s.mode = modeStatus
@@ -352,17 +405,39 @@ func (s *Screen) onActionDone(msg kit.ActionDoneMsg) tea.Cmd {
 		if msg.Err != nil {
 			return nil
 		}
-		s.state.WithoutPair(tag.secondary)
-		delete(s.views, tag.secondary)
-		s.rebuildRows()
-		return s.save()
+		return s.dropPair(tag.secondary)
 	case discardTag:
 		if msg.Err != nil {
 			return nil
 		}
 		return s.newSetup()
+	case managedStartTag:
+		if pair, ok := s.managed.onDone(msg); ok {
+			return s.finishManaged(pair)
+		}
+		return nil
+	case managedEndTag:
+		if pv := s.view(tag.secondary); pv != nil {
+			pv.busy, pv.refused = "", ""
+			if msg.Err != nil && !errors.Is(msg.Err, kit.ErrCancelled) && !errors.Is(msg.Err, kit.ErrReadOnly) {
+				pv.refused = errText(msg.Err)
+			}
+		}
+		if msg.Err != nil {
+			return nil
+		}
+		return s.dropPair(tag.secondary)
 	}
 	return nil
+}
+
+// dropPair forgets a pair (forgotten, or its managed replication ended)
+// and saves the state.
+func (s *Screen) dropPair(secondary string) tea.Cmd {
+	s.state.WithoutPair(secondary)
+	delete(s.views, secondary)
+	s.rebuildRows()
+	return s.save()
 }
 
 // KeyMap implements kit.Screen: the bindings of the current mode and step.
@@ -372,6 +447,8 @@ func (s *Screen) KeyMap() help.KeyMap {
 		return s.grant.keyMap()
 	case modeWizard:
 		return s.wizard.keyMap()
+	case modeManaged:
+		return s.managed.keyMap()
 	}
 	return s.statusKeyMap()
 }

@@ -28,6 +28,9 @@ type pairView struct {
 	errAt time.Time
 	hist  history
 	busy  string
+	// refused is the API's refusal of the last change asked here (status,
+	// message, trace ID), shown in full under the pair
+	refused string
 }
 
 // Action tags of the status list.
@@ -169,7 +172,7 @@ func (s *Screen) rebuildRows() {
 // statusKeys are the status list's own keys (the list's are
 // kit.ListView's).
 type statusKeys struct {
-	New, Continue, Stop, Start, Grant, Forget key.Binding
+	New, Continue, Stop, Start, Grant, Forget, End key.Binding
 }
 
 func newStatusKeys() statusKeys {
@@ -180,6 +183,7 @@ func newStatusKeys() statusKeys {
 		Start:    bind("S", "start replication"),
 		Grant:    bind("g", "show the grant"),
 		Forget:   bind("d", "forget pair"),
+		End:      bind("E", "end managed replication"),
 	}
 }
 
@@ -222,7 +226,12 @@ func (s *Screen) pairKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	case key.Matches(msg, k.Start):
 		return s.pairAction(true), true
 	case key.Matches(msg, k.Grant):
+		if p, ok := s.selectedPair(); ok && p.Managed() {
+			return kit.Toast(kit.ToastInfo, p.Text("->")+" is managed replication: the service runs it, there is no grant"), true
+		}
 		return s.openGrant(), true
+	case key.Matches(msg, k.End):
+		return s.endManaged(), true
 	case key.Matches(msg, k.Forget):
 		return s.forget(), true
 	}
@@ -236,10 +245,12 @@ func (s *Screen) statusKeyMap() kit.Keys {
 	if s.state.Setup != nil {
 		short = append(short, k.Continue)
 	}
-	if len(s.state.Pairs) > 0 {
+	if p, ok := s.selectedPair(); ok && p.Managed() {
+		short = append(short, k.Stop, k.Start, k.End, k.Forget, s.Table.Keys.Filter)
+	} else if len(s.state.Pairs) > 0 {
 		short = append(short, k.Stop, k.Start, k.Grant, k.Forget, s.Table.Keys.Filter)
 	}
-	return s.ListView.KeyMap(short, k.New, k.Continue, k.Stop, k.Start, k.Grant, k.Forget)
+	return s.ListView.KeyMap(short, k.New, k.Continue, k.Stop, k.Start, k.Grant, k.Forget, k.End)
 }
 
 // ---- actions ----

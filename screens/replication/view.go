@@ -20,6 +20,8 @@ func (s *Screen) View() string {
 		return s.wizard.View()
 	case modeGrant:
 		return s.grant.View()
+	case modeManaged:
+		return s.managed.View()
 	}
 	w, h := s.Size()
 	return fit(s.statusView(), w, h)
@@ -137,7 +139,7 @@ func (s *Screen) statusView() string {
 		for _, p := range []string{
 			"No replication set up with skytui yet.",
 			"",
-			"Press n to make one service (the secondary) replicate from another (the primary). The wizard checks the allow list, restores a recent backup of the primary into the secondary (erasing it), points the secondary at the primary, has the grant run on the primary and starts replication; each step says pass or fail and how to fix it.",
+			"Press n to make one service (the secondary) replicate from another (the primary). The wizard checks the allow list, restores a recent backup of the primary into the secondary (erasing it), points the secondary at the primary, has the grant run on the primary and starts replication; each step says pass or fail and how to fix it. Its first step offers managed replication instead (m): the service's own, one request.",
 			"",
 			"Progress is kept (without secrets) in the user state directory: leave and come back, the setup resumes.",
 		} {
@@ -188,6 +190,9 @@ func (s *Screen) pairDetail(p replsetup.Pair, w int) []string {
 	lines := wrap(" ", th.Title.Render(title), w)
 	const lw = 12
 	f := func(label, value string, k theme.Kind) { lines = append(lines, field(th, label, lw, value, k, w)...) }
+	if p.Managed() {
+		lines = append(lines, s.managedDetail(p, w)...)
+	}
 	if pv == nil || (pv.last == nil && pv.err == nil) {
 		lines = append(lines, "  "+th.Muted.Render("reading the replica status"+s.common.Theme.Glyphs.Ellipsis))
 		return lines

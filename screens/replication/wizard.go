@@ -54,6 +54,8 @@ type wizardHost interface {
 	finish(p replsetup.Pair) tea.Cmd
 	// leave goes back to the status list, progress kept.
 	leave() tea.Cmd
+	// openManaged leaves the chooser for managed replication.
+	openManaged(primary *api.Service) tea.Cmd
 }
 
 // checkMsg answers a read-only check.

@@ -14,7 +14,7 @@ import (
 // step.
 
 type wizardKeys struct {
-	Run, Recheck, Prev, Copy, RanIt, Method, Up, Down, Back key.Binding
+	Run, Recheck, Prev, Copy, RanIt, Method, Managed, Up, Down, Back key.Binding
 }
 
 func newWizardKeys() wizardKeys {
@@ -25,6 +25,7 @@ func newWizardKeys() wizardKeys {
 		Copy:    bind("y", "copy grant"),
 		RanIt:   bind("m", "I ran the grant"),
 		Method:  bind("b", "GTID / binlog position"),
+		Managed: bind("m", "managed replication instead"),
 		Up:      kit.DefaultTableKeys.Up,
 		Down:    kit.DefaultTableKeys.Down,
 		Back:    bind("esc", "leave (progress kept)"),

@@ -140,6 +140,7 @@ func (s *Screen) deleteSelected() tea.Cmd {
 		},
 		Success: func(any) string { return fmt.Sprintf("restore %d into %s deleted", id, target) },
 		Refresh: listKeys,
+		Ends:    []string{restoreform.WatchKey(r)}, // its watch says nothing more
 	})
 }
 

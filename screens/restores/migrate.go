@@ -168,7 +168,7 @@ func (m *migration) setServices(svcs []api.Service) {
 
 func (m *migration) openForm() tea.Cmd {
 	m.step = migBackup
-	opts := backupform.Options{Type: api.BackupLogical, Bucket: schemeFor(m.src().Provider, "") + "://", Draft: m.draft}
+	opts := backupform.Options{Type: m.common.Client.LogicalBackupType(), Bucket: schemeFor(m.src().Provider, "") + "://", Draft: m.draft}
 	m.form = backupform.New(m.common, m.src(), opts)
 	m.form.SetSize(m.width, max(5, m.height-2))
 	return m.form.Init()
@@ -553,7 +553,7 @@ func (m *migration) view() string {
 			if !b.StartTime.IsZero() {
 				el = " " + kit.Elapsed(m.common.Time().Sub(b.StartTime.Time))
 			}
-			lines = append(lines, " backup "+api.ShortKey(b.Key)+"  "+th.Status(b.Status).Render(b.Status+el)+"  "+kit.HumanBytes(b.SizeBytes))
+			lines = append(lines, " backup "+api.ShortKey(b.Key)+"  "+th.Status(b.Status).Render(api.BackupWord(b.Status)+el)+"  "+kit.HumanBytes(b.SizeBytes))
 		}
 		if m.listErr != nil {
 			lines = append(lines, " "+th.Warn.Render("listing failed: "+m.listErr.Error()+" (retrying)"))
@@ -577,7 +577,13 @@ func (m *migration) view() string {
 			lines = append(lines, "                  "+th.Muted.Render("copies to "+dst))
 			lines = append(lines, "")
 			cmd, note := CopyCommand(src, dst)
-			lines = append(lines, " Run this where the storage tools are set up (y copies it):")
+			// the copy key as it works now: while the destination is
+			// typed, y is text; enter ends the typing first
+			copies := m.keys.Copy.Help().Key + " copies it"
+			if m.editing {
+				copies = m.keys.Done.Help().Key + ", then " + copies
+			}
+			lines = append(lines, " Run this where the storage tools are set up ("+copies+"):")
 			for _, l := range strings.Split(ansi.Hardwrap(cmd, max(10, w-4), true), "\n") {
 				lines = append(lines, "   "+th.Code.Render(l))
 			}

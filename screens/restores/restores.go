@@ -125,6 +125,11 @@ func (s *Screen) CapturesKeys() bool {
 	return s.Capturing()
 }
 
+// UsesEsc implements kit.EscUser: the wizard and the migration take esc,
+// then a filter, the service filter (as the status line says: esc shows
+// all) and the pane; after a jump, the esc after those goes back.
+func (s *Screen) UsesEsc() bool { return s.mode != modeList || s.BackUsed() || s.svcFilter != "" }
+
 // Open implements kit.Opener: ":restores <service>" shows the restores of
 // one service (name or ID).
 func (s *Screen) Open(arg string) tea.Cmd {

@@ -337,3 +337,26 @@ func TestMigrationTargetMustBeAnotherProvider(t *testing.T) {
 		t.Fatalf("same provider accepted: %q", m.stepErr)
 	}
 }
+
+// TestMigrationCopyHintWhileTyping: while the destination is typed, y is
+// a letter of it; the copy step says to press enter first, and following
+// what it says copies the command and leaves the destination as typed.
+func TestMigrationCopyHintWhileTyping(t *testing.T) {
+	c := &kit.Common{Theme: theme.Default(), Now: func() time.Time { return now }}
+	m := newMigration(c, []api.Service{orders, gcpSvc}, &restoreform.MigrateRequest{Source: orders, Target: gcpSvc})
+	m.setSize(100, 30)
+	m.backup = &api.Backup{Key: hash + ":" + orders.ID + ":pod", Bucket: "s3://acme-exports/orders-mig", Status: "Succeeded"}
+	m.toCopy()
+	m.dest.SetValue("gs://acme-gcp")
+	out := ansi.Strip(m.view())
+	if !m.editing || strings.Contains(out, "(y copies it)") || !strings.Contains(out, "(enter, then y copies it)") {
+		t.Fatalf("while typing the destination the copy step says:\n%s", out)
+	}
+	m.update(tea.KeyPressMsg{Code: tea.KeyEnter})
+	if m.update(tea.KeyPressMsg{Code: 'y', Text: "y"}) == nil || m.dest.Value() != "gs://acme-gcp" {
+		t.Fatalf("enter, then y: copied nothing or typed into %q", m.dest.Value())
+	}
+	if out := ansi.Strip(m.view()); !strings.Contains(out, "(y copies it)") {
+		t.Fatalf("after enter the copy step says:\n%s", out)
+	}
+}

@@ -36,6 +36,7 @@ type allowView struct {
 	adding  bool
 	input   textinput.Model
 	hint    string
+	wide    bool // the typed network is wide: the hint warns
 	invalid bool
 	width   int
 	height  int
@@ -116,7 +117,7 @@ func (a *allowView) rebuild() {
 
 func (a *allowView) validate() {
 	v := strings.TrimSpace(a.input.Value())
-	a.invalid = false
+	a.invalid, a.wide = false, false
 	if v == "" {
 		a.hint = "an address (a /32 is added for one host) or a CIDR network"
 		return
@@ -127,6 +128,9 @@ func (a *allowView) validate() {
 		return
 	}
 	a.hint = "will add " + api.NormalizeAllowListIP(v)
+	if wide := api.WideNetwork(v); wide != "" {
+		a.hint, a.wide = "warning: "+wide+"; asked before adding", true
+	}
 }
 
 func (a *allowView) update(msg tea.Msg) tea.Cmd {
@@ -233,8 +237,14 @@ func (a *allowView) onKey(msg tea.KeyPressMsg) tea.Cmd {
 			}
 			ip := api.NormalizeAllowListIP(v)
 			client, id := c.Client, a.svc.ID
+			var confirm kit.Confirm
+			if wide := api.WideNetwork(ip); wide != "" {
+				confirm = kit.Confirm{Kind: kit.ConfirmYesNo, Title: "Allow a wide network?",
+					Detail: fmt.Sprintf("%s: only the password then keeps them out. Add it to the allow list of %s (%s) anyway?", wide, a.svc.Name, id)}
+			}
 			return kit.Do(kit.Action{
 				Name:     fmt.Sprintf("add %s to the allow list of %s", ip, a.svc.Name),
+				Confirm:  confirm,
 				Mutating: true,
 				Origin:   ID,
 				Tag:      allowTag{serviceID: id, ip: ip, add: true},
@@ -265,6 +275,9 @@ func (a *allowView) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, a.keys.SSL):
 		return a.toggleSSL()
 	case key.Matches(msg, a.keys.Add):
+		if a.common.ReadOnly {
+			return kit.RefuseReadOnly(a.common, "adding to the allow list of "+a.svc.Name+" is")
+		}
 		a.adding = true
 		a.validate()
 		return a.input.Focus()
@@ -344,8 +357,11 @@ func (a *allowView) view() string {
 	if a.adding || a.checking {
 		foot = append(foot, " "+a.input.View())
 		st := th.Muted
-		if a.invalid {
+		switch {
+		case a.invalid:
 			st = th.Error
+		case a.wide:
+			st = th.Warn
 		}
 		foot = append(foot, "   "+st.Render(ansi.Truncate(a.hint, max(0, w-3), th.Glyphs.Ellipsis)))
 	} else {

@@ -273,15 +273,8 @@ func (o *optionSource) sizesFor(provider, topology, arch string) []huh.Option[st
 			continue
 		}
 		l := label(s.DisplayName, s.Name)
-		var spec []string
-		if s.CPU != "" {
-			spec = append(spec, s.CPU+" CPU")
-		}
-		if s.RAM != "" {
-			spec = append(spec, s.RAM+" RAM")
-		}
-		if len(spec) > 0 {
-			l += "  " + strings.Join(spec, ", ")
+		if spec := s.Spec(); spec != "" {
+			l += "  " + spec
 		}
 		out = append(out, huh.NewOption(l, s.Name))
 	}
@@ -455,6 +448,9 @@ func (f *createForm) view() string {
 
 // openCreate opens the form, with what was typed before if anything.
 func (s *Screen) openCreate() tea.Cmd {
+	if s.common.ReadOnly {
+		return kit.RefuseReadOnly(s.common, "creating a service is")
+	}
 	s.form = newCreateForm(s.common, s.draft)
 	s.form.setSize(s.Size())
 	s.mode = modeCreate

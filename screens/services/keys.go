@@ -16,6 +16,8 @@ type keyMap struct {
 	Create  key.Binding
 	Creds   key.Binding
 	Allow   key.Binding
+	// jumps to the service's backups and restores, and its database shell
+	Backups, Restores, Shell key.Binding
 	// lifecycle
 	StopStart, Delete, Scale key.Binding
 	// scale
@@ -40,6 +42,9 @@ func newKeyMap() keyMap {
 		Create:       key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "new service")),
 		Creds:        key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "credentials")),
 		Allow:        key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "allow list")),
+		Backups:      key.NewBinding(key.WithKeys("b"), key.WithHelp("b", "backups")),
+		Restores:     key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "restores")),
+		Shell:        key.NewBinding(key.WithKeys("m"), key.WithHelp("m", "db shell")),
 		StopStart:    key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "stop/start")),
 		Delete:       key.NewBinding(key.WithKeys("D"), key.WithHelp("D", "delete")),
 		Scale:        key.NewBinding(key.WithKeys("z"), key.WithHelp("z", "scale")),
@@ -100,6 +105,6 @@ func (s *Screen) KeyMap() help.KeyMap {
 	}
 	// The lifecycle keys come before create, credentials and the allow list
 	// in the footer: a narrow footer keeps its first keys.
-	short := []key.Binding{s.Keys.Detail, k.StopStart, k.Scale, k.Delete, k.Create, k.Creds, k.Allow, t.Filter}
-	return s.ListView.KeyMap(short, k.Create, k.Creds, k.Allow, k.StopStart, k.Scale, k.Delete, k.Sort, k.Reverse)
+	short := []key.Binding{s.Keys.Detail, k.StopStart, k.Scale, k.Delete, k.Create, k.Creds, k.Allow, k.Shell, k.Backups, k.Restores, t.Filter}
+	return s.ListView.KeyMap(short, k.Create, k.Creds, k.Allow, k.Shell, k.Backups, k.Restores, k.StopStart, k.Scale, k.Delete, k.Sort, k.Reverse)
 }

@@ -210,7 +210,7 @@ func (sv *scaleView) load() tea.Cmd {
 			}
 			for _, z := range sizes {
 				c := scaleChoice{label: z.Name, value: z.Name}
-				if d := strings.TrimSpace(z.CPU + " " + z.RAM); d != "" {
+				if d := z.Spec(); d != "" {
 					c.label += "  " + d
 				}
 				if z.Name == v.Size {
@@ -470,7 +470,7 @@ func (s *Screen) openScale(v api.Service) tea.Cmd {
 		return kit.Toast(kit.ToastWarn, fmt.Sprintf("%s is %s: only a ready service can be scaled", v.Name, orDash(v.Status)))
 	}
 	if s.common.ReadOnly {
-		return kit.Toast(kit.ToastWarn, fmt.Sprintf("profile %s is read-only: scale %s not allowed", s.common.Profile, v.Name))
+		return kit.RefuseReadOnly(s.common, "scale "+v.Name)
 	}
 	s.scale = newScaleView(s.common, v)
 	s.scale.width, s.scale.height = s.Size()

@@ -5,6 +5,7 @@
 package services
 
 import (
+	"context"
 	"fmt"
 	"time"
 
@@ -86,6 +87,11 @@ type Screen struct {
 	scale *scaleView
 	// opening is a command-line verb that waits for the listing.
 	opening *openRequest
+
+	// the database shell's client finder and runner (shell.go; tests
+	// replace them)
+	findClient func(context.Context) (string, bool, error)
+	exec       func(tea.ExecCommand, tea.ExecCallback) tea.Cmd
 }
 
 // New builds the screen.
@@ -96,6 +102,7 @@ func New(c *kit.Common) *Screen {
 		byID:       map[string]int{},
 		created:    map[string]api.Service{},
 		lastStatus: map[string]string{},
+		exec:       tea.Exec,
 	}
 	// Narrow terminals drop columns from the lowest priority rather than
 	// truncate everything; the detail pane shows what was dropped.
@@ -189,6 +196,10 @@ func (s *Screen) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
 			s.allow.onCheck(msg)
 		}
 		return s, nil
+	case shellReadyMsg:
+		return s, s.onShellReady(msg)
+	case shellDoneMsg:
+		return s, s.onShellDone(msg)
 	case scaleChoicesMsg:
 		if s.scale != nil {
 			s.scale.onChoices(msg)
@@ -335,6 +346,17 @@ func (s *Screen) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		return nil
 	case key.Matches(msg, k.Create):
 		return s.openCreate()
+	case key.Matches(msg, k.Backups), key.Matches(msg, k.Restores), key.Matches(msg, k.Shell):
+		v, ok := s.selected()
+		switch {
+		case !ok:
+			return nil
+		case key.Matches(msg, k.Backups):
+			return kit.Jump("backups", v.ID)
+		case key.Matches(msg, k.Restores):
+			return kit.Jump("restores", v.ID)
+		}
+		return s.openShell(v)
 	case key.Matches(msg, k.Creds):
 		v, ok := s.selected()
 		if !ok {

@@ -371,6 +371,43 @@ func TestAllowListInvalidEntryNotSubmitted(t *testing.T) {
 	}
 }
 
+// TestAllowListWideNetworkAsksFirst: a network wider than /16 (or
+// everything, 0.0.0.0/0) is flagged as it is typed, next to the field, and
+// its add asks yes/no saying what it opens; a narrow one is added at once.
+func TestAllowListWideNetworkAsksFirst(t *testing.T) {
+	for _, tc := range []struct{ typed, hint, detail string }{
+		{"0.0.0.0/0", "warning: 0.0.0.0/0 lets every address on the internet connect; asked before adding", "0.0.0.0/0 lets every address on the internet connect: only the password then keeps them out"},
+		{"10.0.0.0/8", "warning: 10.0.0.0/8 is wider than /16: every address in it may connect", "10.0.0.0/8 is wider than /16"},
+		{"2001:db8::/32", "wider than /48", "2001:db8::/32 is wider than /48"},
+		{"198.51.100.0/24", "will add 198.51.100.0/24", ""},
+	} {
+		s := newScreen(120, 24)
+		feed(s, []api.Service{svc(1, "ready")})
+		press(s, "a")
+		press(s, "n")
+		for _, r := range tc.typed {
+			press(s, string(r))
+		}
+		if v := ansi.Strip(s.View()); !strings.Contains(v, tc.hint) {
+			t.Errorf("%s: the hint does not say %q:\n%s", tc.typed, tc.hint, v)
+		}
+		req, ok := press(s, "enter")().(kit.ActionRequestMsg)
+		if !ok || !req.Action.Mutating {
+			t.Fatalf("%s: action = %#v", tc.typed, req)
+		}
+		c := req.Action.Confirm
+		if tc.detail == "" {
+			if c.Kind != kit.ConfirmNone {
+				t.Errorf("%s: a narrow network asked %q", tc.typed, c.Detail)
+			}
+			continue
+		}
+		if c.Kind != kit.ConfirmYesNo || c.Title != "Allow a wide network?" || !strings.Contains(c.Detail, tc.detail) || !strings.Contains(c.Detail, "svc-00001") {
+			t.Errorf("%s: confirmation = %#v", tc.typed, c)
+		}
+	}
+}
+
 func TestAllowListRemoveAsksConfirmation(t *testing.T) {
 	s := newScreen(100, 24)
 	v := svc(1, "ready")

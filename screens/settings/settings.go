@@ -372,7 +372,8 @@ func (s *Screen) remove(r row) tea.Cmd {
 		Origin:   ID,
 		Confirm: kit.Confirm{Kind: kit.ConfirmYesNo, Title: "Remove " + what + "?",
 			Detail: "It is deleted from " + s.loaded.label + ". Backups and restores that name it will need it added again."},
-		Run: run,
+		Run:     run,
+		Success: func(any) string { return what + " removed" },
 	})
 }
 

@@ -197,6 +197,9 @@ func TestRemoveGoesThroughAConfirmedAction(t *testing.T) {
 	if len(d.actions) != 1 || d.actions[0].Confirm.Kind != kit.ConfirmYesNo {
 		t.Fatalf("remove must ask yes/no: %+v", d.actions)
 	}
+	if got := d.actions[0].Success(nil); got != "s3 credential archive removed" {
+		t.Errorf("the toast after removing says %q", got)
+	}
 	if _, err := st.BucketCredential("archive"); err == nil {
 		t.Error("still stored after remove")
 	}

@@ -1,0 +1,329 @@
+package services
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/skytui/skytui/api"
+	"github.com/skytui/skytui/keystore"
+	"github.com/skytui/skytui/kit"
+)
+
+// The database shell (m): the mariadb client (else mysql) on a ready
+// service, run in the terminal while the UI is suspended (tea.Exec). A
+// command reads the service's credentials and finds the client; the
+// password reaches the client only through an option file, mode 0600 in a
+// private 0700 directory, written just before the client starts and
+// removed as soon as it exits, whatever happened: never argv, never the
+// environment (which also loses the API key's variable).
+//
+// A read-only profile may open it: a shell changes nothing of the account
+// through the API, and the same credentials are readable (c) and copyable
+// there anyway; what the shell does to the data is the database's own
+// grants' business.
+
+// shellClients are the clients looked for in PATH, in order.
+var shellClients = []string{"mariadb", "mysql"}
+
+// errNoClient is said when neither client is installed.
+var errNoClient = errors.New("no mariadb or mysql client in PATH: install the MariaDB client (mariadb-client) to open a shell here")
+
+// caBundles are where the system's CA certificates usually are; the first
+// present one verifies the service's certificate.
+var caBundles = []string{
+	"/etc/ssl/certs/ca-certificates.crt", // Debian, Ubuntu, Alpine
+	"/etc/pki/tls/certs/ca-bundle.crt",   // Fedora, RHEL
+	"/etc/ssl/cert.pem",                  // macOS, BSDs
+	"/etc/ssl/ca-bundle.pem",             // openSUSE
+}
+
+// shellTarget is what the option file says.
+type shellTarget struct {
+	Name, ID       string // the service, for the prompt and the file's comment
+	Host           string
+	Port           int
+	User, Password string
+	TLS            bool   // the service has SSL on: encrypt and verify
+	CA             string // a CA bundle to verify with ("": the client's default)
+	MariaDB        bool   // the client is MariaDB's (else Oracle's mysql)
+}
+
+// optionFileValue quotes v for an option file: double quotes, with the
+// escapes the clients' option-file reader undoes (a '#' inside quotes is
+// no comment).
+func optionFileValue(v string) string {
+	r := strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`, "\r", `\r`, "\t", `\t`, "\b", `\b`)
+	return `"` + r.Replace(v) + `"`
+}
+
+// safePromptName is a service name that may go into the prompt as it is.
+var safePromptName = regexp.MustCompile(`^[A-Za-z0-9._-]{1,64}$`)
+
+// optionFile is the option file's text.
+func (t shellTarget) optionFile() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# skytui: the database shell of %s; removed when the client exits\n", t.ID)
+	b.WriteString("[client]\n")
+	fmt.Fprintf(&b, "user=%s\n", optionFileValue(t.User))
+	fmt.Fprintf(&b, "password=%s\n", optionFileValue(t.Password))
+	fmt.Fprintf(&b, "host=%s\n", optionFileValue(t.Host))
+	fmt.Fprintf(&b, "port=%d\n", t.Port)
+	switch {
+	case !t.TLS && t.MariaDB:
+		b.WriteString("skip-ssl\n")
+	case !t.TLS:
+		b.WriteString("ssl-mode=DISABLED\n")
+	case t.MariaDB:
+		b.WriteString("ssl\nssl-verify-server-cert\n")
+	default:
+		b.WriteString("ssl-mode=VERIFY_IDENTITY\n")
+	}
+	if t.TLS && t.CA != "" {
+		fmt.Fprintf(&b, "ssl-ca=%s\n", optionFileValue(t.CA))
+	}
+	if safePromptName.MatchString(t.Name) {
+		// the client's own group: a prompt naming the service
+		fmt.Fprintf(&b, "[mysql]\nprompt=%s\n", optionFileValue(t.Name+` [\d]> `))
+	}
+	return b.String()
+}
+
+// shellRun is the client's run, a tea.ExecCommand: Run writes the option
+// file, runs the client on the terminal and removes the file.
+type shellRun struct {
+	client string // the client's path
+	target shellTarget
+	env    []string
+	stdin  io.Reader
+	stdout io.Writer
+	stderr io.Writer
+	// tail keeps the end of what the client wrote on stderr, for the
+	// toast when it fails (the terminal is the UI's again by then).
+	tail tailWriter
+	// onStart sees the command and its option file while the client runs
+	// (tests).
+	onStart func(cmd *exec.Cmd, file string)
+}
+
+func (r *shellRun) SetStdin(in io.Reader)   { r.stdin = in }
+func (r *shellRun) SetStdout(out io.Writer) { r.stdout = out }
+func (r *shellRun) SetStderr(w io.Writer)   { r.stderr = w }
+
+// command is the client's command line: the option file only.
+func (r *shellRun) command(file string) *exec.Cmd {
+	cmd := exec.Command(r.client, "--defaults-extra-file="+file)
+	cmd.Env = r.env
+	cmd.Stdin, cmd.Stdout = r.stdin, r.stdout
+	if r.stderr != nil {
+		cmd.Stderr = io.MultiWriter(r.stderr, &r.tail)
+	} else {
+		cmd.Stderr = &r.tail
+	}
+	return cmd
+}
+
+// Run implements tea.ExecCommand.
+func (r *shellRun) Run() error {
+	defer func() { r.target.Password = "" }() // once run, not kept
+	dir, err := os.MkdirTemp("", "skytui-shell-")
+	if err != nil {
+		return fmt.Errorf("option file: %w", err)
+	}
+	defer os.RemoveAll(dir)
+	file := filepath.Join(dir, "client.cnf")
+	if err := writePrivate(file, r.target.optionFile()); err != nil {
+		return fmt.Errorf("option file: %w", err)
+	}
+	cmd := r.command(file)
+	if r.onStart != nil {
+		if err := cmd.Start(); err != nil {
+			return err
+		}
+		r.onStart(cmd, file)
+		return cmd.Wait()
+	}
+	return cmd.Run()
+}
+
+// writePrivate writes a new file readable by its owner alone (0600
+// whatever the umask), created exclusively.
+func writePrivate(path, text string) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return err
+	}
+	if err := f.Chmod(0o600); err != nil {
+		f.Close()
+		return err
+	}
+	if _, err := f.WriteString(text); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// tailWriter keeps the last bytes written to it.
+type tailWriter struct{ b []byte }
+
+func (t *tailWriter) Write(p []byte) (int, error) {
+	t.b = append(t.b, p...)
+	if over := len(t.b) - 2048; over > 0 {
+		t.b = t.b[over:]
+	}
+	return len(p), nil
+}
+
+// lastLine is the last line written that is not blank, cleaned for the
+// screen.
+func (t *tailWriter) lastLine() string {
+	lines := strings.Split(strings.TrimSpace(string(t.b)), "\n")
+	return api.CleanText(strings.TrimSpace(lines[len(lines)-1]))
+}
+
+// shellEnv is the environment the client gets: this process's, less the
+// API key's variable and a MYSQL_PWD that would stand for the password.
+func shellEnv(environ []string) []string {
+	out := make([]string, 0, len(environ))
+	for _, kv := range environ {
+		name, _, _ := strings.Cut(kv, "=")
+		if name == keystore.EnvAPIKey || name == "MYSQL_PWD" {
+			continue
+		}
+		out = append(out, kv)
+	}
+	return out
+}
+
+// shellHost is where the client connects: the credentials' host, else the
+// service's; a *.localhost name (the sandbox's) is 127.0.0.1, which the
+// client would not resolve itself.
+func shellHost(credHost, fqdn string) string {
+	h := credHost
+	if h == "" {
+		h = fqdn
+	}
+	if api.IsLoopbackHost(h) && net.ParseIP(strings.Trim(h, "[]")) == nil {
+		return "127.0.0.1" // localhost too: the client would take it for its socket
+	}
+	return h
+}
+
+// findClient finds the first client in PATH and whether it is MariaDB's
+// (its --version says so; a mariadb binary always is).
+func findClient(ctx context.Context) (path string, mariaDB bool, err error) {
+	for _, name := range shellClients {
+		p, err := exec.LookPath(name)
+		if err != nil {
+			continue
+		}
+		if name == "mariadb" {
+			return p, true, nil
+		}
+		out, _ := exec.CommandContext(ctx, p, "--version").Output()
+		return p, strings.Contains(string(out), "MariaDB"), nil
+	}
+	return "", false, errNoClient
+}
+
+// systemCA is the first CA bundle present, or "".
+func systemCA() string {
+	for _, p := range caBundles {
+		if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() {
+			return p
+		}
+	}
+	return ""
+}
+
+// shellReadyMsg carries the client's run, or why there is none.
+type shellReadyMsg struct {
+	name string
+	run  *shellRun
+	err  error
+}
+
+// shellDoneMsg says how the client ended.
+type shellDoneMsg struct {
+	name   string
+	err    error
+	stderr string
+}
+
+// openShell starts the database shell of v: a ready check, then the
+// credentials and the client, read in a command.
+func (s *Screen) openShell(v api.Service) tea.Cmd {
+	if !v.Ready() {
+		return kit.Toast(kit.ToastWarn, fmt.Sprintf("%s is %s: a database shell needs a ready service", v.Name, orDash(v.Status)))
+	}
+	port := v.ReadWritePort()
+	if port <= 0 {
+		return kit.Toast(kit.ToastWarn, v.Name+" has no read-write port yet: no shell")
+	}
+	client, ctx := s.common.Client, s.common.Ctx()
+	find := s.findClient
+	if find == nil {
+		find = findClient
+	}
+	return func() tea.Msg {
+		path, mariaDB, err := find(ctx)
+		if err != nil {
+			return shellReadyMsg{name: v.Name, err: err}
+		}
+		cr, err := client.GetCredentials(ctx, v.ID)
+		if err != nil {
+			return shellReadyMsg{name: v.Name, err: err}
+		}
+		t := shellTarget{Name: v.Name, ID: v.ID, Host: shellHost(cr.Host, v.FQDN), Port: port,
+			User: cr.Username, Password: cr.Password, MariaDB: mariaDB}
+		// loopback (the sandbox's endpoints) never leaves the machine and
+		// speaks no TLS, as for the replication's SQL client
+		t.TLS = v.SSLEnabled && !api.IsLoopbackHost(t.Host)
+		if t.TLS {
+			t.CA = systemCA()
+		}
+		return shellReadyMsg{name: v.Name, run: &shellRun{client: path, target: t, env: shellEnv(os.Environ())}}
+	}
+}
+
+// onShellReady suspends the UI and runs the client; its end comes back to
+// this screen.
+func (s *Screen) onShellReady(msg shellReadyMsg) tea.Cmd {
+	if msg.err != nil {
+		if errors.Is(msg.err, errNoClient) {
+			return kit.Toast(kit.ToastError, msg.err.Error())
+		}
+		return kit.Toast(kit.ToastError, "database shell of "+msg.name+": "+msg.err.Error())
+	}
+	run, name := msg.run, msg.name
+	return s.exec(run, func(err error) tea.Msg {
+		return kit.Addressed{To: ID, Msg: shellDoneMsg{name: name, err: err, stderr: run.tail.lastLine()}}
+	})
+}
+
+// onShellDone says how the client ended.
+func (s *Screen) onShellDone(msg shellDoneMsg) tea.Cmd {
+	if msg.err == nil {
+		return kit.Toast(kit.ToastInfo, "left the database shell of "+msg.name)
+	}
+	text := "database shell of " + msg.name + ": " + msg.err.Error()
+	var ee *exec.ExitError
+	if errors.As(msg.err, &ee) {
+		text = "database shell of " + msg.name + " ended with exit status " + strconv.Itoa(ee.ExitCode())
+	}
+	if msg.stderr != "" {
+		text += ": " + msg.stderr
+	}
+	return kit.Toast(kit.ToastError, text)
+}
