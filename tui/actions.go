@@ -88,6 +88,7 @@ func (m *Model) submit(a kit.Action) tea.Cmd {
 	l.running[id] = a
 	m.actionGen[id] = m.profileGen
 	l.calls++
+	m.logSent(a)
 	run, evidence, ctx := a.Run, a.Evidence, m.ctx
 	return tea.Batch(func() tea.Msg {
 		if run == nil {
@@ -142,18 +143,22 @@ func (m *Model) actionDone(msg actionResultMsg) tea.Cmd {
 	case api.IsOutcomeUnknown(msg.err):
 		cmds = append(cmds, m.outcomeUnknown(a, msg, sameProfile))
 	case msg.err != nil:
-		cmds = append(cmds, m.toast(kit.ToastError, a.Name+" failed: "+msg.err.Error()))
+		fields := append([]logField{{"outcome", "refused: " + a.Name}}, errorFields(msg.err)...)
+		cmds = append(cmds, m.toastWith(kit.ToastError, a.Name+" failed: "+msg.err.Error(), fields))
 	case why != "":
 		// The server accepted the change (2xx); only its answer is
 		// unreadable. Never a failure, and nothing invites a second submit:
 		// the lists it changed are read again at once.
-		cmds = append(cmds, m.toast(kit.ToastWarn, a.Name+": accepted; the answer could not be read: "+why))
+		cmds = append(cmds, m.toastWith(kit.ToastWarn, a.Name+": accepted; the answer could not be read: "+why,
+			[]logField{{"outcome", "accepted: " + a.Name}}))
+		cmds = append(cmds, m.endWatches(a))
 	default:
 		text := a.Name + ": done"
 		if a.Success != nil {
 			text = a.Success(msg.result)
 		}
-		cmds = append(cmds, m.toast(kit.ToastSuccess, text))
+		cmds = append(cmds, m.toastWith(kit.ToastSuccess, text, []logField{{"outcome", "done: " + a.Name}}))
+		cmds = append(cmds, m.endWatches(a))
 	}
 	if (msg.err == nil || api.IsOutcomeUnknown(msg.err)) && len(a.Refresh) > 0 && sameProfile {
 		cmds = append(cmds, m.engine.refresh(a.Refresh, true)...)
@@ -193,7 +198,8 @@ func (m *Model) outcomeUnknown(a kit.Action, msg actionResultMsg, sameProfile bo
 	if e := api.AsError(msg.err); e != nil && e.Err != nil {
 		why = e.Err.Error()
 	}
-	toast := m.toast(kit.ToastWarn, a.Name+": outcome unknown — sent, no answer came back ("+why+"); reading it again")
+	fields := append([]logField{{"outcome", "unknown: " + a.Name + " was sent, no answer came back"}}, errorFields(msg.err)...)
+	toast := m.toastWith(kit.ToastWarn, a.Name+": outcome unknown — sent, no answer came back ("+why+"); reading it again", fields)
 	if !sameProfile {
 		return toast // another account is shown now: nothing to compare
 	}

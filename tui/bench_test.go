@@ -31,3 +31,29 @@ func BenchmarkFrame10k(b *testing.B) {
 		_ = m.View()
 	}
 }
+
+// BenchmarkKeyFrame20 is the app's share of a key's latency: a key (j and
+// k in turn, the selection moving a row) through the root Update and the
+// whole frame that shows it, on 20 services at 120x40 (what `make bench`
+// presses in its pseudo-terminal).
+func BenchmarkKeyFrame20(b *testing.B) {
+	m := New(Options{Profile: "bench", Now: func() time.Time { return t0 }, After: tuitest.After})
+	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	svcs := make([]api.Service, 20)
+	for i := range svcs {
+		svcs[i] = api.Service{ID: fmt.Sprintf("dbtaf%08d", i), Name: fmt.Sprintf("bench-svc-%02d", i), Status: "ready",
+			Provider: "aws", Region: "us-east-1", Size: "sky-2x8", Nodes: 1, Version: "11.4.2-1",
+			FQDN: fmt.Sprintf("dbtaf%08d.example.net", i), Endpoints: []api.Endpoint{{Ports: []api.Port{{Name: "readwrite", Port: 3306}}}}}
+	}
+	s, _ := m.screen().Update(kit.DataMsg{Key: "services", Data: svcs, At: t0})
+	m.screens[0] = s
+	keys := []tea.Msg{tuitest.KeyMsg("j"), tuitest.KeyMsg("k")}
+	b.ReportAllocs()
+	b.ResetTimer()
+	i := 0
+	for b.Loop() {
+		m.Update(keys[i%2])
+		_ = m.View()
+		i++
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -19,27 +20,49 @@ type toast struct {
 	level kit.ToastLevel
 	text  string
 	shown int // which showing of this toast its timer belongs to
+	// stays marks an error whose time is up: it shows again, with no
+	// time, once the toasts waiting above it have shown, until dismissed.
+	stays bool
 }
 
 // Toasts queue: the newest shows; each shows for its whole time (6 s,
 // errors 15 s) counted from when it comes to the front, so the ones a
 // newer toast covered show in turn after it, newest first ("(+n)" says
-// how many wait). At most 5 wait; the oldest go first.
+// how many wait). An error stays: when its time is up it goes below the
+// toasts still waiting (above older errors) and shows, with no time,
+// until X dismisses it. At most 5 wait; the oldest go first, errors
+// last. Every toast is in the message log (L), whole.
 
 func (m *Model) toast(level kit.ToastLevel, text string) tea.Cmd {
+	return m.toastWith(level, text, nil)
+}
+
+// toastWith shows a toast whose log entry carries fields (an action's
+// outcome: the API's status, message, trace ID).
+func (m *Model) toastWith(level kit.ToastLevel, text string, fields []logField) tea.Cmd {
+	m.msgs.add(logEntry{at: m.common.Time(), level: level, text: text, fields: fields})
+	m.relayoutLog()
 	m.toastID++
 	id := m.toastID
 	m.toasts = append(m.toasts, toast{id: id, level: level, text: text})
-	if len(m.toasts) > 5 {
-		m.toasts = m.toasts[len(m.toasts)-5:]
+	for len(m.toasts) > 5 {
+		drop := 0
+		for i, t := range m.toasts {
+			if t.level != kit.ToastError {
+				drop = i
+				break
+			}
+		}
+		m.toasts = append(m.toasts[:drop], m.toasts[drop+1:]...)
 	}
 	return m.showToast()
 }
 
-// showToast starts the time of the toast in front.
+// showToast starts the time of the toast in front (none for an error
+// whose time is up).
 func (m *Model) showToast() tea.Cmd {
 	n := len(m.toasts)
-	if n == 0 {
+	if n == 0 || m.toasts[n-1].stays {
 		return nil
 	}
 	t := &m.toasts[n-1]
@@ -52,11 +75,30 @@ func (m *Model) showToast() tea.Cmd {
 }
 
 // expireToast ends the front toast's time, if msg is its current one, and
-// brings the next waiting toast to the front.
+// brings the next waiting toast to the front; an error stays, below them.
 func (m *Model) expireToast(msg toastExpireMsg) tea.Cmd {
 	n := len(m.toasts)
 	if n == 0 || m.toasts[n-1].id != msg.id || m.toasts[n-1].shown != msg.shown {
 		return nil // covered by a newer toast before its time was up: it shows again later
+	}
+	t := m.toasts[n-1]
+	m.toasts = m.toasts[:n-1]
+	if t.level == kit.ToastError {
+		t.stays = true
+		at := 0 // above the errors that stay already, below the rest
+		for at < len(m.toasts) && m.toasts[at].stays {
+			at++
+		}
+		m.toasts = append(m.toasts[:at], append([]toast{t}, m.toasts[at:]...)...)
+	}
+	return m.showToast()
+}
+
+// dismissToast removes the toast in front (X) and shows the next.
+func (m *Model) dismissToast() tea.Cmd {
+	n := len(m.toasts)
+	if n == 0 {
+		return nil
 	}
 	m.toasts = m.toasts[:n-1]
 	return m.showToast()
@@ -114,9 +156,16 @@ func (m *Model) render() string {
 	b.WriteByte('\n')
 	b.WriteString(m.tabsView(w))
 	b.WriteByte('\n')
+	msg := m.messageView(w)
+	if k := len(msg) - 1; k > 0 && k < bh {
+		// a long error covers the bottom lines of the body
+		lines := strings.Split(body, "\n")
+		copy(lines[len(lines)-k:], msg[:k])
+		body = strings.Join(lines, "\n")
+	}
 	b.WriteString(body)
 	b.WriteByte('\n')
-	b.WriteString(m.messageView(w))
+	b.WriteString(msg[len(msg)-1])
 	b.WriteByte('\n')
 	b.WriteString(m.footerView(w))
 	return b.String()
@@ -260,31 +309,74 @@ func (m *Model) tabsView(w int) string {
 	return ansi.Truncate(line, w, th.Glyphs.Ellipsis)
 }
 
-func (m *Model) messageView(w int) string {
+// messageView is the message line: the command line, or the toast in
+// front. An error that does not fit wraps onto up to maxErrorLines lines
+// (the lines above the message line cover the bottom of the body), so its
+// status, message and trace ID are read where they appear; the rest is in
+// the message log (L).
+func (m *Model) messageView(w int) []string {
 	th := m.common.Theme
 	if m.cmdline.active {
-		return m.cmdline.view(m, w)
+		return []string{m.cmdline.view(m, w)}
 	}
-	if n := len(m.toasts); n > 0 {
-		t := m.toasts[n-1]
-		st := th.Base
-		prefix := ""
-		switch t.level {
-		case kit.ToastSuccess:
-			st, prefix = th.OK, th.Glyphs.Check+" "
-		case kit.ToastWarn:
-			st, prefix = th.Warn, "! "
-		case kit.ToastError:
-			st, prefix = th.Error, "error: "
-		}
-		text := " " + prefix + t.text
-		if n > 1 {
-			text += fmt.Sprintf("  (+%d)", n-1)
-		}
-		return st.Render(ansi.Truncate(text, w, th.Glyphs.Ellipsis))
+	n := len(m.toasts)
+	if n == 0 {
+		return []string{""}
 	}
-	return ""
+	t := m.toasts[n-1]
+	st := th.Base
+	prefix := ""
+	switch t.level {
+	case kit.ToastSuccess:
+		st, prefix = th.OK, th.Glyphs.Check+" "
+	case kit.ToastWarn:
+		st, prefix = th.Warn, "! "
+	case kit.ToastError:
+		st, prefix = th.Error, "error: "
+	}
+	// The start of a long text, then how to read it whole: an error
+	// always says how to dismiss it and where it is whole.
+	text := prefix + t.text
+	tail, hint := "", ""
+	if n > 1 {
+		tail = fmt.Sprintf("  (+%d)", n-1)
+	}
+	lk, xk := m.keys.Log.Help().Key, m.keys.Dismiss.Help().Key
+	if t.level == kit.ToastError {
+		hint = "  (" + lk + " log, " + xk + " dismiss)"
+		room := w - 1
+		lines := strings.Split(ansi.Wrap(text, room, " "), "\n")
+		last := ansi.StringWidth(tail) + ansi.StringWidth(hint)
+		if len(lines) < maxErrorLines && ansi.StringWidth(lines[len(lines)-1])+last > room {
+			lines = append(lines, "") // the hint goes below
+		}
+		if len(lines) > 1 {
+			k := min(len(lines), maxErrorLines) - 1
+			lines[k] = strings.Join(lines[k:], " ")
+			if ansi.StringWidth(lines[k])+last > room {
+				lines[k] = ansi.Truncate(lines[k], max(1, room-last), th.Glyphs.Ellipsis)
+			}
+			out := make([]string, k+1)
+			for i := range out {
+				out[i] = st.Render(" " + lines[i])
+			}
+			out[k] += st.Render(tail) + th.Muted.Render(hint)
+			return out
+		}
+	}
+	room := w - 1 - ansi.StringWidth(tail) - ansi.StringWidth(hint)
+	if ansi.StringWidth(text) > room && hint == "" {
+		hint = "  (" + lk + " shows it whole)"
+		room = w - 1 - ansi.StringWidth(tail) - ansi.StringWidth(hint)
+	}
+	if ansi.StringWidth(text) > room {
+		text = ansi.Truncate(text, max(1, room), th.Glyphs.Ellipsis)
+	}
+	return []string{ansi.Truncate(st.Render(" "+text+tail)+th.Muted.Render(hint), w, th.Glyphs.Ellipsis)}
 }
+
+// maxErrorLines is how many lines an error toast may take.
+const maxErrorLines = 3
 
 func (m *Model) footerView(w int) string {
 	th := m.common.Theme
@@ -299,6 +391,14 @@ func (m *Model) footerView(w int) string {
 	case m.showHelp:
 		items = append(items, render(m.keys.HelpView.Close), render(m.keys.HelpView.Down), render(m.keys.HelpView.Top))
 	case len(m.dialogs) > 0:
+		if d, ok := m.dialogs[len(m.dialogs)-1].(interface{ KeyMap() help.KeyMap }); ok {
+			for _, b := range d.KeyMap().ShortHelp() {
+				if s := render(b); s != "" {
+					items = append(items, s)
+				}
+			}
+			break
+		}
 		items = append(items, render(key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "choose"))),
 			render(key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel"))))
 	case m.cmdline.active:
@@ -313,6 +413,9 @@ func (m *Model) footerView(w int) string {
 		}
 		if !m.screen().CapturesKeys() {
 			globals = []string{render(m.keys.Help), render(m.keys.Quit)}
+			if m.canGoBack() {
+				globals = append([]string{render(m.backBinding())}, globals...)
+			}
 		}
 	}
 	// the screen's keys as far as they fit, and always "? help" and "q quit"

@@ -28,6 +28,7 @@ var commands = []struct {
 	{"settings", "", "Settings screen: profile, secrets"},
 	{"profile", "<name>", "switch profile"},
 	{"login", "", "enter the API key"},
+	{"log", "", "message log: toasts, changes, errors"},
 	{"help", "", "show help"},
 	{"q", "", "quit"},
 }
@@ -225,6 +226,8 @@ func (m *Model) execute(line string) tea.Cmd {
 		return m.openScreen("settings", arg)
 	case "login":
 		return m.openKeyPrompt("Enter the API key of profile " + m.common.Profile + ".")
+	case "log":
+		return m.openLog()
 	case "help", "h":
 		m.showHelp = true
 		return nil

@@ -189,7 +189,9 @@ func (s e2eSecrets) leak(b []byte) (string, int) {
 
 // TestE2ETour drives the built binary through every screen and the long
 // operations (service -> ready, backup -> completed, restore -> Succeeded,
-// replication -> IO Yes / SQL Yes) at 80x24 and 160x48, with real secrets
+// point-in-time restore -> Succeeded, a schedule edited and deleted,
+// replication -> IO Yes / SQL Yes, the service stopped, started, scaled
+// and deleted) at 80x24 and 160x48, with real secrets
 // in a real keystore backend (the kernel keyring; the encrypted file with
 // its passphrase typed into tmux where keyctl is blocked, or with
 // E2E_SECRETS_BACKEND=file), then scans every screen, log, argv and file

@@ -64,7 +64,10 @@ func (h *harness) sees(t testing.TB, want, what string) {
 func (h *harness) pollIntervals() map[string][]time.Duration {
 	out := map[string][]time.Duration{}
 	for _, tm := range h.Timers {
-		if p, ok := tm.Msg.(pollTickMsg); ok {
+		// only the ticks the engine would act on: a re-armed resource
+		// leaves its earlier tick behind, stale, and the order in which
+		// batched timers are recorded is not the order they were armed in
+		if p, ok := tm.Msg.(pollTickMsg); ok && h.m.engine.states[p.key] != nil && p.seq == h.m.engine.states[p.key].seq && p.gen == h.m.engine.gen {
 			out[p.key] = append(out[p.key], tm.D)
 		}
 	}

@@ -15,7 +15,10 @@ type globalKeys struct {
 	Screen5                            key.Binding
 	Next, Prev                         key.Binding
 	Help, Command, Refresh, Back, Quit key.Binding
-	Suspend                            key.Binding
+	// Log opens the message log; Dismiss removes the toast shown (an
+	// error stays until then).
+	Log, Dismiss key.Binding
+	Suspend      key.Binding
 	// HelpView are the keys of the "?" overlay (not global: not listed)
 	HelpView helpKeys
 }
@@ -42,6 +45,8 @@ func defaultGlobalKeys() globalKeys {
 		Command: key.NewBinding(key.WithKeys(":"), key.WithHelp(":", "command")),
 		Refresh: key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "refresh")),
 		Back:    key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back")),
+		Log:     key.NewBinding(key.WithKeys("L"), key.WithHelp("L", "message log")),
+		Dismiss: key.NewBinding(key.WithKeys("X"), key.WithHelp("X", "dismiss message")),
 		Quit:    key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
 		// ctrl+z works everywhere, in a form field too (handleKey)
 		Suspend: key.NewBinding(key.WithKeys("ctrl+z"), key.WithHelp("ctrl+z", "suspend")),
@@ -77,7 +82,7 @@ func (m *Model) updateHelp(msg tea.KeyPressMsg) {
 
 func (k globalKeys) list() []key.Binding {
 	return []key.Binding{k.Screen1, k.Screen2, k.Screen3, k.Screen4, k.Screen5, k.Next, k.Prev,
-		k.Help, k.Command, k.Refresh, k.Back, k.Quit, k.Suspend}
+		k.Help, k.Command, k.Refresh, k.Log, k.Dismiss, k.Back, k.Quit, k.Suspend}
 }
 
 // helpView is the full help, generated from the bindings themselves,

@@ -128,3 +128,23 @@ func TestDemoNeedsNoKey(t *testing.T) {
 		t.Fatalf("K in the demo: toast %q", got)
 	}
 }
+
+// TestNoKeySendsNothing: without a key, opening the screens and the create
+// form (which loads the providers) sends no request; the form says why it
+// has no choices.
+func TestNoKeySendsNothing(t *testing.T) {
+	srv, _, _ := newSandbox(t, true)
+	fl := &fakeLogin{srv: srv, stored: map[string]string{}}
+	h := newHarness(t, Options{Client: noKeyClient(t, srv), Profile: "prod", NeedKey: true, Login: fl.login, Now: func() time.Time { return t0 }}, 100, 30)
+	h.Key("esc") // look around without a key
+	h.Key("n")
+	for _, k := range []string{"2", "3", "4", "5", "1"} {
+		h.Key(k)
+	}
+	if n := srv.Stats().Total; n != 0 {
+		t.Fatalf("%d requests were sent without a key: %v", n, srv.Stats().Requests)
+	}
+	if !strings.Contains(h.Screen(), "no API key") {
+		t.Fatalf("the screen should say there is no key:\n%s", h.Screen())
+	}
+}

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -166,6 +167,25 @@ func TestServiceScaleFlow(t *testing.T) {
 	h.Key("esc")
 	if nonGET(srv) != before {
 		t.Fatal("backing out of the scale view sent something")
+	}
+
+	// nodes: the cursor starts on the first count above the current one
+	h.runCompleted("scale orders-p", "scale orders-prod")
+	h.Key("enter")
+	h.sees(t, "2  (current)", "the current node count is not marked")
+	h.Key("enter")
+	h.sees(t, "nodes  2 "+h.m.common.Theme.Glyphs.Arrow+" 3", "the review does not show the nodes before → after")
+	h.Key("enter")
+	if n := srv.Stats().Count("POST", "/provisioning/v1/services/{id}/nodes"); n != 1 {
+		t.Fatalf("%d node changes sent, want 1", n)
+	}
+	clk.Advance(sandbox.ScaleDuration + time.Second)
+	h.Key("r")
+	if v := rstService(t, h.m.common.Client, sandbox.DemoOrders); v.Nodes != 3 || v.Status != "ready" {
+		t.Fatalf("orders-prod after the scale: %d nodes, %s", v.Nodes, v.Status)
+	}
+	if !regexp.MustCompile(`orders-prod +dbt\w+ +ready .* 3 +11\.`).MatchString(h.Screen()) {
+		t.Fatalf("the list does not show orders-prod ready on 3 nodes:\n%s", h.Screen())
 	}
 }
 

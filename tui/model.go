@@ -10,6 +10,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/charmbracelet/x/ansi"
 	"github.com/skytui/skytui/api"
 	"github.com/skytui/skytui/kit"
 	"github.com/skytui/skytui/screens/backups"
@@ -58,6 +59,7 @@ type Model struct {
 	helpOffset int
 	cmdline    *cmdLine
 	toasts     []toast
+	msgs       msgLog // the message log (msglog.go)
 	toastID    int
 	keys       globalKeys
 	after      func(time.Duration, tea.Msg) tea.Cmd
@@ -68,6 +70,9 @@ type Model struct {
 	known         []api.Service // last services listing, for completion and the picker
 	quitting      bool
 	started       bool // Init ran: the engine follows the screen's resources
+
+	// jumps are the jumps that led to the visible screen (jump.go).
+	jumps []jump
 
 	// watches are long operations followed whatever screen is shown (watch.go).
 	watches *watcher
@@ -175,6 +180,16 @@ func (m *Model) Active() kit.Screen { return m.screen() }
 
 // Submitting reports actions in flight.
 func (m *Model) Submitting() []string { return m.actions.submitting() }
+
+// Message is the message line's text whole (the toast in front, as
+// "error: …", "! …" or "✓ …"), however many lines it takes on screen.
+func (m *Model) Message() string {
+	lines := m.messageView(max(m.width, MinWidth))
+	for i, l := range lines {
+		lines[i] = strings.TrimSpace(ansi.Strip(l))
+	}
+	return strings.Join(lines, " ")
+}
 
 func (m *Model) bodyHeight() int { return max(0, m.height-4) }
 

@@ -254,7 +254,7 @@ func TestPollFastWhilePendingSlowWhenSettled(t *testing.T) {
 	other := &fakeRes{key: "y"}
 	h := fakeApp(t, 45*time.Second, &fakeScreen{id: "a", res: []*fakeRes{r, other}})
 	iv := h.pollIntervals()
-	if iv["x"][0] != 2*time.Second || iv["y"][len(iv["y"])-1] != 2*time.Second {
+	if len(iv["x"]) != 1 || len(iv["y"]) != 1 || iv["x"][0] != 2*time.Second || iv["y"][0] != 2*time.Second {
 		t.Fatalf("pending: armed %v, want 2s for both resources on screen", iv)
 	}
 	r.set(false, nil)

@@ -43,7 +43,7 @@ func (m *Model) applyProfile(p Profile, done string) tea.Cmd {
 	c.Client, c.Profile, c.ReadOnly, c.Demo = msg.p.Client, msg.p.Name, msg.p.ReadOnly, msg.p.Demo
 	m.profileGen++
 	m.known = nil
-	m.dialogs = nil
+	m.dialogs, m.jumps = nil, nil
 	m.screens = m.buildScreens()
 	cmds := []tea.Cmd{}
 	for _, s := range m.screens {

@@ -571,7 +571,7 @@ func (d *restoreDriver) restoreManaged(target, source string) {
 	d.press("s")
 	d.typ("/" + source)
 	d.press("enter", "enter")
-	d.wait("", regexp.MustCompile(`> \w+\s+full\s+Succeeded`))
+	d.wait("", regexp.MustCompile(`> \w+\s+full\s+completed`))
 	d.press("enter")
 	d.wait("Type "+target+" to confirm", nil)
 	d.typ(target)

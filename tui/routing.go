@@ -147,6 +147,8 @@ func (m *Model) own(msg tea.Msg, from string) (tea.Cmd, bool) {
 			return nil, true
 		}
 		return m.openScreen(msg.Purpose, msg.Service.ID), true
+	case kit.JumpMsg:
+		return m.onJump(msg, from), true
 	case kit.WatchMsg:
 		return m.startWatch(msg.Watch), true
 	case watchTickMsg:
@@ -207,8 +209,14 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		return nil
 	case key.Matches(msg, m.keys.Command):
 		return m.cmdline.open()
+	case key.Matches(msg, m.keys.Back) && m.canGoBack():
+		return m.goBack()
 	case key.Matches(msg, m.keys.Refresh):
 		return tea.Batch(tea.Batch(m.engine.refresh(nil, false)...), m.startSpinner())
+	case key.Matches(msg, m.keys.Log):
+		return m.openLog()
+	case key.Matches(msg, m.keys.Dismiss):
+		return m.dismissToast()
 	case key.Matches(msg, m.keys.Screen1):
 		return m.switchScreen(0)
 	case key.Matches(msg, m.keys.Screen2):
@@ -280,6 +288,7 @@ func (m *Model) switchScreen(i int) tea.Cmd {
 		return nil
 	}
 	m.active = i
+	m.jumps = nil // a jump or a back sets them again (jump.go)
 	return tea.Batch(tea.Batch(m.engine.switchTo(m.screen().Resources())...), m.startSpinner())
 }
 

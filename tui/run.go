@@ -17,10 +17,12 @@ import (
 	"github.com/skytui/skytui/theme"
 )
 
-// FPS caps the renderer. The v2 renderer wakes at this rate even when
-// nothing changed; measured with testdata/e2e/idle.sh on a settled screen:
-// 20 FPS ~0.55% of a core, 15 FPS ~0.42%, 10 FPS ~0.27% (budget 0.5%).
-// 15 keeps typing responsive (67 ms at worst) within the budget.
+// FPS is the renderer's frame rate while nothing happens. The v2 renderer
+// wakes at this rate even when nothing changed, and each wake costs CPU:
+// make bench, idle minute of a settled screen: 15 FPS 0.18–0.19 CPU
+// seconds, 30 FPS 0.30, 60 FPS 0.48–0.51, 120 FPS 0.65–0.71. Input
+// switches to FastFPS for a moment (frames.go), so a key's frame does not
+// wait for this rate.
 const FPS = 15
 
 // Run starts the application and blocks until the user quits.
@@ -45,11 +47,15 @@ func Run(ctx context.Context, opts Options) error {
 	defer cancel() // stops requests in flight on exit
 	sig.onSignal(cancel)
 	m := newModel(ctx, opts)
-	popts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithFPS(FPS), tea.WithoutSignalHandler()}
+	pace := &pacer{}
+	popts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithFPS(FPS), tea.WithoutSignalHandler(), tea.WithFilter(pace.filter)}
 	if opts.NoColor {
 		popts = append(popts, tea.WithColorProfile(colorprofile.Ascii))
 	}
-	_, err := tea.NewProgram(m, popts...).Run()
+	prog := tea.NewProgram(m, popts...)
+	pace.prog = prog
+	_, err := prog.Run()
+	pace.stop()
 	if s := sig.received(); s != nil {
 		return &SignalError{Signal: s} // the terminal is restored by now
 	}

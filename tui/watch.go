@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"slices"
 	"sort"
 	"time"
 
@@ -111,6 +112,9 @@ func (m *Model) onWatchResult(msg watchResultMsg) tea.Cmd {
 	st.inFlight = false
 	if msg.err != nil {
 		if api.IsNotFound(msg.err) {
+			if m.endedByChange(st.w.Key) {
+				return m.endWatch(st, kit.ToastInfo, "", nil, true) // the change's toast says it
+			}
 			text := st.w.Gone
 			if text == "" {
 				text = st.w.Name + ": no longer exists"
@@ -134,12 +138,38 @@ func (m *Model) onWatchResult(msg watchResultMsg) tea.Cmd {
 
 func (m *Model) endWatch(st *watchState, level kit.ToastLevel, text string, data any, gone bool) tea.Cmd {
 	delete(m.watcher().items, st.w.Key)
-	cmds := []tea.Cmd{m.toast(level, text)}
-	if m.opts.Bell && st.w.Origin != m.screen().ID() {
+	var cmds []tea.Cmd
+	if text != "" {
+		cmds = append(cmds, m.toast(level, text))
+	}
+	if text != "" && m.opts.Bell && st.w.Origin != m.screen().ID() {
 		cmds = append(cmds, tea.Raw("\a"))
 	}
 	if st.profileGen == m.profileGen && st.w.Origin != "" {
 		cmds = append(cmds, m.deliver(st.w.Origin, kit.WatchDoneMsg{Key: st.w.Key, Data: data, Gone: gone}))
+	}
+	return tea.Batch(cmds...)
+}
+
+// endedByChange reports that a change being sent ends the watch key
+// (kit.Action.Ends): the operation is gone because the user deleted it.
+func (m *Model) endedByChange(key string) bool {
+	for _, a := range m.actions.running {
+		if slices.Contains(a.Ends, key) {
+			return true
+		}
+	}
+	return false
+}
+
+// endWatches stops, without a word, the watches a change that succeeded
+// ends (kit.Action.Ends): its own toast says what happened.
+func (m *Model) endWatches(a kit.Action) tea.Cmd {
+	var cmds []tea.Cmd
+	for _, k := range a.Ends {
+		if st, ok := m.watcher().items[k]; ok {
+			cmds = append(cmds, m.endWatch(st, kit.ToastInfo, "", nil, true))
+		}
 	}
 	return tea.Batch(cmds...)
 }

@@ -181,6 +181,9 @@ func (h *Harness) Fire(match func(tea.Msg) bool) int {
 // FirePolls fires the armed poll ticks of the root model.
 func (h *Harness) FirePolls() int { return h.Fire(IsPollTick) }
 
+// FireWatches fires the armed watch ticks of the root model.
+func (h *Harness) FireWatches() int { return h.Fire(IsWatchTick) }
+
 // PollIntervals lists the intervals of the armed poll ticks.
 func (h *Harness) PollIntervals() []time.Duration {
 	var out []time.Duration

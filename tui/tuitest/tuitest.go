@@ -128,6 +128,10 @@ func After(d time.Duration, msg tea.Msg) tea.Cmd {
 // IsPollTick tells the root model's poll ticks.
 func IsPollTick(msg tea.Msg) bool { return fmt.Sprintf("%T", msg) == "tui.pollTickMsg" }
 
+// IsWatchTick tells the root model's watch ticks (a long operation
+// followed to its end).
+func IsWatchTick(msg tea.Msg) bool { return fmt.Sprintf("%T", msg) == "tui.watchTickMsg" }
+
 // namedKeys are the keys KeyMsg knows by name.
 var namedKeys = map[string]rune{
 	"enter":     tea.KeyEnter,

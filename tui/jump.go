@@ -1,0 +1,66 @@
+package tui
+
+import (
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/skytui/skytui/kit"
+)
+
+// Jumps (kit.JumpMsg): a screen asks to show another one opened on an
+// argument; the root pushes where it came from, and esc on the screen
+// jumped to (once that screen has no use for esc: kit.EscUser) pops back.
+// Any other switch (a number, tab, a ":" command, a profile) forgets the
+// jumps: esc then means what it means on the screen alone.
+
+// jump is one jump made: from screen index from to screen index to.
+type jump struct{ from, to int }
+
+// onJump shows the screen asked for, opened on its argument, and
+// remembers the visible screen; from is the address of the asker, which
+// must be the visible screen (an answer that arrives after the user moved
+// on jumps nowhere).
+func (m *Model) onJump(msg kit.JumpMsg, from string) tea.Cmd {
+	if from != "" && from != m.screen().ID() {
+		return nil
+	}
+	back := m.active
+	stack := m.jumps
+	cmd := m.openScreen(msg.Screen, msg.Arg)
+	if m.active != back {
+		m.jumps = append(stack, jump{from: back, to: m.active})
+	}
+	return cmd
+}
+
+// canGoBack reports that esc goes back: a jump led to the visible screen
+// and the screen has nothing left for esc to do.
+func (m *Model) canGoBack() bool {
+	n := len(m.jumps)
+	if n == 0 || m.jumps[n-1].to != m.active {
+		return false
+	}
+	u, ok := m.screen().(kit.EscUser)
+	return ok && !u.UsesEsc()
+}
+
+// goBack shows the screen the last jump came from, as it was left (its
+// selection kept).
+func (m *Model) goBack() tea.Cmd {
+	n := len(m.jumps)
+	j, rest := m.jumps[n-1], m.jumps[:n-1]
+	cmd := m.switchScreen(j.from)
+	m.jumps = rest
+	return cmd
+}
+
+// backBinding is the global esc, described with where it goes back to.
+func (m *Model) backBinding() key.Binding {
+	b := m.keys.Back
+	if n := len(m.jumps); n > 0 {
+		b.SetHelp(b.Help().Key, "back to "+strings.ToLower(m.screens[m.jumps[n-1].from].Title()))
+	}
+	return b
+}

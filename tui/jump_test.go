@@ -1,0 +1,70 @@
+package tui
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// Jumps from a service to its backups (b) and restores (R), and esc back
+// to the service, its row still selected; an esc the screen jumped to has
+// a use for (a filter, the detail pane) comes first.
+func TestJumpToBackupsAndRestoresAndBack(t *testing.T) {
+	h, _, _ := demoHarness(t, 160, 40, nil)
+	selected := regexp.MustCompile(`(?m)^> orders-prod `)
+	h.Keys("j", "j", "j", "j")
+	if !selected.MatchString(h.Screen()) {
+		t.Fatalf("orders-prod not selected:\n%s", h.Screen())
+	}
+	h.sees(t, "b backups", "the footer lacks b")
+	h.sees(t, "R restores", "the footer lacks R")
+	h.sees(t, "m db shell", "the footer lacks m")
+
+	h.Key("b")
+	h.sees(t, "[ 2 Backups ]", "b did not show the Backups")
+	h.sees(t, "Backups of orders-prod", "b did not narrow to orders-prod")
+	h.sees(t, "esc back to services", "the footer does not say esc goes back")
+	// a filter first: esc clears it and stays
+	h.Key("/")
+	h.TypeText("full")
+	h.Key("enter")
+	h.Key("esc")
+	h.sees(t, "Backups of orders-prod", "esc with a filter left the Backups")
+	// the detail pane next
+	h.Key("enter")
+	h.Key("esc")
+	h.sees(t, "Backups of orders-prod", "esc with the pane open left the Backups")
+	h.Key("esc")
+	h.sees(t, "[ 1 Services ]", "esc did not go back to Services")
+	if !selected.MatchString(h.Screen()) {
+		t.Fatalf("orders-prod is no longer selected after the jump back:\n%s", h.Screen())
+	}
+	if strings.Contains(h.Screen(), "esc back to") {
+		t.Fatalf("the footer still offers a way back:\n%s", h.Screen())
+	}
+
+	h.Key("R")
+	h.sees(t, "[ 3 Restores ]", "R did not show the Restores")
+	for _, line := range strings.Split(h.Screen(), "\n") {
+		if regexp.MustCompile(`^[> ] +\d+ +\S+ +dbt`).MatchString(line) && !strings.Contains(line, "orders-prod") {
+			t.Fatalf("R shows another service's restore: %q\n%s", line, h.Screen())
+		}
+	}
+	// the service filter is the screen's: esc shows all first, as it says
+	h.sees(t, "(esc shows all)", "the Restores do not say esc shows all")
+	h.Key("esc")
+	h.sees(t, "[ 3 Restores ]", "esc went back before showing every restore")
+	h.sees(t, "esc back to services", "the footer does not say esc goes back")
+	h.Key("esc")
+	h.sees(t, "[ 1 Services ]", "esc did not go back from the Restores")
+	if !selected.MatchString(h.Screen()) {
+		t.Fatalf("orders-prod is no longer selected:\n%s", h.Screen())
+	}
+
+	// a switch by number forgets the jump: esc then stays
+	h.Key("b")
+	h.Key("3")
+	h.Key("2")
+	h.Key("esc")
+	h.sees(t, "[ 2 Backups ]", "esc went back after a switch by number")
+}

@@ -1,0 +1,580 @@
+package tui
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/skytui/skytui/api"
+	"github.com/skytui/skytui/kit"
+)
+
+// The message log (L, :log): every toast, every change the action layer
+// sent and how it ended (for an error: the API's status, message,
+// solution, request and trace ID, each whole), in order, the newest last.
+// It keeps the last logMax entries. A toast's line shows the start of a
+// long text; the log shows it whole, wrapped to any width, and y copies
+// an entry.
+
+const logMax = 500
+
+// logField is one labelled part of an entry: "trace ID" and its value.
+type logField struct{ label, value string }
+
+type logEntry struct {
+	seq   int // 1, 2, … for the whole session
+	at    time.Time
+	level kit.ToastLevel
+	sent  bool // a change handed to the API (the outcome is a later entry)
+	text  string
+	// fields are the outcome's details: outcome, status, message, …
+	fields []logField
+}
+
+// word is the entry's kind as the log shows it.
+func (e logEntry) word() string {
+	if e.sent {
+		return "sent"
+	}
+	switch e.level {
+	case kit.ToastSuccess:
+		return "ok"
+	case kit.ToastWarn:
+		return "warn"
+	case kit.ToastError:
+		return "error"
+	}
+	return "info"
+}
+
+// copyText is the entry whole, as y copies it and the filter matches it.
+func (e logEntry) copyText() string {
+	var b strings.Builder
+	b.WriteString(e.at.Local().Format("2006-01-02 15:04:05") + " " + e.word() + " " + e.text)
+	for _, f := range e.fields {
+		b.WriteString("\n  " + f.label + ": " + f.value)
+	}
+	return b.String()
+}
+
+type msgLog struct {
+	entries []logEntry
+	seq     int
+}
+
+// add appends an entry; text from anywhere is cleaned here, once.
+func (l *msgLog) add(e logEntry) {
+	l.seq++
+	e.seq = l.seq
+	e.text = kit.CopyText(e.text)
+	for i := range e.fields {
+		e.fields[i].value = kit.CopyText(e.fields[i].value)
+	}
+	l.entries = append(l.entries, e)
+	if len(l.entries) > logMax {
+		l.entries = append([]logEntry(nil), l.entries[len(l.entries)-logMax:]...)
+	}
+}
+
+// dropped counts the entries the bound has let go.
+func (l *msgLog) dropped() int { return l.seq - len(l.entries) }
+
+// logSent records a change handed to the API.
+func (m *Model) logSent(a kit.Action) {
+	m.msgs.add(logEntry{at: m.common.Time(), level: kit.ToastInfo, sent: true, text: a.Name})
+	m.relayoutLog()
+}
+
+// errorFields are an error's parts, each whole: the HTTP status, the
+// API's message and solution, the request and the trace ID.
+func errorFields(err error) []logField {
+	if err == nil {
+		return nil
+	}
+	e := api.AsError(err)
+	if e == nil {
+		return []logField{{"error", err.Error()}}
+	}
+	var f []logField
+	if e.Status > 0 {
+		f = append(f, logField{"status", fmt.Sprintf("%d %s", e.Status, http.StatusText(e.Status))})
+	}
+	msg := e.Message
+	if msg == "" && e.Err != nil {
+		msg = e.Err.Error()
+	}
+	if msg != "" {
+		f = append(f, logField{"message", msg})
+	}
+	if e.Solution != "" {
+		f = append(f, logField{"solution", e.Solution})
+	}
+	if e.Location != "" {
+		f = append(f, logField{"location", e.Location})
+	}
+	if r := strings.TrimSpace(e.Method + " " + e.Path); r != "" {
+		f = append(f, logField{"request", r})
+	}
+	if e.TraceID != "" {
+		f = append(f, logField{"trace ID", e.TraceID})
+	}
+	return f
+}
+
+// ---- the log dialog ----
+
+// logKeys are the log's bindings: the table's movement and filter keys
+// (kit.DefaultTableKeys), copy and close. Its hint line, the footer and
+// the help are generated from them.
+type logKeys struct {
+	kit.TableKeys
+	Copy key.Binding
+	// Close is q (and L, which opened it); CloseEsc is esc, which clears
+	// a filter first (TableKeys.FilterClear).
+	Close, CloseEsc key.Binding
+}
+
+func newLogKeys() logKeys {
+	return logKeys{
+		TableKeys: kit.DefaultTableKeys,
+		Copy:      key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "copy entry")),
+		Close:     key.NewBinding(key.WithKeys("q", "L"), key.WithHelp("q", "close")),
+		CloseEsc:  key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "close")),
+	}
+}
+
+// closeKey is the close binding the log shows: esc, unless esc clears a
+// filter now.
+func (d *logDialog) closeKey() key.Binding {
+	if d.filter != "" {
+		return d.keys.Close
+	}
+	return d.keys.CloseEsc
+}
+
+// logLine is one laid-out line of the log: its text (no styles), the
+// entry it belongs to and how it is styled.
+type logLine struct {
+	text  string
+	entry int // index into shown
+	head  bool
+	level kit.ToastLevel
+	sent  bool
+	field bool
+}
+
+// logDialog shows the log on the dialog stack, the newest entry last and
+// selected when it opens. j/k move from entry to entry, scrolling line by
+// line through an entry taller than the box.
+type logDialog struct {
+	common *kit.Common
+	log    *msgLog
+	keys   logKeys
+	input  textinput.Model
+	typing bool
+	filter string
+
+	shown  []int // indices into log.entries that match the filter
+	lines  []logLine
+	starts []int // first line of each shown entry, and len(lines)
+	sel    int   // index into shown
+	offset int   // first line shown
+
+	width, height int
+}
+
+func newLogDialog(c *kit.Common, l *msgLog) *logDialog {
+	d := &logDialog{common: c, log: l, keys: newLogKeys(), input: kit.NewInput("/", "filter")}
+	d.sel = -1 // the newest, once laid out
+	return d
+}
+
+// SetSize implements kit.Dialog.
+func (d *logDialog) SetSize(w, h int) {
+	d.width, d.height = w, h
+	d.layout()
+}
+
+// inner is the text width inside the box.
+func (d *logDialog) inner() int { return max(10, d.width-4) }
+
+// rows is how many lines of entries the box shows: the box's borders, its
+// title line and its hint line take four.
+func (d *logDialog) rows() int {
+	r := d.height - 4
+	if d.typing || d.filter != "" {
+		r-- // the filter's line
+	}
+	return max(1, r)
+}
+
+// layout wraps the entries that match the filter to the box's width and
+// keeps the selection on the same entry (on the newest when it was there).
+func (d *logDialog) layout() {
+	selSeq, follow := -1, d.sel < 0 || d.sel >= len(d.shown)-1
+	if !follow {
+		selSeq = d.log.entries[d.shown[d.sel]].seq
+	}
+	d.shown, d.lines, d.starts = d.shown[:0], d.lines[:0], d.starts[:0]
+	needle := strings.ToLower(d.filter)
+	d.sel = -1
+	for i, e := range d.log.entries {
+		if needle != "" && !strings.Contains(strings.ToLower(e.copyText()), needle) {
+			continue
+		}
+		if e.seq == selSeq {
+			d.sel = len(d.shown)
+		}
+		d.starts = append(d.starts, len(d.lines))
+		d.lines = append(d.lines, d.entryLines(e, len(d.shown))...)
+		d.shown = append(d.shown, i)
+	}
+	d.starts = append(d.starts, len(d.lines))
+	if d.sel < 0 || follow {
+		d.sel = len(d.shown) - 1
+		d.offset = max(0, len(d.lines)-d.rows())
+	}
+	d.clampOffset()
+	d.reveal()
+}
+
+// entryLines lays out one entry: "15:04:05 error  text" with the text
+// wrapped under itself (below the time when the box is narrow), then its
+// fields, labels aligned, values wrapped under themselves.
+func (d *logDialog) entryLines(e logEntry, idx int) []logLine {
+	w := d.inner() - 2 // the cursor's gutter
+	head := fmt.Sprintf("%s %-5s ", e.at.Local().Format("15:04:05"), e.word())
+	indent := ansi.StringWidth(head)
+	var out []logLine
+	add := func(s string, field bool) {
+		out = append(out, logLine{text: s, entry: idx, head: len(out) == 0, level: e.level, sent: e.sent, field: field})
+	}
+	if w-indent < 20 {
+		add(strings.TrimRight(head, " "), false)
+		for _, l := range strings.Split(ansi.Wrap(e.text, w-2, " "), "\n") {
+			add("  "+l, false)
+		}
+	} else {
+		for i, l := range strings.Split(ansi.Wrap(e.text, w-indent, " "), "\n") {
+			if i == 0 {
+				add(head+l, false)
+			} else {
+				add(strings.Repeat(" ", indent)+l, false)
+			}
+		}
+	}
+	lw := 0
+	for _, f := range e.fields {
+		lw = max(lw, ansi.StringWidth(f.label))
+	}
+	const fieldIndent = 4
+	vw := w - fieldIndent - lw - 2
+	for _, f := range e.fields {
+		label := strings.Repeat(" ", fieldIndent) + f.label + strings.Repeat(" ", lw-ansi.StringWidth(f.label)+2)
+		if vw < 12 { // too narrow for a column: the value under its label
+			add(strings.TrimRight(label, " "), true)
+			for _, l := range strings.Split(ansi.Wrap(f.value, w-fieldIndent-2, " ,/"), "\n") {
+				add(strings.Repeat(" ", fieldIndent+2)+l, true)
+			}
+			continue
+		}
+		for i, l := range strings.Split(ansi.Wrap(f.value, vw, " ,/"), "\n") {
+			if i == 0 {
+				add(label+l, true)
+			} else {
+				add(strings.Repeat(" ", ansi.StringWidth(label))+l, true)
+			}
+		}
+	}
+	return out
+}
+
+func (d *logDialog) clampOffset() {
+	d.offset = max(0, min(d.offset, len(d.lines)-d.rows()))
+}
+
+// reveal scrolls so the selected entry is in view (its start when it
+// was above, its end when it was below, never past its start).
+func (d *logDialog) reveal() {
+	if d.sel < 0 || d.sel >= len(d.shown) {
+		return
+	}
+	start, end := d.starts[d.sel], d.starts[d.sel+1]
+	switch {
+	case start < d.offset:
+		d.offset = start
+	case end > d.offset+d.rows():
+		d.offset = min(start, end-d.rows())
+	}
+	d.clampOffset()
+}
+
+// down moves through the selected entry's lines while some are below the
+// view, then to the next entry.
+func (d *logDialog) down() {
+	if d.sel < 0 {
+		return
+	}
+	if d.starts[d.sel+1] > d.offset+d.rows() {
+		d.offset++
+		return
+	}
+	if d.sel < len(d.shown)-1 {
+		d.sel++
+		d.reveal()
+	}
+}
+
+func (d *logDialog) up() {
+	if d.sel < 0 {
+		return
+	}
+	if d.starts[d.sel] < d.offset {
+		d.offset--
+		return
+	}
+	if d.sel > 0 {
+		d.sel--
+		d.reveal()
+	}
+}
+
+// page scrolls by a page and selects the entry at the top of the view.
+func (d *logDialog) page(dir int) {
+	if d.sel < 0 {
+		return
+	}
+	d.offset += dir * max(1, d.rows()-1)
+	d.clampOffset()
+	for i := range d.shown {
+		if d.starts[i] <= d.offset && d.offset < d.starts[i+1] {
+			d.sel = i
+		}
+	}
+	if dir > 0 && d.offset+d.rows() >= len(d.lines) {
+		d.sel = len(d.shown) - 1 // the bottom: the newest
+	}
+}
+
+// Selected is the text y copies (tests).
+func (d *logDialog) Selected() string {
+	if d.sel < 0 || d.sel >= len(d.shown) {
+		return ""
+	}
+	return d.log.entries[d.shown[d.sel]].copyText()
+}
+
+// Update implements kit.Dialog.
+func (d *logDialog) Update(msg tea.Msg) (kit.Dialog, tea.Cmd) {
+	kp, ok := msg.(tea.KeyPressMsg)
+	k := d.keys
+	if d.typing {
+		switch {
+		case ok && key.Matches(kp, k.FilterClear):
+			d.typing = false
+			d.input.Blur()
+			d.filter = ""
+			d.input.SetValue("")
+			d.layout()
+			return d, nil
+		case ok && key.Matches(kp, k.FilterKeep):
+			d.typing = false
+			d.input.Blur()
+			d.layout()
+			return d, nil
+		}
+		var cmd tea.Cmd
+		d.input, cmd = d.input.Update(msg) // keys and pastes
+		if v := d.input.Value(); v != d.filter {
+			d.filter = v
+			d.sel = -1 // the newest match
+			d.layout()
+		}
+		return d, cmd
+	}
+	if !ok {
+		return d, nil
+	}
+	switch {
+	case key.Matches(kp, k.Down):
+		d.down()
+	case key.Matches(kp, k.Up):
+		d.up()
+	case key.Matches(kp, k.PageDown):
+		d.page(1)
+	case key.Matches(kp, k.PageUp):
+		d.page(-1)
+	case key.Matches(kp, k.Top):
+		if len(d.shown) > 0 {
+			d.sel, d.offset = 0, 0
+		}
+	case key.Matches(kp, k.Bottom):
+		if len(d.shown) > 0 {
+			d.sel = len(d.shown) - 1
+			d.offset = len(d.lines)
+			d.clampOffset()
+		}
+	case key.Matches(kp, k.Filter):
+		d.typing = true
+		d.input.SetValue(d.filter)
+		d.input.CursorEnd()
+		d.layout() // the filter's line takes a row
+		return d, d.input.Focus()
+	case key.Matches(kp, k.Copy):
+		if t := d.Selected(); t != "" {
+			return d, kit.Copy(d.common, "log entry", t)
+		}
+	case key.Matches(kp, k.FilterClear) && d.filter != "":
+		d.filter = ""
+		d.input.SetValue("")
+		d.layout()
+	case key.Matches(kp, k.Close), key.Matches(kp, k.CloseEsc):
+		return d, kit.Send(kit.CloseDialogMsg{})
+	}
+	return d, nil
+}
+
+// bindings are the keys the log answers in its current mode, in the
+// order Update tries them (esc clears a filter before it closes).
+func (d *logDialog) bindings() []key.Binding {
+	k := d.keys
+	if d.typing {
+		return []key.Binding{k.FilterClear, k.FilterKeep}
+	}
+	clear := k.FilterClear
+	clear.SetEnabled(d.filter != "")
+	return []key.Binding{k.Down, k.Up, k.PageDown, k.PageUp, k.Top, k.Bottom, k.Filter, k.Copy, clear, k.Close, d.closeKey()}
+}
+
+// KeyMap lists the log's bindings for the footer.
+func (d *logDialog) KeyMap() help.KeyMap {
+	k := d.keys
+	if d.typing {
+		return kit.Keys{Short: []key.Binding{k.FilterKeep, k.FilterClear}}
+	}
+	clear := k.FilterClear
+	clear.SetEnabled(d.filter != "")
+	return kit.Keys{Short: []key.Binding{d.closeKey(), clear, k.Copy, k.Filter, k.Down, k.Top, k.PageDown}}
+}
+
+// hint is the box's last line: how much is below, then as many of the
+// keys as fit whole, the most needed first.
+func (d *logDialog) hint(below int) string {
+	k := d.keys
+	var parts []string
+	if below > 0 {
+		parts = append(parts, fmt.Sprintf("%d more lines", below))
+	}
+	bs := []key.Binding{k.FilterKeep, k.FilterClear}
+	if !d.typing {
+		clear := k.FilterClear
+		clear.SetEnabled(d.filter != "")
+		bs = []key.Binding{d.closeKey(), key.NewBinding(key.WithKeys("j"), key.WithHelp("j/k", "move")), k.Copy, k.Filter, clear}
+	}
+	line := strings.Join(parts, "")
+	for _, b := range bs {
+		h := kit.HintLine(b)
+		if h == "" {
+			continue
+		}
+		next := h
+		if line != "" {
+			next = line + "  " + h
+		}
+		if ansi.StringWidth(next) > d.inner() {
+			break
+		}
+		line = next
+	}
+	return line
+}
+
+// View implements kit.Dialog: the box fills the dialog area.
+func (d *logDialog) View() string {
+	th := d.common.Theme
+	inner := d.inner()
+	title := "Message log"
+	count := plural(len(d.log.entries), "entry", "entries") + ", newest last"
+	if d.filter != "" {
+		count = fmt.Sprintf("%d of %s match", len(d.shown), plural(len(d.log.entries), "entry", "entries"))
+	}
+	if n := d.log.dropped(); n > 0 {
+		count += fmt.Sprintf(" (%d older let go)", n)
+	}
+	body := []string{ansi.Truncate(th.Title.Render(title)+"  "+th.Muted.Render(count), inner, th.Glyphs.Ellipsis)}
+	if d.typing {
+		in := d.input
+		in.SetWidth(max(1, inner-2))
+		body = append(body, ansi.Truncate(in.View(), inner, ""))
+	} else if d.filter != "" {
+		body = append(body, ansi.Truncate(th.Muted.Render("filter: ")+d.filter, inner, th.Glyphs.Ellipsis))
+	}
+	rows := d.rows()
+	end := min(len(d.lines), d.offset+rows)
+	if len(d.lines) == 0 {
+		empty := "nothing yet: toasts, changes and errors appear here"
+		if d.filter != "" {
+			empty = "no entry matches"
+		}
+		body = append(body, th.Muted.Render(ansi.Truncate(empty, inner, th.Glyphs.Ellipsis)))
+		end = d.offset + 1
+	}
+	for _, l := range d.lines[min(d.offset, len(d.lines)):min(end, len(d.lines))] {
+		gutter := "  "
+		if l.entry == d.sel && l.head {
+			gutter = th.Accent.Render(th.Glyphs.Cursor) + " "
+		}
+		st := th.Base
+		switch {
+		case l.field:
+			st = th.Muted
+		case l.sent:
+			st = th.Accent
+		case l.level == kit.ToastError:
+			st = th.Error
+		case l.level == kit.ToastWarn:
+			st = th.Warn
+		case l.level == kit.ToastSuccess:
+			st = th.OK
+		}
+		text := st.Render(l.text)
+		if l.entry == d.sel {
+			text = th.Selected.Render(l.text)
+		}
+		body = append(body, gutter+text)
+	}
+	for i := end - d.offset; i < rows; i++ {
+		body = append(body, "")
+	}
+	body = append(body, th.Muted.Render(ansi.Truncate(d.hint(max(0, len(d.lines)-end)), inner, th.Glyphs.Ellipsis)))
+	return kit.Box(th, "", strings.Join(body, "\n"), d.width)
+}
+
+// openLog shows the message log.
+func (m *Model) openLog() tea.Cmd {
+	m.pushDialog(newLogDialog(m.common, &m.msgs))
+	return nil
+}
+
+// relayoutLog lays an open log out again after an entry was added.
+func (m *Model) relayoutLog() {
+	for _, d := range m.dialogs {
+		if l, ok := d.(*logDialog); ok {
+			l.layout()
+		}
+	}
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
