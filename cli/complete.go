@@ -60,6 +60,20 @@ func addChangeCmds(e *env, root *cobra.Command) {
 	addReadOnlyFlag(allow)
 	root.AddCommand(allow, newWaitCmd(e), newReplicationCmd(e))
 	addCompletions(e, root)
+	strictCompletionCmd(root)
+}
+
+// strictCompletionCmd makes `skytui completion SHELL` with a shell it does
+// not know a usage error (exit 2) instead of its help with exit 0, which
+// `source <(skytui completion bsh)` would run as a script.
+func strictCompletionCmd(root *cobra.Command) {
+	root.InitDefaultCompletionCmd()
+	for _, c := range root.Commands() {
+		if c.Name() == "completion" {
+			c.Args = usageArgs(cobra.NoArgs)
+			c.RunE = func(cmd *cobra.Command, _ []string) error { return cmd.Help() }
+		}
+	}
 }
 
 // addCompletions completes service names for every --service and

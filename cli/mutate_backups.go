@@ -31,12 +31,14 @@ func newBackupsCreateCmd(e *env) *cobra.Command {
 5-field cron expression (schedules run in UTC). Types: full (what
 incremental backups build on), incremental (needs a completed full
 backup), logical (SQL statements, the portable choice), physical (data
-files, for large databases), binarylog.
+files, for large databases), binarylog. The live service (a profile with
+the backup prefix /skybackup/v1, such as skysql) takes full, incremental,
+binarylog, dump (its logical backup) and snapshot instead.
 
 To write it to your own bucket, give the bucket path and the name of
 bucket credentials stored with ` + "`skytui creds add`" + ` (never the secret itself):
 
-  skytui backups create --service orders-prod --type logical \
+  skytui backups create --service orders-prod --type dump \
     --bucket gs://acme-exports/orders --creds nightly --wait
 
 --wait (with --schedule once) follows the backup until it completed.` + scriptHelpTail,
@@ -71,6 +73,9 @@ bucket credentials stored with ` + "`skytui creds add`" + ` (never the secret it
 			c, err := e.openChange(cmd, &cf, "backups create")
 			if err != nil {
 				return err
+			}
+			if err := api.CheckBackupType(c.client.LiveBackup(), typ); err != nil {
+				return requestErr(err, backupFlags) // the profile's interface names its types otherwise
 			}
 			req := api.ScheduleRequest{BackupType: typ, Schedule: schedule}
 			if bucket != "" {
@@ -122,7 +127,7 @@ bucket credentials stored with ` + "`skytui creds add`" + ` (never the secret it
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&service, "service", "", "the service to back up, by name or ID (required)")
-	fl.StringVar(&typ, "type", "", "full, incremental, logical, physical or binarylog (required)")
+	fl.StringVar(&typ, "type", "", "full, incremental, logical, physical or binarylog; on the live service (backup prefix /skybackup/v1) full, incremental, binarylog, dump or snapshot (required)")
 	fl.StringVar(&schedule, "schedule", "once", `"once" (now) or a 5-field cron expression in UTC, such as "0 3 * * *"`)
 	fl.StringVar(&bucket, "bucket", "", "your own bucket: s3://BUCKET/PATH or gs://BUCKET/PATH (default: managed storage)")
 	fl.StringVar(&creds, "creds", "", "with --bucket: the name of stored bucket credentials of the matching kind")

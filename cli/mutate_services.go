@@ -195,7 +195,10 @@ func (e *env) newAllowChangeCmd(use, short string, add bool) *cobra.Command {
 			return e.allowChange(cmd, &cf, args, add)
 		},
 	}
-	cf.register(cmd, !add, false, false)
+	cf.register(cmd, true, false, false)
+	if add {
+		cmd.Flags().Lookup("yes").Usage = "confirm adding a network wider than /16 (IPv6: /48), such as 0.0.0.0/0"
+	}
 	return cmd
 }
 
@@ -219,6 +222,8 @@ func (e *env) allowChange(cmd *cobra.Command, cf *changeFlags, args []string, ad
 		if err := needYes(cf, what); err != nil {
 			return err
 		}
+	} else if wide := api.WideNetwork(ip); wide != "" && !cf.yes {
+		return refusedErrf("%s: %s; pass --yes to add it anyway (nothing was sent)", what, wide)
 	}
 	ctx := cmd.Context()
 	s, _, err := c.serviceByArg(cmd, "service", args[0])

@@ -226,8 +226,8 @@ func TestChangeBackupsCreate(t *testing.T) {
 	if !strings.EqualFold(b["status"].(string), "succeeded") || b["type"] != "full" || b["id"] == "" {
 		t.Errorf("after --wait: %v", b)
 	}
-	sc := decodeJSON[map[string]any](t, h.ok(h.live("backups", "create", "--service", sandbox.DemoOrders, "--type", "logical", "--schedule", "0 3 * * *", "-o", "json")...))
-	if sc["type"] != "logical" {
+	sc := decodeJSON[map[string]any](t, h.ok(h.live("backups", "create", "--service", sandbox.DemoOrders, "--type", "dump", "--schedule", "0 3 * * *", "-o", "json")...))
+	if sc["type"] != "dump" {
 		t.Errorf("schedule: %v", sc)
 	}
 	if posts() != 3 {
@@ -239,7 +239,7 @@ func TestChangeBackupsCreate(t *testing.T) {
 	if _, err := h.run(secret+"\n", "creds", "add", "s3", "archive", "--access-key-id", "AKIAEXAMPLE", "--region", "eu-west-1"); err != nil {
 		t.Fatal(err)
 	}
-	out = h.ok(h.live("backups", "create", "--service", sandbox.DemoOrders, "--type", "logical", "--bucket", "s3://acme-exports/orders", "--creds", "archive", "-o", "wide")...)
+	out = h.ok(h.live("backups", "create", "--service", sandbox.DemoOrders, "--type", "dump", "--bucket", "s3://acme-exports/orders", "--creds", "archive", "-o", "wide")...)
 	if strings.Contains(out, secret) || strings.Contains(out, "AKIAEXAMPLE") {
 		t.Fatalf("a secret in the output:\n%s", out)
 	}
@@ -252,7 +252,7 @@ func TestChangeBackupsCreate(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"--type", "differential"}, `skytui: invalid request: --type (backup_type): must be full, incremental, logical, physical or binarylog (got "differential")`},
+		{[]string{"--type", "differential"}, `skytui: invalid request: --type (backup_type): must be full, incremental, logical, physical or binarylog; on the live service full, incremental, binarylog, dump or snapshot (got "differential")`},
 		{[]string{"--type", "full", "--schedule", "3am daily"}, "skytui: invalid request: --schedule (schedule): must be \"once\" or a 5-field cron expression"},
 		{[]string{"--type", "full", "--bucket", "s3://acme-exports/orders"}, "skytui: invalid request: --creds (external_storage.bucket.credentials): is required with --bucket"},
 		{[]string{"--type", "full", "--bucket", "ftp://x/y", "--creds", "archive"}, "skytui: invalid request: --bucket (external_storage.bucket.path): must start with s3:// or gs://"},

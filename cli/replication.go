@@ -101,7 +101,9 @@ so this machine must be in its allow list.
 			return c.out.emit(e.stdout, reports, replicationTable(reports))
 		},
 	}
-	return newNoun("replication", "Show the replication status of secondaries", status)
+	noun := newNoun("replication", "Show replication status; set up, start or stop replication", append([]*cobra.Command{status}, newReplicationChangeCmds(e)...)...)
+	addReadOnlyFlag(noun)
+	return noun
 }
 
 func pairStatus(ctx context.Context, eng *replsetup.Engine, p replsetup.Pair, svcs []api.Service) (pairReport, error) {

@@ -55,6 +55,10 @@ func stopPolling(err error) bool {
 	return errors.As(err, &end) || api.IsUnauthorized(err) || api.IsNotFound(err)
 }
 
+// minRead is the least time one status read is given, however little of
+// the wait's --timeout is left.
+const minRead = 5 * time.Second
+
 // run calls step until it reports done. step returns the state in words
 // for the progress line; a failed end state is an *endError.
 func (w *waiter) run(ctx context.Context, step func(context.Context) (state string, done bool, err error)) error {
@@ -65,7 +69,9 @@ func (w *waiter) run(ctx context.Context, step func(context.Context) (state stri
 	var last string
 	var lastErr error
 	for {
-		pollCtx, cancel := context.WithTimeout(ctx, max(w.timeout-time.Since(start), time.Millisecond))
+		// a read is given at least minRead even near the deadline, so that
+		// a timed-out wait still tells the last state it saw
+		pollCtx, cancel := context.WithTimeout(ctx, max(w.timeout-time.Since(start), minRead))
 		state, done, err := step(pollCtx)
 		cancel()
 		switch {

@@ -1,0 +1,386 @@
+package cli
+
+import (
+	"database/sql"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/skytui/skytui/api"
+	"github.com/skytui/skytui/sandbox"
+	"github.com/skytui/skytui/sandbox/mariadb/mariadbtest"
+)
+
+// replHarness is the demo sandbox with its SQL endpoints, on a fast
+// clock, and a state directory of its own (the pairs setup saves).
+func replHarness(t *testing.T, scale float64) (*harness, *sandbox.Server) {
+	t.Helper()
+	h, sb := serveHarness(t, sandbox.Options{DemoData: true, Seed: 7, SQL: sandbox.SQLDemo, TimeScale: scale}, goodKey)
+	t.Setenv("XDG_STATE_HOME", t.TempDir())
+	return h, sb
+}
+
+// setupArgs is replication setup of replica-west from orders-prod.
+func setupArgs(h *harness, more ...string) []string {
+	return h.live(append([]string{"replication", "setup", sandbox.DemoReplica, "--primary", sandbox.DemoOrders, "--poll-interval", "20ms"}, more...)...)
+}
+
+// stepLines are the PASS/FAIL/WAIT lines setup printed on stderr.
+func stepLines(stderr string) []string {
+	var out []string
+	for _, l := range strings.Split(stderr, "\n") {
+		if strings.HasPrefix(l, "PASS  ") || strings.HasPrefix(l, "FAIL  ") || strings.HasPrefix(l, "WAIT  ") {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+func TestReplicationSetupRefusals(t *testing.T) {
+	h, sb := replHarness(t, 6000)
+	for _, c := range []struct {
+		code int
+		want string
+		args []string
+	}{
+		{exitUsage, "skytui: replication setup needs --primary PRIMARY", h.live("replication", "setup", sandbox.DemoReplica, "--yes")},
+		{exitUsage, "skytui: --primary replica-west: a service cannot replicate from itself", h.live("replication", "setup", sandbox.DemoReplica, "--primary", sandbox.DemoReplica)},
+		{exitUsage, "skytui: invalid request: --mode (replication_type): \"sideways\" is not one of uni-directional, bi-directional", setupArgs(h, "--managed", "--mode", "sideways", "--yes")},
+		{exitUsage, "skytui: invalid request: --mode (replication_type): is required", setupArgs(h, "--managed", "--yes")},
+		{exitUsage, "skytui: --backup is for the sky procedures' setup", setupArgs(h, "--managed", "--mode", "uni-directional", "--backup", "abc", "--yes")},
+		{exitUsage, "skytui: --mode is for --managed replication", setupArgs(h, "--mode", "uni-directional", "--yes")},
+		{exitRefused, "skytui: replication setup is destructive: pass --yes", setupArgs(h, "--confirm", sandbox.DemoReplica)},
+		{exitRefused, "skytui: replication setup needs --confirm with the target service's exact name", setupArgs(h, "--yes")},
+		{exitRefused, `skytui: replication setup: --confirm "replica" does not match the target service's name: pass --confirm replica-west`, setupArgs(h, "--yes", "--confirm", "replica")},
+		{exitRefused, "skytui: replication setup is destructive: pass --yes", setupArgs(h, "--managed", "--mode", "bi-directional")},
+		{exitRefused, "skytui: replication stop is destructive: pass --yes", h.live("replication", "stop", sandbox.DemoReplica)},
+		{exitRefused, "skytui: replication stop --managed is destructive: pass --yes", h.live("replication", "stop", sandbox.DemoReplica, "--managed")},
+		{exitRefused, "skytui: --read-only: replication start refused, nothing was sent", h.live("replication", "start", sandbox.DemoReplica, "--read-only")},
+	} {
+		h.fails(c.code, c.want, c.args...)
+	}
+	if n := changes(sb); n != 0 {
+		t.Fatalf("%d changes sent by refused commands", n)
+	}
+
+	// a read-only profile refuses before anything is sent, reads included
+	body := "[[profile]]\nname = \"audit\"\nbase_url = \"" + h.url + "\"\nbackup_prefix = \"/skybackup/v1\"\nread_only = true\n"
+	if err := os.WriteFile(h.cfgPath, []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	before := sb.Stats().Total
+	for _, c := range [][]string{
+		{"replication", "setup", sandbox.DemoReplica, "--primary", sandbox.DemoOrders, "--yes", "--confirm", sandbox.DemoReplica},
+		{"replication", "setup", sandbox.DemoReplica, "--primary", sandbox.DemoOrders, "--managed", "--mode", "uni-directional", "--yes"},
+		{"replication", "start", sandbox.DemoReplica},
+		{"replication", "stop", sandbox.DemoReplica, "--yes"},
+		{"replication", "stop", sandbox.DemoReplica, "--managed", "--yes"},
+	} {
+		what := strings.Join(c[:2], " ")
+		if c[1] == "stop" && c[len(c)-2] == "--managed" {
+			what += " --managed"
+		}
+		h.fails(exitRefused, "skytui: profile audit is read-only: "+what+" refused, nothing was sent\n", append(c, "--profile", "audit")...)
+	}
+	if after := sb.Stats().Total; after != before {
+		t.Fatalf("a read-only profile sent %d requests", after-before)
+	}
+}
+
+// The sky procedures' setup on the demo endpoints: it stops at the allow
+// list with the fix, then, with --allow-list, runs every step to Yes/Yes;
+// the pair is saved for replication status; stop and start call the
+// procedures.
+func TestReplicationSetupSkyDemo(t *testing.T) {
+	h, sb := replHarness(t, 6000)
+	stdout, stderr, code := h.script(setupArgs(h, "--yes", "--confirm", sandbox.DemoReplica)...)
+	if code != exitFailed || stdout != "" {
+		t.Fatalf("without --allow-list: exit %d, stdout %q\n%s", code, stdout, stderr)
+	}
+	lines := stepLines(stderr)
+	if len(lines) != 2 || !strings.HasPrefix(lines[0], "PASS  0 pair: orders-prod -> replica-west") || !strings.HasPrefix(lines[1], "FAIL  1 allow list: ") {
+		t.Fatalf("steps: %q", lines)
+	}
+	if !strings.Contains(stderr, "skytui: replication setup stopped at step 1 (allow list): ") ||
+		!strings.Contains(stderr, "fix: pass --allow-list to add them, or run `skytui allowlist add orders-prod ") {
+		t.Errorf("the failure and its fix:\n%s", stderr)
+	}
+	if n := sb.Stats().Count("POST", "/skybackup/v1/restores"); n != 0 {
+		t.Fatalf("a restore was sent after a failed step")
+	}
+
+	stdout, stderr, code = h.script(setupArgs(h, "--yes", "--confirm", sandbox.DemoReplica, "--allow-list", "-o", "json")...)
+	if code != 0 {
+		t.Fatalf("setup: exit %d\n%s", code, stderr)
+	}
+	lines = stepLines(stderr)
+	var names []string
+	for _, l := range lines {
+		names = append(names, strings.SplitN(l, ":", 2)[0])
+	}
+	if want := "PASS  0 pair,PASS  1 allow list,PASS  2 backup,WAIT  3 restore,PASS  3 restore,PASS  4 change primary,PASS  5 grant,PASS  6 start"; strings.Join(names, ",") != want {
+		t.Fatalf("steps:\n%s", stderr)
+	}
+	if strings.Contains(stdout+stderr, "IDENTIFIED BY") {
+		t.Fatal("the grant (with its password) was printed")
+	}
+	rep := decodeJSON[setupReport](t, stdout)
+	if rep.Method != "gtid" || len(rep.Steps) != 7 || rep.Status == nil || !rep.Status.OK || rep.Status.IORunning != "Yes" || rep.Status.Primary != sandbox.DemoOrders {
+		t.Fatalf("report: %+v", rep)
+	}
+	if n := sb.Stats().Count("POST", "/skybackup/v1/restores"); n != 1 {
+		t.Errorf("%d restores sent, want 1", n)
+	}
+
+	// the pair is saved: status without arguments lists it
+	out := h.ok(h.live("replication", "status", "--no-headers")...)
+	if f := strings.Fields(out); len(f) < 6 || f[0] != sandbox.DemoOrders || f[1] != sandbox.DemoReplica || f[2] != "Yes" {
+		t.Fatalf("status of the saved pair: %q", out)
+	}
+
+	act := decodeJSON[replicationAction](t, h.ok(h.live("replication", "stop", sandbox.DemoReplica, "--yes", "-o", "json")...))
+	if act.Message != "Replication stopped" || act.Action != "stop" {
+		t.Errorf("stop: %+v", act)
+	}
+	rs := decodeJSON[[]pairReport](t, h.ok(h.live("replication", "status", sandbox.DemoReplica, "-o", "json")...))
+	if rs[0].IORunning != "No" || rs[0].SQLRunning != "No" || rs[0].OK {
+		t.Errorf("after stop: %+v", rs[0])
+	}
+	if out := h.ok(h.live("replication", "start", sandbox.DemoReplica)...); !strings.Contains(out, "Replication started") {
+		t.Errorf("start: %q", out)
+	}
+	rs = decodeJSON[[]pairReport](t, h.ok(h.live("replication", "status", sandbox.DemoReplica, "-o", "json")...))
+	if rs[0].IORunning != "Yes" || !rs[0].OK {
+		t.Errorf("after start: %+v", rs[0])
+	}
+	// a stopped service cannot answer the procedures: the error and a fix
+	h.fails(exitFailed, "skytui: replication start legacy-batch: legacy-batch is stopped", h.live("replication", "start", sandbox.DemoLegacy)...)
+}
+
+// Managed replication from the command line: the pending refusal (exit 1
+// with the fix, nothing posted), the setup, the replica reporting its
+// primary, and its end, confirmed.
+func TestReplicationSetupManaged(t *testing.T) {
+	h, sb := replHarness(t, 1) // real time: a stop stays pending
+	if out := h.ok(h.live("services", "stop", sandbox.DemoAnalytics, "--yes")...); !strings.Contains(out, "pending_stop") {
+		t.Fatalf("stop: %s", out)
+	}
+	_, stderr, code := h.script(h.live("replication", "setup", sandbox.DemoAnalytics, "--primary", sandbox.DemoOrders, "--managed", "--mode", "uni-directional", "--yes")...)
+	if code != exitFailed || !strings.Contains(stderr, "FAIL  0 pair: the replica analytics-gcp is pending_stop") || !strings.Contains(stderr, "fix: wait until both are ready") {
+		t.Fatalf("pending replica: exit %d\n%s", code, stderr)
+	}
+	if n := sb.Stats().Count("POST", "/provisioning/v1/services/{id}/replication"); n != 0 {
+		t.Fatalf("managed replication posted for a pending replica")
+	}
+
+	stdout, stderr, code := h.script(h.live("replication", "setup", sandbox.DemoReplica, "--primary", sandbox.DemoOrders, "--managed", "--mode", "bi-directional", "--yes", "-o", "json")...)
+	if code != 0 {
+		t.Fatalf("managed setup: exit %d\n%s", code, stderr)
+	}
+	if l := stepLines(stderr); len(l) != 2 || l[1] != "PASS  1 managed replication: replica-west replicates from orders-prod (bi-directional managed replication)" {
+		t.Errorf("steps: %q", l)
+	}
+	rep := decodeJSON[setupReport](t, stdout)
+	if rep.Method != "managed" || rep.ReplicationType != "bi-directional" || rep.Secondary != sandbox.DemoReplica {
+		t.Errorf("report: %+v", rep)
+	}
+	ordersID := serviceID(t, h, sandbox.DemoOrders)
+	s := decodeJSON[map[string]any](t, h.ok(h.live("services", "get", sandbox.DemoReplica, "-o", "json")...))
+	if s["primary_host"] != ordersID || s["replication_enabled"] != true {
+		t.Fatalf("the replica does not report its primary: %v", s)
+	}
+	// the demo endpoints answer the status of managed replication
+	rs := decodeJSON[[]pairReport](t, h.ok(h.live("replication", "status", "-o", "json")...))
+	if len(rs) != 1 || !rs[0].OK || rs[0].Primary != sandbox.DemoOrders {
+		t.Fatalf("status of the managed pair: %+v", rs)
+	}
+	stdout, stderr, code = h.script(h.live("replication", "setup", sandbox.DemoReplica, "--primary", sandbox.DemoOrders, "--managed", "--mode", "uni-directional", "--yes")...)
+	if code != exitFailed || stdout != "" || !strings.Contains(stderr, "skytui: replication setup stopped at step 0 (pair): replica-west already replicates from "+ordersID) {
+		t.Errorf("set up twice: exit %d\n%s", code, stderr)
+	}
+
+	h.fails(exitRefused, "skytui: replication stop --managed is destructive: pass --yes", h.live("replication", "stop", sandbox.DemoReplica, "--managed")...)
+	act := decodeJSON[replicationAction](t, h.ok(h.live("replication", "stop", sandbox.DemoReplica, "--managed", "--yes", "-o", "json")...))
+	if act.Primary != sandbox.DemoOrders || !strings.Contains(act.Message, "no longer replicates from orders-prod") {
+		t.Errorf("end: %+v", act)
+	}
+	if n := sb.Stats().Count("DELETE", "/provisioning/v1/services/{id}/replication"); n != 1 {
+		t.Errorf("%d DELETEs, want 1", n)
+	}
+	s = decodeJSON[map[string]any](t, h.ok(h.live("services", "get", sandbox.DemoReplica, "-o", "json")...))
+	if s["primary_host"] != nil {
+		t.Errorf("ended, still a replica: %v", s)
+	}
+	h.fails(exitUsage, "skytui: replication stop --managed: replica-west is not a managed replica (it reports no primary); nothing was sent",
+		h.live("replication", "stop", sandbox.DemoReplica, "--managed", "--yes")...)
+}
+
+// The sky procedures' setup on real MariaDB servers: rows written on the
+// primary arrive on the secondary; stop holds them back, start brings
+// them.
+func TestReplicationSetupMariaDB(t *testing.T) {
+	// a short directory: the servers' socket paths must stay under 108 bytes
+	dbDir, err := os.MkdirTemp("", "repl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = os.RemoveAll(dbDir) })
+	opts := sandbox.Options{APIKey: goodKey, TimeScale: 3000, SQL: sandbox.SQLMariaDB, MariaDBDir: dbDir}
+	sb, err := sandbox.Open(opts)
+	if errors.Is(err, sandbox.ErrNoMariaDB) {
+		mariadbtest.Missing(t, err)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { sb.Close() })
+	url, err := sb.Start("127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	h := &harness{t: t, url: url, secrets: filepath.Join(dir, "secrets.age"), cfgPath: filepath.Join(dir, "config.toml")}
+	t.Setenv("SKYTUI_CONFIG", h.cfgPath)
+	t.Setenv("SKYSQL_API_KEY", goodKey)
+	t.Setenv("XDG_STATE_HOME", t.TempDir())
+
+	poll := []string{"--poll-interval", "50ms"}
+	for _, name := range []string{"real-main", "real-copy"} {
+		mustOK(t, h, h.live(append([]string{"services", "create", "--name", name, "--provider", "aws", "--region", "us-east-1",
+			"--topology", "es-single", "--size", "sky-2x8", "--storage", "100", "--wait", "--timeout", "2m"}, poll...)...))
+	}
+	priID := serviceID(t, h, "real-main")
+	root, err := sb.MariaDB(priID).DB()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	mariadbtest.Exec(t, root, "CREATE DATABASE shop", "CREATE TABLE shop.orders (id INT PRIMARY KEY, item VARCHAR(20))",
+		"INSERT INTO shop.orders VALUES (1,'kettle'),(2,'teapot')")
+	h.ok(h.live(append([]string{"backups", "create", "--service", "real-main", "--type", "full", "--wait", "--timeout", "2m"}, poll...)...)...)
+
+	stdout, stderr, code := h.script(h.live(append([]string{"replication", "setup", "real-copy", "--primary", "real-main", "--allow-list",
+		"--yes", "--confirm", "real-copy", "--timeout", "2m", "-o", "json"}, poll...)...)...)
+	if code != 0 {
+		t.Fatalf("setup on real servers: exit %d\n%s", code, stderr)
+	}
+	rep := decodeJSON[setupReport](t, stdout)
+	if rep.Status == nil || rep.Status.SQLRunning != "Yes" || rep.Status.IORunning == "No" {
+		t.Fatalf("report: %+v\n%s", rep, stderr)
+	}
+
+	sec := decodeJSON[api.Service](t, h.ok(h.live("services", "get", "real-copy", "-o", "json")...))
+	creds := decodeJSON[map[string]any](t, h.ok(h.live("services", "credentials", "real-copy", "--show-password", "-o", "json")...))
+	secDB, err := sql.Open("mysql", fmt.Sprintf("%s:%s@tcp(127.0.0.1:%d)/", creds["username"], creds["password"], sec.ReadWritePort()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer secDB.Close()
+	wait := func(head string) string {
+		return mariadbtest.QueryOne(t, secDB, "SELECT MASTER_GTID_WAIT('"+head+"', 10)")
+	}
+	mariadbtest.Exec(t, root, "INSERT INTO shop.orders VALUES (3,'mug')")
+	if got := wait(mariadbtest.QueryOne(t, root, "SELECT @@gtid_binlog_pos")); got != "0" {
+		t.Fatalf("MASTER_GTID_WAIT after setup = %s", got)
+	}
+	if n := mariadbtest.QueryOne(t, secDB, "SELECT COUNT(*) FROM shop.orders"); n != "3" {
+		t.Fatalf("the secondary has %s rows, want 3", n)
+	}
+
+	// stop: a row written now stays on the primary; start: it arrives
+	h.ok(h.live("replication", "stop", "real-copy", "--yes")...)
+	mariadbtest.Exec(t, root, "INSERT INTO shop.orders VALUES (4,'spoon')")
+	head := mariadbtest.QueryOne(t, root, "SELECT @@gtid_binlog_pos")
+	time.Sleep(300 * time.Millisecond)
+	if n := mariadbtest.QueryOne(t, secDB, "SELECT COUNT(*) FROM shop.orders"); n != "3" {
+		t.Fatalf("stopped, yet the secondary has %s rows", n)
+	}
+	h.ok(h.live("replication", "start", "real-copy")...)
+	if got := wait(head); got != "0" {
+		t.Fatalf("MASTER_GTID_WAIT after start = %s", got)
+	}
+	if n := mariadbtest.QueryOne(t, secDB, "SELECT COUNT(*) FROM shop.orders"); n != "4" {
+		t.Fatalf("started again: the secondary has %s rows, want 4", n)
+	}
+}
+
+// mustOK runs a command that must exit 0 (what it says on stderr is
+// shown when it does not).
+func mustOK(t *testing.T, h *harness, args []string) string {
+	t.Helper()
+	stdout, stderr, code := h.script(args...)
+	if code != 0 {
+		t.Fatalf("%v: exit %d\n%s", args, code, stderr)
+	}
+	return stdout
+}
+
+// TestBinaryReplication: replication setup (both ways), status, start and
+// stop, run as the built binary against `skytui sandbox`.
+func TestBinaryReplication(t *testing.T) {
+	h := startBinSandbox(t, "--time-scale", "3000")
+	setup := []string{"replication", "setup", sandbox.DemoReplica, "--primary", sandbox.DemoOrders, "--poll-interval", "50ms"}
+	h.refused("profile audit is read-only: replication setup refused, nothing was sent",
+		append(setup, "--yes", "--confirm", sandbox.DemoReplica, "--profile", "audit")...)
+	h.refused("replication setup is destructive: pass --yes", append(setup, "--confirm", sandbox.DemoReplica)...)
+	h.unsent(exitUsage, "--mode (replication_type)", append(setup, "--managed", "--mode", "both", "--yes")...)
+
+	// without --allow-list it stops at step 1 with the fix, nothing restored
+	se := h.fails(exitFailed, "replication setup stopped at step 1 (allow list)", append(setup, "--yes", "--confirm", sandbox.DemoReplica)...)
+	if !strings.Contains(se, "PASS  0 pair:") || !strings.Contains(se, "fix: pass --allow-list") {
+		t.Errorf("the failing step and its fix:\n%s", se)
+	}
+	if n := h.sent("POST", "/skybackup/v1/restores"); n != 0 {
+		t.Fatalf("%d restores sent after a failed step", n)
+	}
+	so, se := h.run(0, append(setup, "--allow-list", "--yes", "--confirm", sandbox.DemoReplica, "-o", "json")...)
+	if !strings.Contains(se, "PASS  6 start: replication runs: IO thread Yes, SQL thread Yes") {
+		t.Errorf("steps:\n%s", se)
+	}
+	rep := jsonOf[setupReport](t, so)
+	if rep.Status == nil || !rep.Status.OK || len(rep.Steps) != 7 {
+		t.Fatalf("setup -o json: %s", so)
+	}
+	if n := h.sent("POST", "/skybackup/v1/restores"); n != 1 {
+		t.Errorf("%d restores sent, want 1", n)
+	}
+	if rs := jsonOf[[]pairReport](t, first(h.run(0, "replication", "status", "-o", "json"))); len(rs) != 1 || !rs[0].OK {
+		t.Errorf("status of the saved pair: %+v", rs)
+	}
+	h.refused("replication stop is destructive: pass --yes", "replication", "stop", sandbox.DemoReplica)
+	if so, _ := h.run(0, "replication", "stop", sandbox.DemoReplica, "--yes"); !strings.Contains(so, "Replication stopped") {
+		t.Errorf("stop: %s", so)
+	}
+	if rs := jsonOf[[]pairReport](t, first(h.run(0, "replication", "status", sandbox.DemoReplica, "-o", "json"))); rs[0].OK || rs[0].IORunning != "No" {
+		t.Errorf("after stop: %+v", rs)
+	}
+	if so, _ := h.run(0, "replication", "start", sandbox.DemoReplica); !strings.Contains(so, "Replication started") {
+		t.Errorf("start: %s", so)
+	}
+
+	// managed: one request, the replica reports its primary, ended with --yes
+	managed := []string{"replication", "setup", sandbox.DemoAnalytics, "--primary", sandbox.DemoServerless, "--managed", "--mode", "uni-directional"}
+	h.refused("profile audit is read-only: replication setup refused", append(managed, "--yes", "--profile", "audit")...)
+	so, _ = h.run(0, append(managed, "--yes")...)
+	if r := tableRow(so, sandbox.DemoServerless); len(r) != 4 || r[1] != sandbox.DemoAnalytics || r[2] != "uni-directional" || r[3] != "managed" {
+		t.Errorf("managed setup: %v\n%s", r, so)
+	}
+	if n := h.sent("POST", "/provisioning/v1/services/[a-z0-9]+/replication"); n != 1 {
+		t.Errorf("%d managed replication POSTs, want 1", n)
+	}
+	a := jsonOf[map[string]any](t, first(h.run(0, "services", "get", sandbox.DemoAnalytics, "-o", "json")))
+	b := jsonOf[map[string]any](t, first(h.run(0, "services", "get", sandbox.DemoServerless, "-o", "json")))
+	if a["primary_host"] != b["id"] || a["replication_enabled"] != true {
+		t.Fatalf("the replica: %v", a)
+	}
+	h.refused("replication stop --managed is destructive: pass --yes", "replication", "stop", sandbox.DemoAnalytics, "--managed")
+	h.refused("profile audit is read-only: replication stop --managed refused", "replication", "stop", sandbox.DemoAnalytics, "--managed", "--yes", "--profile", "audit")
+	if so, _ := h.run(0, "replication", "stop", sandbox.DemoAnalytics, "--managed", "--yes"); !strings.Contains(so, "no longer replicates from dev-serverless") {
+		t.Errorf("end: %s", so)
+	}
+	h.unsent(exitUsage, "is not a managed replica", "replication", "stop", sandbox.DemoAnalytics, "--managed", "--yes")
+}
