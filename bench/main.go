@@ -6,7 +6,8 @@
 // Both run in pseudo-terminals of the same size against the same sandbox
 // endpoint, at the same time. It reports bytes written to the terminal per
 // idle minute, CPU seconds per idle minute, peak RSS, time to the first
-// frame showing data, and API requests per minute (settled and while a
+// frame showing data, the time from a key to the frame that shows it (p50,
+// p99; skytui only) and API requests per minute (settled and while a
 // service is pending). It measures; it asserts nothing.
 //
 //	go run ./bench -idle 60s
@@ -17,6 +18,8 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"math"
+	"math/rand/v2"
 	"net"
 	"net/http"
 	"os"
@@ -42,9 +45,10 @@ func main() {
 	idle := flag.Duration("idle", 60*time.Second, "length of the idle (settled) measurement")
 	pending := flag.Duration("pending", 30*time.Second, "length of the measurement while a service is pending")
 	starts := flag.Int("starts", 7, "process starts for the first-frame median")
+	keys := flag.Int("keys", 200, "key presses for the key-to-frame percentiles")
 	bin := flag.String("bin", "", "skytui binary (default: build one)")
 	flag.Parse()
-	if err := run(*idle, *pending, *starts, *bin); err != nil {
+	if err := run(*idle, *pending, *starts, *keys, *bin); err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(1)
 	}
@@ -85,7 +89,15 @@ type proc struct {
 	bytes atomic.Int64
 	mu    sync.Mutex
 	seen  bytes.Buffer // the output so far, for the first-frame check
+	reads []read       // when each part of seen arrived, for key-to-frame
 	done  chan struct{}
+}
+
+// read is one read from the terminal: when it returned and where its bytes
+// start in seen.
+type read struct {
+	at  time.Time
+	off int
 }
 
 func start(name string, args []string, env []string) (*proc, error) {
@@ -103,8 +115,10 @@ func start(name string, args []string, env []string) (*proc, error) {
 			n, err := f.Read(buf)
 			if n > 0 {
 				p.bytes.Add(int64(n))
+				at := time.Now()
 				p.mu.Lock()
-				if p.seen.Len() < 1<<20 {
+				if p.seen.Len() < 8<<20 {
+					p.reads = append(p.reads, read{at, p.seen.Len()})
 					p.seen.Write(buf[:n])
 				}
 				p.mu.Unlock()
@@ -170,7 +184,97 @@ func build(dir string) (string, error) {
 	return out, cmd.Run()
 }
 
-func run(idle, pendingFor time.Duration, starts int, bin string) error {
+// keyToFrame starts skytui, waits for its data, then presses j and k in
+// turn (the selection moves down a row and back) and times each press from
+// the write of the key to the first byte of the frame that shows it. That
+// frame is the first read after the write; it counts when the bytes read
+// within 5 ms of it repaint a service row. Anything else (the header's
+// "updated Ns ago") is not the key's frame, and the press is taken again.
+// typing is n presses 30–130 ms apart at random, so they land at any phase
+// of the renderer's frame ticker; quiet is n/4 more, each after 0.6–1 s
+// without input (the first key after a pause).
+func keyToFrame(bin string, args, env []string, n int) (typing, quiet []time.Duration, redo int, err error) {
+	p, err := start(bin, args, env)
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	defer p.stop()
+	for t0 := time.Now(); !p.saw("bench-svc-00"); time.Sleep(time.Millisecond) {
+		if time.Since(t0) > 10*time.Second {
+			return nil, nil, 0, fmt.Errorf("skytui showed no data within 10 s")
+		}
+	}
+	time.Sleep(2 * time.Second) // the first fetches and the terminal queries settle
+	const burst = 5 * time.Millisecond
+	i := 0
+	presses := func(n int, gap func() time.Duration) ([]time.Duration, error) {
+		var ds []time.Duration
+		for len(ds) < n {
+			if redo > n {
+				return nil, fmt.Errorf("key to frame: %d presses showed no row repaint", redo)
+			}
+			time.Sleep(gap())
+			p.mu.Lock()
+			off := p.seen.Len()
+			p.mu.Unlock()
+			t0 := time.Now()
+			if _, err := p.pty.WriteString([]string{"j", "k"}[i%2]); err != nil {
+				return nil, err
+			}
+			i++
+			var d time.Duration
+			for ok := false; !ok; time.Sleep(time.Millisecond) {
+				if time.Since(t0) > 2*time.Second {
+					return nil, fmt.Errorf("key to frame: no output within 2 s of a key")
+				}
+				p.mu.Lock()
+				j := sort.Search(len(p.reads), func(j int) bool { return p.reads[j].off >= off })
+				if j < len(p.reads) && time.Since(p.reads[j].at) > burst {
+					first, end := p.reads[j], p.seen.Len()
+					for _, r := range p.reads[j+1:] {
+						if r.at.Sub(first.at) > burst {
+							end = r.off
+							break
+						}
+					}
+					if bytes.Contains(p.seen.Bytes()[first.off:end], []byte("bench-svc-")) {
+						d = first.at.Sub(t0)
+					} else {
+						d = -1
+					}
+					ok = true
+				}
+				p.mu.Unlock()
+			}
+			if d < 0 {
+				redo++
+				time.Sleep(300 * time.Millisecond) // let the key's own frame pass
+				continue
+			}
+			ds = append(ds, d)
+		}
+		sort.Slice(ds, func(i, j int) bool { return ds[i] < ds[j] })
+		return ds, nil
+	}
+	if typing, err = presses(n, func() time.Duration { return time.Duration(30+rand.IntN(100)) * time.Millisecond }); err != nil {
+		return nil, nil, redo, err
+	}
+	if quiet, err = presses(max(1, n/4), func() time.Duration { return time.Duration(600+rand.IntN(400)) * time.Millisecond }); err != nil {
+		return nil, nil, redo, err
+	}
+	return typing, quiet, redo, nil
+}
+
+// pct is the q-quantile of sorted ds (nearest rank).
+func pct(ds []time.Duration, q float64) time.Duration {
+	if len(ds) == 0 {
+		return 0
+	}
+	i := int(math.Ceil(q*float64(len(ds)))) - 1
+	return ds[max(0, min(i, len(ds)-1))]
+}
+
+func run(idle, pendingFor time.Duration, starts, keys int, bin string) error {
 	tmp, err := os.MkdirTemp("", "skytui-bench-")
 	if err != nil {
 		return err
@@ -254,6 +358,11 @@ func run(idle, pendingFor time.Duration, starts int, bin string) error {
 		return err
 	}
 
+	keyDs, quietDs, redo, err := keyToFrame(bin, skytuiArgs, env, keys)
+	if err != nil {
+		return err
+	}
+
 	// idle, side by side
 	sky, err := start(bin, skytuiArgs, env)
 	if err != nil {
@@ -293,34 +402,43 @@ func run(idle, pendingFor time.Duration, starts int, bin string) error {
 	time.Sleep(idle)
 	rs, rw := skyRow("skytui", ffSky), watRow("watch + curl + jq", ffWatch)
 
-	// while a service is pending
-	if _, err := c.CreateService(ctx, api.CreateServiceRequest{ServiceType: "transactional", Topology: "es-single",
-		Provider: "aws", Region: "us-east-1", Architecture: "amd64", Size: "sky-2x8", Storage: 100, Nodes: 1, Name: "bench-pending"}); err != nil {
-		return err
+	// while a service is pending (-pending 0 skips it)
+	if pendingFor > 0 {
+		if _, err := c.CreateService(ctx, api.CreateServiceRequest{ServiceType: "transactional", Topology: "es-single",
+			Provider: "aws", Region: "us-east-1", Architecture: "amd64", Size: "sky-2x8", Storage: 100, Nodes: 1, Name: "bench-pending"}); err != nil {
+			return err
+		}
+		// skytui notices it at its next (slow) poll, then polls fast
+		for deadline := time.Now().Add(45 * time.Second); !sky.saw("bench-pending") && time.Now().Before(deadline); {
+			time.Sleep(100 * time.Millisecond)
+		}
+		time.Sleep(time.Second)
+		r1s, r1w := cnt.get("skytui"), cnt.get("watch")
+		time.Sleep(pendingFor)
+		rs.reqPending = perMin(float64(cnt.get("skytui")-r1s), pendingFor)
+		rw.reqPending = perMin(float64(cnt.get("watch")-r1w), pendingFor)
 	}
-	// skytui notices it at its next (slow) poll, then polls fast
-	for deadline := time.Now().Add(45 * time.Second); !sky.saw("bench-pending") && time.Now().Before(deadline); {
-		time.Sleep(100 * time.Millisecond)
-	}
-	time.Sleep(time.Second)
-	r1s, r1w := cnt.get("skytui"), cnt.get("watch")
-	time.Sleep(pendingFor)
-	rs.reqPending = perMin(float64(cnt.get("skytui")-r1s), pendingFor)
-	rw.reqPending = perMin(float64(cnt.get("watch")-r1w), pendingFor)
 
 	host, _ := os.Hostname()
 	fmt.Printf("skytui beside `watch -n 2 'curl … | jq'` — %s, %d cores, %s, idle %s, pending %s, 20 services, 120x40 pty\n\n",
 		runtime.GOOS+"/"+runtime.GOARCH, runtime.NumCPU(), host, idle, pendingFor)
-	fmt.Println("| | bytes to the terminal per idle minute | CPU seconds per idle minute | peak RSS | first data frame (median) | API requests per minute, settled | while pending |")
-	fmt.Println("|---|---|---|---|---|---|---|")
+	fmt.Println("| | bytes to the terminal per idle minute | CPU seconds per idle minute | peak RSS | first data frame (median) | key to frame p50 / p99 | API requests per minute, settled | while pending |")
+	fmt.Println("|---|---|---|---|---|---|---|---|")
+	ms := func(d time.Duration) string { return fmt.Sprintf("%.1f ms", float64(d)/float64(time.Millisecond)) }
 	for _, r := range []row{rs, rw} {
-		fmt.Printf("| %s | %.0f | %.3f | %.1f MB | %s | %.1f | %.1f |\n", r.name, r.bytes, r.cpu, r.rss,
-			r.first.Round(time.Millisecond), r.reqSettled, r.reqPending)
+		keys := "—" // watch takes no keys
+		if r.name == "skytui" {
+			keys = ms(pct(keyDs, 0.50)) + " / " + ms(pct(keyDs, 0.99))
+		}
+		fmt.Printf("| %s | %.0f | %.3f | %.1f MB | %s | %s | %.1f | %.1f |\n", r.name, r.bytes, r.cpu, r.rss,
+			r.first.Round(time.Millisecond), keys, r.reqSettled, r.reqPending)
 	}
 	ratio := 0.0
 	if rs.bytes > 0 {
 		ratio = rw.bytes / rs.bytes
 	}
-	fmt.Printf("\nwatch writes %.0fx the bytes skytui writes while idle. (watch's RSS is its own; curl and jq are new processes every 2 s.)\n", ratio)
+	fmt.Printf("\nkey to frame: %d presses of j and k on the Services screen 30–130 ms apart, min %s, max %s; after 0.6–1 s without input (%d presses): p50 %s, p99 %s, max %s. %d taken again: the first output was not a row repaint.\n",
+		len(keyDs), ms(pct(keyDs, 0)), ms(pct(keyDs, 1)), len(quietDs), ms(pct(quietDs, 0.5)), ms(pct(quietDs, 0.99)), ms(pct(quietDs, 1)), redo)
+	fmt.Printf("watch writes %.0fx the bytes skytui writes while idle. (watch's RSS is its own; curl and jq are new processes every 2 s.)\n", ratio)
 	return nil
 }

@@ -39,8 +39,10 @@ e2e_init() {
 	CMDLINES="$WORK/cmdlines.txt"
 	: >"$CAPTURES"
 	: >"$CMDLINES"
-	# no user or system tmux configuration; a terminal type every host knows
-	printf 'set -g default-terminal xterm-256color\nset -sg escape-time 0\nset -g status off\n' >"$WORK/tmux.conf"
+	# no user or system tmux configuration; a terminal type every host knows;
+	# OSC 52 let through, as the README tells users (tmux before 3.3 has no
+	# such option: -q)
+	printf 'set -g default-terminal xterm-256color\nset -sg escape-time 0\nset -g status off\nset -gq allow-passthrough on\n' >"$WORK/tmux.conf"
 	trap e2e_cleanup EXIT
 	trap 'exit 1' INT TERM HUP
 }
@@ -120,6 +122,16 @@ wait_for() { wait_until "saw '$1'" "the screen never showed '$1'" screen_has "$1
 
 # wait_re REGEX: until a line of the screen matches REGEX (extended).
 wait_re() { wait_until "matched /$1/" "no line of the screen matched /$1/" screen_matches "$1"; }
+
+# wait_gone TEXT: until the screen no longer shows TEXT.
+wait_gone() {
+	local deadline=$((SECONDS + TIMEOUT))
+	while screen_has "$1"; do
+		[ $SECONDS -lt $deadline ] || fail "the screen still shows '$1' after ${TIMEOUT}s"
+		sleep 0.1
+	done
+	record "'$1' gone"
+}
 
 # wait_line REGEX TEXT: until a line matching REGEX (extended) also
 # contains TEXT.

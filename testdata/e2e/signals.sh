@@ -54,16 +54,6 @@ wait_prompt() {
 	fail "the shell's prompt did not come back within ${TIMEOUT}s (alternate_on=$(tmux_fmt '#{alternate_on}'))"
 }
 
-# wait_gone TEXT: until the screen no longer shows TEXT.
-wait_gone() {
-	local deadline=$((SECONDS + TIMEOUT))
-	while screen_has "$1"; do
-		[ $SECONDS -lt $deadline ] || fail "the screen still shows '$1' after ${TIMEOUT}s"
-		sleep 0.1
-	done
-	record "'$1' gone"
-}
-
 # skytui_pid: the skytui process started by the pane's shell.
 skytui_pid() {
 	local shell p exe ppid

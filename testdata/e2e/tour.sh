@@ -8,9 +8,12 @@
 #      --key-file` store bucket credentials;
 #   2. the TUI (--debug) shows every screen by 1-5 and by ":" commands;
 #   3. create a service -> ready; a "once" full backup of it -> completed;
-#      restore that backup into it, typing its name -> Succeeded; the
+#      restore that backup into it, typing its name -> Succeeded; restore
+#      it to a moment of orders-prod's past (a moment before the window
+#      refused first) -> Succeeded; edit and delete a schedule; the
 #      replication wizard orders-prod -> replica-west on the demo SQL
-#      endpoints -> running (IO Yes, SQL Yes);
+#      endpoints -> running (IO Yes, SQL Yes); stop and start the
+#      service, scale it, delete it by typing its name;
 #   4. q quits; the credentials and the key are removed from the keystore.
 #
 # Run by tui/e2e_test.go (TestE2ETour), which scans everything written
@@ -152,6 +155,66 @@ wait_for ":settings"
 keys Escape
 wait_re "^ Services [0-9]+"
 
+# ---- jumps: a service's backups (b) and restores (R), esc back to it ----
+STEP="jump b"
+command_line "services orders-prod"
+wait_re "^> orders-prod "
+keys b
+wait_for "[ 2 Backups ]"
+wait_for "Backups of orders-prod"
+wait_for "esc back to services"
+STEP="jump back"
+keys Escape
+wait_for "[ 1 Services ]"
+wait_re "^> orders-prod "
+STEP="jump R"
+keys R
+wait_for "[ 3 Restores ]"
+wait_for "service: orders-prod (esc shows all)"
+keys Escape # the service filter first
+wait_for "esc back to services"
+keys Escape
+wait_for "[ 1 Services ]"
+wait_re "^> orders-prod "
+
+# ---- the database shell (m): the real mariadb client on orders-prod's
+# demo SQL endpoint, the password only in a 0600 option file ----
+STEP="db shell"
+keys m
+wait_for "orders-prod [(none)]>"
+# the client: a child of the TUI, its argv the option file alone, the API
+# key not in its environment, the file 0600; the password only there
+SHELL_PID=""
+for p in /proc/[0-9]*; do
+	case "$(readlink "$p/exe" 2>/dev/null)" in */mariadb | */mysql) ;; *) continue ;; esac
+	ppid=$(awk '{print $4}' "$p/stat" 2>/dev/null)
+	[ "$(readlink "/proc/$ppid/exe" 2>/dev/null)" = "$BIN" ] || continue
+	SHELL_PID=${p#/proc/}
+done
+[ -n "$SHELL_PID" ] || fail "no mariadb client runs under the TUI"
+SHELL_ARGV=$(tr '\0' ' ' <"/proc/$SHELL_PID/cmdline")
+printf 'db shell pid %s: %s\n' "$SHELL_PID" "$SHELL_ARGV" >>"$CMDLINES"
+OPTFILE=$(sed -nE 's/.* --defaults-extra-file=([^ ]+) $/\1/p' <<<"$SHELL_ARGV")
+[ -n "$OPTFILE" ] && [ "$(wc -w <<<"$SHELL_ARGV")" = 2 ] || fail "the client's argv is not just its option file: $SHELL_ARGV"
+[ "$(stat -c %a "$OPTFILE")" = 600 ] || fail "the option file is mode $(stat -c %a "$OPTFILE"), not 600"
+SVC_PASSWORD=$(sed -nE 's/^password="(.*)"$/\1/p' "$OPTFILE")
+[ -n "$SVC_PASSWORD" ] || fail "the option file holds no password"
+if tr '\0' '\n' <"/proc/$SHELL_PID/environ" | grep -qE '^SKYSQL_API_KEY='; then fail "the client got SKYSQL_API_KEY"; fi
+if tr '\0' '\n' <"/proc/$SHELL_PID/environ" | grep -qF -- "$SVC_PASSWORD"; then fail "the client's environment holds the password"; fi
+record "db shell: argv '$SHELL_ARGV', option file 0600"
+STEP="db shell query"
+typetext "select 1"
+keys '\;' Enter # tmux reads a bare ; as its own separator
+wait_for "1 row in set"
+STEP="db shell quit"
+typetext '\q'
+keys Enter
+wait_for "[ 1 Services ]"
+wait_for "left the database shell of orders-prod"
+[ ! -e "$OPTFILE" ] && [ ! -e "$(dirname "$OPTFILE")" ] || fail "the option file $OPTFILE is still there"
+if grep -qF -- "$SVC_PASSWORD" "$CAPTURES"; then fail "a screen showed the service's password"; fi
+unset SVC_PASSWORD
+
 # ---- a new service, through the form, until ready ----
 STEP="create form"
 fill_create_form e2e-db
@@ -186,6 +249,17 @@ wait_for "started: full backup of e2e-db"
 STEP="backup completed"
 wait_re "^[> ] [0-9a-f]+.? +full +completed "
 
+# ---- the message log (L): the backup just sent and its outcome, in
+# order; esc closes it ----
+STEP="message log"
+keys L
+wait_for "Message log"
+wait_re "sent +full backup of e2e-db"
+wait_re "ok +.*started: full backup of e2e-db"
+keys Escape
+wait_gone "Message log"
+wait_for "Backups of e2e-db"
+
 # ---- restore that backup into the service, typing its name ----
 STEP="restore wizard"
 keys 3
@@ -200,7 +274,7 @@ keys Enter
 wait_re "^> e2e-db +dbt"
 keys Enter
 wait_for "3/4: which backup?"
-wait_re "^> [0-9a-f]+ +full +Succeeded "
+wait_re "^> [0-9a-f]+ +full +completed "
 keys Enter
 STEP="restore confirm"
 wait_for "4/4: confirm"
@@ -213,6 +287,58 @@ STEP="restore running"
 wait_re "$RROW"
 STEP="restore succeeded"
 wait_line "$RROW" "Succeeded"
+
+# ---- a point-in-time restore: e2e-db as orders-prod was an hour before
+# the end of its window; a moment before the window is refused first ----
+STEP="pitr wizard"
+newest_restore() { capture | grep -oE '^[> ] +[0-9]+ +e2e-db ' | awk '{print $(NF-1)}' | sort -n | tail -n 1; }
+PREV=$(newest_restore)
+keys n
+wait_for "4  Point in time"
+keys 4 # the fourth source
+wait_for "2/4: which service to restore into?"
+keys /
+typetext "e2e-db"
+keys Enter
+wait_re "^> e2e-db +dbt"
+keys Enter
+STEP="pitr window"
+wait_for "3/4: which service's history, and what moment?"
+wait_for "window of "
+for _ in 1 2 3 4 5 6 7 8 9 10; do # the target's own history is offered first
+	screen_has "window of orders-prod: " && break
+	keys Up
+	sleep 0.2
+done
+wait_re "window of orders-prod: [0-9-]+ [0-9:]+ .* [0-9-]+ [0-9:]+ UTC"
+WINDOW=$(capture | grep -oE "window of orders-prod: .* UTC" | head -n 1)
+FROM=$(sed -E 's/^window of orders-prod: ([0-9-]+ [0-9:]+) .*/\1/' <<<"$WINDOW")
+TO=$(sed -E 's/.* ([0-9-]+ [0-9:]+) UTC$/\1/' <<<"$WINDOW")
+BEFORE=$(date -u -d "@$(($(date -u -d "$FROM" +%s) - 86400))" '+%Y-%m-%d %H:%M') || fail "window start '$FROM'"
+INSIDE=$(date -u -d "@$(($(date -u -d "$TO" +%s) - 3600))" '+%Y-%m-%d %H:%M') || fail "window end '$TO'"
+STEP="pitr outside the window"
+typetext "$BEFORE"
+wait_for "outside the window"
+keys Enter
+wait_for "nothing was sent: point_in_time: $BEFORE:00 UTC is outside"
+for _ in $(seq ${#BEFORE}); do keys BSpace; done
+STEP="pitr inside the window"
+typetext "$INSIDE"
+wait_for "= $INSIDE:00 UTC"
+keys Enter
+STEP="pitr confirm"
+wait_for "4/4: confirm"
+wait_for "orders-prod as it was at $INSIDE:00 UTC"
+wait_for "This erases ALL data in e2e-db."
+typetext "e2e-db"
+keys Enter
+STEP="pitr running"
+new_restore() { local id; id=$(newest_restore); [ -n "$id" ] && [ "$id" -gt "${PREV:-0}" ]; }
+wait_until "a new restore into e2e-db listed" "no new restore into e2e-db was listed" new_restore
+PITR_ID=$(newest_restore)
+STEP="pitr succeeded"
+wait_line "^[> ] +$PITR_ID +e2e-db " "Succeeded"
+wait_for "restore $PITR_ID into e2e-db succeeded" # the watch's word
 
 # ---- edit orders-prod's daily schedule, then delete it ----
 STEP="schedule edit"
