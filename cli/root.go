@@ -47,6 +47,7 @@ type rootFlags struct {
 	profile    string
 	debug      bool
 	accessible bool
+	noMouse    bool
 	readOnly   bool
 	refresh    time.Duration
 	timeScale  float64
@@ -85,6 +86,7 @@ the command line.`,
 	fl.StringVar(&f.profile, "profile", "", "profile to use (default: the config file's default, else skysql)")
 	fl.BoolVar(&f.debug, "debug", false, "write a debug log to the user state directory (API key redacted)")
 	fl.BoolVar(&f.accessible, "accessible", false, "accessible mode: plain prompts, no animation")
+	fl.BoolVar(&f.noMouse, "no-mouse", false, "leave the mouse to the terminal (its own text selection); --accessible implies it")
 	fl.BoolVar(&f.readOnly, "read-only", false, "refuse every action that changes anything")
 	fl.DurationVar(&f.refresh, "refresh", 30*time.Second, "refresh interval when nothing is pending (0 = off, minimum 2s); default from the profile")
 	fl.Float64Var(&f.timeScale, "time-scale", 30, "with --demo: how much faster the sandbox clock runs")
@@ -125,6 +127,7 @@ func (e *env) runTUI(cmd *cobra.Command, f rootFlags) error {
 
 	opts := tui.Options{
 		Accessible:   f.accessible,
+		NoMouse:      f.noMouse,
 		ReadOnly:     f.readOnly,
 		SlowInterval: f.refresh,
 		FastInterval: 2 * time.Second,

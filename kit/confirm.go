@@ -90,6 +90,16 @@ func (d *ConfirmDialog) Update(msg tea.Msg) (Dialog, tea.Cmd) {
 	if d.answered {
 		return d, nil
 	}
+	if c, ok := msg.(tea.MouseClickMsg); ok {
+		// a click on a button answers as its key does
+		if d.spec.Kind == ConfirmTypeName {
+			return d, nil
+		}
+		if yes, on := ButtonAt(d.View(), c.X, c.Y, "[ Yes ]", "[ No ]"); on {
+			return d, d.answer(yes == 0)
+		}
+		return d, nil
+	}
 	kp, ok := msg.(tea.KeyPressMsg)
 	if !ok {
 		if d.spec.Kind == ConfirmTypeName {
@@ -238,4 +248,32 @@ func MiddleTruncate(s string, width int, ellipsis string) string {
 	head := ansi.Truncate(s, room-room/2, "")
 	tail := ansi.TruncateLeft(s, sw-room/2, "")
 	return head + ellipsis + tail
+}
+
+// ButtonAt says which of the labels is drawn at (x, y) of view (the last
+// line that shows the first label: the buttons are under any text from
+// the API), as an index into labels.
+func ButtonAt(view string, x, y int, labels ...string) (int, bool) {
+	lines := strings.Split(ansi.Strip(view), "\n")
+	row := -1
+	for i, l := range lines {
+		if strings.Contains(l, labels[0]) {
+			row = i
+		}
+	}
+	if row < 0 || y != row {
+		return 0, false
+	}
+	line := lines[row]
+	for i, lb := range labels {
+		at := strings.LastIndex(line, lb)
+		if at < 0 {
+			continue
+		}
+		x0 := ansi.StringWidth(line[:at])
+		if x >= x0 && x < x0+ansi.StringWidth(lb) {
+			return i, true
+		}
+	}
+	return 0, false
 }

@@ -150,6 +150,10 @@ func Elapsed(d time.Duration) string {
 	return fmt.Sprintf("%dh%02dm", int(d.Hours()), int(d.Minutes())%60)
 }
 
+// boxBodyTop is the line of a titled Box where its body starts: the
+// border, the title, a blank line.
+const boxBodyTop = 3
+
 // Box draws a bordered box with a title, in the theme's glyphs.
 func Box(th *theme.Theme, title, body string, width int) string {
 	g := th.Glyphs

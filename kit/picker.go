@@ -12,9 +12,12 @@ import (
 	"github.com/skytui/skytui/theme"
 )
 
-// PickedMsg is the choice of a Picker; Service is nil when cancelled.
+// PickedMsg is the choice of a Picker: ID is the chosen row's ("" when
+// cancelled), Service the chosen service (nil when cancelled, or for a
+// picker of other things).
 type PickedMsg struct {
 	Purpose string
+	ID      string
 	Service *api.Service
 }
 
@@ -75,18 +78,38 @@ func (p *Picker) Update(msg tea.Msg) (Dialog, tea.Cmd) {
 	if p.done {
 		return p, nil
 	}
+	switch ms := msg.(type) {
+	case tea.MouseClickMsg:
+		// the table starts under the box's border, title and blank line
+		if i, ok := p.table.RowAt(ms.Y - boxBodyTop); ok {
+			if i != p.table.Cursor() {
+				p.table.SelectIndex(i)
+				return p, nil
+			}
+			msg = tea.KeyPressMsg{Code: tea.KeyEnter} // the selected row again: choose it
+		}
+	case tea.MouseWheelMsg:
+		if ms.Button == tea.MouseWheelUp {
+			p.table.Scroll(-1)
+		} else {
+			p.table.Scroll(1)
+		}
+		return p, nil
+	}
 	if kp, ok := msg.(tea.KeyPressMsg); ok && !p.table.Filtering() {
 		switch {
 		case key.Matches(kp, p.keys.Cancel):
 			if p.table.Filter() == "" {
 				p.done = true
-				return p, p.reply(nil)
+				return p, p.reply("", nil)
 			}
 		case key.Matches(kp, p.keys.Choose):
 			if r, ok := p.table.Selected(); ok {
-				s := p.byID[r.ID]
 				p.done = true
-				return p, p.reply(&s)
+				if s, ok := p.byID[r.ID]; ok {
+					return p, p.reply(r.ID, &s)
+				}
+				return p, p.reply(r.ID, nil)
 			}
 			return p, nil
 		}
@@ -95,12 +118,24 @@ func (p *Picker) Update(msg tea.Msg) (Dialog, tea.Cmd) {
 	return p, cmd
 }
 
-func (p *Picker) reply(s *api.Service) tea.Cmd {
+func (p *Picker) reply(id string, s *api.Service) tea.Cmd {
 	purpose := p.purpose
 	return tea.Sequence(
 		func() tea.Msg { return CloseDialogMsg{} },
-		func() tea.Msg { return PickedMsg{Purpose: purpose, Service: s} },
+		func() tea.Msg { return PickedMsg{Purpose: purpose, ID: id, Service: s} },
 	)
+}
+
+// NewChoicePicker builds a picker over rows that are not services (the
+// profiles of ":profile"), with the given columns; its answer carries the
+// chosen row's ID. The row whose ID is current starts selected.
+func NewChoicePicker(c *Common, title, purpose string, cols []Column, rows []Row, current string) *Picker {
+	p := &Picker{common: c, title: title, purpose: purpose, byID: map[string]api.Service{}, keys: newPickerKeys()}
+	p.table = NewTable(c, cols)
+	p.table.Empty = "nothing to choose from"
+	p.table.SetRows(rows)
+	p.table.Select(current)
+	return p
 }
 
 // SetSize implements Dialog.

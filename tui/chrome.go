@@ -3,6 +3,7 @@ package tui
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -109,6 +110,9 @@ func (m *Model) dismissToast() tea.Cmd {
 func (m *Model) View() tea.View {
 	v := tea.NewView(m.render())
 	v.AltScreen = true
+	if m.mouseOn() {
+		v.MouseMode = tea.MouseModeCellMotion
+	}
 	v.WindowTitle = "skytui " + m.common.Profile
 	return v
 }
@@ -188,16 +192,20 @@ func fitLines(s string, w, h int) string {
 	return strings.Join(lines, "\n")
 }
 
+// boxOrigin is where overlay puts a box of the given lines in an area of
+// w x h, and the box's width.
+func boxOrigin(bl []string, w, h int) (x, y, bw int) {
+	for _, l := range bl {
+		bw = max(bw, ansi.StringWidth(l))
+	}
+	return max(0, (w-bw)/2), max(0, (h-len(bl))/2), bw
+}
+
 // overlay draws box centred over bg (h lines of width w).
 func overlay(bg, box string, w, h int) string {
 	lines := strings.Split(bg, "\n")
 	bl := strings.Split(box, "\n")
-	bw := 0
-	for _, l := range bl {
-		bw = max(bw, ansi.StringWidth(l))
-	}
-	x := max(0, (w-bw)/2)
-	y := max(0, (h-len(bl))/2)
+	x, y, bw := boxOrigin(bl, w, h)
 	for i, l := range bl {
 		row := y + i
 		if row >= len(lines) {
@@ -228,9 +236,9 @@ func (m *Model) headerView(w int) string {
 		parts = append(parts, th.BadgeRO.Render(" READ-ONLY "))
 	}
 	left := " " + strings.Join(parts, "  ")
-	right := m.freshnessView()
 	lw := ansi.StringWidth(left)
 	room := w - lw - 2
+	right := m.freshnessView(room)
 	if room < 12 {
 		left = ansi.Truncate(left, w, th.Glyphs.Ellipsis)
 		return left
@@ -241,7 +249,8 @@ func (m *Model) headerView(w int) string {
 	return left + strings.Repeat(" ", max(1, w-lw-ansi.StringWidth(right)-1)) + right
 }
 
-func (m *Model) freshnessView() string {
+// freshnessView is the header's right part, for room cells.
+func (m *Model) freshnessView(room int) string {
 	th := m.common.Theme
 	spin := ""
 	if m.engine.inFlight() || len(m.actions.running) > 0 {
@@ -253,15 +262,28 @@ func (m *Model) freshnessView() string {
 		}
 		return spin + th.Error.Render("API key refused (401): polling stopped "+th.Glyphs.Dash+" :login or r to retry")
 	}
-	lastOK, err, known := m.engine.status()
+	lastOK, err, retryAt, known := m.engine.status()
 	now := m.common.Time()
+	paused := ""
+	if m.engine.paused {
+		paused = th.Warn.Render("paused ("+m.keys.Pause.Help().Key+" resumes)") + "  "
+	}
+	retry := ""
+	if !retryAt.IsZero() {
+		retry = ", retry " + retryAt.Local().Format("15:04:05")
+	}
 	switch {
 	case err != nil && lastOK.IsZero():
-		return spin + th.Warn.Render("no data "+th.Glyphs.Dash+" "+reason(err))
+		return spin + paused + th.Warn.Render("no data "+th.Glyphs.Dash+" "+reason(err)+retry)
 	case err != nil:
-		return spin + th.Warn.Render("stale since "+lastOK.Local().Format("15:04:05")+" "+th.Glyphs.Dash+" "+reason(err))
+		text := "stale since " + lastOK.Local().Format("15:04:05") + retry + " " + th.Glyphs.Dash + " " + reason(err)
+		if ansi.StringWidth(text) > room {
+			// narrow: the times first, the reason as far as it goes
+			text = "stale " + lastOK.Local().Format("15:04:05") + retry + " " + th.Glyphs.Dash + " " + reason(err)
+		}
+		return spin + paused + th.Warn.Render(text)
 	case known && !lastOK.IsZero():
-		return spin + th.Muted.Render("updated "+kit.Ago(now.Sub(lastOK))+" ago")
+		return spin + paused + th.Muted.Render("updated "+kit.Ago(now.Sub(lastOK))+" ago")
 	case len(m.engine.order) == 0:
 		return ""
 	}
@@ -379,64 +401,85 @@ func (m *Model) messageView(w int) []string {
 const maxErrorLines = 3
 
 func (m *Model) footerView(w int) string {
+	line, _ := m.footerLayout(w)
+	return line
+}
+
+// footerKey is a key shown in the footer and the cells it takes (a click
+// there presses it).
+type footerKey struct {
+	b      key.Binding
+	x0, x1 int // [x0, x1)
+}
+
+// footerLayout is the footer line and where each key in it is: the
+// screen's (or the dialog's, the command line's, the help's) keys as far
+// as they fit, and always "? help" and "q quit".
+func (m *Model) footerLayout(w int) (string, []footerKey) {
 	th := m.common.Theme
+	usable := func(b key.Binding) bool { return b.Enabled() && b.Help().Key != "" }
 	render := func(b key.Binding) string {
-		if !b.Enabled() || b.Help().Key == "" {
-			return ""
-		}
 		return th.Key.Render(b.Help().Key) + " " + th.Desc.Render(b.Help().Desc)
 	}
-	var items, globals []string
+	var items, globals []key.Binding
 	switch {
 	case m.showHelp:
-		items = append(items, render(m.keys.HelpView.Close), render(m.keys.HelpView.Down), render(m.keys.HelpView.Top))
+		items = append(items, m.keys.HelpView.Close, m.keys.HelpView.Down, m.keys.HelpView.Top)
 	case len(m.dialogs) > 0:
 		if d, ok := m.dialogs[len(m.dialogs)-1].(interface{ KeyMap() help.KeyMap }); ok {
-			for _, b := range d.KeyMap().ShortHelp() {
-				if s := render(b); s != "" {
-					items = append(items, s)
-				}
-			}
+			items = append(items, d.KeyMap().ShortHelp()...)
 			break
 		}
-		items = append(items, render(key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "choose"))),
-			render(key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel"))))
+		items = append(items, key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "choose")),
+			key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel")))
 	case m.cmdline.active:
-		for _, b := range m.cmdline.keys.list() {
-			items = append(items, render(b))
-		}
+		items = append(items, m.cmdline.keys.list()...)
 	default:
-		for _, b := range m.screen().KeyMap().ShortHelp() {
-			if s := render(b); s != "" {
-				items = append(items, s)
-			}
-		}
+		items = append(items, m.screen().KeyMap().ShortHelp()...)
 		if !m.screen().CapturesKeys() {
-			globals = []string{render(m.keys.Help), render(m.keys.Quit)}
+			globals = []key.Binding{m.keys.Help, m.keys.Quit}
 			if m.canGoBack() {
-				globals = append([]string{render(m.backBinding())}, globals...)
+				globals = append([]key.Binding{m.backBinding()}, globals...)
 			}
 		}
 	}
-	// the screen's keys as far as they fit, and always "? help" and "q quit"
-	tail := strings.Join(globals, "  ")
-	room := w - 1 - ansi.StringWidth(tail) - 2
-	line := " "
-	for i, it := range items {
-		sep := "  "
-		if i == 0 {
-			sep = ""
+	globals = slices.DeleteFunc(globals, func(b key.Binding) bool { return !usable(b) })
+	tailW := 0
+	for i, b := range globals {
+		if i > 0 {
+			tailW += 2
 		}
-		if ansi.StringWidth(line+sep+it)-1 > room {
+		tailW += ansi.StringWidth(render(b))
+	}
+	room := w - 1 - tailW - 2
+	var keys []footerKey
+	line := " "
+	at := 1
+	add := func(b key.Binding) {
+		if at > 1 {
+			line += "  "
+			at += 2
+		}
+		it := render(b)
+		keys = append(keys, footerKey{b: b, x0: at, x1: at + ansi.StringWidth(it)})
+		line += it
+		at += ansi.StringWidth(it)
+	}
+	for _, b := range items {
+		if !usable(b) {
+			continue
+		}
+		sep := 2
+		if at == 1 {
+			sep = 0
+		}
+		if at-1+sep+ansi.StringWidth(render(b)) > room {
 			break
 		}
-		line += sep + it
+		add(b)
 	}
-	if tail != "" {
-		if line != " " {
-			line += "  "
-		}
-		line += tail
+	for _, b := range globals {
+		add(b)
 	}
-	return ansi.Truncate(line, w, th.Glyphs.Ellipsis)
+	return ansi.Truncate(line, w, th.Glyphs.Ellipsis), keys
 }

@@ -26,7 +26,7 @@ var commands = []struct {
 	{"scale", "<service>", "scale a service: nodes, size or storage"},
 	{"delete", "<service>", "delete a service (type its name)"},
 	{"settings", "", "Settings screen: profile, secrets"},
-	{"profile", "<name>", "switch profile"},
+	{"profile", "[name]", "switch profile (alone: a picker)"},
 	{"login", "", "enter the API key"},
 	{"log", "", "message log: toasts, changes, errors"},
 	{"help", "", "show help"},
@@ -215,11 +215,7 @@ func (m *Model) execute(line string) tea.Cmd {
 		return m.openScreen("replication", arg)
 	case "profile", "p":
 		if arg == "" {
-			names := strings.Join(m.opts.Profiles, ", ")
-			if names == "" {
-				names = "none configured"
-			}
-			return m.toast(kit.ToastInfo, "profile "+m.common.Profile+" (profiles: "+names+"); :profile <name> switches")
+			return m.openProfilePicker()
 		}
 		return m.switchProfile(arg)
 	case "settings", "set":

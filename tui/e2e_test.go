@@ -84,7 +84,14 @@ func e2eRun(t *testing.T, bash, script, work string, env []string) string {
 			b, _ := os.ReadFile(filepath.Join(work, f))
 			t.Logf("---- %s ----\n%s", f, b)
 		}
-		t.Fatalf("%s failed after %s: %v\n%s", script, time.Since(start).Round(time.Second), err, out)
+		// the script's own words first: a long log is cut from the top
+		var why []string
+		for _, l := range strings.Split(string(out), "\n") {
+			if strings.Contains(l, "e2e FAILED") {
+				why = append(why, l)
+			}
+		}
+		t.Fatalf("%s failed after %s: %v\n%s\n%s", script, time.Since(start).Round(time.Second), err, strings.Join(why, "\n"), out)
 	}
 	t.Logf("%s (%s)", strings.TrimSpace(string(out)), time.Since(start).Round(100*time.Millisecond))
 	return string(out)

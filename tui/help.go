@@ -18,7 +18,9 @@ type globalKeys struct {
 	// Log opens the message log; Dismiss removes the toast shown (an
 	// error stays until then).
 	Log, Dismiss key.Binding
-	Suspend      key.Binding
+	// Pause stops and resumes the automatic refresh (watches go on).
+	Pause   key.Binding
+	Suspend key.Binding
 	// HelpView are the keys of the "?" overlay (not global: not listed)
 	HelpView helpKeys
 }
@@ -47,6 +49,7 @@ func defaultGlobalKeys() globalKeys {
 		Back:    key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back")),
 		Log:     key.NewBinding(key.WithKeys("L"), key.WithHelp("L", "message log")),
 		Dismiss: key.NewBinding(key.WithKeys("X"), key.WithHelp("X", "dismiss message")),
+		Pause:   key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "pause/resume auto-refresh")),
 		Quit:    key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
 		// ctrl+z works everywhere, in a form field too (handleKey)
 		Suspend: key.NewBinding(key.WithKeys("ctrl+z"), key.WithHelp("ctrl+z", "suspend")),
@@ -82,7 +85,7 @@ func (m *Model) updateHelp(msg tea.KeyPressMsg) {
 
 func (k globalKeys) list() []key.Binding {
 	return []key.Binding{k.Screen1, k.Screen2, k.Screen3, k.Screen4, k.Screen5, k.Next, k.Prev,
-		k.Help, k.Command, k.Refresh, k.Log, k.Dismiss, k.Back, k.Quit, k.Suspend}
+		k.Help, k.Command, k.Refresh, k.Pause, k.Log, k.Dismiss, k.Back, k.Quit, k.Suspend}
 }
 
 // helpView is the full help, generated from the bindings themselves,

@@ -373,6 +373,15 @@ func (d *logDialog) Selected() string {
 
 // Update implements kit.Dialog.
 func (d *logDialog) Update(msg tea.Msg) (kit.Dialog, tea.Cmd) {
+	if wh, ok := msg.(tea.MouseWheelMsg); ok && !d.typing {
+		// the wheel moves through the entries as j and k do
+		if wh.Button == tea.MouseWheelUp {
+			d.up()
+		} else {
+			d.down()
+		}
+		return d, nil
+	}
 	kp, ok := msg.(tea.KeyPressMsg)
 	k := d.keys
 	if d.typing {

@@ -37,6 +37,9 @@ type Options struct {
 
 	// Unicode selects Unicode glyphs instead of the ASCII default.
 	Unicode bool
+	// NoMouse leaves the mouse to the terminal (its own selection and
+	// scrolling); Accessible does too.
+	NoMouse bool
 	// NoColor removes colours; Run sets it from NO_COLOR when unset.
 	NoColor bool
 	// Getenv reads the environment (TMUX, DISPLAY, NO_COLOR); default

@@ -19,7 +19,9 @@ import (
 //   - fast interval while anything on screen is pending, slow otherwise
 //     (0 = off), exponential backoff from the fast interval up to
 //     MaxBackoff on errors;
-//   - a 401 stops all polling until the user refreshes by hand.
+//   - a 401 stops all polling until the user refreshes by hand;
+//   - paused (p), no tick is armed: what is on screen stays until the
+//     user refreshes (r), switches screens or resumes (p again).
 
 type pollTickMsg struct {
 	gen, serial, seq uint64
@@ -51,6 +53,7 @@ type freshness struct {
 	lastOK  time.Time
 	lastErr error
 	errAt   time.Time
+	retryAt time.Time // when the next try after lastErr is armed
 }
 
 type engine struct {
@@ -66,6 +69,7 @@ type engine struct {
 	fresh   map[string]*freshness
 	stopped bool // a 401 stopped polling
 	stopErr error
+	paused  bool // p: no tick is armed
 	// requests counts fetches started, for tests and diagnostics.
 	requests int
 }
@@ -167,7 +171,8 @@ func (e *engine) fetch(st *resState, fresh bool) tea.Cmd {
 func (e *engine) arm(st *resState, d time.Duration) tea.Cmd {
 	st.seq++
 	st.armed = d
-	if d <= 0 {
+	if d <= 0 || e.paused {
+		st.armed = 0
 		return nil
 	}
 	return e.after(d, pollTickMsg{gen: e.gen, serial: st.serial, seq: st.seq, key: st.res.Key})
@@ -219,7 +224,7 @@ func (e *engine) onResult(m pollResultMsg) (*kit.DataMsg, []tea.Cmd) {
 	}
 	msg := &kit.DataMsg{Key: m.key, Data: m.data, Err: m.err, At: now}
 	if m.err != nil {
-		fr.lastErr, fr.errAt = m.err, now
+		fr.lastErr, fr.errAt, fr.retryAt = m.err, now, time.Time{}
 		st.failures++
 		if api.IsUnauthorized(m.err) {
 			e.stopped, e.stopErr = true, m.err
@@ -234,7 +239,11 @@ func (e *engine) onResult(m pollResultMsg) (*kit.DataMsg, []tea.Cmd) {
 		} else {
 			st.backoff = min(2*st.backoff, MaxBackoff)
 		}
-		return msg, []tea.Cmd{e.arm(st, st.backoff)}
+		cmd := e.arm(st, st.backoff)
+		if cmd != nil {
+			fr.retryAt = now.Add(st.backoff)
+		}
+		return msg, []tea.Cmd{cmd}
 	}
 	fr.lastOK, fr.lastErr = now, nil
 	st.failures, st.backoff = 0, 0
@@ -287,6 +296,23 @@ func (e *engine) refresh(keys []string, again bool) []tea.Cmd {
 	return cmds
 }
 
+// pause stops arming ticks (the armed ones are dropped); resume fetches
+// everything at once and polls as before.
+func (e *engine) pause(on bool) []tea.Cmd {
+	if e.paused == on {
+		return nil
+	}
+	e.paused = on
+	if on {
+		for _, st := range e.states {
+			st.seq++ // armed ticks are dropped
+			st.armed = 0
+		}
+		return nil
+	}
+	return e.refresh(e.order, false)
+}
+
 func (e *engine) inFlight() bool {
 	for _, st := range e.states {
 		if st.inFlight {
@@ -297,9 +323,10 @@ func (e *engine) inFlight() bool {
 }
 
 // status summarises the freshness of the visible screen's data: the
-// oldest last success, and the most recent error if the latest reply of
-// any resource failed.
-func (e *engine) status() (lastOK time.Time, err error, known bool) {
+// oldest last success, the most recent error if the latest reply of any
+// resource failed, and when the next try after it comes (zero: none
+// armed).
+func (e *engine) status() (lastOK time.Time, err error, retryAt time.Time, known bool) {
 	for _, k := range e.order {
 		fr := e.fresh[k]
 		if fr == nil {
@@ -311,7 +338,10 @@ func (e *engine) status() (lastOK time.Time, err error, known bool) {
 		known = true
 		if fr.lastErr != nil {
 			err = fr.lastErr
+			if !fr.retryAt.IsZero() && (retryAt.IsZero() || fr.retryAt.Before(retryAt)) {
+				retryAt = fr.retryAt
+			}
 		}
 	}
-	return lastOK, err, known
+	return lastOK, err, retryAt, known
 }

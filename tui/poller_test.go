@@ -327,7 +327,44 @@ func TestFreshnessHeader(t *testing.T) {
 	h.sees(t, "updated 4s ago", "no freshness")
 	r.set(false, &api.Error{Status: 500, Message: "boom"})
 	h.Key("r")
-	h.sees(t, "stale since 12:00:00 - HTTP 500: boom", "no stale header")
+	// when the data was last good, when the next try comes, and why
+	h.sees(t, "stale since 12:00:00, retry 12:00:06 - HTTP 500: boom", "no stale header")
+}
+
+// TestPauseStopsAutoRefresh: p stops the polling (the header says so and
+// how to resume), r still refreshes by hand, and p again fetches at once
+// and polls as before.
+func TestPauseStopsAutoRefresh(t *testing.T) {
+	r := &fakeRes{key: "x"}
+	h := fakeApp(t, 30*time.Second, &fakeScreen{id: "a", res: []*fakeRes{r}})
+	h.Key("p")
+	h.sees(t, "paused (p resumes)", "the header does not say polling is paused")
+	h.sees(t, "auto-refresh paused: r refreshes, p resumes", "no toast on pause")
+	for range 3 {
+		h.FirePolls()
+	}
+	if got := r.Calls(); got != 1 {
+		t.Fatalf("calls while paused = %d, want 1 (the first load)", got)
+	}
+	h.Key("r")
+	h.Settle()
+	if got := r.Calls(); got != 2 {
+		t.Fatalf("r while paused: %d calls, want 2", got)
+	}
+	if got := h.pollIntervals()["x"]; len(got) != 0 {
+		t.Fatalf("a tick was armed while paused: %v", got)
+	}
+	h.Key("p")
+	h.Settle()
+	if got := r.Calls(); got != 3 {
+		t.Fatalf("resume: %d calls, want 3 (fetched at once)", got)
+	}
+	if strings.Contains(h.Screen(), "paused (p") {
+		t.Fatalf("still says paused after p:\n%s", h.Screen())
+	}
+	if got := h.pollIntervals()["x"]; len(got) != 1 || got[0] != 30*time.Second {
+		t.Fatalf("after resuming: armed %v, want one tick of 30s", got)
+	}
 }
 
 // emptyKeys is the key map of a screen without keys of its own.

@@ -55,3 +55,24 @@ func (m *Model) applyProfile(p Profile, done string) tea.Cmd {
 	cmds = append(cmds, m.toast(kit.ToastSuccess, done), m.startSpinner())
 	return tea.Batch(cmds...)
 }
+
+// profilePurpose marks the profile picker's answer.
+const profilePurpose = "profile"
+
+// openProfilePicker opens the picker of ":profile" alone: the configured
+// profiles, the current one selected and marked.
+func (m *Model) openProfilePicker() tea.Cmd {
+	if len(m.opts.Profiles) == 0 || m.opts.SwitchProfile == nil {
+		return m.toast(kit.ToastInfo, "profile "+m.common.Profile+": no other profile is configured (skytui auth login --profile NAME --api-url URL adds one)")
+	}
+	rows := make([]kit.Row, 0, len(m.opts.Profiles))
+	for _, name := range m.opts.Profiles {
+		mark := ""
+		if name == m.common.Profile {
+			mark = "current"
+		}
+		rows = append(rows, kit.Row{ID: name, Cells: []string{name, mark}})
+	}
+	cols := []kit.Column{{Title: "PROFILE", Min: 8, Max: 40, Priority: 9}, {Title: "", Min: 7, Max: 7, Priority: 8}}
+	return kit.OpenDialog(kit.NewChoicePicker(m.common, "Switch to which profile?", profilePurpose, cols, rows, m.common.Profile))
+}

@@ -209,6 +209,7 @@ func rstSubmit(t *testing.T, h *harness) {
 	h.Key("enter")
 	h.TypeText("dev-serverless")
 	h.Key("enter")
+	h.Until("the restore's submit answered", func() bool { return len(h.m.Submitting()) == 0 })
 }
 
 func rstFireWatches(h *harness) int {

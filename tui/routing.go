@@ -69,6 +69,10 @@ func (m *Model) own(msg tea.Msg, from string) (tea.Cmd, bool) {
 		return nil, true
 	case tea.KeyPressMsg:
 		return m.handleKey(msg), true
+	case tea.MouseClickMsg, tea.MouseWheelMsg:
+		return m.onMouse(msg.(tea.MouseMsg)), true
+	case tea.MouseReleaseMsg, tea.MouseMotionMsg:
+		return nil, true // a click acts on the press
 	case tea.PasteMsg:
 		// pasted text goes where typed text would
 		if len(m.dialogs) > 0 {
@@ -143,7 +147,10 @@ func (m *Model) own(msg tea.Msg, from string) (tea.Cmd, bool) {
 		}
 		return nil, true
 	case kit.PickedMsg:
-		if msg.Service == nil {
+		switch {
+		case msg.Purpose == profilePurpose && msg.ID != "":
+			return m.switchProfile(msg.ID), true
+		case msg.Service == nil:
 			return nil, true
 		}
 		return m.openScreen(msg.Purpose, msg.Service.ID), true
@@ -213,6 +220,8 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.goBack()
 	case key.Matches(msg, m.keys.Refresh):
 		return tea.Batch(tea.Batch(m.engine.refresh(nil, false)...), m.startSpinner())
+	case key.Matches(msg, m.keys.Pause):
+		return m.togglePause()
 	case key.Matches(msg, m.keys.Log):
 		return m.openLog()
 	case key.Matches(msg, m.keys.Dismiss):
@@ -332,4 +341,16 @@ func (m *Model) removeDialog(id int) {
 			return
 		}
 	}
+}
+
+// togglePause pauses the automatic refresh (p) or resumes it, fetching
+// everything at once. Watches of long operations go on either way.
+func (m *Model) togglePause() tea.Cmd {
+	k := m.keys
+	if !m.engine.paused {
+		m.engine.pause(true)
+		return m.toast(kit.ToastInfo, "auto-refresh paused: "+k.Refresh.Help().Key+" refreshes, "+k.Pause.Help().Key+" resumes")
+	}
+	cmds := m.engine.pause(false)
+	return tea.Batch(tea.Batch(cmds...), m.startSpinner(), m.toast(kit.ToastInfo, "auto-refresh resumed"))
 }

@@ -431,3 +431,15 @@ func (s *Screen) notes() []string {
 	}
 	return n
 }
+
+// MouseList implements kit.MouseList: the backups or the schedules,
+// whichever is shown.
+func (s *Screen) MouseList() (*kit.ListView, int) {
+	switch {
+	case s.mode == modeList:
+		return s.ListView, 0
+	case s.mode == modeSchedules && s.sched != nil:
+		return s.sched.ListView, 0
+	}
+	return nil, 0
+}

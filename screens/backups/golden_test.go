@@ -40,7 +40,7 @@ func TestGolden(t *testing.T) {
 		{name: "all_detail", steps: []step{keys("2", "j", "enter")}, want: []string{"Backup 8d2286750d52"},
 			wide: []string{"Service orders-prod (dbtaf33737495)", "Can start replication"}},
 		{name: "all_help", steps: []step{keys("2", "?")}, want: []string{"pick service", "schedules/backups"}},
-		{name: "picker", steps: []step{keys("2", "p")}, want: []string{"Backups of which service?", "analytics-gcp"}},
+		{name: "picker", steps: []step{keys("2", "f")}, want: []string{"Backups of which service?", "analytics-gcp"}},
 		{name: "list", steps: []step{orders}, want: []string{"Backups of orders-prod", "44 backups", "incremental", "too old"}},
 		{name: "list_running", steps: []step{cmd("backups analytics-gcp")}, want: []string{"in progress", "failed", "1 in progress"}},
 		{name: "detail", steps: []step{orders, keys("enter")}, want: []string{"Backup 8d2286750d52"}, wide: []string{"Can start replication", "yes: 45m old"}},

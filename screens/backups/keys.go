@@ -30,7 +30,7 @@ func newKeyMap() keyMap {
 		Sort:      key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "sort: started/type/status/size")),
 		Reverse:   key.NewBinding(key.WithKeys("S"), key.WithHelp("S", "reverse sort")),
 		New:       key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "new backup")),
-		Pick:      key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "pick service")),
+		Pick:      key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "for one service")),
 		All:       key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "all services")),
 		Schedules: key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "schedules/backups")),
 		CopyKey:   key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "copy key")),

@@ -85,7 +85,7 @@ func TestGolden(t *testing.T) {
 			h.waitFor("IO thread     Connecting")
 			snap("11_status_1045")
 			// fix it: back in the wizard, run the grant (step 5), start again
-			h.Keys("c", "p")
+			h.Keys("c", "backspace")
 			h.waitFor("Step 5 of 6")
 			h.Key("enter")
 			h.waitFor("Step 6 of 6")

@@ -457,3 +457,12 @@ func (s *Screen) KeyMap() help.KeyMap {
 func bind(k, desc string) key.Binding {
 	return key.NewBinding(key.WithKeys(k), key.WithHelp(k, desc))
 }
+
+// MouseList implements kit.MouseList: the pairs, under the head lines
+// (the list's status line is the last of them).
+func (s *Screen) MouseList() (*kit.ListView, int) {
+	if s.mode != modeStatus || len(s.state.Pairs) == 0 {
+		return nil, 0
+	}
+	return s.ListView, len(s.headLines()) - 1
+}

@@ -21,7 +21,7 @@ func newWizardKeys() wizardKeys {
 	return wizardKeys{
 		Run:     bind("enter", "run step"),
 		Recheck: bind("c", "check again"),
-		Prev:    bind("p", "previous step"),
+		Prev:    key.NewBinding(key.WithKeys("backspace"), key.WithHelp("bksp", "previous step")),
 		Copy:    bind("y", "copy grant"),
 		RanIt:   bind("m", "I ran the grant"),
 		Method:  bind("b", "GTID / binlog position"),

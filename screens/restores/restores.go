@@ -396,3 +396,11 @@ func (s *Screen) running() int {
 	}
 	return n
 }
+
+// MouseList implements kit.MouseList: the list, while it is shown.
+func (s *Screen) MouseList() (*kit.ListView, int) {
+	if s.mode != modeList {
+		return nil, 0
+	}
+	return s.ListView, 0
+}

@@ -491,3 +491,11 @@ func (s *Screen) sortText() string {
 	}
 	return s.sortBy.String() + " " + g.SortAsc
 }
+
+// MouseList implements kit.MouseList: the list, while it is shown.
+func (s *Screen) MouseList() (*kit.ListView, int) {
+	if s.mode != modeList {
+		return nil, 0
+	}
+	return s.ListView, 0
+}

@@ -604,3 +604,12 @@ func (s *Screen) head() []string {
 	}
 	return lines
 }
+
+// MouseList implements kit.MouseList: the stored credentials, under the
+// text above them (View cuts that text to what the list leaves).
+func (s *Screen) MouseList() (*kit.ListView, int) {
+	if s.form != nil {
+		return nil, 0
+	}
+	return s.ListView, min(len(s.head()), max(0, s.height-s.listHeight))
+}

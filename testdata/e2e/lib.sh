@@ -150,6 +150,23 @@ header_shows() {
 keys() { tm send-keys -t "$PANE" "$@"; }
 typetext() { tm send-keys -t "$PANE" -l -- "$1"; }
 
+# mouse BUTTON TEXT: a mouse event on the middle of TEXT where the screen
+# last shows it, typed into the pane as a terminal sends it (SGR, 1-based
+# cells): BUTTON 0 is a left click (press and release), 64 and 65 the
+# wheel up and down.
+mouse() {
+	local pos x y
+	pos=$(capture | awk -v t="$2" '{ i = index($0, t); if (i) { x = i + int(length(t) / 2); y = NR } } END { if (y) print x, y }')
+	[ -n "$pos" ] || fail "mouse: '$2' is not on the screen"
+	read -r x y <<<"$pos"
+	if [ "$1" = 0 ]; then
+		tm send-keys -t "$PANE" -l -- "$(printf '\033[<0;%d;%dM\033[<0;%d;%dm' "$x" "$y" "$x" "$y")"
+	else
+		tm send-keys -t "$PANE" -l -- "$(printf '\033[<%d;%d;%dM' "$1" "$x" "$y")"
+	fi
+}
+click() { mouse 0 "$1"; }
+
 # command LINE: run a ":" command line.
 command_line() {
 	keys :

@@ -7,6 +7,8 @@
 #      `skytui creds add s3` (secret on stdin) and `creds add gcs
 #      --key-file` store bucket credentials;
 #   2. the TUI (--debug) shows every screen by 1-5 and by ":" commands;
+#      the mouse clicks a tab, a row, a footer key and turns the wheel; p
+#      pauses the refresh; ":profile" completes a name and picks one;
 #   3. create a service -> ready; a "once" full backup of it -> completed;
 #      restore that backup into it, typing its name -> Succeeded; restore
 #      it to a moment of orders-prod's past (a moment before the window
@@ -83,6 +85,15 @@ STEP="creds add gcs"
 run_cli "" creds add gcs "$GCSNAME" --key-file "$GCS_KEY_FILE"
 grep -qF "Stored gcs credential $GCSNAME" <<<"$CLI_OUT" || fail "creds add gcs said: $CLI_OUT"
 
+# a second profile on the same sandbox, read-only, for ":profile"
+cat >>"$XDG_CONFIG_HOME/skytui/config.toml" <<EOF
+
+[[profile]]
+name = "$PROFILE-ro"
+base_url = "$URL"
+read_only = true
+EOF
+
 STEP="start the TUI"
 PANE=tui
 tm new-session -d -s tui -x "$WIDTH" -y "$HEIGHT" "$BIN" --profile "$PROFILE" --debug ||
@@ -154,6 +165,53 @@ keys G # the end of the help: the commands
 wait_for ":settings"
 keys Escape
 wait_re "^ Services [0-9]+"
+
+# ---- the mouse: a tab, a row, its details, the wheel, a footer key ----
+STEP="mouse"
+click "2 Backups"
+wait_for "[ 2 Backups ]"
+click "1 Services"
+wait_for "[ 1 Services ]"
+click "legacy-batch"
+wait_re "^> legacy-batch "
+click "legacy-batch" # the selected row again: its details
+wait_for "Topology"
+keys Escape
+wait_gone "Topology"
+mouse 65 "legacy-batch" # wheel down: the row below
+wait_re "^> orders-prod "
+click "? help"
+wait_for "Help  (esc or ? to close)"
+keys Escape
+wait_gone "Help  (esc or ? to close)"
+
+# ---- p pauses the automatic refresh, p resumes ----
+STEP="pause"
+keys p
+wait_for "paused (p resumes)"
+keys p
+wait_gone "paused (p resumes)"
+wait_for "auto-refresh resumed"
+
+# ---- :profile: tab completes a profile's name; alone, a picker ----
+STEP="profile completion"
+keys :
+wait_for "tab complete"
+typetext "profile $PROFILE-"
+keys Tab
+wait_for ":profile $PROFILE-ro"
+keys Enter
+wait_for "switched to profile $PROFILE-ro"
+header_shows "profile $PROFILE-ro" "READ-ONLY"
+STEP="profile picker"
+command_line "profile"
+wait_for "Switch to which profile?"
+wait_re "> $PROFILE-ro +current"
+keys Up # the profiles are sorted: $PROFILE is above
+keys Enter
+wait_for "switched to profile $PROFILE"
+header_shows "profile $PROFILE " "127.0.0.1:$PORT"
+wait_for "analytics-gcp"
 
 # ---- jumps: a service's backups (b) and restores (R), esc back to it ----
 STEP="jump b"

@@ -130,6 +130,23 @@ func (h *Harness) Settle() {
 	}
 }
 
+// Until settles again and again until cond holds, for up to 10 s: an
+// answer slower than Quiet (a loaded machine, the race detector) is
+// waited for. It fails the test, saying what, if cond never holds.
+func (h *Harness) Until(what string, cond func() bool) {
+	h.T.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			h.T.Fatalf("%s: not within 10s:\n%s", what, h.Screen())
+		}
+		if h.pending == 0 {
+			time.Sleep(10 * time.Millisecond)
+		}
+		h.Settle()
+	}
+}
+
 // Send delivers a message and settles.
 func (h *Harness) Send(msg tea.Msg) {
 	h.Deliver(msg)

@@ -9,7 +9,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/http/httptrace"
-	"strings"
 	"testing"
 	"time"
 
@@ -17,6 +16,7 @@ import (
 
 	"github.com/skytui/skytui/api"
 	"github.com/skytui/skytui/keystore"
+	"github.com/skytui/skytui/kit"
 	"github.com/skytui/skytui/sandbox"
 )
 
@@ -132,47 +132,12 @@ func IsPollTick(msg tea.Msg) bool { return fmt.Sprintf("%T", msg) == "tui.pollTi
 // followed to its end).
 func IsWatchTick(msg tea.Msg) bool { return fmt.Sprintf("%T", msg) == "tui.watchTickMsg" }
 
-// namedKeys are the keys KeyMsg knows by name.
-var namedKeys = map[string]rune{
-	"enter":     tea.KeyEnter,
-	"esc":       tea.KeyEscape,
-	"tab":       tea.KeyTab,
-	"space":     tea.KeySpace,
-	"backspace": tea.KeyBackspace,
-	"up":        tea.KeyUp,
-	"down":      tea.KeyDown,
-	"left":      tea.KeyLeft,
-	"right":     tea.KeyRight,
-}
-
 // KeyMsg is the press of a key: "enter", "esc", "a", "ctrl+c",
-// "shift+tab"...: a named key or one character, after any ctrl+ and
-// shift+. A key pressed without a modifier carries its text.
+// "shift+tab"... (kit.KeyPress); it panics on a name it does not know.
 func KeyMsg(k string) tea.KeyPressMsg {
-	var msg tea.KeyPressMsg
-	name := k
-	for {
-		if rest, ok := strings.CutPrefix(name, "ctrl+"); ok && rest != "" {
-			msg.Mod, name = msg.Mod|tea.ModCtrl, rest
-		} else if rest, ok := strings.CutPrefix(name, "shift+"); ok && rest != "" {
-			msg.Mod, name = msg.Mod|tea.ModShift, rest
-		} else {
-			break
-		}
-	}
-	text := name
-	if code, ok := namedKeys[name]; ok {
-		msg.Code, text = code, ""
-		if code == tea.KeySpace {
-			text = " "
-		}
-	} else if r := []rune(name); len(r) == 1 {
-		msg.Code = r[0]
-	} else {
+	msg, ok := kit.KeyPress(k)
+	if !ok {
 		panic("unknown key " + k)
-	}
-	if msg.Mod == 0 {
-		msg.Text = text
 	}
 	return msg
 }
