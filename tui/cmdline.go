@@ -57,9 +57,15 @@ func newCmdLine(c *kit.Common) *cmdLine {
 	}}
 }
 
-func (c *cmdLine) open() tea.Cmd {
+// setWidth fits the input to a terminal w cells wide (half of it: the
+// candidates follow).
+func (c *cmdLine) setWidth(w int) { c.input.SetWidth(max(10, w/2)) }
+
+// open opens the line in a terminal w cells wide.
+func (c *cmdLine) open(w int) tea.Cmd {
 	c.active = true
 	c.hint = nil
+	c.setWidth(w)
 	c.input.SetValue("")
 	return c.input.Focus()
 }
@@ -164,7 +170,6 @@ func (c *cmdLine) complete(m *Model) {
 
 func (c *cmdLine) view(m *Model, w int) string {
 	th := c.common.Theme
-	c.input.SetWidth(max(10, w/2))
 	line := c.input.View()
 	hint := c.hint
 	if len(hint) == 0 && c.input.Value() == "" {

@@ -59,6 +59,7 @@ func (m *Model) own(msg tea.Msg, from string) (tea.Cmd, bool) {
 		for _, d := range m.dialogs {
 			d.SetSize(m.dialogArea())
 		}
+		m.cmdline.setWidth(m.width)
 		return nil, true
 	case tea.BackgroundColorMsg:
 		m.common.Theme = theme.New(theme.Options{Dark: msg.IsDark(), NoColor: m.opts.NoColor,
@@ -215,7 +216,7 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		m.showHelp = true
 		return nil
 	case key.Matches(msg, m.keys.Command):
-		return m.cmdline.open()
+		return m.cmdline.open(m.width)
 	case key.Matches(msg, m.keys.Back) && m.canGoBack():
 		return m.goBack()
 	case key.Matches(msg, m.keys.Refresh):
