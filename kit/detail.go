@@ -135,6 +135,25 @@ func (d *Detail) View() string {
 // Ago formats a duration coarsely: 4s, 3m, 2h, 5d (api.Ago).
 func Ago(d time.Duration) string { return api.Ago(d) }
 
+// APITime is a time read from an answer (api.Time, api.UnixTime).
+type APITime interface {
+	Unread() bool
+	IsZero() bool
+	Local() time.Time
+}
+
+// ShortTime is a time in a list's column, local: "Mar 14 11:15"; "?" for
+// one the API sent unreadable (never a made-up time), "-" for none.
+func ShortTime(t APITime) string {
+	if t.Unread() {
+		return "?"
+	}
+	if t.IsZero() {
+		return "-"
+	}
+	return t.Local().Format("Jan 02 15:04")
+}
+
 // Elapsed formats a running time precisely: 45s, 1m12s, 1h02m.
 func Elapsed(d time.Duration) string {
 	if d < 0 {

@@ -227,16 +227,6 @@ func (it *item) durationText(now time.Time) string {
 	return kit.Elapsed(it.EndTime.Sub(it.StartTime.Time))
 }
 
-func shortTime(t api.Time) string {
-	if t.Unread() {
-		return "?" // present but unreadable: never a made-up time
-	}
-	if t.IsZero() {
-		return "-"
-	}
-	return t.Local().Format("Jan 02 15:04")
-}
-
 func fullTime(t api.Time) string {
 	if t.Unread() {
 		return t.Raw + "  (as the API sent it; not a time skytui can read)"
@@ -346,12 +336,12 @@ func (it *item) row(now time.Time) kit.Row {
 			colType:     it.Type,
 			colStatus:   it.Word,
 			colAge:      it.ageText(now),
-			colStarted:  shortTime(it.StartTime),
+			colStarted:  kit.ShortTime(it.StartTime),
 			colDuration: it.durationText(now),
 			colSize:     it.sizeText(),
 			colStored:   it.storedText(),
 			colGTID:     orDash(it.BinlogGTIDPosition),
-			colEnded:    shortTime(it.EndTime),
+			colEnded:    kit.ShortTime(it.EndTime),
 			colBinlog:   it.binlogText(),
 		},
 		Kinds: []theme.Kind{colStatus: theme.StatusKind(it.Word), colAge: ageKind, colBinlog: 0},

@@ -46,6 +46,7 @@ const (
 	colSource
 	colType
 	colStatus
+	colStarted
 	colMessage
 )
 
@@ -98,6 +99,7 @@ func New(c *kit.Common) *Screen {
 		colSource:  {Title: "SOURCE", Min: 16, Max: 44, Priority: 7},
 		colType:    {Title: "TYPE", Min: 8, Max: 10, Priority: 4},
 		colStatus:  {Title: "STATUS", Min: 16, Max: 20, Priority: 8},
+		colStarted: {Title: "STARTED", Min: 12, Max: 12, Priority: 2},
 		colMessage: {Title: "MESSAGE", Min: 12, Max: 40, Priority: 6},
 	})
 	// esc also shows every service's restores again

@@ -103,6 +103,7 @@ func (s *Screen) rebuildRows() {
 				colSource:  s.sourceText(r),
 				colType:    r.Type,
 				colStatus:  s.statusText(r, now),
+				colStarted: kit.ShortTime(r.CreatedAt),
 				colMessage: r.Message,
 			},
 			Kinds: []theme.Kind{colStatus: theme.StatusKind(r.Status)},

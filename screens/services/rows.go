@@ -68,6 +68,7 @@ func (s *Screen) rebuildRows() {
 				colWhere:   v.Where(),
 				colSize:    v.Size,
 				colNodes:   nodes,
+				colCreated: kit.ShortTime(v.CreatedOn),
 				colVersion: v.Version,
 				colRW:      readWrite(v),
 			},

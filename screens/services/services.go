@@ -56,6 +56,7 @@ const (
 	colWhere
 	colSize
 	colNodes
+	colCreated
 	colVersion
 	colRW
 )
@@ -113,8 +114,9 @@ func New(c *kit.Common) *Screen {
 		colWhere:   {Title: "PROVIDER/REGION", Min: 14, Max: 24, Priority: 7},
 		colSize:    {Title: "SIZE", Min: 8, Max: 14, Priority: 6},
 		colNodes:   {Title: "NODES", Min: 5, Max: 5, Priority: 5, Right: true},
-		colVersion: {Title: "VERSION", Min: 8, Max: 14, Priority: 4},
-		colRW:      {Title: "READWRITE", Min: 40, Max: 52, Priority: 3},
+		colCreated: {Title: "CREATED", Min: 12, Max: 12, Priority: 4},
+		colVersion: {Title: "VERSION", Min: 8, Max: 14, Priority: 3},
+		colRW:      {Title: "READWRITE", Min: 40, Max: 52, Priority: 2},
 	})
 	s.Table.SetSortIndicator(colName, false)
 	s.DetailOf = s.detailOf
