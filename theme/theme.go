@@ -31,6 +31,22 @@ type Options struct {
 	// borders, pane separators and rules are blank: a reader reads no
 	// line of dashes), every state in words (as everywhere).
 	Accessible bool
+	// UTF8 says the terminal's locale is UTF-8 (UTF8Env): the replication
+	// lag sparkline uses block characters, which read far better than
+	// ASCII levels, even with the ASCII glyph set.
+	UTF8 bool
+}
+
+// UTF8Env reports a UTF-8 locale: the first of LC_ALL, LC_CTYPE and LANG
+// that is set names UTF-8.
+func UTF8Env(getenv func(string) string) bool {
+	for _, k := range []string{"LC_ALL", "LC_CTYPE", "LANG"} {
+		if v := getenv(k); v != "" {
+			v = strings.ToLower(v)
+			return strings.Contains(v, "utf-8") || strings.Contains(v, "utf8")
+		}
+	}
+	return false
 }
 
 // Glyphs are the few symbols the UI draws.
@@ -150,6 +166,9 @@ func New(o Options) *Theme {
 	t := &Theme{Dark: o.Dark, NoColor: o.NoColor, Accessible: o.Accessible, Glyphs: ASCII}
 	if o.Unicode {
 		t.Glyphs = Unicode
+	}
+	if o.UTF8 && !o.Accessible {
+		t.Glyphs.Spark = Unicode.Spark
 	}
 	if o.Accessible {
 		t.Glyphs.Spinner = []string{"…"}

@@ -111,3 +111,40 @@ func TestASCIIGlyphsByDefault(t *testing.T) {
 		t.Errorf("accessible spinner has %d frames, want 1 (no animation)", n)
 	}
 }
+
+// TestSparkBlocksOnUTF8: a UTF-8 locale gives the sparkline block
+// characters with the ASCII glyph set; any other locale, and the
+// accessible mode, keep the ASCII levels.
+func TestSparkBlocksOnUTF8(t *testing.T) {
+	env := func(kv ...string) func(string) string {
+		return func(k string) string {
+			for i := 0; i+1 < len(kv); i += 2 {
+				if kv[i] == k {
+					return kv[i+1]
+				}
+			}
+			return ""
+		}
+	}
+	for _, tc := range []struct {
+		name       string
+		getenv     func(string) string
+		accessible bool
+		blocks     bool
+	}{
+		{"LANG en_US.UTF-8", env("LANG", "en_US.UTF-8"), false, true},
+		{"LC_ALL C.utf8", env("LC_ALL", "C.utf8", "LANG", "C"), false, true},
+		{"LC_ALL C over a UTF-8 LANG", env("LC_ALL", "C", "LANG", "en_US.UTF-8"), false, false},
+		{"no locale", env(), false, false},
+		{"accessible", env("LANG", "en_US.UTF-8"), true, false},
+	} {
+		th := New(Options{Dark: true, UTF8: UTF8Env(tc.getenv), Accessible: tc.accessible})
+		got := th.Glyphs.Spark[len(th.Glyphs.Spark)-1] == "█"
+		if got != tc.blocks {
+			t.Errorf("%s: sparkline levels %q", tc.name, th.Glyphs.Spark)
+		}
+		if th.Glyphs.Cursor != ">" {
+			t.Errorf("%s: the glyph set changed beyond the sparkline: cursor %q", tc.name, th.Glyphs.Cursor)
+		}
+	}
+}

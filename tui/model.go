@@ -100,7 +100,7 @@ func newModel(ctx context.Context, opts Options) *Model {
 	noColor := opts.NoColor || theme.NoColorEnv(opts.Getenv)
 	opts.NoColor = noColor
 	c := &kit.Common{
-		Theme:      theme.New(theme.Options{Dark: true, NoColor: noColor, Unicode: opts.Unicode, Accessible: opts.Accessible}),
+		Theme:      newTheme(opts, true),
 		Client:     opts.Client,
 		Secrets:    opts.Secrets,
 		Profile:    opts.Profile,
@@ -177,6 +177,13 @@ func (m *Model) Common() *kit.Common { return m.common }
 
 // Active is the visible screen.
 func (m *Model) Active() kit.Screen { return m.screen() }
+
+// newTheme is the theme of opts (NoColor and Getenv set) on a dark or
+// light background.
+func newTheme(opts Options, dark bool) *theme.Theme {
+	return theme.New(theme.Options{Dark: dark, NoColor: opts.NoColor, Unicode: opts.Unicode,
+		Accessible: opts.Accessible, UTF8: theme.UTF8Env(opts.Getenv)})
+}
 
 // Submitting reports actions in flight.
 func (m *Model) Submitting() []string { return m.actions.submitting() }

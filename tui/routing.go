@@ -9,7 +9,6 @@ import (
 
 	"github.com/skytui/skytui/api"
 	"github.com/skytui/skytui/kit"
-	"github.com/skytui/skytui/theme"
 )
 
 // Update routes messages: keys go dialog → command line / help → focused
@@ -62,8 +61,7 @@ func (m *Model) own(msg tea.Msg, from string) (tea.Cmd, bool) {
 		m.cmdline.setWidth(m.width)
 		return nil, true
 	case tea.BackgroundColorMsg:
-		m.common.Theme = theme.New(theme.Options{Dark: msg.IsDark(), NoColor: m.opts.NoColor,
-			Unicode: m.opts.Unicode, Accessible: m.opts.Accessible})
+		m.common.Theme = newTheme(m.opts, msg.IsDark())
 		for _, s := range m.screens {
 			s.SetSize(m.width, m.bodyHeight()) // lay out again in the new theme
 		}
