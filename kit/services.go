@@ -19,13 +19,29 @@ func ServiceColumns() []Column {
 	}
 }
 
-// ServiceRows are the rows of ServiceColumns, by name.
-func ServiceRows(svcs []api.Service) []Row {
+// NotedServiceColumns are ServiceColumns and why a service cannot be
+// chosen (ServiceRows' note), before the ID when space is short.
+func NotedServiceColumns() []Column {
+	return append(ServiceColumns(), Column{Title: "CANNOT BE", Min: 20, Max: 30, Priority: 9})
+}
+
+// ServiceRows are the rows of ServiceColumns, by name; with note, of
+// NotedServiceColumns: the services note refuses are muted.
+func ServiceRows(svcs []api.Service, note func(*api.Service) string) []Row {
 	rows := make([]Row, 0, len(svcs))
 	for i := range svcs {
 		v := &svcs[i]
-		rows = append(rows, Row{ID: v.ID, Cells: []string{v.Name, v.ID, v.Where(), v.Status},
-			Kinds: []theme.Kind{0, 0, 0, theme.StatusKind(v.Status)}})
+		r := Row{ID: v.ID, Cells: []string{v.Name, v.ID, v.Where(), v.Status},
+			Kinds: []theme.Kind{0, 0, 0, theme.StatusKind(v.Status)}}
+		if note != nil {
+			n := note(v)
+			r.Cells = append(r.Cells, n)
+			r.Kinds = append(r.Kinds, theme.KindMuted)
+			if n != "" {
+				r.Kinds[0] = theme.KindMuted
+			}
+		}
+		rows = append(rows, r)
 	}
 	sort.SliceStable(rows, func(i, j int) bool { return strings.ToLower(rows[i].Cells[0]) < strings.ToLower(rows[j].Cells[0]) })
 	return rows

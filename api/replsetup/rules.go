@@ -14,14 +14,24 @@ import (
 	"github.com/skytui/skytui/api"
 )
 
+// PairError is a pair the rules refuse: Short says why in a few words
+// (a chooser's column: "the primary", "other provider"), Error whole.
+type PairError struct {
+	Short string
+	Long  string
+}
+
+func (e *PairError) Error() string { return e.Long }
+
 // ValidatePair applies the pair's rules: two different services, both
 // ready, on the same cloud provider (a backup restores only within one).
+// A refusal is a *PairError.
 func ValidatePair(primary, secondary *api.Service) error {
 	if primary == nil || secondary == nil {
-		return errors.New("choose a primary and a secondary")
+		return &PairError{"", "choose a primary and a secondary"}
 	}
 	if primary.ID == secondary.ID {
-		return fmt.Errorf("%s cannot replicate from itself: choose two different services", SvcName(primary))
+		return &PairError{"the primary", fmt.Sprintf("%s cannot replicate from itself: choose two different services", SvcName(primary))}
 	}
 	for _, x := range []struct {
 		role string
@@ -32,17 +42,27 @@ func ValidatePair(primary, secondary *api.Service) error {
 			if st == "" {
 				st = "unknown"
 			}
-			return fmt.Errorf("the %s %s is %s: both services must be ready", x.role, SvcName(x.s), st)
+			return &PairError{"not ready", fmt.Sprintf("the %s %s is %s: both services must be ready", x.role, SvcName(x.s), st)}
 		}
 		if x.s.FQDN == "" || x.s.ReadWritePort() == 0 {
-			return fmt.Errorf("the %s %s has no fqdn or readwrite port yet", x.role, SvcName(x.s))
+			return &PairError{"no endpoint yet", fmt.Sprintf("the %s %s has no fqdn or readwrite port yet", x.role, SvcName(x.s))}
 		}
 	}
 	if !strings.EqualFold(primary.Provider, secondary.Provider) {
-		return fmt.Errorf("%s runs on %s and %s on %s: a backup can be restored only within the same cloud provider, so both must be on the same provider",
-			SvcName(primary), api.OrID(primary.Provider, "?"), SvcName(secondary), api.OrID(secondary.Provider, "?"))
+		return &PairError{"other provider", fmt.Sprintf("%s runs on %s and %s on %s: a backup can be restored only within the same cloud provider, so both must be on the same provider",
+			SvcName(primary), api.OrID(primary.Provider, "?"), SvcName(secondary), api.OrID(secondary.Provider, "?"))}
 	}
 	return nil
+}
+
+// PairNote is why secondary cannot pair with primary, in a few words, or
+// "" when it can.
+func PairNote(primary, secondary *api.Service) string {
+	var pe *PairError
+	if err := ValidatePair(primary, secondary); errors.As(err, &pe) {
+		return pe.Short
+	}
+	return ""
 }
 
 func SvcName(s *api.Service) string {

@@ -288,7 +288,7 @@ func (r *Wizard) SetServices(svcs []api.Service) {
 	for _, s := range svcs {
 		r.byID[s.ID] = s
 	}
-	rows := kit.ServiceRows(svcs)
+	rows := kit.ServiceRows(svcs, nil)
 	r.targets.Empty = "no services"
 	r.sources.Empty = "no services"
 	r.targets.SetRows(rows)

@@ -25,11 +25,12 @@ type chooser struct {
 
 func (wz *wizard) openChooser() {
 	t := kit.NewTable(wz.common, []kit.Column{
-		{Title: "NAME", Min: 8, Max: 24, Priority: 10},
-		{Title: "ID", Min: 8, Max: 16, Priority: 8},
-		{Title: "STATUS", Min: 6, Max: 18, Priority: 9},
-		{Title: "PROVIDER/REGION", Min: 10, Max: 24, Priority: 7},
-		{Title: "OUTBOUND IP", Min: 10, Max: 32, Priority: 3},
+		{Title: "NAME", Min: 14, Max: 24, Priority: 10},
+		{Title: "ID", Min: 13, Max: 16, Priority: 4},
+		{Title: "STATUS", Min: 14, Max: 18, Priority: 9},
+		{Title: "PROVIDER/REGION", Min: 15, Max: 24, Priority: 7},
+		{Title: "OUTBOUND IP", Min: 13, Max: 32, Priority: 3},
+		{Title: "CANNOT BE", Min: 20, Max: 26, Priority: 8},
 	})
 	t.Empty = "loading services" + wz.common.Theme.Glyphs.Ellipsis
 	wz.chooser = &chooser{table: t}
@@ -43,12 +44,48 @@ func (wz *wizard) rebuildChooser() {
 		c.table.Empty = "no services: create two on the Services screen"
 	}
 	rows := make([]kit.Row, 0, len(wz.services))
+	first := "" // the first row that can be chosen
 	for _, v := range wz.services {
+		note := c.refusal(&v)
+		kinds := []theme.Kind{0, 0, theme.StatusKind(v.Status), 0, 0, theme.KindMuted}
+		if note != "" {
+			kinds[0] = theme.KindMuted
+		} else if first == "" {
+			first = v.ID
+		}
 		rows = append(rows, kit.Row{ID: v.ID,
-			Cells: []string{v.Name, v.ID, v.Status, v.Where(), strings.Join(v.OutboundIPs, ", ")},
-			Kinds: []theme.Kind{0, 0, theme.StatusKind(v.Status)}})
+			Cells: []string{v.Name, v.ID, v.Status, v.Where(), strings.Join(v.OutboundIPs, ", "), note},
+			Kinds: kinds})
 	}
 	c.table.SetRows(rows)
+	if r, ok := c.table.Selected(); ok && first != "" && rows[rowIndex(rows, r.ID)].Cells[5] != "" {
+		c.table.Select(first) // start on a choice that can be taken
+	}
+}
+
+// refusal is why v cannot be taken at this step of the chooser, in a few
+// words (its CANNOT BE column; the rules' whole reason shows on enter),
+// or "".
+func (c *chooser) refusal(v *api.Service) string {
+	if c.primary == nil {
+		if !v.Ready() {
+			return "primary: not ready"
+		}
+		return ""
+	}
+	if n := replsetup.PairNote(c.primary, v); n != "" {
+		return "secondary: " + n
+	}
+	return ""
+}
+
+func rowIndex(rows []kit.Row, id string) int {
+	for i, r := range rows {
+		if r.ID == id {
+			return i
+		}
+	}
+	return 0
 }
 
 // layoutChooser gives the chooser's table the body's room under the
@@ -99,6 +136,7 @@ func (wz *wizard) onChooserKey(msg tea.KeyPressMsg) tea.Cmd {
 		}
 		if c.primary != nil {
 			c.primary, c.err = nil, ""
+			wz.rebuildChooser()
 			return nil
 		}
 		return wz.leave()
@@ -153,6 +191,7 @@ func (wz *wizard) choose() tea.Cmd {
 		}
 		c.primary, c.err = &v, ""
 		c.table.SetFilter("")
+		wz.rebuildChooser() // the secondary's refusals; the cursor leaves the primary
 		return nil
 	}
 	if err := replsetup.ValidatePair(c.primary, &v); err != nil {

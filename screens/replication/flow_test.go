@@ -326,3 +326,47 @@ func TestFlowRestoreNeedsTheExactName(t *testing.T) {
 		t.Fatalf("esc did not go back without a call:\n%s", h.Screen())
 	}
 }
+
+// TestChooserSaysWhatCannotBeChosen: the pair chooser marks each service
+// the rules would refuse, with the reason in a few words, and once the
+// primary is chosen the cursor leaves it for a service that can be the
+// secondary.
+func TestChooserSaysWhatCannotBeChosen(t *testing.T) {
+	d := newDemo(t)
+	h := d.app(140, 40, nil)
+	h.Keys("4", "n")
+	h.waitFor("Choose the PRIMARY")
+	row := func(name string) string {
+		for _, l := range strings.Split(h.Screen(), "\n") {
+			if strings.HasPrefix(strings.TrimLeft(l, "> "), name+" ") {
+				return l
+			}
+		}
+		t.Fatalf("no row for %s:\n%s", name, h.Screen())
+		return ""
+	}
+	if l := row("legacy-batch"); !strings.Contains(l, "primary: not ready") {
+		t.Fatalf("a stopped service is not marked as no primary: %q", l)
+	}
+	h.Key("/")
+	h.TypeText("orders-prod")
+	h.Keys("enter", "enter")
+	h.waitFor("Choose the SECONDARY")
+	for name, why := range map[string]string{
+		"orders-prod":   "secondary: the primary",
+		"analytics-gcp": "secondary: other provider",
+		"legacy-batch":  "secondary: not ready",
+	} {
+		if l := row(name); !strings.Contains(l, why) {
+			t.Errorf("%s: %q, want %q", name, l, why)
+		}
+	}
+	if l := row("replica-west"); strings.Contains(l, "secondary:") {
+		t.Errorf("replica-west can be the secondary, yet: %q", l)
+	}
+	for _, l := range strings.Split(h.Screen(), "\n") {
+		if strings.HasPrefix(l, "> ") && strings.Contains(l, "secondary:") {
+			t.Fatalf("the cursor is on a service that cannot be the secondary: %q", l)
+		}
+	}
+}

@@ -105,7 +105,7 @@ func newMigKeys() migKeys {
 
 func newMigration(c *kit.Common, svcs []api.Service, req *restoreform.MigrateRequest) *migration {
 	m := &migration{common: c, services: map[string]api.Service{}, keys: newMigKeys()}
-	m.table = kit.NewTable(c, kit.ServiceColumns())
+	m.table = kit.NewTable(c, kit.NotedServiceColumns())
 	m.table.Empty = "loading services" + c.Theme.Glyphs.Ellipsis
 	m.dest = textinput.New()
 	m.dest.Prompt = "> "
@@ -161,7 +161,37 @@ func (m *migration) setServices(svcs []api.Service) {
 		m.services[v.ID] = v
 	}
 	m.table.Empty = "no services"
-	m.table.SetRows(kit.ServiceRows(svcs))
+	m.rebuild()
+}
+
+// rebuild gives the table the services, each marked with why this step
+// would refuse it.
+func (m *migration) rebuild() {
+	m.table.SetRows(kit.ServiceRows(m.svcList, func(v *api.Service) string {
+		short, _ := m.refusal(v)
+		return short
+	}))
+}
+
+// refusal is why v cannot be chosen at this step: in a few words (the
+// table's CANNOT BE column) and whole (said on enter); "" when it can.
+func (m *migration) refusal(v *api.Service) (short, long string) {
+	if m.step == migSource {
+		if !v.Ready() {
+			return "source: not ready", fmt.Sprintf("%s is %s: a backup needs a ready service", rsName(*v), v.Status)
+		}
+		return "", ""
+	}
+	src := m.src()
+	switch {
+	case v.ID == m.srcID:
+		return "target: the source", "the target must be another service than the source"
+	case strings.EqualFold(v.Provider, src.Provider) && v.Provider != "":
+		return "target: same provider", fmt.Sprintf("%s runs on %s like %s: no migration needed, restore a backup directly (n, managed storage)", rsName(*v), v.Provider, rsName(src))
+	case api.IsPendingServiceStatus(v.Status):
+		return "target: " + v.Status, fmt.Sprintf("%s is %s: a restore needs a ready or stopped service", rsName(*v), v.Status)
+	}
+	return "", ""
 }
 
 // ---- the backup of the source ----
@@ -334,6 +364,7 @@ func (m *migration) onKey(msg tea.KeyPressMsg) tea.Cmd {
 				m.step = migSource
 				m.stepErr = ""
 				m.table.SetFilter("")
+				m.rebuild()
 				m.table.Select(m.srcID)
 				return nil
 			}
@@ -414,35 +445,34 @@ func (m *migration) pick() tea.Cmd {
 		return nil
 	}
 	v := m.svc(id)
-	if m.step == migSource {
-		if !v.Ready() {
-			m.stepErr = fmt.Sprintf("%s is %s: a backup needs a ready service", rsName(v), v.Status)
-			return nil
-		}
-		m.srcID = id
-		m.step = migTarget
-		m.stepErr = ""
-		m.table.SetFilter("")
-		if m.dstID != "" {
-			m.table.Select(m.dstID)
-		}
+	if _, why := m.refusal(&v); why != "" {
+		m.stepErr = why
 		return nil
 	}
-	src := m.src()
-	switch {
-	case id == m.srcID:
-		m.stepErr = "the target must be another service than the source"
-		return nil
-	case strings.EqualFold(v.Provider, src.Provider) && v.Provider != "":
-		m.stepErr = fmt.Sprintf("%s runs on %s like %s: no migration needed, restore a backup directly (n, managed storage)", rsName(v), v.Provider, rsName(src))
-		return nil
-	case api.IsPendingServiceStatus(v.Status):
-		m.stepErr = fmt.Sprintf("%s is %s: a restore needs a ready or stopped service", rsName(v), v.Status)
+	m.stepErr = ""
+	if m.step == migSource {
+		m.srcID = id
+		m.step = migTarget
+		m.table.SetFilter("")
+		m.rebuild()
+		m.selectTarget()
 		return nil
 	}
 	m.dstID = id
-	m.stepErr = ""
 	return m.openForm()
+}
+
+// selectTarget puts the cursor on the target chosen before, else on the
+// first service that can be one.
+func (m *migration) selectTarget() {
+	if m.dstID != "" && m.table.Select(m.dstID) {
+		return
+	}
+	for _, v := range m.svcList {
+		if short, _ := m.refusal(&v); short == "" && m.table.Select(v.ID) {
+			return
+		}
+	}
 }
 
 func (m *migration) onActionDone(msg kit.ActionDoneMsg) tea.Cmd {

@@ -331,6 +331,17 @@ func TestMigrationTargetMustBeAnotherProvider(t *testing.T) {
 	if m.step != migTarget {
 		t.Fatalf("step %d", m.step)
 	}
+	// the target step starts on a service that can be the target, and
+	// marks the others with why not
+	if got := m.table.SelectedID(); got != gcpSvc.ID {
+		t.Fatalf("the target step starts on %s, want the only possible target %s", got, gcpSvc.ID)
+	}
+	view := ansi.Strip(m.table.View())
+	for _, want := range []string{"target: the source", "target: same provider"} {
+		if !strings.Contains(view, want) {
+			t.Fatalf("the targets do not say %q:\n%s", want, view)
+		}
+	}
 	m.table.Select(replica.ID)
 	m.update(tea.KeyPressMsg{Code: tea.KeyEnter})
 	if m.step != migTarget || !strings.Contains(m.stepErr, "no migration needed") {
