@@ -291,7 +291,6 @@ const (
 	colSize
 	colStored
 	colGTID
-	colEnded
 	colBinlog
 )
 
@@ -299,7 +298,8 @@ const (
 // comes first (the all-services view). The Mins keep the service's name
 // and the key whole: at 80 columns the table shows SERVICE, KEY, TYPE,
 // STATUS, AGE and SIZE (STARTED is AGE's time; where it is stored is in
-// the detail), whatever the rows say.
+// the detail), whatever the rows say. When it ended is STARTED and
+// DURATION (and in the detail): no column repeats it.
 func tableColumns(service bool) []kit.Column {
 	cols := []kit.Column{
 		colKey:      {Title: "KEY", Min: 12, Max: 12, Priority: 10},
@@ -309,9 +309,8 @@ func tableColumns(service bool) []kit.Column {
 		colStarted:  {Title: "STARTED", Min: 12, Max: 12, Priority: 5},
 		colDuration: {Title: "DURATION", Min: 8, Max: 15, Priority: 4},
 		colSize:     {Title: "SIZE", Min: 7, Max: 9, Priority: 7, Right: true},
-		colStored:   {Title: "STORED", Min: 7, Max: 34, Priority: 6},
-		colGTID:     {Title: "GTID", Min: 8, Max: 22, Priority: 3},
-		colEnded:    {Title: "ENDED", Min: 12, Max: 12, Priority: 1},
+		colStored:   {Title: "STORED", Min: 7, Max: 24, Priority: 6},
+		colGTID:     {Title: "GTID", Min: 14, Max: 26, Priority: 3},
 		colBinlog:   {Title: "BINLOG FILE:POS", Min: 10, Max: 26, Priority: 2},
 	}
 	if service {
@@ -341,7 +340,6 @@ func (it *item) row(now time.Time) kit.Row {
 			colSize:     it.sizeText(),
 			colStored:   it.storedText(),
 			colGTID:     orDash(it.BinlogGTIDPosition),
-			colEnded:    kit.ShortTime(it.EndTime),
 			colBinlog:   it.binlogText(),
 		},
 		Kinds: []theme.Kind{colStatus: theme.StatusKind(it.Word), colAge: ageKind, colBinlog: 0},

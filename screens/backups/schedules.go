@@ -30,10 +30,10 @@ func scheduleColumns() []kit.Column {
 		scID:     {Title: "ID", Min: 2, Max: 6, Priority: 1, Right: true},
 		scType:   {Title: "TYPE", Min: 11, Max: 11, Priority: 9},
 		scExpr:   {Title: "SCHEDULE", Min: 9, Max: 16, Priority: 10},
-		scWhen:   {Title: "DESCRIPTION", Min: 16, Max: 44, Priority: 8},
-		scNext:   {Title: "NEXT RUN (LOCAL)", Min: 12, Max: 16, Priority: 6},
-		scStatus: {Title: "STATUS", Min: 6, Max: 12, Priority: 7},
-		scTarget: {Title: "TARGET", Min: 7, Max: 34, Priority: 5},
+		scWhen:   {Title: "DESCRIPTION", Min: 22, Max: 44, Priority: 8},
+		scNext:   {Title: "NEXT RUN (LOCAL)", Min: 16, Max: 16, Priority: 6},
+		scStatus: {Title: "STATUS", Min: 9, Max: 12, Priority: 7},
+		scTarget: {Title: "TARGET", Min: 12, Max: 34, Priority: 5},
 	}
 }
 

@@ -404,20 +404,20 @@ command_line "backups orders-prod"
 wait_for "Backups of orders-prod"
 keys t
 wait_for "Schedules of orders-prod"
-wait_re "^> +[0-9]+ +full +0 3 \\* \\* \\* "
+wait_re "^> +([0-9]+ +)?full +0 3 \\* \\* \\* "
 keys e
 wait_for "Edit schedule"
 keys BSpace
 typetext "1-5"
 wait_for "ok: Monday to Friday at 03:00 UTC"
 keys Enter
-wait_re "^> +[0-9]+ +full +0 3 \\* \\* 1-5 "
+wait_re "^> +([0-9]+ +)?full +0 3 \\* \\* 1-5 "
 STEP="schedule delete"
 keys d
 wait_for "Delete schedule"
 keys y
 wait_re "delete schedule [0-9]+ of orders-prod: done"
-wait_re "^> +[0-9]+ +incremental "
+wait_re "^> +([0-9]+ +)?incremental "
 
 # ---- replication: orders-prod -> replica-west on the demo endpoints ----
 STEP="replication pair"
