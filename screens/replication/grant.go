@@ -5,7 +5,6 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/skytui/skytui/api"
 	"github.com/skytui/skytui/api/replsetup"
@@ -113,12 +112,12 @@ func (g *grantView) View() string {
 	return fit(strings.Join(lines, "\n"), g.width, g.height)
 }
 
-// grantLines shows a grant verbatim: hard-wrapped, every character kept.
+// grantLines shows a grant verbatim, wrapped between its tokens only.
 func grantLines(c *kit.Common, grant string, w int) []string {
 	th := c.Theme
 	var out []string
 	// shown cleaned; run on the primary as the procedure returned it
-	for _, l := range strings.Split(ansi.Hardwrap(api.CleanText(grant), max(10, w-4), true), "\n") {
+	for _, l := range kit.CommandLines(api.CleanText(grant), max(10, w-4), false) {
 		out = append(out, "  "+th.Code.Render(l))
 	}
 	return out

@@ -268,7 +268,7 @@ func (wz *wizard) stepBody(w, h int) []string {
 		if hasPri {
 			priPtr = &priSvc
 		}
-		for _, l := range strings.Split(ansi.Wrap(replsetup.ChangeCall(p, priPtr), max(10, w-4), " ,"), "\n") {
+		for _, l := range kit.CommandLines(replsetup.ChangeCall(p, priPtr), max(10, w-4), false) {
 			lines = append(lines, "  "+th.Code.Render(l))
 		}
 		tls := "without TLS"

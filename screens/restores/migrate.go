@@ -614,7 +614,7 @@ func (m *migration) view() string {
 				copies = m.keys.Done.Help().Key + ", then " + copies
 			}
 			lines = append(lines, " Run this where the storage tools are set up ("+copies+"):")
-			for _, l := range strings.Split(ansi.Hardwrap(cmd, max(10, w-4), true), "\n") {
+			for _, l := range kit.CommandLines(cmd, max(10, w-4), true) {
 				lines = append(lines, "   "+th.Code.Render(l))
 			}
 			wrap("note: "+note, th.Muted.Render)

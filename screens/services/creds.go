@@ -179,7 +179,7 @@ func (c *credsView) view() string {
 		row("Password", pw+th.Muted.Render("   v "+map[bool]string{false: "reveal", true: "hide"}[c.reveal]))
 		row("SSL", ssl)
 		lines = append(lines, "", "  "+th.Bold.Render("Connect")+th.Muted.Render(" (prompts for the password)"))
-		for _, l := range strings.Split(ansi.Wrap(c.command(), max(20, w-4), " "), "\n") {
+		for _, l := range kit.CommandLines(c.command(), max(20, w-4), true) {
 			lines = append(lines, "    "+th.Code.Render(l))
 		}
 		lines = append(lines, "", th.Muted.Render("  y copy password   Y copy command   u copy username   (OSC 52; works over SSH)"))
