@@ -293,6 +293,15 @@ func (l *ListView) KeyMap(short []key.Binding, screen ...key.Binding) Keys {
 	}
 	k := l.Keys
 	first := append(append([]key.Binding{k.Detail}, screen...), k.ScrollDown, k.ScrollUp)
+	if l.showDetail && len(short) > 0 {
+		// the pane is open: how to scroll it and close it come first
+		scroll := key.NewBinding(key.WithKeys(k.ScrollDown.Keys()...), key.WithHelp("J/K", "scroll"))
+		back := k.Back
+		if !l.pinned {
+			back = key.NewBinding(key.WithKeys(k.Back.Keys()...), key.WithHelp(k.Back.Help().Key, "close"))
+		}
+		short = append([]key.Binding{short[0], scroll, back}, short[1:]...)
+	}
 	return Keys{Short: short, Full: [][]key.Binding{first, l.NavKeys()}}
 }
 

@@ -348,7 +348,7 @@ func newKeyMap() keyMap {
 	return keyMap{
 		New:     key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "new")),
 		Delete:  key.NewBinding(key.WithKeys("d", "delete"), key.WithHelp("d", "delete")),
-		Migrate: key.NewBinding(key.WithKeys("m"), key.WithHelp("m", "migrate")),
+		Migrate: key.NewBinding(key.WithKeys("m"), key.WithHelp("m", "across clouds")),
 		Service: key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "by service")),
 	}
 }
@@ -362,7 +362,7 @@ func (s *Screen) KeyMap() help.KeyMap {
 		return s.migrate.keyMap()
 	}
 	k := s.keys
-	short := []key.Binding{s.Keys.Detail, k.New, k.Delete, k.Service, s.Table.Keys.Filter, k.Migrate}
+	short := []key.Binding{s.Keys.Detail, k.New, k.Migrate, k.Delete, k.Service, s.Table.Keys.Filter}
 	return s.ListView.KeyMap(short, k.New, k.Delete, k.Migrate, k.Service)
 }
 
