@@ -204,6 +204,8 @@ type Form struct {
 	fullErr  error
 
 	form          *huh.Form
+	fields        map[string]huh.Field // by the names namedField gives
+	groups        [][]huh.Field        // as in the form
 	step          phase
 	reviewErr     string // the draft breaks a rule
 	submitErr     string // the API refused it

@@ -16,6 +16,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/huh/v2"
 
+	"github.com/charmbracelet/x/ansi"
 	"github.com/skytui/skytui/api"
 	"github.com/skytui/skytui/keystore"
 	"github.com/skytui/skytui/kit"
@@ -345,6 +346,51 @@ func TestTypesOfTheProfilesInterface(t *testing.T) {
 		}
 		if got := strings.Join(got, " "); got != tc.want {
 			t.Errorf("prefix %q: types %q, want %q", tc.prefix, got, tc.want)
+		}
+	}
+}
+
+// TestEditAfterRefusalGoesToTheField: after the API refuses naming the
+// bucket path, the review says so and e opens the form on the path, with
+// everything kept; a refusal about the schedule goes to the cron
+// expression shown; one naming no field, to the first step.
+func TestEditAfterRefusalGoesToTheField(t *testing.T) {
+	for _, tc := range []struct {
+		draft Draft
+		err   string
+		field string
+	}{
+		{Draft{Type: api.BackupLogical, When: WhenOnce, Destination: DestBucket, BucketPath: "s3://acme-exports/orders", Credential: "team-s3"},
+			"400 Bad Request: external_storage.bucket.path must end with '/' (POST /backup/v1/backups/schedules, trace 1f)", "bucket path"},
+		{Draft{Type: api.BackupFull, When: WhenCustom, Cron: "0 4 * * *", Destination: DestManaged},
+			"400 Bad Request: invalid cron expression (POST /backup/v1/backups/schedules, trace 1f)", "cron"},
+		{Draft{Type: api.BackupFull, When: WhenOnce, Destination: DestManaged},
+			"409 Conflict: service is in a pending state (POST /backup/v1/backups/schedules, trace 1f)", ""},
+	} {
+		b := form(t, common(t, tuitest.Secrets(t, "team"), nil), Options{HasFullBackup: boolp(true), Draft: &tc.draft})
+		b.SetSize(120, 40)
+		b.step = phaseReview
+		b.Failed(errors.New(tc.err))
+		want := "e to edit, enter"
+		if tc.field != "" {
+			want = "e to edit " + tc.field + ", enter"
+		}
+		if !strings.Contains(ansi.Strip(b.View()), want) {
+			t.Fatalf("%s: the review does not say %q:\n%s", tc.err, want, ansi.Strip(b.View()))
+		}
+		b.Update(tea.KeyPressMsg{Code: 'e', Text: "e"})
+		if b.Reviewing() {
+			t.Fatalf("%s: e did not open the form", tc.err)
+		}
+		wantField := b.fields[tc.field]
+		if tc.field == "" {
+			wantField = b.fields["type"]
+		}
+		if b.form.GetFocusedField() != wantField {
+			t.Fatalf("%s: the form is not on %q", tc.err, tc.field)
+		}
+		if b.Draft() != tc.draft {
+			t.Fatalf("%s: the draft changed: %+v", tc.err, b.Draft())
 		}
 	}
 }

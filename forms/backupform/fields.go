@@ -65,6 +65,9 @@ func (b *Form) build() {
 			return keystore.CheckForBucket(b.path.Get(), n, b.credentialKind(n))
 		})
 
+	b.fields = map[string]huh.Field{"type": typ, "when": when, "daily": daily, "cron": cron, "destination": dest,
+		"bucket path": path, "credentials": cred}
+	b.groups = [][]huh.Field{{typ}, {when}, {daily}, {cron}, {dest}, {path, cred}}
 	b.form = huh.NewForm(
 		huh.NewGroup(typ).Title("Step 1 of 3: type"),
 		huh.NewGroup(when).Title("Step 2 of 3: when"),
@@ -221,3 +224,38 @@ func (b *Form) credDescription() string {
 // live reports whether the form's profile speaks to the live service's
 // backup interface, whose backup types differ from the interface document's.
 func (b *Form) live() bool { return b.common.Client != nil && b.common.Client.LiveBackup() }
+
+// namedField is the field a refusal's text names, among those shown with
+// the values chosen (a schedule's words go to the daily time or the cron
+// expression when one is shown, to "when" otherwise), or "".
+func (b *Form) namedField(text string) string {
+	t := kit.RefusalWords(text)
+	bucket := b.dest.Get() == DestBucket
+	switch {
+	case strings.Contains(t, "credential") && bucket:
+		return "credentials"
+	case (strings.Contains(t, "bucket") || strings.Contains(t, "path") || strings.Contains(t, "external_storage")) && bucket:
+		return "bucket path"
+	case strings.Contains(t, "storage") || strings.Contains(t, "bucket"):
+		return "destination"
+	case strings.Contains(t, "cron") || strings.Contains(t, "schedule"):
+		switch b.when.Get() {
+		case WhenCustom:
+			return "cron"
+		case WhenDaily:
+			return "daily"
+		}
+		return "when"
+	case strings.Contains(t, "type"):
+		return "type"
+	}
+	return ""
+}
+
+// editHint is "e to edit" and, when the refusal names a field, which.
+func (b *Form) editHint(refusal string) string {
+	if f := b.namedField(refusal); f != "" {
+		return "e to edit " + f
+	}
+	return "e to edit"
+}

@@ -25,10 +25,16 @@ func (b *Form) reviewKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, b.keys.Cancel):
 		return b.cancel()
 	case key.Matches(msg, b.keys.Edit):
+		// to the field the refusal names (the API's first), else the start
+		field := b.namedField(b.submitErr)
+		if field == "" {
+			field = b.namedField(b.reviewErr)
+		}
 		b.step = phaseForm
 		b.submitErr, b.reviewErr = "", ""
 		b.build()
-		return b.form.Init()
+		init := b.form.Init()
+		return tea.Batch(init, kit.FocusField(b.form, b.groups, b.fields[field]))
 	case key.Matches(msg, b.keys.Submit):
 		if b.submitted {
 			return nil // once
@@ -229,11 +235,11 @@ func (b *Form) reviewView() string {
 		for _, l := range strings.Split(b.reviewErr, "\n") {
 			tail = append(tail, th.Error.Render(ansi.Wrap(" ! "+l, w, " ")))
 		}
-		tail = append(tail, th.Muted.Render(" e to edit"))
+		tail = append(tail, th.Muted.Render(" "+b.editHint(b.reviewErr)))
 	}
 	if b.submitErr != "" {
 		tail = append(tail, th.Error.Render(ansi.Wrap(" ! the API refused it: "+b.submitErr, w, " ")))
-		tail = append(tail, th.Muted.Render(" everything you typed is kept: e to edit, enter to try again"))
+		tail = append(tail, th.Muted.Render(" everything you typed is kept: "+b.editHint(b.submitErr)+", enter to try again"))
 	}
 	tail = strings.Split(strings.Join(tail, "\n"), "\n")
 	room := h - len(lines) - len(tail) - 1

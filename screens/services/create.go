@@ -118,6 +118,8 @@ type createForm struct {
 	form   *huh.Form
 	values *formValues
 	opts   *optionSource
+	fields map[string]huh.Field // by the names namedField gives
+	groups [][]huh.Field        // as in the form
 }
 
 // optionSource reads the option listings, with a small cache so moving
@@ -406,18 +408,61 @@ func newCreateForm(c *kit.Common, d *draft) *createForm {
 		DescriptionFunc(func() string { return allowHint(v.allow.Get()) }, v.allow.Bind()).
 		Validate(func(s string) error { _, err := parseAllowList(s); return err })
 
+	f.fields = map[string]huh.Field{"provider": provider, "region": region, "service type": stype, "topology": topo,
+		"architecture": arch, "size": size, "version": version, "storage": storage, "name": name, "nodes": nodes,
+		"ssl": ssl, "allow list": allow}
+	f.groups = [][]huh.Field{{provider, region}, {stype, topo}, {arch, size}, {version, storage}, {name, nodes, ssl, allow}}
 	f.form = huh.NewForm(
-		huh.NewGroup(provider, region).Title("New service 1/5: where").
+		huh.NewGroup(f.groups[0]...).Title("New service 1/5: where").
 			Description("Choices come from the API's option listings."),
-		huh.NewGroup(stype, topo).Title("New service 2/5: what"),
-		huh.NewGroup(arch, size).Title("New service 3/5: hardware"),
-		huh.NewGroup(version, storage).Title("New service 4/5: software and storage"),
-		huh.NewGroup(name, nodes, ssl, allow).Title("New service 5/5: name and access"),
+		huh.NewGroup(f.groups[1]...).Title("New service 2/5: what"),
+		huh.NewGroup(f.groups[2]...).Title("New service 3/5: hardware"),
+		huh.NewGroup(f.groups[3]...).Title("New service 4/5: software and storage"),
+		huh.NewGroup(f.groups[4]...).Title("New service 5/5: name and access"),
 	).WithShowHelp(false).WithAccessible(c.Accessible).WithTheme(kit.HuhTheme(c))
 	form := f.form
 	f.form.SubmitCmd = func() tea.Msg { return formDoneMsg{form: form} }
 	f.form.CancelCmd = func() tea.Msg { return formDoneMsg{form: form, cancel: true} }
 	return f
+}
+
+// fieldWords are the words by which a refusal names a field of the form,
+// the more specific first ("storage size" is storage, "nodes for
+// topology" is nodes).
+var fieldWords = []struct{ word, field string }{
+	{"storage", "storage"}, {"allow", "allow list"}, {"ip_address", "allow list"}, {"node", "nodes"},
+	{"architecture", "architecture"}, {"topology", "topology"}, {"service_type", "service type"},
+	{"service type", "service type"}, {"version", "version"}, {"region", "region"}, {"provider", "provider"},
+	{"size", "size"}, {"ssl", "ssl"}, {"name", "name"},
+}
+
+// namedField is the field of the create form a refusal's text names, or
+// "".
+func namedField(text string) string {
+	t := kit.RefusalWords(text)
+	for _, fw := range fieldWords {
+		if strings.Contains(t, fw.word) {
+			return fw.field
+		}
+	}
+	return ""
+}
+
+// focus moves the form to field (a namedField name). Unknown: the
+// form stays on its first field.
+func (f *createForm) focus(field string) tea.Cmd {
+	return kit.FocusField(f.form, f.groups, f.fields[field])
+}
+
+// focused is the name of the field that has the focus.
+func (f *createForm) focused() string {
+	cur := f.form.GetFocusedField()
+	for n, fl := range f.fields {
+		if fl == cur {
+			return n
+		}
+	}
+	return ""
 }
 
 func (f *createForm) setSize(w, h int) {
@@ -454,8 +499,17 @@ func (s *Screen) openCreate() tea.Cmd {
 	s.form = newCreateForm(s.common, s.draft)
 	s.form.setSize(s.Size())
 	s.mode = modeCreate
+	// after a refusal (the API's, or the request's own check), e goes to
+	// the field it names
+	field := namedField(s.submitErr)
+	if s.draft != nil && field == "" {
+		if _, err := s.draft.request(); err != nil {
+			field = namedField(err.Error())
+		}
+	}
 	s.submitErr = ""
-	return s.form.form.Init()
+	init := s.form.form.Init()
+	return tea.Batch(init, s.form.focus(field))
 }
 
 func (s *Screen) onFormDone(msg formDoneMsg) tea.Cmd {
@@ -540,11 +594,19 @@ func (s *Screen) reviewView() string {
 	}
 	var tail []string
 	if err != nil {
-		tail = append(tail, th.Error.Render(" ! "+err.Error()+" (e to edit)"))
+		edit := "e to edit"
+		if f := namedField(err.Error()); f != "" {
+			edit = "e to edit " + f
+		}
+		tail = append(tail, th.Error.Render(" ! "+err.Error()+" ("+edit+")"))
 	}
 	if s.submitErr != "" {
 		tail = append(tail, th.Error.Render(ansi.Wrap(" ! the API refused it: "+s.submitErr, w, " ")))
-		tail = append(tail, th.Muted.Render(" everything you typed is kept: e to edit, enter to try again"))
+		edit := "e to edit"
+		if f := namedField(s.submitErr); f != "" {
+			edit = "e to edit " + f
+		}
+		tail = append(tail, th.Muted.Render(" everything you typed is kept: "+edit+", enter to try again"))
 	}
 	room := h - len(lines) - len(tail) - 1
 	if len(body) > room && room > 1 {

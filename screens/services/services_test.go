@@ -250,6 +250,34 @@ func TestCreateFailureKeepsInput(t *testing.T) {
 	}
 }
 
+// TestEditAfterRefusalGoesToTheField: after the API refuses naming a
+// field, the review says which and e opens the form on it, not on the
+// first step; a refusal naming none opens the first field.
+func TestEditAfterRefusalGoesToTheField(t *testing.T) {
+	for _, tc := range []struct{ msg, field string }{
+		{"The number of nodes for topology es-single must be exactly 1", "nodes"},
+		{"service name my-db is already in use", "name"},
+		{"storage size 50 is below the minimum of 100", "storage"},
+		{"internal error", "provider"},
+	} {
+		s := newScreen(120, 30)
+		s.draft = &draft{Name: "my-db", Nodes: "2", Provider: "aws", Region: "us-east-1", ServiceType: "transactional",
+			Topology: "es-single", Architecture: "amd64", Size: "sky-2x8", Storage: 100, SSL: true, AllowList: "203.0.113.7"}
+		s.mode = modeReview
+		s.Update(kit.ActionDoneMsg{Tag: createTag{name: "my-db"}, Err: &api.Error{Status: 400, Message: tc.msg}})
+		if tc.field != "provider" && !strings.Contains(ansi.Strip(s.View()), "e to edit "+tc.field) {
+			t.Fatalf("%q: the review does not say e edits %s:\n%s", tc.msg, tc.field, ansi.Strip(s.View()))
+		}
+		press(s, "e")
+		if s.mode != modeCreate {
+			t.Fatalf("%q: e did not open the form", tc.msg)
+		}
+		if got := s.form.focused(); got != tc.field {
+			t.Fatalf("%q: the form opened on %q, want %q", tc.msg, got, tc.field)
+		}
+	}
+}
+
 func TestRequestJSONIsTheBodySent(t *testing.T) {
 	d := &draft{Name: "my-db", Nodes: "2", Provider: "aws", Region: "us-east-1", ServiceType: "transactional",
 		Topology: "es-single", Architecture: "amd64", Size: "sky-2x8", Storage: 100, SSL: true,
