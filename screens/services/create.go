@@ -339,9 +339,15 @@ func required(what string) func(string) error {
 
 // nameHint is the as-you-type message under the name field, from the
 // API's own rule.
-func nameHint(name string) string {
+func nameHint(name string, taken []string) string {
 	if err := api.ValidateServiceName(name); err != nil {
 		return "! " + err.Error()
+	}
+	for _, t := range taken {
+		if strings.EqualFold(strings.TrimSpace(name), t) {
+			// a warning, not a refusal: the API decides
+			return fmt.Sprintf("! a service named %s exists already: two of that name are easy to mix up", t)
+		}
 	}
 	return fmt.Sprintf("ok: %d characters (4 to 24)", len([]rune(name)))
 }
@@ -361,7 +367,7 @@ func allowHint(s string) string {
 	return "ok: " + strings.Join(ips, ", ")
 }
 
-func newCreateForm(c *kit.Common, d *draft) *createForm {
+func newCreateForm(c *kit.Common, d *draft, taken []string) *createForm {
 	v := newFormValues(d)
 	o := &optionSource{client: c.Client, ctx: c.Ctx(), sizes: map[string][]api.Size{}}
 	f := &createForm{common: c, values: v, opts: o}
@@ -398,7 +404,7 @@ func newCreateForm(c *kit.Common, d *draft) *createForm {
 		})
 	name := huh.NewInput().Title("Name").Accessor(v.name).CharLimit(40).
 		Placeholder("orders-db").
-		DescriptionFunc(func() string { return nameHint(v.name.Get()) }, v.name.Bind()).
+		DescriptionFunc(func() string { return nameHint(v.name.Get(), taken) }, v.name.Bind()).
 		Validate(api.ValidateServiceName)
 	nodes := huh.NewInput().Title("Nodes").Accessor(v.nodes).CharLimit(3).
 		Validate(func(s string) error { _, err := parseNodes(s); return err })
@@ -496,7 +502,11 @@ func (s *Screen) openCreate() tea.Cmd {
 	if s.common.ReadOnly {
 		return kit.RefuseReadOnly(s.common, "creating a service is")
 	}
-	s.form = newCreateForm(s.common, s.draft)
+	taken := make([]string, 0, len(s.services))
+	for _, v := range s.services {
+		taken = append(taken, v.Name)
+	}
+	s.form = newCreateForm(s.common, s.draft, taken)
 	s.form.setSize(s.Size())
 	s.mode = modeCreate
 	// after a refusal (the API's, or the request's own check), e goes to

@@ -306,8 +306,9 @@ func TestFormValidationUsesAPIRules(t *testing.T) {
 		{"", "is required"},
 		{"orders", "ok: 6 characters"},
 		{strings.Repeat("x", 25), "has 25"},
+		{"Orders-Prod", "! a service named orders-prod exists already"},
 	} {
-		if got := nameHint(c.in); !strings.Contains(got, c.want) {
+		if got := nameHint(c.in, []string{"orders-prod"}); !strings.Contains(got, c.want) {
 			t.Errorf("nameHint(%q) = %q, want %q", c.in, got, c.want)
 		}
 	}
