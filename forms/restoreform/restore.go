@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 
@@ -534,6 +535,9 @@ func (r *Wizard) Update(msg tea.Msg) tea.Cmd {
 		r.OnData(msg)
 		return nil
 	case tea.KeyPressMsg:
+		if key.Matches(msg, r.keys.Leave) && r.step != stageConfirm {
+			return r.done(DoneMsg{Cancelled: true}) // everything kept: n brings it back
+		}
 		return r.onKey(msg)
 	case tea.PasteMsg:
 		switch r.step {

@@ -621,3 +621,31 @@ func TestWatchRestoreOutcome(t *testing.T) {
 		t.Fatalf("gone text %q", w.Gone)
 	}
 }
+
+// TestRestoreLeaveFromAnyStep: ctrl+x leaves the wizard from a later step
+// at once, keeping what was typed (the screen keeps the wizard as its
+// draft), and it is in the step's keys.
+func TestRestoreLeaveFromAnyStep(t *testing.T) {
+	e := rtSetup(t, false)
+	dev := e.byName["dev-serverless"]
+	w := e.wizard(t, Options{Source: SourceBackupID, TargetID: dev.ID, LockTarget: true})
+	rtRun(w, w.Update(tea.PasteMsg{Content: "abc123"}))
+	found := false
+	for _, b := range w.KeyMap().ShortHelp() {
+		found = found || b.Help().Key == "ctrl+x"
+	}
+	if !found {
+		t.Fatal("the step's keys do not show ctrl+x")
+	}
+	msgs := rtPress(w, "ctrl+x")
+	if len(msgs) != 1 {
+		t.Fatalf("ctrl+x gave %d messages", len(msgs))
+	}
+	done, ok := msgs[0].(DoneMsg)
+	if !ok || !done.Cancelled || done.Wizard != w {
+		t.Fatalf("ctrl+x = %#v", msgs[0])
+	}
+	if w.StepName() != "backup-id" || !strings.Contains(rtView(w), "abc123") {
+		t.Fatalf("what was typed is not kept: step %s\n%s", w.StepName(), rtView(w))
+	}
+}

@@ -195,6 +195,9 @@ func RefusalView(c *kit.Common, ref *api.CrossProvider, w int) string {
 
 type wizardKeys struct {
 	Up, Down, Next, Back, SourceService, Migrate key.Binding
+	// Leave leaves the wizard from any step, keeping everything (n brings
+	// it back); esc goes back one step
+	Leave key.Binding
 	// the source step: 1, 2 or 3 chooses at once
 	Pick key.Binding
 	// the bucket step; ToggleBack is Toggle's left (Toggle's help names it)
@@ -214,6 +217,7 @@ func newWizardKeys() wizardKeys {
 		Down:          key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("down/j", "move down")),
 		Next:          key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "choose")),
 		Back:          key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back (keeps input)")),
+		Leave:         key.NewBinding(key.WithKeys("ctrl+x"), key.WithHelp("ctrl+x", "leave (keeps input)")),
 		SourceService: key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "other source service")),
 		Migrate:       key.NewBinding(key.WithKeys("m"), key.WithHelp("m", "migrate across providers")),
 		Fix:           key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "apply the suggested fix")),
@@ -270,6 +274,10 @@ func (r *Wizard) KeyMap() help.KeyMap {
 		if r.confirm != nil {
 			b = r.confirm.Keys()
 		}
+	}
+	if r.step != stageSource && r.step != stageConfirm {
+		// from the first step esc leaves already; the confirmation has its own back
+		b = append(b, k.Leave)
 	}
 	return keyMap{short: b, full: [][]key.Binding{append(b[:len(b):len(b)], more...)}}
 }
