@@ -136,6 +136,9 @@ type Options struct {
 	// (incremental is refused without one). Nil: the form lists the
 	// service's backups once when it opens to find out.
 	HasFullBackup *bool
+	// Once makes the backup a one-off, taken now: the form asks no
+	// schedule (the migration's backup).
+	Once bool
 }
 
 // SubmitMsg is emitted when the user submits the review. Hand Action
@@ -225,6 +228,9 @@ func New(c *kit.Common, svc api.Service, o Options) *Form {
 	}
 	if o.Draft != nil {
 		d = *o.Draft
+	}
+	if o.Once {
+		d.When = WhenOnce
 	}
 	b := &Form{
 		id: formIDs.Add(1), common: c, svc: svc, opts: o,

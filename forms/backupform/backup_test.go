@@ -394,3 +394,18 @@ func TestEditAfterRefusalGoesToTheField(t *testing.T) {
 		}
 	}
 }
+
+// TestOnceAsksNoSchedule: a one-off form (the migration's backup) goes
+// from the type straight to the destination, and is "once" whatever the
+// draft said.
+func TestOnceAsksNoSchedule(t *testing.T) {
+	b := form(t, common(t, tuitest.Secrets(t, "team"), nil), Options{HasFullBackup: boolp(true), Once: true,
+		Draft: &Draft{Type: api.BackupLogical, When: WhenDaily, DailyAt: "03:00", Destination: DestManaged}})
+	if got := b.Draft().When; got != WhenOnce {
+		t.Fatalf("when = %q, want once", got)
+	}
+	b.form.NextGroup()
+	if b.form.GetFocusedField() != b.fields["destination"] {
+		t.Fatalf("after the type the form asks %T, not the destination", b.form.GetFocusedField())
+	}
+}

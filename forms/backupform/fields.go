@@ -70,7 +70,8 @@ func (b *Form) build() {
 	b.groups = [][]huh.Field{{typ}, {when}, {daily}, {cron}, {dest}, {path, cred}}
 	b.form = huh.NewForm(
 		huh.NewGroup(typ).Title("Step 1 of 3: type"),
-		huh.NewGroup(when).Title("Step 2 of 3: when"),
+		huh.NewGroup(when).Title("Step 2 of 3: when").
+			WithHideFunc(func() bool { return b.opts.Once }),
 		huh.NewGroup(daily).Title("Step 2 of 3: when (daily time)").
 			WithHideFunc(func() bool { return b.when.Get() != WhenDaily }),
 		huh.NewGroup(cron).Title("Step 2 of 3: when (cron expression)").

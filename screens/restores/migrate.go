@@ -198,7 +198,8 @@ func (m *migration) refusal(v *api.Service) (short, long string) {
 
 func (m *migration) openForm() tea.Cmd {
 	m.step = migBackup
-	opts := backupform.Options{Type: m.common.Client.LogicalBackupType(), Bucket: schemeFor(m.src().Provider, "") + "://", Draft: m.draft}
+	opts := backupform.Options{Type: m.common.Client.LogicalBackupType(), Bucket: schemeFor(m.src().Provider, "") + "://", Draft: m.draft,
+		Once: true}
 	m.form = backupform.New(m.common, m.src(), opts)
 	m.form.SetSize(m.width, max(5, m.height-2))
 	return m.form.Init()
