@@ -56,7 +56,13 @@ func Run(ctx context.Context, opts Options) error {
 	pace.prog = prog
 	_, err := prog.Run()
 	pace.stop()
-	if s := sig.received(); s != nil {
+	s := sig.received()
+	if s == nil && ctx.Err() != nil {
+		// cancelled from outside: a signal the caller's handler took
+		// first may still be on its way to ours
+		s = sig.wait(signalLag)
+	}
+	if s != nil {
 		return &SignalError{Signal: s} // the terminal is restored by now
 	}
 	if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
@@ -146,6 +152,20 @@ func (w *signalWatch) received() os.Signal {
 		}
 	}
 	return w.got
+}
+
+// signalLag is how long Run waits, after the caller cancelled it, for a
+// signal to reach the watch too.
+const signalLag = 250 * time.Millisecond
+
+// wait is received, waiting up to d for a signal still being delivered
+// (to the channel, or through onSignal's goroutine to got).
+func (w *signalWatch) wait(d time.Duration) os.Signal {
+	for end := time.Now().Add(d); ; time.Sleep(5 * time.Millisecond) {
+		if s := w.received(); s != nil || time.Now().After(end) {
+			return s
+		}
+	}
 }
 
 // stop ends the watch. Without a signal the registration is undone; after
