@@ -649,3 +649,27 @@ func TestRestoreLeaveFromAnyStep(t *testing.T) {
 		t.Fatalf("what was typed is not kept: step %s\n%s", w.StepName(), rtView(w))
 	}
 }
+
+// TestRestoreRefusalNamingAFieldGoesToIt: a refusal that names a field of
+// the bucket step (the file) returns there with that field focused, the
+// refusal shown whole and everything kept.
+func TestRestoreRefusalNamingAFieldGoesToIt(t *testing.T) {
+	e := rtSetup(t, true)
+	dev := e.byName["dev-serverless"]
+	w := e.wizard(t, Options{Source: SourceBucket, TargetID: dev.ID, LockTarget: true})
+	rtBucketToConfirm(t, w, false)
+	rtType(w, "dev-serverless")
+	rtPress(w, "enter")
+	w.Failed(&api.Error{Method: "POST", Path: "/backup/v1/restores", Status: 400,
+		Message: "external_source.file must be a gzip file", TraceID: "8ff56da608436616"})
+	out := rtView(w)
+	if w.StepName() != "bucket" || w.bucket.focus != fieldFile {
+		t.Fatalf("step %s, focus %d; want the bucket step on the file:\n%s", w.StepName(), w.bucket.focus, out)
+	}
+	if !strings.Contains(out, "the API refused it: 400 Bad Request: external_source.file must be a gzip file") || !strings.Contains(out, "8ff56da608436616") {
+		t.Fatalf("the refusal is not shown whole:\n%s", out)
+	}
+	if w.bucket.bucket.Value() != "s3://acme-dumps/" || w.bucket.file.Value() != "orders/dump.sql.gz" {
+		t.Fatal("a field was lost")
+	}
+}

@@ -344,6 +344,14 @@ func (r *Wizard) Failed(err error) {
 	if r.confirm == nil {
 		return
 	}
+	if f, ok := r.bucketFieldNamed(err.Error()); ok {
+		// the refusal names a field of the bucket step: back there, on it
+		r.step = stageBucket
+		r.bucket.setFocus(f)
+		r.stepErr = "the API refused it: " + err.Error()
+		r.confirm.Reset()
+		return
+	}
 	r.step = stageConfirm
 	r.confirm.Err = err.Error()
 	if r.source == SourceBucket && r.bucket.encMode == encNew && !r.bucket.keep {
@@ -369,3 +377,29 @@ func (r *Wizard) Unknown() {
 // Submitted reports that the wizard handed its action to kit.Do and
 // waits for the answer.
 func (r *Wizard) Submitted() bool { return r.submitted }
+
+// bucketFieldNamed is the bucket step's field a refusal names, in its
+// words (not the request it quotes): external_source.bucket, .file,
+// .method, .credentials, encryption_key.
+func (r *Wizard) bucketFieldNamed(refusal string) (bucketField, bool) {
+	if r.source != SourceBucket || r.bucket == nil {
+		return 0, false
+	}
+	t := kit.RefusalWords(refusal)
+	switch {
+	case strings.Contains(t, "encryption"):
+		if r.bucket.encMode == encNew {
+			return fieldKey, true
+		}
+		return fieldEnc, true
+	case strings.Contains(t, "credential"):
+		return fieldCred, true
+	case strings.Contains(t, "method"):
+		return fieldMethod, true
+	case strings.Contains(t, ".file") || strings.Contains(t, "file "):
+		return fieldFile, true
+	case strings.Contains(t, "bucket"):
+		return fieldBucket, true
+	}
+	return 0, false
+}
