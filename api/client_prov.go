@@ -88,6 +88,40 @@ func (c *Client) AddAllowListEntry(ctx context.Context, id, ip string) ([]AllowL
 	return out, nil
 }
 
+// SetAllowListComment adds ip with a comment, or sets the comment of ip
+// when it is listed already. POST takes no comment, so this reads the
+// allow list and replaces it whole with PUT (`[{"ip","comment"}]`): a
+// change someone else makes between the two is overwritten. Never
+// retried.
+func (c *Client) SetAllowListComment(ctx context.Context, id, ip, comment string) ([]AllowListGroup, error) {
+	if err := ValidateAllowListIP(ip); err != nil {
+		return nil, err
+	}
+	ip = NormalizeAllowListIP(ip)
+	groups, err := c.GetAllowList(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	var entries []AllowListEntry
+	if len(groups) > 0 {
+		entries = append(entries, groups[0].AllowList...)
+	}
+	found := false
+	for i := range entries {
+		if NormalizeAllowListIP(entries[i].IP) == ip {
+			entries[i].Comment, found = comment, true
+		}
+	}
+	if !found {
+		entries = append(entries, AllowListEntry{IP: ip, Comment: comment})
+	}
+	var out []AllowListGroup
+	if why, err := c.change(ctx, http.MethodPut, c.prov("/services/"+url.PathEscape(id)+"/security/allowlist"), entries, &out); err != nil || why != "" {
+		return nil, err
+	}
+	return out, nil
+}
+
 // RemoveAllowListEntry removes one address or network.
 func (c *Client) RemoveAllowListEntry(ctx context.Context, id, ip string) ([]AllowListGroup, error) {
 	path := c.prov("/services/" + url.PathEscape(id) + "/security/allowlist")

@@ -264,6 +264,7 @@ func minimalAnswer(op string, r *http.Request) (int, string) {
 		return 200, `{"username":"dbpgf","password":"pw","host":"h.example"}`
 	case "GET /provisioning/v1/services/{service_id}/security/allowlist",
 		"POST /provisioning/v1/services/{service_id}/security/allowlist",
+		"PUT /provisioning/v1/services/{service_id}/security/allowlist",
 		"DELETE /provisioning/v1/services/{service_id}/security/allowlist":
 		return 200, `[{"name":"primary","allow_list":[{"ip":"192.0.2.1/32","comment":"x"}]}]`
 	case "GET /skybackup/v1/backups":
@@ -344,6 +345,9 @@ func clientCalls(t *testing.T) []clientCall {
 		}},
 		{"AddAllowListEntry", "CIDR", func(ctx context.Context, c *api.Client) (any, error) {
 			return c.AddAllowListEntry(ctx, svc, "198.51.100.0/24")
+		}},
+		{"SetAllowListComment", "", func(ctx context.Context, c *api.Client) (any, error) {
+			return c.SetAllowListComment(ctx, svc, "203.0.113.9", "office VPN")
 		}},
 		{"RemoveAllowListEntry", "", func(ctx context.Context, c *api.Client) (any, error) {
 			return c.RemoveAllowListEntry(ctx, svc, "203.0.113.7/32")
@@ -526,6 +530,7 @@ func TestOpenAPIClientRequests(t *testing.T) {
 		"GET /provisioning/v1/services/{service_id}/security/allowlist",
 		"POST /provisioning/v1/services/{service_id}/security/allowlist",
 		"DELETE /provisioning/v1/services/{service_id}/security/allowlist",
+		"PUT /provisioning/v1/services/{service_id}/security/allowlist",
 		"GET /provisioning/v1/providers", "GET /provisioning/v1/regions", "GET /provisioning/v1/service-types",
 		"GET /provisioning/v1/topologies", "GET /provisioning/v1/sizes", "GET /provisioning/v1/versions",
 		"GET /provisioning/v1/topologies/{topology_name}/storage-sizes",

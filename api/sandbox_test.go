@@ -148,6 +148,22 @@ func TestEveryCallAgainstTheSandbox(t *testing.T) {
 			if al, err = c.RemoveAllowListEntry(ctx, src.ID, "198.51.100.9/32"); err != nil || len(al[0].AllowList) != 1 {
 				t.Fatalf("remove %+v %v", al, err)
 			}
+			// a comment: a new entry with one, then a new comment on it;
+			// the entries already there keep theirs
+			if _, err = c.SetAllowListComment(ctx, src.ID, "198.51.100.10", "office VPN"); err != nil {
+				t.Fatal(err)
+			}
+			if _, err = c.SetAllowListComment(ctx, src.ID, "198.51.100.10/32", "office VPN (Berlin)"); err != nil {
+				t.Fatal(err)
+			}
+			al, err = c.GetAllowList(ctx, src.ID)
+			if err != nil || len(al[0].AllowList) != 2 || al[0].AllowList[0].Comment != "jump host" ||
+				al[0].AllowList[1].IP != "198.51.100.10/32" || al[0].AllowList[1].Comment != "office VPN (Berlin)" {
+				t.Fatalf("after the comments: %+v %v", al, err)
+			}
+			if al, err = c.RemoveAllowListEntry(ctx, src.ID, "198.51.100.10/32"); err != nil || len(al[0].AllowList) != 1 {
+				t.Fatalf("remove %+v %v", al, err)
+			}
 
 			// backups: incremental refused before a full one exists
 			_, err = c.CreateSchedule(ctx, api.ScheduleRequest{BackupType: "incremental", Schedule: "once", ServiceID: src.ID})

@@ -173,6 +173,15 @@ func TestBinaryServices(t *testing.T) {
 	if tableRow(so, "192.0.2.55/32") == nil {
 		t.Errorf("allowlist add:\n%s", so)
 	}
+	// a comment: the list read and put back whole (PUT), the comment shown
+	so, _ = h.run(0, "allowlist", "add", sandbox.DemoOrders, "192.0.2.60", "--comment", "office VPN")
+	if row := tableRow(so, "192.0.2.60/32"); row == nil || !strings.Contains(strings.Join(row, " "), "office VPN") {
+		t.Errorf("allowlist add --comment:\n%s", so)
+	}
+	if n := h.sent("PUT", `/provisioning/v1/services/[a-z0-9]+/security/allowlist`); n != 1 {
+		t.Errorf("%d allow-list replacements sent, want 1", n)
+	}
+	h.run(0, "allowlist", "remove", sandbox.DemoOrders, "192.0.2.60", "--yes")
 	groups = jsonOf[[]map[string]any](t, first(h.run(0, "allowlist", "add", sandbox.DemoOrders, "192.0.2.0/28", "-o", "json")))
 	if len(groups) != 1 || !strings.Contains(fmt.Sprint(groups[0]["allow_list"]), "ip:192.0.2.0/28") {
 		t.Errorf("allowlist add -o json: %v", groups)

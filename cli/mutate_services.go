@@ -186,23 +186,25 @@ func newAllowlistCmd(e *env) *cobra.Command {
 // destructive: it needs --yes.
 func (e *env) newAllowChangeCmd(use, short string, add bool) *cobra.Command {
 	var cf changeFlags
+	var comment string
 	cmd := &cobra.Command{
 		Use:               use,
 		Short:             short,
 		Args:              usageArgs(cobra.ExactArgs(2)),
 		ValidArgsFunction: e.completeServiceArg,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return e.allowChange(cmd, &cf, args, add)
+			return e.allowChange(cmd, &cf, args, add, comment)
 		},
 	}
 	cf.register(cmd, true, false, false)
 	if add {
 		cmd.Flags().Lookup("yes").Usage = "confirm adding a network wider than /16 (IPv6: /48), such as 0.0.0.0/0"
+		cmd.Flags().StringVar(&comment, "comment", "", "a comment for the entry (the list is read and put back whole: POST takes none); on a listed address, its new comment")
 	}
 	return cmd
 }
 
-func (e *env) allowChange(cmd *cobra.Command, cf *changeFlags, args []string, add bool) error {
+func (e *env) allowChange(cmd *cobra.Command, cf *changeFlags, args []string, add bool, comment string) error {
 	what := "allowlist remove"
 	if add {
 		what = "allowlist add"
@@ -241,9 +243,12 @@ func (e *env) allowChange(cmd *cobra.Command, cf *changeFlags, args []string, ad
 		}
 	}
 	var groups []api.AllowListGroup
-	if add {
+	switch {
+	case add && comment != "":
+		groups, err = c.client.SetAllowListComment(ctx, s.ID, ip, comment)
+	case add:
 		groups, err = c.client.AddAllowListEntry(ctx, s.ID, ip)
-	} else {
+	default:
 		groups, err = c.client.RemoveAllowListEntry(ctx, s.ID, ip)
 	}
 	if err != nil {

@@ -245,3 +245,32 @@ func TestAllowListSSLAndCheck(t *testing.T) {
 	}
 	h.sees(t, "SSL off", "the allow list still shows SSL on")
 }
+
+// TestAllowListAddWithComment: an entry typed with a comment is added
+// with it (the list read and put back whole, since POST takes no
+// comment) and shows in the COMMENT column; the entries already there
+// keep theirs.
+func TestAllowListAddWithComment(t *testing.T) {
+	h, srv, _ := demoHarness(t, 140, 40, nil)
+	h.runCompleted("services orders-prod", "services orders-prod")
+	h.Key("a")
+	before := h.Screen()
+	h.Key("n")
+	h.TypeText("198.51.100.77 office VPN (Berlin)")
+	h.sees(t, `will add 198.51.100.77/32 with the comment "office VPN (Berlin)"`, "the hint does not say what will be added")
+	h.Key("enter")
+	if n := srv.Stats().Count("PUT", "/provisioning/v1/services/{id}/security/allowlist"); n != 1 {
+		t.Fatalf("%d allow-list replacements sent, want 1", n)
+	}
+	h.sees(t, "198.51.100.77/32", "the new entry is not listed")
+	if !regexp.MustCompile(`198\.51\.100\.77/32 +office VPN \(Berlin\)`).MatchString(h.Screen()) {
+		t.Fatalf("the comment is not shown beside the entry:\n%s", h.Screen())
+	}
+	for _, l := range strings.Split(before, "\n") {
+		if m := regexp.MustCompile(`^\s*(\d+\.\d+\.\d+\.\d+/\d+)\s+(\S.*?)\s{2,}`).FindStringSubmatch(l); m != nil {
+			if !strings.Contains(h.Screen(), m[1]) {
+				t.Fatalf("%s was lost", m[1])
+			}
+		}
+	}
+}

@@ -61,7 +61,7 @@ func newAllowView(c *kit.Common, keys keyMap, v api.Service) *allowView {
 		{Title: "ENDPOINT", Min: 8, Max: 16, Priority: 3},
 	})
 	a.table.Empty = "no entries: no address may connect (n adds one)"
-	a.input = kit.NewInput("add> ", "203.0.113.7 or 198.51.100.0/24")
+	a.input = kit.NewInput("add> ", "203.0.113.7 or 198.51.100.0/24, then a comment")
 	// until the allow-list call answers, show what the listing knows
 	for _, e := range v.Endpoints {
 		a.groups = append(a.groups, api.AllowListGroup{Name: e.Name, AllowList: e.AllowList})
@@ -115,11 +115,18 @@ func (a *allowView) rebuild() {
 	a.table.SetRows(rows)
 }
 
+// splitEntry reads what is typed to add: the address or network, then,
+// after a space, a comment ("203.0.113.7 office VPN").
+func splitEntry(typed string) (ip, comment string) {
+	ip, comment, _ = strings.Cut(strings.TrimSpace(typed), " ")
+	return ip, strings.TrimSpace(comment)
+}
+
 func (a *allowView) validate() {
-	v := strings.TrimSpace(a.input.Value())
+	v, comment := splitEntry(a.input.Value())
 	a.invalid, a.wide = false, false
 	if v == "" {
-		a.hint = "an address (a /32 is added for one host) or a CIDR network"
+		a.hint = "an address (a /32 is added for one host) or a CIDR network, then a comment if you like"
 		return
 	}
 	if err := api.ValidateAllowListIP(v); err != nil {
@@ -128,6 +135,9 @@ func (a *allowView) validate() {
 		return
 	}
 	a.hint = "will add " + api.NormalizeAllowListIP(v)
+	if comment != "" {
+		a.hint += fmt.Sprintf(" with the comment %q", comment)
+	}
 	if wide := api.WideNetwork(v); wide != "" {
 		a.hint, a.wide = "warning: "+wide+"; asked before adding", true
 	}
@@ -231,7 +241,7 @@ func (a *allowView) onKey(msg tea.KeyPressMsg) tea.Cmd {
 			return nil
 		case key.Matches(msg, a.keys.AddConfirm):
 			a.validate()
-			v := strings.TrimSpace(a.input.Value())
+			v, comment := splitEntry(a.input.Value())
 			if a.invalid || v == "" {
 				return nil // the message is shown; nothing typed is lost
 			}
@@ -249,6 +259,10 @@ func (a *allowView) onKey(msg tea.KeyPressMsg) tea.Cmd {
 				Origin:   ID,
 				Tag:      allowTag{serviceID: id, ip: ip, add: true},
 				Run: func(ctx context.Context) (any, error) {
+					if comment != "" {
+						// POST takes no comment: read the list, put it back whole
+						return client.SetAllowListComment(ctx, id, ip, comment)
+					}
 					return client.AddAllowListEntry(ctx, id, ip)
 				},
 				Success:    func(any) string { return fmt.Sprintf("%s added to the allow list of %s", ip, a.svc.Name) },
