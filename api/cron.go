@@ -154,8 +154,17 @@ func parseCronField(s string, lo, hi int, names map[string]int) (cronField, bool
 	seen := map[int]bool{}
 	for _, item := range strings.Split(s, ",") {
 		f.items++
-		if strings.Contains(item, "/") {
-			return cronField{}, false // stepped ranges: not described
+		step := 1
+		if r, st, ok := strings.Cut(item, "/"); ok {
+			// a stepped range ("1-6/2", "5/15"): its values are listed
+			n, err := strconv.Atoi(st)
+			if err != nil || n <= 0 {
+				return cronField{}, false
+			}
+			item, step = r, n
+			if !strings.Contains(item, "-") {
+				item += "-" + strconv.Itoa(hi)
+			}
 		}
 		a, b, isRange := strings.Cut(item, "-")
 		from, ok := cronValue(a, names)
@@ -167,12 +176,14 @@ func parseCronField(s string, lo, hi int, names map[string]int) (cronField, bool
 			if to, ok = cronValue(b, names); !ok || to < from {
 				return cronField{}, false
 			}
-			f.ranges = append(f.ranges, [2]int{from, to})
+			if step == 1 {
+				f.ranges = append(f.ranges, [2]int{from, to})
+			}
 		}
 		if from < lo || to > hi {
 			return cronField{}, false
 		}
-		for v := from; v <= to; v++ {
+		for v := from; v <= to; v += step {
 			if !seen[v] {
 				seen[v] = true
 				f.vals = append(f.vals, v)
@@ -223,6 +234,15 @@ func describeTime(minute, hour cronField) (clock, interval string) {
 			}
 		}
 		return cronJoinAnd(times) + " UTC", ""
+	case minute.step > 0 && len(hour.ranges) == 1 && hour.items == 1:
+		r := hour.ranges[0]
+		return "", fmt.Sprintf("every %d minutes from %02d:00 to %02d:59 UTC", minute.step, r[0], r[1])
+	case len(minute.vals) == 1 && len(hour.vals) > 1:
+		hs := make([]string, len(hour.vals))
+		for i, h := range hour.vals {
+			hs[i] = fmt.Sprintf("%02d", h)
+		}
+		return "", fmt.Sprintf("at :%02d past hours %s UTC", minute.vals[0], cronJoinAnd(hs))
 	case minute.any && len(hour.vals) == 1:
 		h := hour.vals[0]
 		return "", fmt.Sprintf("every minute from %02d:00 to %02d:59 UTC", h, h)

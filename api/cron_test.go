@@ -27,6 +27,12 @@ func TestDescribeCron(t *testing.T) {
 		{"45 23 * * 6", "every Saturday at 23:45 UTC"},
 		{"0 5 1 * 1", "on day 1 of the month or every Monday at 05:00 UTC"},
 		{"once", "once, now"},
+		// stepped ranges and steps within hours
+		{"5 1-6/2 * * *", "daily at 01:05, 03:05 and 05:05 UTC"},
+		{"0 0-22/2 * * *", "at :00 past hours 00, 02, 04, 06, 08, 10, 12, 14, 16, 18, 20 and 22 UTC"},
+		{"0 9 * * 1-5/2", "every Monday, Wednesday and Friday at 09:00 UTC"},
+		{"*/20 9-17 * * *", "every 20 minutes from 09:00 to 17:59 UTC"},
+		{"0 4 * * SAT,SUN", "every Sunday and Saturday at 04:00 UTC"},
 		// shapes it does not know, and invalid ones: "" (callers show the raw expression)
 		{"1-10/2 * * * *", ""},
 		{"0 3 * *", ""},
