@@ -556,16 +556,23 @@ func TestRestoreBucketSecrets(t *testing.T) {
 	}
 }
 
+// rtSubmittedBucket is a restore of dev-serverless from an own bucket,
+// confirmed and submitted.
+func rtSubmittedBucket(t *testing.T) *Wizard {
+	t.Helper()
+	e := rtSetup(t, true)
+	w := e.wizard(t, Options{Source: SourceBucket, TargetID: e.byName["dev-serverless"].ID, LockTarget: true})
+	rtBucketToConfirm(t, w, false)
+	rtType(w, "dev-serverless")
+	rtPress(w, "enter")
+	return w
+}
+
 // TestRestoreFailedKeepsEverything: a refusal of the API brings the
 // confirmation back with the error and everything chosen; only the typed
 // name is asked again.
 func TestRestoreFailedKeepsEverything(t *testing.T) {
-	e := rtSetup(t, true)
-	dev := e.byName["dev-serverless"]
-	w := e.wizard(t, Options{Source: SourceBucket, TargetID: dev.ID, LockTarget: true})
-	rtBucketToConfirm(t, w, false)
-	rtType(w, "dev-serverless")
-	rtPress(w, "enter")
+	w := rtSubmittedBucket(t)
 	w.Failed(&api.Error{Status: 409, Message: "service is in a pending state", TraceID: "tr-1"})
 	out := rtView(w)
 	if w.StepName() != "confirm" || !strings.Contains(out, "the API refused it: 409 Conflict: service is in a pending state") ||
@@ -654,12 +661,7 @@ func TestRestoreLeaveFromAnyStep(t *testing.T) {
 // the bucket step (the file) returns there with that field focused, the
 // refusal shown whole and everything kept.
 func TestRestoreRefusalNamingAFieldGoesToIt(t *testing.T) {
-	e := rtSetup(t, true)
-	dev := e.byName["dev-serverless"]
-	w := e.wizard(t, Options{Source: SourceBucket, TargetID: dev.ID, LockTarget: true})
-	rtBucketToConfirm(t, w, false)
-	rtType(w, "dev-serverless")
-	rtPress(w, "enter")
+	w := rtSubmittedBucket(t)
 	w.Failed(&api.Error{Method: "POST", Path: "/backup/v1/restores", Status: 400,
 		Message: "external_source.file must be a gzip file", TraceID: "8ff56da608436616"})
 	out := rtView(w)
