@@ -44,22 +44,31 @@ func (wz *wizard) rebuildChooser() {
 		c.table.Empty = "no services: create two on the Services screen"
 	}
 	rows := make([]kit.Row, 0, len(wz.services))
-	first := "" // the first row that can be chosen
 	for _, v := range wz.services {
 		note := c.refusal(&v)
 		kinds := []theme.Kind{0, 0, theme.StatusKind(v.Status), 0, 0, theme.KindMuted}
 		if note != "" {
 			kinds[0] = theme.KindMuted
-		} else if first == "" {
-			first = v.ID
 		}
 		rows = append(rows, kit.Row{ID: v.ID,
 			Cells: []string{v.Name, v.ID, v.Status, v.Where(), strings.Join(v.OutboundIPs, ", "), note},
 			Kinds: kinds})
 	}
 	c.table.SetRows(rows)
-	if r, ok := c.table.Selected(); ok && first != "" && rows[rowIndex(rows, r.ID)].Cells[5] != "" {
-		c.table.Select(first) // start on a choice that can be taken
+}
+
+// startOnChoosable moves the cursor, when the role to choose changes, off
+// a service that cannot take it onto the first that can (a refresh of the
+// listing leaves the cursor where the user put it).
+func (wz *wizard) startOnChoosable() {
+	c := wz.chooser
+	if cur, ok := wz.service(c.table.SelectedID()); ok && c.refusal(&cur) == "" {
+		return
+	}
+	for _, v := range wz.services {
+		if c.refusal(&v) == "" && c.table.Select(v.ID) {
+			return
+		}
 	}
 }
 
@@ -77,15 +86,6 @@ func (c *chooser) refusal(v *api.Service) string {
 		return "secondary: " + n
 	}
 	return ""
-}
-
-func rowIndex(rows []kit.Row, id string) int {
-	for i, r := range rows {
-		if r.ID == id {
-			return i
-		}
-	}
-	return 0
 }
 
 // layoutChooser gives the chooser's table the body's room under the
@@ -191,7 +191,8 @@ func (wz *wizard) choose() tea.Cmd {
 		}
 		c.primary, c.err = &v, ""
 		c.table.SetFilter("")
-		wz.rebuildChooser() // the secondary's refusals; the cursor leaves the primary
+		wz.rebuildChooser() // the secondary's refusals
+		wz.startOnChoosable()
 		return nil
 	}
 	if err := replsetup.ValidatePair(c.primary, &v); err != nil {

@@ -369,4 +369,25 @@ func TestChooserSaysWhatCannotBeChosen(t *testing.T) {
 			t.Fatalf("the cursor is on a service that cannot be the secondary: %q", l)
 		}
 	}
+	// put there by the user, the cursor stays on a refused row through a
+	// refresh of the listing
+	selected := func() string {
+		for _, l := range strings.Split(h.Screen(), "\n") {
+			if strings.HasPrefix(l, "> ") && !strings.Contains(l, "Pair") {
+				return strings.Fields(l)[1]
+			}
+		}
+		return ""
+	}
+	h.Key("k") // from replica-west up, onto a service that cannot be the secondary
+	on := selected()
+	if !strings.Contains(row(on), "secondary:") {
+		t.Fatalf("k did not move onto a refused service:\n%s", h.Screen())
+	}
+	if h.FirePolls() == 0 {
+		t.Fatal("no refresh was armed")
+	}
+	if got := selected(); got != on {
+		t.Fatalf("a refresh moved the cursor from %s to %s", on, got)
+	}
 }
