@@ -38,12 +38,17 @@ type tmuxCopy struct {
 // TmuxPassthroughFix is the command that lets OSC 52 through tmux.
 const TmuxPassthroughFix = "tmux set -g allow-passthrough on"
 
-// copyInTmux asks tmux for allow-passthrough and loads text into its
-// paste buffer. It does I/O: it runs in a command.
+// copyInTmux asks tmux for allow-passthrough and, only when it is off,
+// loads text into its paste buffer. It does I/O: it runs in a command.
 func copyInTmux(text string) tmuxCopy {
 	var r tmuxCopy
 	v, err := tmuxRun("", "show", "-gv", "allow-passthrough")
 	r.passthrough = err != nil || (v != "off" && v != "")
+	if r.passthrough {
+		// OSC 52 gets through: the text (a password, say) is not left in
+		// tmux's buffers, where choose-buffer would show it
+		return r
+	}
 	if _, err := tmuxRun(text, "load-buffer", "-w", "-"); err == nil {
 		r.buffer = true
 	} else if _, err := tmuxRun(text, "load-buffer", "-"); err == nil { // tmux before 3.2 has no -w

@@ -89,11 +89,17 @@ func TestCopyInTmuxWithPassthroughOff(t *testing.T) {
 }
 
 // TestCopyInTmuxWithPassthroughOn: OSC 52 goes through tmux's passthrough
-// and the toast says the clipboard has it.
+// and the toast says the clipboard has it; the text (a password, say) is
+// not left in tmux's paste buffers, where choose-buffer shows it.
 func TestCopyInTmuxWithPassthroughOn(t *testing.T) {
 	f := &fakeTmux{passthrough: "on"}
 	f.install(t)
 	raw, toast := run(Copy(tmuxCommon(), "backup key", "abc"))
+	for _, a := range f.args {
+		if len(a) > 0 && a[0] == "load-buffer" {
+			t.Errorf("the text was loaded into tmux's buffer: %q", f.args)
+		}
+	}
 	if len(raw) != 1 || !strings.HasPrefix(raw[0], "\x1bPtmux;") {
 		t.Errorf("raw %q", raw)
 	}

@@ -122,7 +122,10 @@ func (r *shellRun) SetStderr(w io.Writer)   { r.stderr = w }
 
 // command is the client's command line: the option file only.
 func (r *shellRun) command(file string) *exec.Cmd {
-	cmd := exec.Command(r.client, "--defaults-extra-file="+file)
+	// --defaults-file, first: the client reads this file alone, so a
+	// [client] section of the user's ~/.my.cnf cannot send it elsewhere
+	// or with other credentials
+	cmd := exec.Command(r.client, "--defaults-file="+file)
 	cmd.Env = r.env
 	cmd.Stdin, cmd.Stdout = r.stdin, r.stdout
 	if r.stderr != nil {
@@ -231,7 +234,9 @@ func findClient(ctx context.Context) (path string, mariaDB bool, err error) {
 		if name == "mariadb" {
 			return p, true, nil
 		}
-		out, _ := exec.CommandContext(ctx, p, "--version").Output()
+		v := exec.CommandContext(ctx, p, "--version")
+		v.Env = shellEnv(os.Environ())
+		out, _ := v.Output()
 		return p, strings.Contains(string(out), "MariaDB"), nil
 	}
 	return "", false, errNoClient

@@ -52,7 +52,7 @@ func checkRunning(t *testing.T, secrets ...string) (func(*exec.Cmd, string), *st
 		if dst, err := os.Stat(filepath.Dir(file)); err != nil || dst.Mode().Perm() != 0o700 {
 			t.Errorf("option file's directory: %v %v, want 0700", dst, err)
 		}
-		if want := []string{cmd.Path, "--defaults-extra-file=" + file}; strings.Join(cmd.Args[1:], " ") != strings.Join(want[1:], " ") {
+		if want := []string{cmd.Path, "--defaults-file=" + file}; strings.Join(cmd.Args[1:], " ") != strings.Join(want[1:], " ") {
 			t.Errorf("argv %q, want only the option file", cmd.Args)
 		}
 		if cmd.Env == nil {

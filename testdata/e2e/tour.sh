@@ -252,7 +252,7 @@ done
 [ -n "$SHELL_PID" ] || fail "no mariadb client runs under the TUI"
 SHELL_ARGV=$(tr '\0' ' ' <"/proc/$SHELL_PID/cmdline")
 printf 'db shell pid %s: %s\n' "$SHELL_PID" "$SHELL_ARGV" >>"$CMDLINES"
-OPTFILE=$(sed -nE 's/.* --defaults-extra-file=([^ ]+) $/\1/p' <<<"$SHELL_ARGV")
+OPTFILE=$(sed -nE 's/.* --defaults-file=([^ ]+) $/\1/p' <<<"$SHELL_ARGV")
 [ -n "$OPTFILE" ] && [ "$(wc -w <<<"$SHELL_ARGV")" = 2 ] || fail "the client's argv is not just its option file: $SHELL_ARGV"
 [ "$(stat -c %a "$OPTFILE")" = 600 ] || fail "the option file is mode $(stat -c %a "$OPTFILE"), not 600"
 SVC_PASSWORD=$(sed -nE 's/^password="(.*)"$/\1/p' "$OPTFILE")
