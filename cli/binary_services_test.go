@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/skytui/skytui/sandbox"
 )
@@ -178,7 +179,12 @@ func TestBinaryServices(t *testing.T) {
 	if row := tableRow(so, "192.0.2.60/32"); row == nil || !strings.Contains(strings.Join(row, " "), "office VPN") {
 		t.Errorf("allowlist add --comment:\n%s", so)
 	}
-	if n := h.sent("PUT", `/provisioning/v1/services/[a-z0-9]+/security/allowlist`); n != 1 {
+	// the sandbox's log comes through a pipe: give its line a moment
+	puts := func() int { return h.sent("PUT", `/provisioning/v1/services/[a-z0-9]+/security/allowlist`) }
+	for end := time.Now().Add(5 * time.Second); puts() == 0 && time.Now().Before(end); {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if n := puts(); n != 1 {
 		t.Errorf("%d allow-list replacements sent, want 1", n)
 	}
 	h.run(0, "allowlist", "remove", sandbox.DemoOrders, "192.0.2.60", "--yes")
