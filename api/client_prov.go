@@ -5,7 +5,6 @@ package api
 
 import (
 	"context"
-	"fmt"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -102,11 +101,6 @@ func (c *Client) SetAllowListComment(ctx context.Context, id, ip, comment string
 	groups, err := c.GetAllowList(ctx, id)
 	if err != nil {
 		return nil, err
-	}
-	if len(groups) > 1 {
-		// PUT takes one list: which endpoint's it replaces is not said,
-		// and the others' entries could be lost. Nothing is sent.
-		return nil, fmt.Errorf("comment: %s has %d endpoints with allow lists; add the address without a comment (or set the comment in the portal)", id, len(groups))
 	}
 	var entries []AllowListEntry
 	if len(groups) > 0 {

@@ -429,22 +429,3 @@ func TestErrorClasses(t *testing.T) {
 		t.Error("a plain 400 is none of the classes")
 	}
 }
-
-// TestAllowListCommentRefusesSeveralEndpoints: with more than one
-// endpoint's allow list, which one PUT replaces is not said: the comment
-// is refused and nothing is sent but the read.
-func TestAllowListCommentRefusesSeveralEndpoints(t *testing.T) {
-	var methods []string
-	c, _ := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		methods = append(methods, r.Method)
-		w.Header().Set("Content-Type", "application/json")
-		_, _ = w.Write([]byte(`[{"name":"primary","allow_list":[{"ip":"192.0.2.1/32"}]},{"name":"replica","allow_list":[{"ip":"192.0.2.2/32"}]}]`))
-	}))
-	_, err := c.SetAllowListComment(context.Background(), "dbtaf00000001", "203.0.113.7", "office")
-	if err == nil || !strings.Contains(err.Error(), "2 endpoints") {
-		t.Fatalf("err = %v", err)
-	}
-	if len(methods) != 1 || methods[0] != http.MethodGet {
-		t.Fatalf("requests %v, want one GET", methods)
-	}
-}
