@@ -209,7 +209,10 @@ func rstSubmit(t *testing.T, h *harness) {
 	h.Key("enter")
 	h.TypeText("dev-serverless")
 	h.Key("enter")
-	h.Until("the restore's submit answered", func() bool { return len(h.m.Submitting()) == 0 })
+	// the root's action layer answers first; the screen's row follows
+	h.Until("the restore's submit answered", func() bool {
+		return len(h.m.Submitting()) == 0 && !strings.Contains(h.Screen(), "Submitting")
+	})
 }
 
 func rstFireWatches(h *harness) int {

@@ -61,6 +61,10 @@ func (s *Screen) onWizardDone(msg restoreform.DoneMsg) tea.Cmd {
 	switch {
 	case msg.Submitted:
 		s.pending = msg.Pending
+		s.pendingKnown = make(map[int64]bool, len(s.restores))
+		for _, r := range s.restores {
+			s.pendingKnown[int64(r.ID)] = true
+		}
 		s.wizard = nil
 		s.draft = nil
 		s.mode = modeList

@@ -68,6 +68,10 @@ type Screen struct {
 	// API accepted that the listing does not show yet.
 	pending  *api.Restore
 	accepted map[int64]api.Restore
+	// pendingKnown are the restores listed when the submit was sent: a
+	// new one on the pending restore's target is the submitted restore,
+	// listed before the submit's answer came.
+	pendingKnown map[int64]bool
 	// svcFilter shows only the restores of one service ("" all).
 	svcFilter string
 

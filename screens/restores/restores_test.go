@@ -166,6 +166,44 @@ func TestDeleteOnlyUnfinished(t *testing.T) {
 	}
 }
 
+// TestSubmittedRestoreListedBeforeItsAnswer: when the listing shows the
+// submitted restore before the submit's answer comes, the "Submitting"
+// row gives way to it (never two rows for one restore) and the selection
+// follows; the answer then leaves one row.
+func TestSubmittedRestoreListedBeforeItsAnswer(t *testing.T) {
+	s := newScreen(160, 20)
+	feed(s, listing())
+	s.wizard = restoreform.New(s.common, restoreform.Options{Origin: ID})
+	s.mode = modeWizard
+	w := s.wizard
+	pending := &api.Restore{ServiceID: orders.ID, Status: "Submitting", Message: "being submitted", CreatedAt: api.Time{Time: now}}
+	s.Update(restoreform.DoneMsg{Wizard: w, Submitted: true, Pending: pending})
+	// a new restore on another service is not the submitted one
+	feed(s, append(listing(), api.Restore{ID: 8, ServiceID: replica.ID, Status: "Running"}))
+	if s.Table.SelectedID() != pendingRowID {
+		t.Fatalf("selected %q while still submitting", s.Table.SelectedID())
+	}
+	feed(s, append(listing(), api.Restore{ID: 8, ServiceID: replica.ID, Status: "Running"},
+		api.Restore{ID: 9, ServiceID: orders.ID, Status: "Running", CreatedAt: api.Time{Time: now}}))
+	if _, ok := s.byRow[pendingRowID]; ok {
+		t.Fatalf("the Submitting row stayed beside the listed restore:\n%s", view(s))
+	}
+	if s.Table.SelectedID() != "9" {
+		t.Fatalf("selected %q, want the listed restore 9", s.Table.SelectedID())
+	}
+	tag := restoreform.Tag{Wizard: w, Target: orders, SourceService: "orders-prod", SubmittedAt: now}
+	s.Update(kit.ActionDoneMsg{Tag: tag, Result: &api.Restore{ID: 9, ServiceID: orders.ID, Status: "Running"}})
+	n := 0
+	for _, r := range s.visible {
+		if r.ServiceID == orders.ID {
+			n++
+		}
+	}
+	if n != 1 || s.Table.SelectedID() != "9" {
+		t.Fatalf("%d rows for the restore, selected %q:\n%s", n, s.Table.SelectedID(), view(s))
+	}
+}
+
 // TestSubmittedRestoreAppearsAtOnce: the row appears when the wizard
 // submits, becomes the API's record when it answers (and stays through a
 // listing that predates it), is followed by a watch; a refusal brings

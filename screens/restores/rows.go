@@ -68,7 +68,7 @@ func rowID(r *api.Restore) string {
 // listing newest first.
 func (s *Screen) all() []api.Restore {
 	out := make([]api.Restore, 0, len(s.restores)+1)
-	if s.pending != nil {
+	if s.pending != nil && s.submittedListed() == nil {
 		out = append(out, *s.pending)
 	}
 	list := append([]api.Restore(nil), s.restores...)
@@ -76,8 +76,26 @@ func (s *Screen) all() []api.Restore {
 	return append(out, list...)
 }
 
+// submittedListed is the restore being submitted as the listing shows
+// it before the submit's answer came: the newest restore on its target
+// that was not listed when it was sent (nil when there is none).
+func (s *Screen) submittedListed() *api.Restore {
+	if s.pending == nil {
+		return nil
+	}
+	var found *api.Restore
+	for i := range s.restores {
+		r := &s.restores[i]
+		if r.ID > 0 && r.ServiceID == s.pending.ServiceID && !s.pendingKnown[int64(r.ID)] && (found == nil || r.ID > found.ID) {
+			found = r
+		}
+	}
+	return found
+}
+
 func (s *Screen) rebuildRows() {
 	now := s.common.Time()
+	onPending := s.Table.SelectedID() == pendingRowID
 	all := s.all()
 	rows := make([]kit.Row, 0, len(all))
 	clear(s.byRow)
@@ -111,6 +129,11 @@ func (s *Screen) rebuildRows() {
 	}
 	s.visible = shown
 	s.SetRows(rows)
+	if r := s.submittedListed(); onPending && r != nil {
+		// the placeholder gave way to the listed restore: the selection follows
+		s.Table.Select(rowID(r))
+		s.RefreshDetail()
+	}
 }
 
 func (s *Screen) restoresShown(all []api.Restore) []api.Restore {
