@@ -52,7 +52,7 @@ type Config struct {
 	UserAgent          string // default skytui/dev
 	HTTPClient         *http.Client
 	Timeout            time.Duration // per request; default 15 s
-	MaxRetries         int           // GET and DELETE only; default 3, negative for none
+	MaxRetries         int           // GET, and a DELETE read again first; default 3, negative for none
 	BaseBackoff        time.Duration // default 300 ms
 	Logger             *slog.Logger  // debug log; never sees the API key
 	// Sleep waits between retries; tests replace it.
@@ -167,10 +167,38 @@ type response struct {
 	status int
 }
 
-// do sends one call. GET and DELETE are retried on transport errors and on
-// 429, 500, 502, 503 and 504; POST, PUT and anything else never are: a
-// duplicated restore or backup is worse than an error.
+// do sends one call. GET is retried on transport errors and on 429, 500,
+// 502, 503 and 504; a change (POST, PUT, PATCH, DELETE) is sent once: a
+// duplicated restore or backup is worse than an error. A DELETE that can
+// read again what it removes goes through send with a recheck instead.
 func (c *Client) do(ctx context.Context, method, path string, query url.Values, in any) (*response, error) {
+	return c.send(ctx, method, path, query, in, nil)
+}
+
+// recheck reads again what a change was to do and reports whether it is
+// in effect (what a DELETE removes is gone).
+type recheck func(ctx context.Context) (done bool, err error)
+
+// absent is a recheck's verdict on reading again what a DELETE removes:
+// gone when the read finds nothing (404) or a record whose state says it
+// went; a read that failed otherwise is its error.
+func absent(err error, went func() bool) (bool, error) {
+	if IsNotFound(err) {
+		return true, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	return went(), nil
+}
+
+// send sends one call, retrying a GET (see do). A change with a recheck
+// is never sent again blindly: after a failure a retry could mend (its
+// answer lost, 429, 5xx) it waits as a retry would and reads again; a
+// change found in effect was carried out (an empty 200 answer), one not in
+// effect is sent again while retries remain, and one that cannot be read
+// again keeps its error (an outcome unknown stays unknown).
+func (c *Client) send(ctx context.Context, method, path string, query url.Values, in any, check recheck) (*response, error) {
 	var payload []byte
 	if in != nil {
 		var err error
@@ -178,34 +206,49 @@ func (c *Client) do(ctx context.Context, method, path string, query url.Values, 
 			return nil, fmt.Errorf("encode %s %s: %w", method, path, err)
 		}
 	}
-	retryable := method == http.MethodGet || method == http.MethodDelete
 	attempts := 1
-	if retryable {
+	if method == http.MethodGet || check != nil {
 		attempts += c.cfg.MaxRetries
 	}
-	var last error
-	for attempt := 0; attempt < attempts; attempt++ {
-		if attempt > 0 {
-			wait := c.backoff(attempt)
-			var he *Error
-			if errors.As(last, &he) && he.RetryAfter > 0 {
-				wait = he.RetryAfter
-			}
-			c.cfg.Logger.Debug("retry", "method", method, "path", path, "attempt", attempt+1, "wait", wait)
-			if err := c.cfg.Sleep(ctx, wait); err != nil {
-				return nil, last
-			}
-		}
+	for attempt := 1; ; attempt++ {
 		resp, err := c.once(ctx, method, path, query, payload)
 		if err == nil {
 			return resp, nil
 		}
-		last = err
-		if !retryable || !shouldRetry(ctx, err) {
+		if !shouldRetry(ctx, err) {
+			return nil, err
+		}
+		more := attempt < attempts
+		if more && c.pause(ctx, method, path, attempt, err) != nil {
+			return nil, err
+		}
+		if check != nil {
+			done, cerr := check(ctx)
+			if cerr != nil {
+				c.cfg.Logger.Debug("not sent again: could not read again", "method", method, "path", path, "err", cerr)
+				return nil, err
+			}
+			if done {
+				c.cfg.Logger.Debug("carried out, as read again", "method", method, "path", path, "err", err)
+				return &response{status: http.StatusOK}, nil
+			}
+		}
+		if !more {
 			return nil, err
 		}
 	}
-	return nil, last
+}
+
+// pause waits before retry attempt+1 after err: the backoff, or the
+// server's Retry-After.
+func (c *Client) pause(ctx context.Context, method, path string, attempt int, err error) error {
+	wait := c.backoff(attempt)
+	var he *Error
+	if errors.As(err, &he) && he.RetryAfter > 0 {
+		wait = he.RetryAfter
+	}
+	c.cfg.Logger.Debug("retry", "method", method, "path", path, "attempt", attempt+1, "wait", wait)
+	return c.cfg.Sleep(ctx, wait)
 }
 
 func (c *Client) backoff(attempt int) time.Duration {
@@ -387,7 +430,17 @@ func (c *Client) get(ctx context.Context, path string, q url.Values, out any) er
 // the returned text, which the caller puts in the record's
 // Meta.Unreadable ("accepted; the answer could not be read: …").
 func (c *Client) change(ctx context.Context, method, path string, in, out any) (unreadable string, err error) {
-	r, err := c.do(ctx, method, path, nil, in)
+	return c.changeChecked(ctx, method, path, in, out, nil)
+}
+
+// remove sends a DELETE as change does, retried only after gone, reading
+// again, finds what it removes still there (see send).
+func (c *Client) remove(ctx context.Context, path string, in, out any, gone recheck) (unreadable string, err error) {
+	return c.changeChecked(ctx, http.MethodDelete, path, in, out, gone)
+}
+
+func (c *Client) changeChecked(ctx context.Context, method, path string, in, out any, check recheck) (unreadable string, err error) {
+	r, err := c.send(ctx, method, path, nil, in, check)
 	if err != nil {
 		return "", err
 	}

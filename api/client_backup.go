@@ -181,8 +181,12 @@ func (c *Client) GetRestore(ctx context.Context, id int64) (*Restore, error) {
 	return out, nil
 }
 
-// DeleteRestore deletes a restore that has not finished.
+// DeleteRestore deletes a restore that has not finished. Sent again only
+// when the restore, read again, is still there and not cancelled.
 func (c *Client) DeleteRestore(ctx context.Context, id int64) error {
-	_, err := c.do(ctx, http.MethodDelete, c.backup("/restores/"+strconv.FormatInt(id, 10)), nil, nil)
+	_, err := c.remove(ctx, c.backup("/restores/"+strconv.FormatInt(id, 10)), nil, nil, func(ctx context.Context) (bool, error) {
+		r, err := c.GetRestore(ctx, id)
+		return absent(err, func() bool { return StatusIs(r.Status, "cancelled", "canceled", "deleted") })
+	})
 	return err
 }

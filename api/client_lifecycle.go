@@ -1,6 +1,7 @@
 // The lifecycle calls of Client: stop, start, delete and scale a service,
 // turn its SSL on or off, and ask whether an address is allowed. None is
-// retried (change never retries); each validates before it sends.
+// retried blindly (the delete only after reading the service again); each
+// validates before it sends.
 
 package api
 
@@ -36,11 +37,16 @@ func (c *Client) StartService(ctx context.Context, id string) error {
 }
 
 // DeleteService deletes a service and its data (DELETE .../services/{id}).
+// Sent again only when the service, read again, is neither gone nor being
+// deleted.
 func (c *Client) DeleteService(ctx context.Context, id string) error {
 	if err := ValidateServiceID(id); err != nil {
 		return err
 	}
-	_, err := c.change(ctx, http.MethodDelete, c.servicePath(id, ""), nil, nil)
+	_, err := c.remove(ctx, c.servicePath(id, ""), nil, nil, func(ctx context.Context) (bool, error) {
+		s, err := c.GetService(ctx, id)
+		return absent(err, func() bool { return StatusIs(s.Status, "pending_delete", "deleted", "retired") })
+	})
 	return err
 }
 

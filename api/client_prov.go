@@ -122,11 +122,29 @@ func (c *Client) SetAllowListComment(ctx context.Context, id, ip, comment string
 	return out, nil
 }
 
-// RemoveAllowListEntry removes one address or network.
+// RemoveAllowListEntry removes one address or network. Sent again only
+// when the allow list, read again, still has it; one read without it is
+// the removal done, and what is returned.
 func (c *Client) RemoveAllowListEntry(ctx context.Context, id, ip string) ([]AllowListGroup, error) {
 	path := c.prov("/services/" + url.PathEscape(id) + "/security/allowlist")
+	ip = NormalizeAllowListIP(ip)
 	var out []AllowListGroup
-	if why, err := c.change(ctx, http.MethodDelete, path, ipAddressBody{NormalizeAllowListIP(ip)}, &out); err != nil || why != "" {
+	gone := func(ctx context.Context) (bool, error) {
+		groups, err := c.GetAllowList(ctx, id)
+		if err != nil {
+			return false, err
+		}
+		for _, g := range groups {
+			for _, e := range g.AllowList {
+				if NormalizeAllowListIP(e.IP) == ip {
+					return false, nil
+				}
+			}
+		}
+		out = groups
+		return true, nil
+	}
+	if why, err := c.remove(ctx, path, ipAddressBody{ip}, &out, gone); err != nil || why != "" {
 		return nil, err
 	}
 	return out, nil

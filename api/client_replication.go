@@ -1,7 +1,8 @@
 // The managed replication calls of Client: the service's own replication
 // (POST and DELETE .../services/{id}/replication, GET .../replicas), as
 // opposed to the sky procedures run over SQL (api/replsetup). None is
-// retried; each validates before it sends.
+// retried blindly (the DELETE only after reading the replica again); each
+// validates before it sends.
 
 package api
 
@@ -83,12 +84,21 @@ func (c *Client) StartManagedReplication(ctx context.Context, replicaID, primary
 
 // EndManagedReplication ends a replica's managed replication (DELETE
 // .../services/{replica}/replication). Its data stays; it no longer
-// follows its primary.
+// follows its primary. Never sent again blindly: after a lost answer (or
+// a 429 or 5xx) the replica is read again, and one that reports no
+// primary any more has ended (nil), not failed on the 400 ("has no
+// managed replication") a second DELETE would get.
 func (c *Client) EndManagedReplication(ctx context.Context, replicaID string) error {
 	if err := ValidateServiceID(replicaID); err != nil {
 		return err
 	}
-	_, err := c.change(ctx, http.MethodDelete, c.servicePath(replicaID, "/replication"), nil, nil)
+	_, err := c.remove(ctx, c.servicePath(replicaID, "/replication"), nil, nil, func(ctx context.Context) (bool, error) {
+		s, err := c.GetService(ctx, replicaID)
+		if err != nil {
+			return false, err
+		}
+		return ManagedReplicaOf(s) == "", nil
+	})
 	return err
 }
 

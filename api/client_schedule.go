@@ -123,6 +123,9 @@ func (c *Client) DeleteSchedule(ctx context.Context, id int64) error {
 	if err := ValidateScheduleID(id); err != nil {
 		return err
 	}
-	_, err := c.do(ctx, http.MethodDelete, c.schedulePath(id), nil, nil)
+	_, err := c.remove(ctx, c.schedulePath(id), nil, nil, func(ctx context.Context) (bool, error) {
+		_, err := c.GetSchedule(ctx, id)
+		return absent(err, func() bool { return false })
+	})
 	return err
 }

@@ -185,22 +185,53 @@ func TestPostNeverRetried(t *testing.T) {
 	}
 }
 
+// A GET is retried after a dropped connection; a DELETE too, but only
+// once the restore, read again, is still there.
 func TestTransportErrorsRetriedForGetAndDelete(t *testing.T) {
 	var n atomic.Int32
+	var mu sync.Mutex
+	var methods []string
 	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		methods = append(methods, r.Method)
+		mu.Unlock()
 		if n.Add(1) == 1 {
 			conn, _, _ := w.(http.Hijacker).Hijack()
 			conn.Close()
 			return
 		}
-		io.WriteString(w, `{}`)
+		io.WriteString(w, `{"id":7,"status":"Running"}`)
 	})
 	c, _ := newTestClient(t, h)
 	if err := c.DeleteRestore(context.Background(), 7); err != nil {
 		t.Fatal(err)
 	}
-	if n.Load() != 2 {
-		t.Errorf("DELETE after a dropped connection: %d requests", n.Load())
+	if got := strings.Join(methods, " "); got != "DELETE GET DELETE" {
+		t.Errorf("DELETE after a dropped connection: %s, want DELETE GET DELETE", got)
+	}
+	n.Store(0)
+	if _, err := c.GetRestore(context.Background(), 7); err != nil || n.Load() != 2 {
+		t.Errorf("GET after a dropped connection: %v after %d requests", err, n.Load())
+	}
+}
+
+// A DELETE whose answer is lost, and whose target cannot be read again,
+// is not sent again: its outcome stays unknown.
+func TestDeleteNotSentAgainUnread(t *testing.T) {
+	var deletes atomic.Int32
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodDelete {
+			deletes.Add(1)
+			conn, _, _ := w.(http.Hijacker).Hijack()
+			conn.Close()
+			return
+		}
+		writeErr(w, http.StatusServiceUnavailable, "down")
+	})
+	c, _ := newTestClient(t, h)
+	err := c.EndManagedReplication(context.Background(), "dbtgf00000001")
+	if !IsOutcomeUnknown(err) || deletes.Load() != 1 {
+		t.Errorf("%v after %d DELETEs, want outcome unknown after one", err, deletes.Load())
 	}
 }
 

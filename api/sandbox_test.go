@@ -3,6 +3,7 @@ package api_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -292,5 +293,82 @@ func TestRetriesThroughSandboxFaults(t *testing.T) {
 	}
 	if got := sb.Stats().Count("POST", "/provisioning/v1/services") - before; got != 1 {
 		t.Errorf("a failed POST was sent %d times", got)
+	}
+}
+
+// A DELETE whose answer is lost is not sent again blindly: the client
+// reads again what it removes, and a removal the sandbox carried out is
+// done, never the failure a second DELETE would meet (400 "has no managed
+// replication", 404, 409).
+func TestLostDeleteAnswersReadAgainBeforeARetry(t *testing.T) {
+	c, sb, clock := sandboxClient(t, "")
+	ctx := context.Background()
+	pri := launch(t, c, clock, "orders-main", "aws")
+	rep := launch(t, c, clock, "orders-copy", "aws")
+	if _, err := c.StartManagedReplication(ctx, rep.ID, pri.ID, api.ReplicationUni); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.AddAllowListEntry(ctx, pri.ID, "198.51.100.9"); err != nil {
+		t.Fatal(err)
+	}
+	sc, err := c.CreateSchedule(ctx, api.ScheduleRequest{BackupType: "full", Schedule: "0 2 * * *", ServiceID: pri.ID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.CreateSchedule(ctx, api.ScheduleRequest{BackupType: "full", Schedule: "once", ServiceID: pri.ID}); err != nil {
+		t.Fatal(err)
+	}
+	full := waitBackup(t, c, clock, pri.ID, "full")
+
+	P, B := api.DefaultProvisioningPrefix, api.DefaultBackupPrefix
+	for _, tc := range []struct {
+		name, route string
+		del         func() error
+		gone        func() bool
+	}{
+		{"managed replication", P + "/services/{id}/replication",
+			func() error { return c.EndManagedReplication(ctx, rep.ID) },
+			func() bool { s, err := c.GetService(ctx, rep.ID); return err == nil && s.PrimaryHost == "" }},
+		{"allow-list entry", P + "/services/{id}/security/allowlist",
+			func() error {
+				al, err := c.RemoveAllowListEntry(ctx, pri.ID, "198.51.100.9/32")
+				if err == nil && (len(al) == 0 || len(al[0].AllowList) != 1) {
+					return fmt.Errorf("the allow list after the removal: %+v", al)
+				}
+				return err
+			},
+			func() bool { al, err := c.GetAllowList(ctx, pri.ID); return err == nil && len(al[0].AllowList) == 1 }},
+		{"schedule", B + "/backups/schedules/{id}",
+			func() error { return c.DeleteSchedule(ctx, int64(sc.ID)) },
+			func() bool { _, err := c.GetSchedule(ctx, int64(sc.ID)); return api.IsNotFound(err) }},
+		{"restore", B + "/restores/{id}",
+			func() error {
+				r, err := c.CreateRestore(ctx, api.ManagedRestore(rep.ID, full.Key))
+				if err != nil {
+					return err
+				}
+				return c.DeleteRestore(ctx, int64(r.ID))
+			},
+			func() bool { l, err := c.ListRestores(ctx, rep.ID); return err == nil && len(l) == 0 }},
+		{"service", P + "/services/{id}",
+			func() error { return c.DeleteService(ctx, rep.ID) },
+			func() bool {
+				s, err := c.GetService(ctx, rep.ID)
+				return api.IsNotFound(err) || err == nil && s.Pending()
+			}},
+	} {
+		if err := sb.ArmFault(sandbox.ArmedFault{Kind: sandbox.AnswerDropped, Method: "DELETE", Path: tc.route}); err != nil {
+			t.Fatal(err)
+		}
+		before := sb.Stats().Count("DELETE", tc.route)
+		if err := tc.del(); err != nil {
+			t.Errorf("%s: carried out, its answer lost: %v, want done", tc.name, err)
+		}
+		if n := sb.Stats().Count("DELETE", tc.route) - before; n != 1 {
+			t.Errorf("%s: DELETE sent %d times, want once", tc.name, n)
+		}
+		if !tc.gone() {
+			t.Errorf("%s: not removed", tc.name)
+		}
 	}
 }
