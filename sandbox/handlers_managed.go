@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"fmt"
 	"net/http"
 	"strings"
 	"time"
@@ -17,7 +18,8 @@ import (
 // service's replicas. The replica reports its primary (primary_host,
 // replication_enabled); in SQLDemo its sky.replication_status() answers
 // for the managed replication (a replica the platform configured: no
-// allow list or grant on the user's side).
+// allow list or grant on the user's side). A new link never replaces
+// replication a service has already: it is refused (409) naming it.
 
 // managedLink is a service's managed replication: it replicates from
 // primary.
@@ -62,6 +64,26 @@ func (st *store) managedFields(s *service, out *api.Service) {
 	}
 }
 
+// linkOf names the replication s has as a secondary: a managed link (the
+// replica's, or the primary's side of a bi-directional one) or one set up
+// with the sky procedures.
+func (st *store) linkOf(s *service) string {
+	switch {
+	case s.managed != nil:
+		return fmt.Sprintf("%s managed replication from %s", s.managed.typ, s.managed.primary)
+	case s.repl == nil:
+		return "none"
+	case !s.repl.managed:
+		return fmt.Sprintf("from %s:%d, set up with the sky procedures", s.repl.host, s.repl.port)
+	}
+	for _, x := range st.replicasOf(s) {
+		if x.managed != nil && x.managed.typ == api.ReplicationBi && s.repl.host == x.fqdn() {
+			return fmt.Sprintf("%s managed replication with %s", api.ReplicationBi, x.id)
+		}
+	}
+	return "managed replication from " + s.repl.host
+}
+
 // managedReplica is the replication the platform configures on sec to
 // follow pri from t: GTID from pri's position now, running.
 func managedReplica(sec, pri *service, t time.Time) *replica {
@@ -85,6 +107,8 @@ func readyForReplication(s *service, role string) *apiError {
 }
 
 // POST /services/{id}/replication {"primary_host", "replication_type"}.
+// Refused when the replica replicates already (managed, or by the sky
+// procedures), and, for bi-directional, when the primary does.
 func hStartManagedReplication(st *store, c *reqCtx) (int, any, *apiError) {
 	var body api.ManagedReplication
 	if err := decodeBody(c, &body); err != nil {
@@ -122,11 +146,15 @@ func hStartManagedReplication(st *store, c *reqCtx) (int, any, *apiError) {
 		return 0, nil, errf(http.StatusConflict, "primary_host", "primary_host: %s is itself a replica of %s; choose a service that is not a replica", pri.id, pri.managed.primary)
 	case len(st.replicasOf(sec)) > 0:
 		return 0, nil, errf(http.StatusConflict, "service_id", "service %s is the primary of %s; a primary cannot become a replica", sec.id, st.replicasOf(sec)[0].id)
+	case sec.repl != nil:
+		return 0, nil, errf(http.StatusConflict, "service_id", "service %s already replicates (%s); end that replication first", sec.id, st.linkOf(sec))
+	case body.ReplicationType == api.ReplicationBi && pri.repl != nil:
+		return 0, nil, errf(http.StatusConflict, "primary_host", "primary_host: %s already replicates (%s); a bi-directional link would replace that: end it first, or set up a uni-directional one", pri.id, st.linkOf(pri))
 	}
 	sec.managed = &managedLink{primary: pri.id, typ: body.ReplicationType, since: c.now}
 	sec.repl = managedReplica(sec, pri, c.now)
 	sec.gtidSlavePos = sec.repl.gtid
-	if body.ReplicationType == api.ReplicationBi && (pri.repl == nil || pri.repl.managed) {
+	if body.ReplicationType == api.ReplicationBi {
 		pri.repl = managedReplica(pri, sec, c.now)
 	}
 	sec.updated, pri.updated = c.now, c.now
@@ -134,7 +162,8 @@ func hStartManagedReplication(st *store, c *reqCtx) (int, any, *apiError) {
 }
 
 // DELETE /services/{id}/replication: the replica stops following its
-// primary; its data stays.
+// primary (and, for a bi-directional link, the primary it); its data
+// stays. The primary's replication from anyone else is left as it is.
 func hEndManagedReplication(st *store, c *reqCtx) (int, any, *apiError) {
 	s, err := changeableService(st, c)
 	if err != nil {
@@ -146,7 +175,9 @@ func hEndManagedReplication(st *store, c *reqCtx) (int, any, *apiError) {
 		}
 		return 0, nil, errf(http.StatusBadRequest, "service_id", "service %s has no managed replication", s.id)
 	}
-	if p, ok := st.services[s.managed.primary]; ok && p.repl != nil && p.repl.managed {
+	// the primary's side is this link's only when it runs both ways
+	if p, ok := st.services[s.managed.primary]; ok && s.managed.typ == api.ReplicationBi &&
+		p.repl != nil && p.repl.managed && p.repl.host == s.fqdn() {
 		p.repl = nil
 		p.updated = c.now
 	}

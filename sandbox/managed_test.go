@@ -104,3 +104,58 @@ func TestManagedReplication(t *testing.T) {
 		t.Errorf("end while pending: %s", m)
 	}
 }
+
+// A new managed link never replaces one a service has already (refused
+// with 409 naming it), and ending a uni-directional link leaves its
+// primary's own replication alone.
+func TestManagedReplicationKeepsOtherLinks(t *testing.T) {
+	h := newHarness(t, Options{SQL: SQLDemo, Seed: 11})
+	P := "/provisioning/v1/services/"
+	msg := func(b api.ErrorBody) string { return b.Errors[0].Message }
+	priID := h.readyService("orders-main", "aws")
+	peerID := h.readyService("orders-peer", "aws")
+	repID := h.readyService("orders-copy", "aws")
+	skyID := h.readyService("orders-sky", "aws")
+	pri, peer := h.service(priID), h.service(peerID)
+	priDB := h.sqlClient(pri, h.credentials(priID))
+	streamsFromPeer := func(when string) {
+		t.Helper()
+		h.clk.Advance(10 * time.Second)
+		if st := mustStatus(t, priDB); !st.Configured || st.IORunning != "Yes" || st.MasterHost != peer.FQDN {
+			t.Fatalf("%s: the primary's replication from %s: %+v", when, peerID, st)
+		}
+	}
+
+	// orders-main and orders-peer replicate both ways
+	h.do("POST", P+peerID+"/replication", api.ManagedReplication{PrimaryHost: priID, ReplicationType: api.ReplicationBi}).want(t, 202)
+	streamsFromPeer("bi-directional")
+
+	// a second bi-directional link would make orders-main follow another
+	m := msg(h.do("POST", P+repID+"/replication", api.ManagedReplication{PrimaryHost: priID, ReplicationType: api.ReplicationBi}).errBody(t, 409))
+	if !strings.Contains(m, priID) || !strings.Contains(m, peerID) {
+		t.Errorf("a bi-directional link over an existing one: %q, want it refused naming %s and %s", m, priID, peerID)
+	}
+	if s := h.service(repID); s.PrimaryHost != "" || s.ReplicationEnabled {
+		t.Fatalf("a refused request changed the replica: %+v", s)
+	}
+	streamsFromPeer("after the refusal")
+
+	// a uni-directional replica of orders-main, then its end
+	h.do("POST", P+repID+"/replication", api.ManagedReplication{PrimaryHost: priID, ReplicationType: api.ReplicationUni}).want(t, 202)
+	h.do("DELETE", P+repID+"/replication", nil).want(t, 200)
+	streamsFromPeer("a uni-directional replica ended")
+
+	// a service that replicates already by the sky procedures
+	sky := h.service(skyID)
+	skyDB := h.sqlClient(sky, h.credentials(skyID))
+	if _, err := skyDB.ChangeExternalPrimaryGTID(bg, "db.example.com", 3306, "0-1-100", true); err != nil {
+		t.Fatal(err)
+	}
+	m = msg(h.do("POST", P+skyID+"/replication", api.ManagedReplication{PrimaryHost: priID, ReplicationType: api.ReplicationUni}).errBody(t, 409))
+	if !strings.Contains(m, "db.example.com") {
+		t.Errorf("a managed link over the sky procedures' replication: %q, want it refused naming db.example.com", m)
+	}
+	if st := mustStatus(t, skyDB); st.MasterHost != "db.example.com" {
+		t.Fatalf("a refused request changed the replication: %+v", st)
+	}
+}
