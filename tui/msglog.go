@@ -182,6 +182,7 @@ type logDialog struct {
 	filter string
 
 	shown  []int // indices into log.entries that match the filter
+	seqs   []int // the seq of each shown entry: the selection's anchor
 	lines  []logLine
 	starts []int // first line of each shown entry, and len(lines)
 	sel    int   // index into shown
@@ -218,11 +219,13 @@ func (d *logDialog) rows() int {
 // layout wraps the entries that match the filter to the box's width and
 // keeps the selection on the same entry (on the newest when it was there).
 func (d *logDialog) layout() {
-	selSeq, follow := -1, d.sel < 0 || d.sel >= len(d.shown)-1
+	// the selection is anchored by seq, not by index: once the log is
+	// full, each new entry shifts the indices by one
+	selSeq, follow := -1, d.sel < 0 || d.sel >= len(d.seqs)-1
 	if !follow {
-		selSeq = d.log.entries[d.shown[d.sel]].seq
+		selSeq = d.seqs[d.sel]
 	}
-	d.shown, d.lines, d.starts = d.shown[:0], d.lines[:0], d.starts[:0]
+	d.shown, d.seqs, d.lines, d.starts = d.shown[:0], d.seqs[:0], d.lines[:0], d.starts[:0]
 	needle := strings.ToLower(d.filter)
 	d.sel = -1
 	for i, e := range d.log.entries {
@@ -235,6 +238,7 @@ func (d *logDialog) layout() {
 		d.starts = append(d.starts, len(d.lines))
 		d.lines = append(d.lines, d.entryLines(e, len(d.shown))...)
 		d.shown = append(d.shown, i)
+		d.seqs = append(d.seqs, e.seq)
 	}
 	d.starts = append(d.starts, len(d.lines))
 	if d.sel < 0 || follow {
@@ -470,7 +474,7 @@ func (d *logDialog) KeyMap() help.KeyMap {
 	}
 	clear := k.FilterClear
 	clear.SetEnabled(d.filter != "")
-	return kit.Keys{Short: []key.Binding{d.closeKey(), clear, k.Copy, k.Filter, k.Down, k.Top, k.PageDown}}
+	return kit.Keys{Short: []key.Binding{d.closeKey(), clear, k.Copy, k.Filter, k.Down, k.Up, k.PageDown, k.PageUp, k.Top, k.Bottom}}
 }
 
 // hint is the box's last line: how much is below, then as many of the

@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"encoding/base64"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -320,5 +321,27 @@ func TestMessageLogKeysOneMeaning(t *testing.T) {
 	h.Key("esc")
 	if len(h.m.dialogs) != 0 {
 		t.Fatal("esc without a filter did not close the log")
+	}
+}
+
+// TestMessageLogSelectionStaysWhenFull: once the log is full, each new
+// entry lets the oldest go; the entry the user selected stays selected.
+func TestMessageLogSelectionStaysWhenFull(t *testing.T) {
+	h := fakeApp(t, time.Minute, &fakeScreen{id: "a"})
+	for i := range logMax {
+		h.m.toast(kit.ToastInfo, fmt.Sprintf("note %d", i))
+	}
+	h.Key("L")
+	h.Key("k")
+	h.Key("k")
+	before := selectedEntry(h)
+	if !strings.Contains(before, "note 497") {
+		t.Fatalf("selected %q", before)
+	}
+	for i := range 3 {
+		h.m.toast(kit.ToastInfo, fmt.Sprintf("later %d", i))
+	}
+	if got := selectedEntry(h); got != before {
+		t.Fatalf("the selection moved from %q to %q as entries came", before, got)
 	}
 }
