@@ -8,13 +8,11 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/ansi"
-	"github.com/charmbracelet/x/exp/teatest/v2"
 
 	"github.com/skytui/skytui/api"
 	"github.com/skytui/skytui/kit"
+	"github.com/skytui/skytui/sandbox"
 	"github.com/skytui/skytui/screens/backups"
-	"github.com/skytui/skytui/theme"
 	"github.com/skytui/skytui/tui"
 	"github.com/skytui/skytui/tui/tuitest"
 )
@@ -40,66 +38,58 @@ func TestBackupFlow(t *testing.T) {
 	srv, clk, c := tuitest.Sandbox(t, false)
 	createService(t, c, "flow-db")
 	clk.Advance(6 * time.Minute) // launched
-	rec := tuitest.NewFrameRecorder(tui.New(tui.Options{Client: c, Profile: "flow", Now: clk.Now, SlowInterval: 30 * time.Second,
-		Getenv: func(string) string { return "" }, Secrets: tuitest.Secrets(t, "team")}))
-	tm := teatest.NewTestModel(t, rec, teatest.WithInitialTermSize(100, 30))
-	press := func(ks ...string) {
-		for _, k := range ks {
-			tm.Send(tuitest.KeyMsg(k))
-		}
-	}
+	p := program(t, c, clk, 100, 30, func(o *tui.Options) { o.Profile, o.Demo = "flow", false })
 	posts := func() int { return srv.Stats().Count("POST", schedulesRoute) }
+	// chooseIncremental opens the form and picks incremental, which the
+	// first step shows as offered
+	chooseIncremental := func(offered string) {
+		p.Press("n")
+		p.Wait("Step 1 of 3: type")
+		p.Wait("incremental  " + offered)
+		p.Press("down", "enter")
+	}
 
-	rec.Wait(t, "flow-db")
-	press(":")
-	tm.Type("backups flow-db")
-	press("enter")
-	rec.Wait(t, "no backups yet")
+	p.Wait("flow-db")
+	p.Command("backups flow-db")
+	p.Wait("no backups yet")
 
 	// incremental is refused before a full backup exists, with the reason
-	press("n")
-	rec.Wait(t, "Step 1 of 3: type")
-	rec.Wait(t, "incremental  unavailable: this service has no completed full backup yet")
-	press("down", "enter")
-	rec.Wait(t, "Not available: incremental needs a completed full backup first, and flow-db has none yet")
-	if !strings.Contains(rec.Frame(), "Step 1 of 3: type") {
-		t.Fatalf("incremental was accepted:\n%s", rec.Frame())
+	chooseIncremental("unavailable: this service has no completed full backup yet")
+	p.Wait("Not available: incremental needs a completed full backup first, and flow-db has none yet")
+	if !strings.Contains(p.Frame(), "Step 1 of 3: type") {
+		t.Fatalf("incremental was accepted:\n%s", p.Frame())
 	}
 
 	// a once full backup: in progress at once, then completed
-	press("up", "enter")
-	rec.Wait(t, "Step 2 of 3: when")
-	press("enter")
-	rec.Wait(t, "Step 3 of 3: destination")
-	press("enter")
-	rec.Wait(t, `"schedule": "once"`)
-	rec.Wait(t, `"backup_type": "full"`)
-	press("enter")
-	rec.Wait(t, "1 backup, 1 in progress")
-	rec.Wait(t, "backup job 1 started: full backup of flow-db")
+	p.Press("up", "enter")
+	p.Wait("Step 2 of 3: when")
+	p.Press("enter")
+	p.Wait("Step 3 of 3: destination")
+	p.Press("enter")
+	p.Wait(`"schedule": "once"`)
+	p.Wait(`"backup_type": "full"`)
+	p.Press("enter")
+	p.Wait("1 backup, 1 in progress")
+	p.Wait("backup job 1 started: full backup of flow-db")
 	if n := posts(); n != 1 {
 		t.Fatalf("the backup was sent %d times, want 1", n)
 	}
 	clk.Advance(2 * time.Minute) // past the job's end on the sandbox clock
-	press("r")
-	rec.Wait(t, "completed")
-	rec.Wait(t, "1 backup  sort")
+	p.Press("r")
+	p.Wait("completed")
+	p.Wait("1 backup  sort")
 
 	// now incremental is allowed
-	press("n")
-	rec.Wait(t, "Step 1 of 3: type")
-	rec.Wait(t, "incremental  only changes since the last backup")
-	press("down", "enter")
-	rec.Wait(t, "Step 2 of 3: when")
-	press("enter", "enter")
-	rec.Wait(t, `"backup_type": "incremental"`)
-	press("enter")
-	rec.Wait(t, "2 backups, 1 in progress")
+	chooseIncremental("only changes since the last backup")
+	p.Wait("Step 2 of 3: when")
+	p.Press("enter", "enter")
+	p.Wait(`"backup_type": "incremental"`)
+	p.Press("enter")
+	p.Wait("2 backups, 1 in progress")
 	if n := posts(); n != 2 {
 		t.Fatalf("%d backups sent, want 2", n)
 	}
-	press("q")
-	tm.WaitFinished(t, teatest.WithFinalTimeout(10*time.Second))
+	p.QuitWith("q")
 }
 
 // TestReadOnly: n says why and opens nothing; and a submit that reaches
@@ -109,7 +99,7 @@ func TestReadOnly(t *testing.T) {
 	h, srv, _ := app(t, 100, 30, true, func(o *tui.Options) { o.ReadOnly = true })
 	h.command("backups orders-prod")
 	h.Key("n")
-	waitFor(t, h, "profile demo is read-only: new backups are not allowed")
+	h.Sees("profile demo is read-only: new backups are not allowed")
 	if strings.Contains(h.Screen(), "Step 1 of 3") {
 		t.Fatalf("the form opened on a read-only profile:\n%s", h.Screen())
 	}
@@ -117,11 +107,11 @@ func TestReadOnly(t *testing.T) {
 	// (the profile was writable when it opened) is refused on submit
 	h.m.Common().ReadOnly = false
 	h.Keys("n", "enter", "enter", "enter")
-	waitFor(t, h, "Review: this is the request that will be sent")
+	h.Sees("Review: this is the request that will be sent")
 	h.m.Common().ReadOnly = true
 	h.Key("enter")
-	waitFor(t, h, "profile demo is read-only")
-	waitFor(t, h, "the API refused it: profile is read-only")
+	h.Sees("profile demo is read-only")
+	h.Sees("the API refused it: profile is read-only")
 	if n := srv.Stats().Count("POST", schedulesRoute); n != 0 {
 		t.Fatalf("%d POSTs reached the sandbox on a read-only profile", n)
 	}
@@ -137,19 +127,7 @@ func TestAllServices(t *testing.T) {
 	for _, prefix := range []string{api.DefaultBackupPrefix, api.LiveBackupPrefix} {
 		t.Run(strings.Trim(prefix, "/"), func(t *testing.T) {
 			srv, clk, c := sandboxAt(t, prefix)
-			rec := tuitest.NewFrameRecorder(tui.New(tui.Options{Client: c, Profile: "demo", Demo: true, Now: clk.Now, SlowInterval: 30 * time.Second,
-				Getenv: func(string) string { return "" }, Secrets: tuitest.Secrets(t, "team")}))
-			tm := teatest.NewTestModel(t, rec, teatest.WithInitialTermSize(120, 30))
-			press := func(ks ...string) {
-				for _, k := range ks {
-					tm.Send(tuitest.KeyMsg(k))
-				}
-			}
-			command := func(line string) {
-				press(":")
-				tm.Type(line)
-				press("enter")
-			}
+			p := program(t, c, clk, 120, 30, nil)
 			listings := func() int { return srv.Stats().Requests["GET "+prefix+"/backups"] }
 			// rows of the table: the lines after the SERVICE header
 			rows := func(frame string) (services map[string]int) {
@@ -167,55 +145,54 @@ func TestAllServices(t *testing.T) {
 				return services
 			}
 
-			press("2")
-			rec.Wait(t, "Backups of all services  74 backups, 1 in progress")
-			rec.Wait(t, "SERVICE")
-			got := rows(rec.Frame())
+			p.Press("2")
+			p.Wait("Backups of all services  74 backups, 1 in progress")
+			p.Wait("SERVICE")
+			got := rows(p.Frame())
 			if got["orders-prod"] == 0 || got["analytics-gcp"] == 0 || got["dev-serverless"] == 0 {
-				t.Fatalf("the all-services view lacks rows of several services: %v\n%s", got, rec.Frame())
+				t.Fatalf("the all-services view lacks rows of several services: %v\n%s", got, p.Frame())
 			}
 			if n := listings(); prefix == api.LiveBackupPrefix && n != 1 || prefix == api.DefaultBackupPrefix && n < 2 {
 				t.Fatalf("%d backup listings on %s", n, prefix)
 			}
 
 			// narrow, back to all
-			command("backups orders-prod")
-			rec.Wait(t, "Backups of orders-prod (dbtaf33737495)  44 backups")
-			if f := rec.Frame(); strings.Contains(f, "SERVICE") || strings.Contains(f, "analytics-gcp") {
+			p.Command("backups orders-prod")
+			p.Wait("Backups of orders-prod (dbtaf33737495)  44 backups")
+			if f := p.Frame(); strings.Contains(f, "SERVICE") || strings.Contains(f, "analytics-gcp") {
 				t.Fatalf("the narrowed view shows other services:\n%s", f)
 			}
-			press("a")
-			rec.Wait(t, "Backups of all services  74 backups")
-			rec.Wait(t, "SERVICE")
+			p.Press("a")
+			p.Wait("Backups of all services  74 backups")
+			p.Wait("SERVICE")
 
 			// an unknown service: said, nothing changed
-			command("backups nosuch")
-			rec.Wait(t, `no service named "nosuch"; still showing all services`)
-			if f := rec.Frame(); !strings.Contains(f, "Backups of all services  74 backups") || len(rows(f)) < 3 {
+			p.Command("backups nosuch")
+			p.Wait(`no service named "nosuch"; still showing all services`)
+			if f := p.Frame(); !strings.Contains(f, "Backups of all services  74 backups") || len(rows(f)) < 3 {
 				t.Fatalf("the view changed after an unknown service:\n%s", f)
 			}
-			command("backups analytics-gcp")
-			rec.Wait(t, "Backups of analytics-gcp (dbtgf08521099)")
-			command("backups nosuch")
-			rec.Wait(t, `no service named "nosuch"; still showing analytics-gcp`)
-			if f := rec.Frame(); !strings.Contains(f, "Backups of analytics-gcp (dbtgf08521099)") {
+			p.Command("backups analytics-gcp")
+			p.Wait("Backups of analytics-gcp (dbtgf08521099)")
+			p.Command("backups nosuch")
+			p.Wait(`no service named "nosuch"; still showing analytics-gcp`)
+			if f := p.Frame(); !strings.Contains(f, "Backups of analytics-gcp (dbtgf08521099)") {
 				t.Fatalf("the view changed after an unknown service:\n%s", f)
 			}
 
 			// back to all: t and n act on the selected backup's service
 			// (the first row: analytics-gcp's running backup)
-			press("a")
-			rec.Wait(t, "Backups of all services  74 backups")
-			press("j") // orders-prod
-			press("t")
-			rec.Wait(t, "Schedules of orders-prod (dbtaf33737495)")
-			rec.Wait(t, "daily at 03:00 UTC")
-			press("t", "k", "n")
-			rec.Wait(t, "New backup of analytics-gcp")
-			press("esc")
-			rec.Wait(t, "new backup cancelled")
-			press("q")
-			tm.WaitFinished(t, teatest.WithFinalTimeout(10*time.Second))
+			p.Press("a")
+			p.Wait("Backups of all services  74 backups")
+			p.Press("j") // orders-prod
+			p.Press("t")
+			p.Wait("Schedules of orders-prod (dbtaf33737495)")
+			p.Wait("daily at 03:00 UTC")
+			p.Press("t", "k", "n")
+			p.Wait("New backup of analytics-gcp")
+			p.Press("esc")
+			p.Wait("new backup cancelled")
+			p.QuitWith("q")
 		})
 	}
 }
@@ -225,12 +202,11 @@ func TestAllServices(t *testing.T) {
 // unknown (after asking the listing once more) and changes nothing.
 func TestOpenBeforeServicesListed(t *testing.T) {
 	_, clk, c := tuitest.Sandbox(t, true)
-	fresh := backups.New(&kit.Common{Client: c, Now: clk.Now, Theme: theme.Default()})
-	fresh.SetSize(100, 28)
+	fresh := screenOn(c, clk, 100, 28)
 	if cmd := fresh.Open("orders-prod"); cmd != nil {
 		t.Fatal("Open before the listing did something at once")
 	}
-	if fresh.ServiceID() != "" || !strings.Contains(ansi.Strip(fresh.View()), "looking up service orders-prod") {
+	if fresh.ServiceID() != "" || !strings.Contains(tuitest.View(fresh), "looking up service orders-prod") {
 		t.Fatalf("before the listing: shows %q\n%s", fresh.ServiceID(), fresh.View())
 	}
 	svcs, err := c.ListServices(context.Background())
@@ -255,8 +231,7 @@ func TestOpenBeforeServicesListed(t *testing.T) {
 	}
 
 	// unknown before the listing: said when it arrives, nothing changed
-	other := backups.New(&kit.Common{Client: c, Now: clk.Now, Theme: theme.Default()})
-	other.SetSize(100, 28)
+	other := screenOn(c, clk, 100, 28)
 	if cmd := other.Open("nosuch"); cmd != nil {
 		t.Fatal("Open before the listing did something at once")
 	}
@@ -268,9 +243,19 @@ func TestOpenBeforeServicesListed(t *testing.T) {
 	if msg, ok := run(cmd).(kit.ToastMsg); !ok || msg.Text != `no service named "nosuch"; still showing all services` {
 		t.Fatalf("unknown name: %#v", run(cmd))
 	}
-	if other.ServiceID() != "" || strings.Contains(ansi.Strip(other.View()), "looking up") {
+	if other.ServiceID() != "" || strings.Contains(tuitest.View(other), "looking up") {
 		t.Fatalf("after an unknown name: shows %q\n%s", other.ServiceID(), other.View())
 	}
+}
+
+// screenOn is the Backups screen alone, outside the root, on c at the
+// sandbox's clock.
+func screenOn(c *api.Client, clk *sandbox.ManualClock, w, h int) *backups.Screen {
+	common := tuitest.Common()
+	common.Client, common.Now = c, clk.Now
+	s := backups.New(common)
+	s.SetSize(w, h)
+	return s
 }
 
 func run(cmd tea.Cmd) tea.Msg {
@@ -287,8 +272,7 @@ func TestFirstFetchListsEveryService(t *testing.T) {
 	for _, prefix := range []string{api.DefaultBackupPrefix, api.LiveBackupPrefix} {
 		t.Run(strings.Trim(prefix, "/"), func(t *testing.T) {
 			_, clk, c := sandboxAt(t, prefix)
-			s := backups.New(&kit.Common{Client: c, Now: clk.Now, Theme: theme.Default()})
-			s.SetSize(140, 30)
+			s := screenOn(c, clk, 140, 30)
 			for _, r := range s.Resources() {
 				if r.Key != kit.AllBackupsKey.String() {
 					continue
@@ -298,7 +282,7 @@ func TestFirstFetchListsEveryService(t *testing.T) {
 					t.Fatal(err)
 				}
 				s.Update(kit.DataMsg{Key: r.Key, Data: data})
-				v := ansi.Strip(s.View())
+				v := tuitest.View(s)
 				// no services listing yet: the names the backups carry, else the IDs
 				for _, svc := range [][2]string{{"orders-prod", "dbtaf33737495"}, {"analytics-gcp", "dbtgf08521099"}} {
 					if !strings.Contains(v, svc[0]) && !strings.Contains(v, svc[1]) {
@@ -345,7 +329,7 @@ func TestPolledFastWhileInProgress(t *testing.T) {
 	if got := armed(); !all(got, 30*time.Second) {
 		t.Fatalf("after the backup completed, polls armed at %v (want all 30s)", got)
 	}
-	waitFor(t, h, "8 backups  sort")
+	h.Sees("8 backups  sort")
 }
 
 // TestCommandLineOpensByNameOrID: ":backups" takes a name or an ID, and a
@@ -353,13 +337,13 @@ func TestPolledFastWhileInProgress(t *testing.T) {
 func TestCommandLineOpensByNameOrID(t *testing.T) {
 	h, _, clk := app(t, 100, 30, true, nil)
 	h.command("backups dbtgf08521099")
-	waitFor(t, h, "Backups of analytics-gcp (dbtgf08521099)")
+	h.Sees("Backups of analytics-gcp (dbtgf08521099)")
 	h.command("backups orders-prod")
-	waitFor(t, h, "Backups of orders-prod (dbtaf33737495)")
+	h.Sees("Backups of orders-prod (dbtaf33737495)")
 	v := createService(t, h.m.Common().Client, "late-db")
 	clk.Advance(6 * time.Minute)
 	h.command("backups late-db")
-	waitFor(t, h, "Backups of late-db ("+v.ID+")")
+	h.Sees("Backups of late-db (" + v.ID + ")")
 }
 
 // TestEscKeepsWhatWasTyped: esc leaves the form; n brings it back as it
@@ -369,11 +353,11 @@ func TestEscKeepsWhatWasTyped(t *testing.T) {
 	h.command("backups orders-prod")
 	h.Keys("n", "down", "down", "enter", "down", "down", "down", "enter")
 	h.TypeText("0 4 * * 1-5") // as typed, one key at a time
-	waitFor(t, h, "ok: Monday to Friday at 04:00 UTC")
+	h.Sees("ok: Monday to Friday at 04:00 UTC")
 	h.Key("esc")
-	waitFor(t, h, "new backup cancelled; n brings back what you typed")
+	h.Sees("new backup cancelled; n brings back what you typed")
 	h.Key("n")
-	waitFor(t, h, "> logical")
+	h.Sees("> logical")
 	h.Keys("enter", "enter")
-	waitFor(t, h, "> 0 4 * * 1-5")
+	h.Sees("> 0 4 * * 1-5")
 }

@@ -1,8 +1,6 @@
 package backups_test
 
 import (
-	"os"
-	"strings"
 	"testing"
 	"time"
 
@@ -12,16 +10,22 @@ import (
 	"github.com/skytui/skytui/tui/tuitest"
 )
 
-func TestMain(m *testing.M) {
-	time.Local = time.UTC // snapshots show times
-	os.Exit(m.Run())
+func TestMain(m *testing.M) { tuitest.Main(m) }
+
+// options are the whole application's on c at the sandbox's clock:
+// profile "demo" (a demo), polls every 30 s, the team's bucket
+// credentials, no environment.
+func options(t *testing.T, c *api.Client, clk *sandbox.ManualClock) tui.Options {
+	return tui.Options{Client: c, Profile: "demo", Demo: true, Now: clk.Now, SlowInterval: 30 * time.Second, Secrets: tuitest.Secrets(t, "team"),
+		Getenv: func(string) string { return "" }}
 }
 
 // harness drives the root model without a terminal (see
 // tuitest.Harness); spinner frames are dropped too.
 type harness struct {
 	*tuitest.Harness
-	m *tui.Model
+	m   *tui.Model
+	srv *sandbox.Server
 }
 
 // command runs a ":" command line.
@@ -36,34 +40,31 @@ func (h *harness) command(line string) {
 func app(t *testing.T, w, h int, demo bool, tweak func(*tui.Options)) (*harness, *sandbox.Server, *sandbox.ManualClock) {
 	t.Helper()
 	srv, clk, c := tuitest.Sandbox(t, demo)
-	opts := tui.Options{Client: c, Profile: "demo", Demo: true, Now: clk.Now, SlowInterval: 30 * time.Second, Secrets: tuitest.Secrets(t, "team"),
-		After: tuitest.After, Getenv: func(string) string { return "" }}
+	opts := options(t, c, clk)
+	opts.After = tuitest.After
 	if tweak != nil {
 		tweak(&opts)
 	}
 	m := tui.New(opts)
 	hs := &tuitest.Harness{T: t, Model: m, Render: m.Render, Ignore: []string{"bubbles/v2/cursor", "bubbles/v2/spinner"}}
-	return &harness{Harness: hs.Start(w, h), m: m}, srv, clk
+	return &harness{Harness: hs.Start(w, h), m: m, srv: srv}, srv, clk
+}
+
+// program runs the whole application in a real program (teatest) on c at
+// w x h, on real timers.
+func program(t *testing.T, c *api.Client, clk *sandbox.ManualClock, w, h int, tweak func(*tui.Options)) *tuitest.Program {
+	t.Helper()
+	opts := options(t, c, clk)
+	if tweak != nil {
+		tweak(&opts)
+	}
+	return tuitest.Run(t, tui.New(opts), w, h)
 }
 
 // sandboxAt is the demo sandbox at T0 with a client on the given backup
 // prefix (api.DefaultBackupPrefix or api.LiveBackupPrefix).
 func sandboxAt(t *testing.T, prefix string) (*sandbox.Server, *sandbox.ManualClock, *api.Client) {
 	t.Helper()
-	clk := sandbox.NewManualClock(tuitest.T0)
-	srv := sandbox.New(sandbox.Options{DemoData: true, Seed: 7, APIKey: tuitest.TestKey, Clock: clk})
-	t.Cleanup(func() { srv.Close() })
-	c, err := api.New(api.Config{BaseURL: "http://127.0.0.1:8080", APIKey: tuitest.TestKey, HTTPClient: tuitest.HTTPClient(srv),
-		MaxRetries: -1, BackupPrefix: prefix})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return srv, clk, c
-}
-
-func waitFor(t *testing.T, h *harness, what string) {
-	t.Helper()
-	if !strings.Contains(h.Screen(), what) {
-		t.Fatalf("the screen does not show %q:\n%s", what, h.Screen())
-	}
+	srv, clk, _ := tuitest.Sandbox(t, true)
+	return srv, clk, tuitest.Client(t, srv, tuitest.TestKey, func(c *api.Config) { c.BackupPrefix = prefix })
 }

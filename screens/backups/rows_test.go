@@ -4,13 +4,13 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/skytui/skytui/api"
 	"github.com/skytui/skytui/kit"
@@ -18,7 +18,7 @@ import (
 	"github.com/skytui/skytui/tui/tuitest"
 )
 
-var now = time.Date(2026, 3, 14, 12, 0, 0, 0, time.UTC)
+var now = tuitest.T0
 
 const sid = "dbtaf33737495"
 
@@ -35,8 +35,7 @@ func bk(key, typ, status string, age time.Duration) api.Backup {
 
 func newScreen(t *testing.T, w, h int) *Screen {
 	t.Helper()
-	c := &kit.Common{Theme: theme.Default(), Now: func() time.Time { return now }, Profile: "t"}
-	s := New(c)
+	s := New(tuitest.Common())
 	s.SetSize(w, h)
 	s.Update(kit.DataMsg{Key: kit.ServicesKey.String(), Data: []api.Service{{ID: sid, Name: "orders-prod"}}, At: now})
 	s.Open(sid)
@@ -91,8 +90,8 @@ func TestStatusCallMergedWithListing(t *testing.T) {
 	if a, _ = find(s, "aaa"); a.Word != "failed" {
 		t.Fatalf("failed: %+v", a)
 	}
-	if !strings.Contains(ansi.Strip(s.View()), "status call failed: showing the listing's status") {
-		t.Fatalf("no word about the failed status call:\n%s", ansi.Strip(s.View()))
+	if !strings.Contains(tuitest.View(s), "status call failed: showing the listing's status") {
+		t.Fatalf("no word about the failed status call:\n%s", tuitest.View(s))
 	}
 }
 
@@ -147,7 +146,7 @@ func TestAgeMarksBackupsTooOldForReplication(t *testing.T) {
 	if !strings.HasPrefix(txt, "yes: 3d old") {
 		t.Fatalf("replication = %q", txt)
 	}
-	v := ansi.Strip(s.View())
+	v := tuitest.View(s)
 	if !strings.Contains(v, "too old = over 4 days: cannot start replication") {
 		t.Fatalf("no legend:\n%s", v)
 	}
@@ -182,8 +181,8 @@ func TestSortAndFilter(t *testing.T) {
 	if got := order(); !reflect.DeepEqual(got, []string{"a3", "a1", "a2"}) {
 		t.Fatalf("by status reversed: %v", got)
 	}
-	if !strings.Contains(ansi.Strip(s.View()), "sort: status v") {
-		t.Fatalf("sort not shown:\n%s", ansi.Strip(s.View()))
+	if !strings.Contains(tuitest.View(s), "sort: status v") {
+		t.Fatalf("sort not shown:\n%s", tuitest.View(s))
 	}
 	// the filter narrows, survives a refresh, esc clears it
 	press(s, "/")
@@ -248,7 +247,7 @@ func TestCreatedScheduleShownAtOnce(t *testing.T) {
 	s := newScreen(t, 140, 30)
 	req := api.ScheduleRequest{BackupType: "full", Schedule: "0 4 * * *", ServiceID: sid}
 	s.Update(kit.ActionDoneMsg{Tag: submitTag{req: req, svcID: sid, at: now}, Result: &api.Schedule{ID: 9, Schedule: "cron", Cron: "0 4 * * *", Status: "Active"}})
-	v := ansi.Strip(s.View())
+	v := tuitest.View(s)
 	if s.mode != modeSchedules || !strings.Contains(v, "daily at 04:00 UTC") || !strings.Contains(v, "Sun 2026-03-15 04:00 UTC") {
 		t.Fatalf("the new schedule is not shown with its next runs:\n%s", v)
 	}
@@ -271,7 +270,7 @@ func TestDetailHasEveryField(t *testing.T) {
 	b.Bucket, b.IsExternalStorage, b.Method, b.CloudProvider, b.PointInTime = "s3://acme-exports/orders", true, "mysqldump", "aws", "2026-03-14T10:00:00Z"
 	feed(s, backupData{Backups: []api.Backup{b}})
 	press(s, "enter")
-	v := ansi.Strip(s.View())
+	v := tuitest.View(s)
 	for _, want := range []string{"ext:" + sid + ":pod", "logical", "mysqldump", "completed  (from the listing)",
 		"2026-03-14 10:00:00 UTC", "2026-03-14 10:05:00 UTC", "5m00s", "3.0 GiB (3221225472 bytes)",
 		"your own bucket (offloaded", "Bucket path            s3://acme-exports/orders", "2026-03-14T10:00:00Z", "0-1-ext", "mariadb-bin.000042", "1234",
@@ -322,23 +321,12 @@ func TestViewFitsArea(t *testing.T) {
 			if k != "" {
 				press(s, k)
 			}
-			lines := strings.Split(ansi.Strip(s.View()), "\n")
-			if len(lines) > size[1] {
-				t.Errorf("%dx%d after %q: %d lines", size[0], size[1], k, len(lines))
-			}
-			for i, l := range lines {
-				if ansi.StringWidth(l) > size[0] {
-					t.Errorf("%dx%d after %q: line %d is %d wide", size[0], size[1], k, i, ansi.StringWidth(l))
-				}
-			}
+			tuitest.CheckFits(t, fmt.Sprintf("%dx%d after %q", size[0], size[1], k), tuitest.View(s), size[0], size[1])
 		}
 	}
 }
 
-func press(s *Screen, k string) tea.Cmd {
-	_, cmd := s.Update(tuitest.KeyMsg(k))
-	return cmd
-}
+func press(s *Screen, k string) tea.Cmd { return tuitest.Press(s, k) }
 
 func b64(s string) string { return base64.StdEncoding.EncodeToString([]byte(s)) }
 
@@ -372,7 +360,7 @@ func TestAllServicesWithoutSelection(t *testing.T) {
 			t.Errorf("%s with nothing selected: %#v, mode %v", k, msg, s.mode)
 		}
 	}
-	if v := ansi.Strip(s.View()); !strings.Contains(v, "Backups of all services") || !strings.Contains(v, "no backups of any service yet") {
+	if v := tuitest.View(s); !strings.Contains(v, "Backups of all services") || !strings.Contains(v, "no backups of any service yet") {
 		t.Errorf("empty all-services view:\n%s", v)
 	}
 }

@@ -3,31 +3,25 @@ package services
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/skytui/skytui/api"
 	"github.com/skytui/skytui/kit"
-	"github.com/skytui/skytui/theme"
 	"github.com/skytui/skytui/tui/tuitest"
 )
 
-func TestMain(m *testing.M) {
-	time.Local = time.UTC
-	os.Exit(m.Run())
-}
+func TestMain(m *testing.M) { tuitest.Main(m) }
 
-var now = time.Date(2026, 3, 14, 12, 0, 0, 0, time.UTC)
+var now = tuitest.T0
 
 func newScreen(w, h int) *Screen {
-	c := &kit.Common{Theme: theme.Default(), Now: func() time.Time { return now }, Profile: "t"}
-	s := New(c)
+	s := New(tuitest.Common())
 	s.SetSize(w, h)
 	return s
 }
@@ -69,10 +63,7 @@ func feed(s *Screen, svcs []api.Service) tea.Cmd {
 	return cmd
 }
 
-func press(s *Screen, k string) tea.Cmd {
-	_, cmd := s.Update(tuitest.KeyMsg(k))
-	return cmd
-}
+func press(s *Screen, k string) tea.Cmd { return tuitest.Press(s, k) }
 
 func TestSelectionKeptByIDAcrossRefreshes(t *testing.T) {
 	s := newScreen(120, 30)
@@ -136,8 +127,8 @@ func TestSort(t *testing.T) {
 	if got := ids(s); !reflect.DeepEqual(got, []string{"svc-00003", "svc-00002", "svc-00001"}) {
 		t.Fatalf("by created, reversed: %v", got)
 	}
-	if !strings.Contains(ansi.Strip(s.View()), "sort: created ^") {
-		t.Fatalf("sort not shown:\n%s", ansi.Strip(s.View()))
+	if !strings.Contains(tuitest.View(s), "sort: created ^") {
+		t.Fatalf("sort not shown:\n%s", tuitest.View(s))
 	}
 }
 
@@ -220,7 +211,7 @@ func TestCreatedServiceAppearsAtOnce(t *testing.T) {
 	if _, ok := s.byID[created.ID]; !ok {
 		t.Fatal("the new service vanished on an older listing")
 	}
-	if !strings.Contains(ansi.Strip(s.View()), "fresh-db") {
+	if !strings.Contains(tuitest.View(s), "fresh-db") {
 		t.Fatal("not shown")
 	}
 	// once listed by the API, the API's record wins
@@ -240,8 +231,8 @@ func TestCreateFailureKeepsInput(t *testing.T) {
 	if s.mode != modeReview || s.draft == nil || s.draft.Name != "my-db" {
 		t.Fatalf("mode %d draft %+v", s.mode, s.draft)
 	}
-	if !strings.Contains(ansi.Strip(s.View()), "name taken") {
-		t.Fatalf("error not shown:\n%s", ansi.Strip(s.View()))
+	if !strings.Contains(tuitest.View(s), "name taken") {
+		t.Fatalf("error not shown:\n%s", tuitest.View(s))
 	}
 	// e reopens the form with the values
 	press(s, "e")
@@ -265,8 +256,8 @@ func TestEditAfterRefusalGoesToTheField(t *testing.T) {
 			Topology: "es-single", Architecture: "amd64", Size: "sky-2x8", Storage: 100, SSL: true, AllowList: "203.0.113.7"}
 		s.mode = modeReview
 		s.Update(kit.ActionDoneMsg{Tag: createTag{name: "my-db"}, Err: &api.Error{Status: 400, Message: tc.msg}})
-		if tc.field != "provider" && !strings.Contains(ansi.Strip(s.View()), "e to edit "+tc.field) {
-			t.Fatalf("%q: the review does not say e edits %s:\n%s", tc.msg, tc.field, ansi.Strip(s.View()))
+		if tc.field != "provider" && !strings.Contains(tuitest.View(s), "e to edit "+tc.field) {
+			t.Fatalf("%q: the review does not say e edits %s:\n%s", tc.msg, tc.field, tuitest.View(s))
 		}
 		press(s, "e")
 		if s.mode != modeCreate {
@@ -343,11 +334,11 @@ func TestCredentialsMaskedUntilRevealed(t *testing.T) {
 	feed(s, []api.Service{svc(1, "ready")})
 	press(s, "c")
 	s.creds.onLoaded(credsMsg{id: "dbtaf00000001", creds: &api.Credentials{Username: "u1", Password: "hunter22-secret"}})
-	if strings.Contains(ansi.Strip(s.View()), "hunter22-secret") {
+	if strings.Contains(tuitest.View(s), "hunter22-secret") {
 		t.Fatal("password shown before reveal")
 	}
 	press(s, "v")
-	if !strings.Contains(ansi.Strip(s.View()), "hunter22-secret") {
+	if !strings.Contains(tuitest.View(s), "hunter22-secret") {
 		t.Fatal("reveal did not show the password")
 	}
 	press(s, "esc")
@@ -362,7 +353,7 @@ func TestCredentialsBeforeReadyExplains(t *testing.T) {
 	if cmd := press(s, "c"); cmd != nil {
 		t.Fatal("credentials requested before the service is ready")
 	}
-	out := ansi.Strip(s.View())
+	out := tuitest.View(s)
 	if !strings.Contains(out, "Credentials exist once the service is ready") {
 		t.Fatalf("no explanation:\n%s", out)
 	}
@@ -380,8 +371,8 @@ func TestAllowListInvalidEntryNotSubmitted(t *testing.T) {
 	for _, r := range "10.1.2.3/8" {
 		press(s, string(r))
 	}
-	if !strings.Contains(ansi.Strip(s.View()), "did you mean 10.0.0.0/8") {
-		t.Fatalf("no as-you-type message:\n%s", ansi.Strip(s.View()))
+	if !strings.Contains(tuitest.View(s), "did you mean 10.0.0.0/8") {
+		t.Fatalf("no as-you-type message:\n%s", tuitest.View(s))
 	}
 	if cmd := press(s, "enter"); cmd != nil {
 		if _, ok := cmd().(kit.ActionRequestMsg); ok {
@@ -417,7 +408,7 @@ func TestAllowListWideNetworkAsksFirst(t *testing.T) {
 		for _, r := range tc.typed {
 			press(s, string(r))
 		}
-		if v := ansi.Strip(s.View()); !strings.Contains(v, tc.hint) {
+		if v := tuitest.View(s); !strings.Contains(v, tc.hint) {
 			t.Errorf("%s: the hint does not say %q:\n%s", tc.typed, tc.hint, v)
 		}
 		req, ok := press(s, "enter")().(kit.ActionRequestMsg)
@@ -458,45 +449,32 @@ func TestViewFitsArea(t *testing.T) {
 			if k != "" {
 				press(s, k)
 			}
-			lines := strings.Split(s.View(), "\n")
-			if len(lines) > size[1] {
-				t.Errorf("%dx%d %q: %d lines", size[0], size[1], k, len(lines))
-			}
-			for i, l := range lines {
-				if w := ansi.StringWidth(l); w > size[0] {
-					t.Errorf("%dx%d %q: line %d is %d wide", size[0], size[1], k, i, w)
-				}
-			}
+			tuitest.CheckFits(t, fmt.Sprintf("%dx%d %q", size[0], size[1], k), s.View(), size[0], size[1])
 		}
+	}
+}
+
+// benchView measures a frame of the Services screen with 10,000 services
+// at 200x60, after the keys are pressed.
+func benchView(b *testing.B, keys ...string) {
+	s := newScreen(200, 60)
+	feed(s, services(10000))
+	for _, k := range keys {
+		press(s, k)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		_ = s.View()
 	}
 }
 
 // BenchmarkView10k is a frame of the Services screen with 10,000 services
 // at 200x60 (target: well under 1 ms).
-func BenchmarkView10k(b *testing.B) {
-	s := newScreen(200, 60)
-	feed(s, services(10000))
-	for range 5000 {
-		press(s, "j")
-	}
-	b.ReportAllocs()
-	b.ResetTimer()
-	for b.Loop() {
-		_ = s.View()
-	}
-}
+func BenchmarkView10k(b *testing.B) { benchView(b, slices.Repeat([]string{"j"}, 5000)...) }
 
 // BenchmarkView10kDetail is the same frame with the detail pane open.
-func BenchmarkView10kDetail(b *testing.B) {
-	s := newScreen(200, 60)
-	feed(s, services(10000))
-	press(s, "enter")
-	b.ReportAllocs()
-	b.ResetTimer()
-	for b.Loop() {
-		_ = s.View()
-	}
-}
+func BenchmarkView10kDetail(b *testing.B) { benchView(b, "enter") }
 
 // BenchmarkRefresh10k is the cost of a listing of 10,000 services
 // arriving (sort, rows, filter cache, widths): once per poll, not per frame.

@@ -17,7 +17,6 @@ import (
 	"github.com/skytui/skytui/sandbox"
 	"github.com/skytui/skytui/sandbox/mariadb"
 	"github.com/skytui/skytui/sandbox/mariadb/mariadbtest"
-	"github.com/skytui/skytui/theme"
 	"github.com/skytui/skytui/tui/tuitest"
 )
 
@@ -153,7 +152,8 @@ func TestShellOptionFileTLS(t *testing.T) {
 func shellScreen(t *testing.T, o sandbox.Options) (*Screen, *[]tea.ExecCommand, *[]tea.ExecCallback) {
 	o.DemoData, o.Seed = true, 7
 	_, _, client := tuitest.SandboxWith(t, o)
-	c := &kit.Common{Theme: theme.Default(), Now: func() time.Time { return now }, Profile: "t", Client: client, ReadOnly: true}
+	c := tuitest.Common()
+	c.Client, c.ReadOnly = client, true
 	s := New(c)
 	s.SetSize(120, 30)
 	svcs, err := client.ListServices(context.Background())
@@ -281,6 +281,20 @@ func mariadbClient(t *testing.T) string {
 	return p
 }
 
+// query runs the client with q on its standard input and returns what it
+// printed; the test fails if the client does.
+func query(t *testing.T, run *shellRun, q string) string {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	run.SetStdin(strings.NewReader(q + "\n"))
+	run.SetStdout(&out)
+	run.SetStderr(&errOut)
+	if err := run.Run(); err != nil {
+		t.Fatalf("client: %v: %s", err, errOut.String())
+	}
+	return out.String()
+}
+
 // The real client on the demo's SQL endpoint, through the screen: the
 // credentials read, the option file written, a query answered.
 func TestShellRealClientOnDemoEndpoint(t *testing.T) {
@@ -289,16 +303,8 @@ func TestShellRealClientOnDemoEndpoint(t *testing.T) {
 	if toast := pressShell(t, s, "orders-prod"); toast != "" {
 		t.Fatalf("toast %q", toast)
 	}
-	run := (*runs)[0].(*shellRun)
-	var out, errOut bytes.Buffer
-	run.SetStdin(strings.NewReader("select 1;\n"))
-	run.SetStdout(&out)
-	run.SetStderr(&errOut)
-	if err := run.Run(); err != nil {
-		t.Fatalf("client: %v: %s", err, errOut.String())
-	}
-	if !strings.Contains(out.String(), "1") {
-		t.Errorf("select 1 answered %q", out.String())
+	if out := query(t, (*runs)[0].(*shellRun), "select 1;"); !strings.Contains(out, "1") {
+		t.Errorf("select 1 answered %q", out)
 	}
 }
 
@@ -327,14 +333,7 @@ func TestShellRealClientOddPassword(t *testing.T) {
 	mariadbtest.Exec(t, db, "CREATE USER 'shelluser'@'%' IDENTIFIED BY '"+quoted+"'")
 	run := &shellRun{client: client, env: shellEnv(os.Environ()),
 		target: shellTarget{Name: "odd", ID: "dbtaf1", Host: "127.0.0.1", Port: srv.Port, User: "shelluser", Password: oddPassword, MariaDB: true}}
-	var out, errOut bytes.Buffer
-	run.SetStdin(strings.NewReader("select current_user();\n"))
-	run.SetStdout(&out)
-	run.SetStderr(&errOut)
-	if err := run.Run(); err != nil {
-		t.Fatalf("client: %v: %s", err, errOut.String())
-	}
-	if !strings.Contains(out.String(), "shelluser@%") {
-		t.Errorf("current_user() = %q", out.String())
+	if out := query(t, run, "select current_user();"); !strings.Contains(out, "shelluser@%") {
+		t.Errorf("current_user() = %q", out)
 	}
 }

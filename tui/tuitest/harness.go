@@ -177,6 +177,14 @@ func (h *Harness) Paste(s string) { h.Send(tea.PasteMsg{Content: s}) }
 // Screen is the rendered frame, without escape sequences.
 func (h *Harness) Screen() string { return ansi.Strip(h.Render()) }
 
+// Sees fails the test unless the screen shows what.
+func (h *Harness) Sees(what string) {
+	h.T.Helper()
+	if !strings.Contains(h.Screen(), what) {
+		h.T.Fatalf("the screen does not show %q:\n%s", what, h.Screen())
+	}
+}
+
 // Fire delivers the recorded timers whose message matches, and settles.
 func (h *Harness) Fire(match func(tea.Msg) bool) int {
 	var keep, fire []Timer

@@ -77,6 +77,13 @@ func (p *Program) WaitRe(re *regexp.Regexp) {
 // included) and waits for the program to end.
 func (p *Program) Quit() {
 	p.T.Helper()
-	p.Press("ctrl+c")
+	p.QuitWith("ctrl+c")
+}
+
+// QuitWith presses key k, which must end the program, and waits (up to
+// 10 seconds) for the end.
+func (p *Program) QuitWith(k string) {
+	p.T.Helper()
+	p.Press(k)
 	p.TM.WaitFinished(p.T, teatest.WithFinalTimeout(10*time.Second))
 }

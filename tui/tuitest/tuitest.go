@@ -71,16 +71,27 @@ func SandboxWith(t testing.TB, o sandbox.Options) (*sandbox.Server, *sandbox.Man
 	o.Clock = clk
 	srv := sandbox.New(o)
 	t.Cleanup(func() { srv.Close() })
-	c, err := api.New(api.Config{
+	return srv, clk, Client(t, srv, o.APIKey, nil)
+}
+
+// Client is a client of the in-process server h with key: the base URL
+// fixed, no retries; tweak, if not nil, changes the rest.
+func Client(t testing.TB, h http.Handler, key string, tweak func(*api.Config)) *api.Client {
+	t.Helper()
+	cfg := api.Config{
 		BaseURL:    "http://127.0.0.1:8080",
-		APIKey:     o.APIKey,
-		HTTPClient: HTTPClient(srv),
+		APIKey:     key,
+		HTTPClient: HTTPClient(h),
 		MaxRetries: -1,
-	})
+	}
+	if tweak != nil {
+		tweak(&cfg)
+	}
+	c, err := api.New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return srv, clk, c
+	return c
 }
 
 // EmptySecrets is an empty in-memory keystore.
