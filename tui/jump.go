@@ -31,6 +31,8 @@ func (m *Model) onJump(msg kit.JumpMsg, from string) tea.Cmd {
 	cmd := m.openScreen(msg.Screen, msg.Arg)
 	if m.active != back {
 		m.jumps = append(stack, jump{from: back, to: m.active})
+	} else {
+		m.jumps = stack // a jump to the screen shown keeps the way back
 	}
 	return cmd
 }

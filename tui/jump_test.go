@@ -67,4 +67,17 @@ func TestJumpToBackupsAndRestoresAndBack(t *testing.T) {
 	h.Key("2")
 	h.Key("esc")
 	h.sees(t, "[ 2 Backups ]", "esc went back after a switch by number")
+
+	// so does a ":" command to the screen already shown
+	h.Key("1")
+	h.Key("b")
+	h.sees(t, "esc back to services", "the footer does not say esc goes back")
+	h.Key(":")
+	h.TypeText("backups")
+	h.Key("enter")
+	if strings.Contains(h.Screen(), "esc back to") {
+		t.Fatalf("the footer still offers a way back after :backups:\n%s", h.Screen())
+	}
+	h.Key("esc")
+	h.sees(t, "[ 2 Backups ]", "esc went back after a \":\" command to the screen shown")
 }

@@ -292,11 +292,11 @@ func (m *Model) switchScreen(i int) tea.Cmd {
 	if i < 0 || i >= len(m.screens) {
 		return nil
 	}
+	m.jumps = nil // a jump or a back sets them again (jump.go)
 	if i == m.active {
-		return nil
+		return nil // asked for the screen shown: it stays, the jumps are forgotten
 	}
 	m.active = i
-	m.jumps = nil // a jump or a back sets them again (jump.go)
 	return tea.Batch(tea.Batch(m.engine.switchTo(m.screen().Resources())...), m.startSpinner())
 }
 
