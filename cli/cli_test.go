@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/skytui/skytui/api/replsetup"
 	"github.com/skytui/skytui/config"
 	"github.com/skytui/skytui/keystore"
 	"github.com/skytui/skytui/sandbox"
@@ -23,6 +24,8 @@ type harness struct {
 	url     string
 	secrets string
 	cfgPath string
+	// setupSteps stands in front of replication setup's engine (env.setupSteps)
+	setupSteps func(*replsetup.Engine) setupSteps
 }
 
 // serveHarness serves a sandbox made with opts (and the key goodKey) on
@@ -470,7 +473,7 @@ func (h *harness) newEnv(stdin string, stdout, stderr io.Writer) *env {
 		openStore: func(keystore.PassphraseFunc) (*keystore.Store, error) {
 			return keystore.Open(keystore.Options{Backend: "file", FilePath: h.secrets, FileWorkFactor: 10,
 				Passphrase: func(string, bool) (string, error) { return "correct horse battery", nil }})
-		}}
+		}, setupSteps: h.setupSteps}
 }
 
 // runSplitStdin is runSplit with stdin.

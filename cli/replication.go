@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -89,7 +88,7 @@ so this machine must be in its allow list.
 			if len(pairs) == 0 && len(args) == 0 {
 				fmt.Fprintf(e.stderr, "skytui: no replication was set up from profile %s; name the secondaries: skytui replication status SECONDARY\n", c.profile.Name)
 			}
-			eng := &replsetup.Engine{Client: c.client, SQLTimeout: 10 * time.Second}
+			eng := newEngine(c.client)
 			reports := make([]pairReport, 0, len(pairs))
 			for _, p := range pairs {
 				r, err := pairStatus(ctx, eng, p, svcs)

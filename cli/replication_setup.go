@@ -169,12 +169,39 @@ func (e *env) runReplicationSetup(cmd *cobra.Command, secondary string, f *setup
 			return err
 		}
 	}
-	r := &setupRun{e: e, c: c, f: f, eng: &replsetup.Engine{Client: c.client, Now: c.client.Now, SQLTimeout: 10 * time.Second},
+	r := &setupRun{e: e, c: c, f: f, eng: newEngine(c.client),
 		report: setupReport{Primary: pri.NameOrID(), PrimaryID: pri.ID, Secondary: sec.NameOrID(), SecondaryID: sec.ID}}
+	r.steps = r.eng
+	if e.setupSteps != nil {
+		r.steps = e.setupSteps(r.eng)
+	}
 	if f.managed {
 		return r.managed(ctx, pri, sec)
 	}
 	return r.sky(ctx, pri, sec)
+}
+
+// newEngine is the replication engine on a command's client: the API,
+// and SQL on the services' readwrite ports (10 s to dial, 10 s a
+// statement).
+func newEngine(c *api.Client) *replsetup.Engine {
+	return &replsetup.Engine{Client: c, Now: c.Now, SQLTimeout: 10 * time.Second}
+}
+
+// setupSteps are the calls of replication setup, one a step: the engine's
+// (api/replsetup), which a test may stand in front of (env.setupSteps).
+type setupSteps interface {
+	CheckPair(ctx context.Context, primaryID, secondaryID string) replsetup.Outcome
+	CheckAllowList(ctx context.Context, p replsetup.Progress) replsetup.Outcome
+	AddAllowList(ctx context.Context, p replsetup.Progress, ips []string) replsetup.Outcome
+	ListBackups(ctx context.Context, p replsetup.Progress) replsetup.Outcome
+	StartRestore(ctx context.Context, p replsetup.Progress) replsetup.Outcome
+	CheckRestore(ctx context.Context, p replsetup.Progress) replsetup.Outcome
+	ChangePrimary(ctx context.Context, p replsetup.Progress) replsetup.Outcome
+	RunGrant(ctx context.Context, p replsetup.Progress, grant string) replsetup.Outcome
+	StartReplication(ctx context.Context, p replsetup.Progress) replsetup.Outcome
+	CheckManagedPair(ctx context.Context, primaryID, replicaID string) replsetup.Outcome
+	StartManaged(ctx context.Context, primaryID, replicaID, typ string) replsetup.Outcome
 }
 
 // setupRun is one run of replication setup.
@@ -183,6 +210,7 @@ type setupRun struct {
 	c      *changeSession
 	f      *setupFlags
 	eng    *replsetup.Engine
+	steps  setupSteps
 	report setupReport
 }
 
@@ -220,16 +248,16 @@ func (r *setupRun) sky(ctx context.Context, pri, sec *api.Service) error {
 	w := replsetup.NewWizard(now())
 	r.report.Method = replsetup.MethodGTID
 
-	o := eng.CheckPair(ctx, pri.ID, sec.ID)
+	o := r.steps.CheckPair(ctx, pri.ID, sec.ID)
 	w.Apply(o, now())
 	if err := r.say(o, "pair"); err != nil {
 		return err
 	}
 
-	o = eng.CheckAllowList(ctx, w.Progress)
+	o = r.steps.CheckAllowList(ctx, w.Progress)
 	if o.Verdict == replsetup.Fail && len(o.Missing) > 0 {
 		if f.allowList {
-			o = eng.AddAllowList(ctx, w.Progress, o.Missing)
+			o = r.steps.AddAllowList(ctx, w.Progress, o.Missing)
 		} else {
 			var cmds []string
 			for _, ip := range replsetup.HostCIDRs(o.Missing) {
@@ -243,7 +271,7 @@ func (r *setupRun) sky(ctx context.Context, pri, sec *api.Service) error {
 		return err
 	}
 
-	o = eng.ListBackups(ctx, w.Progress)
+	o = r.steps.ListBackups(ctx, w.Progress)
 	w.Apply(o, now())
 	if o.Verdict == replsetup.Fail {
 		return r.say(o, "backup")
@@ -295,7 +323,7 @@ func (r *setupRun) sky(ctx context.Context, pri, sec *api.Service) error {
 		return err
 	}
 
-	o = eng.ChangePrimary(ctx, w.Progress)
+	o = r.steps.ChangePrimary(ctx, w.Progress)
 	w.Apply(o, now())
 	if o.Verdict == replsetup.Pass {
 		o.Summary = "pointed " + sec.NameOrID() + " at " + pri.NameOrID() + " (" + w.PositionText() + ")"
@@ -304,7 +332,7 @@ func (r *setupRun) sky(ctx context.Context, pri, sec *api.Service) error {
 		return err
 	}
 
-	o = eng.RunGrant(ctx, w.Progress, w.Grant)
+	o = r.steps.RunGrant(ctx, w.Progress, w.Grant)
 	w.Apply(o, now())
 	if o.Verdict == replsetup.Pass {
 		o.Summary = "ran the replication grant on " + pri.NameOrID() + " (not printed: it holds the replication password)"
@@ -313,7 +341,7 @@ func (r *setupRun) sky(ctx context.Context, pri, sec *api.Service) error {
 		return err
 	}
 
-	o = eng.StartReplication(ctx, w.Progress)
+	o = r.steps.StartReplication(ctx, w.Progress)
 	w.Apply(o, now())
 	if o.Status != nil || o.Verdict != replsetup.Fail {
 		r.savePair(replsetup.PairOf(w.Progress, now()))
@@ -329,7 +357,7 @@ func (r *setupRun) sky(ctx context.Context, pri, sec *api.Service) error {
 func (r *setupRun) restore(ctx context.Context, w *replsetup.Wizard) error {
 	eng, p := r.eng, w.Progress
 	sec := api.OrID(p.SecondaryName, p.SecondaryID)
-	o := eng.StartRestore(ctx, p)
+	o := r.steps.StartRestore(ctx, p)
 	w.Apply(o, eng.Now())
 	if o.Verdict == replsetup.Fail {
 		return r.say(o, "restore")
@@ -345,7 +373,7 @@ func (r *setupRun) restore(ctx context.Context, w *replsetup.Wizard) error {
 	check := "skytui restores get " + fmt.Sprint(w.Progress.RestoreID)
 	wt := r.e.newWaiter(&r.f.cf, "restore into "+sec, check)
 	err := wt.run(ctx, func(ctx context.Context) (string, bool, error) {
-		o = eng.CheckRestore(ctx, w.Progress)
+		o = r.steps.CheckRestore(ctx, w.Progress)
 		switch o.Verdict {
 		case replsetup.Pass, replsetup.Fail:
 			return o.Verdict.String(), true, nil
@@ -369,11 +397,11 @@ func (r *setupRun) restore(ctx context.Context, w *replsetup.Wizard) error {
 func (r *setupRun) managed(ctx context.Context, pri, sec *api.Service) error {
 	eng, f := r.eng, r.f
 	r.report.Method, r.report.ReplicationType = replsetup.MethodManaged, f.mode
-	o := eng.CheckManagedPair(ctx, pri.ID, sec.ID)
+	o := r.steps.CheckManagedPair(ctx, pri.ID, sec.ID)
 	if err := r.say(o, "pair"); err != nil {
 		return err
 	}
-	o = eng.StartManaged(ctx, pri.ID, sec.ID, f.mode)
+	o = r.steps.StartManaged(ctx, pri.ID, sec.ID, f.mode)
 	if o.Verdict == replsetup.Waiting {
 		return fmt.Errorf("%s; check with `skytui services get %s` before sending it again", o.Summary, kit.ShellQuote(sec.NameOrID()))
 	}
@@ -511,8 +539,7 @@ func (e *env) runReplicationSQL(cmd *cobra.Command, arg string, cf *changeFlags,
 	if !s.Ready() {
 		return fmt.Errorf("%s %s: %s is %s: the sky procedures answer once it is ready (nothing was sent)", what, s.NameOrID(), s.NameOrID(), api.OrID(s.Status, "unknown"))
 	}
-	eng := &replsetup.Engine{Client: c.client, Now: c.client.Now, SQLTimeout: 10 * time.Second}
-	msg, err := eng.SetReplication(ctx, replsetup.Pair{SecondaryID: s.ID, SecondaryName: s.Name}, start)
+	msg, err := newEngine(c.client).SetReplication(ctx, replsetup.Pair{SecondaryID: s.ID, SecondaryName: s.Name}, start)
 	if err != nil {
 		if api.StatusOf(err) != 0 {
 			return err

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/skytui/skytui/api"
+	"github.com/skytui/skytui/api/replsetup"
 	"github.com/skytui/skytui/config"
 	"github.com/skytui/skytui/keystore"
 	"github.com/skytui/skytui/tui"
@@ -31,6 +32,9 @@ type env struct {
 	tuiActive atomic.Bool
 	// configWarned is set once the config file's warnings were printed.
 	configWarned bool
+	// setupSteps, when set, stands in front of the engine whose calls are
+	// replication setup's steps (tests make a step answer otherwise).
+	setupSteps func(*replsetup.Engine) setupSteps
 }
 
 func defaultEnv(version string) *env {
