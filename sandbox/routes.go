@@ -2,7 +2,8 @@ package sandbox
 
 import (
 	"sort"
-	"strings"
+
+	"github.com/skytui/skytui/internal/pathtmpl"
 )
 
 // The routes: each path of both prefixes (the interface document's and
@@ -11,7 +12,7 @@ import (
 type route struct {
 	pattern string
 	prefix  string
-	segs    []string
+	segs    pathtmpl.Template
 	methods map[string]handler
 }
 
@@ -28,7 +29,7 @@ func buildRoutes() []*route {
 	var routes []*route
 	add := func(prefix, p string, methods map[string]handler) {
 		pattern := prefix + p
-		routes = append(routes, &route{pattern: pattern, prefix: prefix, segs: strings.Split(strings.Trim(pattern, "/"), "/"), methods: methods})
+		routes = append(routes, &route{pattern: pattern, prefix: prefix, segs: pathtmpl.Parse(pattern), methods: methods})
 	}
 	P := provPrefix
 	add(P, "/services", map[string]handler{"GET": hListServices, "POST": hCreateService})
@@ -69,38 +70,9 @@ func buildRoutes() []*route {
 
 // match finds the route of a path; literal segments win over parameters.
 func (s *Server) match(path string) (*route, map[string]string, string) {
-	segs := strings.Split(strings.Trim(path, "/"), "/")
-	var best *route
-	var bestParams map[string]string
-	bestLiterals := -1
-	for _, rt := range s.routes {
-		if len(rt.segs) != len(segs) {
-			continue
-		}
-		params := map[string]string{}
-		literals := 0
-		ok := true
-		for i, seg := range rt.segs {
-			if strings.HasPrefix(seg, "{") {
-				if segs[i] == "" {
-					ok = false
-					break
-				}
-				params[strings.Trim(seg, "{}")] = segs[i]
-				continue
-			}
-			if seg != segs[i] {
-				ok = false
-				break
-			}
-			literals++
-		}
-		if ok && literals > bestLiterals {
-			best, bestParams, bestLiterals = rt, params, literals
-		}
-	}
-	if best == nil {
+	best, params, ok := pathtmpl.Best(path, s.routes, func(rt *route) pathtmpl.Template { return rt.segs })
+	if !ok {
 		return nil, nil, ""
 	}
-	return best, bestParams, best.prefix
+	return best, params, best.prefix
 }

@@ -8,14 +8,18 @@ package openapispec
 
 import (
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/getkin/kin-openapi/routers"
+
+	"github.com/skytui/skytui/internal/pathtmpl"
 )
 
 // RelPath is where the description lives, relative to the repository root.
@@ -79,39 +83,16 @@ func Load(tb testing.TB) *openapi3.T {
 // Find returns the route of the description that a request path (with or
 // without its query) belongs to, and the path parameters' values. Of several
 // matching templates the one with the most literal segments wins
-// (/backups/schedules over /backups/{service_id}). It returns nil when no
+// (/backups/schedules over /backups/{service_id}; of equals, the first by
+// name). It returns nil when no
 // path matches; the route's Operation is nil when the path exists but has no
 // operation for the method.
 func Find(doc *openapi3.T, method, path string) (*routers.Route, map[string]string) {
 	p, _, _ := strings.Cut(path, "?")
-	segs := strings.Split(strings.Trim(p, "/"), "/")
-	bestLit := -1
-	var tmpl string
-	var item *openapi3.PathItem
-	var params map[string]string
-	for t, it := range doc.Paths.Map() {
-		ts := strings.Split(strings.Trim(t, "/"), "/")
-		if len(ts) != len(segs) {
-			continue
-		}
-		lit, ok, ps := 0, true, map[string]string{}
-		for i, s := range ts {
-			if strings.HasPrefix(s, "{") && strings.HasSuffix(s, "}") {
-				ps[strings.Trim(s, "{}")] = segs[i]
-				continue
-			}
-			if s != segs[i] {
-				ok = false
-				break
-			}
-			lit++
-		}
-		if ok && (lit > bestLit || lit == bestLit && t < tmpl) {
-			bestLit, tmpl, item, params = lit, t, it, ps
-		}
-	}
-	if item == nil {
+	tmpl, params, ok := pathtmpl.Best(p, slices.Sorted(maps.Keys(doc.Paths.Map())), pathtmpl.Parse)
+	if !ok {
 		return nil, nil
 	}
+	item := doc.Paths.Value(tmpl)
 	return &routers.Route{Spec: doc, Path: tmpl, PathItem: item, Method: method, Operation: item.GetOperation(method)}, params
 }
