@@ -63,26 +63,14 @@ func ValidateManagedPair(primary, replica *api.Service) error {
 
 // CheckManagedPair reads both services and applies ValidateManagedPair.
 func (e *Engine) CheckManagedPair(ctx context.Context, primaryID, replicaID string) Outcome {
-	if primaryID == replicaID {
-		return fail(StepPair, nil, "the primary and the replica are the same service: choose two different services", "choose another replica")
-	}
-	svcs, err := e.services(ctx, primaryID, replicaID)
-	if err != nil {
-		return fail(StepPair, err, "", apiFix(err))
-	}
-	p, r := svcs[0], svcs[1]
-	o := Outcome{Step: StepPair, Primary: p, Secondary: r}
-	if err := ValidateManagedPair(p, r); err != nil {
-		o.Verdict, o.Problem, o.Err = Fail, err.Error(), err
-		o.Fix = "choose two ready services; a replica that already replicates must end that first"
-		if p.Pending() || r.Pending() {
-			o.Fix = "wait until both are ready (the Services screen shows their status), then try again"
-		}
-		return o
-	}
-	o.Verdict = Pass
-	o.Summary = fmt.Sprintf("%s -> %s, both ready", SvcName(p), SvcName(r))
-	return o
+	return e.checkPair(ctx, primaryID, replicaID, pairRules{role: "replica", check: ValidateManagedPair,
+		fix: func(p, r *api.Service) string {
+			if p.Pending() || r.Pending() {
+				return "wait until both are ready (the Services screen shows their status), then try again"
+			}
+			return "choose two ready services; a replica that already replicates must end that first"
+		},
+		summary: func(p, r *api.Service) string { return fmt.Sprintf("%s -> %s, both ready", SvcName(p), SvcName(r)) }})
 }
 
 // StartManaged sets up managed replication of replica from primary with

@@ -15,8 +15,26 @@ import (
 
 // CheckPair reads both services and applies the pair's rules.
 func (e *Engine) CheckPair(ctx context.Context, primaryID, secondaryID string) Outcome {
+	return e.checkPair(ctx, primaryID, secondaryID, pairRules{role: "secondary", check: ValidatePair,
+		fix: func(p, s *api.Service) string { return "choose two ready services on the same cloud provider" },
+		summary: func(p, s *api.Service) string {
+			return fmt.Sprintf("%s -> %s, both ready on %s; %s will be erased by the restore (step 3)", SvcName(p), SvcName(s), p.Provider, SvcName(s))
+		}})
+}
+
+// pairRules are what a way of setting up replication asks of a pair: role
+// names the service that follows (secondary, replica), check applies the
+// rules, fix says what to do when they refuse, summary what passed.
+type pairRules struct {
+	role         string
+	check        func(p, s *api.Service) error
+	fix, summary func(p, s *api.Service) string
+}
+
+// checkPair reads both services of a pair and applies r.
+func (e *Engine) checkPair(ctx context.Context, primaryID, secondaryID string, r pairRules) Outcome {
 	if primaryID == secondaryID {
-		return fail(StepPair, nil, "the primary and the secondary are the same service: choose two different services", "choose another secondary")
+		return fail(StepPair, nil, "the primary and the "+r.role+" are the same service: choose two different services", "choose another "+r.role)
 	}
 	svcs, err := e.services(ctx, primaryID, secondaryID)
 	if err != nil {
@@ -24,13 +42,12 @@ func (e *Engine) CheckPair(ctx context.Context, primaryID, secondaryID string) O
 	}
 	p, s := svcs[0], svcs[1]
 	o := Outcome{Step: StepPair, Primary: p, Secondary: s}
-	if err := ValidatePair(p, s); err != nil {
+	if err := r.check(p, s); err != nil {
 		o.Verdict, o.Problem, o.Err = Fail, err.Error(), err
-		o.Fix = "choose two ready services on the same cloud provider"
+		o.Fix = r.fix(p, s)
 		return o
 	}
-	o.Verdict = Pass
-	o.Summary = fmt.Sprintf("%s -> %s, both ready on %s; %s will be erased by the restore (step 3)", SvcName(p), SvcName(s), p.Provider, SvcName(s))
+	o.Verdict, o.Summary = Pass, r.summary(p, s)
 	return o
 }
 
