@@ -10,19 +10,16 @@ import (
 	"github.com/skytui/skytui/api"
 	"github.com/skytui/skytui/api/replsetup"
 	"github.com/skytui/skytui/tui"
+	"github.com/skytui/skytui/tui/tuitest"
 )
 
 // choosePair picks the primary and the secondary in the wizard's list by
 // filtering on their names.
 func (h *harness) choosePair(primary, secondary string) {
 	h.T.Helper()
-	h.Key("/")
-	h.TypeText(primary)
-	h.Keys("enter", "enter")
-	h.waitFor("Choose the SECONDARY")
-	h.Key("/")
-	h.TypeText(secondary)
-	h.Keys("enter", "enter")
+	h.pick(primary)
+	h.Sees("Choose the SECONDARY")
+	h.pick(secondary)
 }
 
 // toRestored drives the wizard through step 3 (keys, and the sandbox
@@ -30,39 +27,37 @@ func (h *harness) choosePair(primary, secondary string) {
 func (h *harness) toRestored() {
 	h.T.Helper()
 	h.Keys("4", "n")
-	h.waitFor("Choose the PRIMARY")
+	h.Sees("Choose the PRIMARY")
 	h.choosePair("orders-prod", "replica-west")
-	h.waitFor("Step 1 of 6")
+	h.Sees("Step 1 of 6")
 	if strings.Contains(h.Screen(), "FAIL  1 Allow list") {
 		h.Key("enter") // add the missing outbound IP
 	}
-	h.waitFor("PASS  1 Allow list")
-	h.waitFor("Step 2 of 6")
+	h.Sees("PASS  1 Allow list")
+	h.Sees("Step 2 of 6")
 	h.Key("enter") // the newest usable backup
-	h.waitFor("Step 3 of 6")
+	h.Sees("Step 3 of 6")
 	h.Key("enter")
-	h.waitFor("This erases ALL data in replica-west.")
+	h.Sees("This erases ALL data in replica-west.")
 	h.TypeText("replica-west")
 	h.Key("enter")
-	h.waitFor("WAIT  3 Restore")
+	h.Sees("WAIT  3 Restore")
 	h.d.clk.Advance(time.Hour)
 	h.FirePolls()
-	h.waitFor("PASS  3 Restore")
-	h.waitFor("replica-west's default username and password are now those of orders-prod")
+	h.Sees("PASS  3 Restore")
+	h.Sees("replica-west's default username and password are now those of orders-prod")
 }
 
 // The real screen, driven by keys only, through the demo to Yes / Yes.
 func TestFlowDemoToYesYes(t *testing.T) {
 	d := newDemo(t)
-	h := d.app(120, 40, nil)
-	h.Key("4")
-	h.waitFor("No replication set up with skytui yet.")
+	h := d.replication(nil, "No replication set up with skytui yet.")
 	h.toRestored()
-	h.waitFor("Step 4 of 6")
-	h.waitFor("CALL sky.change_external_primary_gtid('" + d.byName("orders-prod").FQDN + "'")
+	h.Sees("Step 4 of 6")
+	h.Sees("CALL sky.change_external_primary_gtid('" + d.byName("orders-prod").FQDN + "'")
 	h.Key("enter")
-	h.waitFor("PASS  4 Change primary")
-	h.waitFor("Step 5 of 6")
+	h.Sees("PASS  4 Change primary")
+	h.Sees("Step 5 of 6")
 	grant := regexp.MustCompile(`GRANT REPLICATION SLAVE ON \*\.\* TO 'skysql_replication_[a-z0-9]+'@'[0-9.]+' IDENTIFIED BY '[0-9A-F]{24}';`)
 	if !grant.MatchString(strings.ReplaceAll(h.Screen(), "\n  ", " ")) {
 		t.Fatalf("no grant shown verbatim:\n%s", h.Screen())
@@ -72,10 +67,10 @@ func TestFlowDemoToYesYes(t *testing.T) {
 		t.Fatalf("y did not copy the grant by OSC 52: %q", h.Raw)
 	}
 	h.Key("enter") // run the grant on the primary
-	h.waitFor("PASS  5 Grant")
-	h.waitFor("Step 6 of 6")
+	h.Sees("PASS  5 Grant")
+	h.Sees("Step 6 of 6")
 	h.Key("enter") // start
-	h.waitFor("orders-prod -> replica-west set up")
+	h.Sees("orders-prod -> replica-west set up")
 	out := h.Screen()
 	for _, w := range []string{"IO thread     Yes", "SQL thread    Yes", "Gtid_IO_Pos", "Last IO err   none"} {
 		if !strings.Contains(out, w) {
@@ -110,10 +105,10 @@ func TestFlowResumeAfterRestart(t *testing.T) {
 	h := d.app(120, 40, nil)
 	h.toRestored()
 	h.Key("enter")
-	h.waitFor("Step 5 of 6")
+	h.Sees("Step 5 of 6")
 	pri, sec := d.byName("orders-prod"), d.byName("replica-west")
 	priCreds, _ := d.c.GetCredentials(bg, pri.ID)
-	secrets := []string{priCreds.Password, "IDENTIFIED", "GRANT", testKey}
+	secrets := []string{priCreds.Password, "IDENTIFIED", "GRANT", tuitest.TestKey}
 	text := fileText(t, d.stateFile())
 	for _, s := range secrets {
 		if strings.Contains(text, s) {
@@ -127,19 +122,17 @@ func TestFlowResumeAfterRestart(t *testing.T) {
 	}
 
 	// restart
-	h2 := d.app(120, 40, nil)
-	h2.Key("4")
-	h2.waitFor("Unfinished setup: orders-prod -> replica-west, at step 5 (Grant). c continues it")
+	h2 := d.replication(nil, "Unfinished setup: orders-prod -> replica-west, at step 5 (Grant). c continues it")
 	h2.Key("c")
-	h2.waitFor("Step 5 of 6")
+	h2.Sees("Step 5 of 6")
 	for _, s := range []string{"PASS    Pair", "PASS  1 Allow list", "PASS  2 Backup", "PASS  3 Restore", "PASS  4 Change primary"} {
-		h2.waitFor(s)
+		h2.Sees(s)
 	}
-	h2.waitFor("IDENTIFIED BY") // read again with replication_grants
+	h2.Sees("IDENTIFIED BY") // read again with replication_grants
 	h2.Key("enter")
-	h2.waitFor("Step 6 of 6")
+	h2.Sees("Step 6 of 6")
 	h2.Key("enter")
-	h2.waitFor("IO thread     Yes")
+	h2.Sees("IO thread     Yes")
 	if _, err := os.Stat(d.stateFile()); err != nil {
 		t.Fatal(err)
 	}
@@ -153,9 +146,7 @@ func TestFlowResumeAfterRestart(t *testing.T) {
 		}
 	}
 	// a third start shows the pair, polled
-	h3 := d.app(120, 40, nil)
-	h3.Key("4")
-	h3.waitFor("IO thread     Yes")
+	d.replication(nil, "IO thread     Yes")
 }
 
 // A read-only profile: every mutating step is refused by the action layer,
@@ -163,25 +154,15 @@ func TestFlowResumeAfterRestart(t *testing.T) {
 func TestFlowReadOnlyRefusesEveryChange(t *testing.T) {
 	d := newDemo(t)
 	pri, sec := d.byName("orders-prod"), d.byName("replica-west")
-	// make step 1 fail: drop the entry that admits the secondary
-	for _, e := range pri.AllowList() {
-		if replsetup.AllowedBy(sec.OutboundIPs[0], []api.AllowListEntry{e}) != "" {
-			if _, err := d.c.RemoveAllowListEntry(bg, pri.ID, e.IP); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
+	d.failAllowList(pri, sec)
 	ro := func(o *tui.Options) { o.ReadOnly, o.Profile = true, "demo" }
 	h := d.app(120, 40, ro)
 	before := d.srv.Stats()
 	h.Keys("4", "n")
 	h.choosePair("orders-prod", "replica-west")
-	h.waitFor("FAIL  1 Allow list")
-	h.Key("enter")
-	h.waitFor("refused: profile is read-only")
-	if !strings.Contains(h.lastToast(), "read-only") {
-		t.Fatalf("toast %q", h.lastToast())
-	}
+	h.Sees("FAIL  1 Allow list")
+	h.refused("enter")
+	h.Sees("refused: profile is read-only")
 	// the entry is added by someone else; checking again passes step 1
 	for _, ip := range sec.OutboundIPs {
 		if _, err := d.c.AddAllowListEntry(bg, pri.ID, ip); err != nil {
@@ -193,13 +174,13 @@ func TestFlowReadOnlyRefusesEveryChange(t *testing.T) {
 	}
 	before = d.srv.Stats()
 	h.Key("c")
-	h.waitFor("Step 2 of 6")
+	h.Sees("Step 2 of 6")
 	h.Key("enter") // choosing a backup changes nothing on the API
-	h.waitFor("Step 3 of 6")
+	h.Sees("Step 3 of 6")
 	h.Key("enter")
 	h.TypeText("replica-west")
 	h.Key("enter")
-	h.waitFor("the API refused it: profile is read-only")
+	h.Sees("the API refused it: profile is read-only")
 	after := d.srv.Stats()
 	for _, route := range []string{"/backup/v1/restores", "/provisioning/v1/services/{id}/security/allowlist"} {
 		if after.Count("POST", route) != before.Count("POST", route) {
@@ -227,19 +208,21 @@ func TestFlowReadOnlyRefusesEveryChange(t *testing.T) {
 	if w.Current() != replsetup.StepChange {
 		t.Fatalf("writable setup at %s", w.Current())
 	}
-	store := replsetup.DefaultStore()
-	save := func(p replsetup.Progress) {
+	// resumed read-only at the saved step, whose enter is refused
+	refusedAt := func(step string, shows ...string) {
 		t.Helper()
-		if err := store.Save("demo", replsetup.ProfileState{Setup: &p}, store.NextSeq()); err != nil {
-			t.Fatal(err)
+		p := w.Progress
+		d.save(replsetup.ProfileState{Setup: &p})
+		h = d.app(120, 40, ro)
+		h.Keys("4", "c")
+		h.Sees(step)
+		for _, s := range shows {
+			h.Sees(s)
 		}
+		h.Key("enter")
+		h.Sees("refused: profile is read-only")
 	}
-	save(w.Progress)
-	h = d.app(120, 40, ro)
-	h.Keys("4", "c")
-	h.waitFor("Step 4 of 6")
-	h.Key("enter")
-	h.waitFor("refused: profile is read-only")
+	refusedAt("Step 4 of 6")
 	secCreds, _ := d.c.GetCredentials(bg, sec.ID)
 	secDB, err := api.OpenSQL(api.SQLTarget{Host: sec.FQDN, Port: sec.ReadWritePort(), User: secCreds.Username, Password: secCreds.Password})
 	if err != nil {
@@ -252,52 +235,27 @@ func TestFlowReadOnlyRefusesEveryChange(t *testing.T) {
 
 	// writable: change primary; read-only: the grant is refused
 	w.Apply(eng.ChangePrimary(bg, w.Progress), d.clk.Now())
-	save(w.Progress)
-	h = d.app(120, 40, ro)
-	h.Keys("4", "c")
-	h.waitFor("Step 5 of 6")
-	h.waitFor("IDENTIFIED BY") // reading it is allowed
-	h.Key("enter")
-	h.waitFor("refused: profile is read-only")
+	refusedAt("Step 5 of 6", "IDENTIFIED BY") // reading it is allowed
 
 	// writable: the user says they ran it (they did not); read-only: start refused
 	w.GrantRanByUser(d.clk.Now())
-	save(w.Progress)
-	h = d.app(120, 40, ro)
-	h.Keys("4", "c")
-	h.waitFor("Step 6 of 6")
-	h.Key("enter")
-	h.waitFor("refused: profile is read-only")
+	refusedAt("Step 6 of 6")
 	if st, _ := secDB.ReplicationStatus(bg); st.IORunning != "No" {
 		t.Fatalf("read-only start started replication: %+v", st)
 	}
 	if _, err := eng.SetReplication(bg, replsetup.PairOf(w.Progress, d.clk.Now()), true); err != nil {
 		t.Fatal(err)
 	}
-	if err := store.Save("demo", replsetup.ProfileState{Pairs: []replsetup.Pair{replsetup.PairOf(w.Progress, d.clk.Now())}}, store.NextSeq()); err != nil {
-		t.Fatal(err)
-	}
+	d.savePair(replsetup.PairOf(w.Progress, d.clk.Now()))
 	// status view: stop and start refused, the grant still shown
-	h = d.app(120, 40, ro)
-	h.Key("4")
-	h.waitFor("IO thread     Connecting")
-	h.waitFor("1045")
-	h.Key("s")
-	if strings.Contains(h.Screen(), "Stop replication?") {
-		t.Fatal("read-only asked to confirm a stop instead of refusing")
-	}
-	if !strings.Contains(h.lastToast(), "read-only") {
-		t.Fatalf("toast %q", h.lastToast())
-	}
-	h.Key("S")
-	if !strings.Contains(h.lastToast(), "read-only") {
-		t.Fatalf("toast %q", h.lastToast())
-	}
+	h = d.replication(ro, "IO thread     Connecting", "1045")
+	h.refused("s", "Stop replication?")
+	h.refused("S", "Start replication?")
 	if st, _ := secDB.ReplicationStatus(bg); st.IORunning != "Connecting" {
 		t.Fatalf("read-only stop changed replication: %+v", st)
 	}
 	h.Key("g")
-	h.waitFor("IDENTIFIED BY")
+	h.Sees("IDENTIFIED BY")
 }
 
 // The restore asks for the secondary's exact name; typing never triggers
@@ -310,18 +268,18 @@ func TestFlowRestoreNeedsTheExactName(t *testing.T) {
 	if strings.Contains(h.Screen(), "FAIL  1 Allow list") {
 		h.Key("enter")
 	}
-	h.waitFor("Step 2 of 6")
+	h.Sees("Step 2 of 6")
 	h.Keys("enter", "enter")
-	h.waitFor("Type replica-west to confirm")
+	h.Sees("Type replica-west to confirm")
 	before := d.srv.Stats().Count("POST", "/backup/v1/restores")
 	h.TypeText("q1:replica-wes")
 	h.Key("enter")
-	h.waitFor("does not match")
+	h.Sees("does not match")
 	if h.m.Active().ID() != "replication" || d.srv.Stats().Count("POST", "/backup/v1/restores") != before {
 		t.Fatalf("a wrong name submitted or left the screen:\n%s", h.Screen())
 	}
 	h.Key("esc")
-	h.waitFor("Step 3 of 6")
+	h.Sees("Step 3 of 6")
 	if strings.Contains(h.Screen(), "Type replica-west to confirm") || d.srv.Stats().Count("POST", "/backup/v1/restores") != before {
 		t.Fatalf("esc did not go back without a call:\n%s", h.Screen())
 	}
@@ -335,7 +293,7 @@ func TestChooserSaysWhatCannotBeChosen(t *testing.T) {
 	d := newDemo(t)
 	h := d.app(140, 40, nil)
 	h.Keys("4", "n")
-	h.waitFor("Choose the PRIMARY")
+	h.Sees("Choose the PRIMARY")
 	row := func(name string) string {
 		for _, l := range strings.Split(h.Screen(), "\n") {
 			if strings.HasPrefix(strings.TrimLeft(l, "> "), name+" ") {
@@ -348,10 +306,8 @@ func TestChooserSaysWhatCannotBeChosen(t *testing.T) {
 	if l := row("legacy-batch"); !strings.Contains(l, "primary: not ready") {
 		t.Fatalf("a stopped service is not marked as no primary: %q", l)
 	}
-	h.Key("/")
-	h.TypeText("orders-prod")
-	h.Keys("enter", "enter")
-	h.waitFor("Choose the SECONDARY")
+	h.pick("orders-prod")
+	h.Sees("Choose the SECONDARY")
 	for name, why := range map[string]string{
 		"orders-prod":   "secondary: the primary",
 		"analytics-gcp": "secondary: other provider",

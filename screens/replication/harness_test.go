@@ -2,6 +2,7 @@ package replication_test
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/skytui/skytui/api"
 	"github.com/skytui/skytui/api/replsetup"
@@ -22,8 +24,6 @@ import (
 // The real application (tui.Model with every screen) driven without a
 // terminal: commands run in goroutines and their messages are fed back;
 // timers are recorded and fired by the test, so nothing depends on time.
-
-const testKey = "test-key-replication"
 
 var bg = context.Background()
 
@@ -42,23 +42,26 @@ func newDemo(t *testing.T) *demo {
 	t.Setenv("XDG_STATE_HOME", state)
 	// in-process HTTP: the header shows a fixed host; the services' SQL
 	// endpoints are real loopback listeners all the same
-	srv, clk, c := tuitest.SandboxWith(t, sandbox.Options{APIKey: testKey, DemoData: true, SQL: sandbox.SQLDemo, Seed: 7})
+	srv, clk, c := tuitest.SandboxWith(t, sandbox.Options{DemoData: true, SQL: sandbox.SQLDemo, Seed: 7})
 	return &demo{t: t, srv: srv, clk: clk, c: c, state: state}
 }
 
 func (d *demo) byName(name string) api.Service {
 	d.t.Helper()
-	svcs, err := d.c.ListServices(bg)
-	if err != nil {
-		d.t.Fatal(err)
-	}
-	for _, s := range svcs {
-		if s.Name == name {
-			return s
+	return tuitest.Service(d.t, d.c, name)
+}
+
+// failAllowList removes the entries of pri's allow list that admit sec,
+// so that step 1 fails.
+func (d *demo) failAllowList(pri, sec api.Service) {
+	d.t.Helper()
+	for _, e := range pri.AllowList() {
+		if replsetup.AllowedBy(sec.OutboundIPs[0], []api.AllowListEntry{e}) != "" {
+			if _, err := d.c.RemoveAllowListEntry(bg, pri.ID, e.IP); err != nil {
+				d.t.Fatal(err)
+			}
 		}
 	}
-	d.t.Fatalf("no service %s", name)
-	return api.Service{}
 }
 
 func (d *demo) stateFile() string {
@@ -69,8 +72,9 @@ func (d *demo) stateFile() string {
 // settles after a second without an answer.
 type harness struct {
 	*tuitest.Harness
-	d *demo
-	m *tui.Model
+	d    *demo
+	m    *tui.Model
+	w, h int
 }
 
 func (d *demo) app(w, h int, tweak func(*tui.Options)) *harness {
@@ -80,7 +84,7 @@ func (d *demo) app(w, h int, tweak func(*tui.Options)) *harness {
 	if tweak != nil {
 		tweak(&opts)
 	}
-	h2 := &harness{d: d, m: tui.New(opts)}
+	h2 := &harness{d: d, m: tui.New(opts), w: w, h: h}
 	h2.Harness = (&tuitest.Harness{T: d.t, Model: h2.m, Render: h2.render, Quiet: time.Second}).Start(w, h)
 	return h2
 }
@@ -110,15 +114,82 @@ func (h *harness) render() string {
 	return out
 }
 
-func (h *harness) waitFor(what string) {
-	h.T.Helper()
-	if !strings.Contains(h.Screen(), what) {
-		h.T.Fatalf("the screen does not show %q:\n%s", what, h.Screen())
+// lastToast is the message line's text, whole.
+func (h *harness) lastToast() string { return h.m.Message() }
+
+// replication is the application at 120x40 on the Replication screen
+// (4), which must show what shows say.
+func (d *demo) replication(tweak func(*tui.Options), shows ...string) *harness {
+	d.t.Helper()
+	h := d.app(120, 40, tweak)
+	h.Key("4")
+	for _, s := range shows {
+		h.Sees(s)
+	}
+	return h
+}
+
+// save writes the demo profile's replication state, as an earlier run
+// would have left it.
+func (d *demo) save(st replsetup.ProfileState) {
+	d.t.Helper()
+	store := replsetup.DefaultStore()
+	if err := store.Save("demo", st, store.NextSeq()); err != nil {
+		d.t.Fatal(err)
 	}
 }
 
-// lastToast is the message line's text, whole.
-func (h *harness) lastToast() string { return h.m.Message() }
+// savePair saves one pair set up earlier.
+func (d *demo) savePair(p replsetup.Pair) {
+	d.t.Helper()
+	d.save(replsetup.ProfileState{Pairs: []replsetup.Pair{p}})
+}
+
+// pick filters a list of services on name and presses enter on it.
+func (h *harness) pick(name string) {
+	h.T.Helper()
+	h.Key("/")
+	h.TypeText(name)
+	h.Keys("enter", "enter")
+}
+
+// refused presses k on a read-only profile: the message line says
+// read-only, and nothing is asked (notAsked does not show).
+func (h *harness) refused(k string, notAsked ...string) {
+	h.T.Helper()
+	h.Key(k)
+	for _, q := range notAsked {
+		if strings.Contains(h.Screen(), q) {
+			h.T.Fatalf("read-only asked %q instead of refusing", q)
+		}
+	}
+	if !strings.Contains(h.lastToast(), "read-only") {
+		h.T.Fatalf("toast %q", h.lastToast())
+	}
+}
+
+// goldenSizes runs test at 80x24 and 140x40, each in a subtest named by
+// the size, on a new demo.
+func goldenSizes(t *testing.T, test func(t *testing.T, d *demo, w, h int)) {
+	for _, size := range [][2]int{{80, 24}, {140, 40}} {
+		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
+			test(t, newDemo(t), size[0], size[1])
+		})
+	}
+}
+
+// snapper compares the frame, which must fill the terminal, with the
+// golden file of t's subtest name (regenerated with -update).
+func (h *harness) snapper(t *testing.T) func(name string) {
+	return func(name string) {
+		t.Helper()
+		out := h.Screen()
+		t.Run(name, func(t *testing.T) {
+			tuitest.CheckFrame(t, out, h.w, h.h)
+			golden.RequireEqual(t, out)
+		})
+	}
+}
 
 // activeScreen is the visible screen.
 func (h *harness) active() *replication.Screen {

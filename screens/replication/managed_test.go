@@ -1,16 +1,12 @@
 package replication_test
 
 import (
-	"fmt"
 	"regexp"
 	"strings"
 	"testing"
 
-	"github.com/charmbracelet/x/exp/golden"
-
 	"github.com/skytui/skytui/api/replsetup"
 	"github.com/skytui/skytui/tui"
-	"github.com/skytui/skytui/tui/tuitest"
 )
 
 const (
@@ -18,12 +14,27 @@ const (
 	managedDELETE = "/provisioning/v1/services/{id}/replication"
 )
 
-// pick filters the managed flow's list on name and presses enter on it.
-func (h *harness) pick(name string) {
+// answer presses k, which must ask what asks say, and answers yn: "y"
+// sends one request method route, "n" none; sent is how many there are
+// after.
+func (h *harness) answer(k, yn, method, route string, sent int, asks ...string) {
 	h.T.Helper()
-	h.Key("/")
-	h.TypeText(name)
-	h.Keys("enter", "enter")
+	count := func() int { return h.d.srv.Stats().Count(method, route) }
+	before := sent
+	if yn == "y" {
+		before--
+	}
+	if n := count(); n != before {
+		h.T.Fatalf("%d %s requests before %s, want %d", n, method, k, before)
+	}
+	h.Key(k)
+	for _, a := range asks {
+		h.Sees(a)
+	}
+	h.Key(yn)
+	if n := count(); n != sent {
+		h.T.Fatalf("%d %s requests after %s %s, want %d", n, method, k, yn, sent)
+	}
 }
 
 // Managed replication in the demo, by keys: offered in the wizard's first
@@ -35,42 +46,40 @@ func TestFlowManagedReplication(t *testing.T) {
 	d := newDemo(t)
 	h := d.app(120, 40, nil)
 	h.Keys("4", "n")
-	h.waitFor("Choose the PRIMARY")
-	h.waitFor("Or m: managed replication")
+	h.Sees("Choose the PRIMARY")
+	h.Sees("Or m: managed replication")
 	h.Key("m")
-	h.waitFor("Managed replication")
-	h.waitFor("Needs two ready services")
+	h.Sees("Managed replication")
+	h.Sees("Needs two ready services")
 
 	// reporting-new is pending_create in the demo until the clock moves
 	h.pick("reporting-new")
-	h.waitFor("refused: reporting-new is pending_create: a service in a pending state cannot be the primary")
+	h.Sees("refused: reporting-new is pending_create: a service in a pending state cannot be the primary")
 	h.Key("esc") // the filter
 	h.pick("orders-prod")
-	h.waitFor("Choose the REPLICA")
+	h.Sees("Choose the REPLICA")
 	h.pick("reporting-new")
-	h.waitFor("refused: the replica reporting-new is pending_create: a service in a pending state cannot take part")
+	h.Sees("refused: the replica reporting-new is pending_create: a service in a pending state cannot take part")
 	h.Key("esc")
 	h.pick("replica-west")
 	pri, rep := d.byName("orders-prod"), d.byName("replica-west")
-	h.waitFor(`Sends  POST /provisioning/v1/services/` + rep.ID + `/replication`)
-	h.waitFor(`{"primary_host":"` + pri.ID + `","replication_type":"uni-directional"}`)
+	h.Sees(`Sends  POST /provisioning/v1/services/` + rep.ID + `/replication`)
+	h.Sees(`{"primary_host":"` + pri.ID + `","replication_type":"uni-directional"}`)
 	h.Key("t")
-	h.waitFor(`"replication_type":"bi-directional"`)
+	h.Sees(`"replication_type":"bi-directional"`)
 	h.Key("t")
-	h.waitFor(`"replication_type":"uni-directional"`)
-	if n := d.srv.Stats().Count("POST", managedPOST); n != 0 {
-		t.Fatalf("%d requests before enter", n)
+	h.Sees(`"replication_type":"uni-directional"`)
+	// no sends nothing and says nothing: the review stays as it was
+	h.answer("enter", "n", "POST", managedPOST, 0, "Set up managed replication?")
+	h.Sees(`Sends  POST /provisioning/v1/services/` + rep.ID + `/replication`)
+	if strings.Contains(h.Screen(), "refused") {
+		t.Fatalf("a cancelled confirmation is reported:\n%s", h.Screen())
 	}
-	h.Key("enter")
-	h.waitFor("Set up managed replication?")
-	h.Key("y")
-	h.waitFor("Method        managed replication (uni-directional); E ends it")
-	h.waitFor("Replicas      of orders-prod: replica-west (ready)")
-	h.waitFor("IO thread     Yes")
-	h.waitFor("SQL thread    Yes")
-	if n := d.srv.Stats().Count("POST", managedPOST); n != 1 {
-		t.Fatalf("%d managed replication requests, want 1", n)
-	}
+	h.answer("enter", "y", "POST", managedPOST, 1, "Set up managed replication?")
+	h.Sees("Method        managed replication (uni-directional); E ends it")
+	h.Sees("Replicas      of orders-prod: replica-west (ready)")
+	h.Sees("IO thread     Yes")
+	h.Sees("SQL thread    Yes")
 	if s := d.byName("replica-west"); s.PrimaryHost != pri.ID || !s.ReplicationEnabled {
 		t.Fatalf("the replica does not report its primary: %+v", s)
 	}
@@ -85,21 +94,10 @@ func TestFlowManagedReplication(t *testing.T) {
 	if !strings.Contains(h.lastToast(), "managed replication: the service runs it, there is no grant") {
 		t.Errorf("g on a managed pair: %q", h.lastToast())
 	}
-	h.Key("E")
-	h.waitFor("End managed replication?")
-	h.waitFor("replica-west stops replicating from orders-prod")
-	h.Key("n")
-	if n := d.srv.Stats().Count("DELETE", managedDELETE); n != 0 {
-		t.Fatalf("no sent %d DELETEs", n)
-	}
-	h.Key("E")
-	h.waitFor("End managed replication?")
-	h.Key("y")
-	h.waitFor("replica-west no longer replicates from orders-prod")
-	h.waitFor("No replication set up with skytui yet.")
-	if n := d.srv.Stats().Count("DELETE", managedDELETE); n != 1 {
-		t.Fatalf("%d DELETEs, want 1", n)
-	}
+	h.answer("E", "n", "DELETE", managedDELETE, 0, "End managed replication?", "replica-west stops replicating from orders-prod")
+	h.answer("E", "y", "DELETE", managedDELETE, 1, "End managed replication?")
+	h.Sees("replica-west no longer replicates from orders-prod")
+	h.Sees("No replication set up with skytui yet.")
 	if s := d.byName("replica-west"); s.PrimaryHost != "" {
 		t.Fatalf("ended, the replica still reports %s", s.PrimaryHost)
 	}
@@ -114,37 +112,18 @@ func TestFlowManagedReadOnly(t *testing.T) {
 	h.Keys("4", "n", "m")
 	h.pick("orders-prod")
 	h.pick("replica-west")
-	h.waitFor("Sends  POST")
-	h.Key("enter")
-	if strings.Contains(h.Screen(), "Set up managed replication?") {
-		t.Fatal("read-only asked to confirm instead of refusing")
-	}
-	h.waitFor("refused: profile is read-only")
-	if !strings.Contains(h.lastToast(), "read-only") {
-		t.Fatalf("toast %q", h.lastToast())
-	}
+	h.Sees("Sends  POST")
+	h.refused("enter", "Set up managed replication?")
+	h.Sees("refused: profile is read-only")
 
 	// a managed pair set up elsewhere: E is refused too
 	pri, rep := d.byName("orders-prod"), d.byName("replica-west")
 	if _, err := d.c.StartManagedReplication(bg, rep.ID, pri.ID, "bi-directional"); err != nil {
 		t.Fatal(err)
 	}
-	store := replsetup.DefaultStore()
-	pair := replsetup.ManagedPair(&pri, &rep, "bi-directional", d.clk.Now())
-	if err := store.Save("demo", replsetup.ProfileState{Pairs: []replsetup.Pair{pair}}, store.NextSeq()); err != nil {
-		t.Fatal(err)
-	}
-	h = d.app(120, 40, ro)
-	h.Key("4")
-	h.waitFor("managed replication (bi-directional)")
-	h.waitFor("Replicas      of orders-prod: replica-west (ready)")
-	h.Key("E")
-	if strings.Contains(h.Screen(), "End managed replication?") {
-		t.Fatal("read-only asked to confirm the end instead of refusing")
-	}
-	if !strings.Contains(h.lastToast(), "read-only") {
-		t.Fatalf("toast %q", h.lastToast())
-	}
+	d.savePair(replsetup.ManagedPair(&pri, &rep, "bi-directional", d.clk.Now()))
+	h = d.replication(ro, "managed replication (bi-directional)", "Replicas      of orders-prod: replica-west (ready)")
+	h.refused("E", "End managed replication?")
 	if n := d.srv.Stats().Count("POST", managedPOST); n != 1 {
 		t.Fatalf("%d POSTs, want only the test's", n)
 	}
@@ -161,24 +140,19 @@ func TestFlowManagedEndWhilePending(t *testing.T) {
 	if _, err := d.c.StartManagedReplication(bg, rep.ID, pri.ID, "uni-directional"); err != nil {
 		t.Fatal(err)
 	}
-	store := replsetup.DefaultStore()
-	if err := store.Save("demo", replsetup.ProfileState{Pairs: []replsetup.Pair{replsetup.ManagedPair(&pri, &rep, "uni-directional", d.clk.Now())}}, store.NextSeq()); err != nil {
-		t.Fatal(err)
-	}
+	d.savePair(replsetup.ManagedPair(&pri, &rep, "uni-directional", d.clk.Now()))
 	if err := d.c.StopService(bg, rep.ID); err != nil {
 		t.Fatal(err)
 	}
-	h := d.app(120, 40, nil)
-	h.Key("4")
-	h.waitFor("managed replication (uni-directional)")
+	h := d.replication(nil, "managed replication (uni-directional)")
 	h.Key("E")
-	h.waitFor("End managed replication?")
+	h.Sees("End managed replication?")
 	h.Key("y")
-	h.waitFor("Refused       409 Conflict: service " + rep.ID + " is in a pending state")
+	h.Sees("Refused       409 Conflict: service " + rep.ID + " is in a pending state")
 	if !regexp.MustCompile(`trace [0-9a-f]{32}`).MatchString(strings.ReplaceAll(h.Screen(), "\n", " ")) {
 		t.Fatalf("the refusal lacks the message or the trace ID:\n%s", h.Screen())
 	}
-	h.waitFor("managed replication (uni-directional)")
+	h.Sees("managed replication (uni-directional)")
 }
 
 // TestGoldenManaged snapshots the managed flow at 80x24 and 140x40: the
@@ -186,30 +160,20 @@ func TestFlowManagedEndWhilePending(t *testing.T) {
 // the status list with the primary's replicas.
 // Regenerate with: go test ./screens/replication/ -run TestGoldenManaged -update
 func TestGoldenManaged(t *testing.T) {
-	for _, size := range [][2]int{{80, 24}, {140, 40}} {
-		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
-			d := newDemo(t)
-			h := d.app(size[0], size[1], nil)
-			snap := func(name string) {
-				t.Helper()
-				out := h.Screen()
-				t.Run(name, func(t *testing.T) {
-					tuitest.CheckFrame(t, out, size[0], size[1])
-					golden.RequireEqual(t, out)
-				})
-			}
-			h.Keys("4", "n", "m")
-			h.pick("orders-prod")
-			h.waitFor("Choose the REPLICA")
-			snap("01_choose_replica")
-			h.pick("replica-west")
-			h.waitFor("Sends  POST")
-			snap("02_review")
-			h.Key("enter")
-			h.Key("y")
-			h.waitFor("IO thread     Yes")
-			h.waitFor("Replicas      of orders-prod")
-			snap("03_status")
-		})
-	}
+	goldenSizes(t, func(t *testing.T, d *demo, w, ht int) {
+		h := d.app(w, ht, nil)
+		snap := h.snapper(t)
+		h.Keys("4", "n", "m")
+		h.pick("orders-prod")
+		h.Sees("Choose the REPLICA")
+		snap("01_choose_replica")
+		h.pick("replica-west")
+		h.Sees("Sends  POST")
+		snap("02_review")
+		h.Key("enter")
+		h.Key("y")
+		h.Sees("IO thread     Yes")
+		h.Sees("Replicas      of orders-prod")
+		snap("03_status")
+	})
 }

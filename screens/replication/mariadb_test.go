@@ -1,8 +1,6 @@
 package replication_test
 
 import (
-	"github.com/skytui/skytui/sandbox/mariadb/mariadbtest"
-
 	"database/sql"
 	"errors"
 	"fmt"
@@ -11,14 +9,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/charmbracelet/x/ansi"
-
 	"github.com/skytui/skytui/api"
 	"github.com/skytui/skytui/api/replsetup"
 	"github.com/skytui/skytui/kit"
 	"github.com/skytui/skytui/sandbox"
+	"github.com/skytui/skytui/sandbox/mariadb/mariadbtest"
 	"github.com/skytui/skytui/screens/replication"
-	"github.com/skytui/skytui/theme"
 	"github.com/skytui/skytui/tui/tuitest"
 )
 
@@ -27,7 +23,7 @@ import (
 func openMariaDB(t *testing.T) (*sandbox.Server, *sandbox.ManualClock, *api.Client) {
 	t.Helper()
 	clk := sandbox.NewManualClock(tuitest.T0)
-	srv, err := sandbox.Open(sandbox.Options{APIKey: testKey, Clock: clk, SQL: sandbox.SQLMariaDB, MariaDBDir: t.TempDir()})
+	srv, err := sandbox.Open(sandbox.Options{APIKey: tuitest.TestKey, Clock: clk, SQL: sandbox.SQLMariaDB, MariaDBDir: t.TempDir()})
 	if errors.Is(err, sandbox.ErrNoMariaDB) {
 		mariadbtest.Missing(t, err)
 	}
@@ -39,7 +35,7 @@ func openMariaDB(t *testing.T) (*sandbox.Server, *sandbox.ManualClock, *api.Clie
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := api.New(api.Config{BaseURL: base, APIKey: testKey, MaxRetries: -1})
+	c, err := api.New(api.Config{BaseURL: base, APIKey: tuitest.TestKey, MaxRetries: -1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,7 +67,8 @@ type statusScreen struct {
 }
 
 func newStatusScreen(t *testing.T, c *api.Client, clk *sandbox.ManualClock, store *replsetup.Store) *statusScreen {
-	common := &kit.Common{Theme: theme.Default(), Client: c, Profile: "real", Now: clk.Now}
+	common := tuitest.Common()
+	common.Client, common.Profile, common.Now = c, "real", clk.Now
 	s := replication.NewWithOptions(common, replication.Options{Store: store, SQLTimeout: 10 * time.Second})
 	s.SetSize(140, 36)
 	s.Update(s.Init()())
@@ -87,7 +84,7 @@ func (ss *statusScreen) poll() string {
 		data, err := r.Fetch(bg)
 		ss.s.Update(kit.DataMsg{Key: r.Key, Data: data, Err: err, At: time.Now()})
 	}
-	return ansi.Strip(ss.s.View())
+	return tuitest.View(ss.s)
 }
 
 // The end-to-end test on real servers, through the wizard's

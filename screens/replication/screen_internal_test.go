@@ -2,22 +2,14 @@ package replication
 
 import (
 	"context"
-	"os"
 	"testing"
-	"time"
 
 	"github.com/skytui/skytui/api/replsetup"
-	"github.com/skytui/skytui/kit"
 	"github.com/skytui/skytui/theme"
+	"github.com/skytui/skytui/tui/tuitest"
 )
 
-func TestMain(m *testing.M) {
-	time.Local = time.UTC // snapshots show times
-	os.Exit(m.Run())
-}
-
-// t0 is the fixed start of the deterministic tests.
-var t0 = time.Date(2026, 3, 14, 12, 0, 0, 0, time.UTC)
+func TestMain(m *testing.M) { tuitest.Main(m) }
 
 func TestSparkline(t *testing.T) {
 	n := func(v int64) *int64 { return &v }
@@ -43,8 +35,7 @@ func TestSparkline(t *testing.T) {
 // A check's answer that arrives after a newer check of the same step was
 // asked is dropped: the screen shows the newest.
 func TestStaleCheckDropped(t *testing.T) {
-	c := &kit.Common{Theme: theme.Default(), Now: func() time.Time { return t0 }, Profile: "t"}
-	s := NewWithOptions(c, Options{Store: &replsetup.Store{Path: t.TempDir() + "/r.json"}})
+	s := NewWithOptions(tuitest.Common(), Options{Store: &replsetup.Store{Path: t.TempDir() + "/r.json"}})
 	s.wizard.w = replsetup.Resume(replsetup.Progress{PrimaryID: "dbtaaaa1", SecondaryID: "dbtaaaa2", Step: replsetup.StepAllowList, Passed: 1})
 	s.mode = modeWizard
 	older := s.wizard.check(replsetup.StepAllowList, "checking", func(context.Context) replsetup.Outcome {
