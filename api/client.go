@@ -471,6 +471,27 @@ func create[T any](ctx context.Context, c *Client, path string, req interface{ V
 	return &out, nil
 }
 
+// post validates req and posts it to path (never retried).
+func (c *Client) post(ctx context.Context, path string, req interface{ Validate() error }) (*response, error) {
+	if err := req.Validate(); err != nil {
+		return nil, err
+	}
+	return c.do(ctx, http.MethodPost, path, nil, req)
+}
+
+// getOne reads one record: an object, or a one-element array.
+func getOne[T any](ctx context.Context, c *Client, path string) (*T, error) {
+	r, err := c.do(ctx, http.MethodGet, path, nil, nil)
+	if err != nil {
+		return nil, err
+	}
+	out, err := decodeOne[T](r.body)
+	if err != nil {
+		return nil, malformed(http.MethodGet, path, r, err)
+	}
+	return out, nil
+}
+
 // getList reads one page of a listing: its items (a bare array, or under
 // one of keys in an envelope), the envelope's pages_count, and the answer.
 func getList[T any](ctx context.Context, c *Client, path string, q url.Values, keys ...string) ([]T, int, *response, error) {

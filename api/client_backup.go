@@ -133,11 +133,8 @@ func (c *Client) BackupStatus(ctx context.Context, serviceID string) ([]BackupSt
 // CreateRestore starts a restore. It stops the target service and erases its
 // data. Never retried.
 func (c *Client) CreateRestore(ctx context.Context, req RestoreRequest) (*Restore, error) {
-	if err := req.Validate(); err != nil {
-		return nil, err
-	}
 	path := c.backup("/restores")
-	r, err := c.do(ctx, http.MethodPost, path, nil, req)
+	r, err := c.post(ctx, path, &req)
 	if err != nil {
 		return nil, err
 	}
@@ -169,16 +166,7 @@ func (c *Client) ListRestores(ctx context.Context, serviceID string) ([]Restore,
 
 // GetRestore reads one restore (an object, or a one-element array).
 func (c *Client) GetRestore(ctx context.Context, id int64) (*Restore, error) {
-	path := c.backup("/restores/" + strconv.FormatInt(id, 10))
-	r, err := c.do(ctx, http.MethodGet, path, nil, nil)
-	if err != nil {
-		return nil, err
-	}
-	out, err := decodeOne[Restore](r.body)
-	if err != nil {
-		return nil, malformed(http.MethodGet, path, r, err)
-	}
-	return out, nil
+	return getOne[Restore](ctx, c, c.backup("/restores/"+strconv.FormatInt(id, 10)))
 }
 
 // DeleteRestore deletes a restore that has not finished. Sent again only

@@ -128,11 +128,8 @@ func (c *Client) PointInTimeWindows(ctx context.Context) ([]PITRWindow, error) {
 // backups, can be restored into (POST /restores/lookup). It changes
 // nothing, and like every POST it is never retried.
 func (c *Client) RestoreTargets(ctx context.Context, req RestoreLookupRequest) ([]LookupService, error) {
-	if err := req.Validate(); err != nil {
-		return nil, err
-	}
 	path := c.backup("/restores/lookup")
-	r, err := c.do(ctx, http.MethodPost, path, nil, req)
+	r, err := c.post(ctx, path, &req)
 	if err != nil {
 		return nil, err
 	}

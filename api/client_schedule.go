@@ -72,16 +72,7 @@ func (c *Client) GetSchedule(ctx context.Context, id int64) (*Schedule, error) {
 	if err := ValidateScheduleID(id); err != nil {
 		return nil, err
 	}
-	path := c.schedulePath(id)
-	r, err := c.do(ctx, http.MethodGet, path, nil, nil)
-	if err != nil {
-		return nil, err
-	}
-	out, err := decodeOne[Schedule](r.body)
-	if err != nil {
-		return nil, malformed(http.MethodGet, path, r, err)
-	}
-	return out, nil
+	return getOne[Schedule](ctx, c, c.schedulePath(id))
 }
 
 // UpdateSchedule edits a schedule: its cron expression, suspended or
