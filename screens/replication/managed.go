@@ -2,6 +2,7 @@ package replication
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -42,6 +43,7 @@ type managedFlow struct {
 	mode             string
 	err              string // why the last choice or the request was refused
 	busy             bool   // the request is being sent
+	gen              int    // which run of the flow: an answer for an earlier one is not this one's
 
 	services       []api.Service
 	servicesLoaded bool
@@ -54,8 +56,11 @@ type managedKeys struct {
 
 // Action tags of the managed flow and of the status list's E.
 type (
-	managedStartTag struct{ pair replsetup.Pair }
-	managedEndTag   struct{ secondary string }
+	managedStartTag struct {
+		pair replsetup.Pair
+		gen  int
+	}
+	managedEndTag struct{ secondary string }
 )
 
 func newManagedFlow(c *kit.Common) *managedFlow {
@@ -78,6 +83,7 @@ func (mf *managedFlow) start(primary *api.Service) {
 	})
 	mf.table.Empty = "loading services" + mf.common.Theme.Glyphs.Ellipsis
 	mf.phase, mf.primary, mf.replica, mf.err, mf.busy = pickPrimary, nil, nil, "", false
+	mf.gen++
 	mf.mode = api.ReplicationUni
 	if primary != nil {
 		p := *primary
@@ -294,9 +300,19 @@ func (mf *managedFlow) send(eng *replsetup.Engine) tea.Cmd {
 		Confirm: kit.Confirm{Kind: kit.ConfirmYesNo, Title: "Set up managed replication?",
 			Detail: rep.NameOrID() + " replicates from " + pri.NameOrID() + " (" + mode + ": " + api.ReplicationTypeText(mode) + "). One request to the API; the service does the rest."},
 		Origin: ID,
-		Tag:    managedStartTag{pair: replsetup.ManagedPair(&pri, &rep, mode, mf.common.Time())},
+		Tag:    managedStartTag{pair: replsetup.ManagedPair(&pri, &rep, mode, mf.common.Time()), gen: mf.gen},
+		// the engine's call: a lost answer is read back from the replica
+		// (it passes when the replica reports the primary); otherwise it
+		// stays unknown and the action layer shows the evidence
 		Run: func(ctx context.Context) (any, error) {
-			return cl.StartManagedReplication(ctx, rep.ID, pri.ID, mode)
+			o := eng.StartManaged(ctx, pri.ID, rep.ID, mode)
+			switch {
+			case o.Verdict == replsetup.Pass:
+				return o, nil
+			case o.Err != nil:
+				return nil, o.Err
+			}
+			return nil, errors.New(o.Summary)
 		},
 		Success: func(any) string { return rep.NameOrID() + " replicates from " + pri.NameOrID() + " (" + mode + ")" },
 		Refresh: []string{kit.ServicesKey.String()},
@@ -312,9 +328,14 @@ func (mf *managedFlow) send(eng *replsetup.Engine) tea.Cmd {
 }
 
 // onDone takes the answer of the request; it reports the pair set up.
+// A cancelled confirmation sent nothing: the review stays, saying nothing.
 func (mf *managedFlow) onDone(msg kit.ActionDoneMsg) (replsetup.Pair, bool) {
 	mf.busy = false
 	tag := msg.Tag.(managedStartTag)
+	if errors.Is(msg.Err, kit.ErrCancelled) {
+		mf.err = ""
+		return replsetup.Pair{}, false
+	}
 	if msg.Err != nil {
 		mf.err = errText(msg.Err)
 		if api.IsOutcomeUnknown(msg.Err) {

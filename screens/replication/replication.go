@@ -412,6 +412,16 @@ func (s *Screen) onActionDone(msg kit.ActionDoneMsg) tea.Cmd {
 		}
 		return s.newSetup()
 	case managedStartTag:
+		if tag.gen != s.managed.gen {
+			// an earlier run of the flow: what the server accepted is
+			// recorded; the run shown now is left as it is
+			if msg.Err == nil {
+				s.state.WithPair(tag.pair)
+				s.rebuildRows()
+				return s.save()
+			}
+			return nil
+		}
 		if pair, ok := s.managed.onDone(msg); ok {
 			return s.finishManaged(pair)
 		}

@@ -3,8 +3,11 @@ package replication
 import (
 	"context"
 	"testing"
+	"time"
 
+	"github.com/skytui/skytui/api"
 	"github.com/skytui/skytui/api/replsetup"
+	"github.com/skytui/skytui/kit"
 	"github.com/skytui/skytui/theme"
 	"github.com/skytui/skytui/tui/tuitest"
 )
@@ -57,5 +60,33 @@ func TestStaleCheckDropped(t *testing.T) {
 	s.Update(stale())
 	if o := s.wizard.w.Result(replsetup.StepBackup); o.Problem != "" {
 		t.Fatalf("an answer of the previous setup was applied: %+v", o)
+	}
+}
+
+// The answer of a managed setup sent from an earlier run of the flow
+// records the pair the server accepted, and leaves the run shown now (its
+// phase, its mode) as it is; the current run's answer ends that run.
+func TestManagedAnswerOfAnEarlierRun(t *testing.T) {
+	s := NewWithOptions(tuitest.Common(), Options{Store: &replsetup.Store{Path: t.TempDir() + "/r.json"}})
+	pri := api.Service{ID: "dbtaaaa1", Name: "orders-prod", Status: "ready"}
+	rep := api.Service{ID: "dbtaaaa2", Name: "replica-west", Status: "ready"}
+	s.openManaged(&pri)
+	old := managedStartTag{pair: replsetup.ManagedPair(&pri, &rep, api.ReplicationUni, time.Date(2026, 3, 14, 12, 0, 0, 0, time.UTC)), gen: s.managed.gen}
+	s.openManaged(nil) // the user left and began again
+	s.Update(kit.ActionDoneMsg{Tag: old})
+	if s.mode != modeManaged || s.managed.phase != pickPrimary {
+		t.Fatalf("an earlier run's answer moved the flow shown: mode %d phase %d", s.mode, s.managed.phase)
+	}
+	if len(s.state.Pairs) != 1 || s.state.Pairs[0].SecondaryID != rep.ID {
+		t.Fatalf("the accepted pair was not recorded: %+v", s.state.Pairs)
+	}
+	cur := managedStartTag{pair: old.pair, gen: s.managed.gen}
+	s.Update(kit.ActionDoneMsg{Tag: cur, Err: kit.ErrCancelled})
+	if s.managed.err != "" {
+		t.Fatalf("a cancelled confirmation says %q", s.managed.err)
+	}
+	s.Update(kit.ActionDoneMsg{Tag: cur})
+	if s.mode != modeStatus {
+		t.Fatalf("the current run's answer left mode %d", s.mode)
 	}
 }
