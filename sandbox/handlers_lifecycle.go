@@ -130,16 +130,14 @@ func hStartService(st *store, c *reqCtx) (int, any, *apiError) {
 
 // POST /services/{id}/power: {"is_active": true} starts, false stops.
 func hPowerService(st *store, c *reqCtx) (int, any, *apiError) {
-	var body struct {
-		IsActive *bool `json:"is_active"`
-	}
-	if err := decodeBody(c, &body); err != nil {
+	active, err := bodyField[*bool](c, "is_active")
+	if err != nil {
 		return 0, nil, err
 	}
-	if body.IsActive == nil {
+	if active == nil {
 		return 0, nil, errf(http.StatusBadRequest, "is_active", "is_active: is required (true starts the service, false stops it)")
 	}
-	if *body.IsActive {
+	if *active {
 		return hStartService(st, c)
 	}
 	return hStopService(st, c)
@@ -163,128 +161,116 @@ func hDeleteService(st *store, c *reqCtx) (int, any, *apiError) {
 	return http.StatusOK, struct{}{}, nil
 }
 
-// scalable finds a ready service to scale.
-func scalable(st *store, c *reqCtx) (*service, *apiError) {
+// scale begins a scaling of the ready service of the path: check refuses
+// a value the service cannot take, to is what changes, and the answer is
+// status with echo, the value asked.
+func (st *store) scale(c *reqCtx, status int, echo any, to lifecycle, check func(s *service) *apiError) (int, any, *apiError) {
 	s, err := changeableService(st, c)
 	if err != nil {
-		return nil, err
+		return 0, nil, err
 	}
 	if s.status != statusReady {
-		return nil, errf(http.StatusConflict, "service_id", "service %s is %s; only a ready service can be scaled", s.id, s.status)
+		return 0, nil, errf(http.StatusConflict, "service_id", "service %s is %s; only a ready service can be scaled", s.id, s.status)
 	}
-	return s, nil
+	if err := check(s); err != nil {
+		return 0, nil, err
+	}
+	to.to = statusReady
+	st.beginLifecycle(s, statusPendingScale, ScaleDuration, to, c.now)
+	return status, echo, nil
 }
 
 // POST /services/{id}/nodes {"nodes": n}.
 func hSetNodes(st *store, c *reqCtx) (int, any, *apiError) {
-	var body struct {
-		Nodes int `json:"nodes"`
-	}
-	if err := decodeBody(c, &body); err != nil {
-		return 0, nil, err
-	}
-	if err := api.ValidateNodes(body.Nodes); err != nil {
-		return 0, nil, validation(err)
-	}
-	s, err := scalable(st, c)
+	nodes, err := bodyField[int](c, "nodes")
 	if err != nil {
 		return 0, nil, err
 	}
-	lo, hi := maxNodes(s.topology)
-	switch {
-	case body.Nodes < lo || body.Nodes > hi:
-		if lo == hi {
-			return 0, nil, errf(http.StatusBadRequest, "nodes", "nodes: topology %s has exactly %d node", s.topology, lo)
-		}
-		return 0, nil, errf(http.StatusBadRequest, "nodes", "nodes: topology %s has %d to %d nodes", s.topology, lo, hi)
-	case body.Nodes == s.nodes:
-		return 0, nil, errf(http.StatusBadRequest, "nodes", "nodes: service %s already has %d nodes", s.id, s.nodes)
+	if err := api.ValidateNodes(nodes); err != nil {
+		return 0, nil, validation(err)
 	}
-	st.beginLifecycle(s, statusPendingScale, ScaleDuration, lifecycle{to: statusReady, nodes: body.Nodes}, c.now)
-	return http.StatusOK, map[string]int{"nodes": body.Nodes}, nil
+	return st.scale(c, http.StatusOK, map[string]int{"nodes": nodes}, lifecycle{nodes: nodes}, func(s *service) *apiError {
+		lo, hi := maxNodes(s.topology)
+		switch {
+		case nodes < lo || nodes > hi:
+			if lo == hi {
+				return errf(http.StatusBadRequest, "nodes", "nodes: topology %s has exactly %d node", s.topology, lo)
+			}
+			return errf(http.StatusBadRequest, "nodes", "nodes: topology %s has %d to %d nodes", s.topology, lo, hi)
+		case nodes == s.nodes:
+			return errf(http.StatusBadRequest, "nodes", "nodes: service %s already has %d nodes", s.id, s.nodes)
+		}
+		return nil
+	})
 }
 
 // POST /services/{id}/size {"size": "sky-4x16"}: one of the sizes listed
 // for the service's provider, topology and architecture.
 func hSetSize(st *store, c *reqCtx) (int, any, *apiError) {
-	var body struct {
-		Size string `json:"size"`
-	}
-	if err := decodeBody(c, &body); err != nil {
-		return 0, nil, err
-	}
-	if strings.TrimSpace(body.Size) == "" {
-		return 0, nil, errf(http.StatusBadRequest, "size", "size: is required")
-	}
-	s, err := scalable(st, c)
+	size, err := bodyField[string](c, "size")
 	if err != nil {
 		return 0, nil, err
 	}
-	switch {
-	case !slices.ContainsFunc(catalog.sizesFor(s.provider, s.topology, s.arch, ""), func(x api.Size) bool { return x.Name == body.Size }):
-		return 0, nil, errf(http.StatusBadRequest, "size", "size: %q is not offered for %s %s on %s (see GET /provisioning/v1/sizes)", body.Size, s.topology, s.arch, s.provider)
-	case body.Size == s.sz:
-		return 0, nil, errf(http.StatusBadRequest, "size", "size: service %s is already %s", s.id, s.sz)
+	if strings.TrimSpace(size) == "" {
+		return 0, nil, errf(http.StatusBadRequest, "size", "size: is required")
 	}
-	st.beginLifecycle(s, statusPendingScale, ScaleDuration, lifecycle{to: statusReady, size: body.Size}, c.now)
-	return http.StatusAccepted, map[string]string{"size": body.Size}, nil
+	return st.scale(c, http.StatusAccepted, map[string]string{"size": size}, lifecycle{size: size}, func(s *service) *apiError {
+		switch {
+		case !slices.ContainsFunc(catalog.sizesFor(s.provider, s.topology, s.arch, ""), func(x api.Size) bool { return x.Name == size }):
+			return errf(http.StatusBadRequest, "size", "size: %q is not offered for %s %s on %s (see GET /provisioning/v1/sizes)", size, s.topology, s.arch, s.provider)
+		case size == s.sz:
+			return errf(http.StatusBadRequest, "size", "size: service %s is already %s", s.id, s.sz)
+		}
+		return nil
+	})
 }
 
 // PATCH /services/{id}/storage/size {"size": GB}: only upward, to a size
 // the storage listing of the topology offers.
 func hSetStorageSize(st *store, c *reqCtx) (int, any, *apiError) {
-	var body struct {
-		Size int `json:"size"`
-	}
-	if err := decodeBody(c, &body); err != nil {
-		return 0, nil, err
-	}
-	s, err := scalable(st, c)
+	size, err := bodyField[int](c, "size")
 	if err != nil {
 		return 0, nil, err
 	}
-	if err := api.ValidateStorageChange(s.storageGB, body.Size); err != nil {
-		fe := err.(*api.FieldError)
-		return 0, nil, errf(http.StatusBadRequest, "size", "size: %s", fe.Rule)
-	}
-	if sizes, ok := catalog.storage[s.topology]; ok && !slices.Contains(sizes[0].StorageSizes, body.Size) {
-		return 0, nil, errf(http.StatusBadRequest, "size", "size: %d GB is not offered for %s; choose one of %v", body.Size, s.topology, sizes[0].StorageSizes)
-	}
-	st.beginLifecycle(s, statusPendingScale, ScaleDuration, lifecycle{to: statusReady, storage: body.Size}, c.now)
-	return http.StatusAccepted, map[string]int{"size": body.Size}, nil
+	return st.scale(c, http.StatusAccepted, map[string]int{"size": size}, lifecycle{storage: size}, func(s *service) *apiError {
+		if err := api.ValidateStorageChange(s.storageGB, size); err != nil {
+			fe := err.(*api.FieldError)
+			return errf(http.StatusBadRequest, "size", "size: %s", fe.Rule)
+		}
+		if sizes, ok := catalog.storage[s.topology]; ok && !slices.Contains(sizes[0].StorageSizes, size) {
+			return errf(http.StatusBadRequest, "size", "size: %d GB is not offered for %s; choose one of %v", size, s.topology, sizes[0].StorageSizes)
+		}
+		return nil
+	})
 }
 
 // PATCH /services/{id}/security/ssl {"ssl_enabled": bool}: at once.
 func hSetSSL(st *store, c *reqCtx) (int, any, *apiError) {
-	var body struct {
-		SSLEnabled *bool `json:"ssl_enabled"`
-	}
-	if err := decodeBody(c, &body); err != nil {
+	on, err := bodyField[*bool](c, "ssl_enabled")
+	if err != nil {
 		return 0, nil, err
 	}
-	if body.SSLEnabled == nil {
+	if on == nil {
 		return 0, nil, errf(http.StatusBadRequest, "ssl_enabled", "ssl_enabled: is required (true or false)")
 	}
 	s, err := changeableService(st, c)
 	if err != nil {
 		return 0, nil, err
 	}
-	s.ssl = *body.SSLEnabled
+	s.ssl = *on
 	s.updated = c.now
 	return http.StatusOK, st.render(s), nil
 }
 
 // POST /services/{id}/security/is-ip-allowed {"ip_address": "..."}.
 func hIsIPAllowed(st *store, c *reqCtx) (int, any, *apiError) {
-	var body struct {
-		IP string `json:"ip_address"`
-	}
-	if err := decodeBody(c, &body); err != nil {
+	ipText, err := bodyField[string](c, "ip_address")
+	if err != nil {
 		return 0, nil, err
 	}
-	ip := net.ParseIP(strings.TrimSpace(body.IP))
+	ip := net.ParseIP(strings.TrimSpace(ipText))
 	if ip == nil {
-		return 0, nil, errf(http.StatusBadRequest, "ip_address", "ip_address: %q is not an IP address", body.IP)
+		return 0, nil, errf(http.StatusBadRequest, "ip_address", "ip_address: %q is not an IP address", ipText)
 	}
 	s, err := st.service(c.params["id"])
 	if err != nil {

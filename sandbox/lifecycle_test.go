@@ -151,3 +151,34 @@ func TestSSLAndIsIPAllowed(t *testing.T) {
 	}
 	h.do("PATCH", P+"/services/"+id+"/security/ssl", `{}`).errBody(t, 400)
 }
+
+// A body of one field refuses a value of the wrong type naming the field,
+// ignores other fields, and asks for a body when there is none.
+func TestOneFieldBodies(t *testing.T) {
+	h := newHarness(t, Options{})
+	id := h.readyService("orders", "aws")
+	S := P + "/services/" + id
+	for _, c := range []struct {
+		method, path string
+		body         any
+		want         string
+	}{
+		{"POST", "/nodes", map[string]string{"nodes": "three"}, "nodes: must be a JSON number (got string)"},
+		{"POST", "/size", map[string]int{"size": 4}, "size: must be a JSON string (got number)"},
+		{"PATCH", "/storage/size", map[string]bool{"size": true}, "size: must be a JSON number (got bool)"},
+		{"PATCH", "/security/ssl", map[string]string{"ssl_enabled": "yes"}, "ssl_enabled: must be a JSON boolean (got string)"},
+		{"POST", "/power", map[string]any{"is_active": 1}, "is_active: must be a JSON boolean (got number)"},
+		{"POST", "/security/is-ip-allowed", map[string]any{"ip_address": []int{1}}, "ip_address: must be a JSON string (got array)"},
+		{"POST", "/nodes", nil, "a JSON request body is required"},
+	} {
+		b := h.do(c.method, S+c.path, c.body).errBody(t, http.StatusBadRequest)
+		if b.Errors[0].Message != c.want {
+			t.Errorf("%s %s %v: %q, want %q", c.method, c.path, c.body, b.Errors[0].Message, c.want)
+		}
+	}
+	var ok api.IPAllowed
+	h.do("POST", S+"/security/is-ip-allowed", map[string]any{"ip_address": "192.0.2.1", "note": 7}).want(t, 200).decode(t, &ok)
+	if ok.IPAddress != "192.0.2.1" {
+		t.Errorf("with another field: %+v", ok)
+	}
+}

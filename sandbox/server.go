@@ -581,6 +581,18 @@ func decodeBody(c *reqCtx, v any) *apiError {
 	return nil
 }
 
+// bodyField reads a JSON request body of one field, name, as a T (other
+// fields are ignored), with decodeBody's refusals.
+func bodyField[T any](c *reqCtx, name string) (T, *apiError) {
+	one := reflect.New(reflect.StructOf([]reflect.StructField{{
+		Name: "Value", Type: reflect.TypeFor[T](), Tag: reflect.StructTag(`json:"` + name + `"`)}}))
+	if err := decodeBody(c, one.Interface()); err != nil {
+		var zero T
+		return zero, err
+	}
+	return one.Elem().Field(0).Interface().(T), nil
+}
+
 // decodeValid reads a JSON request body into v and applies v's own rules.
 func decodeValid(c *reqCtx, v interface{ Validate() error }) *apiError {
 	if err := decodeBody(c, v); err != nil {
