@@ -104,28 +104,39 @@ func changeableService(st *store, c *reqCtx) (*service, *apiError) {
 
 // POST /services/{id}/stop and POST /services/{id}/power {"is_active": false}.
 func hStopService(st *store, c *reqCtx) (int, any, *apiError) {
-	s, err := changeableService(st, c)
-	if err != nil {
+	if err := st.begin(c, statusReady, "stopped", statusPendingStop, StopDuration, lifecycle{to: statusStopped}, nil); err != nil {
 		return 0, nil, err
 	}
-	if s.status != statusReady {
-		return 0, nil, errf(http.StatusConflict, "service_id", "service %s is %s; only a ready service can be stopped", s.id, s.status)
-	}
-	st.beginLifecycle(s, statusPendingStop, StopDuration, lifecycle{to: statusStopped}, c.now)
 	return http.StatusOK, struct{}{}, nil
 }
 
 // POST /services/{id}/start.
 func hStartService(st *store, c *reqCtx) (int, any, *apiError) {
-	s, err := changeableService(st, c)
-	if err != nil {
+	if err := st.begin(c, statusStopped, "started", statusPendingStart, StartDuration, lifecycle{to: statusReady}, nil); err != nil {
 		return 0, nil, err
 	}
-	if s.status != statusStopped {
-		return 0, nil, errf(http.StatusConflict, "service_id", "service %s is %s; only a stopped service can be started", s.id, s.status)
-	}
-	st.beginLifecycle(s, statusPendingStart, StartDuration, lifecycle{to: statusReady}, c.now)
 	return http.StatusOK, struct{}{}, nil
+}
+
+// begin starts a change of the service of the path that takes d: the
+// service must be changeable (not pending) and in status from (else "only
+// a <from> service can be <done>"); check, if not nil, refuses what the
+// service cannot take; then it is pending until it reaches to.
+func (st *store) begin(c *reqCtx, from, done, pending string, d time.Duration, to lifecycle, check func(s *service) *apiError) *apiError {
+	s, err := changeableService(st, c)
+	if err != nil {
+		return err
+	}
+	if s.status != from {
+		return errf(http.StatusConflict, "service_id", "service %s is %s; only a %s service can be %s", s.id, s.status, from, done)
+	}
+	if check != nil {
+		if err := check(s); err != nil {
+			return err
+		}
+	}
+	st.beginLifecycle(s, pending, d, to, c.now)
+	return nil
 }
 
 // POST /services/{id}/power: {"is_active": true} starts, false stops.
@@ -165,18 +176,10 @@ func hDeleteService(st *store, c *reqCtx) (int, any, *apiError) {
 // a value the service cannot take, to is what changes, and the answer is
 // status with echo, the value asked.
 func (st *store) scale(c *reqCtx, status int, echo any, to lifecycle, check func(s *service) *apiError) (int, any, *apiError) {
-	s, err := changeableService(st, c)
-	if err != nil {
-		return 0, nil, err
-	}
-	if s.status != statusReady {
-		return 0, nil, errf(http.StatusConflict, "service_id", "service %s is %s; only a ready service can be scaled", s.id, s.status)
-	}
-	if err := check(s); err != nil {
-		return 0, nil, err
-	}
 	to.to = statusReady
-	st.beginLifecycle(s, statusPendingScale, ScaleDuration, to, c.now)
+	if err := st.begin(c, statusReady, "scaled", statusPendingScale, ScaleDuration, to, check); err != nil {
+		return 0, nil, err
+	}
 	return status, echo, nil
 }
 
