@@ -8,19 +8,15 @@ import (
 	"errors"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
-	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"charm.land/huh/v2"
 
-	"github.com/charmbracelet/x/ansi"
 	"github.com/skytui/skytui/api"
 	"github.com/skytui/skytui/keystore"
 	"github.com/skytui/skytui/kit"
-	"github.com/skytui/skytui/theme"
 	"github.com/skytui/skytui/tui/tuitest"
 )
 
@@ -29,7 +25,9 @@ var now = tuitest.T0
 var svc = api.Service{ID: "dbtaf33737495", Name: "orders-prod", Status: "ready", Provider: "aws"}
 
 func common(t *testing.T, sec *keystore.Store, client *api.Client) *kit.Common {
-	return &kit.Common{Theme: theme.Default(), Now: func() time.Time { return now }, Profile: "t", Secrets: sec, Client: client}
+	c := tuitest.Common()
+	c.Secrets, c.Client = sec, client
+	return c
 }
 
 func boolp(b bool) *bool { return &b }
@@ -249,17 +247,12 @@ func keys(opts []huh.Option[string]) string {
 // held them.
 func TestSubmitSendsOnceWithEncodedCredentials(t *testing.T) {
 	var bodies []string
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	client := tuitest.Client(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		b, _ := io.ReadAll(r.Body)
 		bodies = append(bodies, r.Method+" "+r.URL.Path+" "+string(b))
 		w.Header().Set("Content-Type", "application/json")
 		_, _ = w.Write([]byte(`{"id": 42, "service_id": "dbtaf33737495", "type": "logical", "schedule": "once", "backup_id": "abcdef0123456789:dbtaf33737495:pod"}`))
-	}))
-	defer srv.Close()
-	client, err := api.New(api.Config{BaseURL: srv.URL, APIKey: "k", MaxRetries: -1})
-	if err != nil {
-		t.Fatal(err)
-	}
+	}), "k", nil)
 	sec := tuitest.Secrets(t, "team")
 	b := form(t, common(t, sec, client), Options{HasFullBackup: boolp(true),
 		Draft: &Draft{Type: api.BackupLogical, When: WhenOnce, Destination: DestBucket, BucketPath: "s3://acme-exports/orders", Credential: "team-s3"}})
@@ -375,8 +368,8 @@ func TestEditAfterRefusalGoesToTheField(t *testing.T) {
 		if tc.field != "" {
 			want = "e to edit " + tc.field + ", enter"
 		}
-		if !strings.Contains(ansi.Strip(b.View()), want) {
-			t.Fatalf("%s: the review does not say %q:\n%s", tc.err, want, ansi.Strip(b.View()))
+		if !strings.Contains(tuitest.View(b), want) {
+			t.Fatalf("%s: the review does not say %q:\n%s", tc.err, want, tuitest.View(b))
 		}
 		b.Update(tea.KeyPressMsg{Code: 'e', Text: "e"})
 		if b.Reviewing() {

@@ -5,7 +5,6 @@ import (
 	"reflect"
 	"strings"
 	"testing"
-	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -13,7 +12,6 @@ import (
 	"github.com/skytui/skytui/api"
 	"github.com/skytui/skytui/kit"
 	"github.com/skytui/skytui/sandbox"
-	"github.com/skytui/skytui/theme"
 	"github.com/skytui/skytui/tui/tuitest"
 )
 
@@ -31,7 +29,8 @@ func rtSetup(t *testing.T, withSecrets bool) *rtEnv {
 	t.Helper()
 	srv, _, c := tuitest.SandboxWith(t, sandbox.Options{APIKey: "k", DemoData: true, Seed: 7})
 	e := &rtEnv{srv: srv, client: c, byName: map[string]api.Service{}}
-	e.common = &kit.Common{Theme: theme.Default(), Now: func() time.Time { return tuitest.T0 }, Profile: "t", Client: c}
+	e.common = tuitest.Common()
+	e.common.Client = c
 	if withSecrets {
 		e.common.Secrets = tuitest.Secrets(t, "rt")
 	}
@@ -82,10 +81,9 @@ func rtRun(w *Wizard, cmd tea.Cmd) []tea.Msg {
 	case secretsMsg:
 		return rtRun(w, w.Update(m))
 	}
-	v := reflect.ValueOf(msg)
-	if v.Kind() == reflect.Slice && v.Type().ConvertibleTo(reflect.TypeOf([]tea.Cmd(nil))) {
+	if cmds, ok := tuitest.Sequence(msg); ok {
 		var out []tea.Msg
-		for _, c := range v.Convert(reflect.TypeOf([]tea.Cmd(nil))).Interface().([]tea.Cmd) {
+		for _, c := range cmds {
 			out = append(out, rtRun(w, c)...)
 		}
 		return out
@@ -105,8 +103,8 @@ func rtPress(w *Wizard, keys ...string) []tea.Msg {
 }
 
 func rtType(w *Wizard, s string) {
-	for _, r := range s {
-		rtRun(w, w.Update(tea.KeyPressMsg{Code: r, Text: string(r)}))
+	for _, k := range tuitest.Typed(s) {
+		rtRun(w, w.Update(k))
 	}
 }
 
@@ -123,7 +121,7 @@ func (e *rtEnv) feedBackups(t *testing.T, w *Wizard) {
 	}
 }
 
-func rtView(w *Wizard) string { return ansi.Strip(w.View()) }
+func rtView(w *Wizard) string { return tuitest.View(w) }
 
 func rtAction(t *testing.T, msgs []tea.Msg) (kit.Action, DoneMsg) {
 	t.Helper()
@@ -147,7 +145,7 @@ func rtAction(t *testing.T, msgs []tea.Msg) (kit.Action, DoneMsg) {
 // target's exact name is typed; focus starts in the input and tab reaches
 // Back first, so the cursor is never on Restore without a choice.
 func TestRestoreConfirmTypeName(t *testing.T) {
-	c := &kit.Common{Theme: theme.Default()}
+	c := tuitest.Common()
 	target := api.Service{ID: "dbtaf00000001", Name: "orders-prod", Status: "ready", Provider: "aws"}
 	cf := NewConfirm(c, target, "backup x", "orders-prod", "{}")
 	cf.SetSize(80, 30)
@@ -159,8 +157,8 @@ func TestRestoreConfirmTypeName(t *testing.T) {
 		return a
 	}
 	typeText := func(s string) {
-		for _, r := range s {
-			cf.Update(tea.KeyPressMsg{Code: r, Text: string(r)})
+		for _, k := range tuitest.Typed(s) {
+			cf.Update(k)
 		}
 	}
 	// a wrong name: enter does not confirm, tab never lands on Restore
@@ -168,8 +166,8 @@ func TestRestoreConfirmTypeName(t *testing.T) {
 	if cf.Matches() || upd("enter") != ConfirmPending {
 		t.Fatal("a partial name confirmed")
 	}
-	if !strings.Contains(ansi.Strip(cf.View()), "does not match: type the name exactly (orders-prod)") {
-		t.Fatalf("no mismatch message:\n%s", ansi.Strip(cf.View()))
+	if !strings.Contains(tuitest.View(cf), "does not match: type the name exactly (orders-prod)") {
+		t.Fatalf("no mismatch message:\n%s", tuitest.View(cf))
 	}
 	for range 5 {
 		upd("tab")
@@ -177,7 +175,7 @@ func TestRestoreConfirmTypeName(t *testing.T) {
 			t.Fatal("tab reached the disabled Restore button")
 		}
 	}
-	if !strings.Contains(ansi.Strip(cf.View()), "[ Restore: type the name first ]") {
+	if !strings.Contains(tuitest.View(cf), "[ Restore: type the name first ]") {
 		t.Fatal("the disabled button does not say why")
 	}
 	// back to the input (the focus cycles input -> Back -> input)
@@ -192,7 +190,7 @@ func TestRestoreConfirmTypeName(t *testing.T) {
 	}
 	cf.Reset()
 	typeText("orders-prod")
-	if !cf.Matches() || !strings.Contains(ansi.Strip(cf.View()), "[ Restore and erase orders-prod ]") {
+	if !cf.Matches() || !strings.Contains(tuitest.View(cf), "[ Restore and erase orders-prod ]") {
 		t.Fatal("the right name did not enable Restore")
 	}
 	if cf.OnRestore() {
@@ -230,11 +228,11 @@ func TestRestoreConfirmTypeName(t *testing.T) {
 // TestRestoreConfirmSaysWhatHappens: the confirmation names the target
 // with its status, and says the three effects of the interface document.
 func TestRestoreConfirmSaysWhatHappens(t *testing.T) {
-	c := &kit.Common{Theme: theme.Default()}
+	c := tuitest.Common()
 	target := api.Service{ID: "dbtgf00000002", Name: "dev-db", Status: "pending_modifying", Provider: "gcp", Region: "us-east4"}
 	cf := NewConfirm(c, target, "backup abc of prod-db", "prod-db", `{"service_id":"dbtgf00000002"}`)
 	cf.SetSize(100, 40)
-	out := ansi.Strip(cf.View())
+	out := tuitest.View(cf)
 	for _, want := range []string{
 		"This erases ALL data in dev-db.",
 		"dev-db (dbtgf00000002)  gcp/us-east4  status: pending_modifying",
@@ -252,7 +250,7 @@ func TestRestoreConfirmSaysWhatHappens(t *testing.T) {
 	// on a short terminal the input and the buttons stay
 	cf = NewConfirm(c, target, "backup abc of prod-db", "prod-db", strings.Repeat(`{"x":1}`, 40))
 	cf.SetSize(60, 14)
-	short := ansi.Strip(cf.View())
+	short := tuitest.View(cf)
 	if !strings.Contains(short, "Type dev-db to confirm:") || !strings.Contains(short, "[ Back ]") {
 		t.Fatalf("a short terminal lost the input:\n%s", short)
 	}
@@ -423,7 +421,7 @@ func TestRestoreBackupID(t *testing.T) {
 // TestRestoreBucketFixes: the trailing slash and a whole path typed as the
 // bucket are fixed with one key (tab), with the API's rule as the message.
 func TestRestoreBucketFixes(t *testing.T) {
-	b := newBucketStep(&kit.Common{Theme: theme.Default()}, BucketPrefill{})
+	b := newBucketStep(tuitest.Common(), BucketPrefill{})
 	for _, tc := range []struct {
 		bucket, file         string
 		fix                  string
@@ -601,7 +599,8 @@ func TestRestoreFailedKeepsEverything(t *testing.T) {
 // TestWatchRestoreOutcome: the watch's outcome says success (with whose
 // credentials) or failure (with the message), and keeps going otherwise.
 func TestWatchRestoreOutcome(t *testing.T) {
-	c := &kit.Common{Theme: theme.Default(), Client: &api.Client{}}
+	c := tuitest.Common()
+	c.Client = &api.Client{}
 	tag := Tag{Target: api.Service{ID: "dbtaf1", Name: "dst"}, SourceService: "src"}
 	cmd := Watch(c, "restores", api.Restore{ID: 9, ServiceID: "dbtaf1"}, tag)
 	w := cmd().(kit.WatchMsg).Watch

@@ -2,7 +2,6 @@ package restores
 
 import (
 	"errors"
-	"os"
 	"regexp"
 	"strings"
 	"testing"
@@ -14,16 +13,12 @@ import (
 	"github.com/skytui/skytui/api"
 	"github.com/skytui/skytui/forms/restoreform"
 	"github.com/skytui/skytui/kit"
-	"github.com/skytui/skytui/theme"
 	"github.com/skytui/skytui/tui/tuitest"
 )
 
-func TestMain(m *testing.M) {
-	time.Local = time.UTC
-	os.Exit(m.Run())
-}
+func TestMain(m *testing.M) { tuitest.Main(m) }
 
-var now = time.Date(2026, 3, 14, 12, 0, 0, 0, time.UTC)
+var now = tuitest.T0
 
 var (
 	orders  = api.Service{ID: "dbtaf00000001", Name: "orders-prod", Status: "ready", Provider: "aws", Region: "us-east-1"}
@@ -35,7 +30,8 @@ const hash = "c79d7dd250e6aa702f00c9cd229c79ef"
 
 func newScreen(w, h int) *Screen {
 	client, _ := api.New(api.Config{BaseURL: "http://127.0.0.1:1", APIKey: "k"}) // never called
-	c := &kit.Common{Theme: theme.Default(), Now: func() time.Time { return now }, Profile: "t", Client: client}
+	c := tuitest.Common()
+	c.Client = client
 	s := New(c)
 	s.SetSize(w, h)
 	s.Update(kit.DataMsg{Key: kit.ServicesKey.String(), Data: []api.Service{orders, replica, gcpSvc}})
@@ -56,12 +52,9 @@ func feed(s *Screen, rs []api.Restore) {
 	s.Update(kit.DataMsg{Key: kit.RestoresKey.String(), Data: rs, At: now})
 }
 
-func press(s *Screen, k string) tea.Cmd {
-	_, cmd := s.Update(tuitest.KeyMsg(k))
-	return cmd
-}
+func press(s *Screen, k string) tea.Cmd { return tuitest.Press(s, k) }
 
-func view(s *Screen) string { return ansi.Strip(s.View()) }
+func view(s *Screen) string { return tuitest.View(s) }
 
 func row(t *testing.T, s *Screen, id string) string {
 	t.Helper()
@@ -288,12 +281,17 @@ func TestCopyCommand(t *testing.T) {
 	}
 }
 
+// migrationOf is the migration flow alone, at 100x30, over svcs.
+func migrationOf(svcs []api.Service, req *restoreform.MigrateRequest) *migration {
+	m := newMigration(tuitest.Common(), svcs, req)
+	m.setSize(100, 30)
+	return m
+}
+
 // TestMigrationPrefillsTheRestore: after the backup and the copy, the
 // own-bucket restore opens into the target with every field filled.
 func TestMigrationPrefillsTheRestore(t *testing.T) {
-	c := &kit.Common{Theme: theme.Default(), Now: func() time.Time { return now }}
-	m := newMigration(c, []api.Service{orders, gcpSvc}, &restoreform.MigrateRequest{Source: orders, Target: gcpSvc})
-	m.setSize(100, 30)
+	m := migrationOf([]api.Service{orders, gcpSvc}, &restoreform.MigrateRequest{Source: orders, Target: gcpSvc})
 	if m.step != migBackup {
 		t.Fatalf("step %d", m.step)
 	}
@@ -316,7 +314,7 @@ func TestMigrationPrefillsTheRestore(t *testing.T) {
 		t.Fatalf("step %d dest %q", m.step, m.dest.Value())
 	}
 	m.dest.SetValue("gs://acme-gcp")
-	m.update(tea.KeyPressMsg{Code: tea.KeyEnter})
+	m.update(tuitest.KeyMsg("enter"))
 	out := ansi.Strip(m.view())
 	if !strings.Contains(out, "gsutil -m rsync -r s3://acme-exports/orders-mig gs://acme-gcp/orders-mig") || !strings.Contains(out, "boto") {
 		t.Fatalf("copy step:\n%s", out)
@@ -326,18 +324,18 @@ func TestMigrationPrefillsTheRestore(t *testing.T) {
 	if help := kit.HintLine(m.keyMap().ShortHelp()...); help != "y copy the command  enter restore from the copy  e edit destination  esc back to the list" {
 		t.Errorf("copy step help %q", help)
 	}
-	m.update(tea.KeyPressMsg{Code: 'e', Text: "e"})
+	m.update(tuitest.KeyMsg("e"))
 	if !m.editing || kit.HintLine(m.keyMap().ShortHelp()...) != "enter done  esc stop editing" {
 		t.Fatalf("e did not edit the destination (help %q)", kit.HintLine(m.keyMap().ShortHelp()...))
 	}
-	m.update(tea.KeyPressMsg{Code: tea.KeyEscape})
+	m.update(tuitest.KeyMsg("esc"))
 	if m.editing || m.step != migCopy {
 		t.Fatalf("esc while editing: editing %v step %d", m.editing, m.step)
 	}
-	if m.update(tea.KeyPressMsg{Code: 'y', Text: "y"}) == nil {
+	if m.update(tuitest.KeyMsg("y")) == nil {
 		t.Fatal("y copied nothing")
 	}
-	msg := m.update(tea.KeyPressMsg{Code: tea.KeyEnter})()
+	msg := m.update(tuitest.KeyMsg("enter"))()
 	exit, ok := msg.(migrationExitMsg)
 	if !ok || exit.restore == nil {
 		t.Fatalf("enter gave %#v", msg)
@@ -361,11 +359,9 @@ func TestMigrationPrefillsTheRestore(t *testing.T) {
 // TestMigrationTargetMustBeAnotherProvider: same provider is a normal
 // restore; the flow says so.
 func TestMigrationTargetMustBeAnotherProvider(t *testing.T) {
-	c := &kit.Common{Theme: theme.Default(), Now: func() time.Time { return now }}
-	m := newMigration(c, []api.Service{orders, replica, gcpSvc}, nil)
-	m.setSize(100, 30)
+	m := migrationOf([]api.Service{orders, replica, gcpSvc}, nil)
 	m.table.Select(orders.ID)
-	m.update(tea.KeyPressMsg{Code: tea.KeyEnter})
+	m.update(tuitest.KeyMsg("enter"))
 	if m.step != migTarget {
 		t.Fatalf("step %d", m.step)
 	}
@@ -374,14 +370,14 @@ func TestMigrationTargetMustBeAnotherProvider(t *testing.T) {
 	if got := m.table.SelectedID(); got != gcpSvc.ID {
 		t.Fatalf("the target step starts on %s, want the only possible target %s", got, gcpSvc.ID)
 	}
-	view := ansi.Strip(m.table.View())
+	view := tuitest.View(m.table)
 	for _, want := range []string{"target: the source", "target: same provider"} {
 		if !strings.Contains(view, want) {
 			t.Fatalf("the targets do not say %q:\n%s", want, view)
 		}
 	}
 	m.table.Select(replica.ID)
-	m.update(tea.KeyPressMsg{Code: tea.KeyEnter})
+	m.update(tuitest.KeyMsg("enter"))
 	if m.step != migTarget || !strings.Contains(m.stepErr, "no migration needed") {
 		t.Fatalf("same provider accepted: %q", m.stepErr)
 	}
@@ -391,9 +387,7 @@ func TestMigrationTargetMustBeAnotherProvider(t *testing.T) {
 // a letter of it; the copy step says to press enter first, and following
 // what it says copies the command and leaves the destination as typed.
 func TestMigrationCopyHintWhileTyping(t *testing.T) {
-	c := &kit.Common{Theme: theme.Default(), Now: func() time.Time { return now }}
-	m := newMigration(c, []api.Service{orders, gcpSvc}, &restoreform.MigrateRequest{Source: orders, Target: gcpSvc})
-	m.setSize(100, 30)
+	m := migrationOf([]api.Service{orders, gcpSvc}, &restoreform.MigrateRequest{Source: orders, Target: gcpSvc})
 	m.backup = &api.Backup{Key: hash + ":" + orders.ID + ":pod", Bucket: "s3://acme-exports/orders-mig", Status: "Succeeded"}
 	m.toCopy()
 	m.dest.SetValue("gs://acme-gcp")
@@ -401,8 +395,8 @@ func TestMigrationCopyHintWhileTyping(t *testing.T) {
 	if !m.editing || strings.Contains(out, "(y copies it)") || !strings.Contains(out, "(enter, then y copies it)") {
 		t.Fatalf("while typing the destination the copy step says:\n%s", out)
 	}
-	m.update(tea.KeyPressMsg{Code: tea.KeyEnter})
-	if m.update(tea.KeyPressMsg{Code: 'y', Text: "y"}) == nil || m.dest.Value() != "gs://acme-gcp" {
+	m.update(tuitest.KeyMsg("enter"))
+	if m.update(tuitest.KeyMsg("y")) == nil || m.dest.Value() != "gs://acme-gcp" {
 		t.Fatalf("enter, then y: copied nothing or typed into %q", m.dest.Value())
 	}
 	if out := ansi.Strip(m.view()); !strings.Contains(out, "(y copies it)") {

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/skytui/skytui/keystore"
 	"github.com/skytui/skytui/kit"
@@ -34,8 +33,8 @@ type driver struct {
 }
 
 func newDriver(t *testing.T, st *keystore.Store, w, h int) *driver {
-	c := &kit.Common{Theme: theme.New(theme.Options{Dark: true, NoColor: true}), Secrets: st, Profile: "prod",
-		Now: func() time.Time { return time.Date(2026, 3, 14, 12, 0, 0, 0, time.UTC) }}
+	c := tuitest.Common()
+	c.Theme, c.Secrets, c.Profile = theme.New(theme.Options{Dark: true, NoColor: true}), st, "prod"
 	d := &driver{t: t, s: New(c)}
 	d.s.SetSize(w, h)
 	d.run(d.s.Init())
@@ -88,12 +87,12 @@ func (d *driver) send(msg tea.Msg) {
 func (d *driver) key(k string) { d.send(tuitest.KeyMsg(k)) }
 
 func (d *driver) typeText(s string) {
-	for _, r := range s {
-		d.send(tea.KeyPressMsg{Code: r, Text: string(r)})
+	for _, k := range tuitest.Typed(s) {
+		d.send(k)
 	}
 }
 
-func (d *driver) view() string { return ansi.Strip(d.s.View()) }
+func (d *driver) view() string { return tuitest.View(d.s) }
 
 func TestShowsWhereSecretsAreAndNeverTheSecrets(t *testing.T) {
 	st := newStore(t)
@@ -236,11 +235,7 @@ func TestConfigWarningsAreListed(t *testing.T) {
 			t.Errorf("view lacks %q:\n%s", want, v)
 		}
 	}
-	for _, l := range strings.Split(v, "\n") {
-		if ansi.StringWidth(l) > 80 {
-			t.Errorf("line wider than the screen: %q", l)
-		}
-	}
+	tuitest.CheckFits(t, "config warnings", v, 80, 40)
 	// Profile first, then the warnings, then the secrets.
 	if p, c, s := strings.Index(v, "Profile"), strings.Index(v, "Config warnings"), strings.Index(v, "Secrets"); !(p < c && c < s) {
 		t.Errorf("section order: profile %d, warnings %d, secrets %d", p, c, s)
@@ -272,13 +267,9 @@ func TestShortTerminalScrollsTheList(t *testing.T) {
 	check := func() string {
 		t.Helper()
 		v := d.view()
-		if n := strings.Count(v, "\n") + 1; n > 12 {
-			t.Fatalf("%d lines in a body of 12:\n%s", n, v)
-		}
-		for _, l := range strings.Split(v, "\n") {
-			if ansi.StringWidth(l) > 60 {
-				t.Fatalf("line wider than the screen: %q", l)
-			}
+		tuitest.CheckFits(t, "body of 60x12", v, 60, 12)
+		if t.Failed() {
+			t.FailNow()
 		}
 		return v
 	}

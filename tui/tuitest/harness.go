@@ -73,6 +73,25 @@ func (h *Harness) Deliver(msg tea.Msg) {
 
 var cmdSliceType = reflect.TypeOf([]tea.Cmd(nil))
 
+// Sequence is the commands of tea.Sequence's message (its type is not
+// exported), in order; ok is false for any other message.
+func Sequence(msg tea.Msg) (cmds []tea.Cmd, ok bool) {
+	v := reflect.ValueOf(msg)
+	if v.Kind() != reflect.Slice || !v.Type().ConvertibleTo(cmdSliceType) {
+		return nil, false
+	}
+	return v.Convert(cmdSliceType).Interface().([]tea.Cmd), true
+}
+
+// Typed is the key presses that type s, one a character.
+func Typed(s string) []tea.KeyPressMsg {
+	var out []tea.KeyPressMsg
+	for _, r := range s {
+		out = append(out, tea.KeyPressMsg{Code: r, Text: string(r)})
+	}
+	return out
+}
+
 // Handle takes the answer of a command: batches are spawned, sequences
 // run in order, timers and raw sequences recorded, the rest delivered.
 func (h *Harness) Handle(msg tea.Msg) {
@@ -91,10 +110,9 @@ func (h *Harness) Handle(msg tea.Msg) {
 		h.Raw = append(h.Raw, fmt.Sprint(msg.Msg))
 		return
 	}
-	v := reflect.ValueOf(msg)
-	if v.Kind() == reflect.Slice && v.Type().ConvertibleTo(cmdSliceType) {
-		// tea.Sequence: run in order
-		for _, c := range v.Convert(cmdSliceType).Interface().([]tea.Cmd) {
+	if cmds, ok := Sequence(msg); ok {
+		// run in order
+		for _, c := range cmds {
 			if c != nil {
 				h.Handle(c())
 			}
@@ -165,8 +183,8 @@ func (h *Harness) Keys(ks ...string) {
 
 // TypeText types text, one key at a time.
 func (h *Harness) TypeText(s string) {
-	for _, r := range s {
-		h.Send(tea.KeyPressMsg{Code: r, Text: string(r)})
+	for _, k := range Typed(s) {
+		h.Send(k)
 	}
 }
 

@@ -35,8 +35,8 @@ func (p *Program) Press(keys ...string) {
 
 // Type types text, one key at a time.
 func (p *Program) Type(s string) {
-	for _, r := range s {
-		p.TM.Send(tea.KeyPressMsg{Code: r, Text: string(r)})
+	for _, k := range Typed(s) {
+		p.TM.Send(k)
 	}
 }
 
