@@ -45,18 +45,18 @@ type confirmKeys struct {
 
 func newConfirmKeys() confirmKeys {
 	return confirmKeys{
-		Yes:    key.NewBinding(key.WithKeys("y", "Y"), key.WithHelp("y", "yes")),
-		No:     key.NewBinding(key.WithKeys("n", "N", "esc", "q"), key.WithHelp("n/esc", "no")),
+		Yes:    Bind("y", "yes", "Y"),
+		No:     BindHelp("n/esc", "no", "n", "N", "esc", "q"),
 		Move:   moveBinding(),
-		Choose: key.NewBinding(key.WithKeys("enter", "space"), key.WithHelp("enter", "choose")),
-		Submit: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "confirm")),
-		Cancel: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel")),
+		Choose: Bind("enter", "choose", "space"),
+		Submit: Bind("enter", "confirm"),
+		Cancel: Bind("esc", "cancel"),
 	}
 }
 
 // moveBinding moves between a dialog's two buttons.
 func moveBinding() key.Binding {
-	return key.NewBinding(key.WithKeys("left", "right", "h", "l", "tab", "shift+tab"), key.WithHelp("<-/->", "move"))
+	return BindHelp("<-/->", "move", "left", "right", "h", "l", "tab", "shift+tab")
 }
 
 // NewConfirm builds a confirmation dialog.

@@ -59,10 +59,10 @@ type ListKeys struct {
 // NewListKeys returns the list keys every list screen shares.
 func NewListKeys() ListKeys {
 	return ListKeys{
-		Detail:     key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "details")),
-		Back:       key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back")),
-		ScrollDown: key.NewBinding(key.WithKeys("J", "ctrl+d"), key.WithHelp("J", "scroll details down")),
-		ScrollUp:   key.NewBinding(key.WithKeys("K", "ctrl+u"), key.WithHelp("K", "scroll details up")),
+		Detail:     Bind("enter", "details"),
+		Back:       Bind("esc", "back"),
+		ScrollDown: Bind("J", "scroll details down", "ctrl+d"),
+		ScrollUp:   Bind("K", "scroll details up", "ctrl+u"),
 	}
 }
 

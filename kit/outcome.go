@@ -51,8 +51,8 @@ type outcomeKeys struct {
 func newOutcomeKeys() outcomeKeys {
 	return outcomeKeys{
 		Move:   moveBinding(),
-		Leave:  key.NewBinding(key.WithKeys("esc", "q", "n", "N"), key.WithHelp("esc", "leave it")),
-		Choose: key.NewBinding(key.WithKeys("enter", "space"), key.WithHelp("enter", "choose")),
+		Leave:  Bind("esc", "leave it", "q", "n", "N"),
+		Choose: Bind("enter", "choose", "space"),
 	}
 }
 

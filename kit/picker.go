@@ -43,8 +43,8 @@ type pickerKeys struct {
 
 func newPickerKeys() pickerKeys {
 	return pickerKeys{
-		Choose: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "choose")),
-		Cancel: key.NewBinding(key.WithKeys("esc", "q"), key.WithHelp("esc", "cancel")),
+		Choose: Bind("enter", "choose"),
+		Cancel: Bind("esc", "cancel", "q"),
 	}
 }
 

@@ -156,6 +156,18 @@ func Refresh(keys ...string) tea.Cmd {
 // (about every 10 s) so relative times ("3m ago") stay current.
 type ClockMsg struct{ Now time.Time }
 
+// Bind is a binding whose help names its first key: Bind("D", "delete"),
+// Bind("n", "add entry", "+") (n and + both add; the help says n).
+func Bind(k, desc string, more ...string) key.Binding {
+	return key.NewBinding(key.WithKeys(append([]string{k}, more...)...), key.WithHelp(k, desc))
+}
+
+// BindHelp is a binding whose help names its keys otherwise:
+// BindHelp("up/k", "move up", "up", "k").
+func BindHelp(help, desc string, keys ...string) key.Binding {
+	return key.NewBinding(key.WithKeys(keys...), key.WithHelp(help, desc))
+}
+
 // Keys is a help.KeyMap made of the bindings a screen shows in its current
 // mode: Short for the footer, Full for "?" (Short as one column when nil).
 type Keys struct {

@@ -45,16 +45,16 @@ type TableKeys struct {
 
 // DefaultTableKeys are vi- and arrow-style bindings.
 var DefaultTableKeys = TableKeys{
-	Up:       key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("up/k", "move up")),
-	Down:     key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("down/j", "move down")),
-	PageUp:   key.NewBinding(key.WithKeys("pgup", "ctrl+b"), key.WithHelp("pgup", "page up")),
-	PageDown: key.NewBinding(key.WithKeys("pgdown", "ctrl+f"), key.WithHelp("pgdn", "page down")),
-	Top:      key.NewBinding(key.WithKeys("home", "g"), key.WithHelp("g/home", "first row")),
-	Bottom:   key.NewBinding(key.WithKeys("end", "G"), key.WithHelp("G/end", "last row")),
-	Filter:   key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter")),
+	Up:       BindHelp("up/k", "move up", "up", "k"),
+	Down:     BindHelp("down/j", "move down", "down", "j"),
+	PageUp:   Bind("pgup", "page up", "ctrl+b"),
+	PageDown: BindHelp("pgdn", "page down", "pgdown", "ctrl+f"),
+	Top:      BindHelp("g/home", "first row", "home", "g"),
+	Bottom:   BindHelp("G/end", "last row", "end", "G"),
+	Filter:   Bind("/", "filter"),
 
-	FilterKeep:  key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "keep filter")),
-	FilterClear: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear filter")),
+	FilterKeep:  Bind("enter", "keep filter"),
+	FilterClear: Bind("esc", "clear filter"),
 }
 
 const gutter = 2 // "> " before each row

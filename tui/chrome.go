@@ -430,8 +430,8 @@ func (m *Model) footerLayout(w int) (string, []footerKey) {
 			items = append(items, d.KeyMap().ShortHelp()...)
 			break
 		}
-		items = append(items, key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "choose")),
-			key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel")))
+		items = append(items, kit.Bind("enter", "choose"),
+			kit.Bind("esc", "cancel"))
 	case m.cmdline.active:
 		items = append(items, m.cmdline.keys.list()...)
 	default:

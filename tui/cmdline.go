@@ -51,9 +51,9 @@ func (k cmdKeys) list() []key.Binding { return []key.Binding{k.Complete, k.Run, 
 
 func newCmdLine(c *kit.Common) *cmdLine {
 	return &cmdLine{common: c, input: kit.NewInput(":", ""), keys: cmdKeys{
-		Complete: key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "complete")),
-		Run:      key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "run")),
-		Cancel:   key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel")),
+		Complete: kit.Bind("tab", "complete"),
+		Run:      kit.Bind("enter", "run"),
+		Cancel:   kit.Bind("esc", "cancel"),
 	}}
 }
 

@@ -48,8 +48,8 @@ func newKeyPrompt(c *kit.Common, reason string) *keyPrompt {
 	in.EchoCharacter = '*'
 	in.Focus()
 	return &keyPrompt{common: c, reason: reason, input: in, keys: keyPromptKeys{
-		Submit: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "check and store")),
-		Later:  key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "later (:login reopens)")),
+		Submit: kit.Bind("enter", "check and store"),
+		Later:  kit.Bind("esc", "later (:login reopens)"),
 	}}
 }
 

@@ -144,9 +144,9 @@ type logKeys struct {
 func newLogKeys() logKeys {
 	return logKeys{
 		TableKeys: kit.DefaultTableKeys,
-		Copy:      key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "copy entry")),
-		Close:     key.NewBinding(key.WithKeys("q", "L"), key.WithHelp("q", "close")),
-		CloseEsc:  key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "close")),
+		Copy:      kit.Bind("y", "copy entry"),
+		Close:     kit.Bind("q", "close", "L"),
+		CloseEsc:  kit.Bind("esc", "close"),
 	}
 }
 
@@ -489,7 +489,7 @@ func (d *logDialog) hint(below int) string {
 	if !d.typing {
 		clear := k.FilterClear
 		clear.SetEnabled(d.filter != "")
-		bs = []key.Binding{d.closeKey(), key.NewBinding(key.WithKeys("j"), key.WithHelp("j/k", "move")), k.Copy, k.Filter, clear}
+		bs = []key.Binding{d.closeKey(), kit.BindHelp("j/k", "move", "j"), k.Copy, k.Filter, clear}
 	}
 	line := strings.Join(parts, "")
 	for _, b := range bs {

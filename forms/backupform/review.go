@@ -269,11 +269,11 @@ type formKeys struct {
 
 func newFormKeys() formKeys {
 	return formKeys{
-		Next:   key.NewBinding(key.WithKeys("enter", "tab"), key.WithHelp("enter/tab", "next")),
-		Prev:   key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "previous")),
-		Cancel: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel (keeps input)")),
-		Submit: key.NewBinding(key.WithKeys("enter", "y"), key.WithHelp("enter", "submit")),
-		Edit:   key.NewBinding(key.WithKeys("e", "backspace"), key.WithHelp("e", "edit")),
+		Next:   kit.BindHelp("enter/tab", "next", "enter", "tab"),
+		Prev:   kit.Bind("shift+tab", "previous"),
+		Cancel: kit.Bind("esc", "cancel (keeps input)"),
+		Submit: kit.Bind("enter", "submit", "y"),
+		Edit:   kit.Bind("e", "edit", "backspace"),
 	}
 }
 

@@ -79,10 +79,10 @@ type confirmKeys struct {
 
 func newConfirmKeys() confirmKeys {
 	return confirmKeys{
-		Confirm: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "confirm (name typed)")),
-		Next:    key.NewBinding(key.WithKeys("tab", "down"), key.WithHelp("tab", "buttons")),
-		Prev:    key.NewBinding(key.WithKeys("shift+tab", "up"), key.WithHelp("shift+tab", "back to the name")),
-		Back:    key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back (keeps input)")),
+		Confirm: kit.Bind("enter", "confirm (name typed)"),
+		Next:    kit.Bind("tab", "buttons", "down"),
+		Prev:    kit.Bind("shift+tab", "back to the name", "up"),
+		Back:    kit.Bind("esc", "back (keeps input)"),
 		Left:    key.NewBinding(key.WithKeys("left")),
 		Right:   key.NewBinding(key.WithKeys("right")),
 	}

@@ -213,24 +213,24 @@ const sourceCount = 4
 
 func newWizardKeys() wizardKeys {
 	return wizardKeys{
-		Up:            key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("up/k", "move up")),
-		Down:          key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("down/j", "move down")),
-		Next:          key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "choose")),
-		Back:          key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back (keeps input)")),
-		Leave:         key.NewBinding(key.WithKeys("ctrl+x"), key.WithHelp("ctrl+x", "leave (keeps input)")),
-		SourceService: key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "other source service")),
-		Migrate:       key.NewBinding(key.WithKeys("m"), key.WithHelp("m", "migrate across providers")),
-		Fix:           key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "apply the suggested fix")),
-		NextField:     key.NewBinding(key.WithKeys("tab", "down"), key.WithHelp("tab/down", "next field")),
-		PrevField:     key.NewBinding(key.WithKeys("shift+tab", "up"), key.WithHelp("shift+tab/up", "previous field")),
-		Toggle:        key.NewBinding(key.WithKeys("left", "right", "space"), key.WithHelp("left/right/space", "change choice")),
+		Up:            kit.DefaultTableKeys.Up,
+		Down:          kit.DefaultTableKeys.Down,
+		Next:          kit.Bind("enter", "choose"),
+		Back:          kit.Bind("esc", "back (keeps input)"),
+		Leave:         kit.Bind("ctrl+x", "leave (keeps input)"),
+		SourceService: kit.Bind("s", "other source service"),
+		Migrate:       kit.Bind("m", "migrate across providers"),
+		Fix:           kit.Bind("tab", "apply the suggested fix"),
+		NextField:     kit.BindHelp("tab/down", "next field", "tab", "down"),
+		PrevField:     kit.BindHelp("shift+tab/up", "previous field", "shift+tab", "up"),
+		Toggle:        kit.BindHelp("left/right/space", "change choice", "left", "right", "space"),
 		ToggleBack:    key.NewBinding(key.WithKeys("left")),
-		Proceed:       key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "next / continue")),
-		Reload:        key.NewBinding(key.WithKeys("ctrl+r"), key.WithHelp("ctrl+r", "read the stored credentials again")),
-		Pick:          key.NewBinding(key.WithKeys("1", "2", "3", "4"), key.WithHelp("1-4", "choose")),
-		Continue:      key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "continue")),
-		Paste:         key.NewBinding(key.WithKeys("ctrl+v"), key.WithHelp("ctrl+v", "paste")),
-		PITRMove:      key.NewBinding(key.WithKeys("up", "down"), key.WithHelp("up/down", "service")),
+		Proceed:       kit.Bind("enter", "next / continue"),
+		Reload:        kit.Bind("ctrl+r", "read the stored credentials again"),
+		Pick:          kit.BindHelp("1-4", "choose", "1", "2", "3", "4"),
+		Continue:      kit.Bind("enter", "continue"),
+		Paste:         kit.Bind("ctrl+v", "paste"),
+		PITRMove:      kit.BindHelp("up/down", "service", "up", "down"),
 	}
 }
 
@@ -245,7 +245,7 @@ func (k keyMap) FullHelp() [][]key.Binding { return k.full }
 // KeyMap lists the bindings of the current step.
 func (r *Wizard) KeyMap() help.KeyMap {
 	k := r.keys
-	filter := key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter"))
+	filter := kit.Bind("/", "filter")
 	var b, more []key.Binding
 	switch r.step {
 	case stageSource:

@@ -27,18 +27,18 @@ type keyMap struct {
 
 func newKeyMap() keyMap {
 	return keyMap{
-		Sort:      key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "sort: started/type/status/size")),
-		Reverse:   key.NewBinding(key.WithKeys("S"), key.WithHelp("S", "reverse sort")),
-		New:       key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "new backup")),
-		Pick:      key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "for one service")),
-		All:       key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "all services")),
-		Schedules: key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "schedules/backups")),
-		CopyKey:   key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "copy key")),
-		CopyGTID:  key.NewBinding(key.WithKeys("Y"), key.WithHelp("Y", "copy GTID")),
-		Restore:   key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "restore")),
-		Edit:      key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "edit")),
-		Suspend:   key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "suspend/resume")),
-		Delete:    key.NewBinding(key.WithKeys("d", "delete"), key.WithHelp("d", "delete")),
+		Sort:      kit.Bind("s", "sort: started/type/status/size"),
+		Reverse:   kit.Bind("S", "reverse sort"),
+		New:       kit.Bind("n", "new backup"),
+		Pick:      kit.Bind("f", "for one service"),
+		All:       kit.Bind("a", "all services"),
+		Schedules: kit.Bind("t", "schedules/backups"),
+		CopyKey:   kit.Bind("y", "copy key"),
+		CopyGTID:  kit.Bind("Y", "copy GTID"),
+		Restore:   kit.Bind("R", "restore"),
+		Edit:      kit.Bind("e", "edit"),
+		Suspend:   kit.Bind("s", "suspend/resume"),
+		Delete:    kit.Bind("d", "delete", "delete"),
 	}
 }
 

@@ -33,8 +33,8 @@ type editKeys struct{ Save, Cancel key.Binding }
 
 func newEditKeys() editKeys {
 	return editKeys{
-		Save:   key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "save")),
-		Cancel: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel")),
+		Save:   kit.Bind("enter", "save"),
+		Cancel: kit.Bind("esc", "cancel"),
 	}
 }
 

@@ -41,9 +41,9 @@ type grantKeys struct {
 
 func newGrantView(c *kit.Common, engine func() *replsetup.Engine, p replsetup.Pair) *grantView {
 	return &grantView{common: c, engine: engine, pair: p, keys: grantKeys{
-		Copy:   bind("y", "copy grant"),
-		Reload: bind("c", "read again"),
-		Back:   bind("esc", "back"),
+		Copy:   kit.Bind("y", "copy grant"),
+		Reload: kit.Bind("c", "read again"),
+		Back:   kit.Bind("esc", "back"),
 	}}
 }
 

@@ -65,9 +65,9 @@ type (
 
 func newManagedFlow(c *kit.Common) *managedFlow {
 	return &managedFlow{common: c, mode: api.ReplicationUni, keys: managedKeys{
-		Run:  bind("enter", "choose"),
-		Mode: bind("t", "uni- / bi-directional"),
-		Back: bind("esc", "back"),
+		Run:  kit.Bind("enter", "choose"),
+		Mode: kit.Bind("t", "uni- / bi-directional"),
+		Back: kit.Bind("esc", "back"),
 	}}
 }
 

@@ -18,7 +18,6 @@ import (
 	"time"
 
 	"charm.land/bubbles/v2/help"
-	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/skytui/skytui/api"
@@ -110,7 +109,7 @@ func NewWithOptions(c *kit.Common, o Options) *Screen {
 	s.Keys.Detail.SetEnabled(false)
 	s.Scroll = s.scroll
 	// g shows the grant: the first row is home here (one key, one meaning)
-	s.Table.Keys.Top = bind("home", "first row")
+	s.Table.Keys.Top = kit.Bind("home", "first row")
 	s.wizard = newWizard(c, s)
 	s.managed = newManagedFlow(c)
 	return s
@@ -461,11 +460,6 @@ func (s *Screen) KeyMap() help.KeyMap {
 		return s.managed.keyMap()
 	}
 	return s.statusKeyMap()
-}
-
-// bind is a binding of one key: bind("n", "new setup").
-func bind(k, desc string) key.Binding {
-	return key.NewBinding(key.WithKeys(k), key.WithHelp(k, desc))
 }
 
 // MouseList implements kit.MouseList: the pairs, under the head lines

@@ -177,13 +177,13 @@ type statusKeys struct {
 
 func newStatusKeys() statusKeys {
 	return statusKeys{
-		New:      bind("n", "new setup"),
-		Continue: bind("c", "continue setup"),
-		Stop:     bind("s", "stop replication"),
-		Start:    bind("S", "start replication"),
-		Grant:    bind("g", "show the grant"),
-		Forget:   bind("d", "forget pair"),
-		End:      bind("E", "end managed replication"),
+		New:      kit.Bind("n", "new setup"),
+		Continue: kit.Bind("c", "continue setup"),
+		Stop:     kit.Bind("s", "stop replication"),
+		Start:    kit.Bind("S", "start replication"),
+		Grant:    kit.Bind("g", "show the grant"),
+		Forget:   kit.Bind("d", "forget pair"),
+		End:      kit.Bind("E", "end managed replication"),
 	}
 }
 

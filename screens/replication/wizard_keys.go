@@ -19,16 +19,16 @@ type wizardKeys struct {
 
 func newWizardKeys() wizardKeys {
 	return wizardKeys{
-		Run:     bind("enter", "run step"),
-		Recheck: bind("c", "check again"),
-		Prev:    key.NewBinding(key.WithKeys("backspace"), key.WithHelp("bksp", "previous step")),
-		Copy:    bind("y", "copy grant"),
-		RanIt:   bind("m", "I ran the grant"),
-		Method:  bind("b", "GTID / binlog position"),
-		Managed: bind("m", "managed replication instead"),
+		Run:     kit.Bind("enter", "run step"),
+		Recheck: kit.Bind("c", "check again"),
+		Prev:    kit.BindHelp("bksp", "previous step", "backspace"),
+		Copy:    kit.Bind("y", "copy grant"),
+		RanIt:   kit.Bind("m", "I ran the grant"),
+		Method:  kit.Bind("b", "GTID / binlog position"),
+		Managed: kit.Bind("m", "managed replication instead"),
 		Up:      kit.DefaultTableKeys.Up,
 		Down:    kit.DefaultTableKeys.Down,
-		Back:    bind("esc", "leave (progress kept)"),
+		Back:    kit.Bind("esc", "leave (progress kept)"),
 	}
 }
 
@@ -124,9 +124,9 @@ func (wz *wizard) keyMap() kit.Keys {
 	w := wz.w
 	one := func(b ...key.Binding) kit.Keys { return kit.Keys{Short: b, Full: [][]key.Binding{b}} }
 	if wz.confirm != nil { // restoreform.Confirm's keys
-		return one(bind("enter", "confirm"),
-			bind("tab", "buttons"),
-			bind("esc", "back"))
+		return one(kit.Bind("enter", "confirm"),
+			kit.Bind("tab", "buttons"),
+			kit.Bind("esc", "back"))
 	}
 	if w == nil {
 		return one(k.Back)

@@ -90,16 +90,16 @@ type migKeys struct {
 
 func newMigKeys() migKeys {
 	return migKeys{
-		Choose:      key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "choose")),
-		Back:        key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back")),
-		Leave:       key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back to the list (keeps waiting)")),
-		Retry:       key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "back up again")),
-		Copy:        key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "copy the command")),
-		Restore:     key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "restore from the copy")),
-		Edit:        key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "edit destination")),
-		CopyBack:    key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back to the list")),
-		Done:        key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "done")),
-		StopEditing: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "stop editing")),
+		Choose:      kit.Bind("enter", "choose"),
+		Back:        kit.Bind("esc", "back"),
+		Leave:       kit.Bind("esc", "back to the list (keeps waiting)"),
+		Retry:       kit.Bind("r", "back up again"),
+		Copy:        kit.Bind("y", "copy the command"),
+		Restore:     kit.Bind("enter", "restore from the copy"),
+		Edit:        kit.Bind("e", "edit destination"),
+		CopyBack:    kit.Bind("esc", "back to the list"),
+		Done:        kit.Bind("enter", "done"),
+		StopEditing: kit.Bind("esc", "stop editing"),
 	}
 }
 

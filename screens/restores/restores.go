@@ -350,10 +350,10 @@ type keyMap struct {
 
 func newKeyMap() keyMap {
 	return keyMap{
-		New:     key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "new")),
-		Delete:  key.NewBinding(key.WithKeys("d", "delete"), key.WithHelp("d", "delete")),
-		Migrate: key.NewBinding(key.WithKeys("m"), key.WithHelp("m", "across clouds")),
-		Service: key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "by service")),
+		New:     kit.Bind("n", "new"),
+		Delete:  kit.Bind("d", "delete", "delete"),
+		Migrate: kit.Bind("m", "across clouds"),
+		Service: kit.Bind("f", "by service"),
 	}
 }
 

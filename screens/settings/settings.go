@@ -83,14 +83,14 @@ type storeTag struct{ draft *credDraft }
 // New builds the screen.
 func New(c *kit.Common) *Screen {
 	s := &Screen{common: c, keys: keyMap{
-		Add:    key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "add bucket credential")),
-		Remove: key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "remove selected")),
-		Key:    key.NewBinding(key.WithKeys("K"), key.WithHelp("K", "enter API key")),
-		Reload: key.NewBinding(key.WithKeys("ctrl+r"), key.WithHelp("ctrl+r", "reload keystore")),
+		Add:    kit.Bind("a", "add bucket credential"),
+		Remove: kit.Bind("d", "remove selected"),
+		Key:    kit.Bind("K", "enter API key"),
+		Reload: kit.Bind("ctrl+r", "reload keystore"),
 
-		FormNext:   key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter/tab", "next")),
-		FormPrev:   key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "back")),
-		FormCancel: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel (keeps input but secrets)")),
+		FormNext:   kit.BindHelp("enter/tab", "next", "enter"),
+		FormPrev:   kit.Bind("shift+tab", "back"),
+		FormCancel: kit.Bind("esc", "cancel (keeps input but secrets)"),
 	}}
 	s.ListView = kit.NewListView(c, "Bucket credentials and encryption keys", "credentials", []kit.Column{
 		{Title: "NAME", Min: 12, Max: 24, Priority: 10},
@@ -98,7 +98,7 @@ func New(c *kit.Common) *Screen {
 		{Title: "IDENTITY", Min: 16, Priority: 9},
 	})
 	// K is the API key here: the pane scrolls up with ctrl+u
-	s.Keys.ScrollUp = key.NewBinding(key.WithKeys("ctrl+u"), key.WithHelp("ctrl+u", "scroll details up"))
+	s.Keys.ScrollUp = kit.Bind("ctrl+u", "scroll details up")
 	s.DetailOf = s.detailOf
 	return s
 }
