@@ -1,8 +1,6 @@
 package api_test
 
 import (
-	"github.com/skytui/skytui/sandbox/mariadb/mariadbtest"
-
 	"context"
 	"errors"
 	"strings"
@@ -11,40 +9,16 @@ import (
 
 	"github.com/skytui/skytui/api"
 	"github.com/skytui/skytui/sandbox/mariadb"
+	"github.com/skytui/skytui/sandbox/mariadb/mariadbtest"
 )
 
 // startPair starts a primary and a secondary MariaDB with the sky schema.
 // A missing MariaDB skips the test, and fails it under CI=true.
 func startPair(t *testing.T) (primary, secondary *mariadb.Server) {
 	t.Helper()
-	mariadbtest.Require(t)
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	cl, err := mariadb.NewCluster(ctx, t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(cl.Close)
-	type res struct {
-		s   *mariadb.Server
-		err error
-	}
-	ch := make(chan res, 2)
-	for _, o := range []mariadb.Options{{Name: "primary", ServiceID: "dbtgf1"}, {Name: "secondary", ServiceID: "dbtgf2", OutboundIP: "127.0.0.1"}} {
-		go func() { s, err := cl.Start(ctx, o); ch <- res{s, err} }()
-	}
-	for range 2 {
-		r := <-ch
-		if r.err != nil {
-			t.Fatal(r.err)
-		}
-		if r.s.Name == "primary" {
-			primary = r.s
-		} else {
-			secondary = r.s
-		}
-	}
-	return primary, secondary
+	s := mariadbtest.Start(t, mariadb.Options{Name: "primary", ServiceID: "dbtgf1"},
+		mariadb.Options{Name: "secondary", ServiceID: "dbtgf2", OutboundIP: "127.0.0.1"})
+	return s[0], s[1]
 }
 
 func sqlClient(t *testing.T, s *mariadb.Server, user string) *api.SQLClient {

@@ -1,8 +1,6 @@
 package sandbox
 
 import (
-	"github.com/skytui/skytui/sandbox/mariadb/mariadbtest"
-
 	"context"
 	"database/sql"
 	"errors"
@@ -17,28 +15,13 @@ import (
 	"github.com/go-sql-driver/mysql"
 
 	"github.com/skytui/skytui/api"
+	"github.com/skytui/skytui/sandbox/mariadb/mariadbtest"
 )
-
-// waitFor polls cond every 50 ms for up to a minute.
-func waitFor(t *testing.T, what string, cond func() (bool, string)) {
-	t.Helper()
-	deadline := time.Now().Add(time.Minute)
-	for {
-		ok, last := cond()
-		if ok {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("waiting for %s; last: %s", what, last)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-}
 
 func (h *harness) waitReady(id string) api.Service {
 	h.t.Helper()
 	var svc api.Service
-	waitFor(h.t, id+" ready", func() (bool, string) {
+	mariadbtest.Eventually(h.t, id+" ready", func() (bool, string) {
 		svc = h.service(id)
 		if svc.Status == "failed" {
 			h.t.Fatalf("launch failed: %v", svc.Errors)
@@ -98,7 +81,7 @@ func TestMariaDBReplicationEndToEnd(t *testing.T) {
 	}
 	h.clk.Advance(time.Hour)
 	var b api.Backup
-	waitFor(t, "the backup", func() (bool, string) {
+	mariadbtest.Eventually(t, "the backup", func() (bool, string) {
 		for _, x := range h.backups(priID) {
 			if x.Type == api.BackupFull {
 				b = x
@@ -127,7 +110,7 @@ func TestMariaDBReplicationEndToEnd(t *testing.T) {
 	var r api.Restore
 	h.do("POST", "/skybackup/v1/restores", api.ManagedRestore(secID, b.Key)).want(t, 200).decode(t, &r)
 	h.clk.Advance(2 * time.Hour)
-	waitFor(t, "the restore", func() (bool, string) {
+	mariadbtest.Eventually(t, "the restore", func() (bool, string) {
 		var one api.Restore
 		h.do("GET", "/skybackup/v1/restores/"+jsonString(r.ID), nil).want(t, 200).decode(t, &one)
 		return one.Status == "Succeeded", one.Status + " " + one.Message
@@ -167,7 +150,7 @@ func TestMariaDBReplicationEndToEnd(t *testing.T) {
 	status := func(what string, ok func(*api.ReplicationStatus) bool) *api.ReplicationStatus {
 		t.Helper()
 		var st *api.ReplicationStatus
-		waitFor(t, what, func() (bool, string) {
+		mariadbtest.Eventually(t, what, func() (bool, string) {
 			var err error
 			if st, err = secondary.ReplicationStatus(ctx); err != nil {
 				t.Fatal(err)

@@ -1,12 +1,15 @@
 // Package mariadbtest holds what tests against real MariaDB servers share:
 // the rule that a missing MariaDB skips a test but fails it under CI=true,
+// servers started for a test, a poll for what they do at their own pace,
 // and small SQL helpers that fail the test on error.
 package mariadbtest
 
 import (
+	"context"
 	"database/sql"
 	"os"
 	"testing"
+	"time"
 
 	"github.com/skytui/skytui/sandbox/mariadb"
 )
@@ -47,4 +50,52 @@ func QueryOne(t testing.TB, db *sql.DB, q string) string {
 		t.Fatalf("%s: %v", q, err)
 	}
 	return v.String
+}
+
+// Start starts a server of each of opts (side by side, a minute at most)
+// in a cluster of the test's own, closed when the test ends, and returns
+// them in the order of opts. A missing MariaDB skips the test (Require).
+func Start(t testing.TB, opts ...mariadb.Options) []*mariadb.Server {
+	t.Helper()
+	Require(t)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cl, err := mariadb.NewCluster(ctx, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(cl.Close)
+	out := make([]*mariadb.Server, len(opts))
+	errs := make(chan error, len(opts))
+	for i, o := range opts {
+		go func() {
+			var err error
+			out[i], err = cl.Start(ctx, o)
+			errs <- err
+		}()
+	}
+	for range opts {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+	return out
+}
+
+// Eventually polls cond every 50 ms for up to a minute of wall time (real
+// servers start, dump and load at their own pace); cond says whether it
+// holds and, when not, what it saw, which the failure names.
+func Eventually(t testing.TB, what string, cond func() (bool, string)) {
+	t.Helper()
+	deadline := time.Now().Add(time.Minute)
+	for {
+		ok, last := cond()
+		if ok {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("waiting for %s; last: %s", what, last)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 }
