@@ -2,9 +2,9 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -342,12 +342,11 @@ func (e *env) createRestore(cmd *cobra.Command, cf *changeFlags, service string,
 	}
 	id := int64(r.ID)
 	if id == 0 {
-		if id, err = newestRunningRestore(ctx, c.client, target.ID); err != nil {
-			return fmt.Errorf("the restore was accepted, but it cannot be followed: %v; check with `%s`", err, check)
+		if id, err = newestRunningRestore(ctx, c.client, target.ID, check); err != nil {
+			return err
 		}
 	}
-	w := e.newWaiter(cf, fmt.Sprintf("restore %d into %s", id, target.NameOrID()), "skytui restores get "+strconv.FormatInt(id, 10))
-	final, err := w.waitRestore(ctx, c.client, id)
+	final, err := e.followRestore(ctx, c.client, cf, id, target.NameOrID())
 	if err != nil {
 		return err
 	}
@@ -405,20 +404,21 @@ func sameProvider(key string, svcs []api.Service, target *api.Service) error {
 }
 
 // newestRunningRestore finds the restore an accepted but unread answer
-// started: the newest running restore of the target.
-func newestRunningRestore(ctx context.Context, c *api.Client, targetID string) (int64, error) {
+// started: the newest running restore of the target. When there is none
+// to follow, the error names check, the command that shows the restores.
+func newestRunningRestore(ctx context.Context, c *api.Client, targetID, check string) (int64, error) {
 	list, err := c.ListRestores(ctx, targetID)
-	if err != nil {
-		return 0, err
-	}
 	var id int64
 	for _, r := range list {
 		if r.ServiceID == targetID && r.Running() && int64(r.ID) > id {
 			id = int64(r.ID)
 		}
 	}
-	if id == 0 {
-		return 0, fmt.Errorf("no running restore of the target is listed")
+	if err == nil && id == 0 {
+		err = errors.New("no running restore of the target is listed")
+	}
+	if err != nil {
+		return 0, fmt.Errorf("the restore was accepted, but it cannot be followed: %v; check with `%s`", err, check)
 	}
 	return id, nil
 }

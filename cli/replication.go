@@ -129,7 +129,7 @@ func pairStatus(ctx context.Context, eng *replsetup.Engine, p replsetup.Pair, sv
 		r.GTIDCurrentPos = ps.GTID.CurrentPos
 	}
 	d := replsetup.Diagnose(ps.Status)
-	r.OK, r.Problem, r.Fix = d.OK, d.Problem, d.Fix
+	r.OK, r.Problem, r.Fix = d.OK, d.Problem, cliWords.Replace(d.Fix)
 	return r, nil
 }
 

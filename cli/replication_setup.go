@@ -2,8 +2,8 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
+	"regexp"
 	"strings"
 	"time"
 
@@ -139,11 +139,8 @@ func (e *env) runReplicationSetup(cmd *cobra.Command, secondary string, f *setup
 		return err
 	}
 	what := "replication setup"
-	c, err := e.openChange(cmd, &f.cf, what)
+	c, err := e.openDestructive(cmd, &f.cf, what)
 	if err != nil {
-		return err
-	}
-	if err := needYes(&f.cf, what); err != nil {
 		return err
 	}
 	if !f.managed {
@@ -169,16 +166,16 @@ func (e *env) runReplicationSetup(cmd *cobra.Command, secondary string, f *setup
 			return err
 		}
 	}
-	r := &setupRun{e: e, c: c, f: f, eng: newEngine(c.client),
+	r := &setupRun{e: e, c: c, f: f, eng: newEngine(c.client), pri: pri, sec: sec,
 		report: setupReport{Primary: pri.NameOrID(), PrimaryID: pri.ID, Secondary: sec.NameOrID(), SecondaryID: sec.ID}}
 	r.steps = r.eng
 	if e.setupSteps != nil {
 		r.steps = e.setupSteps(r.eng)
 	}
 	if f.managed {
-		return r.managed(ctx, pri, sec)
+		return r.managed(ctx)
 	}
-	return r.sky(ctx, pri, sec)
+	return r.sky(ctx)
 }
 
 // newEngine is the replication engine on a command's client: the API,
@@ -196,7 +193,6 @@ type setupSteps interface {
 	AddAllowList(ctx context.Context, p replsetup.Progress, ips []string) replsetup.Outcome
 	ListBackups(ctx context.Context, p replsetup.Progress) replsetup.Outcome
 	StartRestore(ctx context.Context, p replsetup.Progress) replsetup.Outcome
-	CheckRestore(ctx context.Context, p replsetup.Progress) replsetup.Outcome
 	ChangePrimary(ctx context.Context, p replsetup.Progress) replsetup.Outcome
 	RunGrant(ctx context.Context, p replsetup.Progress, grant string) replsetup.Outcome
 	StartReplication(ctx context.Context, p replsetup.Progress) replsetup.Outcome
@@ -206,116 +202,175 @@ type setupSteps interface {
 
 // setupRun is one run of replication setup.
 type setupRun struct {
-	e      *env
-	c      *changeSession
-	f      *setupFlags
-	eng    *replsetup.Engine
-	steps  setupSteps
-	report setupReport
+	e        *env
+	c        *changeSession
+	f        *setupFlags
+	eng      *replsetup.Engine
+	steps    setupSteps
+	pri, sec *api.Service
+	w        *replsetup.Wizard // the sky procedures' setup
+	report   setupReport
 }
 
-// say prints a step's outcome on standard error and records it; a failed
-// step is the error that ends the command.
+// cliWords puts the command line's flags and commands where the engine's
+// texts name the TUI's keys and screens.
+var cliWords = strings.NewReplacer(
+	":login to enter a valid one", "store a valid one with `skytui auth login`",
+	"check the Services screen", "see `skytui services list`",
+	"check them on the Services screen (c)", "check them with `skytui services credentials SERVICE`",
+	"(Services screen, a)", "(`skytui allowlist add SERVICE CIDR`)",
+	"(the Services screen shows their status)", "(`skytui services list` shows their status)",
+	"(Backups screen)", "(`skytui backups create --service SERVICE --type full --wait`)",
+	"try again (c)", "run the command again",
+	"check again (c)", "run the command again",
+	"press enter to add", "pass --allow-list to add",
+	"Look at the Restores screen (3)", "Look with `skytui restores list --service SERVICE`",
+	". Follow it on the Restores screen (3)", "; it is looked for among the restores of the secondary, then followed here",
+	"; or copy the grant (y), run it yourself and press m", "",
+	"start it (S)", "start it (`skytui replication start SECONDARY`)",
+	"start replication (S)", "start replication (`skytui replication start SECONDARY`)",
+	"(s, then S)", "(`skytui replication stop SECONDARY --yes`, then `skytui replication start SECONDARY`)",
+)
+
+// text is an engine's text as the command line prints it: in its words,
+// on one line, without the replication password.
+func (r *setupRun) text(s string) string {
+	s = cell(cliWords.Replace(s))
+	if r.w != nil {
+		s = redactGrant(s, r.w.Grant)
+	}
+	return s
+}
+
+// grantPassword is the password of a grant statement; identifiedBy its
+// clause in a text, whole or cut short by a server's message.
+var (
+	grantPassword = regexp.MustCompile(`(?i)IDENTIFIED\s+BY\s+(?:PASSWORD\s+)?'((?:[^'\\]|\\.|'')*)'`)
+	identifiedBy  = regexp.MustCompile(`(?i)(IDENTIFIED\s+BY\s+(?:PASSWORD\s+)?)'(?:[^'\\]|\\.)*'?`)
+)
+
+// redactGrant hides in s the password of grant (the statement the change
+// procedure returned): a server's error can quote the statement.
+func redactGrant(s, grant string) string {
+	if m := grantPassword.FindStringSubmatch(grant); m != nil && m[1] != "" {
+		s = strings.ReplaceAll(s, m[1], "****")
+	}
+	return identifiedBy.ReplaceAllString(s, "$1'****'")
+}
+
+// stepError is the step that stopped the setup, in words, with the error
+// under it: an *api.Error keeps its status and trace ID, an
+// *api.SQLError its number. Its text is the words only, which hold no
+// secret.
+type stepError struct {
+	msg string
+	err error
+}
+
+func (e *stepError) Error() string { return e.msg }
+func (e *stepError) Unwrap() error { return e.err }
+
+// check is the command that shows what a step changed.
+func (r *setupRun) check(step replsetup.Step) string {
+	switch step {
+	case replsetup.StepAllowList:
+		return "skytui allowlist list " + kit.ShellQuote(r.pri.NameOrID())
+	case replsetup.StepRestore:
+		return "skytui restores list --service " + kit.ShellQuote(r.sec.NameOrID())
+	}
+	return "skytui services get " + kit.ShellQuote(r.sec.NameOrID())
+}
+
+// line prints one step's line on standard error.
+func (r *setupRun) line(verdict string, n int, title, text string) {
+	fmt.Fprintf(r.e.stderr, "%s  %d %s: %s\n", api.OrID(verdict, "PASS"), n, title, text)
+}
+
+// say prints a step's outcome on standard error and records it. A step
+// that failed, or that waits on something no later step can do without,
+// is the error that ends the command (a 404 under it exits 4). WAIT is
+// the end of step 6 only: replication was started and connects, as the
+// wizard counts it done.
 func (r *setupRun) say(o replsetup.Outcome, title string) error {
 	n := int(o.Step)
 	if r.f.managed {
 		n = len(r.report.Steps) // managed: step 0 the pair, step 1 the call
 	}
-	st := setupStep{Step: n, Name: title, Verdict: o.Verdict.String(), Summary: o.Summary, Problem: o.Problem, Fix: o.Fix}
-	if st.Verdict == "" {
-		st.Verdict = "PASS"
+	unknown := api.IsOutcomeUnknown(o.Err)
+	o.Summary, o.Problem, o.Fix = r.text(o.Summary), r.text(o.Problem), r.text(o.Fix)
+	if unknown {
+		o.Fix = "it may have been carried out: check with `" + r.check(o.Step) + "` before sending it again"
 	}
+	st := setupStep{Step: n, Name: title, Verdict: api.OrID(o.Verdict.String(), "PASS"), Summary: o.Summary, Problem: o.Problem, Fix: o.Fix}
 	r.report.Steps = append(r.report.Steps, st)
 	text := api.OrID(o.Summary, o.Problem)
-	if o.Verdict == replsetup.Fail && o.Summary != "" && o.Problem != "" {
+	if o.Verdict != replsetup.Pass && o.Summary != "" && o.Problem != "" {
 		text = o.Summary + ": " + o.Problem
 	}
-	fmt.Fprintf(r.e.stderr, "%s  %d %s: %s\n", api.OrID(o.Verdict.String(), "PASS"), n, title, cell(text))
-	if o.Verdict != replsetup.Fail {
+	r.line(st.Verdict, n, title, text)
+	switch o.Verdict {
+	case replsetup.Pass, replsetup.Unchecked:
 		return nil
+	case replsetup.Waiting:
+		if o.Step == replsetup.StepStart && !r.f.managed {
+			return nil
+		}
 	}
-	msg := fmt.Sprintf("replication setup stopped at step %d (%s): %s", n, title, cell(api.OrID(o.Problem, o.Summary)))
+	msg := fmt.Sprintf("replication setup stopped at step %d (%s): %s", n, title, api.OrID(o.Problem, o.Summary))
 	if o.Fix != "" {
-		msg += "; fix: " + cell(o.Fix)
+		msg += "; fix: " + o.Fix
 	}
-	return errors.New(msg)
+	err := &stepError{msg: msg, err: o.Err}
+	if api.IsNotFound(o.Err) {
+		return &exitError{code: exitNotFound, err: err}
+	}
+	return err
 }
 
-// sky runs the wizard's steps 0 to 6.
-func (r *setupRun) sky(ctx context.Context, pri, sec *api.Service) error {
-	eng, f := r.eng, r.f
-	now := eng.Now
+// sky runs the wizard's steps 0 to 6. The reads come before the first
+// change: the pair, the allow list and the primary's backups are checked,
+// with --backup and --binlog, before --allow-list adds anything.
+func (r *setupRun) sky(ctx context.Context) error {
+	f, pri := r.f, r.pri
+	now := r.eng.Now
 	w := replsetup.NewWizard(now())
+	r.w = w
 	r.report.Method = replsetup.MethodGTID
 
-	o := r.steps.CheckPair(ctx, pri.ID, sec.ID)
+	o := r.steps.CheckPair(ctx, pri.ID, r.sec.ID)
 	w.Apply(o, now())
 	if err := r.say(o, "pair"); err != nil {
 		return err
 	}
 
-	o = r.steps.CheckAllowList(ctx, w.Progress)
-	if o.Verdict == replsetup.Fail && len(o.Missing) > 0 {
-		if f.allowList {
-			o = r.steps.AddAllowList(ctx, w.Progress, o.Missing)
-		} else {
+	allow := r.steps.CheckAllowList(ctx, w.Progress)
+	add := allow.Verdict == replsetup.Fail && len(allow.Missing) > 0 && f.allowList
+	if !add {
+		if allow.Verdict == replsetup.Fail && len(allow.Missing) > 0 {
 			var cmds []string
-			for _, ip := range replsetup.HostCIDRs(o.Missing) {
+			for _, ip := range replsetup.HostCIDRs(allow.Missing) {
 				cmds = append(cmds, "`skytui allowlist add "+kit.ShellQuote(pri.NameOrID())+" "+ip+"`")
 			}
-			o.Fix = "pass --allow-list to add them, or run " + strings.Join(cmds, " and ")
+			allow.Fix = "pass --allow-list to add them, or run " + strings.Join(cmds, " and ")
+		}
+		w.Apply(allow, now())
+		if err := r.say(allow, "allow list"); err != nil {
+			return err
 		}
 	}
-	w.Apply(o, now())
-	if err := r.say(o, "allow list"); err != nil {
-		return err
+	backup := r.chooseBackup(ctx, w)
+	if backup.Verdict == replsetup.Fail {
+		return r.say(backup, "backup")
 	}
-
-	o = r.steps.ListBackups(ctx, w.Progress)
-	w.Apply(o, now())
-	if o.Verdict == replsetup.Fail {
-		return r.say(o, "backup")
-	}
-	key := ""
-	if o.Backup != nil {
-		key = o.Backup.Backup.Key
-	}
-	if f.backup != "" {
-		key = ""
-		for _, b := range w.Backups {
-			if b.Backup.Key == f.backup || api.ShortKey(b.Backup.Key) == f.backup {
-				key = b.Backup.Key
-			}
-		}
-		if key == "" {
-			return r.say(replsetup.Outcome{Step: replsetup.StepBackup, Verdict: replsetup.Fail,
-				Problem: "--backup " + f.backup + " is not among " + pri.NameOrID() + "'s backups",
-				Fix:     "see `skytui backups list --service " + kit.ShellQuote(pri.NameOrID()) + "`, or leave --backup out for the newest usable one"}, "backup")
-		}
-	}
-	if key == "" {
-		o.Verdict = replsetup.Fail
-		if o.Problem == "" {
-			o.Problem = "no usable backup of " + pri.NameOrID()
-		}
-		if o.Fix == "" {
-			o.Fix = "take a full backup: `skytui backups create --service " + kit.ShellQuote(pri.NameOrID()) + " --type full --wait`, then run this again"
-		}
-		return r.say(o, "backup")
-	}
-	if err := w.ChooseBackup(key, now()); err != nil {
-		return r.say(replsetup.Outcome{Step: replsetup.StepBackup, Verdict: replsetup.Fail, Problem: "backup " + api.ShortKey(key) + " cannot be used: " + err.Error(),
-			Fix: "choose another with --backup, or take a new full backup"}, "backup")
-	}
-	if f.binlog && w.Progress.Method != replsetup.MethodBinlog {
-		if _, err := w.ToggleMethod(now()); err != nil {
-			return r.say(replsetup.Outcome{Step: replsetup.StepBackup, Verdict: replsetup.Fail, Problem: "--binlog: " + err.Error(), Fix: "leave --binlog out"}, "backup")
+	if add {
+		allow = r.steps.AddAllowList(ctx, w.Progress, allow.Missing)
+		w.Apply(allow, now())
+		if err := r.say(allow, "allow list"); err != nil {
+			return err
 		}
 	}
 	r.report.Method = w.Progress.Method
-	b := w.Result(replsetup.StepBackup)
-	b.Summary = "backup " + api.ShortKey(key) + ", " + w.PositionText()
-	if err := r.say(b, "backup"); err != nil {
+	if err := r.say(backup, "backup"); err != nil {
 		return err
 	}
 
@@ -324,9 +379,18 @@ func (r *setupRun) sky(ctx context.Context, pri, sec *api.Service) error {
 	}
 
 	o = r.steps.ChangePrimary(ctx, w.Progress)
+	if o.Verdict == replsetup.Waiting {
+		// nothing was sent: the secondary is not ready yet. The wizard
+		// stays at the step; this waits until it is ready, then again.
+		r.line(o.Verdict.String(), int(o.Step), "change primary", r.text(api.OrID(o.Problem, o.Summary)))
+		if err := r.secondaryReady(ctx); err != nil {
+			return err
+		}
+		o = r.steps.ChangePrimary(ctx, w.Progress)
+	}
 	w.Apply(o, now())
 	if o.Verdict == replsetup.Pass {
-		o.Summary = "pointed " + sec.NameOrID() + " at " + pri.NameOrID() + " (" + w.PositionText() + ")"
+		o.Summary = "pointed " + r.sec.NameOrID() + " at " + pri.NameOrID() + " (" + w.PositionText() + ")"
 	}
 	if err := r.say(o, "change primary"); err != nil {
 		return err
@@ -352,50 +416,103 @@ func (r *setupRun) sky(ctx context.Context, pri, sec *api.Service) error {
 	return r.emit(ctx, replsetup.PairOf(w.Progress, now()))
 }
 
-// restore starts the restore into the secondary and follows it to its
-// end, then waits for the secondary to be ready again.
-func (r *setupRun) restore(ctx context.Context, w *replsetup.Wizard) error {
-	eng, p := r.eng, w.Progress
-	sec := api.OrID(p.SecondaryName, p.SecondaryID)
-	o := r.steps.StartRestore(ctx, p)
-	w.Apply(o, eng.Now())
+// chooseBackup lists the primary's backups and takes the newest usable
+// one, or --backup's, with --binlog's start: step 2's outcome, reads only.
+func (r *setupRun) chooseBackup(ctx context.Context, w *replsetup.Wizard) replsetup.Outcome {
+	f, name := r.f, r.pri.NameOrID()
+	now := r.eng.Now
+	failed := func(problem, fix string) replsetup.Outcome {
+		return replsetup.Outcome{Step: replsetup.StepBackup, Verdict: replsetup.Fail, Problem: problem, Fix: fix}
+	}
+	o := r.steps.ListBackups(ctx, w.Progress)
+	w.Apply(o, now())
 	if o.Verdict == replsetup.Fail {
-		return r.say(o, "restore")
+		return o
 	}
-	if w.Progress.RestoreID <= 0 {
-		// sent, and no restore to follow: outcome unknown or unreadable
-		o.Verdict = replsetup.Fail
-		o.Problem = o.Summary
-		o.Fix = "look with `skytui restores list --service " + kit.ShellQuote(sec) + "` before running setup again"
-		return r.say(o, "restore")
+	key := ""
+	if o.Backup != nil {
+		key = o.Backup.Backup.Key
 	}
-	fmt.Fprintf(r.e.stderr, "WAIT  3 restore: %s\n", cell(o.Summary))
-	check := "skytui restores get " + fmt.Sprint(w.Progress.RestoreID)
-	wt := r.e.newWaiter(&r.f.cf, "restore into "+sec, check)
-	err := wt.run(ctx, func(ctx context.Context) (string, bool, error) {
-		o = r.steps.CheckRestore(ctx, w.Progress)
-		switch o.Verdict {
-		case replsetup.Pass, replsetup.Fail:
-			return o.Verdict.String(), true, nil
+	if f.backup != "" {
+		key = ""
+		for _, b := range w.Backups {
+			if b.Backup.Key == f.backup || api.ShortKey(b.Backup.Key) == f.backup {
+				key = b.Backup.Key
+			}
 		}
-		return api.OrID(o.Summary, "running"), false, nil
-	})
-	if err != nil {
+		if key == "" {
+			return failed("--backup "+f.backup+" is not among "+name+"'s backups",
+				"see `skytui backups list --service "+kit.ShellQuote(name)+"`, or leave --backup out for the newest usable one")
+		}
+	}
+	if key == "" {
+		o.Verdict = replsetup.Fail
+		o.Problem = api.OrID(o.Problem, "no usable backup of "+name)
+		o.Fix = api.OrID(o.Fix, "take a full backup: `skytui backups create --service "+kit.ShellQuote(name)+" --type full --wait`, then run this again")
+		return o
+	}
+	if err := w.ChooseBackup(key, now()); err != nil {
+		return failed("backup "+api.ShortKey(key)+" cannot be used: "+err.Error(), "choose another with --backup, or take a new full backup")
+	}
+	if f.binlog && w.Progress.Method != replsetup.MethodBinlog {
+		if _, err := w.ToggleMethod(now()); err != nil {
+			return failed("--binlog: "+err.Error(), "leave --binlog out")
+		}
+	}
+	b := w.Result(replsetup.StepBackup)
+	b.Summary = "backup " + api.ShortKey(key) + ", " + w.PositionText()
+	return b
+}
+
+// restore starts the restore into the secondary and follows it to its end
+// as `restores create --wait` does, then waits for the secondary to be
+// ready again. An accepted restore whose answer named none is looked for
+// among the secondary's restores, then followed.
+func (r *setupRun) restore(ctx context.Context, w *replsetup.Wizard) error {
+	sec := r.sec.NameOrID()
+	o := r.steps.StartRestore(ctx, w.Progress)
+	w.Apply(o, r.eng.Now())
+	id := w.Progress.RestoreID
+	switch {
+	case o.Verdict == replsetup.Fail || api.IsOutcomeUnknown(o.Err):
+		return r.say(o, "restore")
+	case id <= 0:
+		r.line(o.Verdict.String(), int(o.Step), "restore", r.text(o.Summary))
+		var err error
+		if id, err = newestRunningRestore(ctx, r.c.client, r.sec.ID, r.check(replsetup.StepRestore)); err != nil {
+			return err
+		}
+	default:
+		r.line(o.Verdict.String(), int(o.Step), "restore", r.text(o.Summary))
+	}
+	final, err := r.e.followRestore(ctx, r.c.client, &r.f.cf, id, sec)
+	switch {
+	case final != nil && final.Failed():
+		return r.say(replsetup.Outcome{Step: replsetup.StepRestore, Verdict: replsetup.Fail, Restore: final, Err: err, Problem: err.Error(),
+			Fix: fmt.Sprintf("read it with `skytui restores get %d`; run this again, with --backup for another backup", id)}, "restore")
+	case err != nil:
 		return err
 	}
-	w.Apply(o, eng.Now())
+	o = replsetup.Outcome{Step: replsetup.StepRestore, Verdict: replsetup.Pass, Restore: final,
+		Summary: fmt.Sprintf("restore %d succeeded. %s.", id, replsetup.CredentialsNote(w.Progress))}
+	w.Apply(o, r.eng.Now())
 	if err := r.say(o, "restore"); err != nil {
 		return err
 	}
-	if _, err := wt.waitService(ctx, r.c.client, p.SecondaryID, forReady); err != nil {
-		return err
-	}
-	return nil
+	return r.secondaryReady(ctx)
+}
+
+// secondaryReady waits until the secondary is ready.
+func (r *setupRun) secondaryReady(ctx context.Context) error {
+	name := r.sec.NameOrID()
+	wt := r.e.newWaiter(&r.f.cf, name, "skytui services get "+kit.ShellQuote(name))
+	_, err := wt.waitService(ctx, r.c.client, r.sec.ID, forReady)
+	return err
 }
 
 // managed sets up managed replication: the pair's check, then one call.
-func (r *setupRun) managed(ctx context.Context, pri, sec *api.Service) error {
-	eng, f := r.eng, r.f
+func (r *setupRun) managed(ctx context.Context) error {
+	f, pri, sec := r.f, r.pri, r.sec
 	r.report.Method, r.report.ReplicationType = replsetup.MethodManaged, f.mode
 	o := r.steps.CheckManagedPair(ctx, pri.ID, sec.ID)
 	if err := r.say(o, "pair"); err != nil {
@@ -403,7 +520,7 @@ func (r *setupRun) managed(ctx context.Context, pri, sec *api.Service) error {
 	}
 	o = r.steps.StartManaged(ctx, pri.ID, sec.ID, f.mode)
 	if o.Verdict == replsetup.Waiting {
-		return fmt.Errorf("%s; check with `skytui services get %s` before sending it again", o.Summary, kit.ShellQuote(sec.NameOrID()))
+		return &stepError{msg: fmt.Sprintf("%s; check with `%s` before sending it again", r.text(o.Summary), r.check(replsetup.StepStart)), err: o.Err}
 	}
 	if o.Verdict == replsetup.Fail {
 		return r.say(o, "managed replication")
@@ -415,7 +532,7 @@ func (r *setupRun) managed(ctx context.Context, pri, sec *api.Service) error {
 	if err := r.say(o, "managed replication"); err != nil {
 		return err
 	}
-	pair := replsetup.ManagedPair(pri, sec, f.mode, eng.Now())
+	pair := replsetup.ManagedPair(pri, sec, f.mode, r.eng.Now())
 	r.savePair(pair)
 	t := &table{head: []string{"PRIMARY", "REPLICA", "TYPE", "METHOD"}}
 	t.add(pri.NameOrID(), sec.NameOrID(), f.mode, replsetup.MethodManaged)
@@ -522,14 +639,13 @@ func (e *env) runReplicationSQL(cmd *cobra.Command, arg string, cf *changeFlags,
 	if err := checkServiceArg("secondary", arg); err != nil {
 		return err
 	}
-	c, err := e.openChange(cmd, cf, what)
+	open := e.openDestructive
+	if start {
+		open = e.openChange
+	}
+	c, err := open(cmd, cf, what)
 	if err != nil {
 		return err
-	}
-	if !start {
-		if err := needYes(cf, what); err != nil {
-			return err
-		}
 	}
 	ctx := cmd.Context()
 	s, _, err := c.serviceByArg(cmd, "secondary", arg)
@@ -544,9 +660,8 @@ func (e *env) runReplicationSQL(cmd *cobra.Command, arg string, cf *changeFlags,
 		if api.StatusOf(err) != 0 {
 			return err
 		}
-		step := replsetup.StepStart
-		prob, fix := replsetup.SQLFixRetry(err, "secondary", s.NameOrID(), step, "run the command again")
-		return fmt.Errorf("%s %s: %s; fix: %s", what, s.NameOrID(), cell(prob), cell(fix))
+		prob, fix := replsetup.SQLFixRetry(err, "secondary", s.NameOrID(), replsetup.StepStart, "run the command again")
+		return &stepError{msg: fmt.Sprintf("%s %s: %s; fix: %s", what, s.NameOrID(), cell(prob), cell(cliWords.Replace(fix))), err: err}
 	}
 	out := replicationAction{Secondary: s.NameOrID(), SecondaryID: s.ID, Action: strings.TrimPrefix(what, "replication "), Message: msg}
 	return c.out.emit(e.stdout, out, actionTable(out))

@@ -1,17 +1,27 @@
 package cli
 
 import (
+	"context"
 	"database/sql"
 	"errors"
 	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/skytui/skytui/api"
+	"github.com/skytui/skytui/api/replsetup"
 	"github.com/skytui/skytui/sandbox"
+	"github.com/skytui/skytui/sandbox/demosql"
 	"github.com/skytui/skytui/sandbox/mariadb/mariadbtest"
 )
 
@@ -147,7 +157,7 @@ func TestReplicationSetupSkyDemo(t *testing.T) {
 		t.Errorf("stop: %+v", act)
 	}
 	rs := decodeJSON[[]pairReport](t, h.ok(h.live("replication", "status", sandbox.DemoReplica, "-o", "json")...))
-	if rs[0].IORunning != "No" || rs[0].SQLRunning != "No" || rs[0].OK {
+	if rs[0].IORunning != "No" || rs[0].SQLRunning != "No" || rs[0].OK || rs[0].Fix != "start it (`skytui replication start SECONDARY`)" {
 		t.Errorf("after stop: %+v", rs[0])
 	}
 	if out := h.ok(h.live("replication", "start", sandbox.DemoReplica)...); !strings.Contains(out, "Replication started") {
@@ -383,4 +393,276 @@ func TestBinaryReplication(t *testing.T) {
 		t.Errorf("end: %s", so)
 	}
 	h.unsent(exitUsage, "is not a managed replica", "replication", "stop", sandbox.DemoAnalytics, "--managed", "--yes")
+}
+
+// laggingRestores fronts the sandbox at target: the first listing of
+// restores after a restore is posted lists none, as a listing that lags
+// behind the POST does. It returns the proxy's URL.
+func laggingRestores(t *testing.T, target string) string {
+	t.Helper()
+	u, err := url.Parse(target)
+	if err != nil {
+		t.Fatal(err)
+	}
+	proxy := httputil.NewSingleHostReverseProxy(u)
+	var mu sync.Mutex
+	lag := false
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/skybackup/v1/restores" {
+			mu.Lock()
+			hide := lag && r.Method == http.MethodGet
+			lag = r.Method == http.MethodPost || (lag && !hide)
+			mu.Unlock()
+			if hide {
+				w.Header().Set("Content-Type", "application/json")
+				_, _ = io.WriteString(w, "[]")
+				return
+			}
+		}
+		proxy.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL
+}
+
+// An accepted restore whose answer could not be read, and which the
+// listing does not show yet, is accepted, never a failure: it is found
+// among the secondary's restores and followed, and the setup goes on.
+func TestReplicationSetupRestoreAcceptedUnread(t *testing.T) {
+	h, sb := replHarness(t, 6000)
+	if err := sb.ArmFault(sandbox.ArmedFault{Kind: sandbox.AnswerUnreadable, Method: "POST", Path: "/skybackup/v1/restores"}); err != nil {
+		t.Fatal(err)
+	}
+	lagging := *h
+	lagging.url = laggingRestores(t, h.url)
+	_, stderr, code := lagging.script(setupArgs(&lagging, "--allow-list", "--yes", "--confirm", sandbox.DemoReplica)...)
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	if !strings.Contains(stderr, "WAIT  3 restore: restore into replica-west accepted; the answer could not be read: ") || !strings.Contains(stderr, "PASS  3 restore: restore ") ||
+		!strings.Contains(stderr, "PASS  6 start: ") {
+		t.Errorf("steps:\n%s", stderr)
+	}
+	if strings.Contains(stderr, "FAIL") || strings.Contains(stderr, "Restores screen") {
+		t.Errorf("an accepted restore reported as failed, or with the TUI's words:\n%s", stderr)
+	}
+	if n := sb.Stats().Count("POST", "/skybackup/v1/restores"); n != 1 {
+		t.Errorf("%d restores sent, want 1", n)
+	}
+}
+
+// stepsWith stands in front of the engine for the steps a test makes
+// answer otherwise; every other step is the engine's.
+type stepsWith struct {
+	*replsetup.Engine
+	checkAllowList func(context.Context, replsetup.Progress) replsetup.Outcome
+	changePrimary  func(context.Context, replsetup.Progress) replsetup.Outcome
+	runGrant       func(context.Context, replsetup.Progress, string) replsetup.Outcome
+}
+
+func (s *stepsWith) CheckAllowList(ctx context.Context, p replsetup.Progress) replsetup.Outcome {
+	if s.checkAllowList != nil {
+		return s.checkAllowList(ctx, p)
+	}
+	return s.Engine.CheckAllowList(ctx, p)
+}
+
+func (s *stepsWith) ChangePrimary(ctx context.Context, p replsetup.Progress) replsetup.Outcome {
+	if s.changePrimary != nil {
+		return s.changePrimary(ctx, p)
+	}
+	return s.Engine.ChangePrimary(ctx, p)
+}
+
+func (s *stepsWith) RunGrant(ctx context.Context, p replsetup.Progress, grant string) replsetup.Outcome {
+	if s.runGrant != nil {
+		return s.runGrant(ctx, p, grant)
+	}
+	return s.Engine.RunGrant(ctx, p, grant)
+}
+
+// A step that says WAIT does not go on to the next one: at step 4 (the
+// secondary is being scaled, so not ready) setup waits until it is ready
+// and points it at the primary then, as the wizard stays at the step.
+func TestReplicationSetupWaitsAtAWaitingStep(t *testing.T) {
+	h, _ := replHarness(t, 600)
+	waited := 0
+	h.setupSteps = func(eng *replsetup.Engine) setupSteps {
+		s := &stepsWith{Engine: eng}
+		s.changePrimary = func(ctx context.Context, p replsetup.Progress) replsetup.Outcome {
+			if waited == 0 {
+				sec, err := eng.Client.GetService(ctx, p.SecondaryID)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := eng.Client.SetStorageSize(ctx, p.SecondaryID, sec.StorageVolume.Size*2); err != nil {
+					t.Fatal(err)
+				}
+			}
+			o := eng.ChangePrimary(ctx, p)
+			if o.Verdict == replsetup.Waiting {
+				waited++
+			}
+			return o
+		}
+		return s
+	}
+	_, stderr, code := h.script(setupArgs(h, "--allow-list", "--yes", "--confirm", sandbox.DemoReplica)...)
+	if waited != 1 {
+		t.Fatalf("step 4 said WAIT %d times, want once (the test's scale did not make the secondary pending)\n%s", waited, stderr)
+	}
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	var names []string
+	for _, l := range stepLines(stderr) {
+		names = append(names, strings.SplitN(l, ":", 2)[0])
+	}
+	if want := "PASS  0 pair,PASS  1 allow list,PASS  2 backup,WAIT  3 restore,PASS  3 restore,WAIT  4 change primary,PASS  4 change primary,PASS  5 grant,PASS  6 start"; strings.Join(names, ",") != want {
+		t.Fatalf("steps:\n%s", stderr)
+	}
+}
+
+// A failing step's error wraps the error under it: an API error keeps its
+// status and trace ID (a 404 exits 4, as the other commands' do), and an
+// outcome unknown stays one, never an invitation to send it again.
+func TestReplicationSetupStepErrorsWrap(t *testing.T) {
+	h, sb := replHarness(t, 6000)
+	gone := &api.Error{Method: "GET", Path: "/provisioning/v1/services/x", Status: 404, Message: "service not found", TraceID: "trace-7f3a"}
+	h.setupSteps = func(eng *replsetup.Engine) setupSteps {
+		return &stepsWith{Engine: eng, checkAllowList: func(context.Context, replsetup.Progress) replsetup.Outcome {
+			return replsetup.Outcome{Step: replsetup.StepAllowList, Verdict: replsetup.Fail, Err: gone, Problem: gone.Error()}
+		}}
+	}
+	stdout, stderr, err := h.runSplit(setupArgs(h, "--yes", "--confirm", sandbox.DemoReplica)...)
+	var ae *api.Error
+	if !errors.As(err, &ae) || ae.TraceID != "trace-7f3a" || exitCode(err) != exitNotFound || stdout != "" {
+		t.Fatalf("404 at step 1: %v (exit %d)\n%s", err, exitCode(err), stderr)
+	}
+	if !strings.Contains(err.Error(), "replication setup stopped at step 1 (allow list): 404 Not Found: service not found") || !strings.Contains(err.Error(), "trace trace-7f3a") {
+		t.Errorf("the error: %v", err)
+	}
+
+	h.setupSteps = nil
+	if err := sb.ArmFault(sandbox.ArmedFault{Kind: sandbox.AnswerDropped, Method: "POST", Path: "/provisioning/v1/services/{id}/security/allowlist"}); err != nil {
+		t.Fatal(err)
+	}
+	_, stderr, err = h.runSplit(setupArgs(h, "--allow-list", "--yes", "--confirm", sandbox.DemoReplica)...)
+	if !api.IsOutcomeUnknown(err) || exitCode(err) != exitFailed {
+		t.Fatalf("outcome unknown at step 1: %v (exit %d)\n%s", err, exitCode(err), stderr)
+	}
+	if msg := err.Error(); !strings.Contains(msg, "check with `skytui allowlist list orders-prod` before sending it again") ||
+		strings.Contains(msg, "again (c)") || strings.Contains(msg, "run the command again") {
+		t.Errorf("the error: %v", err)
+	}
+	if n := sb.Stats().Count("POST", "/skybackup/v1/restores"); n != 0 {
+		t.Errorf("%d restores sent after an unknown outcome", n)
+	}
+}
+
+// Every flag is checked before the first change is sent: a --backup that
+// is not among the primary's stops the setup before --allow-list adds
+// anything.
+func TestReplicationSetupChecksFlagsBeforeChanges(t *testing.T) {
+	h, sb := replHarness(t, 6000)
+	_, stderr, code := h.script(setupArgs(h, "--allow-list", "--backup", "abcdefabcdef", "--yes", "--confirm", sandbox.DemoReplica)...)
+	if code != exitFailed || !strings.Contains(stderr, "skytui: replication setup stopped at step 2 (backup): --backup abcdefabcdef is not among orders-prod's backups") {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	if n := changes(sb); n != 0 {
+		t.Errorf("%d changes sent before the flags were checked\n%s", n, stderr)
+	}
+	if lines := stepLines(stderr); len(lines) != 2 || !strings.HasPrefix(lines[1], "FAIL  2 backup: ") {
+		t.Errorf("steps: %q", lines)
+	}
+}
+
+// echoingServer is a MariaDB endpoint for one service whose GRANT fails
+// as MariaDB's syntax errors do: the message quotes the statement from the
+// error on, password included.
+type echoingServer struct {
+	sb *sandbox.Server
+}
+
+func (s echoingServer) Credentials(id string) (string, string, bool) { return s.sb.Credentials(id) }
+
+func (echoingServer) Call(string, string, []any) (*demosql.Result, error) {
+	return nil, demosql.Errorf(1305, "no procedures here")
+}
+
+func (echoingServer) Grant(_ string, g demosql.Grant) error {
+	_, near, _ := strings.Cut(g.Statement, " TO ")
+	return &demosql.Error{Code: 1064, State: "42000", Msg: "You have an error in your SQL syntax; check the manual that corresponds to your MariaDB server version for the right syntax to use near 'TO " + near + "' at line 1"}
+}
+
+// A failing GRANT whose server error quotes the statement never puts the
+// replication password in the output; the fix names the command line's
+// ways, not the TUI's keys.
+func TestReplicationSetupGrantErrorRedacted(t *testing.T) {
+	h, sb := replHarness(t, 6000)
+	var password string
+	h.setupSteps = func(eng *replsetup.Engine) setupSteps {
+		return &stepsWith{Engine: eng, runGrant: func(ctx context.Context, p replsetup.Progress, grant string) replsetup.Outcome {
+			_, pw, _ := strings.Cut(grant, "IDENTIFIED BY '")
+			password, _, _ = strings.Cut(pw, "'")
+			ep, err := demosql.Listen(p.PrimaryID, 0, echoingServer{sb})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer ep.Close()
+			echoing := *eng
+			echoing.Open = func(tg api.SQLTarget) (*api.SQLClient, error) {
+				tg.Host, tg.Port, tg.TLS = "127.0.0.1", ep.Port, false
+				return api.OpenSQL(tg)
+			}
+			return echoing.RunGrant(ctx, p, grant)
+		}}
+	}
+	for _, out := range [][]string{nil, {"-o", "json"}} {
+		stdout, stderr, code := h.script(setupArgs(h, append([]string{"--allow-list", "--yes", "--confirm", sandbox.DemoReplica}, out...)...)...)
+		if len(password) < 8 {
+			t.Fatalf("no password in the grant (%q)\n%s", password, stderr)
+		}
+		if code != exitFailed || !strings.Contains(stderr, "skytui: replication setup stopped at step 5 (grant): grant on ") || !strings.Contains(stderr, "error 1064") {
+			t.Fatalf("exit %d\n%s", code, stderr)
+		}
+		if strings.Contains(stdout+stderr, password) {
+			t.Fatalf("the replication password was printed:\n%s%s", stdout, stderr)
+		}
+		if !strings.Contains(stderr, "IDENTIFIED BY '****'' at line 1") {
+			t.Errorf("the server's message, redacted:\n%s", stderr)
+		}
+		for _, key := range []string{"press ", "(y)", "(c)", "screen"} {
+			if strings.Contains(stderr, key) {
+				t.Errorf("a fix names the TUI's %q:\n%s", key, stderr)
+			}
+		}
+	}
+}
+
+// The restore of step 3 is followed as `restores create --wait` follows
+// one (waitRestore): a timeout names the restore and how to check on it.
+func TestReplicationSetupFollowsTheRestore(t *testing.T) {
+	h, _ := replHarness(t, 60) // a restore takes a while
+	_, stderr, code := h.script(setupArgs(h, "--allow-list", "--yes", "--confirm", sandbox.DemoReplica, "--timeout", "1ms")...)
+	re := regexp.MustCompile("skytui: timed out after 1ms waiting for restore ([0-9]+) into replica-west \\(last: [^)]*Running.*; it goes on: check with `skytui restores get ([0-9]+)`")
+	m := re.FindStringSubmatch(stderr)
+	if code != exitFailed || m == nil || m[1] != m[2] {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+}
+
+func TestRedactGrant(t *testing.T) {
+	grant := "GRANT REPLICATION SLAVE ON *.* TO 'repl'@'198.51.100.98' IDENTIFIED BY 'E9D9C258AD67';"
+	for in, want := range map[string]string{
+		"near 'IDENTIFIED BY 'E9D9C258AD67'' at line 1":   "near 'IDENTIFIED BY '****'' at line 1",
+		"near 'identified by 'E9D9C2":                     "near 'identified by '****'",
+		"near 'IDENTIFIED BY PASSWORD '*A4B6157319038724": "near 'IDENTIFIED BY PASSWORD '****'",
+		"the password E9D9C258AD67, again":                "the password ****, again",
+		"no grant here":                                   "no grant here",
+	} {
+		if got := redactGrant(in, grant); got != want {
+			t.Errorf("redactGrant(%q) = %q, want %q", in, got, want)
+		}
+	}
 }

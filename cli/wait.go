@@ -199,6 +199,13 @@ func (w *waiter) waitRestore(ctx context.Context, c *api.Client, id int64) (*api
 	return last, err
 }
 
+// followRestore follows restore id into target (waitRestore): restores
+// create --wait and replication setup follow the restore they start.
+func (e *env) followRestore(ctx context.Context, c *api.Client, cf *changeFlags, id int64, target string) (*api.Restore, error) {
+	w := e.newWaiter(cf, fmt.Sprintf("restore %d into %s", id, target), "skytui restores get "+strconv.FormatInt(id, 10))
+	return w.waitRestore(ctx, c, id)
+}
+
 // waitBackup follows a backup of a service, by key, until it completed or
 // failed. find picks the backup from the listing when the key is not yet
 // known (nil: not listed yet).
