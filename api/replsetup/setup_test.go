@@ -4,7 +4,6 @@ import (
 	"context"
 	"io"
 	"net/http"
-	"os"
 	"regexp"
 	"strconv"
 	"strings"
@@ -12,16 +11,11 @@ import (
 	"time"
 
 	"github.com/skytui/skytui/api"
+	"github.com/skytui/skytui/internal/testenv"
 	"github.com/skytui/skytui/sandbox"
 )
 
-func TestMain(m *testing.M) {
-	time.Local = time.UTC // snapshots show times
-	os.Exit(m.Run())
-}
-
-// t0 is the fixed start of the deterministic tests.
-var t0 = time.Date(2026, 3, 14, 12, 0, 0, 0, time.UTC)
+func TestMain(m *testing.M) { testenv.Main(m) }
 
 const testKey = "test-key-replication"
 
@@ -39,17 +33,9 @@ type env struct {
 
 func newEnv(t *testing.T, demoData bool) *env {
 	t.Helper()
-	clk := sandbox.NewManualClock(t0)
+	clk := sandbox.NewManualClock(testenv.T0)
 	srv := sandbox.New(sandbox.Options{APIKey: testKey, Clock: clk, DemoData: demoData, SQL: sandbox.SQLDemo, Seed: 7})
-	t.Cleanup(func() { srv.Close() })
-	base, err := srv.Start("127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := api.New(api.Config{BaseURL: base, APIKey: testKey, MaxRetries: -1})
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := testenv.Serve(t, srv, testKey, nil)
 	return &env{t: t, srv: srv, clk: clk, c: c, eng: &Engine{Client: c, Now: clk.Now, SQLTimeout: 5 * time.Second}}
 }
 

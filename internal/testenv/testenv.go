@@ -1,0 +1,46 @@
+// Package testenv holds what the tests of several packages share: the
+// fixed moment deterministic tests start at, the time zone their
+// snapshots are taken in, and a sandbox served on loopback with a client
+// of it, reached over HTTP like a real account.
+package testenv
+
+import (
+	"os"
+	"testing"
+	"time"
+
+	"github.com/skytui/skytui/api"
+	"github.com/skytui/skytui/sandbox"
+)
+
+// T0 is the fixed start of the deterministic tests (the manual clock's
+// first reading).
+var T0 = time.Date(2026, 3, 14, 12, 0, 0, 0, time.UTC)
+
+// Main runs a package's tests in UTC, so that snapshots showing times read
+// the same everywhere. Call it from TestMain.
+func Main(m *testing.M) {
+	time.Local = time.UTC
+	os.Exit(m.Run())
+}
+
+// Serve starts srv on a loopback port, closes it when the test ends, and
+// returns a client of it with key that does not retry; tweak, if not nil,
+// changes the rest of the client's configuration.
+func Serve(t testing.TB, srv *sandbox.Server, key string, tweak func(*api.Config)) *api.Client {
+	t.Helper()
+	t.Cleanup(func() { srv.Close() })
+	base, err := srv.Start("127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := api.Config{BaseURL: base, APIKey: key, MaxRetries: -1}
+	if tweak != nil {
+		tweak(&cfg)
+	}
+	c, err := api.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
