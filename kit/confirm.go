@@ -6,7 +6,6 @@ import (
 	"unicode/utf8"
 
 	"charm.land/bubbles/v2/key"
-	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -27,7 +26,7 @@ type ConfirmDialog struct {
 	spec     Confirm
 	yes      bool // cursor on "yes"
 	answered bool
-	input    textinput.Model
+	input    Input
 	wrong    bool
 
 	keys          confirmKeys

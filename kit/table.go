@@ -7,7 +7,6 @@ import (
 	"sync"
 
 	"charm.land/bubbles/v2/key"
-	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -80,7 +79,7 @@ type Table struct {
 
 	filter    string
 	filtering bool
-	input     textinput.Model
+	input     Input
 
 	width, height int
 	widths        []int // per column; 0 = dropped

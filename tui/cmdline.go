@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"charm.land/bubbles/v2/key"
-	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
@@ -37,7 +36,7 @@ type cmdLine struct {
 	common *kit.Common
 	keys   cmdKeys
 	active bool
-	input  textinput.Model
+	input  kit.Input
 	hint   []string
 }
 

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"charm.land/bubbles/v2/key"
-	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
@@ -21,7 +20,7 @@ import (
 type keyPrompt struct {
 	common  *kit.Common
 	reason  string
-	input   textinput.Model
+	input   kit.Input
 	busy    bool
 	err     string
 	attempt int
@@ -43,9 +42,7 @@ type keyLoginMsg struct {
 }
 
 func newKeyPrompt(c *kit.Common, reason string) *keyPrompt {
-	in := kit.NewInput("> ", "paste the API key")
-	in.EchoMode = textinput.EchoPassword
-	in.EchoCharacter = '*'
+	in := kit.NewSecretInput("> ", "paste the API key", '*')
 	in.Focus()
 	return &keyPrompt{common: c, reason: reason, input: in, keys: keyPromptKeys{
 		Submit: kit.Bind("enter", "check and store"),

@@ -8,7 +8,6 @@ import (
 
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
-	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
@@ -177,7 +176,7 @@ type logDialog struct {
 	common *kit.Common
 	log    *msgLog
 	keys   logKeys
-	input  textinput.Model
+	input  kit.Input
 	typing bool
 	filter string
 

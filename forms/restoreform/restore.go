@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"charm.land/bubbles/v2/key"
-	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/skytui/skytui/api"
@@ -167,7 +166,7 @@ type Wizard struct {
 
 	bucket *bucketStep
 
-	idInput textinput.Model
+	idInput kit.Input
 
 	pitr *pitrStep
 

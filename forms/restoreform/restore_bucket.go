@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"charm.land/bubbles/v2/key"
-	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
@@ -59,7 +58,7 @@ type bucketStep struct {
 	note   string
 	srcSvc string
 
-	bucket, file textinput.Model
+	bucket, file kit.Input
 	method       string
 	credPrefill  string
 
@@ -71,9 +70,9 @@ type bucketStep struct {
 
 	encMode   encMode
 	encStored string
-	encInput  textinput.Model
+	encInput  kit.Input
 	keep      bool
-	keepName  textinput.Model
+	keepName  kit.Input
 
 	focus bucketField
 }
@@ -84,9 +83,7 @@ func newBucketStep(c *kit.Common, p BucketPrefill) *bucketStep {
 	b.bucket.SetValue(p.Bucket)
 	b.file = kit.NewInput("> ", "")
 	b.file.SetValue(p.File)
-	b.encInput = kit.NewInput("> ", "")
-	b.encInput.EchoMode = textinput.EchoPassword
-	b.encInput.EchoCharacter = []rune(c.Theme.Glyphs.Mask)[0]
+	b.encInput = kit.NewSecretInput("> ", "", []rune(c.Theme.Glyphs.Mask)[0])
 	b.keepName = kit.NewInput("> ", "")
 	if b.method == "" {
 		b.method = api.MethodMariabackup
@@ -193,7 +190,7 @@ func (b *bucketStep) setFocus(f bucketField) {
 	b.focus = f
 	for _, x := range []struct {
 		f  bucketField
-		in *textinput.Model
+		in *kit.Input
 	}{{fieldBucket, &b.bucket}, {fieldFile, &b.file}, {fieldKey, &b.encInput}, {fieldKeepName, &b.keepName}} {
 		if x.f == f {
 			x.in.Focus()
@@ -215,7 +212,7 @@ func (b *bucketStep) move(d int) {
 	b.setFocus(fs[i])
 }
 
-func (b *bucketStep) input() *textinput.Model {
+func (b *bucketStep) input() *kit.Input {
 	switch b.focus {
 	case fieldBucket:
 		return &b.bucket
@@ -578,7 +575,7 @@ func (b *bucketStep) storeLabel() string {
 
 // setSize gives the text inputs the width left of their labels.
 func (b *bucketStep) setSize(w int) {
-	for _, in := range []*textinput.Model{&b.bucket, &b.file, &b.encInput, &b.keepName} {
+	for _, in := range []*kit.Input{&b.bucket, &b.file, &b.encInput, &b.keepName} {
 		in.SetWidth(max(10, w-bucketLabelWidth-8))
 	}
 }
@@ -623,7 +620,7 @@ func (b *bucketStep) view(r *Wizard, w, h int) string {
 		var val string
 		switch f {
 		case fieldBucket, fieldFile, fieldKey, fieldKeepName:
-			in := map[bucketField]*textinput.Model{fieldBucket: &b.bucket, fieldFile: &b.file, fieldKey: &b.encInput, fieldKeepName: &b.keepName}[f]
+			in := map[bucketField]*kit.Input{fieldBucket: &b.bucket, fieldFile: &b.file, fieldKey: &b.encInput, fieldKeepName: &b.keepName}[f]
 			val = in.View()
 		case fieldMethod:
 			val = "  " + choice([]string{api.MethodMariabackup, api.MethodMysqldump}, b.method)

@@ -4,7 +4,6 @@ import (
 	"strings"
 
 	"charm.land/bubbles/v2/key"
-	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
@@ -63,7 +62,7 @@ type Confirm struct {
 	// Err is the API's answer to the previous attempt; nothing typed was lost.
 	Err string
 
-	input textinput.Model
+	input kit.Input
 	focus int
 	wrong bool
 	keys  confirmKeys

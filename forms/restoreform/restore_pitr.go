@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"charm.land/bubbles/v2/key"
-	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
@@ -27,7 +26,7 @@ import (
 type pitrStep struct {
 	common  *kit.Common
 	table   *kit.Table
-	moment  textinput.Model
+	moment  kit.Input
 	windows []api.PITRWindow
 	loaded  bool
 	err     error

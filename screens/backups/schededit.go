@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"charm.land/bubbles/v2/key"
-	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
@@ -22,7 +21,7 @@ type schedEdit struct {
 	common  *kit.Common
 	sc      api.Schedule
 	svcName string
-	input   textinput.Model
+	input   kit.Input
 	refused string // the API's refusal of the last save
 	keys    editKeys
 	width   int

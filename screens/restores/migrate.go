@@ -8,7 +8,6 @@ import (
 
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
-	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
@@ -69,7 +68,7 @@ type migration struct {
 	backup  *api.Backup
 	listErr error
 
-	dest    textinput.Model
+	dest    kit.Input
 	editing bool
 
 	keys          migKeys
@@ -107,11 +106,7 @@ func newMigration(c *kit.Common, svcs []api.Service, req *restoreform.MigrateReq
 	m := &migration{common: c, services: map[string]api.Service{}, keys: newMigKeys()}
 	m.table = kit.NewTable(c, kit.NotedServiceColumns())
 	m.table.Empty = "loading services" + c.Theme.Glyphs.Ellipsis
-	m.dest = textinput.New()
-	m.dest.Prompt = "> "
-	st := m.dest.Styles()
-	st.Cursor.Blink = false
-	m.dest.SetStyles(st)
+	m.dest = kit.NewInput("> ", "")
 	m.setServices(svcs)
 	if req != nil {
 		m.srcID, m.dstID = req.Source.ID, req.Target.ID

@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"charm.land/bubbles/v2/key"
-	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
@@ -34,7 +33,7 @@ type allowView struct {
 	err     error
 	table   *kit.Table
 	adding  bool
-	input   textinput.Model
+	input   kit.Input
 	hint    string
 	wide    bool // the typed network is wide: the hint warns
 	invalid bool
