@@ -4,9 +4,10 @@
 // again) and the setup wizard that makes a secondary replicate from a
 // primary. The wizard's steps, rules and calls are api/replsetup's (no
 // Bubble Tea); this package is their terminal face: the shell (this
-// file), the status list (status.go, view.go: a kit.ListView with the
-// pair's status under it), and two sub-models, the wizard (wizard.go,
-// chooser.go, wizard_view.go) and the grant (grant.go). It talks to the
+// file), the status list (status.go: a kit.ListView with the pair's
+// status under it), three sub-models, the wizard (wizard.go; its keys and
+// the pair step's chooser in wizard_keys.go), the grant (status.go) and
+// managed replication (managed.go), and every view (view.go). It talks to the
 // API and to the services' SQL endpoints only in tea.Cmds, polls through
 // the root's engine (Resources), and mutates through the action layer
 // (kit.Do), which refuses every change on a read-only profile.
