@@ -6,9 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/skytui/skytui/api"
 	"github.com/skytui/skytui/kit"
@@ -402,4 +404,222 @@ func (r *Wizard) bucketFieldNamed(refusal string) (bucketField, bool) {
 		return fieldBucket, true
 	}
 	return 0, false
+}
+
+// The point-in-time step: which service's backups and binary logs (the
+// services GET /restores/pointintime/lookup names, each with its window),
+// and the moment, typed, shown in UTC and local time side by side as it is
+// typed. A moment outside the chosen service's window is refused here,
+// naming the window, before anything is sent; one inside is checked
+// against POST /restores/lookup (can the target take this service's
+// backups?) and goes to the typed-name confirmation.
+
+type pitrStep struct {
+	common  *kit.Common
+	table   *kit.Table
+	moment  kit.Input
+	windows []api.PITRWindow
+	loaded  bool
+	err     error
+	// checking: the targets lookup is in flight (enter waits for it)
+	checking bool
+	req      api.RestoreRequest
+}
+
+// pitrTargetsMsg is the answer of the targets lookup for a chosen source.
+type pitrTargetsMsg struct {
+	step     *pitrStep
+	source   string
+	at       time.Time
+	services []api.LookupService
+	err      error
+}
+
+func newPITRStep(c *kit.Common) *pitrStep {
+	p := &pitrStep{common: c}
+	p.table = kit.NewTable(c, []kit.Column{
+		{Title: "SERVICE", Min: 10, Max: 24, Priority: 9},
+		{Title: "ID", Min: 13, Max: 16, Priority: 5},
+		{Title: "FROM (UTC)", Min: 19, Max: 19, Priority: 8},
+		{Title: "TO (UTC)", Min: 19, Max: 19, Priority: 8},
+	})
+	p.table.Empty = "asking which services can restore to a point in time" + c.Theme.Glyphs.Ellipsis
+	p.moment = kit.NewInput("> ", "")
+	return p
+}
+
+func (r *Wizard) pitrKey() string { return r.opts.ResourcePrefix + "pitr" }
+
+// pitrResource asks for the windows while the step is shown.
+func (r *Wizard) pitrResource() kit.Resource {
+	client := r.common.Client
+	return kit.Resource{Key: r.pitrKey(), Fetch: func(ctx context.Context) (any, error) {
+		if client == nil {
+			return nil, errors.New("no API client")
+		}
+		return client.PointInTimeWindows(ctx)
+	}}
+}
+
+func (p *pitrStep) onData(r *Wizard, msg kit.DataMsg) {
+	if msg.Err != nil {
+		p.err = msg.Err
+		if !p.loaded {
+			p.table.Empty = "could not ask for the point-in-time windows: " + msg.Err.Error()
+		}
+		return
+	}
+	p.err, p.loaded = nil, true
+	p.windows, _ = msg.Data.([]api.PITRWindow)
+	rows := make([]kit.Row, 0, len(p.windows))
+	for _, w := range p.windows {
+		name := w.ServiceName
+		if name == "" {
+			name = nameOf(r.service(w.ServiceID))
+		}
+		rows = append(rows, kit.Row{ID: w.ServiceID, Cells: []string{name, w.ServiceID, utcText(w.Start), utcText(w.End)}})
+	}
+	p.table.Empty = "no service can restore to a point in time: it needs a completed full backup in managed storage and its binary logs"
+	first := p.table.Total() == 0
+	p.table.SetRows(rows)
+	if first {
+		p.table.Select(r.targetID) // restoring a service to its own past is the common case
+	}
+}
+
+func utcText(t api.Time) string {
+	if t.IsZero() {
+		return orElse(t.Raw, "?")
+	}
+	return t.UTC().Format(api.PITRTimeLayout)
+}
+
+func (p *pitrStep) selected() (api.PITRWindow, bool) {
+	return api.WindowOf(p.windows, p.table.SelectedID())
+}
+
+// bothZones is the moment in UTC and in local time, side by side.
+func bothZones(t time.Time) string {
+	return t.UTC().Format(api.PITRTimeLayout) + " UTC   ·   " + t.Local().Format("2006-01-02 15:04:05 MST") + " local"
+}
+
+func (r *Wizard) onPITRKey(msg tea.KeyPressMsg) tea.Cmd {
+	p, k := r.pitr, r.keys
+	switch {
+	case key.Matches(msg, k.Back):
+		return r.back()
+	case key.Matches(msg, k.PITRMove):
+		r.stepErr = ""
+		_, cmd := p.table.Update(msg)
+		return cmd
+	case key.Matches(msg, k.Continue):
+		return r.choosePITR()
+	}
+	var cmd tea.Cmd
+	p.moment, cmd = p.moment.Update(msg)
+	r.stepErr = ""
+	return cmd
+}
+
+// choosePITR checks the moment against the chosen window (nothing is sent
+// when it is outside), then asks which services the source's backups can
+// be restored into.
+func (r *Wizard) choosePITR() tea.Cmd {
+	p := r.pitr
+	if p.checking {
+		return nil
+	}
+	w, ok := p.selected()
+	if !ok {
+		r.stepErr = "no service chosen: the list names the services whose backups can restore to a point in time"
+		return nil
+	}
+	at, err := api.ParseMoment(p.moment.Value())
+	if err != nil {
+		r.stepErr = err.Error()
+		return nil
+	}
+	if err := w.Check(at); err != nil {
+		r.stepErr = "nothing was sent: " + err.Error()
+		return nil
+	}
+	src, target := r.service(w.ServiceID), r.Target()
+	if src.Provider != "" && target.Provider != "" && src.Provider != target.Provider {
+		r.stepErr = fmt.Sprintf("%s runs on %s and %s on %s: a restore from a service's backups is possible only within the same cloud provider",
+			nameOf(src), src.Provider, nameOf(target), target.Provider)
+		return nil
+	}
+	client := r.common.Client
+	if client == nil {
+		r.stepErr = "no API client"
+		return nil
+	}
+	p.checking = true
+	id := w.ServiceID
+	return func() tea.Msg {
+		svcs, err := client.RestoreTargets(context.Background(), api.RestoreLookupRequest{ServiceID: id})
+		return pitrTargetsMsg{step: p, source: id, at: at, services: svcs, err: err}
+	}
+}
+
+// onPITRTargets takes the targets lookup: the target among them goes to
+// the confirmation; a lookup that failed is said there and does not stop
+// the restore (the API decides on the restore itself).
+func (r *Wizard) onPITRTargets(msg pitrTargetsMsg) {
+	p := r.pitr
+	p.checking = false
+	if r.step != stagePITR {
+		return
+	}
+	w, _ := api.WindowOf(p.windows, msg.source)
+	src, target := r.service(msg.source), r.Target()
+	srcName := orElse(w.ServiceName, nameOf(src))
+	note := ""
+	if msg.err != nil {
+		note = " (the lookup of eligible targets failed: " + msg.err.Error() + ")"
+	} else {
+		ok := false
+		var names []string
+		for _, s := range msg.services {
+			ok = ok || s.ServiceID == target.ID
+			names = append(names, orElse(s.ServiceName, s.ServiceID))
+		}
+		if !ok {
+			r.stepErr = fmt.Sprintf("%s cannot take a restore from %s's backups; the API names: %s", nameOf(target), srcName, orElse(strings.Join(names, ", "), "none"))
+			return
+		}
+	}
+	p.req = api.PointInTimeRestore(target.ID, msg.source, msg.at)
+	r.prev = stagePITR
+	desc := fmt.Sprintf("%s as it was at %s (%s local), from its backups and binary logs%s",
+		srcName, msg.at.UTC().Format(api.PITRTimeLayout)+" UTC", msg.at.Local().Format("15:04:05 MST"), note)
+	r.openConfirm(desc, srcName, requestJSON(p.req))
+}
+
+func (r *Wizard) pitrView(w int) string {
+	th := r.common.Theme
+	p := r.pitr
+	lines := []string{" " + th.Muted.Render(ansi.Truncate(fmt.Sprintf("Restore %s (%s) to a moment of (up/down):", nameOf(r.Target()), r.targetID), w-1, th.Glyphs.Ellipsis))}
+	if p.err != nil && p.loaded {
+		lines = append(lines, " "+th.Warn.Render("showing the last answer: "+p.err.Error()))
+	}
+	lines = append(lines, p.table.View(), "", " Moment: "+p.moment.View())
+	hint := " " + th.Muted.Render("accepted: "+api.MomentForms)
+	if v := strings.TrimSpace(p.moment.Value()); v != "" {
+		if at, err := api.ParseMoment(v); err != nil {
+			hint = " " + th.Warn.Render("not yet a moment: "+api.MomentForms)
+		} else {
+			hint = " = " + bothZones(at)
+			if sel, ok := p.selected(); ok {
+				if err := sel.Check(at); err != nil {
+					hint += "\n " + th.Warn.Render("outside the window: "+sel.String())
+				}
+			}
+		}
+	}
+	lines = append(lines, hint)
+	if sel, ok := p.selected(); ok {
+		lines = append(lines, " "+th.Muted.Render("window of "+orElse(sel.ServiceName, sel.ServiceID)+": "+sel.String()))
+	}
+	return strings.Join(lines, "\n")
 }
