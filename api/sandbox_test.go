@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/skytui/skytui/api"
-	"github.com/skytui/skytui/internal/testenv"
 	"github.com/skytui/skytui/sandbox"
 )
 
@@ -28,11 +27,17 @@ func sandboxAt(t *testing.T, backupPrefix string) (*api.Client, *sandbox.Server,
 	t.Helper()
 	clock := sandbox.NewManualClock(time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC))
 	sb := sandbox.New(sandbox.Options{APIKey: sbKey, Clock: clock})
-	c := testenv.Serve(t, sb, sbKey, func(cfg *api.Config) {
-		cfg.BackupPrefix, cfg.MaxRetries = backupPrefix, api.DefaultMaxRetries
-		cfg.Sleep = func(context.Context, time.Duration) error { return nil }
-	})
-	return c, sb, clock, c.BaseURL()
+	url, err := sb.Start("127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { sb.Close() })
+	c, err := api.New(api.Config{BaseURL: url, APIKey: sbKey, BackupPrefix: backupPrefix,
+		Sleep: func(context.Context, time.Duration) error { return nil }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c, sb, clock, url
 }
 
 // launch creates a service from the option listings and waits (on the

@@ -35,7 +35,7 @@ func newEnv(t *testing.T, demoData bool) *env {
 	t.Helper()
 	clk := sandbox.NewManualClock(testenv.T0)
 	srv := sandbox.New(sandbox.Options{APIKey: testKey, Clock: clk, DemoData: demoData, SQL: sandbox.SQLDemo, Seed: 7})
-	c := testenv.Serve(t, srv, testKey, nil)
+	c := testenv.Serve(t, srv, testKey)
 	return &env{t: t, srv: srv, clk: clk, c: c, eng: &Engine{Client: c, Now: clk.Now, SQLTimeout: 5 * time.Second}}
 }
 

@@ -25,20 +25,15 @@ func Main(m *testing.M) {
 }
 
 // Serve starts srv on a loopback port, closes it when the test ends, and
-// returns a client of it with key that does not retry; tweak, if not nil,
-// changes the rest of the client's configuration.
-func Serve(t testing.TB, srv *sandbox.Server, key string, tweak func(*api.Config)) *api.Client {
+// returns a client of it with key that does not retry.
+func Serve(t testing.TB, srv *sandbox.Server, key string) *api.Client {
 	t.Helper()
 	t.Cleanup(func() { srv.Close() })
 	base, err := srv.Start("127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := api.Config{BaseURL: base, APIKey: key, MaxRetries: -1}
-	if tweak != nil {
-		tweak(&cfg)
-	}
-	c, err := api.New(cfg)
+	c, err := api.New(api.Config{BaseURL: base, APIKey: key, MaxRetries: -1})
 	if err != nil {
 		t.Fatal(err)
 	}
