@@ -2,6 +2,7 @@ package api
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -102,14 +103,9 @@ func DescribeCron(expr string) string {
 	return cronJoinWords(interval+",", days, months)
 }
 
+// cronJoinWords joins the parts that are not empty with spaces.
 func cronJoinWords(parts ...string) string {
-	var out []string
-	for _, p := range parts {
-		if p != "" {
-			out = append(out, p)
-		}
-	}
-	return strings.Join(out, " ")
+	return strings.Join(slices.DeleteFunc(parts, func(p string) bool { return p == "" }), " ")
 }
 
 // cronField is one field of an expression: any value ("*"), every step
