@@ -1,6 +1,7 @@
 package api
 
 import (
+	"cmp"
 	"strconv"
 	"strings"
 
@@ -356,11 +357,7 @@ func (b *Backup) UnmarshalJSON(data []byte) error {
 		return err
 	}
 	*b = Backup(aux.plain)
-	for _, k := range []string{aux.Key, aux.BackupID} {
-		if b.Key == "" {
-			b.Key = k
-		}
-	}
+	b.Key = cmp.Or(b.Key, aux.Key, aux.BackupID)
 	switch {
 	case aux.Storage > 0:
 		b.SizeBytes = int64(aux.Storage)
@@ -429,12 +426,7 @@ func (s *BackupStatus) UnmarshalJSON(data []byte) error {
 		return err
 	}
 	*s = BackupStatus(aux.plain)
-	s.ID = string(aux.ID)
-	for _, k := range []string{aux.BackupID, aux.Key} {
-		if s.ID == "" {
-			s.ID = k
-		}
-	}
+	s.ID = cmp.Or(string(aux.ID), aux.BackupID, aux.Key)
 	return nil
 }
 
@@ -506,9 +498,7 @@ func (r *Restore) UnmarshalJSON(data []byte) error {
 		return err
 	}
 	*r = Restore(aux.plain)
-	if r.Key == "" {
-		r.Key = aux.BackupID
-	}
+	r.Key = cmp.Or(r.Key, aux.BackupID)
 	return nil
 }
 
