@@ -103,6 +103,23 @@ type Screen interface {
 	CapturesKeys() bool
 }
 
+// Name is embedded by every screen: kit.Screen's ID and Title, and an
+// Init with nothing to do (a screen that loads something when it starts
+// defines its own).
+type Name struct{ id, title string }
+
+// NewName is the name of a screen: its ID (":" commands) and tab title.
+func NewName(id, title string) Name { return Name{id: id, title: title} }
+
+// ID implements Screen.
+func (n Name) ID() string { return n.id }
+
+// Title implements Screen.
+func (n Name) Title() string { return n.title }
+
+// Init implements Screen: nothing to do.
+func (n Name) Init() tea.Cmd { return nil }
+
 // Opener is implemented by screens that take an argument from the command
 // line (":backups dbtxxxx").
 type Opener interface {

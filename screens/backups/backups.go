@@ -49,6 +49,7 @@ const (
 // Screen is the Backups screen: the backups list (a kit.ListView), the
 // schedules view and the new-backup form.
 type Screen struct {
+	kit.Name
 	*kit.ListView
 	common *kit.Common
 	keys   keyMap
@@ -87,6 +88,7 @@ type Screen struct {
 // New builds the screen.
 func New(c *kit.Common) *Screen {
 	s := &Screen{
+		Name:       kit.NewName(ID, "Backups"),
 		common:     c,
 		keys:       newKeyMap(),
 		byKey:      map[string]int{},
@@ -125,18 +127,8 @@ func (s *Screen) col(c int) int {
 	return c
 }
 
-// ID implements kit.Screen.
-func (s *Screen) ID() string { return ID }
-
-// Title implements kit.Screen.
-func (s *Screen) Title() string { return "Backups" }
-
 // ServiceID is the service shown, or "".
 func (s *Screen) ServiceID() string { return s.svcID }
-
-// Init implements kit.Screen. The screen opens on every service; the
-// services listing and the backups are fetched through Resources.
-func (s *Screen) Init() tea.Cmd { return nil }
 
 // Open implements kit.Opener: ":backups <service>" (a name or an ID) and
 // the picker's choice narrow the view to that service; ":backups all" (and

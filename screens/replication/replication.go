@@ -53,6 +53,7 @@ type Options struct {
 // (a kit.ListView, the selected pair's status under it), and, one at a
 // time, the setup wizard or the grant of a pair.
 type Screen struct {
+	kit.Name
 	*kit.ListView
 	common *kit.Common
 	opts   Options
@@ -94,7 +95,7 @@ func NewWithOptions(c *kit.Common, o Options) *Screen {
 	if st == nil {
 		st = replsetup.DefaultStore()
 	}
-	s := &Screen{common: c, opts: o, store: st, creds: replsetup.NewCredCache(), keys: newStatusKeys(),
+	s := &Screen{Name: kit.NewName(ID, "Replication"), common: c, opts: o, store: st, creds: replsetup.NewCredCache(), keys: newStatusKeys(),
 		views: map[string]*pairView{}, replicas: map[string]replicaList{}}
 	s.ListView = kit.NewListView(c, "Replication", "pairs", []kit.Column{
 		{Title: "PRIMARY", Min: 10, Max: 24, Priority: 10},
@@ -119,12 +120,6 @@ func NewWithOptions(c *kit.Common, o Options) *Screen {
 func (s *Screen) engine() *replsetup.Engine {
 	return &replsetup.Engine{Client: s.common.Client, Now: s.common.Time, Open: s.opts.OpenSQL, SQLTimeout: s.opts.SQLTimeout}
 }
-
-// ID implements kit.Screen.
-func (s *Screen) ID() string { return ID }
-
-// Title implements kit.Screen.
-func (s *Screen) Title() string { return "Replication" }
 
 // Init loads the saved pairs and any unfinished setup.
 func (s *Screen) Init() tea.Cmd {

@@ -52,6 +52,7 @@ const (
 
 // Screen is the Restores screen.
 type Screen struct {
+	kit.Name
 	*kit.ListView
 	common *kit.Common
 	keys   keyMap
@@ -88,6 +89,7 @@ type Screen struct {
 // New builds the screen.
 func New(c *kit.Common) *Screen {
 	s := &Screen{
+		Name:      kit.NewName(ID, "Restores"),
 		common:    c,
 		keys:      newKeyMap(),
 		byRow:     map[string]int{},
@@ -111,15 +113,6 @@ func New(c *kit.Common) *Screen {
 	s.DetailOf = s.detailOf
 	return s
 }
-
-// ID implements kit.Screen.
-func (s *Screen) ID() string { return ID }
-
-// Title implements kit.Screen.
-func (s *Screen) Title() string { return "Restores" }
-
-// Init implements kit.Screen.
-func (s *Screen) Init() tea.Cmd { return nil }
 
 // CapturesKeys implements kit.Screen: the wizard and the migration take
 // every key (esc goes back a step); the list only while filtering.

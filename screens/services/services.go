@@ -63,6 +63,7 @@ const (
 
 // Screen is the Services screen.
 type Screen struct {
+	kit.Name
 	*kit.ListView
 	common *kit.Common
 	keys   keyMap
@@ -98,6 +99,7 @@ type Screen struct {
 // New builds the screen.
 func New(c *kit.Common) *Screen {
 	s := &Screen{
+		Name:       kit.NewName(ID, "Services"),
 		common:     c,
 		keys:       newKeyMap(),
 		byID:       map[string]int{},
@@ -122,15 +124,6 @@ func New(c *kit.Common) *Screen {
 	s.DetailOf = s.detailOf
 	return s
 }
-
-// ID implements kit.Screen.
-func (s *Screen) ID() string { return ID }
-
-// Title implements kit.Screen.
-func (s *Screen) Title() string { return "Services" }
-
-// Init implements kit.Screen.
-func (s *Screen) Init() tea.Cmd { return nil }
 
 // CapturesKeys implements kit.Screen.
 func (s *Screen) CapturesKeys() bool {

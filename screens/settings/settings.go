@@ -61,6 +61,7 @@ type keyMap struct {
 // Screen is the Settings screen: the profile and the secrets' place
 // above, the stored credentials below as a list (kit.ListView).
 type Screen struct {
+	kit.Name
 	*kit.ListView
 	common        *kit.Common
 	keys          keyMap
@@ -82,7 +83,7 @@ type storeTag struct{ draft *credDraft }
 
 // New builds the screen.
 func New(c *kit.Common) *Screen {
-	s := &Screen{common: c, keys: keyMap{
+	s := &Screen{Name: kit.NewName(ID, "Settings"), common: c, keys: keyMap{
 		Add:    kit.Bind("a", "add bucket credential"),
 		Remove: kit.Bind("d", "remove selected"),
 		Key:    kit.Bind("K", "enter API key"),
@@ -113,12 +114,6 @@ func (s *Screen) WithConfigWarnings(w []string) *Screen {
 
 // maxConfigWarnings is how many warnings the screen lists before "more".
 const maxConfigWarnings = 5
-
-// ID implements kit.Screen.
-func (s *Screen) ID() string { return ID }
-
-// Title implements kit.Screen.
-func (s *Screen) Title() string { return "Settings" }
 
 // KeyMap implements kit.Screen.
 func (s *Screen) KeyMap() help.KeyMap {
