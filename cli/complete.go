@@ -36,33 +36,6 @@ var completionCacheDir = func() (string, error) {
 	return filepath.Join(d, "skytui"), nil
 }
 
-// addChangeCmds adds the changing verbs to the nouns of the commands for
-// scripts, the allowlist and wait nouns, and the completions.
-func addChangeCmds(e *env, root *cobra.Command) {
-	verbs := map[string][]*cobra.Command{
-		"services": append([]*cobra.Command{newServicesCreateCmd(e), newServicesCredentialsCmd(e)}, newServicesLifecycleCmds(e)...),
-		"backups":  {newBackupsCreateCmd(e)},
-		"restores": {newRestoresCreateCmd(e), newRestoresDeleteCmd(e)},
-	}
-	shorts := map[string]string{
-		"services": "List, read, create, stop, start, scale or delete services; read their credentials",
-		"backups":  "List backups or take one",
-		"restores": "List, read, start or delete restores",
-	}
-	for _, c := range root.Commands() {
-		if v, ok := verbs[c.Name()]; ok {
-			c.AddCommand(v...)
-			c.Short = shorts[c.Name()]
-			addReadOnlyFlag(c)
-		}
-	}
-	allow := newAllowlistCmd(e)
-	addReadOnlyFlag(allow)
-	root.AddCommand(allow, newWaitCmd(e), newReplicationCmd(e))
-	addCompletions(e, root)
-	strictCompletionCmd(root)
-}
-
 // strictCompletionCmd makes `skytui completion SHELL` with a shell it does
 // not know a usage error (exit 2) instead of its help with exit 0, which
 // `source <(skytui completion bsh)` would run as a script.
@@ -77,15 +50,19 @@ func strictCompletionCmd(root *cobra.Command) {
 }
 
 // addCompletions completes service names for every --service and
-// --confirm flag and for the SERVICE argument of services get.
+// --confirm flag and for a first argument that names a service: SERVICE
+// or SECONDARY in the usage line.
 func addCompletions(e *env, c *cobra.Command) {
 	for _, name := range []string{"service", "confirm"} {
 		if c.LocalNonPersistentFlags().Lookup(name) != nil {
 			_ = c.RegisterFlagCompletionFunc(name, e.completeServiceFlag)
 		}
 	}
-	if c.ValidArgsFunction == nil && c.Parent() != nil && c.Parent().Name() == "services" && c.Name() == "get" {
-		c.ValidArgsFunction = e.completeServiceArg
+	if words := strings.Fields(c.Use); c.ValidArgsFunction == nil && len(words) > 1 {
+		switch strings.Trim(words[1], "[].") {
+		case "SERVICE", "SECONDARY":
+			c.ValidArgsFunction = e.completeServiceArg
+		}
 	}
 	for _, sub := range c.Commands() {
 		addCompletions(e, sub)

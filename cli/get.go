@@ -15,9 +15,14 @@ import (
 // schedules and restores, listed or read, as a table, a wide table or the
 // API's records in JSON. Exit status 0 ok, 1 failed, 2 usage, 4 not found.
 
-// scriptCmds are the nouns of the commands for scripts.
+// scriptCmds are the nouns of the commands for scripts, each with its
+// verbs; a noun with verbs that change something takes --read-only.
 func scriptCmds(e *env) []*cobra.Command {
-	return []*cobra.Command{newServicesCmd(e), newBackupsCmd(e), newSchedulesCmd(e), newRestoresCmd(e)}
+	nouns := []*cobra.Command{newServicesCmd(e), newBackupsCmd(e), newSchedulesCmd(e), newRestoresCmd(e), newAllowlistCmd(e), newReplicationCmd(e)}
+	for _, noun := range nouns {
+		addReadOnlyFlag(noun)
+	}
+	return append(nouns, newWaitCmd(e))
 }
 
 const scriptHelpTail = `
@@ -29,6 +34,29 @@ an object for get). --no-headers leaves out a table's header line.
 Exit status: 0 ok, 1 failed (API error, network), 2 usage (bad flag,
 argument or -o value), 4 not found (unknown service or restore).
 Errors go to standard error, one line; nothing goes to standard output then.`
+
+// verb makes a verb of the commands for scripts from what is its own: its
+// usage line, its summary, its help ("" for none), the rule for its
+// arguments and what it runs. What every verb shares is added: a wrong
+// argument is a usage error (exit 2), the help ends with the output
+// formats and the exit statuses, and a SERVICE or SECONDARY argument
+// completes service names (addCompletions).
+func verb(use, short, long string, args cobra.PositionalArgs, run func(*cobra.Command, []string) error) *cobra.Command {
+	cmd := &cobra.Command{Use: use, Short: short, Args: usageArgs(args), RunE: run}
+	if long != "" {
+		cmd.Long = long + scriptHelpTail
+	}
+	return cmd
+}
+
+// serviceListVerb is a list verb with --service (usage says what it
+// names), whose run gets the flag's value.
+func serviceListVerb(use, short, usage string, run func(cmd *cobra.Command, service string) error) *cobra.Command {
+	var service string
+	cmd := verb(use, short, "", cobra.NoArgs, func(cmd *cobra.Command, _ []string) error { return run(cmd, service) })
+	cmd.Flags().StringVar(&service, "service", "", usage)
+	return cmd
+}
 
 // newNoun makes a noun command: it only holds its verbs and the shared
 // flags, which its verbs read with cmdFlags.
@@ -210,35 +238,27 @@ func nonNil[T any](s []T) []T {
 // ---- services ----
 
 func newServicesCmd(e *env) *cobra.Command {
-	list := &cobra.Command{
-		Use:   "list",
-		Short: "List every service",
-		Args:  usageArgs(cobra.NoArgs),
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			c, err := e.openRead(cmd)
-			if err != nil {
-				return err
-			}
-			svcs, err := c.client.ListServices(cmd.Context())
-			if err != nil {
-				return err
-			}
-			return c.out.emit(e.stdout, nonNil(svcs), servicesTable(svcs))
-		},
-	}
-	get := &cobra.Command{
-		Use:   "get SERVICE",
-		Short: "Read one service, by name or ID",
-		Args:  usageArgs(cobra.ExactArgs(1)),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			c, s, err := e.readService(cmd, "service", args[0])
-			if err != nil {
-				return err
-			}
-			return c.out.emit(e.stdout, s, servicesTable([]api.Service{*s}))
-		},
-	}
-	return newNoun("services", "List services or read one", list, get)
+	list := verb("list", "List every service", "", cobra.NoArgs, func(cmd *cobra.Command, _ []string) error {
+		c, err := e.openRead(cmd)
+		if err != nil {
+			return err
+		}
+		svcs, err := c.client.ListServices(cmd.Context())
+		if err != nil {
+			return err
+		}
+		return c.out.emit(e.stdout, nonNil(svcs), servicesTable(svcs))
+	})
+	get := verb("get SERVICE", "Read one service, by name or ID", "", cobra.ExactArgs(1), func(cmd *cobra.Command, args []string) error {
+		c, s, err := e.readService(cmd, "service", args[0])
+		if err != nil {
+			return err
+		}
+		return c.out.emit(e.stdout, s, servicesTable([]api.Service{*s}))
+	})
+	noun := newNoun("services", "List services or read one", append([]*cobra.Command{list, get, newServicesCreateCmd(e), newServicesCredentialsCmd(e)}, e.lifecycleCmds()...)...)
+	noun.Short = "List, read, create, stop, start, scale or delete services; read their credentials"
+	return noun
 }
 
 func servicesTable(svcs []api.Service) *table {
@@ -260,34 +280,30 @@ func servicesTable(svcs []api.Service) *table {
 // ---- backups ----
 
 func newBackupsCmd(e *env) *cobra.Command {
-	var service, status string
-	list := &cobra.Command{
-		Use:   "list",
-		Short: "List the backups of a service, or of every service",
-		Args:  usageArgs(cobra.NoArgs),
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			if cmd.Flags().Changed("status") && strings.TrimSpace(status) == "" {
-				return usageErrf("--status: give a status such as succeeded, failed or running")
-			}
-			c, backups, svcs, err := listPerService(e, cmd, service, (*api.Client).ListBackups, (*api.Client).ListAllBackups)
-			if err != nil {
-				return err
-			}
-			if status != "" {
-				kept := backups[:0]
-				for _, b := range backups {
-					if api.StatusIs(b.Status, status) {
-						kept = append(kept, b)
-					}
+	var status string
+	list := serviceListVerb("list", "List the backups of a service, or of every service", "the service, by name or ID (default: every service)", func(cmd *cobra.Command, service string) error {
+		if cmd.Flags().Changed("status") && strings.TrimSpace(status) == "" {
+			return usageErrf("--status: give a status such as succeeded, failed or running")
+		}
+		c, backups, svcs, err := listPerService(e, cmd, service, (*api.Client).ListBackups, (*api.Client).ListAllBackups)
+		if err != nil {
+			return err
+		}
+		if status != "" {
+			kept := backups[:0]
+			for _, b := range backups {
+				if api.StatusIs(b.Status, status) {
+					kept = append(kept, b)
 				}
-				backups = kept
 			}
-			return c.out.emit(e.stdout, nonNil(backups), backupsTable(backups, serviceNames(svcs)))
-		},
-	}
-	list.Flags().StringVar(&service, "service", "", "the service, by name or ID (default: every service)")
+			backups = kept
+		}
+		return c.out.emit(e.stdout, nonNil(backups), backupsTable(backups, serviceNames(svcs)))
+	})
 	list.Flags().StringVar(&status, "status", "", "only backups of this status (case and - or _ do not matter)")
-	return newNoun("backups", "List backups", list)
+	noun := newNoun("backups", "List backups", list, newBackupsCreateCmd(e))
+	noun.Short = "List backups or take one"
+	return noun
 }
 
 func backupsTable(backups []api.Backup, names map[string]string) *table {
@@ -309,31 +325,22 @@ func backupsTable(backups []api.Backup, names map[string]string) *table {
 // ---- schedules ----
 
 func newSchedulesCmd(e *env) *cobra.Command {
-	var service string
-	list := &cobra.Command{
-		Use:   "list --service SERVICE",
-		Short: "List the backup schedules of a service",
-		Args:  usageArgs(cobra.NoArgs),
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := requireServiceFlag(cmd, service, ": schedules are listed per service"); err != nil {
-				return err
-			}
-			c, s, err := e.readService(cmd, "--service", service)
-			if err != nil {
-				return err
-			}
-			scheds, err := c.client.ListSchedules(cmd.Context(), s.ID)
-			if err != nil {
-				return err
-			}
-			return c.out.emit(e.stdout, nonNil(scheds), schedulesTable(scheds))
-		},
-	}
-	list.Flags().StringVar(&service, "service", "", "the service, by name or ID (required)")
-	noun := newNoun("schedules", "List, read, edit, suspend, resume or delete backup schedules", list,
+	list := serviceListVerb("list --service SERVICE", "List the backup schedules of a service", "the service, by name or ID (required)", func(cmd *cobra.Command, service string) error {
+		if err := requireServiceFlag(cmd, service, ": schedules are listed per service"); err != nil {
+			return err
+		}
+		c, s, err := e.readService(cmd, "--service", service)
+		if err != nil {
+			return err
+		}
+		scheds, err := c.client.ListSchedules(cmd.Context(), s.ID)
+		if err != nil {
+			return err
+		}
+		return c.out.emit(e.stdout, nonNil(scheds), schedulesTable(scheds))
+	})
+	return newNoun("schedules", "List, read, edit, suspend, resume or delete backup schedules", list,
 		newSchedulesGetCmd(e), newSchedulesEditCmd(e), newSchedulesDeleteCmd(e))
-	addReadOnlyFlag(noun)
-	return noun
 }
 
 func schedulesTable(scheds []api.Schedule) *table {
@@ -355,24 +362,19 @@ func schedulesTable(scheds []api.Schedule) *table {
 // ---- restores ----
 
 func newRestoresCmd(e *env) *cobra.Command {
-	var service string
-	list := &cobra.Command{
-		Use:   "list",
-		Short: "List the restores of a service, or of every service",
-		Args:  usageArgs(cobra.NoArgs),
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			c, restores, svcs, err := listPerService(e, cmd, service, (*api.Client).ListRestores, sweepRestores)
-			if err != nil {
-				return err
-			}
-			return c.out.emit(e.stdout, nonNil(restores), restoresTable(restores, serviceNames(svcs)))
-		},
-	}
-	list.Flags().StringVar(&service, "service", "", "the service restored to, by name or ID (default: every service)")
+	list := serviceListVerb("list", "List the restores of a service, or of every service", "the service restored to, by name or ID (default: every service)", func(cmd *cobra.Command, service string) error {
+		c, restores, svcs, err := listPerService(e, cmd, service, (*api.Client).ListRestores, sweepRestores)
+		if err != nil {
+			return err
+		}
+		return c.out.emit(e.stdout, nonNil(restores), restoresTable(restores, serviceNames(svcs)))
+	})
 	get := e.newRestoreCmd("get ID", "Read one restore by its ID", func(cmd *cobra.Command, c *api.Client, id int64) (*api.Restore, error) {
 		return c.GetRestore(cmd.Context(), id)
 	})
-	return newNoun("restores", "List restores or read one", list, get)
+	noun := newNoun("restores", "List restores or read one", list, get, newRestoresCreateCmd(e), newRestoresDeleteCmd(e))
+	noun.Short = "List, read, start or delete restores"
+	return noun
 }
 
 // sweepRestores lists the restores of every service: one listing on the
@@ -384,26 +386,21 @@ func sweepRestores(c *api.Client, ctx context.Context, ids []string) ([]api.Rest
 // newRestoreCmd makes a verb that takes a restore ID, reads the restore
 // with read and prints it.
 func (e *env) newRestoreCmd(use, short string, read func(cmd *cobra.Command, c *api.Client, id int64) (*api.Restore, error)) *cobra.Command {
-	return &cobra.Command{
-		Use:   use,
-		Short: short,
-		Args:  usageArgs(cobra.ExactArgs(1)),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			id, err := parseRestoreID(args[0])
-			if err != nil {
-				return err
-			}
-			c, err := e.openRead(cmd)
-			if err != nil {
-				return err
-			}
-			r, err := read(cmd, c.client, id)
-			if err != nil {
-				return readErr(err)
-			}
-			return c.emitRestore(cmd.Context(), e, r)
-		},
-	}
+	return verb(use, short, "", cobra.ExactArgs(1), func(cmd *cobra.Command, args []string) error {
+		id, err := parseRestoreID(args[0])
+		if err != nil {
+			return err
+		}
+		c, err := e.openRead(cmd)
+		if err != nil {
+			return err
+		}
+		r, err := read(cmd, c.client, id)
+		if err != nil {
+			return readErr(err)
+		}
+		return c.emitRestore(cmd.Context(), e, r)
+	})
 }
 
 func restoresTable(restores []api.Restore, names map[string]string) *table {

@@ -16,8 +16,62 @@ import (
 // services stop, start, scale and delete: the service lifecycle. Each is
 // sent once; --wait follows the service to stopped, ready or gone.
 
-func newServicesLifecycleCmds(e *env) []*cobra.Command {
-	return []*cobra.Command{newServicesStopCmd(e), newServicesStartCmd(e), newServicesScaleCmd(e), newServicesDeleteCmd(e)}
+// lifecycleVerbs are stop, start and delete: one request on the service,
+// its confirmations and the state --wait follows it to.
+var lifecycleVerbs = []struct {
+	use, short, long string
+	run              lifecycleRun
+}{
+	{"stop SERVICE --yes", "Stop a ready service: its connections drop and replication to it stops (needs --yes)",
+		`Stop a ready service. Every connection to it drops, replication to it
+stops, and it serves nothing until it is started again. The service is
+pending_stop for a few minutes, then stopped; --wait follows it there.
+Refused (409) while the service is in a pending state.
+
+  skytui services stop orders-stage --yes --wait`,
+		lifecycleRun{what: "services stop", yes: true, waitFor: forStopped, done: "stopping", send: (*api.Client).StopService}},
+	{"start SERVICE", "Start a stopped service (pending_start, then ready; --wait follows it)",
+		`Start a stopped service. It is pending_start for a few minutes, then
+ready; --wait follows it there. Refused (409) while the service is in a
+pending state, and when it is not stopped.
+
+  skytui services start orders-stage --wait`,
+		lifecycleRun{what: "services start", waitFor: forReady, done: "starting", send: (*api.Client).StartService}},
+	{"delete SERVICE --yes --confirm NAME", "Delete a service and its data (needs --yes and --confirm with its exact name)",
+		`Delete a service and all its data. This cannot be undone. --yes and
+--confirm with the service's exact name are required, as the TUI asks you
+to type the name. The service is pending_delete, then gone from the list;
+--wait follows it until it is gone. Refused while the service is pending
+or is the target of a running restore.
+
+  skytui services delete scratch-01 --yes --confirm scratch-01 --wait`,
+		lifecycleRun{what: "services delete", yes: true, confirm: true, waitFor: forDeleted, done: "deleting", send: (*api.Client).DeleteService}},
+}
+
+// lifecycleCmds are services stop, start, delete and scale.
+func (e *env) lifecycleCmds() []*cobra.Command {
+	cmds := []*cobra.Command{newServicesScaleCmd(e)}
+	for _, v := range lifecycleVerbs {
+		cmds = append(cmds, e.lifecycleCmd(v.use, v.short, v.long, v.run))
+	}
+	return cmds
+}
+
+// lifecycleCmd makes a verb that runs r on its SERVICE argument, with
+// --yes and --confirm as r needs them, and --wait.
+func (e *env) lifecycleCmd(use, short, long string, r lifecycleRun) *cobra.Command {
+	var cf changeFlags
+	n := withWait
+	if r.yes {
+		n |= withYes
+	}
+	if r.confirm {
+		n |= withConfirm
+	}
+	r.cf = &cf
+	return cf.verb(n, use, short, long, cobra.ExactArgs(1), func(cmd *cobra.Command, args []string) error {
+		return e.runLifecycle(cmd, args[0], r)
+	})
 }
 
 // lifecycleRun opens the change (read-only refused), applies the
@@ -31,7 +85,7 @@ type lifecycleRun struct {
 	// check validates the change against the service before it is sent
 	// (a usage error: nothing was sent).
 	check func(ctx context.Context, c *api.Client, s *api.Service) error
-	send  func(ctx context.Context, c *api.Client, s *api.Service) error
+	send  func(c *api.Client, ctx context.Context, id string) error
 	done  string // "stopping", said on stderr when not waiting
 }
 
@@ -44,14 +98,13 @@ func (e *env) runLifecycle(cmd *cobra.Command, arg string, r lifecycleRun) error
 			return err
 		}
 	}
-	c, err := e.openChange(cmd, r.cf, r.what)
+	open := e.openChange
+	if r.yes {
+		open = e.openDestructive
+	}
+	c, err := open(cmd, r.cf, r.what)
 	if err != nil {
 		return err
-	}
-	if r.yes {
-		if err := needYes(r.cf, r.what); err != nil {
-			return err
-		}
 	}
 	ctx := cmd.Context()
 	s, _, err := c.serviceByArg(cmd, "service", arg)
@@ -69,7 +122,7 @@ func (e *env) runLifecycle(cmd *cobra.Command, arg string, r lifecycleRun) error
 		}
 	}
 	check := "skytui services get " + kit.ShellQuote(s.NameOrID())
-	if err := r.send(ctx, c.client, s); err != nil {
+	if err := r.send(c.client, ctx, s.ID); err != nil {
 		return sentErr(err, check)
 	}
 	if r.cf.wait {
@@ -84,89 +137,20 @@ func (e *env) runLifecycle(cmd *cobra.Command, arg string, r lifecycleRun) error
 	return c.out.emit(e.stdout, now, servicesTable([]api.Service{*now}))
 }
 
-func newServicesStopCmd(e *env) *cobra.Command {
-	var cf changeFlags
-	cmd := &cobra.Command{
-		Use:   "stop SERVICE --yes",
-		Short: "Stop a ready service: its connections drop and replication to it stops (needs --yes)",
-		Long: `Stop a ready service. Every connection to it drops, replication to it
-stops, and it serves nothing until it is started again. The service is
-pending_stop for a few minutes, then stopped; --wait follows it there.
-Refused (409) while the service is in a pending state.
-
-  skytui services stop orders-stage --yes --wait` + scriptHelpTail,
-		Args:              usageArgs(cobra.ExactArgs(1)),
-		ValidArgsFunction: e.completeServiceArg,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			return e.runLifecycle(cmd, args[0], lifecycleRun{what: "services stop", cf: &cf, yes: true, waitFor: forStopped, done: "stopping",
-				send: func(ctx context.Context, c *api.Client, s *api.Service) error { return c.StopService(ctx, s.ID) }})
-		},
-	}
-	cf.register(cmd, true, false, true)
-	return cmd
-}
-
-func newServicesStartCmd(e *env) *cobra.Command {
-	var cf changeFlags
-	cmd := &cobra.Command{
-		Use:   "start SERVICE",
-		Short: "Start a stopped service (pending_start, then ready; --wait follows it)",
-		Long: `Start a stopped service. It is pending_start for a few minutes, then
-ready; --wait follows it there. Refused (409) while the service is in a
-pending state, and when it is not stopped.
-
-  skytui services start orders-stage --wait` + scriptHelpTail,
-		Args:              usageArgs(cobra.ExactArgs(1)),
-		ValidArgsFunction: e.completeServiceArg,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			return e.runLifecycle(cmd, args[0], lifecycleRun{what: "services start", cf: &cf, waitFor: forReady, done: "starting",
-				send: func(ctx context.Context, c *api.Client, s *api.Service) error { return c.StartService(ctx, s.ID) }})
-		},
-	}
-	cf.register(cmd, false, false, true)
-	return cmd
-}
-
-func newServicesDeleteCmd(e *env) *cobra.Command {
-	var cf changeFlags
-	cmd := &cobra.Command{
-		Use:   "delete SERVICE --yes --confirm NAME",
-		Short: "Delete a service and its data (needs --yes and --confirm with its exact name)",
-		Long: `Delete a service and all its data. This cannot be undone. --yes and
---confirm with the service's exact name are required, as the TUI asks you
-to type the name. The service is pending_delete, then gone from the list;
---wait follows it until it is gone. Refused while the service is pending
-or is the target of a running restore.
-
-  skytui services delete scratch-01 --yes --confirm scratch-01 --wait` + scriptHelpTail,
-		Args:              usageArgs(cobra.ExactArgs(1)),
-		ValidArgsFunction: e.completeServiceArg,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			return e.runLifecycle(cmd, args[0], lifecycleRun{what: "services delete", cf: &cf, yes: true, confirm: true, waitFor: forDeleted, done: "deleting",
-				send: func(ctx context.Context, c *api.Client, s *api.Service) error { return c.DeleteService(ctx, s.ID) }})
-		},
-	}
-	cf.register(cmd, true, true, true)
-	return cmd
-}
-
 func newServicesScaleCmd(e *env) *cobra.Command {
 	var cf changeFlags
 	var nodes, storage int
 	var size string
-	cmd := &cobra.Command{
-		Use:   "scale SERVICE --nodes N | --size SIZE | --storage GB",
-		Short: "Change a ready service's nodes, instance size or storage (storage only grows)",
-		Long: `Scale a ready service: one of --nodes, --size (one of the sizes listed for
+	cmd := cf.verb(withWait, "scale SERVICE --nodes N | --size SIZE | --storage GB",
+		"Change a ready service's nodes, instance size or storage (storage only grows)",
+		`Scale a ready service: one of --nodes, --size (one of the sizes listed for
 its provider, topology and architecture) or --storage (GB, only upward, one
 of the storage sizes listed for its topology). The service is
 pending_scale, then ready; --wait follows it there.
 
   skytui services scale orders-prod --size sky-4x16 --wait
-  skytui services scale orders-prod --storage 200` + scriptHelpTail,
-		Args:              usageArgs(cobra.ExactArgs(1)),
-		ValidArgsFunction: e.completeServiceArg,
-		RunE: func(cmd *cobra.Command, args []string) error {
+  skytui services scale orders-prod --storage 200`,
+		cobra.ExactArgs(1), func(cmd *cobra.Command, args []string) error {
 			set := 0
 			for _, f := range []string{"nodes", "size", "storage"} {
 				if cmd.Flags().Changed(f) {
@@ -197,7 +181,7 @@ pending_scale, then ready; --wait follows it there.
 					}
 					return nil
 				}
-				run.send = func(ctx context.Context, c *api.Client, s *api.Service) error { return c.SetNodes(ctx, s.ID, nodes) }
+				run.send = func(c *api.Client, ctx context.Context, id string) error { return c.SetNodes(ctx, id, nodes) }
 			case cmd.Flags().Changed("size"):
 				run.check = func(ctx context.Context, c *api.Client, s *api.Service) error {
 					sizes, err := c.ListSizes(ctx, s.Provider, s.Topology, s.Architecture)
@@ -216,7 +200,7 @@ pending_scale, then ready; --wait follows it there.
 					}
 					return nil
 				}
-				run.send = func(ctx context.Context, c *api.Client, s *api.Service) error { return c.SetSize(ctx, s.ID, size) }
+				run.send = func(c *api.Client, ctx context.Context, id string) error { return c.SetSize(ctx, id, size) }
 			default:
 				run.check = func(ctx context.Context, c *api.Client, s *api.Service) error {
 					cur := 0
@@ -239,17 +223,13 @@ pending_scale, then ready; --wait follows it there.
 					}
 					return nil
 				}
-				run.send = func(ctx context.Context, c *api.Client, s *api.Service) error {
-					return c.SetStorageSize(ctx, s.ID, storage)
-				}
+				run.send = func(c *api.Client, ctx context.Context, id string) error { return c.SetStorageSize(ctx, id, storage) }
 			}
 			return e.runLifecycle(cmd, args[0], run)
-		},
-	}
+		})
 	fl := cmd.Flags()
 	fl.IntVar(&nodes, "nodes", 0, "the new number of nodes")
 	fl.StringVar(&size, "size", "", "the new instance size, such as sky-4x16")
 	fl.IntVar(&storage, "storage", 0, "the new storage size in GB (only larger)")
-	cf.register(cmd, false, false, true)
 	return cmd
 }

@@ -66,19 +66,37 @@ type changeFlags struct {
 	poll    time.Duration
 }
 
-// register adds to a changing command: --yes when destructive, --confirm
-// when confirm, and --wait, --timeout and the hidden --poll-interval when
-// wait. --read-only is the noun's (addReadOnlyFlag), so it may come
-// before the verb too.
-func (c *changeFlags) register(cmd *cobra.Command, destructive, confirm, wait bool) {
+// needs are the flags a change takes besides its own.
+type needs int
+
+const (
+	withYes     needs = 1 << iota // a destructive change: --yes
+	withConfirm                   // --confirm with the target's exact name
+	withWait                      // --wait, --timeout and the hidden --poll-interval
+
+	changeOnly needs = 0 // its own flags only
+)
+
+// verb is verb for a command that changes something, with the flags of
+// what it needs (register).
+func (c *changeFlags) verb(n needs, use, short, long string, args cobra.PositionalArgs, run func(*cobra.Command, []string) error) *cobra.Command {
+	cmd := verb(use, short, long, args, run)
+	c.register(cmd, n)
+	return cmd
+}
+
+// register adds to a changing command the flags of what it needs.
+// --read-only is the noun's (addReadOnlyFlag), so it may come before the
+// verb too.
+func (c *changeFlags) register(cmd *cobra.Command, n needs) {
 	fl := cmd.Flags()
-	if destructive {
+	if n&withYes != 0 {
 		fl.BoolVar(&c.yes, "yes", false, "confirm a destructive change (required)")
 	}
-	if confirm {
+	if n&withConfirm != 0 {
 		fl.StringVar(&c.confirm, "confirm", "", "the target service's exact name, as the TUI asks you to type it (required)")
 	}
-	if wait {
+	if n&withWait != 0 {
 		fl.BoolVar(&c.wait, "wait", false, "follow the operation to its end state (progress on stderr when it is a terminal)")
 		c.registerTimeout(cmd)
 	}

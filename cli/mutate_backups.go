@@ -24,10 +24,9 @@ var backupFlags = map[string]string{
 func newBackupsCreateCmd(e *env) *cobra.Command {
 	var cf changeFlags
 	var service, typ, schedule, bucket, creds string
-	cmd := &cobra.Command{
-		Use:   "create --service SERVICE --type TYPE [--schedule once|CRON] [--bucket URI --creds NAME]",
-		Short: "Take a backup now, or schedule one (cron, in UTC)",
-		Long: `Take a backup now (--schedule once, the default) or schedule one with a
+	cmd := cf.verb(withWait, "create --service SERVICE --type TYPE [--schedule once|CRON] [--bucket URI --creds NAME]",
+		"Take a backup now, or schedule one (cron, in UTC)",
+		`Take a backup now (--schedule once, the default) or schedule one with a
 5-field cron expression (schedules run in UTC). Types: full (what
 incremental backups build on), incremental (needs a completed full
 backup), logical (SQL statements, the portable choice), physical (data
@@ -36,14 +35,13 @@ the backup prefix /skybackup/v1, such as skysql) takes full, incremental,
 binarylog, dump (its logical backup) and snapshot instead.
 
 To write it to your own bucket, give the bucket path and the name of
-bucket credentials stored with ` + "`skytui creds add`" + ` (never the secret itself):
+bucket credentials stored with `+"`skytui creds add`"+` (never the secret itself):
 
   skytui backups create --service orders-prod --type dump \
     --bucket gs://acme-exports/orders --creds nightly --wait
 
---wait (with --schedule once) follows the backup until it completed.` + scriptHelpTail,
-		Args: usageArgs(cobra.NoArgs),
-		RunE: func(cmd *cobra.Command, _ []string) error {
+--wait (with --schedule once) follows the backup until it completed.`,
+		cobra.NoArgs, func(cmd *cobra.Command, _ []string) error {
 			if err := requireServiceFlag(cmd, service, ""); err != nil {
 				return err
 			}
@@ -123,15 +121,13 @@ bucket credentials stored with ` + "`skytui creds add`" + ` (never the secret it
 				return err
 			}
 			return c.out.emit(e.stdout, b, backupsTable([]api.Backup{*b}, map[string]string{s.ID: s.Name}))
-		},
-	}
+		})
 	fl := cmd.Flags()
 	fl.StringVar(&service, "service", "", "the service to back up, by name or ID (required)")
 	fl.StringVar(&typ, "type", "", "full, incremental, logical, physical or binarylog; on the live service (backup prefix /skybackup/v1) full, incremental, binarylog, dump or snapshot (required)")
 	fl.StringVar(&schedule, "schedule", "once", `"once" (now) or a 5-field cron expression in UTC, such as "0 3 * * *"`)
 	fl.StringVar(&bucket, "bucket", "", "your own bucket: s3://BUCKET/PATH or gs://BUCKET/PATH (default: managed storage)")
 	fl.StringVar(&creds, "creds", "", "with --bucket: the name of stored bucket credentials of the matching kind")
-	cf.register(cmd, false, false, true)
 	return cmd
 }
 
@@ -177,15 +173,14 @@ func newRestoresCreateCmd(e *env) *cobra.Command {
 	var cf changeFlags
 	var service string
 	var src restoreSource
-	cmd := &cobra.Command{
-		Use:   "create --service TARGET (--backup KEY | --backup-id ID | --bucket URI --file F --method M --creds NAME | --from SOURCE --at TIME) --yes --confirm TARGET",
-		Short: "Restore a service from a backup: the target is stopped and all its data erased",
-		Long: `Restore a service from a backup. The target is stopped, all its data is
+	cmd := cf.verb(withYes|withConfirm|withWait, "create --service TARGET (--backup KEY | --backup-id ID | --bucket URI --file F --method M --creds NAME | --from SOURCE --at TIME) --yes --confirm TARGET",
+		"Restore a service from a backup: the target is stopped and all its data erased",
+		`Restore a service from a backup. The target is stopped, all its data is
 erased, and its default username and password become the source
 service's. So it needs --yes and --confirm with the target's exact name.
 
 The backup comes from one of:
-  --backup KEY            managed storage: a key from ` + "`skytui backups list`" + ` (full, or its
+  --backup KEY            managed storage: a key from `+"`skytui backups list`"+` (full, or its
                           12-character short form); only within the same cloud provider
   --backup-id ID          a backup identifier
   --bucket gs://NAME/ --file PATH.gz --method mariabackup|mysqldump --creds NAME
@@ -198,12 +193,10 @@ The backup comes from one of:
   skytui restores create --service staging-eu --backup 3f9c2a1b7d4e \
     --yes --confirm staging-eu --wait
 
---wait follows the restore until it succeeded (exit 0) or failed (exit 1).` + scriptHelpTail,
-		Args: usageArgs(cobra.NoArgs),
-		RunE: func(cmd *cobra.Command, _ []string) error {
+--wait follows the restore until it succeeded (exit 0) or failed (exit 1).`,
+		cobra.NoArgs, func(cmd *cobra.Command, _ []string) error {
 			return e.createRestore(cmd, &cf, service, src)
-		},
-	}
+		})
 	fl := cmd.Flags()
 	fl.StringVar(&service, "service", "", "the service to restore into (the target), by name or ID (required)")
 	fl.StringVar(&src.backup, "backup", "", "managed storage: the backup's key, or its 12-character short key")
@@ -215,7 +208,6 @@ The backup comes from one of:
 	fl.StringVar(&src.encKeyName, "encryption-key", "", "with --bucket: the name of a stored encryption key, for an encrypted backup")
 	fl.StringVar(&src.from, "from", "", "point in time: the service whose backups and binary logs to use, by name or ID (with --at)")
 	fl.StringVar(&src.at, "at", "", "point in time: the moment, "+api.MomentForms+" (with --from)")
-	cf.register(cmd, true, true, true)
 	return cmd
 }
 
@@ -425,13 +417,11 @@ func newestRunningRestore(ctx context.Context, c *api.Client, targetID, check st
 
 func newRestoresDeleteCmd(e *env) *cobra.Command {
 	var cf changeFlags
-	cmd := &cobra.Command{
-		Use:   "delete ID --yes --confirm TARGET",
-		Short: "Delete (cancel) a restore that has not finished",
-		Long: `Delete a restore that has not finished; the target keeps its data. It
-needs --yes and --confirm with the target service's exact name.` + scriptHelpTail,
-		Args: usageArgs(cobra.ExactArgs(1)),
-		RunE: func(cmd *cobra.Command, args []string) error {
+	return cf.verb(withYes|withConfirm, "delete ID --yes --confirm TARGET",
+		"Delete (cancel) a restore that has not finished",
+		`Delete a restore that has not finished; the target keeps its data. It
+needs --yes and --confirm with the target service's exact name.`,
+		cobra.ExactArgs(1), func(cmd *cobra.Command, args []string) error {
 			const what = "restores delete"
 			id, err := parseRestoreID(args[0])
 			if err != nil {
@@ -468,8 +458,5 @@ needs --yes and --confirm with the target service's exact name.` + scriptHelpTai
 			t := &table{head: []string{"ID", "TARGET", "RESULT"}}
 			t.add(args[0], target.NameOrID(), "deleted")
 			return c.out.emit(e.stdout, map[string]any{"id": id, "service_id": r.ServiceID, "deleted": true}, t)
-		},
-	}
-	cf.register(cmd, true, true, false)
-	return cmd
+		})
 }

@@ -24,19 +24,17 @@ func newServicesCreateCmd(e *env) *cobra.Command {
 	var cf changeFlags
 	var req api.CreateServiceRequest
 	var allow []string
-	cmd := &cobra.Command{
-		Use:   "create --name NAME --provider P --region R --topology T --size S --storage GB",
-		Short: "Launch a service (pending for about 5 minutes; --wait follows it until ready)",
-		Long: `Launch a service with the choices the TUI's create form asks for. The
+	cmd := cf.verb(withWait, "create --name NAME --provider P --region R --topology T --size S --storage GB",
+		"Launch a service (pending for about 5 minutes; --wait follows it until ready)",
+		`Launch a service with the choices the TUI's create form asks for. The
 request is checked by the API's rules before anything is sent (exit 2
 naming the flag, the field and the rule). The choices offered are those
 of the option listings (providers, regions, service types, topologies,
 sizes, versions, storage sizes).
 
   skytui services create --name orders-stage --provider aws --region us-east-1 \
-    --topology es-single --size sky-2x8 --storage 100 --allow 203.0.113.7 --wait` + scriptHelpTail,
-		Args: usageArgs(cobra.NoArgs),
-		RunE: func(cmd *cobra.Command, _ []string) error {
+    --topology es-single --size sky-2x8 --storage 100 --allow 203.0.113.7 --wait`,
+		cobra.NoArgs, func(cmd *cobra.Command, _ []string) error {
 			req.Name = strings.TrimSpace(req.Name)
 			req.AllowList = nil
 			for _, a := range allow {
@@ -81,8 +79,7 @@ sizes, versions, storage sizes).
 				}
 			}
 			return c.out.emit(e.stdout, s, servicesTable([]api.Service{*s}))
-		},
-	}
+		})
 	fl := cmd.Flags()
 	fl.StringVar(&req.Name, "name", "", "the service's name, 4 to 24 characters (required)")
 	fl.StringVar(&req.Provider, "provider", "", "cloud provider: aws, gcp or azure (required)")
@@ -96,24 +93,20 @@ sizes, versions, storage sizes).
 	fl.StringVar(&req.Version, "version", "", "software version (default: the API's default)")
 	fl.BoolVar(&req.SSLEnabled, "ssl", true, "SSL for connections (--ssl=false turns it off)")
 	fl.StringSliceVar(&allow, "allow", nil, "an address or CIDR network allowed to connect (repeat or separate with commas)")
-	cf.register(cmd, false, false, true)
 	return cmd
 }
 
 func newServicesCredentialsCmd(e *env) *cobra.Command {
 	var show bool
-	cmd := &cobra.Command{
-		Use:   "credentials SERVICE",
-		Short: "Read a ready service's default username and password (masked unless --show-password)",
-		Long: `Read a ready service's default credentials: host, port, username and
+	cmd := verb("credentials SERVICE",
+		"Read a ready service's default username and password (masked unless --show-password)",
+		`Read a ready service's default credentials: host, port, username and
 password. The password is masked unless --show-password. -o json carries
 the password in clear, so it is written only when standard output is not
 a terminal (a pipe, a file) or with --show-password:
 
-  PW=$(skytui services credentials orders-prod -o json | jq -r .password)` + scriptHelpTail,
-		Args:              usageArgs(cobra.ExactArgs(1)),
-		ValidArgsFunction: e.completeServiceArg,
-		RunE: func(cmd *cobra.Command, args []string) error {
+  PW=$(skytui services credentials orders-prod -o json | jq -r .password)`,
+		cobra.ExactArgs(1), func(cmd *cobra.Command, args []string) error {
 			if err := checkServiceArg("service", args[0]); err != nil {
 				return err
 			}
@@ -151,8 +144,7 @@ a terminal (a pipe, a file) or with --show-password:
 			t := &table{head: []string{"SERVICE", "HOST", "PORT", "USERNAME", "PASSWORD", "SSL"}}
 			t.add(s.NameOrID(), host, port, cr.Username, pw, ssl)
 			return c.out.emit(e.stdout, cr, t)
-		},
-	}
+		})
 	cmd.Flags().BoolVar(&show, "show-password", false, "show the password in clear")
 	return cmd
 }
@@ -160,23 +152,17 @@ a terminal (a pipe, a file) or with --show-password:
 // ---- allowlist ----
 
 func newAllowlistCmd(e *env) *cobra.Command {
-	list := &cobra.Command{
-		Use:               "list SERVICE",
-		Short:             "List a service's allow list",
-		Args:              usageArgs(cobra.ExactArgs(1)),
-		ValidArgsFunction: e.completeServiceArg,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			c, s, err := e.readService(cmd, "service", args[0])
-			if err != nil {
-				return err
-			}
-			groups, err := c.client.GetAllowList(cmd.Context(), s.ID)
-			if err != nil {
-				return readErr(err)
-			}
-			return c.out.emit(e.stdout, nonNil(groups), allowTable(groups))
-		},
-	}
+	list := verb("list SERVICE", "List a service's allow list", "", cobra.ExactArgs(1), func(cmd *cobra.Command, args []string) error {
+		c, s, err := e.readService(cmd, "service", args[0])
+		if err != nil {
+			return err
+		}
+		groups, err := c.client.GetAllowList(cmd.Context(), s.ID)
+		if err != nil {
+			return readErr(err)
+		}
+		return c.out.emit(e.stdout, nonNil(groups), allowTable(groups))
+	})
 	add := e.newAllowChangeCmd("add SERVICE CIDR", "Allow an address or CIDR network to connect (a bare address becomes /32)", true)
 	rm := e.newAllowChangeCmd("remove SERVICE CIDR --yes", "Remove an address or network from the allow list (needs --yes)", false)
 	return newNoun("allowlist", "List, add or remove the addresses allowed to connect to a service", list, add, rm)
@@ -187,16 +173,9 @@ func newAllowlistCmd(e *env) *cobra.Command {
 func (e *env) newAllowChangeCmd(use, short string, add bool) *cobra.Command {
 	var cf changeFlags
 	var comment string
-	cmd := &cobra.Command{
-		Use:               use,
-		Short:             short,
-		Args:              usageArgs(cobra.ExactArgs(2)),
-		ValidArgsFunction: e.completeServiceArg,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			return e.allowChange(cmd, &cf, args, add, comment)
-		},
-	}
-	cf.register(cmd, true, false, false)
+	cmd := cf.verb(withYes, use, short, "", cobra.ExactArgs(2), func(cmd *cobra.Command, args []string) error {
+		return e.allowChange(cmd, &cf, args, add, comment)
+	})
 	if add {
 		cmd.Flags().Lookup("yes").Usage = "confirm adding a network wider than /16 (IPv6: /48), such as 0.0.0.0/0"
 		cmd.Flags().StringVar(&comment, "comment", "", "a comment for the entry (the list is read and put back whole: POST takes none); on a listed address, its new comment")

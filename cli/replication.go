@@ -39,20 +39,17 @@ type pairReport struct {
 }
 
 func newReplicationCmd(e *env) *cobra.Command {
-	status := &cobra.Command{
-		Use:   "status [SECONDARY...]",
-		Short: "IO and SQL threads, lag, GTID positions and the last errors, with a fix",
-		Long: `Show the replication status of secondaries: the pairs the TUI's setup
+	status := verb("status [SECONDARY...]",
+		"IO and SQL threads, lag, GTID positions and the last errors, with a fix",
+		`Show the replication status of secondaries: the pairs the TUI's setup
 wizard configured for this profile, or the secondaries named. skytui
 connects to each secondary's readwrite port with its default credentials,
 so this machine must be in its allow list.
 
 "ok" in -o json is true when both threads run:
 
-  skytui replication status replica-west -o json | jq -e 'all(.ok)'` + scriptHelpTail,
-		Args:              usageArgs(cobra.ArbitraryArgs),
-		ValidArgsFunction: e.completeServiceArg,
-		RunE: func(cmd *cobra.Command, args []string) error {
+  skytui replication status replica-west -o json | jq -e 'all(.ok)'`,
+		cobra.ArbitraryArgs, func(cmd *cobra.Command, args []string) error {
 			for _, a := range args {
 				if err := checkServiceArg("secondary", a); err != nil {
 					return err
@@ -98,11 +95,9 @@ so this machine must be in its allow list.
 				reports = append(reports, r)
 			}
 			return c.out.emit(e.stdout, reports, replicationTable(reports))
-		},
-	}
-	noun := newNoun("replication", "Show replication status; set up, start or stop replication", append([]*cobra.Command{status}, newReplicationChangeCmds(e)...)...)
-	addReadOnlyFlag(noun)
-	return noun
+		})
+	return newNoun("replication", "Show replication status; set up, start or stop replication",
+		status, newReplicationSetupCmd(e), newReplicationStartCmd(e), newReplicationStopCmd(e))
 }
 
 func pairStatus(ctx context.Context, eng *replsetup.Engine, p replsetup.Pair, svcs []api.Service) (pairReport, error) {

@@ -20,10 +20,6 @@ import (
 // (exit 1); --managed uses the service's own replication instead. A
 // read-only profile refuses each before anything is sent.
 
-func newReplicationChangeCmds(e *env) []*cobra.Command {
-	return []*cobra.Command{newReplicationSetupCmd(e), newReplicationStartCmd(e), newReplicationStopCmd(e)}
-}
-
 // setupFlags are the flags of replication setup.
 type setupFlags struct {
 	cf        changeFlags
@@ -59,14 +55,13 @@ type setupReport struct {
 
 func newReplicationSetupCmd(e *env) *cobra.Command {
 	var f setupFlags
-	cmd := &cobra.Command{
-		Use:   "setup SECONDARY --primary PRIMARY --yes --confirm SECONDARY | --managed --mode MODE --yes",
-		Short: "Make a secondary replicate from a primary: the wizard's steps, or --managed (needs --yes)",
-		Long: `Set up replication of SECONDARY from --primary, as the TUI's wizard does,
+	cmd := f.cf.verb(withYes|withConfirm, "setup SECONDARY --primary PRIMARY --yes --confirm SECONDARY | --managed --mode MODE --yes",
+		"Make a secondary replicate from a primary: the wizard's steps, or --managed (needs --yes)",
+		`Set up replication of SECONDARY from --primary, as the TUI's wizard does,
 without asking: each step is printed on standard error with PASS or FAIL,
 and the first step that fails stops the command with its fix (exit 1).
 
-Without --managed, the ` + replsetup.SkyPathText + `
+Without --managed, the `+replsetup.SkyPathText+`
 The restore erases SECONDARY: --yes and --confirm with its exact name are
 required. --allow-list adds a missing outbound IP to the primary's allow
 list (otherwise that step fails and names the command that adds it);
@@ -74,7 +69,7 @@ list (otherwise that step fails and names the command that adds it);
 starts from its binlog file and position instead of its GTID. The grant is
 run on the primary with the primary's credentials and never printed.
 
-With --managed, ` + replsetup.ManagedText + `
+With --managed, `+replsetup.ManagedText+`
 --mode is uni-directional or bi-directional; --yes is required.
 
 The pair is saved for this profile (replication status lists it, so does
@@ -82,13 +77,10 @@ the TUI). On success the pair's status is printed (-o json: the steps and
 the status).
 
   skytui replication setup replica-west --primary orders-prod --allow-list --yes --confirm replica-west
-  skytui replication setup replica-west --primary orders-prod --managed --mode uni-directional --yes` + scriptHelpTail,
-		Args:              usageArgs(cobra.ExactArgs(1)),
-		ValidArgsFunction: e.completeServiceArg,
-		RunE: func(cmd *cobra.Command, args []string) error {
+  skytui replication setup replica-west --primary orders-prod --managed --mode uni-directional --yes`,
+		cobra.ExactArgs(1), func(cmd *cobra.Command, args []string) error {
 			return e.runReplicationSetup(cmd, args[0], &f)
-		},
-	}
+		})
 	fl := cmd.Flags()
 	fl.StringVar(&f.primary, "primary", "", "the service to replicate from (name or ID; required)")
 	fl.BoolVar(&f.managed, "managed", false, "use the service's own (managed) replication instead of the sky procedures")
@@ -96,7 +88,6 @@ the status).
 	fl.StringVar(&f.backup, "backup", "", "the backup of the primary to start from (its key; default: the newest usable)")
 	fl.BoolVar(&f.binlog, "binlog", false, "start from the backup's binlog file and position instead of its GTID")
 	fl.BoolVar(&f.allowList, "allow-list", false, "add the secondary's outbound IPs to the primary's allow list when they are missing")
-	f.cf.register(cmd, true, true, false)
 	f.cf.registerTimeout(cmd)
 	_ = cmd.RegisterFlagCompletionFunc("primary", e.completeServiceFlag)
 	return cmd
@@ -580,31 +571,24 @@ type replicationAction struct {
 
 func newReplicationStartCmd(e *env) *cobra.Command {
 	var cf changeFlags
-	cmd := &cobra.Command{
-		Use:   "start SECONDARY",
-		Short: "Start replication on a secondary: CALL sky.start_replication()",
-		Long: `Start replication on SECONDARY: skytui connects to its readwrite port
+	return cf.verb(changeOnly, "start SECONDARY",
+		"Start replication on a secondary: CALL sky.start_replication()",
+		`Start replication on SECONDARY: skytui connects to its readwrite port
 with its default credentials (this machine must be in its allow list) and
 calls sky.start_replication(). It resumes where it stopped.
 
-  skytui replication start replica-west` + scriptHelpTail,
-		Args:              usageArgs(cobra.ExactArgs(1)),
-		ValidArgsFunction: e.completeServiceArg,
-		RunE: func(cmd *cobra.Command, args []string) error {
+  skytui replication start replica-west`,
+		cobra.ExactArgs(1), func(cmd *cobra.Command, args []string) error {
 			return e.runReplicationSQL(cmd, args[0], &cf, true)
-		},
-	}
-	cf.register(cmd, false, false, false)
-	return cmd
+		})
 }
 
 func newReplicationStopCmd(e *env) *cobra.Command {
 	var cf changeFlags
 	var managed bool
-	cmd := &cobra.Command{
-		Use:   "stop SECONDARY --yes [--managed]",
-		Short: "Stop replication on a secondary (sky.stop_replication(); --managed ends managed replication); needs --yes",
-		Long: `Stop replication on SECONDARY: CALL sky.stop_replication() on it. Its data
+	cmd := cf.verb(withYes, "stop SECONDARY --yes [--managed]",
+		"Stop replication on a secondary (sky.stop_replication(); --managed ends managed replication); needs --yes",
+		`Stop replication on SECONDARY: CALL sky.stop_replication() on it. Its data
 stays as it is and falls behind until replication is started again
 (skytui replication start).
 
@@ -615,18 +599,14 @@ its data stays. Setting it up again is a new setup.
 Both need --yes.
 
   skytui replication stop replica-west --yes
-  skytui replication stop replica-west --managed --yes` + scriptHelpTail,
-		Args:              usageArgs(cobra.ExactArgs(1)),
-		ValidArgsFunction: e.completeServiceArg,
-		RunE: func(cmd *cobra.Command, args []string) error {
+  skytui replication stop replica-west --managed --yes`,
+		cobra.ExactArgs(1), func(cmd *cobra.Command, args []string) error {
 			if managed {
 				return e.runEndManaged(cmd, args[0], &cf)
 			}
 			return e.runReplicationSQL(cmd, args[0], &cf, false)
-		},
-	}
+		})
 	cmd.Flags().BoolVar(&managed, "managed", false, "end managed replication (the API's) instead of calling sky.stop_replication()")
-	cf.register(cmd, true, false, false)
 	return cmd
 }
 

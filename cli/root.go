@@ -93,7 +93,8 @@ the command line.`,
 	fl.BoolVar(&f.hostile, "hostile", false, "with --demo: the demo data carries terminal control sequences (a test of the cleaning)")
 	cmd.AddCommand(newVersionCmd(e), newSandboxCmd(e), newAuthCmd(e), newCredsCmd(e))
 	cmd.AddCommand(scriptCmds(e)...)
-	addChangeCmds(e, cmd)
+	addCompletions(e, cmd)
+	strictCompletionCmd(cmd)
 	return cmd
 }
 

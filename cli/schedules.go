@@ -24,43 +24,36 @@ func parseScheduleID(arg string) (int64, error) {
 }
 
 func newSchedulesGetCmd(e *env) *cobra.Command {
-	return &cobra.Command{
-		Use:   "get ID",
-		Short: "Read one backup schedule",
-		Args:  usageArgs(cobra.ExactArgs(1)),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			id, err := parseScheduleID(args[0])
-			if err != nil {
-				return err
-			}
-			c, err := e.openRead(cmd)
-			if err != nil {
-				return err
-			}
-			sc, err := c.client.GetSchedule(cmd.Context(), id)
-			if err != nil {
-				return readErr(err)
-			}
-			return c.out.emit(e.stdout, sc, schedulesTable([]api.Schedule{*sc}))
-		},
-	}
+	return verb("get ID", "Read one backup schedule", "", cobra.ExactArgs(1), func(cmd *cobra.Command, args []string) error {
+		id, err := parseScheduleID(args[0])
+		if err != nil {
+			return err
+		}
+		c, err := e.openRead(cmd)
+		if err != nil {
+			return err
+		}
+		sc, err := c.client.GetSchedule(cmd.Context(), id)
+		if err != nil {
+			return readErr(err)
+		}
+		return c.out.emit(e.stdout, sc, schedulesTable([]api.Schedule{*sc}))
+	})
 }
 
 func newSchedulesEditCmd(e *env) *cobra.Command {
 	var cf changeFlags
 	var cronExpr, typ string
 	var suspend, resume bool
-	cmd := &cobra.Command{
-		Use:   "edit ID [--cron EXPR] [--type TYPE] [--suspend | --resume]",
-		Short: "Change a backup schedule's cron expression or type, suspend or resume it",
-		Long: `Change a backup schedule: its 5-field cron expression (in UTC), its backup
+	cmd := cf.verb(changeOnly, "edit ID [--cron EXPR] [--type TYPE] [--suspend | --resume]",
+		"Change a backup schedule's cron expression or type, suspend or resume it",
+		`Change a backup schedule: its 5-field cron expression (in UTC), its backup
 type, or suspend it (no backups are taken while suspended) and resume it
 (runs go on from the next time; missed runs are not taken):
 
   skytui schedules edit 12 --cron "30 2 * * 1-5"
-  skytui schedules edit 12 --suspend` + scriptHelpTail,
-		Args: usageArgs(cobra.ExactArgs(1)),
-		RunE: func(cmd *cobra.Command, args []string) error {
+  skytui schedules edit 12 --suspend`,
+		cobra.ExactArgs(1), func(cmd *cobra.Command, args []string) error {
 			id, err := parseScheduleID(args[0])
 			if err != nil {
 				return err
@@ -93,26 +86,22 @@ type, or suspend it (no backups are taken while suspended) and resume it
 				e.noteUnreadable(sc.Unreadable)
 			}
 			return c.out.emit(e.stdout, sc, schedulesTable([]api.Schedule{*sc}))
-		},
-	}
+		})
 	fl := cmd.Flags()
 	fl.StringVar(&cronExpr, "cron", "", `a new 5-field cron expression in UTC, such as "0 3 * * *"`)
 	fl.StringVar(&typ, "type", "", "a new backup type: full, incremental, logical, physical or binarylog")
 	fl.BoolVar(&suspend, "suspend", false, "suspend the schedule: no backups are taken until it is resumed")
 	fl.BoolVar(&resume, "resume", false, "resume a suspended schedule")
-	cf.register(cmd, false, false, false)
 	return cmd
 }
 
 func newSchedulesDeleteCmd(e *env) *cobra.Command {
 	var cf changeFlags
-	cmd := &cobra.Command{
-		Use:   "delete ID --yes",
-		Short: "Delete a backup schedule (the backups it took stay)",
-		Long: `Delete a backup schedule: it takes no more backups; the backups it took
-stay. It needs --yes.` + scriptHelpTail,
-		Args: usageArgs(cobra.ExactArgs(1)),
-		RunE: func(cmd *cobra.Command, args []string) error {
+	return cf.verb(withYes, "delete ID --yes",
+		"Delete a backup schedule (the backups it took stay)",
+		`Delete a backup schedule: it takes no more backups; the backups it took
+stay. It needs --yes.`,
+		cobra.ExactArgs(1), func(cmd *cobra.Command, args []string) error {
 			const what = "schedules delete"
 			id, err := parseScheduleID(args[0])
 			if err != nil {
@@ -128,8 +117,5 @@ stay. It needs --yes.` + scriptHelpTail,
 			t := &table{head: []string{"ID", "RESULT"}}
 			t.add(strconv.FormatInt(id, 10), "deleted")
 			return c.out.emit(e.stdout, map[string]any{"id": id, "deleted": true}, t)
-		},
-	}
-	cf.register(cmd, true, false, false)
-	return cmd
+		})
 }

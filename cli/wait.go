@@ -245,25 +245,19 @@ Progress goes to stderr when it is a terminal; otherwise waiting is quiet.` + sc
 
 	var sf changeFlags
 	var want string
-	svc := &cobra.Command{
-		Use:               "service SERVICE --for ready|stopped|deleted",
-		Short:             "Wait until a service is ready, stopped or deleted",
-		Args:              usageArgs(cobra.ExactArgs(1)),
-		ValidArgsFunction: e.completeServiceArg,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			switch want {
-			case forReady, forStopped, forDeleted:
-			default:
-				return usageErrf("--for %q: must be ready, stopped or deleted", want)
-			}
-			c, s, err := e.readService(cmd, "service", args[0])
-			if err != nil {
-				return err
-			}
-			w := e.newWaiter(&sf, s.NameOrID(), "skytui services get "+kit.ShellQuote(s.NameOrID()))
-			return e.followService(cmd.Context(), c, w, s, want)
-		},
-	}
+	svc := verb("service SERVICE --for ready|stopped|deleted", "Wait until a service is ready, stopped or deleted", "", cobra.ExactArgs(1), func(cmd *cobra.Command, args []string) error {
+		switch want {
+		case forReady, forStopped, forDeleted:
+		default:
+			return usageErrf("--for %q: must be ready, stopped or deleted", want)
+		}
+		c, s, err := e.readService(cmd, "service", args[0])
+		if err != nil {
+			return err
+		}
+		w := e.newWaiter(&sf, s.NameOrID(), "skytui services get "+kit.ShellQuote(s.NameOrID()))
+		return e.followService(cmd.Context(), c, w, s, want)
+	})
 	svc.Flags().StringVar(&want, "for", forReady, "the state to wait for: ready, stopped or deleted")
 	sf.registerTimeout(svc)
 
