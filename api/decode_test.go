@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -194,5 +195,36 @@ func TestStatusWords(t *testing.T) {
 	}
 	if !IsPendingServiceStatus("pending_create") || !IsPendingServiceStatus("PENDING_MODIFYING") || IsPendingServiceStatus("ready") {
 		t.Error("pending statuses")
+	}
+}
+
+// An error document's timestamp comes as a number (seconds or
+// milliseconds) or a date string, and is kept as epoch seconds; one that
+// is no time is left out.
+func TestErrorBodyTimestampForms(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{`1763900000`, `"timestamp":1763900000`},
+		{`1763900000123`, `"timestamp":1763900000`},
+		{`"1763900000"`, `"timestamp":1763900000`},
+		{`"2025-11-23T12:13:20Z"`, `"timestamp":1763900000`},
+		{`"2025-11-23 12:13:20"`, `"timestamp":1763900000`},
+		{`"yesterday"`, ``},
+		{`null`, ``},
+	} {
+		var eb ErrorBody
+		if err := unmarshalLenient([]byte(`{"code":400,"errors":[{"message":"m"}],"timestamp":`+tc.in+`}`), &eb); err != nil {
+			t.Fatalf("%s: %v", tc.in, err)
+		}
+		out, err := json.Marshal(eb)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := string(out); tc.want == "" && strings.Contains(got, "timestamp") || !strings.Contains(got, tc.want) || eb.Errors[0].Message != "m" {
+			t.Errorf("%s: %s, want %s", tc.in, got, tc.want)
+		}
+	}
+	out, _ := json.Marshal(NewErrorBody(400, "/x", "m", "", "", "t", time.Unix(1763900000, 5e8)))
+	if !strings.Contains(string(out), `"timestamp":1763900000,`) {
+		t.Errorf("NewErrorBody: %s", out)
 	}
 }

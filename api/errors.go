@@ -1,7 +1,6 @@
 package api
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -16,29 +15,10 @@ type ErrorBody struct {
 	Errors    []ErrorDetail `json:"errors"`
 	Exception string        `json:"exception,omitempty"`
 	Path      string        `json:"path,omitempty"`
-	Timestamp FlexInt       `json:"timestamp,omitempty"`
+	Timestamp UnixTime      `json:"timestamp,omitzero"` // a number or a date string
 	TraceID   string        `json:"trace_id,omitempty"`
 	// Error is a plain message some gateways send instead of errors[].
 	Error string `json:"error,omitempty"`
-}
-
-// UnmarshalJSON tolerates a string timestamp.
-func (b *ErrorBody) UnmarshalJSON(data []byte) error {
-	type plain ErrorBody
-	var aux struct {
-		plain
-		Timestamp json.RawMessage `json:"timestamp"`
-	}
-	if err := unmarshalLenient(data, &aux); err != nil {
-		return err
-	}
-	*b = ErrorBody(aux.plain)
-	if len(aux.Timestamp) > 0 {
-		if t, err := parseFlexTime(aux.Timestamp); err == nil && !t.IsZero() {
-			b.Timestamp = FlexInt(t.Unix())
-		}
-	}
-	return nil
 }
 
 // ErrorDetail is one entry of ErrorBody.Errors.
@@ -230,7 +210,7 @@ func NewErrorBody(status int, path, message, solution, location, traceID string,
 		}},
 		Exception: http.StatusText(status),
 		Path:      path,
-		Timestamp: FlexInt(now.Unix()),
+		Timestamp: UnixTime{Time: now},
 		TraceID:   traceID,
 	}
 }

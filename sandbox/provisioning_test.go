@@ -19,7 +19,7 @@ func TestAuthRefusedWithLiveErrorBody(t *testing.T) {
 			t.Fatal(err)
 		}
 		b := r.errBody(t, http.StatusUnauthorized)
-		if !strings.Contains(b.Errors[0].Message, "API key") || b.Path != "/provisioning/v1/services" || b.Exception == "" || b.Timestamp == 0 {
+		if !strings.Contains(b.Errors[0].Message, "API key") || b.Path != "/provisioning/v1/services" || b.Exception == "" || b.Timestamp.IsZero() {
 			t.Fatalf("401 body: %s", r.body)
 		}
 	}
