@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"strconv"
 
 	"github.com/skytui/skytui/api"
@@ -15,98 +16,92 @@ import (
 
 var errNoClient = errors.New("no API client")
 
-// RestoresEvidence reads the restores of the target service.
-func RestoresEvidence(client *api.Client, serviceID, serviceName string) func(context.Context) (map[string]string, error) {
+// listEvidence reads a listing and lets each item add its lines.
+func listEvidence[T any](client *api.Client, list func(context.Context) ([]T, error), each func(item T, out map[string]string)) func(context.Context) (map[string]string, error) {
 	return func(ctx context.Context) (map[string]string, error) {
 		if client == nil {
 			return nil, errNoClient
 		}
-		list, err := client.ListRestores(ctx, serviceID)
+		items, err := list(ctx)
 		if err != nil {
 			return nil, err
 		}
 		out := map[string]string{}
-		for _, r := range list {
-			if r.ServiceID != "" && r.ServiceID != serviceID {
-				continue // the interface document's listing has every service
-			}
-			src := r.Key
-			if r.Bucket != "" {
-				src = r.Bucket + r.Key
-			}
-			out["restore/"+strconv.FormatInt(int64(r.ID), 10)] = fmt.Sprintf("restore %d into %s: %s (from %s)", int64(r.ID), serviceName, orUnknown(r.Status), orUnknown(api.ShortKey(src)))
+		for _, it := range items {
+			each(it, out)
 		}
 		return out, nil
 	}
 }
 
+// RestoresEvidence reads the restores of the target service.
+func RestoresEvidence(client *api.Client, serviceID, serviceName string) func(context.Context) (map[string]string, error) {
+	list := func(ctx context.Context) ([]api.Restore, error) { return client.ListRestores(ctx, serviceID) }
+	return listEvidence(client, list, func(r api.Restore, out map[string]string) {
+		if r.ServiceID != "" && r.ServiceID != serviceID {
+			return // the interface document's listing has every service
+		}
+		src := r.Key
+		if r.Bucket != "" {
+			src = r.Bucket + r.Key
+		}
+		out["restore/"+strconv.FormatInt(int64(r.ID), 10)] = fmt.Sprintf("restore %d into %s: %s (from %s)", int64(r.ID), serviceName, orUnknown(r.Status), orUnknown(api.ShortKey(src)))
+	})
+}
+
 // BackupJobsEvidence reads the backup schedules and the backups of a
 // service: a lost answer to "back up now" shows as a new job or backup.
 func BackupJobsEvidence(client *api.Client, serviceID string) func(context.Context) (map[string]string, error) {
-	return func(ctx context.Context) (map[string]string, error) {
-		if client == nil {
-			return nil, errNoClient
-		}
-		out := map[string]string{}
-		scheds, err := client.ListSchedules(ctx, serviceID)
-		if err != nil {
-			return nil, err
-		}
-		for _, sc := range scheds {
+	scheds := listEvidence(client, func(ctx context.Context) ([]api.Schedule, error) { return client.ListSchedules(ctx, serviceID) },
+		func(sc api.Schedule, out map[string]string) {
 			if sc.ServiceID != "" && sc.ServiceID != serviceID {
-				continue
+				return
 			}
 			out["schedule/"+strconv.FormatInt(int64(sc.ID), 10)] = fmt.Sprintf("backup job %d: %s %s, %s", int64(sc.ID), orUnknown(sc.Type), orUnknown(sc.Expression()), orUnknown(sc.Status))
-		}
-		backups, err := client.ListBackups(ctx, serviceID)
+		})
+	backups := listEvidence(client, func(ctx context.Context) ([]api.Backup, error) { return client.ListBackups(ctx, serviceID) },
+		func(b api.Backup, out map[string]string) {
+			out["backup/"+b.Key] = fmt.Sprintf("backup %s: %s, %s", api.ShortKey(b.Key), orUnknown(b.Type), orUnknown(b.Status))
+		})
+	return func(ctx context.Context) (map[string]string, error) {
+		out, err := scheds(ctx)
 		if err != nil {
 			return nil, err
 		}
-		for _, b := range backups {
-			out["backup/"+b.Key] = fmt.Sprintf("backup %s: %s, %s", api.ShortKey(b.Key), orUnknown(b.Type), orUnknown(b.Status))
+		more, err := backups(ctx)
+		if err != nil {
+			return nil, err
 		}
+		maps.Copy(out, more)
 		return out, nil
 	}
 }
 
 // ServicesEvidence reads the services named name.
 func ServicesEvidence(client *api.Client, name string) func(context.Context) (map[string]string, error) {
-	return func(ctx context.Context) (map[string]string, error) {
-		if client == nil {
-			return nil, errNoClient
+	return listEvidence(client, client.ListServices, func(s api.Service, out map[string]string) {
+		if s.Name == name {
+			out["service/"+s.ID] = fmt.Sprintf("service %s (%s): %s", s.Name, s.ID, orUnknown(s.Status))
 		}
-		list, err := client.ListServices(ctx)
-		if err != nil {
-			return nil, err
-		}
-		out := map[string]string{}
-		for _, s := range list {
-			if s.Name == name {
-				out["service/"+s.ID] = fmt.Sprintf("service %s (%s): %s", s.Name, s.ID, orUnknown(s.Status))
-			}
-		}
-		return out, nil
-	}
+	})
+}
+
+// ServiceStatusEvidence reads every service's status: a stop, start,
+// scale or delete shows in its service's status.
+func ServiceStatusEvidence(client *api.Client) func(context.Context) (map[string]string, error) {
+	return listEvidence(client, client.ListServices, func(v api.Service, out map[string]string) {
+		out[v.ID] = fmt.Sprintf("%s (%s): %s", v.Name, v.ID, v.Status)
+	})
 }
 
 // AllowListEvidence reads a service's allow list.
 func AllowListEvidence(client *api.Client, serviceID, serviceName string) func(context.Context) (map[string]string, error) {
-	return func(ctx context.Context) (map[string]string, error) {
-		if client == nil {
-			return nil, errNoClient
+	list := func(ctx context.Context) ([]api.AllowListGroup, error) { return client.GetAllowList(ctx, serviceID) }
+	return listEvidence(client, list, func(g api.AllowListGroup, out map[string]string) {
+		for _, e := range g.AllowList {
+			out["ip/"+e.IP] = e.IP + " is in the allow list of " + serviceName
 		}
-		groups, err := client.GetAllowList(ctx, serviceID)
-		if err != nil {
-			return nil, err
-		}
-		out := map[string]string{}
-		for _, g := range groups {
-			for _, e := range g.AllowList {
-				out["ip/"+e.IP] = e.IP + " is in the allow list of " + serviceName
-			}
-		}
-		return out, nil
-	}
+	})
 }
 
 func orUnknown(s string) string {

@@ -207,14 +207,11 @@ func (a *allowView) toggleSSL() tea.Cmd {
 	if !on {
 		word, detail = "off", fmt.Sprintf("Turn SSL off for %s (%s)? Connections are then accepted unencrypted; clients that require SSL cannot connect.", name, id)
 	}
-	return kit.Do(kit.Action{
-		Name: "turn SSL " + word + " for " + name, Mutating: true, Origin: ID, Tag: lifecycleTag{id, "ssl"},
-		Confirm:    kit.Confirm{Kind: kit.ConfirmYesNo, Title: "Turn SSL " + word + "?", Detail: detail},
-		Run:        func(ctx context.Context) (any, error) { return on, client.SetSSL(ctx, id, on) },
-		Success:    func(any) string { return "SSL " + word + " for " + name },
-		Refresh:    []string{kit.ServicesKey.String()},
-		Evidence:   servicesEvidence(client),
-		EvidenceOf: "the services",
+	return serviceChange(client, id, "ssl", kit.Action{
+		Name:    "turn SSL " + word + " for " + name,
+		Confirm: kit.Confirm{Kind: kit.ConfirmYesNo, Title: "Turn SSL " + word + "?", Detail: detail},
+		Run:     func(ctx context.Context) (any, error) { return on, client.SetSSL(ctx, id, on) },
+		Success: func(any) string { return "SSL " + word + " for " + name },
 	})
 }
 

@@ -154,58 +154,50 @@ func label(display, name string) string {
 	return name
 }
 
-func (o *optionSource) providers(cur string) []huh.Option[string] {
-	var ps []api.Provider
-	if err := o.call("providers", func(ctx context.Context) (err error) { ps, err = o.client.ListProviders(ctx); return }); err != nil {
+// options reads a listing and makes an option of each item; a listing
+// that cannot be read is one option saying why.
+func options[T any](o *optionSource, what string, list func(context.Context) ([]T, error), option func(T) huh.Option[string]) []huh.Option[string] {
+	var items []T
+	if err := o.call(what, func(ctx context.Context) (err error) { items, err = list(ctx); return }); err != nil {
 		return failed(err, "")
 	}
-	out := make([]huh.Option[string], 0, len(ps))
-	for _, p := range ps {
-		out = append(out, huh.NewOption(label(p.DisplayName, p.Name), p.Name).Selected(cur == "" && p.Default))
+	out := make([]huh.Option[string], 0, len(items))
+	for _, it := range items {
+		out = append(out, option(it))
 	}
 	return out
+}
+
+func (o *optionSource) providers(cur string) []huh.Option[string] {
+	return options(o, "providers", o.client.ListProviders, func(p api.Provider) huh.Option[string] {
+		return huh.NewOption(label(p.DisplayName, p.Name), p.Name).Selected(cur == "" && p.Default)
+	})
 }
 
 func (o *optionSource) regions(provider, cur string) []huh.Option[string] {
 	if provider == "" {
 		return nil
 	}
-	var rs []api.Region
-	if err := o.call("regions", func(ctx context.Context) (err error) { rs, err = o.client.ListRegions(ctx, provider); return }); err != nil {
-		return failed(err, "")
-	}
-	out := make([]huh.Option[string], 0, len(rs))
-	for _, r := range rs {
-		out = append(out, huh.NewOption(label(r.Region, r.Name), r.Name).Selected(cur == "" && r.Default))
-	}
-	return out
+	list := func(ctx context.Context) ([]api.Region, error) { return o.client.ListRegions(ctx, provider) }
+	return options(o, "regions", list, func(r api.Region) huh.Option[string] {
+		return huh.NewOption(label(r.Region, r.Name), r.Name).Selected(cur == "" && r.Default)
+	})
 }
 
 func (o *optionSource) serviceTypes() []huh.Option[string] {
-	var ts []api.ServiceType
-	if err := o.call("service types", func(ctx context.Context) (err error) { ts, err = o.client.ListServiceTypes(ctx); return }); err != nil {
-		return failed(err, "")
-	}
-	out := make([]huh.Option[string], 0, len(ts))
-	for _, t := range ts {
-		out = append(out, huh.NewOption(label(t.DisplayName, t.Name), t.Name))
-	}
-	return out
+	return options(o, "service types", o.client.ListServiceTypes, func(t api.ServiceType) huh.Option[string] {
+		return huh.NewOption(label(t.DisplayName, t.Name), t.Name)
+	})
 }
 
 func (o *optionSource) topologies(serviceType string) []huh.Option[string] {
 	if serviceType == "" {
 		return nil
 	}
-	var ts []api.Topology
-	if err := o.call("topologies", func(ctx context.Context) (err error) { ts, err = o.client.ListTopologies(ctx, serviceType); return }); err != nil {
-		return failed(err, "")
-	}
-	out := make([]huh.Option[string], 0, len(ts))
-	for _, t := range ts {
-		out = append(out, huh.NewOption(label(t.DisplayName, t.Name), t.Name))
-	}
-	return out
+	list := func(ctx context.Context) ([]api.Topology, error) { return o.client.ListTopologies(ctx, serviceType) }
+	return options(o, "topologies", list, func(t api.Topology) huh.Option[string] {
+		return huh.NewOption(label(t.DisplayName, t.Name), t.Name)
+	})
 }
 
 func (o *optionSource) sizeList(provider, topology string) ([]api.Size, error) {
@@ -287,19 +279,14 @@ func (o *optionSource) versions(topology, cur string) []huh.Option[string] {
 	if topology == "" {
 		return nil
 	}
-	var vs []api.Version
-	if err := o.call("versions", func(ctx context.Context) (err error) { vs, err = o.client.ListVersions(ctx, topology); return }); err != nil {
-		return failed(err, "")
-	}
-	out := make([]huh.Option[string], 0, len(vs))
-	for _, v := range vs {
+	list := func(ctx context.Context) ([]api.Version, error) { return o.client.ListVersions(ctx, topology) }
+	return options(o, "versions", list, func(v api.Version) huh.Option[string] {
 		l := label(v.DisplayName, v.Name)
 		if v.Default {
 			l += "  (default)"
 		}
-		out = append(out, huh.NewOption(l, v.Name).Selected(cur == "" && v.Default))
-	}
-	return out
+		return huh.NewOption(l, v.Name).Selected(cur == "" && v.Default)
+	})
 }
 
 func (o *optionSource) storage(topology string) []huh.Option[int] {

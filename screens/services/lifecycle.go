@@ -25,22 +25,15 @@ type lifecycleTag struct {
 	verb      string // stop, start, scale, delete, ssl
 }
 
-// servicesEvidence reads the services' statuses, for an unknown outcome.
-func servicesEvidence(c *api.Client) func(ctx context.Context) (map[string]string, error) {
-	return func(ctx context.Context) (map[string]string, error) {
-		if c == nil {
-			return nil, errors.New("no API client")
-		}
-		svcs, err := c.ListServices(ctx)
-		if err != nil {
-			return nil, err
-		}
-		out := make(map[string]string, len(svcs))
-		for _, v := range svcs {
-			out[v.ID] = fmt.Sprintf("%s (%s): %s", v.Name, v.ID, v.Status)
-		}
-		return out, nil
-	}
+// serviceChange sends a change of service id through the action layer: a
+// gives its name, confirmation, call and success; every such change is
+// mutating, answers this screen (lifecycleTag{id, verb}), refreshes the
+// listing and, for an unknown outcome, reads the services' statuses.
+func serviceChange(client *api.Client, id, verb string, a kit.Action) tea.Cmd {
+	a.Mutating, a.Origin, a.Tag = true, ID, lifecycleTag{id, verb}
+	a.Refresh = []string{kit.ServicesKey.String()}
+	a.Evidence, a.EvidenceOf = kit.ServiceStatusEvidence(client), "the services"
+	return kit.Do(a)
 }
 
 // refusePending says why a change of a pending service is not offered.
@@ -55,26 +48,20 @@ func (s *Screen) stopStart(v api.Service) tea.Cmd {
 	case v.Pending():
 		return refusePending(v, "stopped or started")
 	case api.StatusIs(v.Status, "stopped"):
-		return kit.Do(kit.Action{
-			Name: "start " + name, Mutating: true, Origin: ID, Tag: lifecycleTag{id, "start"},
+		return serviceChange(client, id, "start", kit.Action{
+			Name: "start " + name,
 			Confirm: kit.Confirm{Kind: kit.ConfirmYesNo, Title: "Start service?",
 				Detail: fmt.Sprintf("Start %s (%s)? It is pending_start for a few minutes, then ready and accepting connections.", name, id)},
-			Run:        func(ctx context.Context) (any, error) { return nil, client.StartService(ctx, id) },
-			Success:    func(any) string { return fmt.Sprintf("starting %s: pending_start, then ready", name) },
-			Refresh:    []string{kit.ServicesKey.String()},
-			Evidence:   servicesEvidence(client),
-			EvidenceOf: "the services",
+			Run:     func(ctx context.Context) (any, error) { return nil, client.StartService(ctx, id) },
+			Success: func(any) string { return fmt.Sprintf("starting %s: pending_start, then ready", name) },
 		})
 	case v.Ready():
-		return kit.Do(kit.Action{
-			Name: "stop " + name, Mutating: true, Origin: ID, Tag: lifecycleTag{id, "stop"},
+		return serviceChange(client, id, "stop", kit.Action{
+			Name: "stop " + name,
 			Confirm: kit.Confirm{Kind: kit.ConfirmYesNo, Title: "Stop service?",
 				Detail: fmt.Sprintf("Stop %s (%s)? Every connection to it drops and replication to it stops until it is started again (x).", name, id)},
-			Run:        func(ctx context.Context) (any, error) { return nil, client.StopService(ctx, id) },
-			Success:    func(any) string { return fmt.Sprintf("stopping %s: pending_stop, then stopped", name) },
-			Refresh:    []string{kit.ServicesKey.String()},
-			Evidence:   servicesEvidence(client),
-			EvidenceOf: "the services",
+			Run:     func(ctx context.Context) (any, error) { return nil, client.StopService(ctx, id) },
+			Success: func(any) string { return fmt.Sprintf("stopping %s: pending_stop, then stopped", name) },
 		})
 	}
 	return kit.Toast(kit.ToastWarn, fmt.Sprintf("%s is %s: only a ready service can be stopped and a stopped one started", name, orDash(v.Status)))
@@ -86,15 +73,12 @@ func (s *Screen) deleteService(v api.Service) tea.Cmd {
 		return refusePending(v, "deleted")
 	}
 	client, id, name := s.common.Client, v.ID, v.Name
-	return kit.Do(kit.Action{
-		Name: "delete " + name, Mutating: true, Origin: ID, Tag: lifecycleTag{id, "delete"},
+	return serviceChange(client, id, "delete", kit.Action{
+		Name: "delete " + name,
 		Confirm: kit.Confirm{Kind: kit.ConfirmTypeName, Title: "Delete service?", Name: name,
 			Detail: fmt.Sprintf("Delete %s (%s) and all its data? This cannot be undone: connections drop, replication to and from it ends. Type its name to confirm.", name, id)},
-		Run:        func(ctx context.Context) (any, error) { return nil, client.DeleteService(ctx, id) },
-		Success:    func(any) string { return fmt.Sprintf("deleting %s: pending_delete, then gone", name) },
-		Refresh:    []string{kit.ServicesKey.String()},
-		Evidence:   servicesEvidence(client),
-		EvidenceOf: "the services",
+		Run:     func(ctx context.Context) (any, error) { return nil, client.DeleteService(ctx, id) },
+		Success: func(any) string { return fmt.Sprintf("deleting %s: pending_delete, then gone", name) },
 	})
 }
 
@@ -333,18 +317,12 @@ func (sv *scaleView) action() tea.Cmd {
 	default:
 		run = func(ctx context.Context) (any, error) { return nil, client.SetStorageSize(ctx, id, c.n) }
 	}
-	return kit.Do(kit.Action{
-		Name:     fmt.Sprintf("scale %s %s %s %s %s", name, what, before, arrow, after),
-		Mutating: true,
-		Origin:   ID,
-		Tag:      lifecycleTag{id, "scale"},
-		Run:      run,
+	return serviceChange(client, id, "scale", kit.Action{
+		Name: fmt.Sprintf("scale %s %s %s %s %s", name, what, before, arrow, after),
+		Run:  run,
 		Success: func(any) string {
 			return fmt.Sprintf("scaling %s: %s %s %s %s (pending_scale, then ready)", name, what, before, arrow, after)
 		},
-		Refresh:    []string{kit.ServicesKey.String()},
-		Evidence:   servicesEvidence(client),
-		EvidenceOf: "the services",
 	})
 }
 
