@@ -168,18 +168,8 @@ func requireServiceFlag(cmd *cobra.Command, service, why string) error {
 // readService opens the profile for a read (openRead) and finds the
 // service arg names, by name or ID; what names arg in a refusal.
 func (e *env) readService(cmd *cobra.Command, what, arg string) (*changeSession, *api.Service, error) {
-	if err := checkServiceArg(what, arg); err != nil {
-		return nil, nil, err
-	}
-	c, err := e.openRead(cmd)
-	if err != nil {
-		return nil, nil, err
-	}
-	s, _, err := c.serviceByArg(cmd, what, arg)
-	if err != nil {
-		return nil, nil, err
-	}
-	return c, s, nil
+	c, s, _, err := e.openService(cmd, serviceOp{arg: what}, arg)
+	return c, s, err
 }
 
 // listPerService is the listing of a list command with an optional
@@ -225,6 +215,23 @@ func parseRestoreID(arg string) (int64, error) {
 		return 0, usageErrf("restore ID %q: must be a positive number", arg)
 	}
 	return id, nil
+}
+
+// openRecord reads the ID argument of a verb on one record (parse: a
+// usage error, before anything else) and opens the profile: for a read
+// when cf is nil, else for the destructive change what (--yes).
+func (e *env) openRecord(cmd *cobra.Command, arg string, parse func(string) (int64, error), cf *changeFlags, what string) (*changeSession, int64, error) {
+	id, err := parse(arg)
+	if err != nil {
+		return nil, 0, err
+	}
+	var c *changeSession
+	if cf == nil {
+		c, err = e.openRead(cmd)
+	} else {
+		c, err = e.openDestructive(cmd, cf, what)
+	}
+	return c, id, err
 }
 
 // nonNil makes an empty list encode as [] rather than null.
@@ -387,11 +394,7 @@ func sweepRestores(c *api.Client, ctx context.Context, ids []string) ([]api.Rest
 // with read and prints it.
 func (e *env) newRestoreCmd(use, short string, read func(cmd *cobra.Command, c *api.Client, id int64) (*api.Restore, error)) *cobra.Command {
 	return verb(use, short, "", cobra.ExactArgs(1), func(cmd *cobra.Command, args []string) error {
-		id, err := parseRestoreID(args[0])
-		if err != nil {
-			return err
-		}
-		c, err := e.openRead(cmd)
+		c, id, err := e.openRecord(cmd, args[0], parseRestoreID, nil, "")
 		if err != nil {
 			return err
 		}

@@ -90,32 +90,11 @@ type lifecycleRun struct {
 }
 
 func (e *env) runLifecycle(cmd *cobra.Command, arg string, r lifecycleRun) error {
-	if err := checkServiceArg("service", arg); err != nil {
-		return err
-	}
-	if r.confirm && strings.TrimSpace(r.cf.confirm) == "" {
-		if err := needConfirm(r.cf, r.what, nil); err != nil {
-			return err
-		}
-	}
-	open := e.openChange
-	if r.yes {
-		open = e.openDestructive
-	}
-	c, err := open(cmd, r.cf, r.what)
+	c, s, _, err := e.openService(cmd, serviceOp{what: r.what, arg: "service", cf: r.cf, yes: r.yes, confirm: r.confirm}, arg)
 	if err != nil {
 		return err
 	}
 	ctx := cmd.Context()
-	s, _, err := c.serviceByArg(cmd, "service", arg)
-	if err != nil {
-		return err
-	}
-	if r.confirm {
-		if err := needConfirm(r.cf, r.what, s); err != nil {
-			return err
-		}
-	}
 	if r.check != nil {
 		if err := r.check(ctx, c.client, s); err != nil {
 			return err

@@ -291,6 +291,50 @@ func encodeStored(store *keystore.Store, name, path, field string) (string, erro
 	return "", usageErrf("--creds %s: %v", name, err)
 }
 
+// serviceOp is what a command does to the one service its argument names.
+type serviceOp struct {
+	what    string       // the command, in a refusal: "services stop"
+	arg     string       // the argument, in a refusal: "service", "secondary"
+	cf      *changeFlags // the change's flags; nil for a read
+	yes     bool         // a destructive change: needs --yes
+	confirm bool         // needs --confirm with the service's exact name
+}
+
+// openService checks the argument, opens the profile (openRead, or
+// openChange: a read-only profile is refused before --yes and --confirm
+// are asked) and finds the service by name or ID, with the listing.
+func (e *env) openService(cmd *cobra.Command, op serviceOp, arg string) (*changeSession, *api.Service, []api.Service, error) {
+	if err := checkServiceArg(op.arg, arg); err != nil {
+		return nil, nil, nil, err
+	}
+	if op.confirm && strings.TrimSpace(op.cf.confirm) == "" {
+		if err := needConfirm(op.cf, op.what, nil); err != nil {
+			return nil, nil, nil, err
+		}
+	}
+	var c *changeSession
+	var err error
+	switch {
+	case op.cf == nil:
+		c, err = e.openRead(cmd)
+	case op.yes:
+		c, err = e.openDestructive(cmd, op.cf, op.what)
+	default:
+		c, err = e.openChange(cmd, op.cf, op.what)
+	}
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	s, svcs, err := c.serviceByArg(cmd, op.arg, arg)
+	if err == nil && op.confirm {
+		err = needConfirm(op.cf, op.what, s)
+	}
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return c, s, svcs, nil
+}
+
 // serviceByArg lists the services and finds one by name or ID.
 func (c *changeSession) serviceByArg(cmd *cobra.Command, what, arg string) (*api.Service, []api.Service, error) {
 	if err := checkServiceArg(what, arg); err != nil {

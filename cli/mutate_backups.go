@@ -423,11 +423,7 @@ func newRestoresDeleteCmd(e *env) *cobra.Command {
 needs --yes and --confirm with the target service's exact name.`,
 		cobra.ExactArgs(1), func(cmd *cobra.Command, args []string) error {
 			const what = "restores delete"
-			id, err := parseRestoreID(args[0])
-			if err != nil {
-				return err
-			}
-			c, err := e.openDestructive(cmd, &cf, what)
+			c, id, err := e.openRecord(cmd, args[0], parseRestoreID, &cf, what)
 			if err != nil {
 				return err
 			}

@@ -616,22 +616,11 @@ func (e *env) runReplicationSQL(cmd *cobra.Command, arg string, cf *changeFlags,
 	if start {
 		what = "replication start"
 	}
-	if err := checkServiceArg("secondary", arg); err != nil {
-		return err
-	}
-	open := e.openDestructive
-	if start {
-		open = e.openChange
-	}
-	c, err := open(cmd, cf, what)
+	c, s, _, err := e.openService(cmd, serviceOp{what: what, arg: "secondary", cf: cf, yes: !start}, arg)
 	if err != nil {
 		return err
 	}
 	ctx := cmd.Context()
-	s, _, err := c.serviceByArg(cmd, "secondary", arg)
-	if err != nil {
-		return err
-	}
 	if !s.Ready() {
 		return fmt.Errorf("%s %s: %s is %s: the sky procedures answer once it is ready (nothing was sent)", what, s.NameOrID(), s.NameOrID(), api.OrID(s.Status, "unknown"))
 	}
@@ -650,18 +639,11 @@ func (e *env) runReplicationSQL(cmd *cobra.Command, arg string, cf *changeFlags,
 // runEndManaged ends a replica's managed replication.
 func (e *env) runEndManaged(cmd *cobra.Command, arg string, cf *changeFlags) error {
 	what := "replication stop --managed"
-	if err := checkServiceArg("replica", arg); err != nil {
-		return err
-	}
-	c, err := e.openDestructive(cmd, cf, what)
+	c, s, svcs, err := e.openService(cmd, serviceOp{what: what, arg: "replica", cf: cf, yes: true}, arg)
 	if err != nil {
 		return err
 	}
 	ctx := cmd.Context()
-	s, svcs, err := c.serviceByArg(cmd, "replica", arg)
-	if err != nil {
-		return err
-	}
 	primary := api.ManagedReplicaOf(s)
 	if primary == "" {
 		return usageErrf("%s: %s is not a managed replica (it reports no primary); nothing was sent", what, s.NameOrID())

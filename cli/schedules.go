@@ -25,11 +25,7 @@ func parseScheduleID(arg string) (int64, error) {
 
 func newSchedulesGetCmd(e *env) *cobra.Command {
 	return verb("get ID", "Read one backup schedule", "", cobra.ExactArgs(1), func(cmd *cobra.Command, args []string) error {
-		id, err := parseScheduleID(args[0])
-		if err != nil {
-			return err
-		}
-		c, err := e.openRead(cmd)
+		c, id, err := e.openRecord(cmd, args[0], parseScheduleID, nil, "")
 		if err != nil {
 			return err
 		}
@@ -102,12 +98,7 @@ func newSchedulesDeleteCmd(e *env) *cobra.Command {
 		`Delete a backup schedule: it takes no more backups; the backups it took
 stay. It needs --yes.`,
 		cobra.ExactArgs(1), func(cmd *cobra.Command, args []string) error {
-			const what = "schedules delete"
-			id, err := parseScheduleID(args[0])
-			if err != nil {
-				return err
-			}
-			c, err := e.openDestructive(cmd, &cf, what)
+			c, id, err := e.openRecord(cmd, args[0], parseScheduleID, &cf, "schedules delete")
 			if err != nil {
 				return err
 			}
