@@ -1,5 +1,5 @@
 // Package backups is the Backups screen: the backups of every service
-// (with a SERVICE column), or of one service once narrowed (p, ":backups
+// (with a SERVICE column), or of one service once narrowed (f, ":backups
 // NAME"; a or ":backups all" goes back), the listing merged with the backup
 // status call when narrowed, in-progress rows polled fast; their detail
 // pane, a service's schedules with their next runs, and the new-backup
@@ -9,8 +9,9 @@
 // The files: backups.go (the screen, the service shown, messages),
 // fetch.go (what is polled), list.go (the backups list: rows, detail,
 // status line), keys.go (keys and help), actions.go (the new backup's
-// answer), schedview.go (the schedules view), rows.go and schedules.go
-// (the rows and detail sections).
+// answer, and the restore of a backup, R), schedules.go (the schedules
+// view, its rows and their next runs), schedactions.go (its changes and
+// the cron expression's edit), rows.go (the rows and detail sections).
 package backups
 
 import (

@@ -90,7 +90,7 @@ type Screen struct {
 	// opening is a command-line verb that waits for the listing.
 	opening *openRequest
 
-	// the database shell's client finder and runner (shell.go; tests
+	// the database shell's client finder and runner (connect.go; tests
 	// replace them)
 	findClient func(context.Context) (string, bool, error)
 	exec       func(tea.ExecCommand, tea.ExecCallback) tea.Cmd
