@@ -31,13 +31,6 @@ func countedAction(name string, mutating bool, confirm kit.ConfirmKind, calls *a
 	}
 }
 
-func lastToast(h *harness) string {
-	if n := len(h.m.toasts); n > 0 {
-		return h.m.toasts[n-1].text
-	}
-	return ""
-}
-
 func TestReadOnlyRefusesMutatingActions(t *testing.T) {
 	s := &fakeScreen{id: "a"}
 	h := newHarness(t, Options{Profile: "prod", ReadOnly: true, Now: func() time.Time { return t0 },

@@ -2,7 +2,6 @@ package tui
 
 import (
 	"fmt"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -14,17 +13,15 @@ import (
 	"github.com/skytui/skytui/tui/tuitest"
 )
 
-func TestMain(m *testing.M) {
-	time.Local = time.UTC // snapshots show times; make them the same everywhere
-	// the Backups screen remembers the last service in the user state
-	// directory; tests neither read nor write it
-	os.Exit(m.Run())
-}
+// TestMain runs the tests in UTC: snapshots show times. (The Backups
+// screen remembers the last service in the user state directory; tests
+// neither read nor write it.)
+func TestMain(m *testing.M) { tuitest.Main(m) }
 
 // demoHarness is the demo sandbox at a fixed time, shown at w x h.
 func demoHarness(t *testing.T, w, h int, tweak func(*Options)) (*harness, *sandbox.Server, *sandbox.ManualClock) {
 	t.Helper()
-	srv, clk, c := newSandbox(t, true)
+	srv, clk, c := tuitest.Sandbox(t, true)
 	opts := Options{Client: c, Profile: "demo", Demo: true, Now: clk.Now, SlowInterval: 30 * time.Second}
 	if tweak != nil {
 		tweak(&opts)

@@ -5,8 +5,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/skytui/skytui/api"
-	"github.com/skytui/skytui/sandbox"
 	"github.com/skytui/skytui/tui/tuitest"
 )
 
@@ -14,12 +12,6 @@ import (
 var t0 = tuitest.T0
 
 const testKey = tuitest.TestKey
-
-// newSandbox starts an in-process sandbox on a manual clock.
-func newSandbox(t testing.TB, demo bool) (*sandbox.Server, *sandbox.ManualClock, *api.Client) {
-	t.Helper()
-	return tuitest.Sandbox(t, demo)
-}
 
 // harness drives a Model without a terminal (see tuitest.Harness).
 type harness struct {
@@ -57,6 +49,34 @@ func (h *harness) sees(t testing.TB, want, what string) {
 	t.Helper()
 	if !strings.Contains(h.Screen(), want) {
 		t.Fatalf("%s:\n%s", what, h.Screen())
+	}
+}
+
+// both runs test twice: as the subtest named no with false, and as yes
+// with true.
+func both(t *testing.T, no, yes string, test func(t *testing.T, b bool)) {
+	for _, b := range []bool{false, true} {
+		name := no
+		if b {
+			name = yes
+		}
+		t.Run(name, func(t *testing.T) { test(t, b) })
+	}
+}
+
+// lastToast is the text of the last message.
+func lastToast(h *harness) string {
+	if n := len(h.m.toasts); n > 0 {
+		return h.m.toasts[n-1].text
+	}
+	return ""
+}
+
+// toastSays fails t unless the last message says want.
+func (h *harness) toastSays(t testing.TB, want string) {
+	t.Helper()
+	if got := lastToast(h); !strings.Contains(got, want) {
+		t.Fatalf("the last message is %q, want it to say %q", got, want)
 	}
 }
 

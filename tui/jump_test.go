@@ -19,6 +19,16 @@ func TestJumpToBackupsAndRestoresAndBack(t *testing.T) {
 	h.sees(t, "b backups", "the footer lacks b")
 	h.sees(t, "R restores", "the footer lacks R")
 	h.sees(t, "m db shell", "the footer lacks m")
+	// backToServices presses esc, which must go back to the Services,
+	// orders-prod still selected
+	backToServices := func(what string) {
+		t.Helper()
+		h.Key("esc")
+		h.sees(t, "[ 1 Services ]", what)
+		if !selected.MatchString(h.Screen()) {
+			t.Fatalf("orders-prod is no longer selected after the jump back:\n%s", h.Screen())
+		}
+	}
 
 	h.Key("b")
 	h.sees(t, "[ 2 Backups ]", "b did not show the Backups")
@@ -34,11 +44,7 @@ func TestJumpToBackupsAndRestoresAndBack(t *testing.T) {
 	h.Key("enter")
 	h.Key("esc")
 	h.sees(t, "Backups of orders-prod", "esc with the pane open left the Backups")
-	h.Key("esc")
-	h.sees(t, "[ 1 Services ]", "esc did not go back to Services")
-	if !selected.MatchString(h.Screen()) {
-		t.Fatalf("orders-prod is no longer selected after the jump back:\n%s", h.Screen())
-	}
+	backToServices("esc did not go back to Services")
 	if strings.Contains(h.Screen(), "esc back to") {
 		t.Fatalf("the footer still offers a way back:\n%s", h.Screen())
 	}
@@ -55,11 +61,7 @@ func TestJumpToBackupsAndRestoresAndBack(t *testing.T) {
 	h.Key("esc")
 	h.sees(t, "[ 3 Restores ]", "esc went back before showing every restore")
 	h.sees(t, "esc back to services", "the footer does not say esc goes back")
-	h.Key("esc")
-	h.sees(t, "[ 1 Services ]", "esc did not go back from the Restores")
-	if !selected.MatchString(h.Screen()) {
-		t.Fatalf("orders-prod is no longer selected:\n%s", h.Screen())
-	}
+	backToServices("esc did not go back from the Restores")
 
 	// a switch by number forgets the jump: esc then stays
 	h.Key("b")

@@ -26,8 +26,7 @@ func (f *fakeLogin) login(ctx context.Context, profile, key string) (Profile, er
 	f.mu.Lock()
 	f.calls++
 	f.mu.Unlock()
-	c, err := api.New(api.Config{BaseURL: "http://127.0.0.1:8080", APIKey: key,
-		HTTPClient: tuitest.HTTPClient(f.srv), MaxRetries: -1})
+	c, err := api.New(tuitest.Config(f.srv, api.Config{APIKey: key}))
 	if err != nil {
 		return Profile{}, err
 	}
@@ -40,20 +39,10 @@ func (f *fakeLogin) login(ctx context.Context, profile, key string) (Profile, er
 	return Profile{Name: profile, Client: c}, nil
 }
 
-func noKeyClient(t *testing.T, srv *sandbox.Server) *api.Client {
-	t.Helper()
-	c, err := api.New(api.Config{BaseURL: "http://127.0.0.1:8080",
-		HTTPClient: tuitest.HTTPClient(srv), MaxRetries: -1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c
-}
-
 func TestFirstRunAsksForTheKeyInsteadOfFailing(t *testing.T) {
-	srv, _, _ := newSandbox(t, true)
+	srv, _, _ := tuitest.Sandbox(t, true)
 	fl := &fakeLogin{srv: srv, stored: map[string]string{}}
-	h := newHarness(t, Options{Client: noKeyClient(t, srv), Profile: "prod", NeedKey: true, Login: fl.login, Now: func() time.Time { return t0 }}, 100, 30)
+	h := newHarness(t, Options{Client: tuitest.Client(t, srv, api.Config{}), Profile: "prod", NeedKey: true, Login: fl.login, Now: func() time.Time { return t0 }}, 100, 30)
 	scr := h.Screen()
 	if !strings.Contains(scr, "API key for profile prod") || !strings.Contains(scr, "has no API key yet") {
 		t.Fatalf("the key prompt should greet a first run:\n%s", scr)
@@ -97,7 +86,7 @@ func TestFirstRunAsksForTheKeyInsteadOfFailing(t *testing.T) {
 }
 
 func TestRefusedKeyWhileRunningOpensThePrompt(t *testing.T) {
-	srv, _, _ := newSandbox(t, true)
+	srv, _, _ := tuitest.Sandbox(t, true)
 	bad, err := api.New(api.Config{BaseURL: "http://127.0.0.1:8080", APIKey: "revoked",
 		HTTPClient: tuitest.HTTPClient(srv), MaxRetries: -1})
 	if err != nil {
@@ -133,9 +122,9 @@ func TestDemoNeedsNoKey(t *testing.T) {
 // form (which loads the providers) sends no request; the form says why it
 // has no choices.
 func TestNoKeySendsNothing(t *testing.T) {
-	srv, _, _ := newSandbox(t, true)
+	srv, _, _ := tuitest.Sandbox(t, true)
 	fl := &fakeLogin{srv: srv, stored: map[string]string{}}
-	h := newHarness(t, Options{Client: noKeyClient(t, srv), Profile: "prod", NeedKey: true, Login: fl.login, Now: func() time.Time { return t0 }}, 100, 30)
+	h := newHarness(t, Options{Client: tuitest.Client(t, srv, api.Config{}), Profile: "prod", NeedKey: true, Login: fl.login, Now: func() time.Time { return t0 }}, 100, 30)
 	h.Key("esc") // look around without a key
 	h.Key("n")
 	for _, k := range []string{"2", "3", "4", "5", "1"} {

@@ -7,35 +7,28 @@ import (
 	"testing"
 	"time"
 
-	"github.com/skytui/skytui/api"
 	"github.com/skytui/skytui/sandbox"
+	"github.com/skytui/skytui/tui/tuitest"
 )
 
-// serviceIDOf finds a demo service's ID through the client.
-func serviceIDOf(t *testing.T, c *api.Client, name string) string {
-	t.Helper()
-	svcs, err := c.ListServices(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, s := range svcs {
-		if s.Name == name {
-			return s.ID
-		}
-	}
-	t.Fatalf("no service %s", name)
-	return ""
-}
+// servicePath is the API's path of one service.
+const servicePath = "/provisioning/v1/services/{id}"
 
-// nonGET counts the changes the sandbox received.
-func nonGET(srv *sandbox.Server) int {
-	n := 0
-	for k, v := range srv.Stats().Requests {
-		if !strings.HasPrefix(k, "GET ") {
-			n += v
-		}
+// sends presses k, which must send method path once; then the message
+// line says toast and the list shows the service in state pending (each
+// unless "").
+func (h *harness) sends(t *testing.T, srv *sandbox.Server, k, method, path, toast, pending string) {
+	t.Helper()
+	h.Key(k)
+	if n := srv.Stats().Count(method, path); n != 1 {
+		t.Fatalf("%d %s %s sent, want 1", n, method, path)
 	}
-	return n
+	if toast != "" {
+		h.toastSays(t, toast)
+	}
+	if pending != "" {
+		h.sees(t, pending, "the list does not show "+pending)
+	}
 }
 
 func TestServiceStopStartFlow(t *testing.T) {
@@ -45,23 +38,14 @@ func TestServiceStopStartFlow(t *testing.T) {
 	h.sees(t, "Stop service?", "no stop confirmation")
 	h.sees(t, "replica-west", "the confirmation does not name the service")
 	h.sees(t, "replication to it stops", "the confirmation does not say what stops")
-	h.Key("y")
-	if n := srv.Stats().Count("POST", "/provisioning/v1/services/{id}/stop"); n != 1 {
-		t.Fatalf("%d stops sent, want 1", n)
-	}
-	if got := lastToast(h); !strings.Contains(got, "stopping replica-west") {
-		t.Fatalf("toast %q", got)
-	}
-	h.sees(t, "pending_stop", "the list does not show pending_stop")
+	h.sends(t, srv, "y", "POST", servicePath+"/stop", "stopping replica-west", "pending_stop")
 	// while pending: x is refused on the screen, nothing sent
-	before := nonGET(srv)
+	before := tuitest.Changes(srv)
 	h.Key("x")
-	if len(h.m.dialogs) != 0 || nonGET(srv) != before {
+	if len(h.m.dialogs) != 0 || tuitest.Changes(srv) != before {
 		t.Fatal("x on a pending service asked or sent")
 	}
-	if got := lastToast(h); !strings.Contains(got, "is pending_stop") {
-		t.Fatalf("pending toast %q", got)
-	}
+	h.toastSays(t, "is pending_stop")
 	clk.Advance(sandbox.StopDuration + time.Second)
 	h.Key("r")
 	h.sees(t, "stopped", "not stopped after the stop's time")
@@ -77,7 +61,7 @@ func TestServiceStopStartFlow(t *testing.T) {
 	}
 
 	// the API's refusal while pending: status, message and trace ID
-	id := serviceIDOf(t, h.m.common.Client, sandbox.DemoOrders)
+	id := tuitest.Service(t, h.m.common.Client, sandbox.DemoOrders).ID
 	if err := h.m.common.Client.StopService(context.Background(), id); err != nil {
 		t.Fatal(err)
 	}
@@ -97,15 +81,11 @@ func TestServiceDeleteFlow(t *testing.T) {
 	h.sees(t, "Delete service?", "no delete confirmation")
 	h.TypeText("legacy")
 	h.Key("enter")
-	if n := srv.Stats().Count("DELETE", "/provisioning/v1/services/{id}"); n != 0 || !strings.Contains(h.Screen(), "does not match") {
+	if n := srv.Stats().Count("DELETE", servicePath); n != 0 || !strings.Contains(h.Screen(), "does not match") {
 		t.Fatalf("a wrong name deleted (%d sent)\n%s", n, h.Screen())
 	}
 	h.TypeText("-batch")
-	h.Key("enter")
-	if n := srv.Stats().Count("DELETE", "/provisioning/v1/services/{id}"); n != 1 {
-		t.Fatalf("%d deletes sent, want 1", n)
-	}
-	h.sees(t, "pending_delete", "the list does not show pending_delete")
+	h.sends(t, srv, "enter", "DELETE", servicePath, "", "pending_delete")
 	clk.Advance(sandbox.DeleteDuration + time.Second)
 	h.Key("r")
 	if strings.Contains(h.Screen(), "legacy-batch") {
@@ -117,12 +97,10 @@ func TestServiceDeleteFlow(t *testing.T) {
 func TestServiceDeleteRefusedWhileRestoring(t *testing.T) {
 	h, srv, _ := demoHarness(t, 140, 40, nil)
 	h.runCompleted("delete staging", "delete staging-eu")
-	if len(h.m.dialogs) != 0 || nonGET(srv) != 0 {
+	if len(h.m.dialogs) != 0 || tuitest.Changes(srv) != 0 {
 		t.Fatalf("delete of a pending service asked or sent (toast %q)\n%s", lastToast(h), h.Screen())
 	}
-	if got := lastToast(h); !strings.Contains(got, "staging-eu is pending_modifying") {
-		t.Fatalf("toast %q", got)
-	}
+	h.toastSays(t, "staging-eu is pending_modifying")
 }
 
 func TestServiceScaleFlow(t *testing.T) {
@@ -139,14 +117,7 @@ func TestServiceScaleFlow(t *testing.T) {
 	if !strings.Contains(scr, "size  sky-4x16 "+h.m.common.Theme.Glyphs.Arrow+" sky-") {
 		t.Fatalf("the review does not show before → after:\n%s", scr)
 	}
-	h.Key("enter")
-	if n := srv.Stats().Count("POST", "/provisioning/v1/services/{id}/size"); n != 1 {
-		t.Fatalf("%d size changes sent, want 1", n)
-	}
-	if got := lastToast(h); !strings.Contains(got, "scaling orders-prod: size") {
-		t.Fatalf("toast %q", got)
-	}
-	h.sees(t, "pending_scale", "the list does not show pending_scale")
+	h.sends(t, srv, "enter", "POST", servicePath+"/size", "scaling orders-prod: size", "pending_scale")
 	clk.Advance(sandbox.ScaleDuration + time.Second)
 	h.Key("r")
 
@@ -157,15 +128,13 @@ func TestServiceScaleFlow(t *testing.T) {
 	h.Key("enter")
 	h.sees(t, "storage only grows", "smaller storage not blocked")
 	h.Key("k") // from the first larger size up to a smaller one
-	before := nonGET(srv)
+	before := tuitest.Changes(srv)
 	h.Key("enter")
-	if got := lastToast(h); !strings.Contains(got, "cannot choose that") {
-		t.Fatalf("blocked choice toast %q", got)
-	}
+	h.toastSays(t, "cannot choose that")
 	h.Key("esc")
 	h.Key("esc")
 	h.Key("esc")
-	if nonGET(srv) != before {
+	if tuitest.Changes(srv) != before {
 		t.Fatal("backing out of the scale view sent something")
 	}
 
@@ -175,13 +144,10 @@ func TestServiceScaleFlow(t *testing.T) {
 	h.sees(t, "2  (current)", "the current node count is not marked")
 	h.Key("enter")
 	h.sees(t, "nodes  2 "+h.m.common.Theme.Glyphs.Arrow+" 3", "the review does not show the nodes before → after")
-	h.Key("enter")
-	if n := srv.Stats().Count("POST", "/provisioning/v1/services/{id}/nodes"); n != 1 {
-		t.Fatalf("%d node changes sent, want 1", n)
-	}
+	h.sends(t, srv, "enter", "POST", servicePath+"/nodes", "", "")
 	clk.Advance(sandbox.ScaleDuration + time.Second)
 	h.Key("r")
-	if v := rstService(t, h.m.common.Client, sandbox.DemoOrders); v.Nodes != 3 || v.Status != "ready" {
+	if v := tuitest.Service(t, h.m.common.Client, sandbox.DemoOrders); v.Nodes != 3 || v.Status != "ready" {
 		t.Fatalf("orders-prod after the scale: %d nodes, %s", v.Nodes, v.Status)
 	}
 	if !regexp.MustCompile(`orders-prod +dbt\w+ +ready +\S+ +\S+ +3 `).MatchString(h.Screen()) {
@@ -203,15 +169,11 @@ func TestServiceLifecycleReadOnly(t *testing.T) {
 		t.Fatalf("delete toast %q", got)
 	}
 	h.Key("z")
-	if got := lastToast(h); !strings.Contains(got, "read-only: scale orders-prod not allowed") {
-		t.Fatalf("scale toast %q", got)
-	}
+	h.toastSays(t, "read-only: scale orders-prod not allowed")
 	h.Key("a")
 	h.Key("t")
-	if got := lastToast(h); !strings.Contains(got, "read-only: turn SSL off for orders-prod not allowed") {
-		t.Fatalf("ssl toast %q", got)
-	}
-	if n := nonGET(srv); n != 0 {
+	h.toastSays(t, "read-only: turn SSL off for orders-prod not allowed")
+	if n := tuitest.Changes(srv); n != 0 {
 		t.Fatalf("a read-only profile sent %d changes", n)
 	}
 }
@@ -221,28 +183,26 @@ func TestAllowListSSLAndCheck(t *testing.T) {
 	h.runCompleted("services orders-prod", "services orders-prod")
 	h.Key("a")
 	h.sees(t, "SSL on", "the allow list does not show SSL")
+	// i checks an address: what is typed, then enter
+	check := func(typed, want, what string) {
+		t.Helper()
+		h.TypeText(typed)
+		h.Key("enter")
+		h.sees(t, want, what)
+	}
 	h.Key("i")
-	h.TypeText("not-an-ip")
-	h.Key("enter")
-	h.sees(t, "ip_address: enter one address", "a bad address is not refused next to the input")
+	check("not-an-ip", "ip_address: enter one address", "a bad address is not refused next to the input")
 	h.sees(t, "not-an-ip", "the typed text was lost")
 	for range len("not-an-ip") {
 		h.Key("backspace")
 	}
-	h.TypeText("203.0.113.10")
-	h.Key("enter")
-	h.sees(t, "203.0.113.10 is allowed to connect to orders-prod", "no check answer")
+	check("203.0.113.10", "203.0.113.10 is allowed to connect to orders-prod", "no check answer")
 	h.Key("i")
-	h.TypeText("192.0.2.99")
-	h.Key("enter")
-	h.sees(t, "192.0.2.99 is NOT allowed", "no refusal answer")
+	check("192.0.2.99", "192.0.2.99 is NOT allowed", "no refusal answer")
 
 	h.Key("t")
 	h.sees(t, "Turn SSL off?", "no SSL confirmation")
-	h.Key("y")
-	if n := srv.Stats().Count("PATCH", "/provisioning/v1/services/{id}/security/ssl"); n != 1 {
-		t.Fatalf("%d SSL changes sent", n)
-	}
+	h.sends(t, srv, "y", "PATCH", servicePath+"/security/ssl", "", "")
 	h.sees(t, "SSL off", "the allow list still shows SSL on")
 }
 
@@ -258,10 +218,7 @@ func TestAllowListAddWithComment(t *testing.T) {
 	h.Key("n")
 	h.TypeText("198.51.100.77 office VPN (Berlin)")
 	h.sees(t, `will add 198.51.100.77/32 with the comment "office VPN (Berlin)"`, "the hint does not say what will be added")
-	h.Key("enter")
-	if n := srv.Stats().Count("PUT", "/provisioning/v1/services/{id}/security/allowlist"); n != 1 {
-		t.Fatalf("%d allow-list replacements sent, want 1", n)
-	}
+	h.sends(t, srv, "enter", "PUT", servicePath+"/security/allowlist", "", "")
 	h.sees(t, "198.51.100.77/32", "the new entry is not listed")
 	if !regexp.MustCompile(`198\.51\.100\.77/32 +office VPN \(Berlin\)`).MatchString(h.Screen()) {
 		t.Fatalf("the comment is not shown beside the entry:\n%s", h.Screen())

@@ -6,6 +6,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/skytui/skytui/tui/tuitest"
 )
 
 // at is where text is drawn on the screen (the last line showing it).
@@ -99,11 +100,11 @@ func TestMouseTabsRowsAndFooter(t *testing.T) {
 // it.
 func TestMouseDialogs(t *testing.T) {
 	h, srv, _ := demoHarness(t, 100, 30, nil)
-	before := nonGET(srv)
+	before := tuitest.Changes(srv)
 	h.runCompleted("stop replica-w", "stop replica-west")
 	h.sees(t, "Stop service?", "no stop confirmation")
 	h.click("[ No ]")
-	if len(h.m.dialogs) != 0 || nonGET(srv) != before {
+	if len(h.m.dialogs) != 0 || tuitest.Changes(srv) != before {
 		t.Fatalf("a click on [ No ] did not close the confirmation without sending (dialogs %d):\n%s", len(h.m.dialogs), h.Screen())
 	}
 	h.runCompleted("stop replica-w", "stop replica-west")

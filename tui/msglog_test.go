@@ -202,49 +202,43 @@ func TestErrorToastStaysUntilDismissed(t *testing.T) {
 // reported "no longer exists" by its watch, whether the watch finds it
 // gone while the delete is being sent or after it was answered.
 func TestSelfDeletedRestoreNoWarning(t *testing.T) {
-	for _, early := range []bool{true, false} {
-		name := "watch after the answer"
-		if early {
-			name = "watch while sending"
-		}
-		t.Run(name, func(t *testing.T) {
-			s := &fakeScreen{id: "a"}
-			h := newHarness(t, Options{Profile: "p", Now: func() time.Time { return t0 }, FastInterval: 2 * time.Second,
-				Screens: func(*kit.Common) []kit.Screen { return []kit.Screen{s} }}, 100, 30)
-			h.Send(kit.WatchMsg{Watch: kit.Watch{Key: "restore/4", Name: "restore 4 into x", Origin: "a",
-				Gone:    "restore 4 into x no longer exists (deleted)",
-				Fetch:   func(context.Context) (any, error) { return nil, &api.Error{Status: 404} },
-				Outcome: func(any) (bool, kit.ToastLevel, string) { return false, 0, "" }}})
-			gate := make(chan struct{})
-			s.onKey = kit.Do(kit.Action{Name: "delete restore 4 into x", Mutating: true, Origin: "a",
-				Ends:    []string{"restore/4"},
-				Success: func(any) string { return "restore 4 into x deleted" },
-				Run: func(context.Context) (any, error) {
-					if early {
-						<-gate
-					}
-					return nil, nil
-				}})
-			h.Key("d")
-			s.onKey = nil
-			h.Fire(func(m tea.Msg) bool { _, ok := m.(watchTickMsg); return ok })
-			if early {
-				close(gate)
-				h.Settle()
-			}
-			for _, e := range h.m.msgs.entries {
-				if e.level == kit.ToastWarn || strings.Contains(e.text, "no longer exists") {
-					t.Fatalf("the user's own delete was reported: %q", e.text)
+	both(t, "watch after the answer", "watch while sending", func(t *testing.T, early bool) {
+		s := &fakeScreen{id: "a"}
+		h := newHarness(t, Options{Profile: "p", Now: func() time.Time { return t0 }, FastInterval: 2 * time.Second,
+			Screens: func(*kit.Common) []kit.Screen { return []kit.Screen{s} }}, 100, 30)
+		h.Send(kit.WatchMsg{Watch: kit.Watch{Key: "restore/4", Name: "restore 4 into x", Origin: "a",
+			Gone:    "restore 4 into x no longer exists (deleted)",
+			Fetch:   func(context.Context) (any, error) { return nil, &api.Error{Status: 404} },
+			Outcome: func(any) (bool, kit.ToastLevel, string) { return false, 0, "" }}})
+		gate := make(chan struct{})
+		s.onKey = kit.Do(kit.Action{Name: "delete restore 4 into x", Mutating: true, Origin: "a",
+			Ends:    []string{"restore/4"},
+			Success: func(any) string { return "restore 4 into x deleted" },
+			Run: func(context.Context) (any, error) {
+				if early {
+					<-gate
 				}
+				return nil, nil
+			}})
+		h.Key("d")
+		s.onKey = nil
+		h.Fire(func(m tea.Msg) bool { _, ok := m.(watchTickMsg); return ok })
+		if early {
+			close(gate)
+			h.Settle()
+		}
+		for _, e := range h.m.msgs.entries {
+			if e.level == kit.ToastWarn || strings.Contains(e.text, "no longer exists") {
+				t.Fatalf("the user's own delete was reported: %q", e.text)
 			}
-			if got := lastToast(h); got != "restore 4 into x deleted" {
-				t.Fatalf("toast %q", got)
-			}
-			if len(h.m.Watching()) != 0 {
-				t.Fatal("the watch did not end")
-			}
-		})
-	}
+		}
+		if got := lastToast(h); got != "restore 4 into x deleted" {
+			t.Fatalf("toast %q", got)
+		}
+		if len(h.m.Watching()) != 0 {
+			t.Fatal("the watch did not end")
+		}
+	})
 }
 
 // TestMessageLogBounded: the log keeps the last logMax entries and says

@@ -47,41 +47,35 @@ func submitRestore(h *harness) {
 }
 
 func TestOutcomeUnknownRestore(t *testing.T) {
-	for _, resend := range []bool{false, true} {
-		name := "leave it"
-		if resend {
-			name = "send again"
+	both(t, "leave it", "send again", func(t *testing.T, resend bool) {
+		h, srv, _ := demoHarness(t, 120, 40, nil)
+		armDrop(t, srv, "/backup/v1/restores")
+		submitRestore(h)
+		wantScreen(t, h, "Outcome unknown: restore into dev-serverless",
+			"Appeared in the restores of dev-serverless since it was sent",
+			"restore 3 into dev-serverless: Running",
+			"sending it again would do it twice", "[ Leave it ]")
+		refuseScreen(t, h, "refused", "failed", "Type dev-serverless to confirm")
+		if n := rstPosts(srv); n != 1 {
+			t.Fatalf("%d restore POSTs, want 1", n)
 		}
-		t.Run(name, func(t *testing.T) {
-			h, srv, _ := demoHarness(t, 120, 40, nil)
-			armDrop(t, srv, "/backup/v1/restores")
-			submitRestore(h)
-			wantScreen(t, h, "Outcome unknown: restore into dev-serverless",
-				"Appeared in the restores of dev-serverless since it was sent",
-				"restore 3 into dev-serverless: Running",
-				"sending it again would do it twice", "[ Leave it ]")
-			refuseScreen(t, h, "refused", "failed", "Type dev-serverless to confirm")
+		if !resend {
+			h.Key("enter") // the cursor starts on "Leave it"
 			if n := rstPosts(srv); n != 1 {
-				t.Fatalf("%d restore POSTs, want 1", n)
+				t.Fatalf("%d restore POSTs after leaving it, want 1", n)
 			}
-			if !resend {
-				h.Key("enter") // the cursor starts on "Leave it"
-				if n := rstPosts(srv); n != 1 {
-					t.Fatalf("%d restore POSTs after leaving it, want 1", n)
-				}
-				refuseScreen(t, h, "Outcome unknown")
-				wantScreen(t, h, "not sent again")
-				// the restore is in the list, re-read after the lost answer
-				wantScreen(t, h, "dev-serverless")
-				return
-			}
-			h.Key("right")
-			h.Key("enter")
-			if n := rstPosts(srv); n != 2 {
-				t.Fatalf("%d restore POSTs after choosing to send again, want 2", n)
-			}
-		})
-	}
+			refuseScreen(t, h, "Outcome unknown")
+			wantScreen(t, h, "not sent again")
+			// the restore is in the list, re-read after the lost answer
+			wantScreen(t, h, "dev-serverless")
+			return
+		}
+		h.Key("right")
+		h.Key("enter")
+		if n := rstPosts(srv); n != 2 {
+			t.Fatalf("%d restore POSTs after choosing to send again, want 2", n)
+		}
+	})
 }
 
 func TestOutcomeUnknownBackupJob(t *testing.T) {

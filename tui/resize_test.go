@@ -15,7 +15,7 @@ import (
 // A storm of random sizes down to 1x1, with keys pressed in between on every
 // screen, never panics, and every frame fits the terminal it is drawn for.
 func TestResizeStorm(t *testing.T) {
-	_, _, c := newSandbox(t, true)
+	_, _, c := tuitest.Sandbox(t, true)
 	h := newHarness(t, Options{Client: c, Profile: "storm", Demo: true, Now: func() time.Time { return t0 }}, 120, 40)
 	rng := rand.New(rand.NewPCG(1, 2))
 	keys := []string{"tab", "j", "enter", "n", "esc", "?", "esc", ":", "esc", "/", "esc", "shift+tab", "c", "esc", "a", "esc"}

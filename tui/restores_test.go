@@ -25,22 +25,6 @@ import (
 // The Restores screen driven through the root: full frames, the action
 // layer, the watch and the sandbox.
 
-// rstService finds a demo service by name through the API.
-func rstService(t testing.TB, c *api.Client, name string) api.Service {
-	t.Helper()
-	svcs, err := c.ListServices(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, s := range svcs {
-		if s.Name == name {
-			return s
-		}
-	}
-	t.Fatalf("no service %s", name)
-	return api.Service{}
-}
-
 // rstToManagedBackup opens the wizard and goes to the backups of source
 // to restore into target (managed storage).
 func rstToManagedBackup(h *harness, target, source string) {
@@ -348,9 +332,9 @@ func TestRestoreOwnBucket(t *testing.T) {
 // and read through the API that dev-serverless now has analytics-gcp's
 // default credentials.
 func TestRestoreFlow(t *testing.T) {
-	_, clk, c := newSandbox(t, true)
+	_, clk, c := tuitest.Sandbox(t, true)
 	ctx := context.Background()
-	src, dst := rstService(t, c, "analytics-gcp"), rstService(t, c, "dev-serverless")
+	src, dst := tuitest.Service(t, c, "analytics-gcp"), tuitest.Service(t, c, "dev-serverless")
 	srcCreds, err := c.GetCredentials(ctx, src.ID)
 	if err != nil {
 		t.Fatal(err)
@@ -479,7 +463,7 @@ func TestWatchBackoffAndGone(t *testing.T) {
 // TUI says "accepted", never "failed", offers no retry, sends exactly one
 // POST, lists the restore at once and follows it to its end.
 func TestRestoreAcceptedWithUnreadableAnswer(t *testing.T) {
-	srv, clk, _ := newSandbox(t, true)
+	srv, clk, _ := tuitest.Sandbox(t, true)
 	garble := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/restores") {
 			rec := httptest.NewRecorder()
@@ -554,8 +538,8 @@ func (d *restoreDriver) press(ks ...string) {
 }
 
 func (d *restoreDriver) typ(s string) {
-	for _, r := range s {
-		d.tm.Send(tea.KeyPressMsg{Code: r, Text: string(r)})
+	for _, k := range tuitest.Typed(s) {
+		d.tm.Send(k)
 	}
 }
 

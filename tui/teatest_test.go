@@ -15,7 +15,7 @@ import (
 // pending at once, advance the sandbox clock past the launch and see it
 // become ready.
 func TestCreateServiceFlow(t *testing.T) {
-	srv, clk, c := newSandbox(t, false)
+	srv, clk, c := tuitest.Sandbox(t, false)
 	rec := tuitest.NewFrameRecorder(New(Options{Client: c, Profile: "flow", Demo: true, Now: clk.Now,
 		SlowInterval: 30 * time.Second, Getenv: func(string) string { return "" }}))
 	tm := teatest.NewTestModel(t, rec, teatest.WithInitialTermSize(100, 30))

@@ -20,7 +20,7 @@ import (
 // sandbox, with the polls and the watches on short real intervals.
 func demoProgram(t *testing.T, tweak func(*Options)) (*tuitest.Program, *sandbox.Server, *sandbox.ManualClock, *api.Client) {
 	t.Helper()
-	srv, clk, c := newSandbox(t, true)
+	srv, clk, c := tuitest.Sandbox(t, true)
 	opts := Options{Client: c, Profile: "demo", Demo: true, Now: clk.Now, Bell: true,
 		SlowInterval: 30 * time.Second, FastInterval: 2 * time.Second, Getenv: func(string) string { return "" }}
 	if tweak != nil {
@@ -38,7 +38,7 @@ func ordersWindow(t *testing.T, c *api.Client) api.PITRWindow {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w, ok := api.WindowOf(ws, rstService(t, c, sandbox.DemoOrders).ID)
+	w, ok := api.WindowOf(ws, tuitest.Service(t, c, sandbox.DemoOrders).ID)
 	if !ok || !w.Known() {
 		t.Fatalf("orders-prod has no window: %v", ws)
 	}
@@ -80,7 +80,7 @@ func TestPointInTimeRestoreFlow(t *testing.T) {
 	p.Wait("outside the window: " + win.String())
 	p.Press("enter")
 	p.Wait("nothing was sent: point_in_time: " + outside.Format(api.PITRTimeLayout) + " UTC is outside the window of orders-prod")
-	if n := nonGET(srv); n != 0 {
+	if n := tuitest.Changes(srv); n != 0 {
 		t.Fatalf("a moment outside the window sent %d requests", n)
 	}
 
@@ -108,11 +108,11 @@ func TestPointInTimeRestoreFlow(t *testing.T) {
 	p.WaitRe(regexp.MustCompile(`^>\s+3\s+replica-west\s.*Succeeded`))
 
 	ctx := context.Background()
-	src, err := c.GetCredentials(ctx, rstService(t, c, sandbox.DemoOrders).ID)
+	src, err := c.GetCredentials(ctx, tuitest.Service(t, c, sandbox.DemoOrders).ID)
 	if err != nil {
 		t.Fatal(err)
 	}
-	dst, err := c.GetCredentials(ctx, rstService(t, c, sandbox.DemoReplica).ID)
+	dst, err := c.GetCredentials(ctx, tuitest.Service(t, c, sandbox.DemoReplica).ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -199,7 +199,7 @@ func TestWeeklyRefusals(t *testing.T) {
 			if tc.notAsked != "" && strings.Contains(p.Frame(), tc.notAsked) {
 				t.Fatalf("%q opened:\n%s", tc.notAsked, p.Frame())
 			}
-			if n := nonGET(srv); n != 0 {
+			if n := tuitest.Changes(srv); n != 0 {
 				t.Fatalf("%d changes reached the API: %v", n, srv.Stats().Requests)
 			}
 			p.Quit()

@@ -252,7 +252,7 @@ func TestSubmitSendsOnceWithEncodedCredentials(t *testing.T) {
 		bodies = append(bodies, r.Method+" "+r.URL.Path+" "+string(b))
 		w.Header().Set("Content-Type", "application/json")
 		_, _ = w.Write([]byte(`{"id": 42, "service_id": "dbtaf33737495", "type": "logical", "schedule": "once", "backup_id": "abcdef0123456789:dbtaf33737495:pod"}`))
-	}), "k", nil)
+	}), api.Config{APIKey: "k"})
 	sec := tuitest.Secrets(t, "team")
 	b := form(t, common(t, sec, client), Options{HasFullBackup: boolp(true),
 		Draft: &Draft{Type: api.BackupLogical, When: WhenOnce, Destination: DestBucket, BucketPath: "s3://acme-exports/orders", Credential: "team-s3"}})

@@ -66,5 +66,5 @@ func program(t *testing.T, c *api.Client, clk *sandbox.ManualClock, w, h int, tw
 func sandboxAt(t *testing.T, prefix string) (*sandbox.Server, *sandbox.ManualClock, *api.Client) {
 	t.Helper()
 	srv, clk, _ := tuitest.Sandbox(t, true)
-	return srv, clk, tuitest.Client(t, srv, tuitest.TestKey, func(c *api.Config) { c.BackupPrefix = prefix })
+	return srv, clk, tuitest.Client(t, srv, api.Config{APIKey: tuitest.TestKey, BackupPrefix: prefix})
 }

@@ -159,11 +159,10 @@ func TestDeleteOnlyUnfinished(t *testing.T) {
 	}
 }
 
-// TestSubmittedRestoreListedBeforeItsAnswer: when the listing shows the
-// submitted restore before the submit's answer comes, the "Submitting"
-// row gives way to it (never two rows for one restore) and the selection
-// follows; the answer then leaves one row.
-func TestSubmittedRestoreListedBeforeItsAnswer(t *testing.T) {
+// submitted is the screen on the listing after its wizard submitted a
+// restore into orders-prod: the wizard, the "Submitting" row it handed
+// over and the tag of its action.
+func submitted() (*Screen, *restoreform.Wizard, *api.Restore, restoreform.Tag) {
 	s := newScreen(160, 20)
 	feed(s, listing())
 	s.wizard = restoreform.New(s.common, restoreform.Options{Origin: ID})
@@ -171,6 +170,15 @@ func TestSubmittedRestoreListedBeforeItsAnswer(t *testing.T) {
 	w := s.wizard
 	pending := &api.Restore{ServiceID: orders.ID, Status: "Submitting", Message: "being submitted", CreatedAt: api.Time{Time: now}}
 	s.Update(restoreform.DoneMsg{Wizard: w, Submitted: true, Pending: pending})
+	return s, w, pending, restoreform.Tag{Wizard: w, Target: orders, SourceService: "orders-prod", SubmittedAt: now}
+}
+
+// TestSubmittedRestoreListedBeforeItsAnswer: when the listing shows the
+// submitted restore before the submit's answer comes, the "Submitting"
+// row gives way to it (never two rows for one restore) and the selection
+// follows; the answer then leaves one row.
+func TestSubmittedRestoreListedBeforeItsAnswer(t *testing.T) {
+	s, _, _, tag := submitted()
 	// a new restore on another service is not the submitted one
 	feed(s, append(listing(), api.Restore{ID: 8, ServiceID: replica.ID, Status: "Running"}))
 	if s.Table.SelectedID() != pendingRowID {
@@ -184,7 +192,6 @@ func TestSubmittedRestoreListedBeforeItsAnswer(t *testing.T) {
 	if s.Table.SelectedID() != "9" {
 		t.Fatalf("selected %q, want the listed restore 9", s.Table.SelectedID())
 	}
-	tag := restoreform.Tag{Wizard: w, Target: orders, SourceService: "orders-prod", SubmittedAt: now}
 	s.Update(kit.ActionDoneMsg{Tag: tag, Result: &api.Restore{ID: 9, ServiceID: orders.ID, Status: "Running"}})
 	n := 0
 	for _, r := range s.visible {
@@ -202,20 +209,13 @@ func TestSubmittedRestoreListedBeforeItsAnswer(t *testing.T) {
 // listing that predates it), is followed by a watch; a refusal brings
 // the wizard back with everything kept.
 func TestSubmittedRestoreAppearsAtOnce(t *testing.T) {
-	s := newScreen(160, 20)
-	feed(s, listing())
-	s.wizard = restoreform.New(s.common, restoreform.Options{Origin: ID})
-	s.mode = modeWizard
-	w := s.wizard
-	pending := &api.Restore{ServiceID: orders.ID, Status: "Submitting", Message: "being submitted", CreatedAt: api.Time{Time: now}}
-	s.Update(restoreform.DoneMsg{Wizard: w, Submitted: true, Pending: pending})
+	s, w, pending, tag := submitted()
 	if s.mode != modeList || s.Table.SelectedID() != pendingRowID {
 		t.Fatalf("mode %d selected %q", s.mode, s.Table.SelectedID())
 	}
 	if r := row(t, s, "-"); !strings.Contains(r, "orders-prod") || !strings.Contains(r, "Submitting") {
 		t.Fatalf("pending row %q", r)
 	}
-	tag := restoreform.Tag{Wizard: w, Target: orders, SourceService: "orders-prod", SubmittedAt: now}
 	_, cmd := s.Update(kit.ActionDoneMsg{Tag: tag, Result: &api.Restore{ID: 7, ServiceID: orders.ID, Status: "Running", Message: "server is not-ready"}})
 	if cmd == nil {
 		t.Fatal("no watch started")

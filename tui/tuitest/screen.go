@@ -2,7 +2,6 @@ package tuitest
 
 import (
 	"context"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -11,17 +10,16 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/skytui/skytui/api"
+	"github.com/skytui/skytui/internal/testenv"
 	"github.com/skytui/skytui/kit"
 	"github.com/skytui/skytui/sandbox"
 	"github.com/skytui/skytui/theme"
 )
 
-// Main runs a package's tests with the local time zone UTC (snapshots
-// show times): a package's TestMain calls it.
-func Main(m *testing.M) {
-	time.Local = time.UTC
-	os.Exit(m.Run())
-}
+// Main runs a package's tests in UTC (snapshots show times): a
+// package's TestMain calls it. It is testenv.Main, for the tests that
+// need nothing else of testenv.
+var Main = testenv.Main
 
 // Common is the context a screen or a form is tested in outside the
 // root: the default theme, a clock stopped at T0, profile "t".

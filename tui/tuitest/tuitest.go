@@ -15,14 +15,15 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/skytui/skytui/api"
+	"github.com/skytui/skytui/internal/testenv"
 	"github.com/skytui/skytui/keystore"
 	"github.com/skytui/skytui/kit"
 	"github.com/skytui/skytui/sandbox"
 )
 
 // T0 is the fixed start of every deterministic test (the demo sandbox's
-// "now").
-var T0 = time.Date(2026, 3, 14, 12, 0, 0, 0, time.UTC)
+// "now"): testenv.T0.
+var T0 = testenv.T0
 
 // TestKey is the API key of the test sandboxes.
 const TestKey = "test-key-123"
@@ -71,23 +72,21 @@ func SandboxWith(t testing.TB, o sandbox.Options) (*sandbox.Server, *sandbox.Man
 	o.Clock = clk
 	srv := sandbox.New(o)
 	t.Cleanup(func() { srv.Close() })
-	return srv, clk, Client(t, srv, o.APIKey, nil)
+	return srv, clk, Client(t, srv, api.Config{APIKey: o.APIKey})
 }
 
-// Client is a client of the in-process server h with key: the base URL
-// fixed, no retries; tweak, if not nil, changes the rest.
-func Client(t testing.TB, h http.Handler, key string, tweak func(*api.Config)) *api.Client {
+// Config is cfg for a client of the in-process server h: the base URL
+// fixed, no retries.
+func Config(h http.Handler, cfg api.Config) api.Config {
+	cfg.BaseURL, cfg.HTTPClient, cfg.MaxRetries = "http://127.0.0.1:8080", HTTPClient(h), -1
+	return cfg
+}
+
+// Client is a client of the in-process server h configured by
+// Config(h, cfg).
+func Client(t testing.TB, h http.Handler, cfg api.Config) *api.Client {
 	t.Helper()
-	cfg := api.Config{
-		BaseURL:    "http://127.0.0.1:8080",
-		APIKey:     key,
-		HTTPClient: HTTPClient(h),
-		MaxRetries: -1,
-	}
-	if tweak != nil {
-		tweak(&cfg)
-	}
-	c, err := api.New(cfg)
+	c, err := api.New(Config(h, cfg))
 	if err != nil {
 		t.Fatal(err)
 	}
