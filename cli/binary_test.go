@@ -294,6 +294,30 @@ func (h *binSandbox) sent(method, pathRE string) int {
 	return len(re.FindAllString(h.log.String(), -1))
 }
 
+// binPoll is a fast --poll-interval for --wait against the sandbox.
+var binPoll = []string{"--poll-interval", "50ms"}
+
+// serviceID reads a service's ID with `services get NAME -o json`.
+func (h *binSandbox) serviceID(name string) string {
+	h.t.Helper()
+	id, _ := jsonOf[map[string]any](h.t, first(h.run(0, "services", "get", name, "-o", "json")))["id"].(string)
+	if id == "" {
+		h.t.Fatalf("no ID for %s", name)
+	}
+	return id
+}
+
+// table runs a command that prints a table whose header is head, and
+// returns the table.
+func (h *binSandbox) table(head string, args ...string) string {
+	h.t.Helper()
+	so, _ := h.run(0, args...)
+	if got := strings.Join(tableRows(so)[0], " "); got != head {
+		h.t.Errorf("skytui %s: header %s, want %s", strings.Join(args, " "), got, head)
+	}
+	return so
+}
+
 // jsonOf decodes a command's -o json output.
 func jsonOf[T any](t *testing.T, s string) T {
 	t.Helper()
