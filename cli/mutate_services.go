@@ -63,11 +63,7 @@ sizes, versions, storage sizes).
 			if cf.wait {
 				id := s.ID
 				if id == "" { // the answer was not read: find it by name
-					svcs, err := c.client.ListServices(ctx)
-					if err != nil {
-						return err
-					}
-					found, err := resolveService(svcs, req.Name)
+					found, _, err := c.serviceByArg(cmd, "--name", req.Name)
 					if err != nil {
 						return err
 					}

@@ -140,11 +140,7 @@ func (e *env) runReplicationSetup(cmd *cobra.Command, secondary string, f *setup
 		}
 	}
 	ctx := cmd.Context()
-	svcs, err := c.client.ListServices(ctx)
-	if err != nil {
-		return err
-	}
-	pri, err := resolveService(svcs, f.primary)
+	pri, svcs, err := c.serviceByArg(cmd, "--primary", f.primary)
 	if err != nil {
 		return err
 	}
