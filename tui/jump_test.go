@@ -19,6 +19,12 @@ func TestJumpToBackupsAndRestoresAndBack(t *testing.T) {
 	h.sees(t, "b backups", "the footer lacks b")
 	h.sees(t, "R restores", "the footer lacks R")
 	h.sees(t, "m db shell", "the footer lacks m")
+	// escStays presses esc, after which the screen still shows on
+	escStays := func(on, what string) {
+		t.Helper()
+		h.Key("esc")
+		h.sees(t, on, what)
+	}
 	// backToServices presses esc, which must go back to the Services,
 	// orders-prod still selected
 	backToServices := func(what string) {
@@ -38,12 +44,10 @@ func TestJumpToBackupsAndRestoresAndBack(t *testing.T) {
 	h.Key("/")
 	h.TypeText("full")
 	h.Key("enter")
-	h.Key("esc")
-	h.sees(t, "Backups of orders-prod", "esc with a filter left the Backups")
+	escStays("Backups of orders-prod", "esc with a filter left the Backups")
 	// the detail pane next
 	h.Key("enter")
-	h.Key("esc")
-	h.sees(t, "Backups of orders-prod", "esc with the pane open left the Backups")
+	escStays("Backups of orders-prod", "esc with the pane open left the Backups")
 	backToServices("esc did not go back to Services")
 	if strings.Contains(h.Screen(), "esc back to") {
 		t.Fatalf("the footer still offers a way back:\n%s", h.Screen())
@@ -58,8 +62,7 @@ func TestJumpToBackupsAndRestoresAndBack(t *testing.T) {
 	}
 	// the service filter is the screen's: esc shows all first, as it says
 	h.sees(t, "(esc shows all)", "the Restores do not say esc shows all")
-	h.Key("esc")
-	h.sees(t, "[ 3 Restores ]", "esc went back before showing every restore")
+	escStays("[ 3 Restores ]", "esc went back before showing every restore")
 	h.sees(t, "esc back to services", "the footer does not say esc goes back")
 	backToServices("esc did not go back from the Restores")
 
@@ -67,8 +70,7 @@ func TestJumpToBackupsAndRestoresAndBack(t *testing.T) {
 	h.Key("b")
 	h.Key("3")
 	h.Key("2")
-	h.Key("esc")
-	h.sees(t, "[ 2 Backups ]", "esc went back after a switch by number")
+	escStays("[ 2 Backups ]", "esc went back after a switch by number")
 
 	// so does a ":" command to the screen already shown
 	h.Key("1")
@@ -80,6 +82,5 @@ func TestJumpToBackupsAndRestoresAndBack(t *testing.T) {
 	if strings.Contains(h.Screen(), "esc back to") {
 		t.Fatalf("the footer still offers a way back after :backups:\n%s", h.Screen())
 	}
-	h.Key("esc")
-	h.sees(t, "[ 2 Backups ]", "esc went back after a \":\" command to the screen shown")
+	escStays("[ 2 Backups ]", "esc went back after a \":\" command to the screen shown")
 }

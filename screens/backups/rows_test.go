@@ -292,9 +292,11 @@ func TestCopyKeyAndGTID(t *testing.T) {
 		if cmd == nil {
 			t.Fatal("no command")
 		}
-		seq := reflect.ValueOf(cmd())
-		first := seq.Index(0).Interface().(tea.Cmd)()
-		return first.(tea.RawMsg).Msg.(string)
+		seq, ok := tuitest.Sequence(cmd())
+		if !ok {
+			t.Fatal("the copy is not a sequence")
+		}
+		return seq[0]().(tea.RawMsg).Msg.(string)
 	}
 	if got := raw(press(s, "y")); !strings.Contains(got, "52;c;") || !strings.Contains(got, b64("aaa:"+sid+":pod")) {
 		t.Fatalf("y sent %q", got)

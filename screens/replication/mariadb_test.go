@@ -11,6 +11,7 @@ import (
 
 	"github.com/skytui/skytui/api"
 	"github.com/skytui/skytui/api/replsetup"
+	"github.com/skytui/skytui/internal/testenv"
 	"github.com/skytui/skytui/kit"
 	"github.com/skytui/skytui/sandbox"
 	"github.com/skytui/skytui/sandbox/mariadb/mariadbtest"
@@ -30,33 +31,7 @@ func openMariaDB(t *testing.T) (*sandbox.Server, *sandbox.ManualClock, *api.Clie
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { srv.Close() })
-	base, err := srv.Start("127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := api.New(api.Config{BaseURL: base, APIKey: tuitest.TestKey, MaxRetries: -1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return srv, clk, c
-}
-
-// eventually polls cond every 50 ms for up to a minute of wall time (real
-// servers start, dump and load at their own pace).
-func eventually(t *testing.T, what string, cond func() (bool, string)) {
-	t.Helper()
-	deadline := time.Now().Add(time.Minute)
-	for {
-		ok, last := cond()
-		if ok {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("waiting for %s; last: %s", what, last)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	return srv, clk, testenv.Serve(t, srv, tuitest.TestKey)
 }
 
 // statusScreen is the Replication screen on the saved pairs, outside the
@@ -106,7 +81,7 @@ func TestMariaDBWizardEndToEnd(t *testing.T) {
 	priID, secID := launch("real-orders"), launch("real-orders-copy")
 	clk.Advance(sandbox.LaunchDuration + time.Second)
 	for _, id := range []string{priID, secID} {
-		eventually(t, id+" ready", func() (bool, string) {
+		mariadbtest.Eventually(t, id+" ready", func() (bool, string) {
 			s, err := c.GetService(bg, id)
 			if err != nil {
 				return false, err.Error()
@@ -145,7 +120,7 @@ func TestMariaDBWizardEndToEnd(t *testing.T) {
 		t.Fatal(err)
 	}
 	clk.Advance(time.Hour)
-	eventually(t, "the backup", func() (bool, string) {
+	mariadbtest.Eventually(t, "the backup", func() (bool, string) {
 		o = eng.ListBackups(bg, w.Progress)
 		return o.Backup != nil, fmt.Sprintf("%+v", o.Backups)
 	})
@@ -162,7 +137,7 @@ func TestMariaDBWizardEndToEnd(t *testing.T) {
 	}
 	w.Apply(o, now())
 	clk.Advance(2 * time.Hour)
-	eventually(t, "the restore", func() (bool, string) {
+	mariadbtest.Eventually(t, "the restore", func() (bool, string) {
 		o = eng.CheckRestore(bg, w.Progress)
 		if o.Verdict == replsetup.Fail {
 			t.Fatalf("restore failed: %+v", o)
@@ -170,7 +145,7 @@ func TestMariaDBWizardEndToEnd(t *testing.T) {
 		return o.Verdict == replsetup.Pass, o.Summary
 	})
 	w.Apply(o, now())
-	eventually(t, "the secondary ready again", func() (bool, string) {
+	mariadbtest.Eventually(t, "the secondary ready again", func() (bool, string) {
 		s, err := c.GetService(bg, secID)
 		return err == nil && s.Ready(), fmt.Sprint(s, err)
 	})
@@ -194,7 +169,7 @@ func TestMariaDBWizardEndToEnd(t *testing.T) {
 	}
 	ss := newStatusScreen(t, c, clk, store)
 	var view string
-	eventually(t, "error 1045 in the status view", func() (bool, string) {
+	mariadbtest.Eventually(t, "error 1045 in the status view", func() (bool, string) {
 		view = ss.poll()
 		return strings.Contains(view, "Last IO err   1045:"), view
 	})
@@ -219,7 +194,7 @@ func TestMariaDBWizardEndToEnd(t *testing.T) {
 	if w.Current() != replsetup.StepDone {
 		t.Fatalf("wizard at %s", w.Current())
 	}
-	eventually(t, "Yes / Yes in the status view", func() (bool, string) {
+	mariadbtest.Eventually(t, "Yes / Yes in the status view", func() (bool, string) {
 		view = ss.poll()
 		return strings.Contains(view, "IO thread     Yes") && strings.Contains(view, "SQL thread    Yes"), view
 	})

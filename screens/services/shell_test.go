@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -313,17 +312,7 @@ func TestShellRealClientOnDemoEndpoint(t *testing.T) {
 func TestShellRealClientOddPassword(t *testing.T) {
 	mariadbtest.Require(t)
 	client := mariadbClient(t)
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	cl, err := mariadb.NewCluster(ctx, t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(cl.Close)
-	srv, err := cl.Start(ctx, mariadb.Options{Name: "shell"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	srv := mariadbtest.Start(t, mariadb.Options{Name: "shell"})[0]
 	db, err := srv.DB()
 	if err != nil {
 		t.Fatal(err)
