@@ -294,7 +294,7 @@ func TestSandboxKeyFromEnvironment(t *testing.T) {
 		e := &env{version: "test", stdout: &out, stderr: &out}
 		ctx, cancel := context.WithCancel(context.Background())
 		cancel() // serve, print, and return at once
-		if err := e.runSandbox(ctx, sandboxFlags{listen: "127.0.0.1:0", timeScale: 1}); err != nil {
+		if err := e.runSandbox(ctx, sandboxFlags{listen: "127.0.0.1:0", opts: sandbox.Options{TimeScale: 1}}); err != nil {
 			t.Fatal(err)
 		}
 		return out.String()

@@ -42,16 +42,12 @@ func Execute(ctx context.Context, version string) error {
 }
 
 type rootFlags struct {
-	demo       bool
-	apiURL     string
-	profile    string
-	debug      bool
-	accessible bool
-	noMouse    bool
-	readOnly   bool
-	refresh    time.Duration
-	timeScale  float64
-	hostile    bool
+	demo        bool
+	apiURL      string
+	profile     string
+	debug       bool
+	ui          tui.Options     // the flags' part of the terminal UI's options
+	demoSandbox sandbox.Options // with --demo, the flags' part of the sandbox's
 }
 
 func newRootCmd(e *env) *cobra.Command {
@@ -85,12 +81,12 @@ the command line.`,
 	fl.StringVar(&f.apiURL, "api-url", "", "API base URL, overriding the profile's (HTTPS unless loopback)")
 	fl.StringVar(&f.profile, "profile", "", "profile to use (default: the config file's default, else skysql)")
 	fl.BoolVar(&f.debug, "debug", false, "write a debug log to the user state directory (API key redacted)")
-	fl.BoolVar(&f.accessible, "accessible", false, "accessible mode: plain prompts, no animation")
-	fl.BoolVar(&f.noMouse, "no-mouse", false, "leave the mouse to the terminal (its own text selection); --accessible implies it")
-	fl.BoolVar(&f.readOnly, "read-only", false, "refuse every action that changes anything")
-	fl.DurationVar(&f.refresh, "refresh", 30*time.Second, "refresh interval when nothing is pending (0 = off, minimum 2s); default from the profile")
-	fl.Float64Var(&f.timeScale, "time-scale", 30, "with --demo: how much faster the sandbox clock runs")
-	fl.BoolVar(&f.hostile, "hostile", false, "with --demo: the demo data carries terminal control sequences (a test of the cleaning)")
+	fl.BoolVar(&f.ui.Accessible, "accessible", false, "accessible mode: plain prompts, no animation")
+	fl.BoolVar(&f.ui.NoMouse, "no-mouse", false, "leave the mouse to the terminal (its own text selection); --accessible implies it")
+	fl.BoolVar(&f.ui.ReadOnly, "read-only", false, "refuse every action that changes anything")
+	fl.DurationVar(&f.ui.SlowInterval, "refresh", 30*time.Second, "refresh interval when nothing is pending (0 = off, minimum 2s); default from the profile")
+	fl.Float64Var(&f.demoSandbox.TimeScale, "time-scale", 30, "with --demo: how much faster the sandbox clock runs")
+	fl.BoolVar(&f.demoSandbox.Hostile, "hostile", false, "with --demo: the demo data carries terminal control sequences (a test of the cleaning)")
 	cmd.AddCommand(newVersionCmd(e), newSandboxCmd(e), newAuthCmd(e), newCredsCmd(e))
 	cmd.AddCommand(scriptCmds(e)...)
 	addCompletions(e, cmd)
@@ -116,8 +112,8 @@ func randomKey() string {
 }
 
 func (e *env) runTUI(cmd *cobra.Command, f rootFlags) error {
-	if f.refresh != 0 && f.refresh < 2*time.Second {
-		return fmt.Errorf("--refresh %s: must be 0 (off) or at least 2s", f.refresh)
+	if r := f.ui.SlowInterval; r != 0 && r < 2*time.Second {
+		return fmt.Errorf("--refresh %s: must be 0 (off) or at least 2s", r)
 	}
 	logger, closeLog, err := openDebugLog(f.debug, e.stderr)
 	if err != nil {
@@ -126,18 +122,13 @@ func (e *env) runTUI(cmd *cobra.Command, f rootFlags) error {
 	defer closeLog()
 	ctx := cmd.Context()
 
-	opts := tui.Options{
-		Accessible:   f.accessible,
-		NoMouse:      f.noMouse,
-		ReadOnly:     f.readOnly,
-		SlowInterval: f.refresh,
-		FastInterval: 2 * time.Second,
-		Bell:         true,
-		Version:      e.version,
-	}
+	opts := f.ui
+	opts.FastInterval, opts.Bell, opts.Version = 2*time.Second, true, e.version
 	if f.demo {
 		key := randomKey()
-		sb := sandbox.New(sandbox.Options{APIKey: key, TimeScale: f.timeScale, DemoData: true, Logger: logger, SQL: sandbox.SQLDemo, Hostile: f.hostile})
+		so := f.demoSandbox
+		so.APIKey, so.DemoData, so.Logger, so.SQL = key, true, logger, sandbox.SQLDemo
+		sb := sandbox.New(so)
 		url, err := sb.Start("127.0.0.1:0")
 		if err != nil {
 			return fmt.Errorf("start the demo sandbox: %w", err)
@@ -188,12 +179,12 @@ func (e *env) runTUI(cmd *cobra.Command, f rootFlags) error {
 	if opts.Client, err = s.client(key, e.version, logger); err != nil {
 		return err
 	}
-	opts.Login = e.loginFunc(s, f.readOnly, logger)
+	opts.Login = e.loginFunc(s, f.ui.ReadOnly, logger)
 	opts.Profile = s.profile.Name
 	opts.Secrets = s.store
 	opts.Profiles = s.cfg.ProfileNames()
 	opts.ConfigWarnings = s.cfg.Warnings
-	opts.SwitchProfile = e.profileSwitcher(s, f.readOnly, logger)
+	opts.SwitchProfile = e.profileSwitcher(s, f.ui.ReadOnly, logger)
 	opts.ReadOnly = opts.ReadOnly || s.profile.ReadOnly
 	opts.Bell = s.profile.Bell
 	if !cmd.Flags().Changed("refresh") {
@@ -208,15 +199,9 @@ func (e *env) runTUI(cmd *cobra.Command, f rootFlags) error {
 }
 
 type sandboxFlags struct {
-	listen    string
-	apiKey    string
-	timeScale float64
-	noDemo    bool
-	faults    string
-	rateLimit float64
-	mariadb   bool
-	logReqs   bool
-	hostile   bool
+	listen, apiKey, faults   string
+	noDemo, mariadb, logReqs bool
+	opts                     sandbox.Options // the flags' part of the sandbox's options
 }
 
 func newSandboxCmd(e *env) *cobra.Command {
@@ -244,12 +229,12 @@ Point skytui at it with:
 	fl := cmd.Flags()
 	fl.StringVar(&f.listen, "listen", "127.0.0.1:8080", "address to listen on (loopback)")
 	fl.StringVar(&f.apiKey, "api-key", "", "API key the sandbox accepts (default: $SKYSQL_API_KEY, else random and printed)")
-	fl.Float64Var(&f.timeScale, "time-scale", 1, "sandbox seconds per real second (60: a 5-minute launch takes 5 s)")
+	fl.Float64Var(&f.opts.TimeScale, "time-scale", 1, "sandbox seconds per real second (60: a 5-minute launch takes 5 s)")
 	fl.BoolVar(&f.noDemo, "no-demo-data", false, "start empty")
 	fl.StringVar(&f.faults, "faults", "", "fault injection, e.g. latency=200ms,error=0.1,429=0.05,retry-after=2s,malformed=0.05,drop=0.05,timeout=0.02,unreadable=0.05,drop-after=0.02,empty=0.03,null=0.03,endless=0.02,huge=0.02")
 	fl.BoolVar(&f.logReqs, "log-requests", false, "print one line per request on stderr: method, path, query, status (never the API key)")
-	fl.Float64Var(&f.rateLimit, "rate-limit", 0, "requests per second per key before 429 (0 = unlimited)")
-	fl.BoolVar(&f.hostile, "hostile", false, "spoil the demo data's text with terminal control sequences and add a service with a 5,000-character name (a test of the client's cleaning)")
+	fl.Float64Var(&f.opts.RateLimit, "rate-limit", 0, "requests per second per key before 429 (0 = unlimited)")
+	fl.BoolVar(&f.opts.Hostile, "hostile", false, "spoil the demo data's text with terminal control sequences and add a service with a 5,000-character name (a test of the client's cleaning)")
 	fl.BoolVar(&f.mariadb, "mariadb", false, "back each ready service with a real local mariadbd (needs mariadb-server; starts without demo data)")
 	return cmd
 }
@@ -259,8 +244,8 @@ func (e *env) runSandbox(ctx context.Context, f sandboxFlags) error {
 	if host, _, err := net.SplitHostPort(f.listen); err != nil || !api.IsLoopbackHost(host) {
 		return fmt.Errorf("--listen %s: must be a loopback address such as 127.0.0.1:8080 (the sandbox speaks plain HTTP)", f.listen)
 	}
-	if f.timeScale <= 0 {
-		return fmt.Errorf("--time-scale %v: must be positive", f.timeScale)
+	if f.opts.TimeScale <= 0 {
+		return fmt.Errorf("--time-scale %v: must be positive", f.opts.TimeScale)
 	}
 	faults, err := sandbox.ParseFaults(f.faults)
 	if err != nil {
@@ -281,16 +266,9 @@ func (e *env) runSandbox(ctx context.Context, f sandboxFlags) error {
 	if f.logReqs {
 		logger = slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	}
-	sb, err := sandbox.Open(sandbox.Options{
-		APIKey:    key,
-		TimeScale: f.timeScale,
-		DemoData:  !f.noDemo && !f.mariadb,
-		Faults:    faults,
-		RateLimit: f.rateLimit,
-		SQL:       mode,
-		Logger:    logger,
-		Hostile:   f.hostile,
-	})
+	opts := f.opts
+	opts.APIKey, opts.DemoData, opts.Faults, opts.SQL, opts.Logger = key, !f.noDemo && !f.mariadb, faults, mode, logger
+	sb, err := sandbox.Open(opts)
 	if err != nil {
 		return err
 	}
