@@ -6,13 +6,14 @@ import (
 	"testing"
 
 	"github.com/skytui/skytui/sandbox"
+	"github.com/skytui/skytui/tui/tuitest"
 )
 
 func TestChangeServicesStopStart(t *testing.T) {
 	h, sb := newChangeHarness(t)
 	// stop is destructive: --yes, or nothing is sent
 	h.fails(exitRefused, "skytui: services stop is destructive: pass --yes", h.live("services", "stop", sandbox.DemoReplica)...)
-	if n := changes(sb); n != 0 {
+	if n := tuitest.Changes(sb); n != 0 {
 		t.Fatalf("%d changes sent without --yes", n)
 	}
 	s := decodeJSON[map[string]any](t, h.ok(h.live("services", "stop", sandbox.DemoReplica, "--yes", "--wait", "--poll-interval", "20ms", "-o", "json")...))
@@ -55,7 +56,7 @@ func TestChangeServicesDelete(t *testing.T) {
 	h.fails(exitRefused, "skytui: services delete is destructive: pass --yes", h.live("services", "delete", sandbox.DemoLegacy, "--confirm", sandbox.DemoLegacy)...)
 	h.fails(exitRefused, `skytui: services delete: --confirm "legacy" does not match the target service's name: pass --confirm legacy-batch`,
 		h.live("services", "delete", sandbox.DemoLegacy, "--yes", "--confirm", "legacy")...)
-	if n := changes(sb); n != 0 {
+	if n := tuitest.Changes(sb); n != 0 {
 		t.Fatalf("%d changes sent by refused deletes", n)
 	}
 	s := decodeJSON[map[string]any](t, h.ok(h.live("services", "delete", sandbox.DemoLegacy, "--yes", "--confirm", sandbox.DemoLegacy, "--wait", "--poll-interval", "20ms", "-o", "json")...))
@@ -73,7 +74,7 @@ func TestChangeServicesScale(t *testing.T) {
 	h.fails(exitUsage, "skytui: --size sky-1x1: not offered for es-replica on aws; choose one of sky-2x8", h.live("services", "scale", sandbox.DemoOrders, "--size", "sky-1x1")...)
 	stderr := h.fails(exitUsage, "skytui: invalid request: --storage (storage): can only grow", h.live("services", "scale", sandbox.DemoOrders, "--storage", "100")...)
 	_ = stderr
-	if n := changes(sb); n != 0 {
+	if n := tuitest.Changes(sb); n != 0 {
 		t.Fatalf("%d changes sent by refused scales", n)
 	}
 	s := decodeJSON[map[string]any](t, h.ok(h.live("services", "scale", sandbox.DemoOrders, "--size", "sky-16x64", "--wait", "--poll-interval", "20ms", "-o", "json")...))

@@ -21,6 +21,7 @@ import (
 	"github.com/skytui/skytui/api"
 	"github.com/skytui/skytui/api/replsetup"
 	"github.com/skytui/skytui/sandbox"
+	"github.com/skytui/skytui/tui/tuitest"
 	"github.com/skytui/skytui/sandbox/demosql"
 	"github.com/skytui/skytui/sandbox/mariadb/mariadbtest"
 )
@@ -73,7 +74,7 @@ func TestReplicationSetupRefusals(t *testing.T) {
 	} {
 		h.fails(c.code, c.want, c.args...)
 	}
-	if n := changes(sb); n != 0 {
+	if n := tuitest.Changes(sb); n != 0 {
 		t.Fatalf("%d changes sent by refused commands", n)
 	}
 
@@ -569,7 +570,7 @@ func TestReplicationSetupChecksFlagsBeforeChanges(t *testing.T) {
 	if code != exitFailed || !strings.Contains(stderr, "skytui: replication setup stopped at step 2 (backup): --backup abcdefabcdef is not among orders-prod's backups") {
 		t.Fatalf("exit %d\n%s", code, stderr)
 	}
-	if n := changes(sb); n != 0 {
+	if n := tuitest.Changes(sb); n != 0 {
 		t.Errorf("%d changes sent before the flags were checked\n%s", n, stderr)
 	}
 	if lines := stepLines(stderr); len(lines) != 2 || !strings.HasPrefix(lines[1], "FAIL  2 backup: ") {
