@@ -21,9 +21,9 @@ import (
 	"github.com/skytui/skytui/api"
 	"github.com/skytui/skytui/api/replsetup"
 	"github.com/skytui/skytui/sandbox"
-	"github.com/skytui/skytui/tui/tuitest"
 	"github.com/skytui/skytui/sandbox/demosql"
 	"github.com/skytui/skytui/sandbox/mariadb/mariadbtest"
+	"github.com/skytui/skytui/tui/tuitest"
 )
 
 // replHarness is the demo sandbox with its SQL endpoints, on a fast

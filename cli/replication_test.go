@@ -7,7 +7,9 @@ import (
 	"testing"
 
 	"github.com/skytui/skytui/api"
+	"github.com/skytui/skytui/api/replsetup"
 	"github.com/skytui/skytui/sandbox"
+	"github.com/skytui/skytui/tui/tuitest"
 )
 
 // TestReplicationStatus: the status of a secondary read over SQL on the
@@ -27,46 +29,28 @@ func TestReplicationStatus(t *testing.T) {
 		t.Errorf("before setup: %+v", rs[0])
 	}
 
-	// configure it as the wizard's steps 4 to 6 do
+	// configure it as the wizard's steps 4 to 6 do (the engine's calls),
+	// from the primary's current GTID position
 	ctx := context.Background()
-	svc := func(name string) map[string]any {
-		return decodeJSON[map[string]any](t, h.ok(h.live("services", "get", name, "-o", "json")...))
+	c := tuitest.Client(t, sb, api.Config{APIKey: goodKey})
+	prim, sec := tuitest.Service(t, c, sandbox.DemoOrders), tuitest.Service(t, c, sandbox.DemoReplica)
+	user, pass, _ := sb.Credentials(prim.ID)
+	pdb, err := api.OpenSQL(api.SQLTarget{Host: prim.FQDN, Port: prim.ReadWritePort(), User: user, Password: pass})
+	if err != nil {
+		t.Fatal(err)
 	}
-	prim, sec := svc(sandbox.DemoOrders), svc(sandbox.DemoReplica)
-	rwPort := func(s map[string]any) int {
-		for _, ep := range s["endpoints"].([]any) {
-			for _, p := range ep.(map[string]any)["ports"].([]any) {
-				if p.(map[string]any)["name"] == "readwrite" {
-					return int(p.(map[string]any)["port"].(float64))
-				}
-			}
-		}
-		t.Fatalf("no readwrite port: %v", s)
-		return 0
-	}
-	open := func(s map[string]any) *api.SQLClient {
-		user, pass, _ := sb.Credentials(s["id"].(string))
-		db, err := api.OpenSQL(api.SQLTarget{Host: s["fqdn"].(string), Port: rwPort(s), User: user, Password: pass})
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { db.Close() })
-		return db
-	}
-	pdb, sdb := open(prim), open(sec)
+	defer pdb.Close()
 	gtid, err := pdb.GTIDStatus(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
-	grant, err := sdb.ChangeExternalPrimaryGTID(ctx, prim["fqdn"].(string), rwPort(prim), gtid.BinlogPos, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := pdb.RunGrant(ctx, grant); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := sdb.StartReplication(ctx); err != nil {
-		t.Fatal(err)
+	eng := newEngine(c)
+	p := replsetup.Progress{PrimaryID: prim.ID, SecondaryID: sec.ID, Method: replsetup.MethodGTID, GTID: gtid.BinlogPos}
+	change := eng.ChangePrimary(ctx, p)
+	for _, o := range []replsetup.Outcome{change, eng.RunGrant(ctx, p, change.Grant), eng.StartReplication(ctx, p)} {
+		if o.Verdict != replsetup.Pass {
+			t.Fatalf("step %d: %+v", o.Step, o)
+		}
 	}
 
 	out := h.ok(h.live("replication", "status", sandbox.DemoReplica, "--no-headers")...)
@@ -76,8 +60,8 @@ func TestReplicationStatus(t *testing.T) {
 	if err := json.Unmarshal([]byte(h.ok(h.live("replication", "status", sandbox.DemoReplica, "-o", "json")...)), &rs); err != nil || !rs[0].OK || rs[0].IORunning != "Yes" {
 		t.Errorf("running JSON: %+v %v", rs, err)
 	}
-	user, pass, _ := sb.Credentials(sec["id"].(string))
-	if strings.Contains(out, pass) || strings.Contains(out, grant) || user == "" {
+	user, pass, _ = sb.Credentials(sec.ID)
+	if strings.Contains(out, pass) || strings.Contains(out, change.Grant) || user == "" {
 		t.Error("a secret in the status")
 	}
 	h.fails(exitFailed, "skytui: replication status of legacy-batch: legacy-batch is stopped", h.live("replication", "status", sandbox.DemoLegacy)...)
