@@ -68,24 +68,6 @@ func queryString(t *testing.T, s *mariadb.Server, q string) string {
 	return v
 }
 
-func waitStatus(t *testing.T, c *api.SQLClient, what string, ok func(*api.ReplicationStatus) bool) *api.ReplicationStatus {
-	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for {
-		st, err := c.ReplicationStatus(context.Background())
-		if err != nil {
-			t.Fatal(err)
-		}
-		if ok(st) {
-			return st
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("waiting for %s; last status %+v", what, st)
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
-}
-
 // The whole replication setup against real servers, through the SQL client
 // the wizard uses: the failure path without the grant, then the grant,
 // then rows written on the primary arrive on the secondary.
@@ -119,21 +101,13 @@ func TestReplicationOnRealMariaDB(t *testing.T) {
 	if msg, err := sec.StartReplication(ctx); err != nil || msg == "" {
 		t.Fatalf("start: %q %v", msg, err)
 	}
-	st := waitStatus(t, sec, "error 1045", func(s *api.ReplicationStatus) bool { return s.LastIOErrno == api.ErAccessDenied })
+	st := mariadbtest.WaitStatus(t, sec, "error 1045", func(s *api.ReplicationStatus) bool { return s.LastIOErrno == api.ErAccessDenied })
 	if st.Running() || !strings.EqualFold(st.IORunning, "Connecting") {
 		t.Errorf("IO thread should be Connecting, got %q", st.IORunning)
 	}
 
-	if err := pri.RunGrant(ctx, grant); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := sec.StopReplication(ctx); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := sec.StartReplication(ctx); err != nil {
-		t.Fatal(err)
-	}
-	st = waitStatus(t, sec, "Yes/Yes", (*api.ReplicationStatus).Running)
+	mariadbtest.GrantAndRestart(t, pri, sec, grant)
+	st = mariadbtest.WaitStatus(t, sec, "Yes/Yes", (*api.ReplicationStatus).Running)
 	if st.MasterPort != primary.Port || st.SecondsBehindMaster == nil || st.UsingGTID == "" {
 		t.Errorf("status %+v", st)
 	}
@@ -154,7 +128,7 @@ func TestReplicationOnRealMariaDB(t *testing.T) {
 	if _, err := sec.StopReplication(ctx); err != nil {
 		t.Fatal(err)
 	}
-	st = waitStatus(t, sec, "stopped", func(s *api.ReplicationStatus) bool { return strings.EqualFold(s.IORunning, "No") })
+	st = mariadbtest.WaitStatus(t, sec, "stopped", func(s *api.ReplicationStatus) bool { return strings.EqualFold(s.IORunning, "No") })
 	if st.SecondsBehindMaster != nil {
 		t.Errorf("Seconds_Behind_Master should be NULL while stopped, got %d", *st.SecondsBehindMaster)
 	}

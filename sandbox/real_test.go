@@ -147,35 +147,15 @@ func TestMariaDBReplicationEndToEnd(t *testing.T) {
 	if !strings.HasPrefix(grant, "GRANT REPLICATION SLAVE ON *.* TO 'skysql_replication_"+secID+"'@'127.0.0.1' IDENTIFIED BY '") {
 		t.Fatalf("grant %q", grant)
 	}
-	status := func(what string, ok func(*api.ReplicationStatus) bool) *api.ReplicationStatus {
-		t.Helper()
-		var st *api.ReplicationStatus
-		mariadbtest.Eventually(t, what, func() (bool, string) {
-			var err error
-			if st, err = secondary.ReplicationStatus(ctx); err != nil {
-				t.Fatal(err)
-			}
-			return ok(st), fmt.Sprintf("%+v", st)
-		})
-		return st
-	}
 	if _, err := secondary.StartReplication(ctx); err != nil {
 		t.Fatal(err)
 	}
-	st := status("error 1045", func(s *api.ReplicationStatus) bool { return s.LastIOErrno == api.ErAccessDenied })
+	st := mariadbtest.WaitStatus(t, secondary, "error 1045", func(s *api.ReplicationStatus) bool { return s.LastIOErrno == api.ErAccessDenied })
 	if st.IORunning != "Connecting" || st.SecondsBehindMaster != nil {
 		t.Fatalf("without the grant: %+v", st)
 	}
-	if err := primary.RunGrant(ctx, grant); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := secondary.StopReplication(ctx); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := secondary.StartReplication(ctx); err != nil {
-		t.Fatal(err)
-	}
-	st = status("Yes/Yes", (*api.ReplicationStatus).Running)
+	mariadbtest.GrantAndRestart(t, primary, secondary, grant)
+	st = mariadbtest.WaitStatus(t, secondary, "Yes/Yes", (*api.ReplicationStatus).Running)
 	if st.SecondsBehindMaster == nil || st.MasterPort != pri.ReadWritePort() || st.UsingGTID != "Slave_Pos" {
 		t.Fatalf("replicating: %+v", st)
 	}

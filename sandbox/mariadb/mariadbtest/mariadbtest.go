@@ -1,16 +1,19 @@
 // Package mariadbtest holds what tests against real MariaDB servers share:
 // the rule that a missing MariaDB skips a test but fails it under CI=true,
-// servers started for a test, a poll for what they do at their own pace,
-// and small SQL helpers that fail the test on error.
+// servers started for a test, a poll for what they do at their own pace
+// (their replication status among it), and small SQL helpers that fail
+// the test on error.
 package mariadbtest
 
 import (
 	"context"
 	"database/sql"
+	"fmt"
 	"os"
 	"testing"
 	"time"
 
+	"github.com/skytui/skytui/api"
 	"github.com/skytui/skytui/sandbox/mariadb"
 )
 
@@ -97,5 +100,36 @@ func Eventually(t testing.TB, what string, cond func() (bool, string)) {
 			t.Fatalf("waiting for %s; last: %s", what, last)
 		}
 		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// WaitStatus polls the replication status of c until ok holds (as
+// Eventually does) and returns it.
+func WaitStatus(t testing.TB, c *api.SQLClient, what string, ok func(*api.ReplicationStatus) bool) *api.ReplicationStatus {
+	t.Helper()
+	var st *api.ReplicationStatus
+	Eventually(t, what, func() (bool, string) {
+		var err error
+		if st, err = c.ReplicationStatus(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		return ok(st), fmt.Sprintf("%+v", st)
+	})
+	return st
+}
+
+// GrantAndRestart runs the replication grant on the primary, then stops
+// and starts replication on the secondary so that it logs in again.
+func GrantAndRestart(t testing.TB, primary, secondary *api.SQLClient, grant string) {
+	t.Helper()
+	ctx := context.Background()
+	if err := primary.RunGrant(ctx, grant); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := secondary.StopReplication(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := secondary.StartReplication(ctx); err != nil {
+		t.Fatal(err)
 	}
 }
