@@ -184,6 +184,22 @@ func (t *Table) SetFilter(f string) {
 	t.refilter()
 }
 
+// FilterFirst gives the filter the first say over a key in a table that
+// is one step of a flow: while the filter is typed every key is the
+// table's, and back (esc) with a filter kept clears it. used reports that
+// the key was taken; otherwise the step's own keys come next.
+func (t *Table) FilterFirst(msg tea.KeyPressMsg, back key.Binding) (used bool, cmd tea.Cmd) {
+	if t.Filtering() {
+		_, cmd := t.Update(msg)
+		return true, cmd
+	}
+	if key.Matches(msg, back) && t.Filter() != "" {
+		t.SetFilter("")
+		return true, nil
+	}
+	return false, nil
+}
+
 // Update handles navigation and the filter. It reports whether it used the
 // message.
 func (t *Table) Update(msg tea.Msg) (bool, tea.Cmd) {

@@ -38,16 +38,11 @@ func (r *Wizard) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		}
 		return nil
 	case stageTarget:
-		if r.targets.Filtering() {
-			_, cmd := r.targets.Update(msg)
+		if used, cmd := r.targets.FilterFirst(msg, k.Back); used {
 			return cmd
 		}
 		switch {
 		case key.Matches(msg, k.Back):
-			if r.targets.Filter() != "" {
-				r.targets.SetFilter("")
-				return nil
-			}
 			return r.back()
 		case key.Matches(msg, k.Next):
 			return r.chooseTarget()
@@ -126,16 +121,11 @@ func (r *Wizard) chooseTarget() tea.Cmd {
 func (r *Wizard) onBackupKey(msg tea.KeyPressMsg) tea.Cmd {
 	k := r.keys
 	if r.pickingSource {
-		if r.sources.Filtering() {
-			_, cmd := r.sources.Update(msg)
+		if used, cmd := r.sources.FilterFirst(msg, k.Back); used {
 			return cmd
 		}
 		switch {
 		case key.Matches(msg, k.Back):
-			if r.sources.Filter() != "" {
-				r.sources.SetFilter("")
-				return nil
-			}
 			r.pickingSource = false
 			return nil
 		case key.Matches(msg, k.Next):
@@ -154,16 +144,11 @@ func (r *Wizard) onBackupKey(msg tea.KeyPressMsg) tea.Cmd {
 		_, cmd := r.sources.Update(msg)
 		return cmd
 	}
-	if r.backupTable.Filtering() {
-		_, cmd := r.backupTable.Update(msg)
+	if used, cmd := r.backupTable.FilterFirst(msg, k.Back); used {
 		return cmd
 	}
 	switch {
 	case key.Matches(msg, k.Back):
-		if r.backupTable.Filter() != "" {
-			r.backupTable.SetFilter("")
-			return nil
-		}
 		return r.back()
 	case key.Matches(msg, k.SourceService):
 		r.pickingSource = true

@@ -213,16 +213,16 @@ func (mf *managedFlow) keyMap() kit.Keys {
 
 // onKey is a key in the flow; back reports leaving it.
 func (mf *managedFlow) onKey(msg tea.KeyPressMsg, eng *replsetup.Engine) (cmd tea.Cmd, back bool) {
-	if mf.phase != review && mf.table.Filtering() {
-		_, cmd := mf.table.Update(msg)
-		return cmd, false
-	}
 	k := mf.keys
+	if mf.phase != review {
+		if used, cmd := mf.table.FilterFirst(msg, k.Back); used {
+			mf.layout()
+			return cmd, false
+		}
+	}
 	switch {
 	case key.Matches(msg, k.Back):
 		switch {
-		case mf.phase != review && mf.table.Filter() != "":
-			mf.table.SetFilter("")
 		case mf.busy:
 		case mf.phase == review:
 			mf.phase, mf.replica, mf.err = pickReplica, nil, ""

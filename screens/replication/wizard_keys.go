@@ -274,18 +274,12 @@ func (wz *wizard) chooserView(w int) []string {
 // onChooserKey: esc clears the filter, then the primary, then leaves;
 // enter chooses; the rest moves in the table.
 func (wz *wizard) onChooserKey(msg tea.KeyPressMsg) tea.Cmd {
-	c := wz.chooser
-	if c.table.Filtering() {
-		_, cmd := c.table.Update(msg)
+	c, k := wz.chooser, wz.keys
+	if used, cmd := c.table.FilterFirst(msg, k.Back); used {
 		return cmd
 	}
-	k := wz.keys
 	switch {
 	case key.Matches(msg, k.Back):
-		if c.table.Filter() != "" {
-			c.table.SetFilter("")
-			return nil
-		}
 		if c.primary != nil {
 			c.primary, c.err = nil, ""
 			wz.rebuildChooser()

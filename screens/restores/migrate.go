@@ -346,16 +346,11 @@ func (m *migration) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	k := m.keys
 	switch m.step {
 	case migSource, migTarget:
-		if m.table.Filtering() {
-			_, cmd := m.table.Update(msg)
+		if used, cmd := m.table.FilterFirst(msg, k.Back); used {
 			return cmd
 		}
 		switch {
 		case key.Matches(msg, k.Back):
-			if m.table.Filter() != "" {
-				m.table.SetFilter("")
-				return nil
-			}
 			if m.step == migTarget {
 				m.step = migSource
 				m.stepErr = ""

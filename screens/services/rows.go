@@ -42,6 +42,18 @@ func (s *Screen) sortServices() {
 	})
 }
 
+// nodesText is a service's node count: none when it has none, unread
+// when the API sent a value skytui cannot read.
+func nodesText(v *api.Service, none, unread string) string {
+	switch {
+	case !v.Known("nodes"):
+		return unread
+	case v.Nodes > 0:
+		return strconv.Itoa(v.Nodes)
+	}
+	return none
+}
+
 // rebuildRows sorts the services and hands the table its rows; the table
 // keeps the cursor on the same ID.
 func (s *Screen) rebuildRows() {
@@ -52,13 +64,7 @@ func (s *Screen) rebuildRows() {
 	for i := range s.services {
 		v := &s.services[i]
 		s.byID[v.ID] = i
-		nodes := ""
-		switch {
-		case !v.Known("nodes"):
-			nodes = "?"
-		case v.Nodes > 0:
-			nodes = strconv.Itoa(v.Nodes)
-		}
+		nodes := nodesText(v, "", "?")
 		rows[i] = kit.Row{
 			ID: v.ID,
 			Cells: []string{
@@ -141,13 +147,7 @@ func detailSections(v *api.Service, now time.Time) []kit.Section {
 	if !v.UpdatedOn.IsZero() {
 		updated = v.UpdatedOn.Local().Format("2006-01-02 15:04:05")
 	}
-	nodes := "-"
-	switch {
-	case !v.Known("nodes"):
-		nodes = "? (the API sent a value skytui cannot read)"
-	case v.Nodes > 0:
-		nodes = strconv.Itoa(v.Nodes)
-	}
+	nodes := nodesText(v, "-", "? (the API sent a value skytui cannot read)")
 	svc := kit.Section{Fields: []kit.Field{
 		{Label: "Status", Value: statusText(v, now), Kind: theme.StatusKind(v.Status)},
 		{Label: "Name", Value: v.Name},
