@@ -263,9 +263,8 @@ func newServicesCmd(e *env) *cobra.Command {
 		}
 		return c.out.emit(e.stdout, s, servicesTable([]api.Service{*s}))
 	})
-	noun := newNoun("services", "List services or read one", append([]*cobra.Command{list, get, newServicesCreateCmd(e), newServicesCredentialsCmd(e)}, e.lifecycleCmds()...)...)
-	noun.Short = "List, read, create, stop, start, scale or delete services; read their credentials"
-	return noun
+	return newNoun("services", "List, read, create, stop, start, scale or delete services; read their credentials",
+		append([]*cobra.Command{list, get, newServicesCreateCmd(e), newServicesCredentialsCmd(e)}, e.lifecycleCmds()...)...)
 }
 
 func servicesTable(svcs []api.Service) *table {
@@ -308,9 +307,7 @@ func newBackupsCmd(e *env) *cobra.Command {
 		return c.out.emit(e.stdout, nonNil(backups), backupsTable(backups, serviceNames(svcs)))
 	})
 	list.Flags().StringVar(&status, "status", "", "only backups of this status (case and - or _ do not matter)")
-	noun := newNoun("backups", "List backups", list, newBackupsCreateCmd(e))
-	noun.Short = "List backups or take one"
-	return noun
+	return newNoun("backups", "List backups or take one", list, newBackupsCreateCmd(e))
 }
 
 func backupsTable(backups []api.Backup, names map[string]string) *table {
@@ -379,9 +376,7 @@ func newRestoresCmd(e *env) *cobra.Command {
 	get := e.newRestoreCmd("get ID", "Read one restore by its ID", func(cmd *cobra.Command, c *api.Client, id int64) (*api.Restore, error) {
 		return c.GetRestore(cmd.Context(), id)
 	})
-	noun := newNoun("restores", "List restores or read one", list, get, newRestoresCreateCmd(e), newRestoresDeleteCmd(e))
-	noun.Short = "List, read, start or delete restores"
-	return noun
+	return newNoun("restores", "List, read, start or delete restores", list, get, newRestoresCreateCmd(e), newRestoresDeleteCmd(e))
 }
 
 // sweepRestores lists the restores of every service: one listing on the

@@ -166,7 +166,7 @@ var restoreFlags = map[string]string{
 type restoreSource struct {
 	backup, backupID                        string
 	bucket, file, method, creds, encKeyName string
-	from, at                                string // point in time (restore_pitr.go)
+	from, at                                string // point in time (forms/restoreform/steps.go)
 }
 
 func newRestoresCreateCmd(e *env) *cobra.Command {
