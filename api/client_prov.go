@@ -5,9 +5,13 @@ package api
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
+	"strings"
 )
 
 // ListServices returns every service, following page tokens.
@@ -88,11 +92,18 @@ func (c *Client) AddAllowListEntry(ctx context.Context, id, ip string) ([]AllowL
 	return out, nil
 }
 
+// ErrAllowListsDiffer is SetAllowListComment's refusal, with nothing sent
+// but the read, when the service's endpoints list different addresses.
+var ErrAllowListsDiffer = errors.New("the service's endpoints have different allow lists")
+
 // SetAllowListComment adds ip with a comment, or sets the comment of ip
 // when it is listed already. POST takes no comment, so this reads the
 // allow list and replaces it whole with PUT (`[{"ip","comment"}]`): a
-// change someone else makes between the two is overwritten. Never
-// retried.
+// change someone else makes between the two is overwritten. The PUT names
+// no endpoint, so when the service's endpoints list different addresses
+// it is refused (ErrAllowListsDiffer) before anything is sent: one list
+// for all would drop some endpoint's addresses or open another to them.
+// Never retried.
 func (c *Client) SetAllowListComment(ctx context.Context, id, ip, comment string) ([]AllowListGroup, error) {
 	if err := ValidateAllowListIP(ip); err != nil {
 		return nil, err
@@ -105,6 +116,9 @@ func (c *Client) SetAllowListComment(ctx context.Context, id, ip, comment string
 	var entries []AllowListEntry
 	if len(groups) > 0 {
 		entries = append(entries, groups[0].AllowList...)
+	}
+	if err := sameAllowLists(groups); err != nil {
+		return nil, err
 	}
 	found := false
 	for i := range entries {
@@ -120,6 +134,26 @@ func (c *Client) SetAllowListComment(ctx context.Context, id, ip, comment string
 		return nil, err
 	}
 	return out, nil
+}
+
+// sameAllowLists reports, as ErrAllowListsDiffer naming the endpoints, a
+// service whose endpoints do not list the same addresses.
+func sameAllowLists(groups []AllowListGroup) error {
+	set := func(g AllowListGroup) string {
+		ips := make([]string, 0, len(g.AllowList))
+		for _, e := range g.AllowList {
+			ips = append(ips, NormalizeAllowListIP(e.IP))
+		}
+		slices.Sort(ips)
+		return strings.Join(slices.Compact(ips), " ")
+	}
+	for _, g := range groups[min(1, len(groups)):] {
+		if set(g) != set(groups[0]) {
+			return fmt.Errorf("%w (%s lists %d addresses, %s lists %d): a comment is set by replacing the whole list, which names no endpoint; nothing was sent",
+				ErrAllowListsDiffer, OrID(groups[0].Name, "first"), len(groups[0].AllowList), OrID(g.Name, "another"), len(g.AllowList))
+		}
+	}
+	return nil
 }
 
 // RemoveAllowListEntry removes one address or network. Sent again only

@@ -738,3 +738,49 @@ func TestAllowListEmptyOrNullIsAnError(t *testing.T) {
 		}
 	}
 }
+
+// A comment is set by replacing the service's whole allow list (PUT names
+// no endpoint): with the endpoints listing the same addresses it is sent,
+// the list kept; with different lists it is refused and nothing is sent.
+func TestAllowListCommentAcrossEndpoints(t *testing.T) {
+	for _, tc := range []struct {
+		name, replica string
+		refused       bool
+	}{
+		{"same lists", `[{"ip":"203.0.113.7/32"},{"ip":"198.51.100.0/24"}]`, false},
+		{"different lists", `[{"ip":"203.0.113.7/32"}]`, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var mu sync.Mutex
+			var puts []string
+			h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				w.Header().Set("Content-Type", "application/json")
+				if r.Method == http.MethodPut {
+					body, _ := io.ReadAll(r.Body)
+					mu.Lock()
+					puts = append(puts, string(body))
+					mu.Unlock()
+				}
+				fmt.Fprintf(w, `[{"name":"primary","allow_list":[{"ip":"198.51.100.0/24"},{"ip":"203.0.113.7/32","comment":"office"}]},{"name":"replica","allow_list":%s}]`, tc.replica)
+			})
+			c, _ := newTestClient(t, h)
+			_, err := c.SetAllowListComment(context.Background(), "dbtx1", "192.0.2.1", "VPN")
+			mu.Lock()
+			defer mu.Unlock()
+			if tc.refused {
+				if !errors.Is(err, ErrAllowListsDiffer) || !strings.Contains(err.Error(), "replica lists 1)") || len(puts) != 0 {
+					t.Fatalf("err %v, %d PUTs", err, len(puts))
+				}
+				return
+			}
+			if err != nil || len(puts) != 1 {
+				t.Fatalf("err %v, PUTs %q", err, puts)
+			}
+			for _, want := range []string{`"ip":"198.51.100.0/24"`, `"comment":"office"`, `"ip":"192.0.2.1/32","comment":"VPN"`} {
+				if !strings.Contains(puts[0], want) {
+					t.Fatalf("PUT %s lacks %s", puts[0], want)
+				}
+			}
+		})
+	}
+}

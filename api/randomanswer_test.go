@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"hash/fnv"
 	"math"
@@ -671,6 +672,11 @@ func TestRandomAnswersFromTheDescription(t *testing.T) {
 		for i := range n {
 			rs.reset(seed^uint64(ci)<<40^uint64(i)<<20, i < 25)
 			got, err := cc.call(ctx, c)
+			if errors.Is(err, api.ErrAllowListsDiffer) {
+				// a refusal, before any change is sent, of a PUT that
+				// would change the allow lists of endpoints not asked about
+				err = nil
+			}
 			rs.mu.Lock()
 			served, bad := rs.served, rs.bad
 			answers += len(served)
