@@ -224,3 +224,53 @@ func TestDialogHintsAreTheirBindings(t *testing.T) {
 		t.Errorf("HintLine %q", got)
 	}
 }
+
+// A list given orders: s cycles through them, each in its natural
+// direction first, S reverses; both re-sort, are listed in the help after
+// the screen's keys, and the status line's note says the order.
+func TestListViewSort(t *testing.T) {
+	c := &Common{Theme: theme.Default()}
+	l := NewListView(c, "Things", "things", []Column{{Title: "NAME", Min: 4, Max: 10}})
+	sorts := 0
+	l.SetSort([]string{"name", "created"}, []bool{false, true}, 0, false, func() { sorts++ })
+	press := func(k string) {
+		msg, _ := KeyPress(k)
+		if used, _ := l.HandleKey(msg); !used {
+			t.Fatalf("%s not used", k)
+		}
+	}
+	type order struct {
+		by   int
+		desc bool
+	}
+	steps := []struct {
+		key  string
+		want order
+		note string
+	}{
+		{"s", order{1, true}, "sort: created " + c.Theme.Glyphs.SortDesc},
+		{"S", order{1, false}, "sort: created " + c.Theme.Glyphs.SortAsc},
+		{"s", order{0, false}, "sort: name " + c.Theme.Glyphs.SortAsc},
+		{"S", order{0, true}, "sort: name " + c.Theme.Glyphs.SortDesc},
+	}
+	for i, st := range steps {
+		press(st.key)
+		if by, desc := l.SortOrder(); (order{by, desc}) != st.want || l.SortNote() != st.note || sorts != i+1 {
+			t.Fatalf("after %s: order %d %v, note %q, %d sorts", st.key, by, desc, l.SortNote(), sorts)
+		}
+	}
+	own := Bind("n", "new thing")
+	full := l.KeyMap(nil, own).FullHelp()[0]
+	var helps []string
+	for _, b := range full {
+		helps = append(helps, b.Help().Key+" "+b.Help().Desc)
+	}
+	if got := strings.Join(helps, ", "); !strings.Contains(got, "n new thing, s sort: name/created, S reverse sort") {
+		t.Fatalf("help %s", got)
+	}
+	plain := NewListView(c, "Things", "things", []Column{{Title: "NAME", Min: 4, Max: 10}})
+	s, _ := KeyPress("s")
+	if used, _ := plain.HandleKey(s); used || plain.SortNote() != "" {
+		t.Fatal("a list without orders took s")
+	}
+}

@@ -2,6 +2,7 @@ package kit
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -44,6 +45,10 @@ type ListView struct {
 	// NoSelection is what the pane says when no row is selected.
 	NoSelection string
 
+	// sort is the order the user chooses (SetSort); onSort re-sorts.
+	sort   *listSort
+	onSort func()
+
 	showDetail    bool
 	pinned        bool
 	width, height int
@@ -51,9 +56,50 @@ type ListView struct {
 	loadErr       error
 }
 
-// ListKeys are the keys of a list.
+// ListKeys are the keys of a list; Sort and Reverse answer only in a list
+// given orders (SetSort).
 type ListKeys struct {
 	Detail, Back, ScrollDown, ScrollUp key.Binding
+	Sort, Reverse                      key.Binding
+}
+
+// listSort is a list's order: one of names, ascending or descending.
+type listSort struct {
+	names     []string
+	descFirst []bool
+	by        int
+	desc      bool
+}
+
+// SetSort gives the list orders the user cycles through with s (each in
+// its natural direction first: descFirst) and reverses with S; the list
+// starts on order by, descending when desc. onSort re-sorts the rows.
+func (l *ListView) SetSort(names []string, descFirst []bool, by int, desc bool, onSort func()) {
+	l.sort = &listSort{names: names, descFirst: descFirst, by: by, desc: desc}
+	l.onSort = onSort
+	l.Keys.Sort = Bind("s", "sort: "+strings.Join(names, "/"))
+	l.Keys.Reverse = Bind("S", "reverse sort")
+}
+
+// SortOrder is the order chosen: its index in SetSort's names, and
+// whether it is descending.
+func (l *ListView) SortOrder() (by int, desc bool) {
+	if l.sort == nil {
+		return 0, false
+	}
+	return l.sort.by, l.sort.desc
+}
+
+// SortNote is the status line's note of the order: "sort: name ^".
+func (l *ListView) SortNote() string {
+	if l.sort == nil {
+		return ""
+	}
+	arrow := l.common.Theme.Glyphs.SortAsc
+	if l.sort.desc {
+		arrow = l.common.Theme.Glyphs.SortDesc
+	}
+	return "sort: " + l.sort.names[l.sort.by] + " " + arrow
 }
 
 // NewListKeys returns the list keys every list screen shares.
@@ -213,6 +259,15 @@ func (l *ListView) HandleKey(msg tea.KeyPressMsg) (bool, tea.Cmd) {
 			return true, nil
 		}
 		return false, nil
+	case l.sort != nil && key.Matches(msg, k.Sort):
+		l.sort.by = (l.sort.by + 1) % len(l.sort.names)
+		l.sort.desc = l.sort.descFirst[l.sort.by]
+		l.onSort()
+		return true, nil
+	case l.sort != nil && key.Matches(msg, k.Reverse):
+		l.sort.desc = !l.sort.desc
+		l.onSort()
+		return true, nil
 	case key.Matches(msg, k.ScrollDown):
 		l.scroll(3)
 		return true, nil
@@ -292,6 +347,9 @@ func (l *ListView) KeyMap(short []key.Binding, screen ...key.Binding) Keys {
 		return filterKeys(l.Table.Keys)
 	}
 	k := l.Keys
+	if l.sort != nil {
+		screen = append(slices.Clip(screen), k.Sort, k.Reverse)
+	}
 	first := append(append([]key.Binding{k.Detail}, screen...), k.ScrollDown, k.ScrollUp)
 	if l.showDetail && len(short) > 0 {
 		// the pane is open: how to scroll it and close it come first

@@ -69,7 +69,6 @@ type Screen struct {
 	items      []item
 	byKey      map[string]int
 	optimistic map[string]*optimistic
-	sortBy     sortKey
 	desc       bool
 
 	// schedules (of one service: the one shown, or in the all-services
@@ -94,11 +93,11 @@ func New(c *kit.Common) *Screen {
 		keys:       newKeyMap(),
 		byKey:      map[string]int{},
 		optimistic: map[string]*optimistic{},
-		desc:       true, // newest first
 		sched:      newSchedView(c),
 	}
 	s.ListView = kit.NewListView(c, "", "backups", tableColumns(true))
 	s.DetailOf = s.detailOf
+	s.SetSort([]string{"started", "type", "status", "size"}, []bool{true, false, false, true}, int(sortStarted), true, s.rebuild)
 	s.Table.SetSortIndicator(s.col(colStarted), true)
 	s.resetData()
 	s.retitle()

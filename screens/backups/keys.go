@@ -18,17 +18,15 @@ import (
 // kit.ListView's) and what they open: the picker, the schedules, the form.
 
 type keyMap struct {
-	Sort, Reverse, New, Pick, All, Schedules key.Binding
-	CopyKey, CopyGTID                        key.Binding
-	Restore                                  key.Binding
+	New, Pick, All, Schedules key.Binding
+	CopyKey, CopyGTID         key.Binding
+	Restore                   key.Binding
 	// the schedules view's
 	Edit, Suspend, Delete key.Binding
 }
 
 func newKeyMap() keyMap {
 	return keyMap{
-		Sort:      kit.Bind("s", "sort: started/type/status/size"),
-		Reverse:   kit.Bind("S", "reverse sort"),
 		New:       kit.Bind("n", "new backup"),
 		Pick:      kit.Bind("f", "for one service"),
 		All:       kit.Bind("a", "all services"),
@@ -99,15 +97,6 @@ func (s *Screen) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		return cmd
 	}
 	switch {
-	case key.Matches(msg, k.Sort):
-		s.sortBy = (s.sortBy + 1) % 4
-		s.desc = s.sortBy == sortStarted || s.sortBy == sortSize
-		s.rebuild()
-		return nil
-	case key.Matches(msg, k.Reverse):
-		s.desc = !s.desc
-		s.rebuild()
-		return nil
 	case key.Matches(msg, k.CopyKey):
 		it, ok := s.selected()
 		if !ok || it.Optimistic && strings.HasPrefix(it.Key, "job ") {
@@ -222,6 +211,6 @@ func (s *Screen) KeyMap() help.KeyMap {
 		}
 		return kit.Keys{Short: short, Full: full}
 	}
-	short := slices.Concat([]key.Binding{l.Detail, k.New, k.Schedules, k.Restore}, all, []key.Binding{k.CopyKey, k.CopyGTID, k.Pick, t.Filter, k.Sort})
-	return s.ListView.KeyMap(short, slices.Concat([]key.Binding{k.New, k.Restore, k.Schedules, k.Pick}, all, []key.Binding{k.CopyKey, k.CopyGTID, k.Sort, k.Reverse})...)
+	short := slices.Concat([]key.Binding{l.Detail, k.New, k.Schedules, k.Restore}, all, []key.Binding{k.CopyKey, k.CopyGTID, k.Pick, t.Filter, l.Sort})
+	return s.ListView.KeyMap(short, slices.Concat([]key.Binding{k.New, k.Restore, k.Schedules, k.Pick}, all, []key.Binding{k.CopyKey, k.CopyGTID})...)
 }

@@ -40,7 +40,8 @@ func itemService(it *item) string {
 // the cursor on the same backup.
 func (s *Screen) rebuild() {
 	items := merge(s.data, s.optimistic)
-	sortItems(items, s.sortBy, s.desc)
+	by, desc := s.SortOrder()
+	sortItems(items, sortKey(by), desc)
 	s.items = items
 	now := s.common.Time()
 	rows := make([]kit.Row, len(items))
@@ -55,7 +56,7 @@ func (s *Screen) rebuild() {
 		}
 	}
 	col := colStarted
-	switch s.sortBy {
+	switch sortKey(by) {
 	case sortType:
 		col = colType
 	case sortStatus:
@@ -63,7 +64,7 @@ func (s *Screen) rebuild() {
 	case sortSize:
 		col = colSize
 	}
-	s.Table.SetSortIndicator(s.col(col), s.desc)
+	s.Table.SetSortIndicator(s.col(col), desc)
 	s.SetRows(rows)
 }
 
@@ -110,7 +111,7 @@ func (s *Screen) hasFull(id string) *bool {
 // the screen's notes, a failed status call) over the table and its pane.
 func (s *Screen) listView() string {
 	th := s.common.Theme
-	notes := []string{th.Muted.Render("sort: " + s.sortText())}
+	notes := []string{th.Muted.Render(s.SortNote())}
 	if s.anyTooOld() {
 		note := "too old = over 4 days: cannot start replication"
 		if w, _ := s.Size(); w < 100 {
@@ -161,12 +162,4 @@ func (s *Screen) countText() string {
 		return fmt.Sprintf("%d %s, %d in progress", n, word, running)
 	}
 	return fmt.Sprintf("%d %s", n, word)
-}
-
-func (s *Screen) sortText() string {
-	g := s.common.Theme.Glyphs
-	if s.desc {
-		return s.sortBy.String() + " " + g.SortDesc
-	}
-	return s.sortBy.String() + " " + g.SortAsc
 }

@@ -135,7 +135,8 @@ func settle(d backupData, opt map[string]*optimistic, now time.Time) {
 	}
 }
 
-// Sort orders.
+// Sort orders (kit.ListView.SetSort): s cycles, started and size
+// descending first.
 type sortKey int
 
 const (
@@ -144,8 +145,6 @@ const (
 	sortStatus
 	sortSize
 )
-
-func (s sortKey) String() string { return [...]string{"started", "type", "status", "size"}[s] }
 
 func sortItems(items []item, by sortKey, desc bool) {
 	sort.SliceStable(items, func(i, j int) bool {

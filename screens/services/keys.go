@@ -10,12 +10,10 @@ import (
 // The Services screen's keys and the help of each of its modes.
 
 type keyMap struct {
-	Back    key.Binding
-	Sort    key.Binding
-	Reverse key.Binding
-	Create  key.Binding
-	Creds   key.Binding
-	Allow   key.Binding
+	Back   key.Binding
+	Create key.Binding
+	Creds  key.Binding
+	Allow  key.Binding
 	// jumps to the service's backups and restores, and its database shell
 	Backups, Restores, Shell key.Binding
 	// lifecycle
@@ -37,8 +35,6 @@ type keyMap struct {
 func newKeyMap() keyMap {
 	return keyMap{
 		Back:         kit.Bind("esc", "back"),
-		Sort:         kit.Bind("s", "sort: name/status/created"),
-		Reverse:      kit.Bind("S", "reverse sort"),
 		Create:       kit.Bind("n", "new service"),
 		Creds:        kit.Bind("c", "credentials"),
 		Allow:        kit.Bind("a", "allow list"),
@@ -106,5 +102,5 @@ func (s *Screen) KeyMap() help.KeyMap {
 	// The lifecycle keys come before create, credentials and the allow list
 	// in the footer: a narrow footer keeps its first keys.
 	short := []key.Binding{s.Keys.Detail, k.StopStart, k.Scale, k.Delete, k.Create, k.Creds, k.Allow, k.Shell, k.Backups, k.Restores, t.Filter}
-	return s.ListView.KeyMap(short, k.Create, k.Creds, k.Allow, k.Shell, k.Backups, k.Restores, k.StopStart, k.Scale, k.Delete, k.Sort, k.Reverse)
+	return s.ListView.KeyMap(short, k.Create, k.Creds, k.Allow, k.Shell, k.Backups, k.Restores, k.StopStart, k.Scale, k.Delete)
 }

@@ -17,8 +17,9 @@ import (
 
 func (s *Screen) sortServices() {
 	svcs := s.services
+	by, desc := s.SortOrder()
 	less := func(a, b *api.Service) int {
-		switch s.sortBy {
+		switch by {
 		case sortStatus:
 			if c := strings.Compare(strings.ToLower(a.Status), strings.ToLower(b.Status)); c != 0 {
 				return c
@@ -35,7 +36,7 @@ func (s *Screen) sortServices() {
 	}
 	sort.SliceStable(svcs, func(i, j int) bool {
 		c := less(&svcs[i], &svcs[j])
-		if s.desc {
+		if desc {
 			return c > 0
 		}
 		return c < 0
@@ -82,13 +83,14 @@ func (s *Screen) rebuildRows() {
 		}
 	}
 	col := colName
-	switch s.sortBy {
+	by, desc := s.SortOrder()
+	switch by {
 	case sortStatus:
 		col = colStatus
 	case sortCreated:
 		col = -1
 	}
-	s.Table.SetSortIndicator(col, s.desc)
+	s.Table.SetSortIndicator(col, desc)
 	s.SetRows(rows)
 }
 

@@ -36,17 +36,13 @@ const (
 	modeScale
 )
 
-type sortKey int
-
+// The orders of the list (kit.ListView.SetSort): s cycles, created
+// newest first.
 const (
-	sortName sortKey = iota
+	sortName = iota
 	sortStatus
 	sortCreated
 )
-
-func (s sortKey) String() string {
-	return [...]string{"name", "status", "created"}[s]
-}
 
 // Column indices.
 const (
@@ -71,8 +67,6 @@ type Screen struct {
 
 	services []api.Service
 	byID     map[string]int
-	sortBy   sortKey
-	desc     bool
 	// created holds services this screen launched that the listing does
 	// not show yet, so they appear at once.
 	created map[string]api.Service
@@ -120,6 +114,7 @@ func New(c *kit.Common) *Screen {
 		colVersion: {Title: "VERSION", Min: 8, Max: 14, Priority: 3},
 		colRW:      {Title: "READWRITE", Min: 40, Max: 52, Priority: 2},
 	})
+	s.SetSort([]string{"name", "status", "created"}, []bool{false, false, true}, sortName, false, s.rebuildRows)
 	s.Table.SetSortIndicator(colName, false)
 	s.DetailOf = s.detailOf
 	return s
@@ -330,15 +325,6 @@ func (s *Screen) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	}
 	k := s.keys
 	switch {
-	case key.Matches(msg, k.Sort):
-		s.sortBy = (s.sortBy + 1) % 3
-		s.desc = s.sortBy == sortCreated // newest first by default
-		s.rebuildRows()
-		return nil
-	case key.Matches(msg, k.Reverse):
-		s.desc = !s.desc
-		s.rebuildRows()
-		return nil
 	case key.Matches(msg, k.Create):
 		return s.openCreate()
 	case key.Matches(msg, k.Backups), key.Matches(msg, k.Restores), key.Matches(msg, k.Shell):
@@ -472,19 +458,11 @@ func (s *Screen) View() string {
 		return s.scale.view()
 	}
 	th := s.common.Theme
-	note := th.Muted.Render("sort: " + s.sortText())
+	note := th.Muted.Render(s.SortNote())
 	if s.submitting != "" {
 		note += "  " + th.Pending.Render("submitting "+s.submitting+th.Glyphs.Ellipsis)
 	}
 	return s.ListView.View("", note)
-}
-
-func (s *Screen) sortText() string {
-	g := s.common.Theme.Glyphs
-	if s.desc {
-		return s.sortBy.String() + " " + g.SortDesc
-	}
-	return s.sortBy.String() + " " + g.SortAsc
 }
 
 // MouseList implements kit.MouseList: the list, while it is shown.
