@@ -72,11 +72,18 @@ func (st *store) finishLifecycle(s *service, t time.Time) {
 }
 
 // removeService forgets a deleted service and its schedules. Its backups
-// stay listed, as the platform keeps them.
+// stay listed, as the platform keeps them. The managed replication the
+// platform configured to follow it (the other side of a bi-directional
+// link) goes with it: nothing could end it afterwards.
 func (st *store) removeService(s *service) {
 	delete(st.services, s.id)
 	st.order = slices.DeleteFunc(st.order, func(x *service) bool { return x == s })
 	st.schedules = slices.DeleteFunc(st.schedules, func(sc *schedule) bool { return sc.serviceID == s.id })
+	for _, x := range st.order {
+		if x.managed == nil && x.repl != nil && x.repl.managed && x.repl.host == s.fqdn() {
+			x.repl = nil
+		}
+	}
 }
 
 // runningRestoreInto is the running restore whose target is s, or nil.

@@ -614,4 +614,11 @@ func TestManagedReplicationKeepsOtherLinks(t *testing.T) {
 	if st := mustStatus(t, skyDB); st.MasterHost != "db.example.com" {
 		t.Fatalf("a refused request changed the replication: %+v", st)
 	}
+
+	// orders-peer deleted: orders-main's side of the bi-directional link
+	// goes with it, so orders-main can replicate again
+	h.do("DELETE", P+peerID, nil).want(t, 200)
+	h.clk.Advance(DeleteDuration + time.Second)
+	h.do("GET", P+peerID, nil).errBody(t, 404)
+	h.do("POST", P+priID+"/replication", api.ManagedReplication{PrimaryHost: repID, ReplicationType: api.ReplicationUni}).want(t, 202)
 }
