@@ -216,6 +216,9 @@ func (c *Client) send(ctx context.Context, method, path string, query url.Values
 			return resp, nil
 		}
 		if !shouldRetry(ctx, err) {
+			if check != nil && attempt > 1 && c.sentBefore(ctx, method, path, err, check) {
+				return &response{status: http.StatusOK}, nil
+			}
 			return nil, err
 		}
 		more := attempt < attempts
@@ -237,6 +240,22 @@ func (c *Client) send(ctx context.Context, method, path string, query url.Values
 			return nil, err
 		}
 	}
+}
+
+// sentBefore reports that a change sent again was refused because an
+// earlier sending had carried it out: what a DELETE removes is not found
+// at its path, or a read finds it gone (a server whose reads lagged behind
+// its writes when the change was read back before sending it again).
+func (c *Client) sentBefore(ctx context.Context, method, path string, err error, check recheck) bool {
+	if method == http.MethodDelete && IsNotFound(err) {
+		c.cfg.Logger.Debug("carried out before: sent again, not found", "method", method, "path", path)
+		return true
+	}
+	done, cerr := check(ctx)
+	if cerr == nil && done {
+		c.cfg.Logger.Debug("carried out before: sent again, refused, read again", "method", method, "path", path, "err", err)
+	}
+	return cerr == nil && done
 }
 
 // pause waits before retry attempt+1 after err: the backoff, or the

@@ -784,3 +784,56 @@ func TestAllowListCommentAcrossEndpoints(t *testing.T) {
 		})
 	}
 }
+
+// A DELETE whose answer was lost, read back while the server's reads lag
+// (the target still listed), is sent again; the second sending refused
+// because the first had carried it out (404, or 400 with the read then
+// finding it gone) is the DELETE done, never its failure.
+func TestDeleteSentAgainRefusedAsDone(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		call func(*Client) error
+		// second answers the DELETE sent again; read answers the n-th read
+		second func(w http.ResponseWriter)
+		read   func(w http.ResponseWriter, n int32)
+	}{
+		{"restore, 404", func(c *Client) error { return c.DeleteRestore(context.Background(), 7) },
+			func(w http.ResponseWriter) { writeErr(w, http.StatusNotFound, "restore 7 not found") },
+			func(w http.ResponseWriter, n int32) {
+				w.Header().Set("Content-Type", "application/json")
+				fmt.Fprint(w, `{"id":7,"service_id":"dbtgf00000001","status":"Running"}`)
+			}},
+		{"managed replication, 400 then read", func(c *Client) error { return c.EndManagedReplication(context.Background(), "dbtgf00000001") },
+			func(w http.ResponseWriter) {
+				writeErr(w, http.StatusBadRequest, "service dbtgf00000001 has no managed replication")
+			},
+			func(w http.ResponseWriter, n int32) {
+				w.Header().Set("Content-Type", "application/json")
+				if n == 1 { // lagging: still the replica
+					fmt.Fprint(w, `{"id":"dbtgf00000001","name":"replica-west","status":"ready","primary_host":"dbtgf00000002","replication_enabled":true}`)
+					return
+				}
+				fmt.Fprint(w, `{"id":"dbtgf00000001","name":"replica-west","status":"ready"}`)
+			}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var deletes, reads atomic.Int32
+			h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if r.Method == http.MethodDelete {
+					if deletes.Add(1) == 1 {
+						conn, _, _ := w.(http.Hijacker).Hijack()
+						conn.Close() // carried out, the answer lost
+						return
+					}
+					tc.second(w)
+					return
+				}
+				tc.read(w, reads.Add(1))
+			})
+			c, _ := newTestClient(t, h)
+			if err := tc.call(c); err != nil || deletes.Load() != 2 {
+				t.Fatalf("%v after %d DELETEs, want done after two", err, deletes.Load())
+			}
+		})
+	}
+}
