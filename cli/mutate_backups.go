@@ -334,7 +334,7 @@ func (e *env) createRestore(cmd *cobra.Command, cf *changeFlags, service string,
 	}
 	id := int64(r.ID)
 	if id == 0 {
-		if id, err = newestRunningRestore(ctx, c.client, target.ID, check); err != nil {
+		if id, err = newestRunningRestore(ctx, c.client, target.ID, req.Key, check); err != nil {
 			return err
 		}
 	}
@@ -396,12 +396,16 @@ func sameProvider(key string, svcs []api.Service, target *api.Service) error {
 }
 
 // newestRunningRestore finds the restore an accepted but unread answer
-// started: the newest running restore of the target. When there is none
+// started: the newest running restore of the target (of backup key, when
+// key is given and the listing names one). When there is none
 // to follow, the error names check, the command that shows the restores.
-func newestRunningRestore(ctx context.Context, c *api.Client, targetID, check string) (int64, error) {
+func newestRunningRestore(ctx context.Context, c *api.Client, targetID, key, check string) (int64, error) {
 	list, err := c.ListRestores(ctx, targetID)
 	var id int64
 	for _, r := range list {
+		if key != "" && r.Key != "" && r.Key != key {
+			continue // a restore of another backup
+		}
 		if r.ServiceID == targetID && r.Running() && int64(r.ID) > id {
 			id = int64(r.ID)
 		}

@@ -1,12 +1,16 @@
 package cli
 
 import (
+	"context"
 	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/skytui/skytui/api"
 	"github.com/skytui/skytui/sandbox"
 	"github.com/skytui/skytui/tui/tuitest"
 )
@@ -493,5 +497,27 @@ func TestChangeSchedulesReadOnly(t *testing.T) {
 	}
 	if out := h.ok("schedules", "get", id, "--profile", "audit"); !strings.HasPrefix(out, "ID") {
 		t.Errorf("schedules get on a read-only profile:\n%s", out)
+	}
+}
+
+// The restore an accepted but unread answer started is looked for among
+// the target's running restores: of the backup restored when the listing
+// names backups, never a restore of another one.
+func TestNewestRunningRestoreOfTheBackup(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, `[{"id":5,"service_id":"dbtgf00000001","key":"other-backup","status":"Running"},`+
+			`{"id":4,"service_id":"dbtgf00000001","key":"the-backup","status":"Running"},`+
+			`{"id":3,"service_id":"dbtgf00000001","status":"Running"}]`)
+	}))
+	t.Cleanup(srv.Close)
+	c, err := api.New(api.Config{BaseURL: srv.URL, APIKey: "k"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for key, want := range map[string]int64{"the-backup": 4, "": 5, "unlisted-backup": 3} {
+		if id, err := newestRunningRestore(context.Background(), c, "dbtgf00000001", key, "skytui restores list"); err != nil || id != want {
+			t.Errorf("key %q: restore %d (%v), want %d", key, id, err, want)
+		}
 	}
 }

@@ -211,6 +211,8 @@ var cliWords = strings.NewReplacer(
 	"try again (c)", "run the command again",
 	"check again (c)", "run the command again",
 	"press enter to add", "pass --allow-list to add",
+	"read it on the Restores screen; choose another backup (p back to step 2) or restore again (enter)",
+	"read it with `skytui restores list --service SECONDARY`; choose another backup (--backup) or run the command again",
 	"Look at the Restores screen (3)", "Look with `skytui restores list --service SERVICE`",
 	". Follow it on the Restores screen (3)", "; it is looked for among the restores of the secondary, then followed here",
 	"; or copy the grant (y), run it yourself and press m", "",
@@ -285,7 +287,7 @@ func (r *setupRun) say(o replsetup.Outcome, title string) error {
 	}
 	unknown := api.IsOutcomeUnknown(o.Err)
 	o.Summary, o.Problem, o.Fix = r.text(o.Summary), r.text(o.Problem), r.text(o.Fix)
-	if unknown {
+	if unknown && o.Verdict != replsetup.Pass {
 		o.Fix = "it may have been carried out: check with `" + r.check(o.Step) + "` before sending it again"
 	}
 	st := setupStep{Step: n, Name: title, Verdict: api.OrID(o.Verdict.String(), "PASS"), Summary: o.Summary, Problem: o.Problem, Fix: o.Fix}
@@ -466,7 +468,7 @@ func (r *setupRun) restore(ctx context.Context, w *replsetup.Wizard) error {
 	case id <= 0:
 		r.line(o.Verdict.String(), int(o.Step), "restore", r.text(o.Summary))
 		var err error
-		if id, err = newestRunningRestore(ctx, r.c.client, r.sec.ID, r.check(replsetup.StepRestore)); err != nil {
+		if id, err = newestRunningRestore(ctx, r.c.client, r.sec.ID, w.Progress.BackupKey, r.check(replsetup.StepRestore)); err != nil {
 			return err
 		}
 	default:
