@@ -318,6 +318,17 @@ keys Escape
 wait_gone "Message log"
 wait_for "Backups of e2e-db"
 
+# restore_into NAME: the restore wizard's target step, NAME found by the
+# filter and chosen.
+restore_into() {
+	wait_for "2/4: which service to restore into?"
+	keys /
+	typetext "$1"
+	keys Enter
+	wait_re "^> $1 +dbt"
+	keys Enter
+}
+
 # ---- restore that backup into the service, typing its name ----
 STEP="restore wizard"
 keys 3
@@ -325,12 +336,7 @@ wait_for "[ 3 Restores ]"
 keys n
 wait_for "1/4"
 keys 1 # from a backup in managed storage
-wait_for "2/4: which service to restore into?"
-keys /
-typetext "e2e-db"
-keys Enter
-wait_re "^> e2e-db +dbt"
-keys Enter
+restore_into e2e-db
 wait_for "3/4: which backup?"
 wait_re "^> [0-9a-f]+ +full +completed "
 keys Enter
@@ -354,12 +360,7 @@ PREV=$(newest_restore)
 keys n
 wait_for "4  Point in time"
 keys 4 # the fourth source
-wait_for "2/4: which service to restore into?"
-keys /
-typetext "e2e-db"
-keys Enter
-wait_re "^> e2e-db +dbt"
-keys Enter
+restore_into e2e-db
 STEP="pitr window"
 wait_for "3/4: which service's history, and what moment?"
 wait_for "window of "
