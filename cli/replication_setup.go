@@ -514,6 +514,9 @@ func (r *setupRun) managed(ctx context.Context) error {
 	if o.Verdict == replsetup.Fail {
 		return r.say(o, "managed replication")
 	}
+	if o.Unreadable != "" {
+		r.e.noteUnreadable(o.Unreadable)
+	}
 	if o.Secondary != nil {
 		sec = o.Secondary
 	}

@@ -4,6 +4,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/skytui/skytui/kit"
 )
 
 // Jumps from a service to its backups (b) and restores (R), and esc back
@@ -83,4 +85,10 @@ func TestJumpToBackupsAndRestoresAndBack(t *testing.T) {
 		t.Fatalf("the footer still offers a way back after :backups:\n%s", h.Screen())
 	}
 	escStays("[ 2 Backups ]", "esc went back after a \":\" command to the screen shown")
+
+	// a jump to the screen shown keeps the way back
+	h.Key("1")
+	h.Key("b")
+	h.m.onJump(kit.JumpMsg{Screen: "backups", Arg: "orders-prod"}, "")
+	h.sees(t, "esc back to services", "a jump to the screen shown lost the way back")
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/base64"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -337,5 +338,15 @@ func TestMessageLogSelectionStaysWhenFull(t *testing.T) {
 	}
 	if got := selectedEntry(h); got != before {
 		t.Fatalf("the selection moved from %q to %q as entries came", before, got)
+	}
+	// the footer lists every way to move
+	var footer []string
+	for _, b := range h.m.dialogs[len(h.m.dialogs)-1].(*logDialog).KeyMap().ShortHelp() {
+		footer = append(footer, b.Help().Key)
+	}
+	for _, want := range []string{"down/j", "up/k", "pgdn", "pgup", "g/home", "G/end"} {
+		if !slices.Contains(footer, want) {
+			t.Errorf("the log's footer keys %q lack %s", footer, want)
+		}
 	}
 }

@@ -82,7 +82,7 @@ func (e *Engine) StartManaged(ctx context.Context, primaryID, replicaID, typ str
 	if err != nil {
 		return fail(StepStart, err, "", "")
 	}
-	_, err = cl.StartManagedReplication(ctx, replicaID, primaryID, typ)
+	mr, err := cl.StartManagedReplication(ctx, replicaID, primaryID, typ)
 	if api.IsOutcomeUnknown(err) {
 		if s, rerr := cl.GetService(ctx, replicaID); rerr == nil && s.PrimaryHost == primaryID {
 			return Outcome{Step: StepStart, Verdict: Pass, Secondary: s, Err: err,
@@ -95,6 +95,9 @@ func (e *Engine) StartManaged(ctx context.Context, primaryID, replicaID, typ str
 		return fail(StepStart, err, "the API refused managed replication: "+err.Error(), apiFix(err))
 	}
 	o := Outcome{Step: StepStart, Verdict: Pass, Summary: fmt.Sprintf("managed replication (%s) from %s set up on %s", typ, primaryID, replicaID)}
+	if mr != nil {
+		o.Unreadable = mr.Unreadable
+	}
 	if s, err := cl.GetService(ctx, replicaID); err == nil {
 		o.Secondary = s
 		o.Summary = fmt.Sprintf("managed replication (%s) set up: %s replicates from %s", typ, SvcName(s), api.OrID(s.PrimaryHost, primaryID))

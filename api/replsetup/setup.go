@@ -203,7 +203,14 @@ type Outcome struct {
 	Status *api.ReplicationStatus
 	// Call is the SQL statement the step ran, for the record.
 	Call string
+	// Unreadable says why the answer of a change the server accepted (2xx)
+	// could not be read ("": it was read).
+	Unreadable string
 }
+
+// AnswerUnreadable implements api.AnswerUnreadableError: a step whose
+// change was accepted with an answer nobody could read.
+func (o Outcome) AnswerUnreadable() string { return o.Unreadable }
 
 // Wizard is the setup's state machine.
 type Wizard struct {

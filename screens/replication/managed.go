@@ -314,7 +314,12 @@ func (mf *managedFlow) send(eng *replsetup.Engine) tea.Cmd {
 			}
 			return nil, errors.New(o.Summary)
 		},
-		Success: func(any) string { return rep.NameOrID() + " replicates from " + pri.NameOrID() + " (" + mode + ")" },
+		Success: func(res any) string {
+			if o, ok := res.(replsetup.Outcome); ok && o.Err != nil {
+				return o.Summary // the answer was lost; the replica said it took
+			}
+			return rep.NameOrID() + " replicates from " + pri.NameOrID() + " (" + mode + ")"
+		},
 		Refresh: []string{kit.ServicesKey.String()},
 		Evidence: func(ctx context.Context) (map[string]string, error) {
 			s, err := cl.GetService(ctx, rep.ID)

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/skytui/skytui/api/replsetup"
+	"github.com/skytui/skytui/sandbox"
 	"github.com/skytui/skytui/tui"
 )
 
@@ -176,4 +177,36 @@ func TestGoldenManaged(t *testing.T) {
 		h.Sees("Replicas      of orders-prod")
 		snap("03_status")
 	})
+}
+
+// The managed setup's answer lost (the replica reports its primary when
+// read again) or unreadable: the pair is recorded once, one POST sent,
+// and the toast says what happened; never a failure.
+func TestFlowManagedAnswerLostOrUnreadable(t *testing.T) {
+	for _, tc := range []struct {
+		fault sandbox.AfterFault
+		toast string
+	}{
+		{sandbox.AnswerDropped, "the answer was lost, but replica-west now reports"},
+		{sandbox.AnswerUnreadable, "replica-west from orders-prod: accepted; the answer could not"},
+	} {
+		t.Run(string(tc.fault), func(t *testing.T) {
+			d := newDemo(t)
+			if err := d.srv.ArmFault(sandbox.ArmedFault{Kind: tc.fault, Method: "POST", Path: managedPOST}); err != nil {
+				t.Fatal(err)
+			}
+			h := d.app(120, 40, nil)
+			h.Keys("4", "n", "m")
+			h.pick("orders-prod")
+			h.pick("replica-west")
+			h.answer("enter", "y", "POST", managedPOST, 1, "Set up managed replication?")
+			h.Sees("Method        managed replication (uni-directional); E ends it")
+			if got := h.lastToast(); !strings.Contains(got, tc.toast) {
+				t.Fatalf("toast %q, want %q", got, tc.toast)
+			}
+			if text := fileText(t, d.stateFile()); !strings.Contains(text, `"method": "managed"`) {
+				t.Fatalf("the pair was not recorded:\n%s", text)
+			}
+		})
+	}
 }

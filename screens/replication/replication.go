@@ -412,6 +412,7 @@ func (s *Screen) onActionDone(msg kit.ActionDoneMsg) tea.Cmd {
 			// recorded; the run shown now is left as it is
 			if msg.Err == nil {
 				s.state.WithPair(tag.pair)
+				delete(s.views, tag.pair.SecondaryID) // a new history
 				s.rebuildRows()
 				return s.save()
 			}

@@ -179,8 +179,13 @@ func submitted() (*Screen, *restoreform.Wizard, *api.Restore, restoreform.Tag) {
 // follows; the answer then leaves one row.
 func TestSubmittedRestoreListedBeforeItsAnswer(t *testing.T) {
 	s, _, _, tag := submitted()
-	// a new restore on another service is not the submitted one
-	feed(s, append(listing(), api.Restore{ID: 8, ServiceID: replica.ID, Status: "Running"}))
+	// a new restore on another service is not the submitted one, nor one
+	// of the target that ended or began before the submit (the listing
+	// had not come when it was sent)
+	s.pendingKnown = nil
+	feed(s, append(listing(), api.Restore{ID: 8, ServiceID: replica.ID, Status: "Running"},
+		api.Restore{ID: 5, ServiceID: orders.ID, Status: "Succeeded", CreatedAt: api.Time{Time: now.Add(-72 * time.Hour)}},
+		api.Restore{ID: 6, ServiceID: orders.ID, Status: "Running", CreatedAt: api.Time{Time: now.Add(-time.Hour)}}))
 	if s.Table.SelectedID() != pendingRowID {
 		t.Fatalf("selected %q while still submitting", s.Table.SelectedID())
 	}

@@ -78,15 +78,21 @@ func (s *Screen) all() []api.Restore {
 
 // submittedListed is the restore being submitted as the listing shows
 // it before the submit's answer came: the newest restore on its target
-// that was not listed when it was sent (nil when there is none).
+// that was not listed when it was sent, has not finished and did not
+// start before it was sent (a minute's skew allowed); nil when there is
+// none.
 func (s *Screen) submittedListed() *api.Restore {
 	if s.pending == nil {
 		return nil
 	}
+	since := s.pending.CreatedAt.Add(-time.Minute)
 	var found *api.Restore
 	for i := range s.restores {
 		r := &s.restores[i]
-		if r.ID > 0 && r.ServiceID == s.pending.ServiceID && !s.pendingKnown[int64(r.ID)] && (found == nil || r.ID > found.ID) {
+		switch {
+		case r.ID <= 0 || r.ServiceID != s.pending.ServiceID || s.pendingKnown[int64(r.ID)]:
+		case r.Finished() || !r.CreatedAt.IsZero() && r.CreatedAt.Before(since):
+		case found == nil || r.ID > found.ID:
 			found = r
 		}
 	}
