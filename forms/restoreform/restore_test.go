@@ -132,6 +132,11 @@ func rtAction(t *testing.T, msgs []tea.Msg) (kit.Action, DoneMsg) {
 		case kit.ActionRequestMsg:
 			a = &m.Action
 		case DoneMsg:
+			if a != nil {
+				// the host would take an answer that came first for
+				// no submit at all, and keep the Submitting row after it
+				t.Fatal("the action is requested before its host hears of the submit")
+			}
 			done = &m
 		}
 	}

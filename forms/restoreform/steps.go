@@ -319,7 +319,9 @@ func (r *Wizard) submit() tea.Cmd {
 	if r.source == SourcePointInTime {
 		pending.Key = r.pitr.req.ID + " at " + r.pitr.req.PointInTime + " UTC"
 	}
-	return tea.Batch(kit.Do(action), r.done(DoneMsg{Submitted: true, Pending: pending}))
+	// the host hears of the submit before the action can answer: an answer
+	// that came first would leave the Submitting row behind it
+	return tea.Sequence(r.done(DoneMsg{Submitted: true, Pending: pending}), kit.Do(action))
 }
 
 // Failed brings the wizard back to the confirmation after the API refused
