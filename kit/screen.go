@@ -103,6 +103,15 @@ type Screen interface {
 	CapturesKeys() bool
 }
 
+// Pane is a screen's sub-view that takes the body while it is open (a
+// form, a wizard, an allow list): the screen's one switch over its modes
+// returns it, and View, KeyMap and CapturesKeys are then the pane's.
+type Pane interface {
+	View() string
+	KeyMap() help.KeyMap
+	CapturesKeys() bool
+}
+
 // Name is embedded by every screen: kit.Screen's ID and Title, and an
 // Init with nothing to do (a screen that loads something when it starts
 // defines its own).

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"strings"
 
+	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -275,6 +276,12 @@ func newFormKeys() formKeys {
 		Submit: kit.Bind("enter", "submit", "y"),
 		Edit:   kit.Bind("e", "edit", "backspace"),
 	}
+}
+
+// KeyMap implements kit.Pane: the bindings of the current phase.
+func (b *Form) KeyMap() help.KeyMap {
+	keys := b.Keys()
+	return kit.Keys{Short: keys, Full: [][]key.Binding{keys}}
 }
 
 // Keys lists the form's bindings in its current phase, for help.

@@ -240,15 +240,27 @@ func (s *Screen) serviceName() string { return s.nameOf(s.svcID, "") }
 
 // CapturesKeys implements kit.Screen.
 func (s *Screen) CapturesKeys() bool {
-	switch s.mode {
-	case modeForm:
-		return s.form != nil && s.form.CapturesKeys()
-	case modeSchedules:
+	if p := s.pane(); p != nil {
+		return p.CapturesKeys()
+	}
+	if s.mode == modeSchedules {
 		return s.sched.Capturing()
-	case modeSchedEdit, modeRestore:
-		return true
 	}
 	return s.Capturing()
+}
+
+// pane is the sub-view shown instead of the backups or the schedules (nil:
+// one of those lists).
+func (s *Screen) pane() kit.Pane {
+	switch {
+	case s.mode == modeForm && s.form != nil:
+		return s.form
+	case s.mode == modeSchedEdit && s.edit != nil:
+		return s.edit
+	case s.mode == modeRestore && s.restore != nil:
+		return s.restore
+	}
+	return nil
 }
 
 // UsesEsc implements kit.EscUser: esc leaves the schedules view, a form
@@ -369,15 +381,11 @@ func (s *Screen) onServices(svcs []api.Service, err error) tea.Cmd {
 
 // View implements kit.Screen.
 func (s *Screen) View() string {
-	switch {
-	case s.mode == modeForm && s.form != nil:
-		return s.form.View()
-	case s.mode == modeSchedules:
+	if p := s.pane(); p != nil {
+		return p.View()
+	}
+	if s.mode == modeSchedules {
 		return s.sched.view(s.notes()...)
-	case s.mode == modeSchedEdit && s.edit != nil:
-		return s.edit.View()
-	case s.mode == modeRestore && s.restore != nil:
-		return s.restore.View()
 	}
 	return s.listView()
 }

@@ -185,18 +185,13 @@ func (s *Screen) openForm() tea.Cmd {
 
 // KeyMap implements kit.Screen: the bindings of the current mode.
 func (s *Screen) KeyMap() help.KeyMap {
-	k := s.keys
-	switch {
-	case s.mode == modeForm && s.form != nil:
-		b := s.form.Keys()
-		return kit.Keys{Short: b, Full: [][]key.Binding{b}}
-	case s.mode == modeSchedules && s.sched.Capturing():
-		return kit.FilterKeys()
-	case s.mode == modeSchedEdit && s.edit != nil:
-		return s.edit.KeyMap()
-	case s.mode == modeRestore && s.restore != nil:
-		return s.restore.KeyMap()
+	if p := s.pane(); p != nil {
+		return p.KeyMap()
 	}
+	if s.mode == modeSchedules && s.sched.Capturing() {
+		return kit.FilterKeys()
+	}
+	k := s.keys
 	// a (all services) only where it does something: narrowed
 	var all []key.Binding
 	if !s.all() {

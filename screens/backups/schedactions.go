@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -337,7 +338,11 @@ func (e *schedEdit) SetSize(w, h int) {
 	e.input.SetWidth(max(10, min(w-4, 60)))
 }
 
-func (e *schedEdit) KeyMap() kit.Keys {
+// CapturesKeys implements kit.Pane: the expression takes every key.
+func (e *schedEdit) CapturesKeys() bool { return true }
+
+// KeyMap implements kit.Pane.
+func (e *schedEdit) KeyMap() help.KeyMap {
 	b := []key.Binding{e.keys.Save, e.keys.Cancel}
 	return kit.Keys{Short: b, Full: [][]key.Binding{b}}
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
@@ -140,7 +141,8 @@ func (mf *managedFlow) layout() {
 	mf.table.SetSize(mf.width, max(3, mf.height-len(mf.head(mf.width))))
 }
 
-func (mf *managedFlow) capturesKeys() bool { return mf.table != nil && mf.table.Filtering() }
+// CapturesKeys implements kit.Pane: a filter typed takes every key.
+func (mf *managedFlow) CapturesKeys() bool { return mf.table != nil && mf.table.Filtering() }
 
 // head is what is above the table: the title, what managed replication
 // does and needs, whom to choose, and why the last choice was refused.
@@ -191,7 +193,8 @@ func (mf *managedFlow) View() string {
 	return fit(strings.Join(lines, "\n"), w, mf.height)
 }
 
-func (mf *managedFlow) keyMap() kit.Keys {
+// KeyMap implements kit.Pane: the keys of the current phase.
+func (mf *managedFlow) KeyMap() help.KeyMap {
 	k := mf.keys
 	one := func(b ...key.Binding) kit.Keys { return kit.Keys{Short: b, Full: [][]key.Binding{b}} }
 	if mf.phase == review {

@@ -130,17 +130,25 @@ func (s *Screen) Init() tea.Cmd {
 	}
 }
 
-// CapturesKeys implements kit.Screen.
-func (s *Screen) CapturesKeys() bool {
+// pane is the sub-view shown instead of the status list (nil: the list).
+func (s *Screen) pane() kit.Pane {
 	switch s.mode {
 	case modeWizard:
-		return s.wizard.capturesKeys()
+		return s.wizard
+	case modeGrant:
+		return s.grant
 	case modeManaged:
-		return s.managed.capturesKeys()
-	case modeStatus:
-		return s.Capturing()
+		return s.managed
 	}
-	return false
+	return nil
+}
+
+// CapturesKeys implements kit.Screen.
+func (s *Screen) CapturesKeys() bool {
+	if p := s.pane(); p != nil {
+		return p.CapturesKeys()
+	}
+	return s.Capturing()
 }
 
 // SetSize implements kit.Screen.
@@ -448,13 +456,8 @@ func (s *Screen) dropPair(secondary string) tea.Cmd {
 
 // KeyMap implements kit.Screen: the bindings of the current mode and step.
 func (s *Screen) KeyMap() help.KeyMap {
-	switch s.mode {
-	case modeGrant:
-		return s.grant.keyMap()
-	case modeWizard:
-		return s.wizard.keyMap()
-	case modeManaged:
-		return s.managed.keyMap()
+	if p := s.pane(); p != nil {
+		return p.KeyMap()
 	}
 	return s.statusKeyMap()
 }

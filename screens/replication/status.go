@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
@@ -463,7 +464,11 @@ func (g *grantView) onKey(msg tea.KeyPressMsg) (cmd tea.Cmd, back bool) {
 	return nil, false
 }
 
-func (g *grantView) keyMap() kit.Keys {
+// CapturesKeys implements kit.Pane: the grant takes no typing.
+func (g *grantView) CapturesKeys() bool { return false }
+
+// KeyMap is the grant's keys.
+func (g *grantView) KeyMap() help.KeyMap {
 	b := []key.Binding{g.keys.Copy, g.keys.Reload, g.keys.Back}
 	return kit.Keys{Short: b, Full: [][]key.Binding{b}}
 }

@@ -15,13 +15,8 @@ import (
 
 // View implements kit.Screen.
 func (s *Screen) View() string {
-	switch s.mode {
-	case modeWizard:
-		return s.wizard.View()
-	case modeGrant:
-		return s.grant.View()
-	case modeManaged:
-		return s.managed.View()
+	if p := s.pane(); p != nil {
+		return p.View()
 	}
 	w, h := s.Size()
 	return fit(s.statusView(), w, h)

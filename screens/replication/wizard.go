@@ -88,7 +88,9 @@ func newWizard(c *kit.Common, host wizardHost) *wizard {
 // active reports a setup under way.
 func (wz *wizard) active() bool { return wz.w != nil }
 
-func (wz *wizard) capturesKeys() bool {
+// CapturesKeys implements kit.Pane: the chooser's filter typed, or the
+// restore's typed confirmation, takes every key.
+func (wz *wizard) CapturesKeys() bool {
 	if wz.confirm != nil {
 		return true
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
@@ -124,7 +125,7 @@ func (wz *wizard) onKey(msg tea.KeyPressMsg) tea.Cmd {
 }
 
 // keyMap is the help of the current step.
-func (wz *wizard) keyMap() kit.Keys {
+func (wz *wizard) KeyMap() help.KeyMap {
 	k := wz.keys
 	w := wz.w
 	one := func(b ...key.Binding) kit.Keys { return kit.Keys{Short: b, Full: [][]key.Binding{b}} }

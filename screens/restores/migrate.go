@@ -538,7 +538,8 @@ func (m *migration) title() string {
 	return fmt.Sprintf("Migrate across providers %d/5: %s", n, what)
 }
 
-func (m *migration) view() string {
+// View implements kit.Pane.
+func (m *migration) View() string {
 	th := m.common.Theme
 	w, h := m.width, m.height
 	if m.step == migBackup && m.form != nil {
@@ -630,7 +631,12 @@ func (m *migration) view() string {
 	return strings.Join(lines, "\n")
 }
 
-func (m *migration) keyMap() help.KeyMap {
+// CapturesKeys implements kit.Pane: the migration takes every key (esc
+// goes back a step).
+func (m *migration) CapturesKeys() bool { return true }
+
+// KeyMap implements kit.Pane: the keys of the current step.
+func (m *migration) KeyMap() help.KeyMap {
 	k := m.keys
 	var keys []key.Binding
 	switch m.step {

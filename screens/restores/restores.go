@@ -114,12 +114,22 @@ func New(c *kit.Common) *Screen {
 	return s
 }
 
+// pane is the sub-view shown instead of the list (nil: the list).
+func (s *Screen) pane() kit.Pane {
+	switch s.mode {
+	case modeWizard:
+		return s.wizard
+	case modeMigrate:
+		return s.migrate
+	}
+	return nil
+}
+
 // CapturesKeys implements kit.Screen: the wizard and the migration take
 // every key (esc goes back a step); the list only while filtering.
 func (s *Screen) CapturesKeys() bool {
-	switch s.mode {
-	case modeWizard, modeMigrate:
-		return true
+	if p := s.pane(); p != nil {
+		return p.CapturesKeys()
 	}
 	return s.Capturing()
 }
@@ -352,11 +362,8 @@ func newKeyMap() keyMap {
 
 // KeyMap implements kit.Screen: the bindings of the current mode.
 func (s *Screen) KeyMap() help.KeyMap {
-	switch s.mode {
-	case modeWizard:
-		return s.wizard.KeyMap()
-	case modeMigrate:
-		return s.migrate.keyMap()
+	if p := s.pane(); p != nil {
+		return p.KeyMap()
 	}
 	k := s.keys
 	short := []key.Binding{s.Keys.Detail, k.New, k.Migrate, k.Delete, k.Service, s.Table.Keys.Filter}
@@ -367,11 +374,8 @@ func (s *Screen) KeyMap() help.KeyMap {
 
 // View implements kit.Screen.
 func (s *Screen) View() string {
-	switch s.mode {
-	case modeWizard:
-		return s.wizard.View()
-	case modeMigrate:
-		return s.migrate.view()
+	if p := s.pane(); p != nil {
+		return p.View()
 	}
 	th := s.common.Theme
 	count := s.CountText()

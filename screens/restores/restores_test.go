@@ -320,18 +320,18 @@ func TestMigrationPrefillsTheRestore(t *testing.T) {
 	}
 	m.dest.SetValue("gs://acme-gcp")
 	m.update(tuitest.KeyMsg("enter"))
-	out := ansi.Strip(m.view())
+	out := ansi.Strip(m.View())
 	if !strings.Contains(out, "gsutil -m rsync -r s3://acme-exports/orders-mig gs://acme-gcp/orders-mig") || !strings.Contains(out, "boto") {
 		t.Fatalf("copy step:\n%s", out)
 	}
 	// e edits the destination, esc stops editing, y copies the command;
 	// the help lists those bindings
-	if help := kit.HintLine(m.keyMap().ShortHelp()...); help != "y copy the command  enter restore from the copy  e edit destination  esc back to the list" {
+	if help := kit.HintLine(m.KeyMap().ShortHelp()...); help != "y copy the command  enter restore from the copy  e edit destination  esc back to the list" {
 		t.Errorf("copy step help %q", help)
 	}
 	m.update(tuitest.KeyMsg("e"))
-	if !m.editing || kit.HintLine(m.keyMap().ShortHelp()...) != "enter done  esc stop editing" {
-		t.Fatalf("e did not edit the destination (help %q)", kit.HintLine(m.keyMap().ShortHelp()...))
+	if !m.editing || kit.HintLine(m.KeyMap().ShortHelp()...) != "enter done  esc stop editing" {
+		t.Fatalf("e did not edit the destination (help %q)", kit.HintLine(m.KeyMap().ShortHelp()...))
 	}
 	m.update(tuitest.KeyMsg("esc"))
 	if m.editing || m.step != migCopy {
@@ -396,7 +396,7 @@ func TestMigrationCopyHintWhileTyping(t *testing.T) {
 	m.backup = &api.Backup{Key: hash + ":" + orders.ID + ":pod", Bucket: "s3://acme-exports/orders-mig", Status: "Succeeded"}
 	m.toCopy()
 	m.dest.SetValue("gs://acme-gcp")
-	out := ansi.Strip(m.view())
+	out := ansi.Strip(m.View())
 	if !m.editing || strings.Contains(out, "(y copies it)") || !strings.Contains(out, "(enter, then y copies it)") {
 		t.Fatalf("while typing the destination the copy step says:\n%s", out)
 	}
@@ -404,7 +404,7 @@ func TestMigrationCopyHintWhileTyping(t *testing.T) {
 	if m.update(tuitest.KeyMsg("y")) == nil || m.dest.Value() != "gs://acme-gcp" {
 		t.Fatalf("enter, then y: copied nothing or typed into %q", m.dest.Value())
 	}
-	if out := ansi.Strip(m.view()); !strings.Contains(out, "(y copies it)") {
+	if out := ansi.Strip(m.View()); !strings.Contains(out, "(y copies it)") {
 		t.Fatalf("after enter the copy step says:\n%s", out)
 	}
 }

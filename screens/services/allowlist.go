@@ -7,6 +7,7 @@ import (
 	"net"
 	"strings"
 
+	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -81,7 +82,19 @@ func (a *allowView) resource() kit.Resource {
 	}, nil)
 }
 
-func (a *allowView) capturesKeys() bool { return a.adding || a.checking || a.table.Filtering() }
+// CapturesKeys implements kit.Pane: an address typed or a filter typed
+// takes every key.
+func (a *allowView) CapturesKeys() bool { return a.adding || a.checking || a.table.Filtering() }
+
+// KeyMap implements kit.Pane.
+func (a *allowView) KeyMap() help.KeyMap {
+	k, t := a.keys, a.table.Keys
+	if a.CapturesKeys() {
+		return keysOf(k.AddConfirm, k.AddCancel)
+	}
+	b := []key.Binding{k.Add, k.Remove, k.Check, k.SSL, k.Back}
+	return kit.Keys{Short: b, Full: [][]key.Binding{append(b, t.Filter), {t.Up, t.Down}}}
+}
 
 func (a *allowView) setSize(w, h int) {
 	a.width, a.height = w, h
@@ -334,7 +347,8 @@ func (a *allowView) onActionDone(msg kit.ActionDoneMsg, tag allowTag) tea.Cmd {
 	return nil
 }
 
-func (a *allowView) view() string {
+// View implements kit.Pane.
+func (a *allowView) View() string {
 	th, w, h := a.common.Theme, a.width, a.height
 	head := th.Bold.Render(" Allow list") + "  " + a.svc.Name + " " + th.Muted.Render("("+a.svc.ID+")")
 	switch {

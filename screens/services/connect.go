@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 
+	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -351,6 +352,7 @@ type credsMsg struct {
 // password lives only while the view is open.
 type credsView struct {
 	common  *kit.Common
+	keys    keyMap
 	width   int
 	height  int
 	svc     api.Service
@@ -360,8 +362,21 @@ type credsView struct {
 	reveal  bool
 }
 
-func newCredsView(c *kit.Common, v api.Service) *credsView {
-	return &credsView{common: c, svc: v}
+func newCredsView(c *kit.Common, keys keyMap, v api.Service) *credsView {
+	return &credsView{common: c, keys: keys, svc: v}
+}
+
+// CapturesKeys implements kit.Pane.
+func (c *credsView) CapturesKeys() bool { return false }
+
+// KeyMap implements kit.Pane: a read again when the read failed.
+func (c *credsView) KeyMap() help.KeyMap {
+	k := c.keys
+	b := []key.Binding{k.CopyPassword, k.CopyCommand, k.CopyUser, k.Reveal, k.Back}
+	if c.err != nil {
+		b = append(b, k.Retry)
+	}
+	return keysOf(b...)
 }
 
 func (c *credsView) setSize(w, h int) { c.width, c.height = w, h }
@@ -457,7 +472,8 @@ func (s *Screen) onCredsKey(msg tea.KeyPressMsg) tea.Cmd {
 	return nil
 }
 
-func (c *credsView) view() string {
+// View implements kit.Pane.
+func (c *credsView) View() string {
 	th, w, h := c.common.Theme, c.width, c.height
 	g := th.Glyphs
 	var lines []string

@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/huh/v2"
@@ -114,6 +115,7 @@ type formDoneMsg struct {
 
 type createForm struct {
 	common *kit.Common
+	keys   keyMap
 	width  int
 	form   *huh.Form
 	values *formValues
@@ -354,10 +356,10 @@ func allowHint(s string) string {
 	return "ok: " + strings.Join(ips, ", ")
 }
 
-func newCreateForm(c *kit.Common, d *draft, taken []string) *createForm {
+func newCreateForm(c *kit.Common, keys keyMap, d *draft, taken []string) *createForm {
 	v := newFormValues(d)
 	o := &optionSource{client: c.Client, ctx: c.Ctx(), sizes: map[string][]api.Size{}}
-	f := &createForm{common: c, values: v, opts: o}
+	f := &createForm{common: c, keys: keys, values: v, opts: o}
 
 	provider := huh.NewSelect[string]().Title("Provider").Accessor(v.provider).Height(5).
 		OptionsFunc(func() []huh.Option[string] { return o.providers(v.provider.Get()) }, "providers").
@@ -478,7 +480,16 @@ func (f *createForm) update(msg tea.Msg) tea.Cmd {
 	return cmd
 }
 
-func (f *createForm) view() string {
+// CapturesKeys implements kit.Pane: the form takes every key.
+func (f *createForm) CapturesKeys() bool { return true }
+
+// KeyMap implements kit.Pane.
+func (f *createForm) KeyMap() help.KeyMap {
+	return keysOf(f.keys.FormNext, f.keys.FormPrev, f.keys.FormCancel)
+}
+
+// View implements kit.Pane.
+func (f *createForm) View() string {
 	th, w := f.common.Theme, f.width
 	head := th.Bold.Render(" Create a service") + th.Muted.Render("  enter/tab next  shift+tab back  / filter a list  esc cancel (keeps input)")
 	return ansi.Truncate(head, w, th.Glyphs.Ellipsis) + "\n\n" + f.form.View()
@@ -493,7 +504,7 @@ func (s *Screen) openCreate() tea.Cmd {
 	for _, v := range s.services {
 		taken = append(taken, v.Name)
 	}
-	s.form = newCreateForm(s.common, s.draft, taken)
+	s.form = newCreateForm(s.common, s.keys, s.draft, taken)
 	s.form.setSize(s.Size())
 	s.mode = modeCreate
 	// after a refusal (the API's, or the request's own check), e goes to
@@ -577,6 +588,21 @@ func requestJSON(req api.CreateServiceRequest) string {
 }
 
 var entryRe = regexp.MustCompile(`\{\n\s*("ip": "[^"]*")(,\s*"comment": "[^"]*")?\n\s*\}`)
+
+// reviewPane is the review of a service to create, before its launch.
+type reviewPane struct{ s *Screen }
+
+// CapturesKeys implements kit.Pane.
+func (r reviewPane) CapturesKeys() bool { return false }
+
+// KeyMap implements kit.Pane.
+func (r reviewPane) KeyMap() help.KeyMap {
+	k := r.s.keys
+	return keysOf(k.Launch, k.Edit, k.FormCancel)
+}
+
+// View implements kit.Pane.
+func (r reviewPane) View() string { return r.s.reviewView() }
 
 func (s *Screen) reviewView() string {
 	th := s.common.Theme

@@ -68,37 +68,15 @@ func newKeyMap() keyMap {
 	}
 }
 
+// keysOf is a key map of one group, the footer's and the help's.
+func keysOf(b ...key.Binding) kit.Keys { return kit.Keys{Short: b, Full: [][]key.Binding{b}} }
+
 // KeyMap implements kit.Screen: the bindings of the current mode.
 func (s *Screen) KeyMap() help.KeyMap {
-	k := s.keys
-	t := s.Table.Keys
-	switch s.mode {
-	case modeCreate:
-		b := []key.Binding{k.FormNext, k.FormPrev, k.FormCancel}
-		return kit.Keys{Short: b, Full: [][]key.Binding{b}}
-	case modeReview:
-		b := []key.Binding{k.Launch, k.Edit, k.FormCancel}
-		return kit.Keys{Short: b, Full: [][]key.Binding{b}}
-	case modeCreds:
-		b := []key.Binding{k.CopyPassword, k.CopyCommand, k.CopyUser, k.Reveal, k.Back}
-		if s.creds != nil && s.creds.err != nil {
-			b = append(b, k.Retry)
-		}
-		return kit.Keys{Short: b, Full: [][]key.Binding{b}}
-	case modeAllow:
-		if s.allow != nil && s.allow.capturesKeys() {
-			b := []key.Binding{k.AddConfirm, k.AddCancel}
-			return kit.Keys{Short: b, Full: [][]key.Binding{b}}
-		}
-		b := []key.Binding{k.Add, k.Remove, k.Check, k.SSL, k.Back}
-		return kit.Keys{Short: b, Full: [][]key.Binding{append(b, t.Filter), {t.Up, t.Down}}}
-	case modeScale:
-		b := []key.Binding{k.ScaleChoose, k.ScaleUp, k.ScaleDown, k.ScaleBack}
-		if s.scale != nil && s.scale.step == scaleReview {
-			b = []key.Binding{k.ScaleApply, k.ScaleBack}
-		}
-		return kit.Keys{Short: b, Full: [][]key.Binding{b}}
+	if p := s.pane(); p != nil {
+		return p.KeyMap()
 	}
+	k, t := s.keys, s.Table.Keys
 	// The lifecycle keys come before create, credentials and the allow list
 	// in the footer: a narrow footer keeps its first keys.
 	short := []key.Binding{s.Keys.Detail, k.StopStart, k.Scale, k.Delete, k.Create, k.Creds, k.Allow, k.Shell, k.Backups, k.Restores, t.Filter}

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
@@ -121,6 +122,7 @@ type scaleChoicesMsg struct {
 // before → after.
 type scaleView struct {
 	common  *kit.Common
+	keys    keyMap
 	svc     api.Service
 	step    scaleStep
 	kind    int
@@ -145,8 +147,8 @@ func storageOf(v api.Service) int {
 	return 0
 }
 
-func newScaleView(c *kit.Common, v api.Service) *scaleView {
-	sv := &scaleView{common: c, svc: v}
+func newScaleView(c *kit.Common, keys keyMap, v api.Service) *scaleView {
+	sv := &scaleView{common: c, keys: keys, svc: v}
 	nodes := scaleChoice{label: fmt.Sprintf("nodes    now %d", v.Nodes), value: "nodes"}
 	if singleNode(v.Topology) {
 		nodes.blocked = "topology " + v.Topology + " has one node"
@@ -326,7 +328,20 @@ func (sv *scaleView) action() tea.Cmd {
 	})
 }
 
-func (sv *scaleView) view() string {
+// CapturesKeys implements kit.Pane.
+func (sv *scaleView) CapturesKeys() bool { return false }
+
+// KeyMap implements kit.Pane: the choice, then its review.
+func (sv *scaleView) KeyMap() help.KeyMap {
+	k := sv.keys
+	if sv.step == scaleReview {
+		return keysOf(k.ScaleApply, k.ScaleBack)
+	}
+	return keysOf(k.ScaleChoose, k.ScaleUp, k.ScaleDown, k.ScaleBack)
+}
+
+// View implements kit.Pane.
+func (sv *scaleView) View() string {
 	th, w := sv.common.Theme, sv.width
 	trunc := func(s string) string { return kit.CapText(s, max(1, w), 1, th.Glyphs.Ellipsis) }
 	lines := []string{trunc(th.Bold.Render(" Scale") + "  " + sv.svc.Name + " " + th.Muted.Render("("+sv.svc.ID+", "+sv.svc.Topology+" on "+sv.svc.Provider+")")), ""}
@@ -450,7 +465,7 @@ func (s *Screen) openScale(v api.Service) tea.Cmd {
 	if s.common.ReadOnly {
 		return kit.RefuseReadOnly(s.common, "scale "+v.Name)
 	}
-	s.scale = newScaleView(s.common, v)
+	s.scale = newScaleView(s.common, s.keys, v)
 	s.scale.width, s.scale.height = s.Size()
 	s.mode = modeScale
 	return nil

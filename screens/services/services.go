@@ -120,17 +120,29 @@ func New(c *kit.Common) *Screen {
 	return s
 }
 
+// pane is the sub-view shown instead of the list (nil: the list).
+func (s *Screen) pane() kit.Pane {
+	switch {
+	case s.mode == modeCreate && s.form != nil:
+		return s.form
+	case s.mode == modeReview:
+		return reviewPane{s}
+	case s.mode == modeCreds && s.creds != nil:
+		return s.creds
+	case s.mode == modeAllow && s.allow != nil:
+		return s.allow
+	case s.mode == modeScale && s.scale != nil:
+		return s.scale
+	}
+	return nil
+}
+
 // CapturesKeys implements kit.Screen.
 func (s *Screen) CapturesKeys() bool {
-	switch s.mode {
-	case modeCreate:
-		return true
-	case modeAllow:
-		return s.allow != nil && s.allow.capturesKeys()
-	case modeList:
-		return s.Capturing()
+	if p := s.pane(); p != nil {
+		return p.CapturesKeys()
 	}
-	return false
+	return s.mode == modeList && s.Capturing()
 }
 
 // Resources implements kit.Screen: the listing, and the allow list of the
@@ -308,7 +320,7 @@ func (s *Screen) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	case modeScale:
 		return s.onScaleKey(msg)
 	case modeAllow:
-		if s.allow.capturesKeys() {
+		if s.allow.CapturesKeys() {
 			return s.allow.onKey(msg)
 		}
 		if key.Matches(msg, s.keys.Back) {
@@ -343,7 +355,7 @@ func (s *Screen) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		if !ok {
 			return nil
 		}
-		s.creds = newCredsView(s.common, v)
+		s.creds = newCredsView(s.common, s.keys, v)
 		s.creds.setSize(s.Size())
 		s.mode = modeCreds
 		return s.creds.load()
@@ -445,17 +457,8 @@ func (s *Screen) onActionDone(msg kit.ActionDoneMsg) tea.Cmd {
 
 // View implements kit.Screen.
 func (s *Screen) View() string {
-	switch s.mode {
-	case modeCreate:
-		return s.form.view()
-	case modeReview:
-		return s.reviewView()
-	case modeCreds:
-		return s.creds.view()
-	case modeAllow:
-		return s.allow.view()
-	case modeScale:
-		return s.scale.view()
+	if p := s.pane(); p != nil {
+		return p.View()
 	}
 	th := s.common.Theme
 	note := th.Muted.Render(s.SortNote())

@@ -313,7 +313,7 @@ func TestFormValidationUsesAPIRules(t *testing.T) {
 
 func TestCredentialsCommand(t *testing.T) {
 	v := svc(1, "ready")
-	c := newCredsView(nil, v)
+	c := newCredsView(nil, newKeyMap(), v)
 	c.creds = &api.Credentials{Username: "dbpaf1", Password: "s3cret!"}
 	got := c.command()
 	want := "mariadb --host dbtaf00000001.example.net --port 3306 --user dbpaf1 -p"
