@@ -374,7 +374,7 @@ func FilterKeys() Keys { return filterKeys(DefaultTableKeys) }
 
 func filterKeys(t TableKeys) Keys {
 	b := []key.Binding{t.FilterKeep, t.FilterClear}
-	return Keys{Short: b, Full: [][]key.Binding{b}}
+	return KeysOf(b...)
 }
 
 // Notes joins non-empty status notes with two spaces.

@@ -108,7 +108,7 @@ type Screen interface {
 // returns it, and View, KeyMap and CapturesKeys are then the pane's.
 type Pane interface {
 	View() string
-	KeyMap() help.KeyMap
+	KeyMap() Keys
 	CapturesKeys() bool
 }
 
@@ -200,6 +200,9 @@ type Keys struct {
 	Short []key.Binding
 	Full  [][]key.Binding
 }
+
+// KeysOf is a key map of one group: the footer's and the help's.
+func KeysOf(b ...key.Binding) Keys { return Keys{Short: b, Full: [][]key.Binding{b}} }
 
 // ShortHelp implements help.KeyMap.
 func (k Keys) ShortHelp() []key.Binding { return k.Short }

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"strings"
 
-	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -279,9 +278,9 @@ func newFormKeys() formKeys {
 }
 
 // KeyMap implements kit.Pane: the bindings of the current phase.
-func (b *Form) KeyMap() help.KeyMap {
+func (b *Form) KeyMap() kit.Keys {
 	keys := b.Keys()
-	return kit.Keys{Short: keys, Full: [][]key.Binding{keys}}
+	return kit.KeysOf(keys...)
 }
 
 // Keys lists the form's bindings in its current phase, for help.

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
 	"github.com/charmbracelet/x/ansi"
 
@@ -234,16 +233,8 @@ func newWizardKeys() wizardKeys {
 	}
 }
 
-type keyMap struct {
-	short []key.Binding
-	full  [][]key.Binding
-}
-
-func (k keyMap) ShortHelp() []key.Binding  { return k.short }
-func (k keyMap) FullHelp() [][]key.Binding { return k.full }
-
 // KeyMap lists the bindings of the current step.
-func (r *Wizard) KeyMap() help.KeyMap {
+func (r *Wizard) KeyMap() kit.Keys {
 	k := r.keys
 	filter := kit.Bind("/", "filter")
 	var b, more []key.Binding
@@ -279,5 +270,5 @@ func (r *Wizard) KeyMap() help.KeyMap {
 		// from the first step esc leaves already; the confirmation has its own back
 		b = append(b, k.Leave)
 	}
-	return keyMap{short: b, full: [][]key.Binding{append(b[:len(b):len(b)], more...)}}
+	return kit.Keys{Short: b, Full: [][]key.Binding{append(b[:len(b):len(b)], more...)}}
 }

@@ -7,7 +7,6 @@ import (
 	"strings"
 	"time"
 
-	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -342,9 +341,9 @@ func (e *schedEdit) SetSize(w, h int) {
 func (e *schedEdit) CapturesKeys() bool { return true }
 
 // KeyMap implements kit.Pane.
-func (e *schedEdit) KeyMap() help.KeyMap {
+func (e *schedEdit) KeyMap() kit.Keys {
 	b := []key.Binding{e.keys.Save, e.keys.Cancel}
-	return kit.Keys{Short: b, Full: [][]key.Binding{b}}
+	return kit.KeysOf(b...)
 }
 
 func (e *schedEdit) View() string {

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"strings"
 
-	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
@@ -194,11 +193,10 @@ func (mf *managedFlow) View() string {
 }
 
 // KeyMap implements kit.Pane: the keys of the current phase.
-func (mf *managedFlow) KeyMap() help.KeyMap {
+func (mf *managedFlow) KeyMap() kit.Keys {
 	k := mf.keys
-	one := func(b ...key.Binding) kit.Keys { return kit.Keys{Short: b, Full: [][]key.Binding{b}} }
 	if mf.phase == review {
-		return one(withHelp(k.Run, "set up managed replication"), k.Mode, k.Back)
+		return kit.KeysOf(withHelp(k.Run, "set up managed replication"), k.Mode, k.Back)
 	}
 	if mf.table != nil && mf.table.Filtering() {
 		return kit.FilterKeys()
@@ -211,7 +209,7 @@ func (mf *managedFlow) KeyMap() help.KeyMap {
 	if mf.table != nil {
 		t = mf.table.Keys
 	}
-	return one(withHelp(k.Run, role), t.Up, t.Down, t.Filter, k.Back)
+	return kit.KeysOf(withHelp(k.Run, role), t.Up, t.Down, t.Filter, k.Back)
 }
 
 // onKey is a key in the flow; back reports leaving it.

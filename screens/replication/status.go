@@ -6,7 +6,6 @@ import (
 	"strings"
 	"time"
 
-	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
@@ -468,9 +467,9 @@ func (g *grantView) onKey(msg tea.KeyPressMsg) (cmd tea.Cmd, back bool) {
 func (g *grantView) CapturesKeys() bool { return false }
 
 // KeyMap is the grant's keys.
-func (g *grantView) KeyMap() help.KeyMap {
+func (g *grantView) KeyMap() kit.Keys {
 	b := []key.Binding{g.keys.Copy, g.keys.Reload, g.keys.Back}
-	return kit.Keys{Short: b, Full: [][]key.Binding{b}}
+	return kit.KeysOf(b...)
 }
 
 func (g *grantView) View() string {

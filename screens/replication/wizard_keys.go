@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strings"
 
-	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
@@ -125,17 +124,16 @@ func (wz *wizard) onKey(msg tea.KeyPressMsg) tea.Cmd {
 }
 
 // keyMap is the help of the current step.
-func (wz *wizard) KeyMap() help.KeyMap {
+func (wz *wizard) KeyMap() kit.Keys {
 	k := wz.keys
 	w := wz.w
-	one := func(b ...key.Binding) kit.Keys { return kit.Keys{Short: b, Full: [][]key.Binding{b}} }
 	if wz.confirm != nil { // restoreform.Confirm's keys
-		return one(kit.Bind("enter", "confirm"),
+		return kit.KeysOf(kit.Bind("enter", "confirm"),
 			kit.Bind("tab", "buttons"),
 			kit.Bind("esc", "back"))
 	}
 	if w == nil {
-		return one(k.Back)
+		return kit.KeysOf(k.Back)
 	}
 	switch w.Current() {
 	case replsetup.StepPair:
@@ -145,9 +143,9 @@ func (wz *wizard) KeyMap() help.KeyMap {
 		if o := w.Result(replsetup.StepAllowList); o.Verdict == replsetup.Fail && len(o.Missing) > 0 {
 			run = withHelp(k.Run, "add to allow list")
 		}
-		return one(run, k.Recheck, k.Prev, k.Back)
+		return kit.KeysOf(run, k.Recheck, k.Prev, k.Back)
 	case replsetup.StepBackup:
-		return one(withHelp(k.Run, "use this backup"), k.Up, k.Down, k.Method, k.Recheck, k.Prev, k.Back)
+		return kit.KeysOf(withHelp(k.Run, "use this backup"), k.Up, k.Down, k.Method, k.Recheck, k.Prev, k.Back)
 	case replsetup.StepRestore:
 		run := withHelp(k.Run, "restore (type to confirm)")
 		switch w.Verdict(replsetup.StepRestore) {
@@ -156,15 +154,15 @@ func (wz *wizard) KeyMap() help.KeyMap {
 		case replsetup.Waiting:
 			run = withHelp(k.Run, "(restore running)")
 		}
-		return one(run, k.Recheck, k.Prev, k.Back)
+		return kit.KeysOf(run, k.Recheck, k.Prev, k.Back)
 	case replsetup.StepChange:
-		return one(withHelp(k.Run, "call change primary"), k.Method, k.Prev, k.Back)
+		return kit.KeysOf(withHelp(k.Run, "call change primary"), k.Method, k.Prev, k.Back)
 	case replsetup.StepGrant:
-		return one(withHelp(k.Run, "run grant on primary"), k.Copy, k.RanIt, k.Recheck, k.Prev, k.Back)
+		return kit.KeysOf(withHelp(k.Run, "run grant on primary"), k.Copy, k.RanIt, k.Recheck, k.Prev, k.Back)
 	case replsetup.StepStart:
-		return one(withHelp(k.Run, "start replication"), k.Copy, k.Prev, k.Back)
+		return kit.KeysOf(withHelp(k.Run, "start replication"), k.Copy, k.Prev, k.Back)
 	}
-	return one(withHelp(k.Run, "status view"), k.Back)
+	return kit.KeysOf(withHelp(k.Run, "status view"), k.Back)
 }
 
 // chooser is the wizard's pair step: a table of the services, first the
@@ -316,7 +314,7 @@ func (wz *wizard) chooserKeyMap() kit.Keys {
 		t = c.table.Keys
 	}
 	b := []key.Binding{withHelp(wz.keys.Run, role), t.Up, t.Down, t.Filter, wz.keys.Managed, withHelp(wz.keys.Back, "back")}
-	return kit.Keys{Short: b, Full: [][]key.Binding{b}}
+	return kit.KeysOf(b...)
 }
 
 // choose is enter in the pair chooser: first the primary, then the

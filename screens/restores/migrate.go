@@ -6,7 +6,6 @@ import (
 	"strings"
 	"time"
 
-	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -636,7 +635,7 @@ func (m *migration) View() string {
 func (m *migration) CapturesKeys() bool { return true }
 
 // KeyMap implements kit.Pane: the keys of the current step.
-func (m *migration) KeyMap() help.KeyMap {
+func (m *migration) KeyMap() kit.Keys {
 	k := m.keys
 	var keys []key.Binding
 	switch m.step {
@@ -658,5 +657,5 @@ func (m *migration) KeyMap() help.KeyMap {
 			keys = []key.Binding{k.Copy, k.Restore, k.Edit, k.CopyBack}
 		}
 	}
-	return kit.Keys{Short: keys, Full: [][]key.Binding{keys}}
+	return kit.KeysOf(keys...)
 }

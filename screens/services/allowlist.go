@@ -7,7 +7,6 @@ import (
 	"net"
 	"strings"
 
-	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -87,10 +86,10 @@ func (a *allowView) resource() kit.Resource {
 func (a *allowView) CapturesKeys() bool { return a.adding || a.checking || a.table.Filtering() }
 
 // KeyMap implements kit.Pane.
-func (a *allowView) KeyMap() help.KeyMap {
+func (a *allowView) KeyMap() kit.Keys {
 	k, t := a.keys, a.table.Keys
 	if a.CapturesKeys() {
-		return keysOf(k.AddConfirm, k.AddCancel)
+		return kit.KeysOf(k.AddConfirm, k.AddCancel)
 	}
 	b := []key.Binding{k.Add, k.Remove, k.Check, k.SSL, k.Back}
 	return kit.Keys{Short: b, Full: [][]key.Binding{append(b, t.Filter), {t.Up, t.Down}}}

@@ -13,7 +13,6 @@ import (
 	"strconv"
 	"strings"
 
-	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -370,13 +369,13 @@ func newCredsView(c *kit.Common, keys keyMap, v api.Service) *credsView {
 func (c *credsView) CapturesKeys() bool { return false }
 
 // KeyMap implements kit.Pane: a read again when the read failed.
-func (c *credsView) KeyMap() help.KeyMap {
+func (c *credsView) KeyMap() kit.Keys {
 	k := c.keys
 	b := []key.Binding{k.CopyPassword, k.CopyCommand, k.CopyUser, k.Reveal, k.Back}
 	if c.err != nil {
 		b = append(b, k.Retry)
 	}
-	return keysOf(b...)
+	return kit.KeysOf(b...)
 }
 
 func (c *credsView) setSize(w, h int) { c.width, c.height = w, h }

@@ -12,7 +12,6 @@ import (
 	"sync"
 	"time"
 
-	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/huh/v2"
@@ -484,8 +483,8 @@ func (f *createForm) update(msg tea.Msg) tea.Cmd {
 func (f *createForm) CapturesKeys() bool { return true }
 
 // KeyMap implements kit.Pane.
-func (f *createForm) KeyMap() help.KeyMap {
-	return keysOf(f.keys.FormNext, f.keys.FormPrev, f.keys.FormCancel)
+func (f *createForm) KeyMap() kit.Keys {
+	return kit.KeysOf(f.keys.FormNext, f.keys.FormPrev, f.keys.FormCancel)
 }
 
 // View implements kit.Pane.
@@ -596,9 +595,9 @@ type reviewPane struct{ s *Screen }
 func (r reviewPane) CapturesKeys() bool { return false }
 
 // KeyMap implements kit.Pane.
-func (r reviewPane) KeyMap() help.KeyMap {
+func (r reviewPane) KeyMap() kit.Keys {
 	k := r.s.keys
-	return keysOf(k.Launch, k.Edit, k.FormCancel)
+	return kit.KeysOf(k.Launch, k.Edit, k.FormCancel)
 }
 
 // View implements kit.Pane.

@@ -68,9 +68,6 @@ func newKeyMap() keyMap {
 	}
 }
 
-// keysOf is a key map of one group, the footer's and the help's.
-func keysOf(b ...key.Binding) kit.Keys { return kit.Keys{Short: b, Full: [][]key.Binding{b}} }
-
 // KeyMap implements kit.Screen: the bindings of the current mode.
 func (s *Screen) KeyMap() help.KeyMap {
 	if p := s.pane(); p != nil {

@@ -7,7 +7,6 @@ import (
 	"strconv"
 	"strings"
 
-	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
@@ -332,12 +331,12 @@ func (sv *scaleView) action() tea.Cmd {
 func (sv *scaleView) CapturesKeys() bool { return false }
 
 // KeyMap implements kit.Pane: the choice, then its review.
-func (sv *scaleView) KeyMap() help.KeyMap {
+func (sv *scaleView) KeyMap() kit.Keys {
 	k := sv.keys
 	if sv.step == scaleReview {
-		return keysOf(k.ScaleApply, k.ScaleBack)
+		return kit.KeysOf(k.ScaleApply, k.ScaleBack)
 	}
-	return keysOf(k.ScaleChoose, k.ScaleUp, k.ScaleDown, k.ScaleBack)
+	return kit.KeysOf(k.ScaleChoose, k.ScaleUp, k.ScaleDown, k.ScaleBack)
 }
 
 // View implements kit.Pane.
