@@ -209,7 +209,8 @@ wait_for "Switch to which profile?"
 wait_re "> $PROFILE-ro +current"
 keys Up # the profiles are sorted: $PROFILE is above
 keys Enter
-wait_for "switched to profile $PROFILE"
+# not the toast of the switch before ("switched to profile $PROFILE-ro")
+wait_re "switched to profile $PROFILE( |\$)"
 header_shows "profile $PROFILE " "127.0.0.1:$PORT"
 wait_for "analytics-gcp"
 
@@ -435,6 +436,7 @@ typetext "replica-west"
 keys Enter Enter
 STEP="replication 1 allow list"
 wait_for "Step 1 of 6"
+wait_re "(PASS|FAIL)  1 Allow list" # the check has answered
 if screen_has "FAIL  1 Allow list"; then
 	keys Enter # add the secondary's outbound IP
 fi
@@ -496,7 +498,13 @@ wait_for "scaling e2e-db: storage 100 GB"
 STEP="scaled"
 wait_line "$ROW" " ready"
 STEP="delete (D)"
-keys D
+# the row said ready before the listing showed pending_scale, maybe: D is
+# refused while the service is pending, so it is pressed until it asks
+for _ in $(seq 1 30); do
+	screen_has "Delete service?" && break
+	keys D
+	sleep 1
+done
 wait_for "Delete service?"
 typetext "e2e"
 keys Enter
