@@ -199,9 +199,10 @@ type setupRun struct {
 	report   setupReport
 }
 
-// cliWords puts the command line's flags and commands where the engine's
-// texts name the TUI's keys and screens.
-var cliWords = strings.NewReplacer(
+// cliWordPairs put the command line's flags and commands where the
+// engine's texts name the TUI's keys and screens: each text of the engine,
+// then the command line's words for it.
+var cliWordPairs = []string{
 	":login to enter a valid one", "store a valid one with `skytui auth login`",
 	"check the Services screen", "see `skytui services list`",
 	"check them on the Services screen (c)", "check them with `skytui services credentials SERVICE`",
@@ -219,7 +220,9 @@ var cliWords = strings.NewReplacer(
 	"start it (S)", "start it (`skytui replication start SECONDARY`)",
 	"start replication (S)", "start replication (`skytui replication start SECONDARY`)",
 	"(s, then S)", "(`skytui replication stop SECONDARY --yes`, then `skytui replication start SECONDARY`)",
-)
+}
+
+var cliWords = strings.NewReplacer(cliWordPairs...)
 
 // text is an engine's text as the command line prints it: in its words,
 // on one line, without the replication password.

@@ -667,3 +667,28 @@ func TestRedactGrant(t *testing.T) {
 		}
 	}
 }
+
+// Every engine text the command line rewords is still the engine's: a
+// text changed there would reach a script naming the TUI's keys.
+func TestCLIWordsAreTheEngines(t *testing.T) {
+	files, err := filepath.Glob("../api/replsetup/*.go")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("the engine's sources: %v", err)
+	}
+	var src strings.Builder
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		src.Write(b)
+	}
+	for i := 0; i < len(cliWordPairs); i += 2 {
+		if !strings.Contains(src.String(), cliWordPairs[i]) {
+			t.Errorf("the engine no longer says %q: reword its new text for the command line", cliWordPairs[i])
+		}
+	}
+}
