@@ -2,6 +2,7 @@ package kit
 
 import (
 	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -9,6 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/skytui/skytui/api"
 	"github.com/skytui/skytui/theme"
 )
 
@@ -272,5 +274,49 @@ func TestListViewSort(t *testing.T) {
 	s, _ := KeyPress("s")
 	if used, _ := plain.HandleKey(s); used || plain.SortNote() != "" {
 		t.Fatal("a list without orders took s")
+	}
+}
+
+// A picker takes a typed name as its filter without "/" first (a key is
+// never lost), while j/k still move and q still cancels.
+func TestPickerTypeToFilter(t *testing.T) {
+	c := &Common{Theme: theme.Default()}
+	p := NewPicker(c, "Backups of which service?", "backups", []api.Service{
+		{ID: "dbtgf00000001", Name: "analytics-gcp", Status: "ready"},
+		{ID: "dbtaf00000002", Name: "orders-prod", Status: "ready"},
+		{ID: "dbtaf00000003", Name: "replica-west", Status: "ready"},
+	})
+	p.SetSize(80, 20)
+	var d Dialog = p
+	press := func(k string) tea.Cmd {
+		msg, _ := KeyPress(k)
+		var cmd tea.Cmd
+		d, cmd = d.Update(msg)
+		return cmd
+	}
+	press("j")
+	if r, _ := p.table.Selected(); r.ID != "dbtaf00000002" || p.table.Filtering() {
+		t.Fatalf("j: selected %q, filtering %v", r.ID, p.table.Filtering())
+	}
+	for _, k := range []string{"r", "e", "p"} {
+		press(k)
+	}
+	if p.table.Filter() != "rep" || p.table.Len() != 1 {
+		t.Fatalf("typed rep: filter %q, %d rows", p.table.Filter(), p.table.Len())
+	}
+	press("enter") // keeps the filter
+	cmd := press("enter")
+	if cmd == nil {
+		t.Fatal("enter chose nothing")
+	}
+	var picked *PickedMsg
+	seq := reflect.ValueOf(cmd()) // tea.Sequence's message: a slice of commands
+	for i := 0; seq.Kind() == reflect.Slice && i < seq.Len(); i++ {
+		if m, ok := seq.Index(i).Interface().(tea.Cmd)().(PickedMsg); ok {
+			picked = &m
+		}
+	}
+	if picked == nil || picked.ID != "dbtaf00000003" {
+		t.Fatalf("picked %+v, want replica-west", picked)
 	}
 }

@@ -112,6 +112,11 @@ func (p *Picker) Update(msg tea.Msg) (Dialog, tea.Cmd) {
 				return p, p.reply(r.ID, nil)
 			}
 			return p, nil
+		case !key.Matches(kp, p.keys.Cancel):
+			// a name typed without "/" first filters: never a key lost
+			if used, cmd := p.table.TypeToFilter(kp); used {
+				return p, cmd
+			}
 		}
 	}
 	_, cmd := p.table.Update(msg)

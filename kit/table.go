@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -182,6 +183,28 @@ func (t *Table) SetFilter(f string) {
 	t.filter = f
 	t.input.SetValue(f)
 	t.refilter()
+}
+
+// TypeToFilter starts the filter with a typed character that is none of
+// the table's keys (a picker: the user types a name, not "/" first): the
+// character is the filter's first. used reports that the key was taken.
+func (t *Table) TypeToFilter(kp tea.KeyPressMsg) (used bool, cmd tea.Cmd) {
+	r := []rune(kp.Text)
+	if t.filtering || len(r) != 1 || !unicode.IsPrint(r[0]) || unicode.IsSpace(r[0]) {
+		return false, nil
+	}
+	k := t.Keys
+	for _, b := range []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Filter, k.FilterClear, k.FilterKeep} {
+		if key.Matches(kp, b) {
+			return false, nil
+		}
+	}
+	t.filtering = true
+	t.input.SetValue(t.filter + kp.Text)
+	t.input.CursorEnd()
+	t.filter = t.input.Value()
+	t.refilter()
+	return true, t.input.Focus()
 }
 
 // FilterFirst gives the filter the first say over a key in a table that
