@@ -57,6 +57,7 @@ func NewPicker(c *Common, title, purpose string, services []api.Service) *Picker
 		{Title: "STATUS", Min: 6, Max: 16, Priority: 7},
 	})
 	p.table.Empty = "no services known yet"
+	p.table.TypeFilters = true
 	// by name, whatever order the listing came in (a copy: the caller's
 	// slice may be shared)
 	services = slices.Clone(services)
@@ -112,11 +113,6 @@ func (p *Picker) Update(msg tea.Msg) (Dialog, tea.Cmd) {
 				return p, p.reply(r.ID, nil)
 			}
 			return p, nil
-		case !key.Matches(kp, p.keys.Cancel):
-			// a name typed without "/" first filters: never a key lost
-			if used, cmd := p.table.TypeToFilter(kp); used {
-				return p, cmd
-			}
 		}
 	}
 	_, cmd := p.table.Update(msg)
@@ -138,6 +134,7 @@ func NewChoicePicker(c *Common, title, purpose string, cols []Column, rows []Row
 	p := &Picker{common: c, title: title, purpose: purpose, byID: map[string]api.Service{}, keys: newPickerKeys()}
 	p.table = NewTable(c, cols)
 	p.table.Empty = "nothing to choose from"
+	p.table.TypeFilters = true
 	p.table.SetRows(rows)
 	p.table.Select(current)
 	return p

@@ -68,6 +68,13 @@ type Table struct {
 	Keys   TableKeys
 	// Empty is shown when there are no rows at all.
 	Empty string
+	// TypeFilters: a typed character that is none of the table's keys
+	// starts the filter (a choice to make: a picker, a wizard's list of
+	// services), so a name typed without "/" first is not lost. Only for
+	// a table whose owner takes every key (a dialog, a CapturesKeys step):
+	// elsewhere the global keys would take a name's first letter. The
+	// owner matches its own keys before it hands the table the key.
+	TypeFilters bool
 
 	cols    []Column
 	rows    []Row
@@ -185,19 +192,13 @@ func (t *Table) SetFilter(f string) {
 	t.refilter()
 }
 
-// TypeToFilter starts the filter with a typed character that is none of
-// the table's keys (a picker: the user types a name, not "/" first): the
-// character is the filter's first. used reports that the key was taken.
-func (t *Table) TypeToFilter(kp tea.KeyPressMsg) (used bool, cmd tea.Cmd) {
+// typeToFilter starts the filter with a typed character (a table that
+// TypeFilters, the key none of its own): the character is the filter's
+// first. used reports that the key was taken.
+func (t *Table) typeToFilter(kp tea.KeyPressMsg) (used bool, cmd tea.Cmd) {
 	r := []rune(kp.Text)
-	if t.filtering || len(r) != 1 || !unicode.IsPrint(r[0]) || unicode.IsSpace(r[0]) {
+	if len(r) != 1 || !unicode.IsPrint(r[0]) || unicode.IsSpace(r[0]) {
 		return false, nil
-	}
-	k := t.Keys
-	for _, b := range []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Filter, k.FilterClear, k.FilterKeep} {
-		if key.Matches(kp, b) {
-			return false, nil
-		}
 	}
 	t.filtering = true
 	t.input.SetValue(t.filter + kp.Text)
@@ -282,6 +283,8 @@ func (t *Table) Update(msg tea.Msg) (bool, tea.Cmd) {
 		return true, t.input.Focus()
 	case key.Matches(kp, t.Keys.FilterClear) && t.filter != "":
 		t.SetFilter("")
+	case t.TypeFilters:
+		return t.typeToFilter(kp)
 	default:
 		return false, nil
 	}

@@ -196,6 +196,7 @@ func New(c *kit.Common, o Options) *Wizard {
 		{Title: "GTID", Min: 10, Max: 18, Priority: 4},
 	})
 	r.backupTable.Empty = "loading backups" + c.Theme.Glyphs.Ellipsis
+	r.targets.TypeFilters, r.sources.TypeFilters, r.backupTable.TypeFilters = true, true, true
 	r.idInput = kit.NewInput("> ", "")
 	r.idInput.SetValue(o.BackupID)
 	r.bucket = newBucketStep(c, o.Bucket)

@@ -679,3 +679,23 @@ func TestRestoreRefusalNamingAFieldGoesToIt(t *testing.T) {
 		t.Fatal("a field was lost")
 	}
 }
+
+// The target and backup steps take a name typed without "/" first as
+// their filter (no letter lost); the step's own keys still come first.
+func TestRestoreStepsTypeToFilter(t *testing.T) {
+	e := rtSetup(t, false)
+	w := e.wizard(t, Options{})
+	rtPress(w, "1")
+	rtType(w, "dev-s")
+	if w.targets.Filter() != "dev-s" || w.targets.Len() != 1 {
+		t.Fatalf("typed dev-s: filter %q, %d rows", w.targets.Filter(), w.targets.Len())
+	}
+	rtPress(w, "enter", "enter") // keep the filter, choose dev-serverless
+	if w.StepName() != "backup" {
+		t.Fatalf("step %s, want backup", w.StepName())
+	}
+	rtPress(w, "s") // the step's key: another source service, not a filter
+	if !w.pickingSource || w.backupTable.Filter() != "" {
+		t.Fatalf("s filtered (%q) instead of picking another source", w.backupTable.Filter())
+	}
+}

@@ -105,6 +105,7 @@ func newMigration(c *kit.Common, svcs []api.Service, req *restoreform.MigrateReq
 	m := &migration{common: c, services: map[string]api.Service{}, keys: newMigKeys()}
 	m.table = kit.NewTable(c, kit.NotedServiceColumns())
 	m.table.Empty = "loading services" + c.Theme.Glyphs.Ellipsis
+	m.table.TypeFilters = true
 	m.dest = kit.NewInput("> ", "")
 	m.setServices(svcs)
 	if req != nil {
