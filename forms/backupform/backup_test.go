@@ -346,21 +346,25 @@ func TestTypesOfTheProfilesInterface(t *testing.T) {
 // TestEditAfterRefusalGoesToTheField: after the API refuses naming the
 // bucket path, the review says so and e opens the form on the path, with
 // everything kept; a refusal about the schedule goes to the cron
-// expression shown; one naming no field, to the first step.
+// expression shown; one naming no field, or a schedule the one-off form
+// (the migration's) does not show, to the first step.
 func TestEditAfterRefusalGoesToTheField(t *testing.T) {
 	for _, tc := range []struct {
 		draft Draft
 		err   string
 		field string
+		once  bool
 	}{
 		{Draft{Type: api.BackupLogical, When: WhenOnce, Destination: DestBucket, BucketPath: "s3://acme-exports/orders", Credential: "team-s3"},
-			"400 Bad Request: external_storage.bucket.path must end with '/' (POST /backup/v1/backups/schedules, trace 1f)", "bucket path"},
+			"400 Bad Request: external_storage.bucket.path must end with '/' (POST /backup/v1/backups/schedules, trace 1f)", "bucket path", false},
 		{Draft{Type: api.BackupFull, When: WhenCustom, Cron: "0 4 * * *", Destination: DestManaged},
-			"400 Bad Request: invalid cron expression (POST /backup/v1/backups/schedules, trace 1f)", "cron"},
+			"400 Bad Request: invalid cron expression (POST /backup/v1/backups/schedules, trace 1f)", "cron", false},
 		{Draft{Type: api.BackupFull, When: WhenOnce, Destination: DestManaged},
-			"409 Conflict: service is in a pending state (POST /backup/v1/backups/schedules, trace 1f)", ""},
+			"409 Conflict: service is in a pending state (POST /backup/v1/backups/schedules, trace 1f)", "", false},
+		{Draft{Type: api.BackupFull, When: WhenOnce, Destination: DestManaged},
+			"400 Bad Request: invalid schedule (POST /backup/v1/backups/schedules, trace 1f)", "", true},
 	} {
-		b := form(t, common(t, tuitest.Secrets(t, "team"), nil), Options{HasFullBackup: boolp(true), Draft: &tc.draft})
+		b := form(t, common(t, tuitest.Secrets(t, "team"), nil), Options{HasFullBackup: boolp(true), Draft: &tc.draft, Once: tc.once})
 		b.SetSize(120, 40)
 		b.step = phaseReview
 		b.Failed(errors.New(tc.err))

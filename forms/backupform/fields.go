@@ -239,6 +239,8 @@ func (b *Form) namedField(text string) string {
 		return "bucket path"
 	case strings.Contains(t, "storage") || strings.Contains(t, "bucket"):
 		return "destination"
+	case b.opts.Once && (strings.Contains(t, "cron") || strings.Contains(t, "schedule")):
+		return "" // a one-off shows no schedule to go back to
 	case strings.Contains(t, "cron") || strings.Contains(t, "schedule"):
 		switch b.when.Get() {
 		case WhenCustom:
