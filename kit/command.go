@@ -21,7 +21,7 @@ func CommandLines(cmd string, w int, shell bool) []string {
 	}
 	var lines []string
 	cur := ""
-	for _, tok := range commandTokens(cmd) {
+	for _, tok := range commandTokens(cmd, shell) {
 		switch {
 		case cur == "":
 			cur = tok
@@ -35,13 +35,21 @@ func CommandLines(cmd string, w int, shell bool) []string {
 	return append(lines, cur)
 }
 
-// commandTokens splits cmd at spaces outside quotes ('…', "…", `…`).
-func commandTokens(cmd string) []string {
+// commandTokens splits cmd at spaces outside quotes ('…', "…", `…`). A
+// backslash escapes the next character where the language says so: a
+// shell's outside quotes and inside "…" (ShellQuote writes ' as '\”),
+// SQL's inside its strings.
+func commandTokens(cmd string, shell bool) []string {
 	var toks []string
 	var b strings.Builder
 	var quote rune
+	escaped := false
 	for _, r := range cmd {
 		switch {
+		case escaped:
+			escaped = false
+		case r == '\\' && (shell && quote != '\'' || !shell && quote != 0):
+			escaped = true
 		case quote != 0:
 			if r == quote {
 				quote = 0

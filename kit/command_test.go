@@ -1,6 +1,7 @@
 package kit
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -36,5 +37,20 @@ func TestCommandLinesNeverSplitATokenOrAQuote(t *testing.T) {
 	}
 	if lines := CommandLines("mariadb --host db.example.com", 80, true); len(lines) != 1 || lines[0] != "mariadb --host db.example.com" {
 		t.Fatalf("a command that fits: %q", lines)
+	}
+}
+
+// A shell-quoted apostrophe ('\”) neither opens nor closes a quote: the
+// command still breaks only between words, never inside a quoted path.
+func TestCommandLinesQuotedApostrophe(t *testing.T) {
+	cmd := ShellCommand("gsutil", "cp", "gs://b/john's dumps/x.sql", "s3://other/dest path/")
+	want := []string{"gsutil cp \\", `'gs://b/john'\''s dumps/x.sql' \`, `'s3://other/dest path/'`}
+	if got := CommandLines(cmd, 30, true); !slices.Equal(got, want) {
+		t.Fatalf("lines %q, want %q", got, want)
+	}
+	// SQL: a backslash escapes inside a string; '' is a quote too
+	sql := `CHANGE MASTER TO MASTER_PASSWORD='p\'w x', MASTER_USER='o''k y'`
+	if got := CommandLines(sql, 40, false); !slices.Equal(got, []string{"CHANGE MASTER TO", `MASTER_PASSWORD='p\'w x',`, `MASTER_USER='o''k y'`}) {
+		t.Fatalf("sql lines %q", got)
 	}
 }
