@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -225,6 +226,9 @@ func (e *env) allowChange(cmd *cobra.Command, cf *changeFlags, args []string, ad
 		groups, err = c.client.AddAllowListEntry(ctx, s.ID, ip)
 	default:
 		groups, err = c.client.RemoveAllowListEntry(ctx, s.ID, ip)
+	}
+	if errors.Is(err, api.ErrAllowListsDiffer) {
+		return &exitError{code: exitRefused, err: err} // nothing was sent but the read
 	}
 	if err != nil {
 		return sentErr(err, check)

@@ -5,6 +5,8 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
 	"os"
 	"strconv"
 	"strings"
@@ -519,5 +521,28 @@ func TestNewestRunningRestoreOfTheBackup(t *testing.T) {
 		if id, err := newestRunningRestore(context.Background(), c, "dbtgf00000001", key, "skytui restores list"); err != nil || id != want {
 			t.Errorf("key %q: restore %d (%v), want %d", key, id, err, want)
 		}
+	}
+}
+
+// An allow-list comment on a service whose endpoints list different
+// addresses is refused before the change is sent: exit 3, no PUT.
+func TestAllowListCommentRefusedWhenEndpointsDiffer(t *testing.T) {
+	h, sb := newChangeHarness(t)
+	target, _ := url.Parse(h.url)
+	proxy := httputil.NewSingleHostReverseProxy(target)
+	front := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodGet && strings.HasSuffix(r.URL.Path, "/security/allowlist") {
+			w.Header().Set("Content-Type", "application/json")
+			io.WriteString(w, `[{"name":"primary","allow_list":[{"ip":"203.0.113.10/32"}]},{"name":"replica","allow_list":[]}]`)
+			return
+		}
+		proxy.ServeHTTP(w, r)
+	}))
+	t.Cleanup(front.Close)
+	h.url = front.URL
+	h.fails(exitRefused, "skytui: the service's endpoints have different allow lists",
+		h.live("allowlist", "add", sandbox.DemoOrders, "192.0.2.61", "--comment", "vpn")...)
+	if n := sb.Stats().Count("PUT", "/provisioning/v1/services/{id}/security/allowlist"); n != 0 {
+		t.Fatalf("%d PUTs sent", n)
 	}
 }

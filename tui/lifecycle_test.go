@@ -223,11 +223,16 @@ func TestAllowListAddWithComment(t *testing.T) {
 	if !regexp.MustCompile(`198\.51\.100\.77/32 +office VPN \(Berlin\)`).MatchString(h.Screen()) {
 		t.Fatalf("the comment is not shown beside the entry:\n%s", h.Screen())
 	}
+	kept := 0
 	for _, l := range strings.Split(before, "\n") {
-		if m := regexp.MustCompile(`^\s*(\d+\.\d+\.\d+\.\d+/\d+)\s+(\S.*?)\s{2,}`).FindStringSubmatch(l); m != nil {
-			if !strings.Contains(h.Screen(), m[1]) {
-				t.Fatalf("%s was lost", m[1])
+		if m := regexp.MustCompile(`^[> ]\s*(\d+\.\d+\.\d+\.\d+/\d+)\s+(\S.*?)\s{2,}`).FindStringSubmatch(l); m != nil {
+			if !regexp.MustCompile(`(?m)` + regexp.QuoteMeta(m[1]) + ` +` + regexp.QuoteMeta(m[2]) + `(\s|$)`).MatchString(h.Screen()) {
+				t.Fatalf("%s lost its comment %q:\n%s", m[1], m[2], h.Screen())
 			}
+			kept++
 		}
+	}
+	if kept < 2 {
+		t.Fatalf("%d commented entries checked, want the demo's:\n%s", kept, before)
 	}
 }

@@ -179,6 +179,11 @@ func (a *allowView) onCheck(msg ipCheckMsg) {
 	}
 }
 
+// allowChangeKey is the action key of every change of a service's allow
+// list: one at a time, as a comment is set by reading the list and
+// putting it back whole (a second change meanwhile would be overwritten).
+func allowChangeKey(serviceID string) string { return "allowlist:" + serviceID }
+
 // checkKey handles the keys while the address to check is typed.
 func (a *allowView) checkKey(msg tea.KeyPressMsg) tea.Cmd {
 	switch {
@@ -262,6 +267,7 @@ func (a *allowView) onKey(msg tea.KeyPressMsg) tea.Cmd {
 			}
 			return kit.Do(kit.Action{
 				Name:     fmt.Sprintf("add %s to the allow list of %s", ip, a.svc.Name),
+				Key:      allowChangeKey(id),
 				Confirm:  confirm,
 				Mutating: true,
 				Origin:   ID,
@@ -311,6 +317,7 @@ func (a *allowView) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		ip, client, id, name := r.ID, c.Client, a.svc.ID, a.svc.Name
 		return kit.Do(kit.Action{
 			Name:     fmt.Sprintf("remove %s from the allow list of %s", ip, name),
+			Key:      allowChangeKey(id),
 			Mutating: true,
 			Origin:   ID,
 			Tag:      allowTag{serviceID: id, ip: ip},

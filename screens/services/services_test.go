@@ -439,6 +439,16 @@ func TestAllowListRemoveAsksConfirmation(t *testing.T) {
 	if !ok || req.Action.Confirm.Kind != kit.ConfirmYesNo || !req.Action.Mutating {
 		t.Fatalf("remove = %#v", req)
 	}
+	// one change of the list at a time: a comment is set by putting the
+	// whole list back, which would undo a change made meanwhile
+	press(s, "n")
+	for _, r := range "198.51.100.9 vpn" {
+		press(s, string(r))
+	}
+	add, _ := press(s, "enter")().(kit.ActionRequestMsg)
+	if add.Action.Key == "" || add.Action.Key != req.Action.Key {
+		t.Fatalf("add and remove keys %q and %q: not one change at a time", add.Action.Key, req.Action.Key)
+	}
 }
 
 func TestViewFitsArea(t *testing.T) {
