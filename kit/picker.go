@@ -23,7 +23,8 @@ type PickedMsg struct {
 
 // Picker is a dialog to choose a service (for ":backups" without an
 // argument, the restore target, a replication primary…). It filters with
-// "/" like every list.
+// "/" like every list, or as soon as a name is typed (Table.TypeFilters):
+// j, k, g, G move and q cancels.
 type Picker struct {
 	common  *Common
 	title   string

@@ -55,7 +55,7 @@ func (st *store) finishLifecycle(s *service, t time.Time) {
 	lc := s.lc
 	s.lc = nil
 	if lc.to == "" {
-		st.removeService(s)
+		st.removeService(s, t)
 		return
 	}
 	if lc.nodes > 0 {
@@ -75,13 +75,14 @@ func (st *store) finishLifecycle(s *service, t time.Time) {
 // stay listed, as the platform keeps them. The managed replication the
 // platform configured to follow it (the other side of a bi-directional
 // link) goes with it: nothing could end it afterwards.
-func (st *store) removeService(s *service) {
+func (st *store) removeService(s *service, t time.Time) {
 	delete(st.services, s.id)
 	st.order = slices.DeleteFunc(st.order, func(x *service) bool { return x == s })
 	st.schedules = slices.DeleteFunc(st.schedules, func(sc *schedule) bool { return sc.serviceID == s.id })
 	for _, x := range st.order {
 		if x.managed == nil && x.repl != nil && x.repl.managed && x.repl.host == s.fqdn() {
 			x.repl = nil
+			x.updated = t
 		}
 	}
 }

@@ -3,6 +3,7 @@ package restoreform
 import (
 	"context"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -73,8 +74,10 @@ func rtRun(w *Wizard, cmd tea.Cmd) []tea.Msg {
 	case nil:
 		return nil
 	case tea.BatchMsg:
+		// a batch's commands run concurrently, in no order: last first
+		// here, so a test cannot lean on the order they are written in
 		var out []tea.Msg
-		for _, c := range m {
+		for _, c := range slices.Backward(m) {
 			out = append(out, rtRun(w, c)...)
 		}
 		return out

@@ -69,7 +69,6 @@ type Screen struct {
 	items      []item
 	byKey      map[string]int
 	optimistic map[string]*optimistic
-	desc       bool
 
 	// schedules (of one service: the one shown, or in the all-services
 	// view the selected backup's)

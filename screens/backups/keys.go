@@ -41,8 +41,8 @@ func newKeyMap() keyMap {
 }
 
 // onKey: the form takes every key; while a filter is typed the view's
-// table does; then the keys of both views (p, a, n, t), the list's own
-// (s, S, y, Y), and the view's (list: kit.ListView.HandleKey).
+// table does; then the keys of both views (f, a, n, t), the list's own
+// (y, Y), and the view's (list: kit.ListView.HandleKey, s and S among them).
 func (s *Screen) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	switch {
 	case s.mode == modeForm:

@@ -351,13 +351,19 @@ func (s *Screen) watch(p replsetup.Pair) {
 	s.rebuildRows()
 }
 
-// finish ends the setup: the pair joins the status view, selected.
-func (s *Screen) finish(pair replsetup.Pair) tea.Cmd {
+// record adds a pair just set up to the status list, its status history
+// started afresh.
+func (s *Screen) record(pair replsetup.Pair) {
 	s.state.WithPair(pair)
-	s.state.Setup = nil
-	s.mode = modeStatus
 	delete(s.views, pair.SecondaryID) // a new history
 	s.rebuildRows()
+}
+
+// finish ends the setup: the pair joins the status view, selected.
+func (s *Screen) finish(pair replsetup.Pair) tea.Cmd {
+	s.state.Setup = nil
+	s.mode = modeStatus
+	s.record(pair)
 	s.Table.SetFilter("")
 	s.Table.Select(pair.SecondaryID)
 	return tea.Batch(s.save(), kit.Toast(kit.ToastSuccess, "replication "+pair.Text("->")+" set up: its status is polled here"))
@@ -378,10 +384,8 @@ func (s *Screen) openManaged(primary *api.Service) tea.Cmd {
 // finishManaged ends the managed setup: the pair joins the status view,
 // selected.
 func (s *Screen) finishManaged(pair replsetup.Pair) tea.Cmd {
-	s.state.WithPair(pair)
 	s.mode = modeStatus
-	delete(s.views, pair.SecondaryID)
-	s.rebuildRows()
+	s.record(pair)
 	s.Table.SetFilter("")
 	s.Table.Select(pair.SecondaryID)
 	return s.save()
@@ -419,9 +423,7 @@ func (s *Screen) onActionDone(msg kit.ActionDoneMsg) tea.Cmd {
 			// an earlier run of the flow: what the server accepted is
 			// recorded; the run shown now is left as it is
 			if msg.Err == nil {
-				s.state.WithPair(tag.pair)
-				delete(s.views, tag.pair.SecondaryID) // a new history
-				s.rebuildRows()
+				s.record(tag.pair)
 				return s.save()
 			}
 			return nil

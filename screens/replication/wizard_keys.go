@@ -123,7 +123,7 @@ func (wz *wizard) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	return nil
 }
 
-// keyMap is the help of the current step.
+// KeyMap is the help of the current step.
 func (wz *wizard) KeyMap() kit.Keys {
 	k := wz.keys
 	w := wz.w

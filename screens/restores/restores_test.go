@@ -185,7 +185,8 @@ func TestSubmittedRestoreListedBeforeItsAnswer(t *testing.T) {
 	s.pendingKnown = nil
 	feed(s, append(listing(), api.Restore{ID: 8, ServiceID: replica.ID, Status: "Running"},
 		api.Restore{ID: 5, ServiceID: orders.ID, Status: "Succeeded", CreatedAt: api.Time{Time: now.Add(-72 * time.Hour)}},
-		api.Restore{ID: 6, ServiceID: orders.ID, Status: "Running", CreatedAt: api.Time{Time: now.Add(-time.Hour)}}))
+		api.Restore{ID: 6, ServiceID: orders.ID, Status: "Running", CreatedAt: api.Time{Time: now.Add(-time.Hour)}},
+		api.Restore{ID: 4, ServiceID: orders.ID, Status: "Succeeded", CreatedAt: api.Time{Time: now}}))
 	if s.Table.SelectedID() != pendingRowID {
 		t.Fatalf("selected %q while still submitting", s.Table.SelectedID())
 	}

@@ -499,10 +499,14 @@ STEP="scaled"
 wait_line "$ROW" " ready"
 STEP="delete (D)"
 # the row said ready before the listing showed pending_scale, maybe: D is
-# refused while the service is pending, so it is pressed until it asks
+# refused while the service is pending ("it can be deleted once"), so it
+# is pressed again after each refusal until it asks
+asked_or_refused() { screen_has "Delete service?" || screen_has "it can be deleted once"; }
 for _ in $(seq 1 30); do
-	screen_has "Delete service?" && break
 	keys D
+	wait_until "D answered" "D neither asked nor was refused" asked_or_refused
+	screen_has "Delete service?" && break
+	keys X # dismiss the refusal, so the next one is seen
 	sleep 1
 done
 wait_for "Delete service?"
