@@ -508,6 +508,24 @@ func (r *Restore) UnmarshalJSON(data []byte) error {
 func (r *Restore) Running() bool { return strings.TrimSpace(r.Status) != "" && !r.Finished() }
 
 // Finished reports whether the restore succeeded or failed.
+// NewestRunningRestore is the newest running restore into targetID in
+// list, of the backup key when key is given and the listing names one
+// (nil when there is none): the restore a change accepted with an answer
+// nobody could read started.
+func NewestRunningRestore(list []Restore, targetID, key string) *Restore {
+	var best *Restore
+	for i := range list {
+		r := &list[i]
+		if r.ServiceID != targetID || !r.Running() || key != "" && r.Key != "" && r.Key != key {
+			continue
+		}
+		if best == nil || r.ID > best.ID {
+			best = r
+		}
+	}
+	return best
+}
+
 func (r *Restore) Finished() bool { return r.Succeeded() || r.Failed() }
 
 // Succeeded reports whether the restore succeeded.

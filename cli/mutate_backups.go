@@ -402,13 +402,8 @@ func sameProvider(key string, svcs []api.Service, target *api.Service) error {
 func newestRunningRestore(ctx context.Context, c *api.Client, targetID, key, check string) (int64, error) {
 	list, err := c.ListRestores(ctx, targetID)
 	var id int64
-	for _, r := range list {
-		if key != "" && r.Key != "" && r.Key != key {
-			continue // a restore of another backup
-		}
-		if r.ServiceID == targetID && r.Running() && int64(r.ID) > id {
-			id = int64(r.ID)
-		}
+	if r := api.NewestRunningRestore(list, targetID, key); r != nil {
+		id = int64(r.ID)
 	}
 	if err == nil && id == 0 {
 		err = errors.New("no running restore of the target is listed")

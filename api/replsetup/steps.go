@@ -226,17 +226,7 @@ func newestRestoreOf(ctx context.Context, cl *api.Client, p Progress) *api.Resto
 	if err != nil {
 		return nil
 	}
-	var best *api.Restore
-	for i := range list {
-		r := &list[i]
-		if r.ServiceID != p.SecondaryID || !r.Running() || (r.Key != "" && r.Key != p.BackupKey) {
-			continue
-		}
-		if best == nil || r.ID > best.ID {
-			best = r
-		}
-	}
-	return best
+	return api.NewestRunningRestore(list, p.SecondaryID, p.BackupKey)
 }
 
 // CheckRestore reads the restore the wizard started.
