@@ -50,8 +50,9 @@ func CopyText(text string) string {
 // Copy copies text to the clipboard: by OSC 52 (tmux-wrapped when
 // needed), and also to the native clipboard when a display is present.
 // Inside tmux it asks tmux whether the passthrough is on (OSC 52 is sent
-// only then) and puts the text in tmux's paste buffer too; with the
-// passthrough off the toast says so and how to turn it on. The toast
+// only then); with it off and no native clipboard, the text goes into
+// tmux's paste buffer and the toast says so and how to turn the
+// passthrough on. The toast
 // names what was copied and where; the text itself is never shown. The
 // text is cleaned first (CopyText).
 func Copy(c *Common, what, text string) tea.Cmd {
@@ -71,19 +72,14 @@ func Copy(c *Common, what, text string) tea.Cmd {
 		})
 	}
 	return func() tea.Msg {
-		t := copyInTmux(text)
-		also := nativeDone()
-		switch {
-		case t.passthrough:
-			buf := ""
-			if t.buffer {
-				buf = ", and tmux's paste buffer"
-			}
+		if tmuxPassthrough() {
 			return tea.Sequence(osc, Send(ToastMsg{Level: ToastSuccess,
-				Text: what + " copied to the clipboard (OSC 52 via tmux passthrough" + buf + also + ")"}))()
-		case also != "":
+				Text: what + " copied to the clipboard (OSC 52 via tmux passthrough" + nativeDone() + ")"}))()
+		}
+		if also := nativeDone(); also != "" {
 			return ToastMsg{Level: ToastSuccess, Text: what + " copied to" + strings.TrimPrefix(also, " and") + " (not by OSC 52: tmux's allow-passthrough is off)"}
-		case t.buffer:
+		}
+		if tmuxLoadBuffer(text) {
 			// the fix where a short line still shows it
 			return ToastMsg{Level: ToastWarn, Text: what + " is in tmux's paste buffer, not the clipboard (" +
 				TmuxPassthroughFix + "; prefix ] pastes the buffer)"}

@@ -117,3 +117,27 @@ func TestCopyOutsideTmuxAsksNoTmux(t *testing.T) {
 		t.Errorf("tmux %q raw %q toast %+v", f.args, raw, toast)
 	}
 }
+
+// TestCopyInTmuxToTheNativeClipboard: with the passthrough off but a
+// display's clipboard at hand, the text goes there and not into tmux's
+// paste buffers.
+func TestCopyInTmuxToTheNativeClipboard(t *testing.T) {
+	f := &fakeTmux{passthrough: "off"}
+	f.install(t)
+	var native string
+	old := nativeCopy
+	nativeCopy = func(s string) error { native = s; return nil }
+	t.Cleanup(func() { nativeCopy = old })
+	c := &Common{Getenv: func(k string) string {
+		return map[string]string{"TMUX": "/tmp/tmux-0/default,1,0", "DISPLAY": ":0"}[k]
+	}}
+	_, toast := run(Copy(c, "password of orders-prod", "s3cr3t-pw"))
+	for _, a := range f.args {
+		if len(a) > 0 && a[0] == "load-buffer" {
+			t.Errorf("the text was loaded into tmux's buffer: %q", f.args)
+		}
+	}
+	if native != "s3cr3t-pw" || toast.Level != ToastSuccess || !strings.Contains(toast.Text, "system clipboard") {
+		t.Errorf("native %q, toast %+v", native, toast)
+	}
+}
