@@ -94,12 +94,17 @@ func ServiceStatusEvidence(client *api.Client) func(context.Context) (map[string
 	})
 }
 
-// AllowListEvidence reads a service's allow list.
+// AllowListEvidence reads a service's allow list: each address with its
+// comment, so a comment set shows as what appeared too.
 func AllowListEvidence(client *api.Client, serviceID, serviceName string) func(context.Context) (map[string]string, error) {
 	list := func(ctx context.Context) ([]api.AllowListGroup, error) { return client.GetAllowList(ctx, serviceID) }
 	return listEvidence(client, list, func(g api.AllowListGroup, out map[string]string) {
 		for _, e := range g.AllowList {
-			out["ip/"+e.IP] = e.IP + " is in the allow list of " + serviceName
+			if e.Comment == "" {
+				out["ip/"+e.IP] = e.IP + " is in the allow list of " + serviceName
+				continue
+			}
+			out["ip/"+e.IP+"#"+e.Comment] = fmt.Sprintf("%s (%q) is in the allow list of %s", e.IP, e.Comment, serviceName)
 		}
 	})
 }

@@ -1,7 +1,11 @@
 package kit
 
 import (
+	"context"
 	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"reflect"
 	"strings"
 	"testing"
@@ -318,5 +322,40 @@ func TestPickerTypeToFilter(t *testing.T) {
 	}
 	if picked == nil || picked.ID != "dbtaf00000003" {
 		t.Fatalf("picked %+v, want replica-west", picked)
+	}
+}
+
+// The allow list's evidence names each address with its comment: a
+// comment set on an address already listed shows as what appeared.
+func TestAllowListEvidenceNamesComments(t *testing.T) {
+	answers := []string{
+		`[{"name":"primary","allow_list":[{"ip":"203.0.113.7/32"}]}]`,
+		`[{"name":"primary","allow_list":[{"ip":"203.0.113.7/32","comment":"office VPN"}]}]`,
+	}
+	n := 0
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, answers[min(n, len(answers)-1)])
+		n++
+	}))
+	t.Cleanup(srv.Close)
+	cl, err := api.New(api.Config{BaseURL: srv.URL, APIKey: "k"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	read := AllowListEvidence(cl, "dbtaf00000001", "orders-prod")
+	before, err1 := read(context.Background())
+	after, err2 := read(context.Background())
+	if err1 != nil || err2 != nil {
+		t.Fatal(err1, err2)
+	}
+	var appeared []string
+	for k, v := range after {
+		if _, ok := before[k]; !ok {
+			appeared = append(appeared, v)
+		}
+	}
+	if len(appeared) != 1 || !strings.Contains(appeared[0], `"office VPN"`) {
+		t.Fatalf("what appeared: %q", appeared)
 	}
 }

@@ -279,7 +279,12 @@ func (a *allowView) onKey(msg tea.KeyPressMsg) tea.Cmd {
 					}
 					return client.AddAllowListEntry(ctx, id, ip)
 				},
-				Success:    func(any) string { return fmt.Sprintf("%s added to the allow list of %s", ip, a.svc.Name) },
+				Success: func(any) string {
+					if comment != "" {
+						return fmt.Sprintf("%s is in the allow list of %s with the comment %q", ip, a.svc.Name, comment)
+					}
+					return fmt.Sprintf("%s added to the allow list of %s", ip, a.svc.Name)
+				},
 				Refresh:    []string{a.key(), kit.ServicesKey.String()},
 				Evidence:   kit.AllowListEvidence(client, id, a.svc.Name),
 				EvidenceOf: "the allow list of " + a.svc.Name,
