@@ -353,10 +353,10 @@ func (l *ListView) KeyMap(short []key.Binding, screen ...key.Binding) Keys {
 	first := append(append([]key.Binding{k.Detail}, screen...), k.ScrollDown, k.ScrollUp)
 	if l.showDetail && len(short) > 0 {
 		// the pane is open: how to scroll it and close it come first
-		scroll := key.NewBinding(key.WithKeys(k.ScrollDown.Keys()...), key.WithHelp("J/K", "scroll"))
+		scroll := BindHelp("J/K", "scroll", k.ScrollDown.Keys()...)
 		back := k.Back
 		if !l.pinned {
-			back = key.NewBinding(key.WithKeys(k.Back.Keys()...), key.WithHelp(k.Back.Help().Key, "close"))
+			back = BindHelp(k.Back.Help().Key, "close", k.Back.Keys()...)
 		}
 		short = append([]key.Binding{short[0], scroll, back}, short[1:]...)
 	}

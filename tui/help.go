@@ -141,7 +141,7 @@ func (m *Model) helpLayout(w, h int) (columns [][]string, rows, cols, maxOff int
 	var cmds []key.Binding
 	for _, c := range commands {
 		k := strings.TrimSpace(":" + c.name + " " + c.arg)
-		cmds = append(cmds, key.NewBinding(key.WithKeys(":"+c.name), key.WithHelp(k, c.desc)))
+		cmds = append(cmds, kit.BindHelp(k, c.desc, ":"+c.name))
 	}
 	groups = append(groups, group{"Commands", cmds})
 	seen := map[string]bool{}
