@@ -14,57 +14,77 @@ import (
 	"github.com/skytui/skytui/api"
 )
 
-// PairError is a pair the rules refuse: Short says why in a few words
-// (a chooser's column: "the primary", "other provider"), Error whole.
+// PairError is a pair the rules refuse: Role names the service at fault
+// ("primary", "secondary"; "" when it is the pair), Short says why in a
+// few words (a chooser's column: "not ready", "other provider"), Error
+// whole.
 type PairError struct {
+	Role  string
 	Short string
 	Long  string
 }
 
 func (e *PairError) Error() string { return e.Long }
 
+// Note is the refusal in a chooser's few words, naming the service at
+// fault: "primary: not ready", "secondary: other provider".
+func (e *PairError) Note() string {
+	if e.Role == "" {
+		return e.Short
+	}
+	return e.Role + ": " + e.Short
+}
+
+// CheckPrimary applies the rules a primary meets on its own (ready, with
+// an endpoint), so a chooser refuses it before any secondary is blamed
+// for it. A refusal is a *PairError.
+func CheckPrimary(primary *api.Service) error { return checkRole("primary", primary) }
+
+// checkRole applies the rules one side of a pair meets on its own.
+func checkRole(role string, s *api.Service) error {
+	if !s.Ready() {
+		return &PairError{role, "not ready", fmt.Sprintf("the %s %s is %s: both services must be ready", role, SvcName(s), api.OrID(s.Status, "unknown"))}
+	}
+	if s.FQDN == "" || s.ReadWritePort() == 0 {
+		return &PairError{role, "no endpoint yet", fmt.Sprintf("the %s %s has no fqdn or readwrite port yet", role, SvcName(s))}
+	}
+	return nil
+}
+
 // ValidatePair applies the pair's rules: two different services, both
 // ready, on the same cloud provider (a backup restores only within one).
 // A refusal is a *PairError.
 func ValidatePair(primary, secondary *api.Service) error {
 	if primary == nil || secondary == nil {
-		return &PairError{"", "choose a primary and a secondary"}
+		return &PairError{"", "", "choose a primary and a secondary"}
 	}
 	if primary.ID == secondary.ID {
-		return &PairError{"the primary", fmt.Sprintf("%s cannot replicate from itself: choose two different services", SvcName(primary))}
+		return &PairError{"secondary", "the primary", fmt.Sprintf("%s cannot replicate from itself: choose two different services", SvcName(primary))}
 	}
-	for _, x := range []struct {
-		role string
-		s    *api.Service
-	}{{"primary", primary}, {"secondary", secondary}} {
-		if !x.s.Ready() {
-			st := x.s.Status
-			if st == "" {
-				st = "unknown"
-			}
-			return &PairError{"not ready", fmt.Sprintf("the %s %s is %s: both services must be ready", x.role, SvcName(x.s), st)}
-		}
-		if x.s.FQDN == "" || x.s.ReadWritePort() == 0 {
-			return &PairError{"no endpoint yet", fmt.Sprintf("the %s %s has no fqdn or readwrite port yet", x.role, SvcName(x.s))}
-		}
+	if err := CheckPrimary(primary); err != nil {
+		return err
+	}
+	if err := checkRole("secondary", secondary); err != nil {
+		return err
 	}
 	if !strings.EqualFold(primary.Provider, secondary.Provider) {
-		return &PairError{"other provider", fmt.Sprintf("%s runs on %s and %s on %s: a backup can be restored only within the same cloud provider, so both must be on the same provider",
+		return &PairError{"secondary", "other provider", fmt.Sprintf("%s runs on %s and %s on %s: a backup can be restored only within the same cloud provider, so both must be on the same provider",
 			SvcName(primary), api.OrID(primary.Provider, "?"), SvcName(secondary), api.OrID(secondary.Provider, "?"))}
 	}
 	return nil
 }
 
-// PairNote is why secondary cannot pair with primary, in a few words, or
-// "" when it can.
+// PairNote is why secondary cannot pair with primary, in a few words
+// naming the service at fault (PairError.Note), or "" when it can.
 func PairNote(primary, secondary *api.Service) string {
 	var pe *PairError
 	if err := ValidatePair(primary, secondary); errors.As(err, &pe) {
-		return pe.Short
+		return pe.Note()
 	}
 	return ""
 }
 
+// SvcName is a service's name, or its ID when it has none.
 func SvcName(s *api.Service) string {
 	if s == nil {
 		return "?"

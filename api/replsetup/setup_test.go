@@ -481,3 +481,38 @@ func TestWizardRestoreAcceptedWithUnreadableAnswer(t *testing.T) {
 	e.clk.Advance(time.Hour)
 	want(t, eng.CheckRestore(bg, w.Progress), Pass)
 }
+
+// A primary the rules refuse on its own (ready but without an endpoint
+// yet) is refused as the primary, by the chooser's first step too: no
+// secondary is blamed for it.
+func TestPairRefusalNamesTheServiceAtFault(t *testing.T) {
+	ep := []api.Endpoint{{Ports: []api.Port{{Name: "readwrite", Port: 3306}}}}
+	pri := &api.Service{ID: "p", Name: "pri", Status: "ready", Provider: "aws"}
+	sec := &api.Service{ID: "s", Name: "sec", Status: "ready", Provider: "aws", FQDN: "s.example", Endpoints: ep}
+	if err := CheckPrimary(pri); err == nil || !strings.Contains(err.Error(), "the primary pri has no fqdn or readwrite port yet") {
+		t.Fatalf("CheckPrimary without an endpoint: %v", err)
+	}
+	if n := PairNote(pri, sec); n != "primary: no endpoint yet" {
+		t.Fatalf("a primary without an endpoint: the secondary's note is %q, want the primary named", n)
+	}
+	pri.FQDN, pri.Endpoints = "p.example", ep
+	if err := CheckPrimary(pri); err != nil {
+		t.Fatalf("a ready primary with an endpoint refused: %v", err)
+	}
+	for _, tc := range []struct {
+		change func(s *api.Service)
+		want   string
+	}{
+		{func(s *api.Service) { s.Status = "stopped" }, "secondary: not ready"},
+		{func(s *api.Service) { s.FQDN = "" }, "secondary: no endpoint yet"},
+		{func(s *api.Service) { s.Provider = "gcp" }, "secondary: other provider"},
+		{func(s *api.Service) { s.ID = "p" }, "secondary: the primary"},
+		{func(s *api.Service) {}, ""},
+	} {
+		s := *sec
+		tc.change(&s)
+		if n := PairNote(pri, &s); n != tc.want {
+			t.Errorf("PairNote = %q, want %q", n, tc.want)
+		}
+	}
+}

@@ -2,7 +2,7 @@ package replication
 
 import (
 	"context"
-	"fmt"
+	"errors"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -228,15 +228,13 @@ func (wz *wizard) startOnChoosable() {
 // or "".
 func (c *chooser) refusal(v *api.Service) string {
 	if c.primary == nil {
-		if !v.Ready() {
-			return "primary: not ready"
+		var pe *replsetup.PairError
+		if errors.As(replsetup.CheckPrimary(v), &pe) {
+			return pe.Note()
 		}
 		return ""
 	}
-	if n := replsetup.PairNote(c.primary, v); n != "" {
-		return "secondary: " + n
-	}
-	return ""
+	return replsetup.PairNote(c.primary, v)
 }
 
 // layoutChooser gives the chooser's table the body's room under the
@@ -330,8 +328,8 @@ func (wz *wizard) choose() tea.Cmd {
 		return nil
 	}
 	if c.primary == nil {
-		if !v.Ready() {
-			c.err = fmt.Sprintf("%s is %s: the primary must be ready", replsetup.SvcName(&v), api.OrID(v.Status, "unknown"))
+		if err := replsetup.CheckPrimary(&v); err != nil {
+			c.err = err.Error()
 			return nil
 		}
 		c.primary, c.err = &v, ""
