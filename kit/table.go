@@ -182,6 +182,23 @@ func (t *Table) Select(id string) bool {
 	return false
 }
 
+// StartOn moves the cursor onto the first shown row that ok allows,
+// unless the row under it is allowed already; it reports whether the
+// cursor is on an allowed row. Pickers call it when what may be chosen
+// changes (the first listing, the next step), never on a refresh, so a
+// row the user moved to stays under the cursor.
+func (t *Table) StartOn(ok func(id string) bool) bool {
+	if id := t.SelectedID(); id != "" && ok(id) {
+		return true
+	}
+	for _, ri := range t.view {
+		if id := t.rows[ri].ID; ok(id) {
+			return t.Select(id)
+		}
+	}
+	return false
+}
+
 // Cursor is the cursor's index among the shown rows.
 func (t *Table) Cursor() int { return t.cursor }
 

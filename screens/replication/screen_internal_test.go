@@ -90,3 +90,35 @@ func TestManagedAnswerOfAnEarlierRun(t *testing.T) {
 		t.Fatalf("the current run's answer left mode %d", s.mode)
 	}
 }
+
+// The pair chooser starts on a service that can be the primary when the
+// first listing arrives after it opened, and esc from the secondary's step
+// goes back to the primary chosen.
+func TestChooserStartsOnAChoosableService(t *testing.T) {
+	s := NewWithOptions(tuitest.Common(), Options{Store: &replsetup.Store{Path: t.TempDir() + "/r.json"}})
+	s.SetSize(120, 30)
+	s.newSetup()
+	ep := []api.Endpoint{{Ports: []api.Port{{Name: "readwrite", Port: 3306}}}}
+	svcs := []api.Service{
+		{ID: "dbtaaaa1", Name: "stopped-one", Status: "stopped", Provider: "aws", FQDN: "a.example", Endpoints: ep},
+		{ID: "dbtaaaa2", Name: "no-endpoint", Status: "ready", Provider: "aws"},
+		{ID: "dbtaaaa3", Name: "orders", Status: "ready", Provider: "aws", FQDN: "c.example", Endpoints: ep},
+		{ID: "dbtaaaa4", Name: "replica", Status: "ready", Provider: "aws", FQDN: "d.example", Endpoints: ep},
+	}
+	s.Update(kit.DataMsg{Key: kit.ServicesKey.String(), Data: svcs})
+	c := s.wizard.chooser
+	if c == nil || c.table.SelectedID() != "dbtaaaa3" {
+		t.Fatalf("the chooser starts on %q, want the first service that can be the primary", c.table.SelectedID())
+	}
+	if got := c.refusal(&svcs[1]); got != "primary: no endpoint yet" {
+		t.Fatalf("a primary without an endpoint is marked %q", got)
+	}
+	s.Update(tuitest.KeyMsg("enter"))
+	if c.primary == nil || c.table.SelectedID() != "dbtaaaa4" {
+		t.Fatalf("the secondary's step starts on %q, want replica", c.table.SelectedID())
+	}
+	s.Update(tuitest.KeyMsg("esc"))
+	if c.primary != nil || c.table.SelectedID() != "dbtaaaa3" {
+		t.Fatalf("esc: back on %q (primary %v), want the primary chosen", c.table.SelectedID(), c.primary)
+	}
+}

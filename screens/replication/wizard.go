@@ -154,9 +154,13 @@ func (wz *wizard) syncInto(st *replsetup.ProfileState) {
 // setServices takes the services listing (the chooser's rows, the
 // restore's target).
 func (wz *wizard) setServices(svcs []api.Service) {
+	first := !wz.servicesLoaded
 	wz.services, wz.servicesLoaded = svcs, true
 	if wz.chooser != nil {
 		wz.rebuildChooser()
+		if first {
+			wz.startOnChoosable()
+		}
 	}
 	if wz.confirm != nil {
 		if v, ok := wz.service(wz.confirm.Target.ID); ok {

@@ -186,6 +186,7 @@ func (wz *wizard) openChooser() {
 	t.Empty = "loading services" + wz.common.Theme.Glyphs.Ellipsis
 	wz.chooser = &chooser{table: t}
 	wz.rebuildChooser()
+	wz.startOnChoosable()
 	wz.layoutChooser()
 }
 
@@ -208,19 +209,16 @@ func (wz *wizard) rebuildChooser() {
 	c.table.SetRows(rows)
 }
 
-// startOnChoosable moves the cursor, when the role to choose changes, off
-// a service that cannot take it onto the first that can (a refresh of the
-// listing leaves the cursor where the user put it).
+// startOnChoosable moves the cursor, when what may be chosen changes (the
+// first listing, the role), off a service that cannot take the role onto
+// the first that can; a refresh of the listing leaves the cursor where
+// the user put it.
 func (wz *wizard) startOnChoosable() {
 	c := wz.chooser
-	if cur, ok := wz.service(c.table.SelectedID()); ok && c.refusal(&cur) == "" {
-		return
-	}
-	for _, v := range wz.services {
-		if c.refusal(&v) == "" && c.table.Select(v.ID) {
-			return
-		}
-	}
+	c.table.StartOn(func(id string) bool {
+		v, ok := wz.service(id)
+		return ok && c.refusal(&v) == ""
+	})
 }
 
 // refusal is why v cannot be taken at this step of the chooser, in a few
@@ -278,8 +276,12 @@ func (wz *wizard) onChooserKey(msg tea.KeyPressMsg) tea.Cmd {
 	switch {
 	case key.Matches(msg, k.Back):
 		if c.primary != nil {
+			// back to the primary's step, on the primary chosen
+			id := c.primary.ID
 			c.primary, c.err = nil, ""
 			wz.rebuildChooser()
+			c.table.Select(id)
+			wz.startOnChoosable()
 			return nil
 		}
 		return wz.leave()

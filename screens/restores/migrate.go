@@ -151,12 +151,23 @@ func (m *migration) setServices(svcs []api.Service) {
 	if svcs == nil {
 		return
 	}
+	first := m.svcList == nil
 	m.svcList = svcs
 	for _, v := range svcs {
 		m.services[v.ID] = v
 	}
 	m.table.Empty = "no services"
 	m.rebuild()
+	if first {
+		m.table.StartOn(m.usable)
+	}
+}
+
+// usable reports that the service id can be chosen at this step.
+func (m *migration) usable(id string) bool {
+	v := m.svc(id)
+	short, _ := m.refusal(&v)
+	return short == ""
 }
 
 // rebuild gives the table the services, each marked with why this step
@@ -357,6 +368,7 @@ func (m *migration) onKey(msg tea.KeyPressMsg) tea.Cmd {
 				m.table.SetFilter("")
 				m.rebuild()
 				m.table.Select(m.srcID)
+				m.table.StartOn(m.usable)
 				return nil
 			}
 			return m.exit(nil)
@@ -456,14 +468,10 @@ func (m *migration) pick() tea.Cmd {
 // selectTarget puts the cursor on the target chosen before, else on the
 // first service that can be one.
 func (m *migration) selectTarget() {
-	if m.dstID != "" && m.table.Select(m.dstID) {
+	if m.dstID != "" && m.usable(m.dstID) && m.table.Select(m.dstID) {
 		return
 	}
-	for _, v := range m.svcList {
-		if short, _ := m.refusal(&v); short == "" && m.table.Select(v.ID) {
-			return
-		}
-	}
+	m.table.StartOn(m.usable)
 }
 
 func (m *migration) onActionDone(msg kit.ActionDoneMsg) tea.Cmd {

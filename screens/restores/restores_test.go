@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/skytui/skytui/api"
+	"github.com/skytui/skytui/forms/backupform"
 	"github.com/skytui/skytui/forms/restoreform"
 	"github.com/skytui/skytui/kit"
 	"github.com/skytui/skytui/tui/tuitest"
@@ -407,5 +408,43 @@ func TestMigrationCopyHintWhileTyping(t *testing.T) {
 	}
 	if out := ansi.Strip(m.View()); !strings.Contains(out, "(y copies it)") {
 		t.Fatalf("after enter the copy step says:\n%s", out)
+	}
+}
+
+// TestMigrationListsStartOnAChoosableService: each list of the migration
+// starts on a service its step can take, when the listing arrives after
+// the migration opened and when a step is entered again; a row the user
+// moves to stays under the cursor through a refresh.
+func TestMigrationListsStartOnAChoosableService(t *testing.T) {
+	stopped := api.Service{ID: "dbtaf00000009", Name: "aa-archive", Status: "stopped", Provider: "aws"}
+	m := migrationOf(nil, nil)
+	m.common.Client, _ = api.New(api.Config{BaseURL: "http://127.0.0.1:1", APIKey: "k"}) // never called
+	m.setServices([]api.Service{stopped, orders, replica, gcpSvc})
+	if got := m.table.SelectedID(); got != gcpSvc.ID {
+		t.Fatalf("the source list starts on %s, want the first ready service %s", got, gcpSvc.ID)
+	}
+	m.table.Select(stopped.ID)
+	m.setServices([]api.Service{stopped, orders, replica, gcpSvc})
+	if got := m.table.SelectedID(); got != stopped.ID {
+		t.Fatalf("a refresh moved the cursor the user put on %s to %s", stopped.ID, got)
+	}
+	m.table.Select(orders.ID)
+	m.update(tuitest.KeyMsg("enter"))
+	m.update(tuitest.KeyMsg("enter")) // the target: analytics-gcp
+	if m.step != migBackup || m.dstID != gcpSvc.ID {
+		t.Fatalf("step %d, target %q", m.step, m.dstID)
+	}
+	// back to the target step after the target became pending
+	m.update(backupform.CancelMsg{Form: m.form, Draft: m.form.Draft()})
+	pending := gcpSvc
+	pending.Status = "pending_modifying"
+	m.setServices([]api.Service{stopped, orders, replica, pending})
+	m.update(tuitest.KeyMsg("esc"))
+	if m.step != migSource || m.table.SelectedID() != orders.ID {
+		t.Fatalf("back to the source: step %d on %s, want %s", m.step, m.table.SelectedID(), orders.ID)
+	}
+	m.update(tuitest.KeyMsg("enter"))
+	if got := m.table.SelectedID(); m.step != migTarget || got == gcpSvc.ID {
+		t.Fatalf("the target step starts on %s, which cannot be the target now", got)
 	}
 }
