@@ -238,7 +238,7 @@ func TestListViewSort(t *testing.T) {
 	c := &Common{Theme: theme.Default()}
 	l := NewListView(c, "Things", "things", []Column{{Title: "NAME", Min: 4, Max: 10}})
 	sorts := 0
-	l.SetSort([]string{"name", "created"}, []bool{false, true}, 0, false, func() { sorts++ })
+	l.SetSort(0, func() { sorts++ }, Asc("name"), Desc("created"))
 	press := func(k string) {
 		msg, _ := KeyPress(k)
 		if used, _ := l.HandleKey(msg); !used {

@@ -63,25 +63,42 @@ type ListKeys struct {
 	Sort, Reverse                      key.Binding
 }
 
-// listSort is a list's order: one of names, ascending or descending.
+// Order is one of a list's sort orders: its name ("created") and the
+// direction s first sorts it in.
+type Order struct {
+	Name      string
+	DescFirst bool
+}
+
+// Asc is an order first sorted ascending (names, types).
+func Asc(name string) Order { return Order{Name: name} }
+
+// Desc is an order first sorted descending (times, sizes: newest or
+// largest first).
+func Desc(name string) Order { return Order{Name: name, DescFirst: true} }
+
+// listSort is a list's order: one of orders, ascending or descending.
 type listSort struct {
-	names     []string
-	descFirst []bool
-	by        int
-	desc      bool
+	orders []Order
+	by     int
+	desc   bool
 }
 
 // SetSort gives the list orders the user cycles through with s (each in
-// its natural direction first: descFirst) and reverses with S; the list
-// starts on order by, descending when desc. onSort re-sorts the rows.
-func (l *ListView) SetSort(names []string, descFirst []bool, by int, desc bool, onSort func()) {
-	l.sort = &listSort{names: names, descFirst: descFirst, by: by, desc: desc}
+// its own first direction) and reverses with S; the list starts on
+// orders[start] in its first direction. onSort re-sorts the rows.
+func (l *ListView) SetSort(start int, onSort func(), orders ...Order) {
+	l.sort = &listSort{orders: orders, by: start, desc: orders[start].DescFirst}
 	l.onSort = onSort
+	names := make([]string, len(orders))
+	for i, o := range orders {
+		names[i] = o.Name
+	}
 	l.Keys.Sort = Bind("s", "sort: "+strings.Join(names, "/"))
 	l.Keys.Reverse = Bind("S", "reverse sort")
 }
 
-// SortOrder is the order chosen: its index in SetSort's names, and
+// SortOrder is the order chosen: its index in SetSort's orders, and
 // whether it is descending.
 func (l *ListView) SortOrder() (by int, desc bool) {
 	if l.sort == nil {
@@ -99,7 +116,7 @@ func (l *ListView) SortNote() string {
 	if l.sort.desc {
 		arrow = l.common.Theme.Glyphs.SortDesc
 	}
-	return "sort: " + l.sort.names[l.sort.by] + " " + arrow
+	return "sort: " + l.sort.orders[l.sort.by].Name + " " + arrow
 }
 
 // NewListKeys returns the list keys every list screen shares.
@@ -260,8 +277,8 @@ func (l *ListView) HandleKey(msg tea.KeyPressMsg) (bool, tea.Cmd) {
 		}
 		return false, nil
 	case l.sort != nil && key.Matches(msg, k.Sort):
-		l.sort.by = (l.sort.by + 1) % len(l.sort.names)
-		l.sort.desc = l.sort.descFirst[l.sort.by]
+		l.sort.by = (l.sort.by + 1) % len(l.sort.orders)
+		l.sort.desc = l.sort.orders[l.sort.by].DescFirst
 		l.onSort()
 		return true, nil
 	case l.sort != nil && key.Matches(msg, k.Reverse):

@@ -96,7 +96,7 @@ func New(c *kit.Common) *Screen {
 	}
 	s.ListView = kit.NewListView(c, "", "backups", tableColumns(true))
 	s.DetailOf = s.detailOf
-	s.SetSort([]string{"started", "type", "status", "size"}, []bool{true, false, false, true}, int(sortStarted), true, s.rebuild)
+	s.SetSort(int(sortStarted), s.rebuild, kit.Desc("started"), kit.Asc("type"), kit.Asc("status"), kit.Desc("size"))
 	s.Table.SetSortIndicator(s.col(colStarted), true)
 	s.resetData()
 	s.retitle()

@@ -114,7 +114,7 @@ func New(c *kit.Common) *Screen {
 		colVersion: {Title: "VERSION", Min: 8, Max: 14, Priority: 3},
 		colRW:      {Title: "READWRITE", Min: 40, Max: 52, Priority: 2},
 	})
-	s.SetSort([]string{"name", "status", "created"}, []bool{false, false, true}, sortName, false, s.rebuildRows)
+	s.SetSort(sortName, s.rebuildRows, kit.Asc("name"), kit.Asc("status"), kit.Desc("created"))
 	s.Table.SetSortIndicator(colName, false)
 	s.DetailOf = s.detailOf
 	return s
