@@ -616,19 +616,11 @@ func (s *Screen) reviewView() string {
 	}
 	var tail []string
 	if err != nil {
-		edit := "e to edit"
-		if f := namedField(err.Error()); f != "" {
-			edit = "e to edit " + f
-		}
-		tail = append(tail, th.Error.Render(" ! "+err.Error()+" ("+edit+")"))
+		tail = append(tail, th.Error.Render(" ! "+err.Error()+" ("+editHint(err.Error())+")"))
 	}
 	if s.submitErr != "" {
 		tail = append(tail, th.Error.Render(ansi.Wrap(" ! the API refused it: "+s.submitErr, w, " ")))
-		edit := "e to edit"
-		if f := namedField(s.submitErr); f != "" {
-			edit = "e to edit " + f
-		}
-		tail = append(tail, th.Muted.Render(" everything you typed is kept: "+edit+", enter to try again"))
+		tail = append(tail, th.Muted.Render(" everything you typed is kept: "+editHint(s.submitErr)+", enter to try again"))
 	}
 	room := h - len(lines) - len(tail) - 1
 	if len(body) > room && room > 1 {
@@ -642,4 +634,12 @@ func (s *Screen) reviewView() string {
 		lines[i] = ansi.Truncate(l, w, th.Glyphs.Ellipsis)
 	}
 	return strings.Join(lines, "\n")
+}
+
+// editHint is "e to edit" and, when the refusal names a field, which.
+func editHint(refusal string) string {
+	if f := namedField(refusal); f != "" {
+		return "e to edit " + f
+	}
+	return "e to edit"
 }
