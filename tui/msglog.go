@@ -469,11 +469,11 @@ func (d *logDialog) bindings() []key.Binding {
 func (d *logDialog) KeyMap() help.KeyMap {
 	k := d.keys
 	if d.typing {
-		return kit.Keys{Short: []key.Binding{k.FilterKeep, k.FilterClear}}
+		return kit.KeysOf(k.FilterKeep, k.FilterClear)
 	}
 	clear := k.FilterClear
 	clear.SetEnabled(d.filter != "")
-	return kit.Keys{Short: []key.Binding{d.closeKey(), clear, k.Copy, k.Filter, k.Down, k.Up, k.PageDown, k.PageUp, k.Top, k.Bottom}}
+	return kit.KeysOf(d.closeKey(), clear, k.Copy, k.Filter, k.Down, k.Up, k.PageDown, k.PageUp, k.Top, k.Bottom)
 }
 
 // hint is the box's last line: how much is below, then as many of the

@@ -119,7 +119,7 @@ const maxConfigWarnings = 5
 func (s *Screen) KeyMap() help.KeyMap {
 	k := s.keys
 	if s.form != nil {
-		return kit.Keys{Short: []key.Binding{k.FormNext, k.FormPrev, k.FormCancel}}
+		return kit.KeysOf(k.FormNext, k.FormPrev, k.FormCancel)
 	}
 	b := []key.Binding{k.Add, k.Remove, k.Key, k.Reload}
 	return s.ListView.KeyMap(b, b...)
