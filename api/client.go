@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"math/rand/v2"
 	"net/http"
 	"net/http/httptrace"
@@ -117,6 +118,12 @@ func New(cfg Config) (*Client, error) {
 	if cfg.HTTPClient == nil {
 		cfg.HTTPClient = &http.Client{}
 	}
+	// A redirect is never followed: the API key would go with it (to
+	// another host, or over plain HTTP), and a change would turn into a
+	// GET. The 3xx answer is reported as an error, with where it pointed.
+	hc := *cfg.HTTPClient
+	hc.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	cfg.HTTPClient = &hc
 	if cfg.Timeout <= 0 {
 		cfg.Timeout = DefaultTimeout
 	}
@@ -165,6 +172,9 @@ type response struct {
 	body   []byte
 	header http.Header
 	status int
+	// unreadable says why the body of an accepted change was not read
+	// (larger than MaxBody).
+	unreadable string
 }
 
 // do sends one call. GET is retried on transport errors and on 429, 500,
@@ -291,10 +301,9 @@ func shouldRetry(ctx context.Context, err error) bool {
 		return true // transport error
 	}
 	switch e.Status {
-	case http.StatusTooManyRequests:
+	case http.StatusTooManyRequests, http.StatusInternalServerError, http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout:
+		// a longer Retry-After (maintenance) is said, not slept through
 		return e.RetryAfter <= MaxRetryAfter
-	case http.StatusInternalServerError, http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout:
-		return true
 	}
 	return false
 }
@@ -349,10 +358,17 @@ func (c *Client) once(ctx context.Context, method, path string, query url.Values
 	}
 	defer res.Body.Close()
 	c.noteDate(res.Header, time.Now())
+	tooBig := func() (*response, error) {
+		why := fmt.Sprintf("the answer is larger than %d MiB, the most the client reads", MaxBody>>20)
+		if change && res.StatusCode/100 == 2 {
+			// accepted all the same: the status is the server's word
+			return &response{header: res.Header, status: res.StatusCode, unreadable: why}, nil
+		}
+		return nil, &Error{Method: method, Path: path, Status: res.StatusCode, Err: errors.New(why)}
+	}
 	if res.ContentLength > MaxBody {
-		// said up front: refused unread, so a huge answer costs nothing
-		return nil, &Error{Method: method, Path: path, Status: res.StatusCode,
-			Err: fmt.Errorf("the answer is larger than %d MiB, the most the client reads", MaxBody>>20)}
+		// said up front: not read, so a huge answer costs nothing
+		return tooBig()
 	}
 	data, err := io.ReadAll(io.LimitReader(res.Body, MaxBody+1))
 	c.cfg.Logger.Debug("request", "method", method, "path", path, "status", res.StatusCode,
@@ -370,8 +386,7 @@ func (c *Client) once(ctx context.Context, method, path string, query url.Values
 		return nil, &Error{Method: method, Path: path, Err: transportError(err)}
 	}
 	if len(data) > MaxBody {
-		return nil, &Error{Method: method, Path: path, Status: res.StatusCode,
-			Err: fmt.Errorf("the answer is larger than %d MiB, the most the client reads", MaxBody>>20)}
+		return tooBig()
 	}
 	if res.StatusCode < 200 || res.StatusCode > 299 {
 		return nil, ErrorFromResponse(method, path, res.StatusCode, res.Header, data)
@@ -463,6 +478,9 @@ func (c *Client) changeChecked(ctx context.Context, method, path string, in, out
 	if err != nil {
 		return "", err
 	}
+	if r.unreadable != "" {
+		return fmt.Sprintf("%d answer to %s %s: %s", r.status, method, path, r.unreadable), nil
+	}
 	if out == nil || len(bytes.TrimSpace(r.body)) == 0 {
 		return "", nil
 	}
@@ -474,8 +492,12 @@ func (c *Client) changeChecked(ctx context.Context, method, path string, in, out
 }
 
 // create validates req and posts it to path (never retried). An accepted
-// answer that cannot be read is replaced by standIn, which says why.
-func create[T any](ctx context.Context, c *Client, path string, req interface{ Validate() error }, standIn func(why string) *T) (*T, error) {
+// answer that cannot be read is replaced by standIn, which says why; one
+// that carries no record (no body, {} or null) by standIn("").
+func create[T any, PT interface {
+	*T
+	hasRecord() bool
+}](ctx context.Context, c *Client, path string, req interface{ Validate() error }, standIn func(why string) *T) (*T, error) {
 	if err := req.Validate(); err != nil {
 		return nil, err
 	}
@@ -484,7 +506,7 @@ func create[T any](ctx context.Context, c *Client, path string, req interface{ V
 	if err != nil {
 		return nil, err
 	}
-	if why != "" {
+	if why != "" || !PT(&out).hasRecord() {
 		return standIn(why), nil
 	}
 	return &out, nil
@@ -525,10 +547,47 @@ func getList[T any](ctx context.Context, c *Client, path string, q url.Values, k
 	return items, pages, r, nil
 }
 
-// listOptions reads an option listing (one page, under data or items).
+// listOptions reads an option listing (under data or items), every page
+// of it.
 func listOptions[T any](ctx context.Context, c *Client, path string, q url.Values) ([]T, error) {
-	out, _, _, err := getList[T](ctx, c, path, q, "data", "items")
+	return tokenList[T](ctx, c, path, q, "data", "items")
+}
+
+// listOnce reads a listing that is not paged (the providers, a service's
+// allow lists): one call, under data or items.
+func listOnce[T any](ctx context.Context, c *Client, path string) ([]T, error) {
+	out, _, _, err := getList[T](ctx, c, path, nil, "data", "items")
 	return out, err
+}
+
+// tokenList reads a listing page by page (page_size, then page_token),
+// following X-SkySQL-Page-Token-Next until there is none.
+func tokenList[T any](ctx context.Context, c *Client, path string, q url.Values, keys ...string) ([]T, error) {
+	q = maps.Clone(q)
+	if q == nil {
+		q = url.Values{}
+	}
+	q.Set("page_size", strconv.Itoa(pageSize))
+	var all []T
+	var bound listBound
+	seen := map[string]bool{}
+	for page := 0; page < maxPages; page++ {
+		items, _, r, err := getList[T](ctx, c, path, q, keys...)
+		if err != nil {
+			return nil, err
+		}
+		if err := bound.add(http.MethodGet, path, len(items), len(r.body)); err != nil {
+			return nil, err
+		}
+		all = append(all, items...)
+		token := r.header.Get("X-SkySQL-Page-Token-Next")
+		if token == "" || seen[token] || len(items) == 0 {
+			break
+		}
+		seen[token] = true
+		q.Set("page_token", token)
+	}
+	return all, nil
 }
 
 func optQuery(kv ...string) url.Values {
@@ -541,13 +600,19 @@ func optQuery(kv ...string) url.Values {
 	return q
 }
 
-// pagedList fetches page=1..pages_count of an envelope listing (or one bare array).
+// pagedList fetches page=1..pages_count of an envelope listing. An
+// answer that does not say how many pages there are (a bare array, an
+// envelope without pages_count) is read on while its pages come back
+// full, until a page repeats the one before (a server that does not
+// page answers every page alike).
 func pagedList[T any](ctx context.Context, c *Client, path string, q url.Values, keys ...string) ([]T, error) {
+	q = maps.Clone(q)
 	if q == nil {
 		q = url.Values{}
 	}
 	var all []T
 	var bound listBound
+	var last []byte
 	for page := 1; page <= maxPages; page++ {
 		q.Set("page", strconv.Itoa(page))
 		q.Set("page_size", strconv.Itoa(pageSize))
@@ -555,11 +620,16 @@ func pagedList[T any](ctx context.Context, c *Client, path string, q url.Values,
 		if err != nil {
 			return nil, err
 		}
+		if pages == 0 && page > 1 && bytes.Equal(r.body, last) {
+			break
+		}
+		last = r.body
 		if err := bound.add(http.MethodGet, path, len(items), len(r.body)); err != nil {
 			return nil, err
 		}
 		all = append(all, items...)
-		if page >= pages || len(items) == 0 {
+		more := page < pages || pages == 0 && len(items) >= pageSize
+		if !more || len(items) == 0 {
 			break
 		}
 	}

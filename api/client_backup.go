@@ -4,7 +4,6 @@
 package api
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -138,15 +137,22 @@ func (c *Client) CreateRestore(ctx context.Context, req RestoreRequest) (*Restor
 	if err != nil {
 		return nil, err
 	}
-	if len(bytes.TrimSpace(r.body)) == 0 {
+	if r.unreadable == "" && noRecord(r.body) {
 		return &Restore{ServiceID: req.ServiceID, Status: "Running"}, nil
 	}
 	out, err := decodeOne[Restore](r.body)
+	if r.unreadable != "" {
+		err = errors.New(r.unreadable)
+	}
 	if err != nil {
 		c.cfg.Logger.Debug("unreadable answer to an accepted change", "method", http.MethodPost, "path", path, "status", r.status, "err", err)
 		out = &Restore{ServiceID: req.ServiceID, Status: "Running"}
 		out.Unreadable = fmt.Sprintf("%d answer to POST %s: %v", r.status, path, err)
 		return out, nil
+	}
+	if out.ID == 0 {
+		// a record without an ID names no restore to follow
+		return &Restore{ServiceID: req.ServiceID, Status: "Running"}, nil
 	}
 	if out.ServiceID == "" {
 		out.ServiceID = req.ServiceID

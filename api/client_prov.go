@@ -10,37 +10,12 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
-	"strconv"
 	"strings"
 )
 
 // ListServices returns every service, following page tokens.
 func (c *Client) ListServices(ctx context.Context) ([]Service, error) {
-	path := c.prov("/services")
-	var all []Service
-	var bound listBound
-	token := ""
-	seen := map[string]bool{}
-	for page := 0; page < maxPages; page++ {
-		q := url.Values{"page_size": {strconv.Itoa(pageSize)}}
-		if token != "" {
-			q.Set("page_token", token)
-		}
-		items, _, r, err := getList[Service](ctx, c, path, q, "services", "data")
-		if err != nil {
-			return nil, err
-		}
-		if err := bound.add(http.MethodGet, path, len(items), len(r.body)); err != nil {
-			return nil, err
-		}
-		all = append(all, items...)
-		token = r.header.Get("X-SkySQL-Page-Token-Next")
-		if token == "" || seen[token] || len(items) == 0 {
-			break
-		}
-		seen[token] = true
-	}
-	return all, nil
+	return tokenList[Service](ctx, c, c.prov("/services"), nil, "services", "data")
 }
 
 // GetService reads one service.
@@ -73,7 +48,7 @@ func (c *Client) GetCredentials(ctx context.Context, id string) (*Credentials, e
 // GetAllowList reads a service's allow list, per endpoint. An empty or
 // null answer is an error, not an empty allow list.
 func (c *Client) GetAllowList(ctx context.Context, id string) ([]AllowListGroup, error) {
-	return listOptions[AllowListGroup](ctx, c, c.prov("/services/"+url.PathEscape(id)+"/security/allowlist"), nil)
+	return listOnce[AllowListGroup](ctx, c, c.prov("/services/"+url.PathEscape(id)+"/security/allowlist"))
 }
 
 type ipAddressBody struct {
@@ -186,7 +161,7 @@ func (c *Client) RemoveAllowListEntry(ctx context.Context, id, ip string) ([]All
 
 // ListProviders lists the cloud providers.
 func (c *Client) ListProviders(ctx context.Context) ([]Provider, error) {
-	return listOptions[Provider](ctx, c, c.prov("/providers"), nil)
+	return listOnce[Provider](ctx, c, c.prov("/providers"))
 }
 
 // ListRegions lists the regions of a provider.

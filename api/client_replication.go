@@ -85,9 +85,9 @@ func (c *Client) StartManagedReplication(ctx context.Context, replicaID, primary
 // EndManagedReplication ends a replica's managed replication (DELETE
 // .../services/{replica}/replication). Its data stays; it no longer
 // follows its primary. Never sent again blindly: after a lost answer (or
-// a 429 or 5xx) the replica is read again, and one that reports no
-// primary any more has ended (nil), not failed on the 400 ("has no
-// managed replication") a second DELETE would get.
+// a 429 or 5xx) the replica is read again, and one that says it no longer
+// replicates has ended (nil), not failed on the 400 ("has no managed
+// replication") a second DELETE would get.
 func (c *Client) EndManagedReplication(ctx context.Context, replicaID string) error {
 	if err := ValidateServiceID(replicaID); err != nil {
 		return err
@@ -97,9 +97,17 @@ func (c *Client) EndManagedReplication(ctx context.Context, replicaID string) er
 		if err != nil {
 			return false, err
 		}
-		return ManagedReplicaOf(s) == "", nil
+		return replicationEnded(s), nil
 	})
 	return err
+}
+
+// replicationEnded reports that a replica's record shows it no longer
+// replicates: no primary, and replication not enabled. A record without a
+// primary that still says replication_enabled (primary_host is optional)
+// is not taken as the end: the failure stands.
+func replicationEnded(s *Service) bool {
+	return ManagedReplicaOf(s) == "" && !s.ReplicationEnabled
 }
 
 // ListReplicas lists the services that are managed replicas of service

@@ -17,8 +17,10 @@ type ErrorBody struct {
 	Path      string        `json:"path,omitempty"`
 	Timestamp UnixTime      `json:"timestamp,omitzero"` // a number or a date string
 	TraceID   string        `json:"trace_id,omitempty"`
-	// Error is a plain message some gateways send instead of errors[].
-	Error string `json:"error,omitempty"`
+	// Error and Message are plain messages some gateways send instead of
+	// errors[].
+	Error   string `json:"error,omitempty"`
+	Message string `json:"message,omitempty"`
 }
 
 // ErrorDetail is one entry of ErrorBody.Errors.
@@ -180,12 +182,20 @@ func ErrorFromResponse(method, path string, status int, header http.Header, body
 			e.Solution = d.Solution
 			e.Location = d.Location
 		}
-		if e.Message == "" {
-			e.Message = eb.Error
+		// else the first plain message there is; the exception only when it
+		// says more than the status line ("Bad Request")
+		for _, m := range []string{eb.Message, eb.Error, eb.Exception} {
+			if e.Message == "" && !strings.EqualFold(strings.TrimSpace(m), http.StatusText(status)) {
+				e.Message = strings.TrimSpace(m)
+			}
 		}
 		if eb.TraceID != "" {
 			e.TraceID = eb.TraceID
 		}
+	}
+	if status/100 == 3 {
+		// never followed (see New): say where it pointed
+		e.Message = "redirected to " + redirectTarget(header) + "; skytui does not follow redirects (the API key would go with it): check the API URL"
 	}
 	if e.Message == "" {
 		text := strings.TrimSpace(string(body))
@@ -194,6 +204,14 @@ func ErrorFromResponse(method, path string, status int, header http.Header, body
 		}
 	}
 	return e
+}
+
+// redirectTarget is where a redirect pointed, cleaned, or "another address".
+func redirectTarget(h http.Header) string {
+	if h == nil || strings.TrimSpace(h.Get("Location")) == "" {
+		return "another address"
+	}
+	return CleanText(strings.TrimSpace(h.Get("Location")))
 }
 
 // NewErrorBody builds the live error document for a status and message; the

@@ -226,7 +226,7 @@ func decodeList[T any](body []byte, keys ...string) ([]T, int, error) {
 	}
 	var env map[string]json.RawMessage
 	if err := json.Unmarshal(body, &env); err != nil {
-		return nil, 0, fmt.Errorf("expected an array or an object with %q", strings.Join(keys, `" or "`))
+		return nil, 0, fmt.Errorf("expected an array or an object with %s", quotedKeys(keys))
 	}
 	pages := 0
 	if raw, ok := env["pages_count"]; ok {
@@ -254,6 +254,16 @@ func decodeList[T any](body []byte, keys ...string) ([]T, int, error) {
 
 // decodeOne decodes a single object, or the first element of an array (the
 // interface document returns single restores as a one-element array).
+// noRecord reports an answer that carries no record: no body, {}, [] or
+// null (all of which an accepted change may answer with).
+func noRecord(body []byte) bool {
+	switch string(bytes.Join(bytes.Fields(body), nil)) {
+	case "", "{}", "[]", "null":
+		return true
+	}
+	return false
+}
+
 func decodeOne[T any](body []byte) (*T, error) {
 	body = bytes.TrimSpace(body)
 	if len(body) > 0 && body[0] == '[' {
@@ -271,4 +281,13 @@ func decodeOne[T any](body []byte) (*T, error) {
 		return nil, err
 	}
 	return &v, nil
+}
+
+// quotedKeys is "services" or "data".
+func quotedKeys(keys []string) string {
+	q := make([]string, len(keys))
+	for i, k := range keys {
+		q[i] = strconv.Quote(k)
+	}
+	return strings.Join(q, " or ")
 }

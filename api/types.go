@@ -2,6 +2,7 @@ package api
 
 import (
 	"cmp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -164,6 +165,28 @@ type Credentials struct {
 type AllowListGroup struct {
 	Name      string           `json:"name"`
 	AllowList []AllowListEntry `json:"allow_list"`
+}
+
+// UnmarshalJSON also reads the deprecated allowList (addresses without
+// comments): an address listed only there is an entry all the same, so a
+// list replaced to set a comment keeps it.
+func (g *AllowListGroup) UnmarshalJSON(data []byte) error {
+	type plain AllowListGroup
+	var aux struct {
+		plain
+		Deprecated []string `json:"allowList"`
+	}
+	if err := unmarshalLenient(data, &aux); err != nil {
+		return err
+	}
+	*g = AllowListGroup(aux.plain)
+	for _, ip := range aux.Deprecated {
+		n := NormalizeAllowListIP(ip)
+		if !slices.ContainsFunc(g.AllowList, func(e AllowListEntry) bool { return NormalizeAllowListIP(e.IP) == n }) {
+			g.AllowList = append(g.AllowList, AllowListEntry{IP: ip})
+		}
+	}
+	return nil
 }
 
 // Option listings for the create-service form.
@@ -538,3 +561,9 @@ func (r *Restore) Failed() bool {
 
 // Where is the service's provider and region: "aws/us-east-1".
 func (s *Service) Where() string { return strings.Trim(s.Provider+"/"+s.Region, "/") }
+
+// hasRecord reports that an answer carried a service (it has an ID).
+func (s *Service) hasRecord() bool { return s.ID != "" }
+
+// hasRecord reports that an answer carried a job or schedule (an ID).
+func (s *Schedule) hasRecord() bool { return s.ID != 0 }
