@@ -347,6 +347,15 @@ func newSchedulesCmd(e *env) *cobra.Command {
 		newSchedulesGetCmd(e), newSchedulesEditCmd(e), newSchedulesDeleteCmd(e))
 }
 
+// idText is a record's number, or "-" when the answer gave none (an
+// accepted change answered without a record).
+func idText(id int64) string {
+	if id == 0 {
+		return "-"
+	}
+	return strconv.FormatInt(id, 10)
+}
+
 func schedulesTable(scheds []api.Schedule) *table {
 	t := &table{
 		head:     []string{"ID", "TYPE", "SCHEDULE", "STATUS", "SUSPENDED"},
@@ -357,7 +366,7 @@ func schedulesTable(scheds []api.Schedule) *table {
 		if s.Suspended {
 			suspended = "yes"
 		}
-		t.add(strconv.FormatInt(int64(s.ID), 10), s.Type, s.Expression(), s.Status, suspended,
+		t.add(idText(int64(s.ID)), s.Type, s.Expression(), s.Status, suspended,
 			apiTime(s.CreatedAt), apiTime(s.ScheduledAt), s.Message)
 	}
 	return t
@@ -411,7 +420,7 @@ func restoresTable(restores []api.Restore, names map[string]string) *table {
 		if r.Key != "" {
 			source = api.ShortKey(r.Key)
 		}
-		t.add(strconv.FormatInt(int64(r.ID), 10), nameOf(names, r.ServiceID, r.ServiceName), r.Status, apiTime(r.CreatedAt), source,
+		t.add(idText(int64(r.ID)), nameOf(names, r.ServiceID, r.ServiceName), r.Status, apiTime(r.CreatedAt), source,
 			r.Message, r.Type)
 	}
 	return t

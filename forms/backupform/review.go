@@ -135,8 +135,13 @@ func (b *Form) action(req api.ScheduleRequest, d Draft) kit.Action {
 		},
 		Success: func(r any) string {
 			sc, _ := r.(*api.Schedule)
-			if sc == nil {
+			switch {
+			case sc == nil:
 				return name + ": submitted"
+			case sc.ID == 0 && req.Schedule == "once":
+				return "backup job started: " + What(req, svcName)
+			case sc.ID == 0:
+				return "backup schedule created: " + What(req, svcName)
 			}
 			if req.Schedule == "once" {
 				msg := fmt.Sprintf("backup job %d started: %s", int64(sc.ID), What(req, svcName))

@@ -563,10 +563,10 @@ func (s *Screen) onReviewKey(msg tea.KeyPressMsg) tea.Cmd {
 				return client.CreateService(ctx, req)
 			},
 			Success: func(r any) string {
-				if v, ok := r.(*api.Service); ok && v != nil {
+				if v, ok := r.(*api.Service); ok && v != nil && v.ID != "" {
 					return fmt.Sprintf("service %s (%s) launched; ready in about 5 min", req.Name, v.ID)
 				}
-				return "service " + req.Name + " launched"
+				return "service " + req.Name + " launched; ready in about 5 min"
 			},
 			Refresh:    []string{kit.ServicesKey.String()},
 			Evidence:   kit.ServicesEvidence(client, req.Name),
