@@ -13,7 +13,8 @@ import (
 
 // The read-only commands for scripts and runbooks: services, backups,
 // schedules and restores, listed or read, as a table, a wide table or the
-// API's records in JSON. Exit status 0 ok, 1 failed, 2 usage, 4 not found.
+// API's records in JSON. Exit status 0 ok, 1 failed, 2 usage, 3 refused,
+// 4 not found (scriptHelpTail says when).
 
 // scriptCmds are the nouns of the commands for scripts, each with its
 // verbs; a noun with verbs that change something takes --read-only.
@@ -31,8 +32,11 @@ Output: an aligned table (-o table, the default), more columns (-o wide),
 or the API's records as one JSON document (-o json: an array for a list,
 an object for get). --no-headers leaves out a table's header line.
 
-Exit status: 0 ok, 1 failed (API error, network), 2 usage (bad flag,
-argument or -o value), 4 not found (unknown service or restore).
+Exit status: 0 ok, 1 failed (API error or network, a failed end state,
+a timeout, an unknown outcome), 2 usage or validation (a bad flag,
+argument, -o value or request field), 3 refused (read-only profile,
+--yes or --confirm missing or different), 4 not found (an unknown
+service, restore, schedule, backup key or allow-list entry).
 Errors go to standard error, one line; nothing goes to standard output then.`
 
 // verb makes a verb of the commands for scripts from what is its own: its

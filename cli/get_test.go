@@ -3,9 +3,12 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/spf13/cobra"
 
 	"github.com/skytui/skytui/keystore"
 	"github.com/skytui/skytui/kit"
@@ -314,5 +317,35 @@ func TestScriptHelpers(t *testing.T) {
 	}
 	if exitCode(nil) != 0 || exitCode(usageErrf("x")) != 2 || exitCode(notFoundErrf("x")) != 4 || exitCode(bytes.ErrTooLarge) != 1 {
 		t.Error("exitCode")
+	}
+}
+
+// TestScriptHelpNamesEveryExitStatus: the help of every noun and verb of
+// the commands for scripts lists the exit statuses as the README does,
+// with 3 (refused) and what 4 covers.
+func TestScriptHelpNamesEveryExitStatus(t *testing.T) {
+	h := newScriptHarness(t)
+	var walk func(c *cobra.Command) int
+	walk = func(c *cobra.Command) int {
+		n := 0
+		if strings.Contains(c.Long, "Exit status:") {
+			n++
+			long := strings.Join(strings.Fields(c.Long), " ")
+			for _, want := range []string{
+				"3 refused (read-only profile, --yes or --confirm missing or different)",
+				"4 not found (an unknown service, restore, schedule, backup key or allow-list entry)",
+			} {
+				if !strings.Contains(long, want) {
+					t.Errorf("%s --help lacks %q", c.CommandPath(), want)
+				}
+			}
+		}
+		for _, sub := range c.Commands() {
+			n += walk(sub)
+		}
+		return n
+	}
+	if n := walk(newRootCmd(h.newEnv("", io.Discard, io.Discard))); n < 20 {
+		t.Errorf("only %d commands list the exit statuses", n)
 	}
 }
