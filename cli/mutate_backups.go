@@ -389,10 +389,23 @@ func sameProvider(key string, svcs []api.Service, target *api.Service) error {
 		if ref == nil {
 			return nil
 		}
-		return usageErrf("--backup: %s. Across providers: back %s up to your own bucket (`skytui backups create --bucket …`), copy the folder to a bucket on %s, then restore from it with --bucket",
-			ref.Error(), s.NameOrID(), ref.TargetProvider)
+		return usageErrf("--backup: %s. Across providers: back %s up to your own bucket (`skytui backups create --bucket …`), copy the folder to %s, then restore from it with --bucket",
+			ref.Error(), s.NameOrID(), bucketFor(ref.TargetProvider))
 	}
 	return nil
+}
+
+// bucketFor is the kind of bucket to copy a backup to for a restore on
+// provider, in words: its own storage on GCP (gs://) and AWS (s3://); on
+// any other provider one of the two, as --bucket takes no other kind.
+func bucketFor(provider string) string {
+	switch strings.ToLower(provider) {
+	case "gcp":
+		return "a gs:// bucket"
+	case "aws":
+		return "an s3:// bucket"
+	}
+	return "a gs:// or s3:// bucket (--bucket takes no other kind)"
 }
 
 // newestRunningRestore finds the restore an accepted but unread answer

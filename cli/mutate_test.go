@@ -288,8 +288,13 @@ func TestChangeRestores(t *testing.T) {
 	// across providers: refused with the documented way
 	gcpKey := newestBackupKey(t, h, sandbox.DemoAnalytics)
 	stderr := h.fails(exitUsage, "skytui: --backup: backup ", h.live("restores", "create", "--service", sandbox.DemoReplica, "--backup", gcpKey, "--yes", "--confirm", sandbox.DemoReplica)...)
-	if !strings.Contains(stderr, "only within the same cloud provider") {
+	if !strings.Contains(stderr, "only within the same cloud provider") || !strings.Contains(stderr, "copy the folder to an s3:// bucket, then restore") {
 		t.Errorf("cross provider: %s", stderr)
+	}
+	// to Azure: a bucket kind --bucket takes, not "a bucket on azure"
+	stderr = h.fails(exitUsage, "skytui: --backup: backup ", h.live("restores", "create", "--service", sandbox.DemoStaging, "--backup", key, "--yes", "--confirm", sandbox.DemoStaging)...)
+	if !strings.Contains(stderr, "runs on azure") || !strings.Contains(stderr, "copy the folder to a gs:// or s3:// bucket (--bucket takes no other kind)") || strings.Contains(stderr, "bucket on azure") {
+		t.Errorf("cross provider to azure: %s", stderr)
 	}
 	if posts() != 0 {
 		t.Fatalf("%d restores sent by refused commands", posts())
