@@ -34,7 +34,8 @@ type Common struct {
 	ReadOnly   bool
 	Demo       bool
 	Accessible bool
-	// Now is the clock; tests fix it.
+	// Now fixes the clock (tests); nil in use: Time is the server's
+	// clock, Wall the local one.
 	Now func() time.Time
 	// Getenv reads the environment (TMUX, DISPLAY…); tests replace it.
 	Getenv func(string) string
@@ -63,6 +64,16 @@ func (c *Common) Time() time.Time {
 		return c.Now()
 	case c.Client != nil:
 		return c.Client.Now()
+	}
+	return time.Now()
+}
+
+// Wall returns the local clock (Now when set): for the client's own
+// events, such as when a listing was read or a message logged, never to
+// compare with the API's timestamps (Time is for those).
+func (c *Common) Wall() time.Time {
+	if c.Now != nil {
+		return c.Now()
 	}
 	return time.Now()
 }

@@ -41,7 +41,7 @@ func (m *Model) toast(level kit.ToastLevel, text string) tea.Cmd {
 // toastWith shows a toast whose log entry carries fields (an action's
 // outcome: the API's status, message, trace ID).
 func (m *Model) toastWith(level kit.ToastLevel, text string, fields []logField) tea.Cmd {
-	m.msgs.add(logEntry{at: m.common.Time(), level: level, text: text, fields: fields})
+	m.msgs.add(logEntry{at: m.common.Wall(), level: level, text: text, fields: fields})
 	m.relayoutLog()
 	m.toastID++
 	id := m.toastID
@@ -263,7 +263,7 @@ func (m *Model) freshnessView(room int) string {
 		return spin + th.Error.Render("API key refused (401): polling stopped "+th.Glyphs.Dash+" :login or r to retry")
 	}
 	lastOK, err, retryAt, known := m.engine.status()
-	now := m.common.Time()
+	now := m.common.Wall() // the engine's clock
 	paused := ""
 	if m.engine.paused {
 		paused = th.Warn.Render("paused ("+m.keys.Pause.Help().Key+" resumes)") + "  "

@@ -123,3 +123,20 @@ func TestTypingDoesNotTriggerGlobalKeys(t *testing.T) {
 	}
 	h.sees(t, "/q1?:r", "filter text not shown")
 }
+
+// Without a clock fixed by a test, ages of what the API reports are
+// measured by the server's clock (the Date of its answers): the demo's
+// sandbox runs at T0, so a service launched two minutes before T0 shows
+// about two minutes, whatever the local clock says; the header's "updated"
+// is measured by the local clock it was read by.
+func TestAgesFollowTheServerClock(t *testing.T) {
+	h, _, _ := demoHarness(t, 140, 40, func(o *Options) { o.Now = nil })
+	h.Settle()
+	out := h.Screen()
+	if !regexp.MustCompile(`reporting-new +\S+ +pending_create 2m0[0-2]s/~5m`).MatchString(out) {
+		t.Fatalf("the launch's elapsed time is not the server's two minutes:\n%s", out)
+	}
+	if !regexp.MustCompile(`updated [0-9]s ago`).MatchString(out) {
+		t.Fatalf("the header's age of the last read is off:\n%s", out)
+	}
+}

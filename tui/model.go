@@ -82,8 +82,12 @@ type Model struct {
 func New(opts Options) *Model { return newModel(context.Background(), opts) }
 
 func newModel(ctx context.Context, opts Options) *Model {
-	if opts.Now == nil {
-		opts.Now = time.Now
+	// opts.Now fixes the clock in tests; in use it stays nil, so ages are
+	// measured by the server's clock (Common.Time) and the engine's own
+	// times by the local one
+	wall := opts.Now
+	if wall == nil {
+		wall = time.Now
 	}
 	if opts.Getenv == nil {
 		opts.Getenv = os.Getenv
@@ -120,7 +124,7 @@ func newModel(ctx context.Context, opts Options) *Model {
 		keys:      defaultGlobalKeys(),
 		after:     after,
 	}
-	m.engine = newEngine(ctx, opts.FastInterval, opts.SlowInterval, after, opts.Now)
+	m.engine = newEngine(ctx, opts.FastInterval, opts.SlowInterval, after, wall)
 	if opts.NeedKey {
 		// nothing to poll with until a key is entered
 		m.engine.stopped, m.engine.stopErr = true, errNoAPIKey

@@ -87,7 +87,7 @@ func (l *msgLog) dropped() int { return l.seq - len(l.entries) }
 
 // logSent records a change handed to the API.
 func (m *Model) logSent(a kit.Action) {
-	m.msgs.add(logEntry{at: m.common.Time(), level: kit.ToastInfo, sent: true, text: a.Name})
+	m.msgs.add(logEntry{at: m.common.Wall(), level: kit.ToastInfo, sent: true, text: a.Name})
 	m.relayoutLog()
 }
 

@@ -32,7 +32,10 @@ type Options struct {
 	// Secrets is the keystore: bucket credentials, encryption keys, the
 	// backend shown in Settings. Nil when none could be opened.
 	Secrets *keystore.Store
-	Now     func() time.Time // clock, for tests; default time.Now
+	// Now fixes the clock, for tests. Nil: ages of what the API reports
+	// are measured by the server's clock (api.Client.Now: its Date header,
+	// or the demo sandbox's own), the client's own events by the local one.
+	Now     func() time.Time
 	Version string
 
 	// Unicode selects Unicode glyphs instead of the ASCII default.

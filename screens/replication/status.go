@@ -133,7 +133,7 @@ func ioKind(state string) theme.Kind {
 }
 
 func (s *Screen) rebuildRows() {
-	now := s.common.Time()
+	now := s.common.Wall() // pv.at is when it was read, by the local clock
 	rows := make([]kit.Row, 0, len(s.state.Pairs))
 	for _, p := range s.state.Pairs {
 		pv := s.view(p.SecondaryID)

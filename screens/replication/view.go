@@ -195,7 +195,7 @@ func (s *Screen) pairDetail(p replsetup.Pair, w int) []string {
 	if pv.busy != "" {
 		lines = append(lines, "  "+th.Pending.Render(pv.busy+s.common.Theme.Glyphs.Ellipsis))
 	}
-	now := s.common.Time()
+	now := s.common.Wall() // pv.at is when it was read, by the local clock
 	if pv.err != nil {
 		prob, fix := replsetup.SQLFixRetry(pv.err, "secondary", api.OrID(p.SecondaryName, p.SecondaryID), replsetup.StepStart, "it is read again at every poll (r reads now)")
 		f("Status", "could not be read: "+prob, theme.KindError)
