@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync/atomic"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -22,7 +23,8 @@ import (
 // an optional encryption key: a stored one, or one typed (masked) and
 // kept in the keystore only when "keep" is ticked. The credential is read
 // and base64-encoded only inside the action's Run; the typed key leaves
-// the form when the action is handed over.
+// the form when the action is handed over (a key to keep comes back to it
+// if the keystore did not take it).
 
 type encMode int
 
@@ -73,6 +75,9 @@ type bucketStep struct {
 	encInput  kit.Input
 	keep      bool
 	keepName  kit.Input
+	// kept is the key to keep handed to the last submit (runFunc), until
+	// its answer (settleKeep)
+	kept *keepAttempt
 
 	focus bucketField
 }
@@ -399,8 +404,14 @@ func (b *bucketStep) problem() (bucketField, string) {
 		if strings.TrimSpace(b.encInput.Value()) == "" {
 			return fieldKey, "external_source.encryption_key: type the key, or choose none"
 		}
-		if b.keep && strings.TrimSpace(b.keepName.Value()) == "" {
-			return fieldKeepName, "name: is required to keep the key in the keystore"
+		if b.keep {
+			name := strings.TrimSpace(b.keepName.Value())
+			if name == "" {
+				return fieldKeepName, "name: is required to keep the key in the keystore"
+			}
+			if err := keepNameProblem(name); err != nil {
+				return fieldKeepName, "name: " + err.Error()
+			}
 		}
 	}
 	return 0, ""
@@ -462,9 +473,41 @@ func (b *bucketStep) proceed(r *Wizard) tea.Cmd {
 	return nil
 }
 
+// keepAttempt is a typed key handed to the action with "keep" ticked. The
+// action says whether the keystore took it; the wizard settles the form
+// with it when the answer comes (settleKeep).
+type keepAttempt struct {
+	name, key string
+	stored    atomic.Bool
+}
+
+// keepError is the keystore's refusal to keep the typed key: nothing was
+// sent, and the form gets the key back.
+type keepError struct {
+	name string
+	err  error
+}
+
+func (e *keepError) Error() string {
+	return fmt.Sprintf("keeping the encryption key as %s: %v; nothing was sent", e.name, e.err)
+}
+
+func (e *keepError) Unwrap() error { return e.err }
+
+// keepNameProblem is the keystore's rule for the name of an encryption
+// key (nil when the name is fine). It asks a store with no backend, which
+// checks the name before it looks for one: nothing is read or written.
+func keepNameProblem(name string) error {
+	if _, err := new(keystore.Store).EncryptionKey(name); errors.Is(err, keystore.ErrInvalid) {
+		return err
+	}
+	return nil
+}
+
 // runFunc captures what the action sends and drops the typed key from the
-// form. When the key is kept, the form switches to the stored key, so a
-// retry after a refusal needs nothing retyped.
+// form. A key to keep is remembered until the answer: settleKeep puts it
+// back if the keystore did not take it, or switches the form to the
+// stored key if it did, so a retry needs nothing retyped.
 func (b *bucketStep) runFunc(c *kit.Common, targetID string) (func(ctx context.Context) (any, error), error) {
 	if _, msg := b.problem(); msg != "" {
 		return nil, errors.New(msg)
@@ -472,14 +515,12 @@ func (b *bucketStep) runFunc(c *kit.Common, targetID string) (func(ctx context.C
 	store, client := c.Secrets, c.Client
 	bucket, file, method, credName := b.bucket.Value(), b.file.Value(), b.method, b.cred
 	mode, stored, typed := b.encMode, b.encStored, b.encInput.Value()
-	keep, keepName := b.keep && mode == encNew, strings.TrimSpace(b.keepName.Value())
-	b.encInput.SetValue("")
-	if keep {
-		b.encMode, b.encStored, b.keep = encStored, keepName, false
-		if !contains(b.encKeys, keepName) {
-			b.encKeys = append(b.encKeys, keepName)
-		}
+	var keep *keepAttempt
+	if b.keep && mode == encNew {
+		keep = &keepAttempt{name: strings.TrimSpace(b.keepName.Value()), key: typed}
 	}
+	b.kept = keep
+	b.encInput.SetValue("")
 	return func(ctx context.Context) (any, error) {
 		if store == nil {
 			return nil, errors.New("no keystore is open: the bucket credential cannot be read; nothing was sent")
@@ -502,15 +543,40 @@ func (b *bucketStep) runFunc(c *kit.Common, targetID string) (func(ctx context.C
 			}
 		case encNew:
 			key = typed
-			if keep {
-				if err := store.PutEncryptionKey(keepName, key); err != nil {
-					return nil, fmt.Errorf("keeping the encryption key as %s: %w; nothing was sent", keepName, err)
+			if keep != nil {
+				if err := store.PutEncryptionKey(keep.name, key); err != nil {
+					return nil, &keepError{name: keep.name, err: err}
 				}
+				keep.stored.Store(true)
 			}
 		}
 		req := api.BucketRestore(targetID, file, api.ExternalSource{Bucket: bucket, Method: method, Credentials: encoded, EncryptionKey: key})
 		return client.CreateRestore(ctx, req)
 	}, nil
+}
+
+// settleKeep applies, after a failed or unanswered submit, what the
+// keystore did with a key to keep: stored, the form uses the stored key
+// (now a choice of Encryption); not stored, the key is back in its input
+// with keep still ticked, as typed.
+func (b *bucketStep) settleKeep() {
+	k := b.kept
+	b.kept = nil
+	if k == nil {
+		return
+	}
+	if k.stored.Load() {
+		if !contains(b.encKeys, k.name) {
+			b.encKeys = append(b.encKeys, k.name)
+		}
+		if b.encMode == encNew && b.keep {
+			b.encMode, b.encStored, b.keep = encStored, k.name, false
+		}
+		return
+	}
+	if b.encMode == encNew && b.encInput.Value() == "" {
+		b.encInput.SetValue(k.key)
+	}
 }
 
 // ---- view ----
@@ -560,6 +626,15 @@ func (b *bucketStep) hint(f bucketField) (string, bool) {
 		return "masked; dropped from the form when sent", true
 	case fieldKeep:
 		return "store the key in the keystore (" + b.storeLabel() + ") for the next restore", true
+	case fieldKeepName:
+		v := strings.TrimSpace(b.keepName.Value())
+		if v == "" {
+			return "the name the key is kept under", true
+		}
+		if err := keepNameProblem(v); err != nil {
+			return "! " + err.Error(), false
+		}
+		return "ok: stored as " + v + " on submit, before the restore is sent", true
 	}
 	return "", true
 }

@@ -59,8 +59,12 @@ type Confirm struct {
 	SourceService string
 	// Request is the body that will be sent, secrets masked.
 	Request string
-	// Err is the API's answer to the previous attempt; nothing typed was lost.
-	Err string
+	// Err is why the previous attempt did not start a restore; nothing
+	// typed was lost. It is the API's answer ("the API refused it: …")
+	// unless Local says it never came from the API (nothing was sent, or
+	// no answer came).
+	Err   string
+	Local bool
 
 	input kit.Input
 	focus int
@@ -266,7 +270,11 @@ func (c *Confirm) View() string {
 	}
 	if c.Err != "" {
 		lines = append(lines, "")
-		for _, l := range wrap("! the API refused it: "+c.Err, 2) {
+		text := "! the API refused it: " + c.Err
+		if c.Local {
+			text = "! " + c.Err
+		}
+		for _, l := range wrap(text, 2) {
 			lines = append(lines, " "+th.Error.Render(l))
 		}
 		lines = append(lines, " "+th.Muted.Render("everything else is kept; type the name again to retry, esc to change something"))

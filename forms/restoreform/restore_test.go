@@ -2,6 +2,7 @@ package restoreform
 
 import (
 	"context"
+	"errors"
 	"reflect"
 	"slices"
 	"strings"
@@ -11,6 +12,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/skytui/skytui/api"
+	"github.com/skytui/skytui/keystore"
 	"github.com/skytui/skytui/kit"
 	"github.com/skytui/skytui/sandbox"
 	"github.com/skytui/skytui/tui/tuitest"
@@ -549,7 +551,9 @@ func TestRestoreBucketSecrets(t *testing.T) {
 			if k, err := e.common.Secrets.EncryptionKey("acme-dumps"); err != nil || k != "k3y-s3cr3t" {
 				t.Fatalf("the key was not kept: %q %v", k, err)
 			}
-			if w.bucket.encMode != encStored || w.bucket.encStored != "acme-dumps" {
+			// a refusal after the key was kept: a retry uses the stored key
+			w.Failed(&api.Error{Status: 409, Message: "service is in a pending state"})
+			if w.bucket.encMode != encStored || w.bucket.encStored != "acme-dumps" || w.bucket.encInput.Value() != "" {
 				t.Fatal("a retry would not use the kept key")
 			}
 		} else if len(keys) != 0 {
@@ -700,5 +704,106 @@ func TestRestoreStepsTypeToFilter(t *testing.T) {
 	rtPress(w, "s") // the step's key: another source service, not a filter
 	if !w.pickingSource || w.backupTable.Filter() != "" {
 		t.Fatalf("s filtered (%q) instead of picking another source", w.backupTable.Filter())
+	}
+}
+
+// TestRestoreKeepNameRefusedBeforeSending: a "Keep as" name the keystore
+// would refuse is refused next to the field with the keystore's own rule;
+// nothing typed is lost and nothing is sent or stored.
+func TestRestoreKeepNameRefusedBeforeSending(t *testing.T) {
+	e := rtSetup(t, true)
+	w := e.wizard(t, Options{Source: SourceBucket, TargetID: e.byName["dev-serverless"].ID, LockTarget: true})
+	rtType(w, "s3://acme-dumps/")
+	rtPress(w, "tab")
+	rtType(w, "orders/dump.sql.gz")
+	rtPress(w, "tab", "tab", "tab", "left", "tab") // rt-s3, new key
+	rtType(w, "k3y-s3cr3t")
+	rtPress(w, "tab", "space", "tab") // keep; Keep as
+	w.bucket.keepName.SetValue("")
+	rtType(w, "my key/../x")
+	msgs := rtPress(w, "enter")
+	rule := e.common.Secrets.PutEncryptionKey("my key/../x", "k3y-s3cr3t") // the keystore's own answer
+	if rule == nil {
+		t.Fatal("the keystore took the name")
+	}
+	out := rtView(w)
+	if w.StepName() != "bucket" || w.bucket.focus != fieldKeepName || len(msgs) != 0 {
+		t.Fatalf("step %s, focus %d, %v; want the bucket step on Keep as:\n%s", w.StepName(), w.bucket.focus, msgs, out)
+	}
+	if _, msg := w.bucket.problem(); msg != "name: "+rule.Error() {
+		t.Fatalf("problem %q, want the keystore's rule %q", msg, rule)
+	}
+	if !strings.Contains(out, "use letters, digits and . _ @ -") || strings.Contains(out, "the API refused it") {
+		t.Fatalf("the rule is not shown as the form's own:\n%s", out)
+	}
+	if w.bucket.encInput.Value() != "k3y-s3cr3t" || !w.bucket.keep || w.bucket.encMode != encNew || contains(w.bucket.encChoices(), "my key/../x") {
+		t.Fatal("something typed was lost, or a key not stored is offered")
+	}
+	if keys, _ := e.common.Secrets.ListEncryptionKeys(); len(keys) != 0 {
+		t.Fatalf("keys stored: %v", keys)
+	}
+	// a name the keystore takes goes on
+	w.bucket.keepName.SetValue("acme.dumps-2")
+	rtPress(w, "enter")
+	if w.StepName() != "confirm" {
+		t.Fatalf("a valid name was refused: %s\n%s", w.StepName(), rtView(w))
+	}
+	if n := e.srv.Stats().Count("POST", "/backup/v1/restores"); n != 0 {
+		t.Fatalf("POST sent %d times", n)
+	}
+}
+
+// TestRestoreKeepFailureKeepsTheKey: when the keystore does not take the
+// key to keep, nothing is sent, the key is back in its input with keep
+// ticked, no stored key of that name is offered, and the failure is the
+// keystore's, not called a refusal of the API.
+func TestRestoreKeepFailureKeepsTheKey(t *testing.T) {
+	e := rtSetup(t, true)
+	w := e.wizard(t, Options{Source: SourceBucket, TargetID: e.byName["dev-serverless"].ID, LockTarget: true})
+	rtBucketToConfirm(t, w, true)
+	big := strings.Repeat("k", keystore.LimitFile+1) // more than the backend keeps
+	w.bucket.encInput.SetValue(big)
+	rtType(w, "dev-serverless")
+	a, _ := rtAction(t, rtPress(w, "enter"))
+	_, err := a.Run(context.Background())
+	if err == nil || !errors.Is(err, keystore.ErrTooLarge) {
+		t.Fatalf("run: %v", err)
+	}
+	w.Failed(err)
+	b, out := w.bucket, rtView(w)
+	if w.StepName() != "bucket" || b.focus != fieldKeepName {
+		t.Fatalf("step %s, focus %d; want the bucket step on Keep as:\n%s", w.StepName(), b.focus, out)
+	}
+	if strings.Contains(out, "the API refused it") || !strings.Contains(out, "keeping the encryption key as acme-dumps") ||
+		!strings.Contains(out, "nothing was sent") {
+		t.Fatalf("the keystore's failure is not shown as it is:\n%s", out)
+	}
+	if b.encInput.Value() != big || !b.keep || b.encMode != encNew || strings.TrimSpace(b.keepName.Value()) != "acme-dumps" {
+		t.Fatalf("the typed key or keep was lost: mode %v keep %v", b.encMode, b.keep)
+	}
+	if contains(b.encChoices(), "acme-dumps") {
+		t.Fatalf("a key that was not stored is offered: %v", b.encChoices())
+	}
+	if n := e.srv.Stats().Count("POST", "/backup/v1/restores"); n != 0 {
+		t.Fatalf("POST sent %d times", n)
+	}
+}
+
+// TestRestoreLocalFailureNotCalledRefusal: at the confirmation, only an
+// answer of the API reads "the API refused it"; a failure of this side
+// (nothing sent) or an unanswered submit is shown as it is.
+func TestRestoreLocalFailureNotCalledRefusal(t *testing.T) {
+	w := rtSubmittedBucket(t)
+	w.Failed(kit.ErrBusy)
+	if out := rtView(w); strings.Contains(out, "the API refused it") || !strings.Contains(out, "! "+kit.ErrBusy.Error()) {
+		t.Fatalf("a local failure called a refusal:\n%s", out)
+	}
+	w.Unknown()
+	if out := rtView(w); strings.Contains(out, "the API refused it") || !strings.Contains(out, "! the last submit got no answer") {
+		t.Fatalf("an unanswered submit called a refusal:\n%s", out)
+	}
+	w.Failed(&api.Error{Status: 409, Message: "service is in a pending state"})
+	if out := rtView(w); !strings.Contains(out, "! the API refused it: 409 Conflict") {
+		t.Fatalf("the API's refusal is not called one:\n%s", out)
 	}
 }

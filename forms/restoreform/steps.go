@@ -262,7 +262,7 @@ func (r *Wizard) submit() tea.Cmd {
 		var err error
 		run, err = r.bucket.runFunc(r.common, target.ID)
 		if err != nil {
-			r.confirm.Err = err.Error()
+			r.confirm.Err, r.confirm.Local = err.Error(), true
 			r.confirm.Reset()
 			return nil
 		}
@@ -284,7 +284,7 @@ func (r *Wizard) submit() tea.Cmd {
 		run = func(context.Context) (any, error) { return nil, errors.New("no API client") }
 	}
 	r.submitted = true
-	r.confirm.Err = ""
+	r.confirm.Err, r.confirm.Local = "", false
 	now := r.common.Time()
 	tag := Tag{Wizard: r, Target: target, SourceService: srcName, Source: source, SubmittedAt: now}
 	name := "restore into " + nameOf(target)
@@ -324,25 +324,33 @@ func (r *Wizard) submit() tea.Cmd {
 	return tea.Sequence(r.done(DoneMsg{Submitted: true, Pending: pending}), kit.Do(action))
 }
 
-// Failed brings the wizard back to the confirmation after the API refused
-// the restore: everything is kept but the typed name (and an encryption
-// key that was not kept in the keystore, which the form never holds after
-// a submit).
+// Failed brings the wizard back after the restore was not started:
+// everything is kept but the typed name (and an encryption key that was
+// not kept in the keystore, which the form never holds after a submit).
+// Only an answer of the API is called a refusal; a local failure (the
+// keystore's, before anything was sent) is shown as it is.
 func (r *Wizard) Failed(err error) {
 	r.submitted = false
 	if r.confirm == nil {
 		return
 	}
-	if f, ok := r.bucketFieldNamed(err.Error()); ok {
-		// the refusal names a field of the bucket step: back there, on it
+	refused := api.StatusOf(err) > 0
+	if r.source == SourceBucket {
+		r.bucket.settleKeep()
+	}
+	if f, ok := r.bucketFieldOf(err); ok {
+		// the failure names a field of the bucket step: back there, on it
 		r.step = stageBucket
 		r.bucket.setFocus(f)
-		r.stepErr = "the API refused it: " + err.Error()
+		r.stepErr = err.Error()
+		if refused {
+			r.stepErr = "the API refused it: " + r.stepErr
+		}
 		r.confirm.Reset()
 		return
 	}
 	r.step = stageConfirm
-	r.confirm.Err = err.Error()
+	r.confirm.Err, r.confirm.Local = err.Error(), !refused
 	if r.source == SourceBucket && r.bucket.encMode == encNew && !r.bucket.keep {
 		r.confirm.Err += " (the encryption key was dropped after the submit: go back and type it again)"
 	}
@@ -358,8 +366,11 @@ func (r *Wizard) Unknown() {
 	if r.confirm == nil {
 		return
 	}
+	if r.source == SourceBucket {
+		r.bucket.settleKeep()
+	}
 	r.step = stageConfirm
-	r.confirm.Err = "the last submit got no answer and may have been carried out: look at the Restores list before restoring again"
+	r.confirm.Err, r.confirm.Local = "the last submit got no answer and may have been carried out: look at the Restores list before restoring again", true
 	r.confirm.Reset()
 }
 
@@ -367,14 +378,19 @@ func (r *Wizard) Unknown() {
 // waits for the answer.
 func (r *Wizard) Submitted() bool { return r.submitted }
 
-// bucketFieldNamed is the bucket step's field a refusal names, in its
-// words (not the request it quotes): external_source.bucket, .file,
-// .method, .credentials, encryption_key.
-func (r *Wizard) bucketFieldNamed(refusal string) (bucketField, bool) {
+// bucketFieldOf is the bucket step's field a failure names: the keystore's
+// refusal to keep the typed key names Keep as; otherwise the field named
+// in the failure's words (not the request it quotes):
+// external_source.bucket, .file, .method, .credentials, encryption_key.
+func (r *Wizard) bucketFieldOf(err error) (bucketField, bool) {
 	if r.source != SourceBucket || r.bucket == nil {
 		return 0, false
 	}
-	t := kit.RefusalWords(refusal)
+	var ke *keepError
+	if errors.As(err, &ke) && r.bucket.encMode == encNew && r.bucket.keep {
+		return fieldKeepName, true
+	}
+	t := kit.RefusalWords(err.Error())
 	switch {
 	case strings.Contains(t, "encryption"):
 		if r.bucket.encMode == encNew {
