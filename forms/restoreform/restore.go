@@ -535,7 +535,7 @@ func (r *Wizard) Update(msg tea.Msg) tea.Cmd {
 		r.OnData(msg)
 		return nil
 	case tea.KeyPressMsg:
-		if key.Matches(msg, r.keys.Leave) && r.step != stageConfirm {
+		if key.Matches(msg, r.keys.Leave) {
 			return r.done(DoneMsg{Cancelled: true}) // everything kept: n brings it back
 		}
 		return r.onKey(msg)

@@ -807,3 +807,37 @@ func TestRestoreLocalFailureNotCalledRefusal(t *testing.T) {
 		t.Fatalf("the API's refusal is not called one:\n%s", out)
 	}
 }
+
+// TestRestoreLeaveFromConfirm: ctrl+x leaves the confirmation too (the
+// name input does not take it), keeping what was typed there.
+func TestRestoreLeaveFromConfirm(t *testing.T) {
+	e := rtSetup(t, false)
+	dev := e.byName["dev-serverless"]
+	list, err := e.client.ListBackups(context.Background(), e.byName["analytics-gcp"].ID)
+	if err != nil || len(list) == 0 {
+		t.Fatal(err)
+	}
+	w := e.wizard(t, Options{Source: SourceBackupID, TargetID: dev.ID, LockTarget: true, BackupID: list[len(list)-1].Key})
+	rtPress(w, "enter")
+	if w.StepName() != "confirm" {
+		t.Fatalf("step %s:\n%s", w.StepName(), rtView(w))
+	}
+	rtType(w, "dev-s")
+	found := false
+	for _, b := range w.KeyMap().ShortHelp() {
+		found = found || b.Help().Key == "ctrl+x"
+	}
+	if !found {
+		t.Fatal("the confirmation's keys do not show ctrl+x")
+	}
+	msgs := rtPress(w, "ctrl+x")
+	if len(msgs) != 1 {
+		t.Fatalf("ctrl+x gave %d messages", len(msgs))
+	}
+	if done, ok := msgs[0].(DoneMsg); !ok || !done.Cancelled || done.Wizard != w {
+		t.Fatalf("ctrl+x = %#v", msgs[0])
+	}
+	if w.StepName() != "confirm" || w.Confirm().Typed() != "dev-s" {
+		t.Fatalf("what was typed is not kept: step %s, typed %q", w.StepName(), w.Confirm().Typed())
+	}
+}

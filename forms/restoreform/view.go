@@ -266,8 +266,8 @@ func (r *Wizard) KeyMap() kit.Keys {
 			b = r.confirm.Keys()
 		}
 	}
-	if r.step != stageSource && r.step != stageConfirm {
-		// from the first step esc leaves already; the confirmation has its own back
+	if r.step != stageSource {
+		// from the first step esc leaves already
 		b = append(b, k.Leave)
 	}
 	return kit.Keys{Short: b, Full: [][]key.Binding{append(b[:len(b):len(b)], more...)}}
