@@ -1,8 +1,12 @@
 package kit
 
 import (
+	"slices"
+	"strings"
+
 	"charm.land/huh/v2"
 	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
 )
 
 // HuhTheme adapts the application theme to huh forms: the same semantic
@@ -26,7 +30,7 @@ func HuhTheme(c *Common) huh.Theme {
 		t.Focused.NoteTitle = th.Title.MarginBottom(1)
 		t.Focused.Description = th.Muted
 		t.Focused.ErrorIndicator = th.Error.SetString(" *")
-		t.Focused.ErrorMessage = th.Error.SetString(" *")
+		t.Focused.ErrorMessage = th.Error // unused: FormView draws the errors
 		t.Focused.SelectSelector = th.Accent.SetString(g.Cursor + " ")
 		t.Focused.NextIndicator = th.Accent.MarginLeft(1).SetString(g.Arrow)
 		t.Focused.PrevIndicator = th.Accent.MarginRight(1).SetString("<-")
@@ -51,4 +55,105 @@ func HuhTheme(c *Common) huh.Theme {
 		t.Group.Description = th.Muted
 		return t
 	})
+}
+
+// FormView renders an embedded huh form in at most height lines (height
+// is what the form was given with WithHeight; 0: no limit), with the
+// focused group's validation errors drawn under the focused field, in
+// its bar: "! nodes: must be a whole number, at least 1".
+//
+// huh v2 draws no error in an input field: only its group's footer lists
+// them, under the viewport that WithHeight sized while there was no
+// error, so the footer fell below the form's area and enter seemed to do
+// nothing. Here the footer is turned off (the viewport keeps its height)
+// and the lines of the errors are taken from the form's own area: blank
+// lines and the fields below the focused one first, then lines above it.
+func FormView(c *Common, form *huh.Form, height int) string {
+	form.WithShowErrors(false)
+	view := form.View()
+	focused := form.GetFocusedField()
+	var msgs []string
+	if focused != nil && focused.Error() != nil {
+		msgs = append(msgs, focused.Error().Error())
+	}
+	for _, err := range form.Errors() {
+		if m := err.Error(); !slices.Contains(msgs, m) {
+			msgs = append(msgs, m) // another field's, which holds enter too
+		}
+	}
+	if len(msgs) == 0 {
+		return view
+	}
+	lines := strings.Split(view, "\n")
+	width := max(20, lipgloss.Width(view))
+	bar := HuhTheme(c).Theme(c.Theme.Dark).Focused.Base
+	room := max(10, width-bar.GetHorizontalFrameSize())
+	var errLines []string
+	for _, m := range msgs {
+		wrapped := strings.Split(ansi.Wrap("! "+m, room, " "), "\n")
+		for i, l := range wrapped {
+			if i > 0 {
+				l = "  " + l
+			}
+			errLines = append(errLines, bar.Render(c.Theme.Error.Render(l)))
+		}
+	}
+	at := len(lines) // no focused field found: at the bottom
+	if focused != nil {
+		if i, n := findBlock(lines, strings.Split(focused.View(), "\n")); n > 0 {
+			at = i + n
+		}
+	}
+	out := make([]string, 0, len(lines)+len(errLines))
+	out = append(out, lines[:at]...)
+	out = append(out, errLines...)
+	out = append(out, lines[at:]...)
+	end := at + len(errLines) // the errors are out[at:end]
+	if height <= 0 {
+		return strings.Join(out, "\n")
+	}
+	// cut to height: blank lines below the errors, then lines below them,
+	// then lines above
+	for len(out) > height {
+		blank := -1
+		for i := len(out) - 1; i >= end; i-- {
+			if strings.TrimSpace(ansi.Strip(out[i])) == "" {
+				blank = i
+				break
+			}
+		}
+		switch {
+		case blank >= 0:
+			out = slices.Delete(out, blank, blank+1)
+		case len(out) > end:
+			out = out[:len(out)-1]
+		default:
+			out = out[1:]
+			end--
+		}
+	}
+	return strings.Join(out, "\n")
+}
+
+// findBlock is where the lines of block (a field's view) are in lines (a
+// form's view): the index of its first line and how many of its lines
+// follow it there (the viewport may cut the field). Lines are compared
+// without styles and outer spaces; 0 lines: not found.
+func findBlock(lines, block []string) (int, int) {
+	plain := func(s string) string { return strings.TrimSpace(ansi.Strip(s)) }
+	if len(block) == 0 || plain(block[0]) == "" {
+		return 0, 0
+	}
+	first := plain(block[0])
+	for i, l := range lines {
+		if plain(l) != first {
+			continue
+		}
+		n := 1
+		for n < len(block) && i+n < len(lines) && plain(lines[i+n]) == plain(block[n]) {
+			n++
+		}
+		return i, n
+	}
+	return 0, 0
 }

@@ -278,8 +278,11 @@ func (b *Form) Failed(err error) {
 // SetSize gives the form its area.
 func (b *Form) SetSize(w, h int) {
 	b.width, b.height = w, h
-	b.form.WithWidth(max(20, min(w-2, 100))).WithHeight(max(5, h-3))
+	b.form.WithWidth(max(20, min(w-2, 100))).WithHeight(b.formHeight())
 }
+
+// formHeight is the huh form's height: the area's, but the heading's lines.
+func (b *Form) formHeight() int { return max(5, b.height-3) }
 
 // Init starts the form and the reads it needs (stored credential names,
 // whether a full backup exists).

@@ -406,3 +406,29 @@ func TestOnceAsksNoSchedule(t *testing.T) {
 		t.Fatalf("after the type the form asks %T, not the destination", b.form.GetFocusedField())
 	}
 }
+
+// TestRefusedFieldSaysWhy: an emptied bucket path keeps the form on the
+// field, and the field says why (the form's validation errors were drawn
+// below its area, so enter seemed to do nothing), at the areas of an
+// 80x24 and a 60x16 terminal.
+func TestRefusedFieldSaysWhy(t *testing.T) {
+	for _, size := range [][2]int{{80, 20}, {60, 12}} {
+		b := form(t, common(t, tuitest.Secrets(t, "team"), nil), Options{HasFullBackup: boolp(true),
+			Draft: &Draft{Type: api.BackupLogical, When: WhenOnce, Destination: DestBucket, BucketPath: "s3://acme-exports/orders", Credential: "team-s3"}})
+		b.SetSize(size[0], size[1])
+		b.Init()
+		kit.FocusField(b.form, b.groups, b.fields["bucket path"])
+		for range len("s3://acme-exports/orders") {
+			b.Update(tea.KeyPressMsg{Code: tea.KeyBackspace})
+		}
+		b.Update(tea.KeyPressMsg{Code: tea.KeyEnter})
+		if b.form.GetFocusedField() != b.fields["bucket path"] {
+			t.Fatalf("%v: enter left the emptied path", size)
+		}
+		v := strings.Join(strings.Fields(strings.ReplaceAll(tuitest.View(b), "| ", " ")), " ")
+		if !strings.Contains(v, "! external_storage.bucket.path: is required") {
+			t.Errorf("%v: the refusal is not shown:\n%s", size, tuitest.View(b))
+		}
+		tuitest.CheckFits(t, "new backup", b.View(), size[0], size[1])
+	}
+}

@@ -189,7 +189,7 @@ func (b *Form) View() string {
 	} else {
 		lines = append(lines, "")
 	}
-	return strings.Join(lines, "\n") + "\n" + b.form.View()
+	return strings.Join(lines, "\n") + "\n" + kit.FormView(b.common, b.form, b.formHeight())
 }
 
 func (b *Form) serviceWarning() string {

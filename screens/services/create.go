@@ -116,6 +116,7 @@ type createForm struct {
 	common *kit.Common
 	keys   keyMap
 	width  int
+	height int // the form's, as given WithHeight
 	form   *huh.Form
 	values *formValues
 	opts   *optionSource
@@ -460,8 +461,8 @@ func (f *createForm) focused() string {
 }
 
 func (f *createForm) setSize(w, h int) {
-	f.width = w
-	f.form.WithWidth(max(20, min(w-2, 100))).WithHeight(max(5, h-2))
+	f.width, f.height = w, max(5, h-2)
+	f.form.WithWidth(max(20, min(w-2, 100))).WithHeight(f.height)
 }
 
 // filtering reports that a select's "/" filter is open: esc then closes
@@ -491,7 +492,7 @@ func (f *createForm) KeyMap() kit.Keys {
 func (f *createForm) View() string {
 	th, w := f.common.Theme, f.width
 	head := th.Bold.Render(" Create a service") + th.Muted.Render("  enter/tab next  shift+tab back  / filter a list  esc cancel (keeps input)")
-	return ansi.Truncate(head, w, th.Glyphs.Ellipsis) + "\n\n" + f.form.View()
+	return ansi.Truncate(head, w, th.Glyphs.Ellipsis) + "\n\n" + kit.FormView(f.common, f.form, f.height)
 }
 
 // openCreate opens the form, with what was typed before if anything.

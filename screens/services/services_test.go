@@ -497,3 +497,30 @@ func BenchmarkRefresh10k(b *testing.B) {
 		feed(s, append([]api.Service(nil), svcs...))
 	}
 }
+
+// TestCreateFormShowsWhyEnterIsRefused: nodes that are not a number keep
+// the form on the field, and the field says why (the form's validation
+// errors were drawn below its area, so enter seemed to do nothing), at
+// the areas of an 80x24 and a 60x16 terminal.
+func TestCreateFormShowsWhyEnterIsRefused(t *testing.T) {
+	for _, size := range [][2]int{{80, 20}, {60, 12}} {
+		s := newScreen(size[0], size[1])
+		s.draft = &draft{Name: "orders-prod2", Nodes: "1ab", Provider: "aws", Region: "us-east-1", ServiceType: "transactional",
+			Topology: "es-single", Architecture: "amd64", Size: "sky-2x8", Storage: 100, SSL: true}
+		s.mode = modeReview
+		press(s, "e") // the form opens on the field the request's check names
+		if got := s.form.focused(); got != "nodes" {
+			t.Fatalf("the form opened on %q", got)
+		}
+		press(s, "enter")
+		what := fmt.Sprintf("%dx%d", size[0], size[1])
+		if got := s.form.focused(); got != "nodes" {
+			t.Fatalf("%s: enter left the refused field for %q", what, got)
+		}
+		v := tuitest.View(s)
+		if !strings.Contains(v, "! nodes: must be a whole number, at least 1") {
+			t.Errorf("%s: the refusal is not shown:\n%s", what, v)
+		}
+		tuitest.CheckFits(t, what, s.View(), size[0], size[1])
+	}
+}

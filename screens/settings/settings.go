@@ -130,9 +130,13 @@ func (s *Screen) SetSize(w, h int) {
 	s.width, s.height = w, h
 	s.layout()
 	if s.form != nil {
-		s.form.WithWidth(max(20, min(w-2, 90))).WithHeight(max(5, h-3))
+		s.form.WithWidth(max(20, min(w-2, 90))).WithHeight(s.formHeight())
 	}
 }
+
+// formHeight is the add-credential form's height: the screen's, but the
+// two lines of its heading.
+func (s *Screen) formHeight() int { return max(5, s.height-3) }
 
 // minListHeight is what the list keeps on a short terminal (its status
 // line, its header and three rows), minPaneHeight with the detail pane
@@ -507,7 +511,7 @@ func (s *Screen) View() string {
 	th := s.common.Theme
 	if s.form != nil {
 		head := th.Bold.Render(" Add a bucket credential") + th.Muted.Render("  enter/tab next  shift+tab back  esc cancel")
-		return ansi.Truncate(head, s.width, th.Glyphs.Ellipsis) + "\n\n" + s.form.View()
+		return ansi.Truncate(head, s.width, th.Glyphs.Ellipsis) + "\n\n" + kit.FormView(s.common, s.form, s.formHeight())
 	}
 	lines := s.head()
 	if room := s.height - s.listHeight; len(lines) > room {

@@ -364,3 +364,43 @@ func TestRefreshShowsWhatOthersStored(t *testing.T) {
 		t.Fatalf("after a refresh the new key is not listed:\n%s", d.view())
 	}
 }
+
+// TestRefusedFieldSaysWhy: an empty name and a region that is not one
+// keep the form on the field, and the field says why (the form's
+// validation errors were drawn below its area, so enter seemed to do
+// nothing), at the areas of an 80x24 and a 60x16 terminal.
+func TestRefusedFieldSaysWhy(t *testing.T) {
+	for _, size := range [][2]int{{80, 20}, {60, 12}} {
+		what := fmt.Sprintf("%dx%d", size[0], size[1])
+		d := newDriver(t, newStore(t), size[0], size[1])
+		d.key("a")
+		d.key("down") // S3
+		d.key("enter")
+		d.key("enter") // no name
+		if v := d.view(); !strings.Contains(v, "! name: required") {
+			t.Errorf("%s: an empty name is refused silently:\n%s", what, v)
+		}
+		tuitest.CheckFits(t, what, d.s.View(), size[0], size[1])
+		d.typeText("archive")
+		d.key("enter")
+		d.typeText("AKIAEXAMPLE")
+		d.key("enter")
+		d.typeText("wJalrSECRET")
+		d.key("enter")
+		d.typeText("nowhere land")
+		d.key("enter")
+		if v := d.view(); !strings.Contains(flat(v), `field "region" contains spaces or control characters`) {
+			t.Errorf("%s: a bad region is refused silently:\n%s", what, v)
+		}
+		tuitest.CheckFits(t, what, d.s.View(), size[0], size[1])
+		if len(d.actions) != 0 {
+			t.Fatalf("%s: refused input was submitted: %+v", what, d.actions)
+		}
+	}
+}
+
+// flat is a form's view as one line of words, without the focused field's
+// bar: a message wrapped at a narrow width reads as one.
+func flat(v string) string {
+	return strings.Join(strings.Fields(strings.ReplaceAll(v, "| ", " ")), " ")
+}

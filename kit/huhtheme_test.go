@@ -1,0 +1,68 @@
+package kit
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+	"charm.land/huh/v2"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// TestFormViewShowsTheErrorUnderTheField: a field whose Validate refuses
+// shows why right under it, in the form's own height (huh v2 lists errors
+// only in the group's footer, below the area WithHeight gave the form);
+// the fields below give way first, the field itself stays.
+func TestFormViewShowsTheErrorUnderTheField(t *testing.T) {
+	for _, size := range [][2]int{{78, 18}, {58, 10}, {40, 6}} {
+		c := common()
+		var nodes, name, notes string
+		first := huh.NewInput().Title("Name").Value(&name)
+		field := huh.NewInput().Title("Nodes").Value(&nodes).Validate(func(s string) error {
+			if s != "1" {
+				return errors.New("nodes: must be a whole number, at least 1")
+			}
+			return nil
+		})
+		last := huh.NewText().Title("Notes").Value(&notes).Lines(4)
+		form := huh.NewForm(huh.NewGroup(first, field, last).Title("New service 5/5")).
+			WithShowHelp(false).WithTheme(HuhTheme(c)).WithWidth(size[0]).WithHeight(size[1])
+		form.Init()
+		form.NextField()
+		for _, k := range []tea.KeyPressMsg{{Code: 'x', Text: "x"}, {Code: tea.KeyEnter}} {
+			form.Update(k)
+		}
+		if form.GetFocusedField() != field {
+			t.Fatalf("%v: the refused field lost the focus", size)
+		}
+		what := fmt.Sprintf("%dx%d", size[0], size[1])
+		out := ansi.Strip(FormView(c, form, size[1]))
+		lines := strings.Split(out, "\n")
+		if len(lines) > size[1] {
+			t.Errorf("%s: %d lines, over the form's %d:\n%s", what, len(lines), size[1], out)
+		}
+		at := -1
+		for i, l := range lines {
+			if strings.Contains(l, "! nodes: must be a whole number") {
+				at = i
+			}
+		}
+		if at < 1 || !strings.Contains(lines[at-1], "> x") {
+			t.Errorf("%s: the error is not under the field's input:\n%s", what, out)
+		}
+	}
+}
+
+// TestFormViewWithoutErrorsIsTheForm: nothing refused, nothing changed.
+func TestFormViewWithoutErrorsIsTheForm(t *testing.T) {
+	c := common()
+	var v string
+	form := huh.NewForm(huh.NewGroup(huh.NewInput().Title("Name").Value(&v))).
+		WithShowHelp(false).WithTheme(HuhTheme(c)).WithWidth(60).WithHeight(8)
+	form.Init()
+	if got, want := FormView(c, form, 8), form.View(); got != want {
+		t.Fatalf("FormView changed a form without errors:\n%s\nwant\n%s", got, want)
+	}
+}
