@@ -77,6 +77,10 @@ type Options struct {
 	SourceServiceID string
 	// BackupKey preselects a backup of the listing.
 	BackupKey string
+	// Backup, with Source SourceManaged, is the backup to restore (the
+	// Backups screen's R): the wizard asks the target, then goes straight
+	// to the confirmation; esc there returns to the target.
+	Backup *api.Backup
 	// BackupID prefills the backup ID.
 	BackupID string
 	// Bucket prefills the own-bucket fields.
@@ -204,6 +208,15 @@ func New(c *kit.Common, o Options) *Wizard {
 	r.targetID = o.TargetID
 	r.srcID = o.SourceServiceID
 	r.backupKey = o.BackupKey
+	if b := o.Backup; b != nil {
+		r.backupKey = b.Key
+		if r.srcID == "" {
+			r.srcID = b.ServiceID
+		}
+		if r.srcID == "" {
+			r.srcID = KeyService(b.Key)
+		}
+	}
 	r.SetServices(o.Services)
 	r.source = o.Source
 	switch {

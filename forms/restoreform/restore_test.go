@@ -841,3 +841,56 @@ func TestRestoreLeaveFromConfirm(t *testing.T) {
 		t.Fatalf("what was typed is not kept: step %s, typed %q", w.StepName(), w.Confirm().Typed())
 	}
 }
+
+// TestRestoreGivenBackup: a wizard opened on a backup (R on the Backups
+// screen) asks the target, then goes to the confirmation with that
+// backup, never to the list; esc there returns to the target; the backup
+// sent is the one given.
+func TestRestoreGivenBackup(t *testing.T) {
+	e := rtSetup(t, false)
+	orders, replica := e.byName["orders-prod"], e.byName["replica-west"]
+	list, err := e.client.ListBackups(context.Background(), orders.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var given *api.Backup
+	for i := len(list) - 1; i >= 0; i-- { // the oldest completed: not the one the list would start on
+		if restorable(list[i]) == "" {
+			given = &list[i]
+			break
+		}
+	}
+	if given == nil {
+		t.Fatal("no completed backup of orders-prod")
+	}
+	w := e.wizard(t, Options{Source: SourceManaged, SourceServiceID: orders.ID, Backup: given})
+	if w.StepName() != "target" {
+		t.Fatalf("step %s", w.StepName())
+	}
+	w.targets.Select(replica.ID)
+	rtPress(w, "enter")
+	cf := w.Confirm()
+	if cf == nil {
+		t.Fatalf("step %s, want the confirmation:\n%s", w.StepName(), rtView(w))
+	}
+	if !strings.Contains(cf.Source, "backup "+api.ShortKey(given.Key)+" of orders-prod") || !strings.Contains(cf.Request, `"key":"`+given.Key+`"`) {
+		t.Fatalf("not the given backup: %q %s", cf.Source, cf.Request)
+	}
+	rtPress(w, "esc")
+	if w.StepName() != "target" {
+		t.Fatalf("esc from the confirmation went to %s", w.StepName())
+	}
+	rtPress(w, "enter")
+	rtType(w, "replica-west")
+	a, done := rtAction(t, rtPress(w, "enter"))
+	if done.Pending == nil || done.Pending.Key != given.Key {
+		t.Fatalf("pending %+v", done.Pending)
+	}
+	res, err := a.Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec := Record(res, a.Tag.(Tag)); rec.Key != given.Key || rec.ServiceID != replica.ID {
+		t.Fatalf("restored %s into %s, want %s into %s", rec.Key, rec.ServiceID, given.Key, replica.ID)
+	}
+}

@@ -115,6 +115,11 @@ func (r *Wizard) chooseTarget() tea.Cmd {
 		r.backupKey = "" // a new target lists its own backups
 	}
 	r.targetID = id
+	if b := r.opts.Backup; b != nil && r.source == SourceManaged {
+		// the backup is chosen already (R on the Backups screen)
+		r.stepErr = ""
+		return r.pickBackup(*b, stageTarget)
+	}
 	return r.enter(r.sourceStep())
 }
 
@@ -168,6 +173,14 @@ func (r *Wizard) chooseBackup() tea.Cmd {
 		r.stepErr = "no backup selected"
 		return nil
 	}
+	return r.pickBackup(b, stageBackup)
+}
+
+// pickBackup takes a managed backup chosen on step from (the backup list,
+// or the target step when the backup came with the wizard): refused with
+// the reason on that step, or the cross-provider refusal, or the
+// confirmation; esc from either returns to from.
+func (r *Wizard) pickBackup(b api.Backup, from stage) tea.Cmd {
 	if why := restorable(b); why != "" {
 		r.stepErr = why
 		return nil
@@ -175,7 +188,7 @@ func (r *Wizard) chooseBackup() tea.Cmd {
 	r.backupKey = b.Key
 	src := r.service(r.sourceServiceID())
 	target := r.Target()
-	r.prev = stageBackup
+	r.prev = from
 	if ref := api.CheckSameProvider(b, src, target); ref != nil {
 		r.refusal = ref
 		r.step = stageRefusal

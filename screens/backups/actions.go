@@ -169,7 +169,7 @@ func (s *Screen) openRestore() tea.Cmd {
 		Origin:          ID,
 		Source:          restoreform.SourceManaged,
 		SourceServiceID: itemService(&it),
-		BackupKey:       it.Key,
+		Backup:          &it.Backup,
 		Services:        s.services,
 		ResourcePrefix:  restoreWizardPrefix,
 	})

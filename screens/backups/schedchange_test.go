@@ -180,8 +180,9 @@ func TestScheduleChangesReadOnly(t *testing.T) {
 }
 
 // TestRestoreThisBackup: R on a completed backup opens the restore wizard
-// with the source filled in (managed storage, that backup); a backup in
-// progress is refused with the reason; read-only is refused.
+// with the source filled in (managed storage, that backup): it asks the
+// target, then the name typed; a backup in progress is refused with the
+// reason; read-only is refused.
 func TestRestoreThisBackup(t *testing.T) {
 	h, _, _ := app(t, 120, 36, true, nil)
 	h.command("backups orders-prod")
@@ -193,14 +194,10 @@ func TestRestoreThisBackup(t *testing.T) {
 	h.Key("/")
 	h.TypeText("replica")
 	h.Keys("enter", "enter")
-	h.Sees("New restore 3/4: which backup?")
-	h.Sees("Backups of orders-prod")
-	if got := selectedKey(t, h); got != key {
-		t.Fatalf("the wizard has backup %s selected, want %s (R's):\n%s", got, key, h.Screen())
-	}
-	// the rest is the wizard's: the backup chosen, the name typed
-	h.Key("enter")
-	h.Sees("replica-west")
+	// the backup is R's: not asked again, straight to the name typed
+	h.Sees("New restore 4/4: confirm")
+	h.Sees("backup " + key + " of orders-prod")
+	h.Sees("Type replica-west to confirm")
 	for i := 0; i < 6 && strings.Contains(h.Screen(), "New restore"); i++ {
 		h.Key("esc") // back, step by step, then closed
 	}
