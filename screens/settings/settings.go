@@ -256,10 +256,13 @@ func (s *Screen) update(msg tea.Msg) tea.Cmd {
 		return nil
 	case kit.ActionDoneMsg:
 		if t, ok := msg.Tag.(storeTag); ok {
-			if msg.Err != nil {
-				s.lastErr = msg.Err.Error() // the draft stays, but the secret
-			} else if s.draft == t.draft {
-				s.draft, s.lastErr = nil, ""
+			switch {
+			case msg.Err != nil:
+				// the draft stays whole, the secret too: a brings back
+				// everything typed
+				s.lastErr = msg.Err.Error()
+			case s.draft == t.draft:
+				s.draft, s.lastErr = nil, "" // the secret with it
 			}
 		}
 		return s.load()
@@ -378,8 +381,9 @@ func (s *Screen) remove(r row) tea.Cmd {
 
 // ---- add a bucket credential ----
 
-// credDraft is what was typed. The secret parts are cleared after a submit
-// and on cancel; the rest is kept for the next try.
+// credDraft is what was typed. The secret is cleared on cancel (esc) and
+// the whole draft dropped once stored; after a refusal everything is
+// kept for the next try.
 type credDraft struct {
 	kind, name, keyFile, accessKeyID, secret, region string
 }
@@ -409,6 +413,22 @@ func notEmpty(field string) func(string) error {
 	}
 }
 
+// wellFormedGCSKey is a service-account key document that passes the
+// keystore's check, so that nameRule's GCS credential fails on its name
+// alone.
+var wellFormedGCSKey = []byte(`{"type":"service_account","client_email":"x@example.com","private_key":"x"}`)
+
+// nameRule is the keystore's rule for a credential's name, checked on the
+// name's step, before any secret is typed: the kind's own Validate on a
+// credential whose other parts are well-formed, so only the name can
+// fail ("invalid S3 credential name "bad name!": use letters, …").
+func nameRule(kind, name string) error {
+	if kind == keystore.KindGCS {
+		return keystore.GCSCredential{Name: name, KeyJSON: wellFormedGCSKey}.Validate()
+	}
+	return keystore.S3Credential{Name: name, AccessKeyID: "x", SecretAccessKey: "x", Region: "us-east-1"}.Validate()
+}
+
 func (s *Screen) openForm() tea.Cmd {
 	if s.draft == nil {
 		s.draft = &credDraft{kind: keystore.KindGCS}
@@ -419,7 +439,12 @@ func (s *Screen) openForm() tea.Cmd {
 		huh.NewOption("S3 (s3://): an access key", keystore.KindS3),
 	).Value(&d.kind)
 	name := huh.NewInput().Title("Name").Description("how forms will offer it, e.g. nightly-gcs").Value(&d.name).
-		Validate(notEmpty("name"))
+		Validate(func(n string) error {
+			if err := notEmpty("name")(n); err != nil {
+				return err
+			}
+			return nameRule(d.kind, strings.TrimSpace(n))
+		})
 	// the file is read and checked when the form is submitted, in a command
 	keyFile := huh.NewInput().Title("Key file").Description("path of the service account's JSON key (Storage Admin role)").
 		Value(&d.keyFile).Validate(notEmpty("key file"))
@@ -427,7 +452,8 @@ func (s *Screen) openForm() tea.Cmd {
 	secret := huh.NewInput().Title("Secret access key").EchoMode(huh.EchoModePassword).Value(&d.secret).
 		Validate(notEmpty("secret access key"))
 	region := huh.NewInput().Title("Region").Description("the bucket's region, e.g. us-east-1").Value(&d.region).Validate(func(r string) error {
-		return keystore.S3Credential{Name: "x", AccessKeyID: "x", SecretAccessKey: "x", Region: strings.TrimSpace(r)}.Validate()
+		// the name was checked on its step
+		return keystore.S3Credential{Name: strings.TrimSpace(d.name), AccessKeyID: "x", SecretAccessKey: "x", Region: strings.TrimSpace(r)}.Validate()
 	})
 	s.form = huh.NewForm(
 		huh.NewGroup(kind, name).Title("Add a bucket credential"),
@@ -461,8 +487,9 @@ func (s *Screen) formDone(msg formDoneMsg) tea.Cmd {
 		d.secret = "" // never kept past the form
 		return kit.Toast(kit.ToastInfo, "cancelled; a brings back what you typed (but the secret)")
 	}
-	typed := *d // what the command reads; the secret leaves the draft now
-	d.secret = ""
+	// what the command reads; the draft keeps the secret until it is
+	// stored, so a refusal (or a "no" to replacing) loses nothing typed
+	typed := *d
 	st := s.common.Secrets
 	s.lastErr = ""
 	return kit.Do(kit.Action{

@@ -399,8 +399,82 @@ func TestRefusedFieldSaysWhy(t *testing.T) {
 	}
 }
 
+// TestNameRefusedOnItsStep: a name the keystore would refuse is refused
+// on its own step, by the keystore's rule, before any secret is asked,
+// and the field says why.
+func TestNameRefusedOnItsStep(t *testing.T) {
+	for _, size := range [][2]int{{80, 20}, {60, 12}} {
+		what := fmt.Sprintf("%dx%d", size[0], size[1])
+		d := newDriver(t, newStore(t), size[0], size[1])
+		d.key("a")
+		d.key("down") // S3
+		d.key("enter")
+		d.typeText("bad name!")
+		d.key("enter")
+		v := d.view()
+		if !strings.Contains(flat(v), `! invalid S3 credential name "bad name!": use letters, digits`) {
+			t.Errorf("%s: the keystore's name rule is not applied on the name's step:\n%s", what, v)
+		}
+		if strings.Contains(v, "Access key ID") {
+			t.Errorf("%s: the form went on to the secrets:\n%s", what, v)
+		}
+		tuitest.CheckFits(t, what, d.s.View(), size[0], size[1])
+	}
+	if err := nameRule(keystore.KindGCS, "nightly-gcs"); err != nil {
+		t.Errorf("a good GCS name refused: %v", err)
+	}
+	if err := nameRule(keystore.KindGCS, "-x"); err == nil || !strings.Contains(err.Error(), `GCS credential name "-x"`) {
+		t.Errorf("a GCS name starting with a symbol: %v", err)
+	}
+}
+
 // flat is a form's view as one line of words, without the focused field's
 // bar: a message wrapped at a narrow width reads as one.
 func flat(v string) string {
 	return strings.Join(strings.Fields(strings.ReplaceAll(v, "| ", " ")), " ")
+}
+
+// TestRefusalAfterTheSecretKeepsIt: a credential refused once the secret
+// was typed comes back whole with a, the secret too, so fixing the field
+// at fault stores it without typing the secret again.
+func TestRefusalAfterTheSecretKeepsIt(t *testing.T) {
+	st := newStore(t)
+	d := newDriver(t, st, 100, 30)
+	d.key("a")
+	d.key("down") // S3
+	d.key("enter")
+	d.typeText("archive")
+	d.key("enter")
+	d.typeText("AKIA EXAMPLE") // refused by the credential's check only
+	d.key("enter")
+	d.typeText("wJalrSECRET")
+	d.key("enter")
+	d.typeText("eu-west-1")
+	d.key("enter")
+	if len(d.actions) != 1 || !strings.Contains(d.view(), "contains spaces") {
+		t.Fatalf("the refusal is not shown:\n%s", d.view())
+	}
+	d.key("a")
+	if d.s.draft == nil || d.s.draft.name != "archive" || d.s.draft.secret != "wJalrSECRET" || d.s.draft.region != "eu-west-1" {
+		t.Fatalf("what was typed did not come back: %+v", d.s.draft)
+	}
+	d.key("enter") // S3, kept
+	d.key("enter") // archive, kept
+	for range 12 {
+		d.key("backspace")
+	}
+	d.typeText("AKIAEXAMPLE")
+	d.key("enter")
+	d.key("enter") // the secret, kept
+	d.key("enter") // the region, kept
+	c, err := st.BucketCredential("archive")
+	if err != nil {
+		t.Fatalf("not stored: %v\n%s", err, d.view())
+	}
+	if s3 := c.(keystore.S3Credential); s3.SecretAccessKey != "wJalrSECRET" || s3.AccessKeyID != "AKIAEXAMPLE" {
+		t.Errorf("stored %+v", s3)
+	}
+	if d.s.draft != nil {
+		t.Error("the draft, with its secret, must be dropped once stored")
+	}
 }
