@@ -349,11 +349,39 @@ func allowHint(s string) string {
 	if len(entries) == 0 {
 		return "optional; addresses or CIDR networks, comma separated (203.0.113.7, 198.51.100.0/24)"
 	}
+	if wide := wideNetworks(entries); wide != "" {
+		return "! warning: " + wide + "; asked before launching"
+	}
 	ips := make([]string, len(entries))
 	for i, e := range entries {
 		ips[i] = e.IP
 	}
 	return "ok: " + strings.Join(ips, ", ")
+}
+
+// wideNetworks is what api.WideNetwork says of the entries that open the
+// service to a large part of the internet (the allow-list screen's rule),
+// "; "-joined, or "".
+func wideNetworks(entries []api.AllowListEntry) string {
+	var wide []string
+	for _, e := range entries {
+		if w := api.WideNetwork(e.IP); w != "" {
+			wide = append(wide, w)
+		}
+	}
+	return strings.Join(wide, "; ")
+}
+
+// wideConfirm is the yes/no before a service is launched with a wide
+// network in its allow list, in the allow-list screen's words; nothing to
+// ask otherwise.
+func wideConfirm(req api.CreateServiceRequest) kit.Confirm {
+	wide := wideNetworks(req.AllowList)
+	if wide == "" {
+		return kit.Confirm{}
+	}
+	return kit.Confirm{Kind: kit.ConfirmYesNo, Title: "Allow a wide network?",
+		Detail: fmt.Sprintf("%s: only the password then keeps them out. Launch %s with it in its allow list anyway?", wide, req.Name)}
 }
 
 func newCreateForm(c *kit.Common, keys keyMap, d *draft, taken []string) *createForm {
@@ -559,6 +587,7 @@ func (s *Screen) onReviewKey(msg tea.KeyPressMsg) tea.Cmd {
 			Key:      "create-service:" + req.Name,
 			Mutating: true,
 			Origin:   ID,
+			Confirm:  wideConfirm(req),
 			Tag:      createTag{name: req.Name},
 			Run: func(ctx context.Context) (any, error) {
 				return client.CreateService(ctx, req)
@@ -616,10 +645,22 @@ func (s *Screen) reviewView() string {
 		body = append(body, "   "+th.Code.Render(l))
 	}
 	var tail []string
+	if wide := wideNetworks(req.AllowList); wide != "" && err == nil {
+		for i, l := range strings.Split(ansi.Wrap("! warning: "+wide+"; launching asks yes/no first", max(10, w-3), " "), "\n") {
+			if i > 0 {
+				l = "  " + l
+			}
+			tail = append(tail, th.Warn.Render(" "+l))
+		}
+	}
 	if err != nil {
 		tail = append(tail, th.Error.Render(" ! "+err.Error()+" ("+editHint(err.Error())+")"))
 	}
-	if s.submitErr != "" {
+	switch {
+	case s.submitErr == kit.ErrCancelled.Error():
+		// the answer to the wide network's yes/no: nothing was sent
+		tail = append(tail, th.Muted.Render(" not launched: you answered no; enter asks again, e to edit the allow list"))
+	case s.submitErr != "":
 		tail = append(tail, th.Error.Render(ansi.Wrap(" ! the API refused it: "+s.submitErr, w, " ")))
 		tail = append(tail, th.Muted.Render(" everything you typed is kept: "+editHint(s.submitErr)+", enter to try again"))
 	}

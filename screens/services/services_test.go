@@ -524,3 +524,50 @@ func TestCreateFormShowsWhyEnterIsRefused(t *testing.T) {
 		tuitest.CheckFits(t, what, s.View(), size[0], size[1])
 	}
 }
+
+// TestCreateWithAWideNetworkAsksFirst: an allow-list entry wider than the
+// allow-list screen takes without a question is flagged next to the field
+// and in the review, and launching asks yes/no in the allow-list
+// screen's words; a narrow one launches without a question.
+func TestCreateWithAWideNetworkAsksFirst(t *testing.T) {
+	for _, tc := range []struct{ allow, hint, detail string }{
+		{"0.0.0.0/0", "! warning: 0.0.0.0/0 lets every address on the internet connect; asked before launching",
+			"0.0.0.0/0 lets every address on the internet connect: only the password then keeps them out. Launch my-db"},
+		{"203.0.113.7, 10.0.0.0/8", "! warning: 10.0.0.0/8 is wider than /16: every address in it may connect; asked before launching",
+			"10.0.0.0/8 is wider than /16: every address in it may connect: only the password then keeps them out"},
+		{"2001:db8::/32", "wider than /48", "2001:db8::/32 is wider than /48"},
+		{"198.51.100.0/24", "ok: 198.51.100.0/24", ""},
+	} {
+		if got := allowHint(tc.allow); got != tc.hint && !strings.Contains(got, tc.hint) {
+			t.Errorf("%s: the field says %q, want %q", tc.allow, got, tc.hint)
+		}
+		s := newScreen(120, 30)
+		s.draft = &draft{Name: "my-db", Nodes: "1", Provider: "aws", Region: "us-east-1", ServiceType: "transactional",
+			Topology: "es-single", Architecture: "amd64", Size: "sky-2x8", Storage: 100, SSL: true, AllowList: tc.allow}
+		s.mode = modeReview
+		if v := tuitest.View(s); (tc.detail != "") != strings.Contains(v, "launching asks yes/no first") {
+			t.Errorf("%s: the review's warning:\n%s", tc.allow, v)
+		}
+		req, ok := press(s, "enter")().(kit.ActionRequestMsg)
+		if !ok || !req.Action.Mutating {
+			t.Fatalf("%s: launch = %#v", tc.allow, req)
+		}
+		c := req.Action.Confirm
+		if tc.detail == "" {
+			if c.Kind != kit.ConfirmNone {
+				t.Errorf("%s: a narrow network asked %q", tc.allow, c.Detail)
+			}
+			continue
+		}
+		if c.Kind != kit.ConfirmYesNo || c.Title != "Allow a wide network?" || !strings.Contains(c.Detail, tc.detail) {
+			t.Errorf("%s: confirmation = %#v", tc.allow, c)
+		}
+		// "no": back to the review, everything kept, nothing blamed on the API
+		s.Update(kit.ActionDoneMsg{Name: req.Action.Name, Tag: req.Action.Tag, Err: kit.ErrCancelled})
+		v := tuitest.View(s)
+		if s.mode != modeReview || s.draft == nil || s.draft.AllowList != tc.allow ||
+			strings.Contains(v, "the API refused it") || !strings.Contains(v, "not launched: you answered no") {
+			t.Errorf("%s: after no, mode %d draft %+v:\n%s", tc.allow, s.mode, s.draft, v)
+		}
+	}
+}
