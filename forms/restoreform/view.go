@@ -96,14 +96,26 @@ func (r *Wizard) sourceView(w int) string {
 		{"Point in time", "a service as it was at a moment (backups + binary logs)"},
 	}
 	var lines []string
+	const descAt = 23 // " > 1  Managed storage  ": the descriptions wrap under themselves
 	for i, o := range opts {
 		cur := "  "
-		line := fmt.Sprintf("%d  %-16s %s", i+1, o.name, o.desc)
 		if i == r.sourceCursor {
 			cur = th.Glyphs.Cursor + " "
-			line = th.Selected.Render(line)
 		}
-		lines = append(lines, " "+cur+line)
+		for j, d := range strings.Split(ansi.Wrap(o.desc, max(10, w-descAt-1), " "), "\n") {
+			line := fmt.Sprintf("%d  %-16s %s", i+1, o.name, d)
+			if j > 0 {
+				line = strings.Repeat(" ", descAt-3) + d
+			}
+			if i == r.sourceCursor {
+				line = th.Selected.Render(line)
+			}
+			if j > 0 {
+				lines = append(lines, "   "+line)
+			} else {
+				lines = append(lines, " "+cur+line)
+			}
+		}
 	}
 	lines = append(lines, "")
 	warn := "A restore stops the target service, erases all its data and replaces its default username and password with the source service's. Nothing is sent before the last step, where you type the target's name."
@@ -148,7 +160,10 @@ func (r *Wizard) backupIDView(w int) string {
 		"",
 		" " + r.idInput.View(),
 		"",
-		" " + th.Muted.Render("Restoring into "+nameOf(r.Target())+" ("+r.targetID+"). A backup of a service on another cloud provider cannot be restored."),
+	}
+	note := "Restoring into " + nameOf(r.Target()) + " (" + r.targetID + "). A backup of a service on another cloud provider cannot be restored."
+	for _, l := range strings.Split(ansi.Wrap(note, max(10, w-2), " "), "\n") {
+		lines = append(lines, " "+th.Muted.Render(l))
 	}
 	return strings.Join(lines, "\n")
 }
