@@ -98,14 +98,15 @@ func (c *changeFlags) register(cmd *cobra.Command, n needs) {
 	}
 	if n&withWait != 0 {
 		fl.BoolVar(&c.wait, "wait", false, "follow the operation to its end state (progress on stderr when it is a terminal)")
-		c.registerTimeout(cmd)
+		c.registerTimeout(cmd, "with --wait: give up waiting after this long (the operation goes on)")
 	}
 }
 
-// registerTimeout adds --timeout and the hidden --poll-interval.
-func (c *changeFlags) registerTimeout(cmd *cobra.Command) {
+// registerTimeout adds --timeout, with usage for its help, and the hidden
+// --poll-interval.
+func (c *changeFlags) registerTimeout(cmd *cobra.Command, usage string) {
 	fl := cmd.Flags()
-	fl.DurationVar(&c.timeout, "timeout", 30*time.Minute, "with --wait: give up waiting after this long (the operation goes on)")
+	fl.DurationVar(&c.timeout, "timeout", 30*time.Minute, usage)
 	fl.DurationVar(&c.poll, "poll-interval", 3*time.Second, "how often to read the state while waiting")
 	_ = fl.MarkHidden("poll-interval")
 }

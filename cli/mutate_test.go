@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/spf13/cobra"
+
 	"github.com/skytui/skytui/api"
 	"github.com/skytui/skytui/sandbox"
 	"github.com/skytui/skytui/tui/tuitest"
@@ -100,8 +102,15 @@ func TestChangeServicesCreate(t *testing.T) {
 	}
 	h.fails(exitUsage, `skytui: --for "up"`, h.live("wait", "service", "cli-made", "--for", "up")...)
 	h.fails(exitNotFound, `skytui: no service named "nope-nope"`, h.live("wait", "service", "nope-nope")...)
-	h.fails(exitFailed, "skytui: timed out after 1ms waiting for orders-prod (last: ready); it goes on: check with `skytui services get orders-prod`",
-		h.live("wait", "service", sandbox.DemoOrders, "--for", "stopped", "--timeout", "1ms", "--poll-interval", "1h")...)
+	// a ready service nobody is stopping fails at once, as a stopped one
+	// does for --for ready, instead of waiting out --timeout
+	h.fails(exitFailed, "skytui: orders-prod is ready and nothing is stopping it: stop it with `skytui services stop orders-prod --yes`\n",
+		h.live("wait", "service", sandbox.DemoOrders, "--for", "stopped", "--timeout", "2s", "--poll-interval", "1h")...)
+	h.fails(exitFailed, "skytui: legacy-batch is stopped: it will not become ready until it is started\n",
+		h.live("wait", "service", sandbox.DemoLegacy, "--for", "ready", "--timeout", "2s", "--poll-interval", "1h")...)
+	// a timeout still names the last state and how to check
+	h.fails(exitFailed, "skytui: timed out after 1ms waiting for legacy-batch (last: stopped); it goes on: check with `skytui services get legacy-batch`",
+		h.live("wait", "service", sandbox.DemoLegacy, "--for", "deleted", "--timeout", "1ms", "--poll-interval", "1h")...)
 }
 
 func TestChangeReadOnlyRefusesBeforeSending(t *testing.T) {
@@ -549,5 +558,30 @@ func TestAllowListCommentRefusedWhenEndpointsDiffer(t *testing.T) {
 		h.live("allowlist", "add", sandbox.DemoOrders, "192.0.2.61", "--comment", "vpn")...)
 	if n := sb.Stats().Count("PUT", "/provisioning/v1/services/{id}/security/allowlist"); n != 0 {
 		t.Fatalf("%d PUTs sent", n)
+	}
+}
+
+// TestTimeoutHelpNamesWaitOnlyWithWait: --timeout's help says "with
+// --wait" only on the commands that have --wait; on wait service|restore
+// and replication setup it applies by itself.
+func TestTimeoutHelpNamesWaitOnlyWithWait(t *testing.T) {
+	h := newScriptHarness(t)
+	n := 0
+	var walk func(c *cobra.Command)
+	walk = func(c *cobra.Command) {
+		if f := c.Flags().Lookup("timeout"); f != nil {
+			n++
+			hasWait := c.Flags().Lookup("wait") != nil
+			if mentions := strings.Contains(f.Usage, "--wait"); mentions != hasWait {
+				t.Errorf("%s: --timeout says %q (has --wait: %v)", c.CommandPath(), f.Usage, hasWait)
+			}
+		}
+		for _, sub := range c.Commands() {
+			walk(sub)
+		}
+	}
+	walk(newRootCmd(h.newEnv("", io.Discard, io.Discard)))
+	if n < 10 {
+		t.Errorf("only %d commands take --timeout", n)
 	}
 }

@@ -88,7 +88,7 @@ the status).
 	fl.StringVar(&f.backup, "backup", "", "the backup of the primary to start from (its key; default: the newest usable)")
 	fl.BoolVar(&f.binlog, "binlog", false, "start from the backup's binlog file and position instead of its GTID")
 	fl.BoolVar(&f.allowList, "allow-list", false, "add the secondary's outbound IPs to the primary's allow list when they are missing")
-	f.cf.registerTimeout(cmd)
+	f.cf.registerTimeout(cmd, "give up waiting for the restore, then for the secondary to be ready, after this long each (the operation goes on)")
 	_ = cmd.RegisterFlagCompletionFunc("primary", e.completeServiceFlag)
 	return cmd
 }

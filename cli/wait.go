@@ -169,6 +169,8 @@ func (w *waiter) waitService(ctx context.Context, c *api.Client, id, want string
 			return s.Status, true, &endError{errors.New(msg)}
 		case want == forReady && api.StatusIs(s.Status, "stopped") && !s.Pending():
 			return s.Status, true, &endError{fmt.Errorf("%s is stopped: it will not become ready until it is started", s.NameOrID())}
+		case want == forStopped && api.StatusIs(s.Status, "ready") && !s.Pending():
+			return s.Status, true, &endError{fmt.Errorf("%s is ready and nothing is stopping it: stop it with `skytui services stop %s --yes`", s.NameOrID(), kit.ShellQuote(s.NameOrID()))}
 		}
 		return orWord(s.Status, "?"), false, nil
 	})
@@ -259,7 +261,7 @@ Progress goes to stderr when it is a terminal; otherwise waiting is quiet.` + sc
 		return e.followService(cmd.Context(), c, w, s, want)
 	})
 	svc.Flags().StringVar(&want, "for", forReady, "the state to wait for: ready, stopped or deleted")
-	sf.registerTimeout(svc)
+	sf.registerTimeout(svc, "give up waiting after this long (the operation goes on)")
 
 	var rf changeFlags
 	rst := e.newRestoreCmd("restore ID", "Wait until a restore succeeded (exit 0) or failed (exit 1)", func(cmd *cobra.Command, c *api.Client, id int64) (*api.Restore, error) {
@@ -267,7 +269,7 @@ Progress goes to stderr when it is a terminal; otherwise waiting is quiet.` + sc
 		w := e.newWaiter(&rf, "restore "+arg, "skytui restores get "+arg)
 		return w.waitRestore(cmd.Context(), c, id)
 	})
-	rf.registerTimeout(rst)
+	rf.registerTimeout(rst, "give up waiting after this long (the restore goes on)")
 	cmd := newNoun("wait", "Wait for a service or a restore to reach its end state", svc, rst)
 	cmd.Long = long
 	return cmd
