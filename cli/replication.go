@@ -44,7 +44,9 @@ func newReplicationCmd(e *env) *cobra.Command {
 		`Show the replication status of secondaries: the pairs the TUI's setup
 wizard configured for this profile, or the secondaries named. skytui
 connects to each secondary's readwrite port with its default credentials,
-so this machine must be in its allow list.
+so this machine must be in its allow list. The pairs are saved on this
+machine: with no SECONDARY named and no pair saved for the profile here,
+nothing is checked and the command exits 4 (not found).
 
 "ok" in -o json is true when both threads run:
 
@@ -64,10 +66,19 @@ so this machine must be in its allow list.
 			if err != nil {
 				return err
 			}
-			saved, _ := replsetup.DefaultStore().Load(c.profile.Name)
+			saved, loadErr := replsetup.DefaultStore().Load(c.profile.Name)
 			var pairs []replsetup.Pair
 			if len(args) == 0 {
 				pairs = saved.Pairs
+				if len(pairs) == 0 {
+					// nothing to check is not "all good": a health check
+					// (jq -e 'all(.ok)') must fail on a machine that has no pairs
+					why := "no replication was set up from profile " + c.profile.Name + " on this machine"
+					if loadErr != nil {
+						why = "the saved pairs could not be read: " + loadErr.Error()
+					}
+					return notFoundErrf("%s; name the secondaries: skytui replication status SECONDARY...", why)
+				}
 			}
 			for _, a := range args {
 				s, err := resolveService(svcs, a)
@@ -81,9 +92,6 @@ so this machine must be in its allow list.
 					}
 				}
 				pairs = append(pairs, p)
-			}
-			if len(pairs) == 0 && len(args) == 0 {
-				fmt.Fprintf(e.stderr, "skytui: no replication was set up from profile %s; name the secondaries: skytui replication status SECONDARY\n", c.profile.Name)
 			}
 			eng := newEngine(c.client)
 			reports := make([]pairReport, 0, len(pairs))

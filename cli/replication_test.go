@@ -18,8 +18,11 @@ func TestReplicationStatus(t *testing.T) {
 	h, sb := serveHarness(t, sandbox.Options{DemoData: true, Seed: 7, SQL: sandbox.SQLDemo}, goodKey)
 	t.Setenv("XDG_STATE_HOME", t.TempDir()) // no pairs saved by a wizard
 
-	if _, stderr, code := h.script(h.live("replication", "status")...); code != 0 || !strings.Contains(stderr, "no replication was set up from profile skysql") {
-		t.Errorf("no pairs: exit %d, %s", code, stderr)
+	// nothing to check is not "all good": exit 4, nothing on stdout, so
+	// that `-o json | jq -e 'all(.ok)'` fails
+	for _, o := range []string{"table", "json"} {
+		h.fails(exitNotFound, "skytui: no replication was set up from profile skysql on this machine; name the secondaries: skytui replication status SECONDARY...\n",
+			h.live("replication", "status", "-o", o)...)
 	}
 	var rs []pairReport
 	if err := json.Unmarshal([]byte(h.ok(h.live("replication", "status", sandbox.DemoReplica, "-o", "json")...)), &rs); err != nil || len(rs) != 1 {
