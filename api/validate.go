@@ -116,6 +116,11 @@ func ParseCron(expr string) (cron.Schedule, error) {
 	if err != nil {
 		return nil, fmt.Errorf("invalid cron expression: %s", strings.TrimPrefix(err.Error(), "failed to parse "))
 	}
+	if s.Next(time.Now()).IsZero() {
+		// a day its months never have (31 April, 30 February): accepted
+		// by the grammar, it would never start a backup
+		return nil, errors.New("it never runs: no date matches it (a day of the month its months do not have, such as 31 in April or 30 in February)")
+	}
 	return s, nil
 }
 

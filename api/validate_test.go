@@ -60,6 +60,10 @@ func TestValidateSchedule(t *testing.T) {
 	wantRule(t, ValidateSchedule("61 2 * * *"), "schedule", "invalid cron")
 	wantRule(t, ValidateSchedule("@daily"), "schedule", "5 fields")
 	wantRule(t, ValidateSchedule("ONCE"), "schedule", "")
+	// the grammar allows a day its months never have: it would never run
+	wantRule(t, ValidateSchedule("0 0 31 4 *"), "schedule", "it never runs")
+	wantRule(t, ValidateSchedule("0 0 30 2 *"), "schedule", "it never runs")
+	wantValid(t, ValidateSchedule, "0 0 29 2 *", "0 0 31 * *")
 }
 
 func TestNextRunsHonourLocation(t *testing.T) {
