@@ -103,7 +103,7 @@ func (e *env) authLogin(ctx context.Context, f authFlags) error {
 		return fmt.Errorf("store the API key: %w", err)
 	}
 	b := s.store.Backend()
-	fmt.Fprintf(e.stdout, "Stored the API key of profile %s in %s (%s).\n", s.profile.Name, b.Label(), keystore.Fingerprint(key))
+	fmt.Fprintf(e.stdout, "Stored the API key of profile %s (%s) in %s.\n", s.profile.Name, keystore.Fingerprint(key), storeWhere(b))
 	// keep the profile (no secrets) in the config file
 	if _, inFile := findProfile(s.cfg, s.profile.Name); !inFile || f.apiURL != "" || f.org != "" {
 		if err := s.cfg.Upsert(s.profile); err != nil {
@@ -154,7 +154,7 @@ func (e *env) authLogout(profile string) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(e.stdout, "Removed the API key of profile %s from %s.\n", s.profile.Name, s.store.Backend().Label())
+	fmt.Fprintf(e.stdout, "Removed the API key of profile %s from %s.\n", s.profile.Name, storePlace(s.store.Backend()))
 	return nil
 }
 

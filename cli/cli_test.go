@@ -485,3 +485,41 @@ func (h *harness) runSplitStdin(stdin string, args ...string) (stdout, stderr st
 	err = cmd.ExecuteContext(context.Background())
 	return out.String(), errOut.String(), err
 }
+
+// TestKeystorePlaceReadsAsASentence: the keystore's place is said in a
+// sentence, its note as a clause: no "(kept in kernel keyring (kept until
+// reboot))", and a removal does not say how long the key would be kept.
+func TestKeystorePlaceReadsAsASentence(t *testing.T) {
+	h := newHarness(t)
+	st, err := keystore.Open(keystore.Options{Backends: []keystore.Backend{keystore.NewMemoryBackend("kernel keyring (kept until reboot)")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := func(stdin string, args ...string) string {
+		t.Helper()
+		var out bytes.Buffer
+		e := h.newEnv(stdin, &out, io.Discard)
+		e.openStore = func(keystore.PassphraseFunc) (*keystore.Store, error) { return st, nil }
+		cmd := newRootCmd(e)
+		cmd.SetArgs(args)
+		if err := cmd.ExecuteContext(context.Background()); err != nil {
+			t.Fatalf("%v: %v\n%s", args, err, out.String())
+		}
+		return out.String()
+	}
+	for _, c := range []struct {
+		out, want string
+	}{
+		{run(goodKey+"\n", "auth", "login", "--profile", "lab", "--api-url", h.url),
+			"Stored the API key of profile lab (" + keystore.Fingerprint(goodKey) + ") in the kernel keyring, kept until reboot.\n"},
+		{run("", "creds", "list"), "No bucket credentials in the kernel keyring. Add one with"},
+		{run("wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY\n", "creds", "add", "s3", "backups", "--access-key-id", "AKIAEXAMPLE", "--region", "eu-west-1"),
+			"Stored s3 credential backups in the kernel keyring, kept until reboot.\n"},
+		{run("", "creds", "list"), "(stored in the kernel keyring, kept until reboot)\n"},
+		{run("", "auth", "logout", "--profile", "lab"), "Removed the API key of profile lab from the kernel keyring.\n"},
+	} {
+		if !strings.Contains(c.out, c.want) || strings.Contains(c.out, "((") || strings.Contains(c.out, "))") {
+			t.Errorf("output %q, want %q", c.out, c.want)
+		}
+	}
+}

@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"os"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
@@ -79,7 +80,7 @@ sent. Secrets are read without echo, never from the command line.`,
 				return err
 			}
 			if len(infos) == 0 {
-				fmt.Fprintf(e.stdout, "No bucket credentials in %s. Add one with `skytui creds add gcs NAME --key-file F` or `skytui creds add s3 NAME`.\n", st.Backend().Label())
+				fmt.Fprintf(e.stdout, "No bucket credentials in %s. Add one with `skytui creds add gcs NAME --key-file F` or `skytui creds add s3 NAME`.\n", storePlace(st.Backend()))
 				return nil
 			}
 			tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
@@ -99,7 +100,7 @@ sent. Secrets are read without echo, never from the command line.`,
 				fmt.Fprintf(tw, "%s\t%s\t%s\n", in.Name, in.Kind, ident)
 			}
 			tw.Flush()
-			fmt.Fprintf(e.stdout, "(kept in %s)\n", st.Backend().Label())
+			fmt.Fprintf(e.stdout, "(stored in %s)\n", storeWhere(st.Backend()))
 			return nil
 		},
 	}
@@ -134,6 +135,33 @@ func (e *env) putCred(c keystore.BucketCredential) error {
 	if err := st.PutBucketCredential(c); err != nil {
 		return err
 	}
-	fmt.Fprintf(e.stdout, "Stored %s credential %s in %s.\n", c.Kind(), c.CredentialName(), st.Backend().Label())
+	fmt.Fprintf(e.stdout, "Stored %s credential %s in %s.\n", c.Kind(), c.CredentialName(), storeWhere(st.Backend()))
 	return nil
+}
+
+// storeWhere is where a keystore backend keeps secrets, said in a
+// sentence: "the" and its label, whose note in parentheses becomes a
+// clause ("kernel keyring (kept until reboot)" is "the kernel keyring,
+// kept until reboot"), so that it reads well inside parentheses too.
+func storeWhere(b keystore.Backend) string {
+	place, note := splitLabel(b.Label())
+	if note == "" {
+		return place
+	}
+	return place + ", " + note
+}
+
+// storePlace is storeWhere without the note ("the kernel keyring"), for
+// a removal, which the note (how long it is kept) does not concern.
+func storePlace(b keystore.Backend) string {
+	place, _ := splitLabel(b.Label())
+	return place
+}
+
+func splitLabel(label string) (place, note string) {
+	place = label
+	if i := strings.LastIndex(label, " ("); i > 0 && strings.HasSuffix(label, ")") {
+		place, note = label[:i], label[i+2:len(label)-1]
+	}
+	return "the " + place, note
 }
