@@ -3,6 +3,7 @@ package kit
 import (
 	"slices"
 	"strings"
+	"unicode"
 
 	"charm.land/huh/v2"
 	"charm.land/lipgloss/v2"
@@ -73,13 +74,19 @@ func FormView(c *Common, form *huh.Form, height int) string {
 	view := form.View()
 	focused := form.GetFocusedField()
 	var msgs []string
+	// a message the form shows already (a field's description that
+	// repeats its rule, as the cron and type hints do) is not said twice
+	shown := fold(view)
+	add := func(m string) {
+		if !slices.Contains(msgs, m) && !strings.Contains(shown, fold(m)) {
+			msgs = append(msgs, m)
+		}
+	}
 	if focused != nil && focused.Error() != nil {
-		msgs = append(msgs, focused.Error().Error())
+		add(focused.Error().Error())
 	}
 	for _, err := range form.Errors() {
-		if m := err.Error(); !slices.Contains(msgs, m) {
-			msgs = append(msgs, m) // another field's, which holds enter too
-		}
+		add(err.Error()) // another field's, which holds enter too
 	}
 	if len(msgs) == 0 {
 		return view
@@ -133,6 +140,14 @@ func FormView(c *Common, form *huh.Form, height int) string {
 		}
 	}
 	return strings.Join(out, "\n")
+}
+
+// fold is s without styles, bars and white space: text to compare however
+// it was wrapped (a wrap may break a word at a hyphen).
+func fold(s string) string {
+	return strings.Join(strings.FieldsFunc(ansi.Strip(s), func(r rune) bool {
+		return unicode.IsSpace(r) || r == '|' || r == '│' || r == '┃'
+	}), "")
 }
 
 // findBlock is where the lines of block (a field's view) are in lines (a
