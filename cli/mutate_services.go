@@ -25,13 +25,15 @@ func newServicesCreateCmd(e *env) *cobra.Command {
 	var cf changeFlags
 	var req api.CreateServiceRequest
 	var allow []string
-	cmd := cf.verb(withWait, "create --name NAME --provider P --region R --topology T --size S --storage GB",
+	cmd := cf.verb(withWait|withYes, "create --name NAME --provider P --region R --topology T --size S --storage GB",
 		"Launch a service (pending for about 5 minutes; --wait follows it until ready)",
 		`Launch a service with the choices the TUI's create form asks for. The
 request is checked by the API's rules before anything is sent (exit 2
 naming the flag, the field and the rule). The choices offered are those
 of the option listings (providers, regions, service types, topologies,
-sizes, versions, storage sizes).
+sizes, versions, storage sizes). An --allow network wider than /16
+(IPv6: /48), such as 0.0.0.0/0, needs --yes, as with allowlist add
+(exit 3 without it, nothing sent).
 
   skytui services create --name orders-stage --provider aws --region us-east-1 \
     --topology es-single --size sky-2x8 --storage 100 --allow 203.0.113.7 --wait`,
@@ -48,6 +50,9 @@ sizes, versions, storage sizes).
 			}
 			c, err := e.openChange(cmd, &cf, "services create")
 			if err != nil {
+				return err
+			}
+			if err := wideAllow(&cf, "services create", "create the service with it", req.AllowList); err != nil {
 				return err
 			}
 			ctx := cmd.Context()
@@ -90,7 +95,24 @@ sizes, versions, storage sizes).
 	fl.StringVar(&req.Version, "version", "", "software version (default: the API's default)")
 	fl.BoolVar(&req.SSLEnabled, "ssl", true, "SSL for connections (--ssl=false turns it off)")
 	fl.StringSliceVar(&allow, "allow", nil, "an address or CIDR network allowed to connect (repeat or separate with commas)")
+	fl.Lookup("yes").Usage = "confirm an --allow network wider than /16 (IPv6: /48), such as 0.0.0.0/0"
 	return cmd
+}
+
+// wideAllow refuses, unless --yes, an allow-list entry that opens a service
+// to a large part of the internet (api.WideNetwork), as allowlist add and
+// the TUI's allow list do: exit 3, nothing sent. act is what --yes does
+// ("add it").
+func wideAllow(cf *changeFlags, what, act string, entries []api.AllowListEntry) error {
+	if cf.yes {
+		return nil
+	}
+	for _, a := range entries {
+		if wide := api.WideNetwork(a.IP); wide != "" {
+			return refusedErrf("%s: %s; pass --yes to %s anyway (nothing was sent)", what, wide, act)
+		}
+	}
+	return nil
 }
 
 func newServicesCredentialsCmd(e *env) *cobra.Command {
@@ -200,8 +222,8 @@ func (e *env) allowChange(cmd *cobra.Command, cf *changeFlags, args []string, ad
 		if err := needYes(cf, what); err != nil {
 			return err
 		}
-	} else if wide := api.WideNetwork(ip); wide != "" && !cf.yes {
-		return refusedErrf("%s: %s; pass --yes to add it anyway (nothing was sent)", what, wide)
+	} else if err := wideAllow(cf, what, "add it", []api.AllowListEntry{{IP: ip}}); err != nil {
+		return err
 	}
 	ctx := cmd.Context()
 	s, _, err := c.serviceByArg(cmd, "service", args[0])

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -76,6 +77,12 @@ func TestChangeServicesCreate(t *testing.T) {
 		}
 	}
 	h.fails(exitUsage, "skytui: invalid request: --size (size): is required", h.live("services", "create", "--name", "abcd", "--provider", "aws", "--region", "us-east-1", "--topology", "es-single", "--storage", "100")...)
+	// a network wider than /16 (IPv6 /48) needs --yes, as allowlist add
+	h.fails(exitRefused, "skytui: services create: 0.0.0.0/0 lets every address on the internet connect; pass --yes to create the service with it anyway (nothing was sent)\n",
+		h.live(append(base, "--name", "cli-wide", "--allow", "0.0.0.0/0")...)...)
+	h.fails(exitRefused, "skytui: services create: 10.0.0.0/8 is wider than /16: every address in it may connect; pass --yes",
+		h.live(append(base, "--name", "cli-wide", "--allow", "203.0.113.7,10.0.0.0/8")...)...)
+	h.fails(exitRefused, "skytui: services create: 2001:db8::/32 is wider than /48", h.live(append(base, "--name", "cli-wide", "--allow", "2001:db8::/32")...)...)
 	if n := tuitest.Changes(sb); n != 0 {
 		t.Fatalf("%d changes sent by refused requests", n)
 	}
@@ -91,8 +98,13 @@ func TestChangeServicesCreate(t *testing.T) {
 	if s["name"] != "cli-waited" || s["status"] != "ready" || s["fqdn"] == "" {
 		t.Errorf("after --wait: %v", s)
 	}
-	if n := sb.Stats().Count("POST", "/provisioning/v1/services"); n != 2 {
-		t.Errorf("%d POSTs, want 2", n)
+	// with --yes the wide network is sent as given
+	wide := decodeJSON[map[string]any](t, h.ok(h.live(append(base, "--name", "cli-wide", "--allow", "10.0.0.0/8", "--yes", "-o", "json")...)...))
+	if !strings.Contains(fmt.Sprint(wide["endpoints"]), "allow_list:[map[ip:10.0.0.0/8]]") {
+		t.Errorf("create --allow 10.0.0.0/8 --yes: %v", wide)
+	}
+	if n := sb.Stats().Count("POST", "/provisioning/v1/services"); n != 3 {
+		t.Errorf("%d POSTs, want 3", n)
 	}
 
 	// wait service: the first one is ready by now too
