@@ -88,6 +88,15 @@ func Do(a Action) tea.Cmd {
 	return Send(ActionRequestMsg{Action: a})
 }
 
+// ActionSentMsg tells the originating screen that its action is being sent:
+// it needed no confirmation, or the user said yes. A screen says
+// "sending…" from here, not from its Do, so nothing claims to be sent
+// while the confirmation still asks (a "no" ends with ErrCancelled).
+type ActionSentMsg struct {
+	Name string
+	Tag  any
+}
+
 // ActionDoneMsg tells the originating screen how an action ended: Err is
 // ErrReadOnly, ErrCancelled, ErrBusy, or the API's error.
 type ActionDoneMsg struct {

@@ -89,8 +89,9 @@ func (m *Model) submit(a kit.Action) tea.Cmd {
 	m.actionGen[id] = m.profileGen
 	l.calls++
 	m.logSent(a)
+	sent := m.deliver(a.Origin, kit.ActionSentMsg{Name: a.Name, Tag: a.Tag})
 	run, evidence, ctx := a.Run, a.Evidence, m.ctx
-	return tea.Batch(func() tea.Msg {
+	return tea.Batch(sent, func() tea.Msg {
 		if run == nil {
 			return actionResultMsg{id: id}
 		}

@@ -292,7 +292,7 @@ func (mf *managedFlow) send(eng *replsetup.Engine) tea.Cmd {
 	}
 	pri, rep, mode := *mf.primary, *mf.replica, mf.mode
 	cl := eng.Client
-	mf.busy, mf.err = true, ""
+	mf.err = "" // busy from kit.ActionSentMsg: not while the confirmation asks
 	name := "set up managed replication of " + rep.NameOrID() + " from " + pri.NameOrID()
 	return kit.Do(kit.Action{
 		Name:     name,
@@ -383,9 +383,6 @@ func (s *Screen) endManaged() tea.Cmd {
 		return kit.Toast(kit.ToastInfo, p.Text("->")+" is set up with the sky procedures, not managed replication: s stops it")
 	}
 	cl, id := s.common.Client, p.SecondaryID
-	if pv := s.view(p.SecondaryID); pv != nil {
-		pv.busy = "ending managed replication"
-	}
 	return kit.Do(kit.Action{
 		Name:     "end managed replication of " + sec + " from " + pri,
 		Key:      "managed:" + p.SecondaryID,

@@ -32,6 +32,10 @@ func (h *harness) answer(k, yn, method, route string, sent int, asks ...string) 
 	for _, a := range asks {
 		h.Sees(a)
 	}
+	// nothing says it is being sent while the confirmation still asks
+	if scr := h.Screen(); strings.Contains(scr, "sending") || strings.Contains(scr, "ending managed replication") {
+		h.T.Fatalf("%s: the page says it is sending while the confirmation asks:\n%s", k, scr)
+	}
 	h.Key(yn)
 	if n := count(); n != sent {
 		h.T.Fatalf("%d %s requests after %s %s, want %d", n, method, k, yn, sent)

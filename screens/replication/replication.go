@@ -235,6 +235,9 @@ func (s *Screen) update(msg tea.Msg) tea.Cmd {
 			s.grant.onLoaded(msg)
 		}
 		return nil
+	case kit.ActionSentMsg:
+		s.onActionSent(msg)
+		return nil
 	case kit.ActionDoneMsg:
 		return s.onActionDone(msg)
 	case kit.ClockMsg:
@@ -398,6 +401,25 @@ func (s *Screen) leave() tea.Cmd {
 }
 
 // ---- actions ----
+
+// onActionSent: a confirmed change is on its way; the pair or the managed
+// flow says so from now (not while its confirmation asked).
+func (s *Screen) onActionSent(msg kit.ActionSentMsg) {
+	switch tag := msg.Tag.(type) {
+	case pairTag:
+		if pv := s.view(tag.secondary); pv != nil {
+			pv.busy = msg.Name
+		}
+	case managedEndTag:
+		if pv := s.view(tag.secondary); pv != nil {
+			pv.busy = "ending managed replication"
+		}
+	case managedStartTag:
+		if tag.gen == s.managed.gen {
+			s.managed.busy = true
+		}
+	}
+}
 
 func (s *Screen) onActionDone(msg kit.ActionDoneMsg) tea.Cmd {
 	switch tag := msg.Tag.(type) {

@@ -272,9 +272,6 @@ func (s *Screen) pairAction(start bool) tea.Cmd {
 		c.Detail = sec + " resumes replicating from " + pri + " where it stopped: CALL sky.start_replication() on " + sec + "."
 		name = "start replication on " + sec
 	}
-	if pv := s.view(p.SecondaryID); pv != nil {
-		pv.busy = name
-	}
 	return kit.Do(kit.Action{
 		Name:     name,
 		Key:      "replication:" + p.SecondaryID,

@@ -579,8 +579,7 @@ func (s *Screen) onReviewKey(msg tea.KeyPressMsg) tea.Cmd {
 			return nil
 		}
 		client := s.common.Client
-		s.submitting = "create service " + req.Name
-		s.submitErr = ""
+		s.submitErr = "" // "submitting" from kit.ActionSentMsg
 		s.mode = modeList
 		return kit.Do(kit.Action{
 			Name:     "create service " + req.Name,

@@ -184,6 +184,11 @@ func (s *Screen) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
 			s.rebuildRows()
 		}
 		return s, nil
+	case kit.ActionSentMsg:
+		if tag, ok := msg.Tag.(createTag); ok {
+			s.submitting = "create service " + tag.name
+		}
+		return s, nil
 	case kit.ActionDoneMsg:
 		return s, s.onActionDone(msg)
 	case credsMsg:
