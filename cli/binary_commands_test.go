@@ -244,7 +244,7 @@ func TestBinaryServicesPending(t *testing.T) {
 		t.Fatalf("stop: %v\n%s", r, so)
 	}
 	h.fails(exitFailed, "409 Conflict", "services", "start", sandbox.DemoReplica)
-	h.fails(exitFailed, "pending state", "services", "scale", sandbox.DemoReplica, "--nodes", "2")
+	h.fails(exitFailed, "pending state", "services", "scale", sandbox.DemoReplica, "--size", "sky-4x16") // --nodes: replica-west has one node (es-single), refused before sending
 	se := h.fails(exitFailed, "timed out after 300ms waiting for replica-west (last: pending_stop); it goes on: check with `skytui services get replica-west`",
 		"wait", "service", sandbox.DemoReplica, "--for", "stopped", "--timeout", "300ms", "--poll-interval", "50ms")
 	if strings.Count(se, "\n") != 1 {

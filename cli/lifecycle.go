@@ -122,10 +122,13 @@ func newServicesScaleCmd(e *env) *cobra.Command {
 	var size string
 	cmd := cf.verb(withWait, "scale SERVICE --nodes N | --size SIZE | --storage GB",
 		"Change a ready service's nodes, instance size or storage (storage only grows)",
-		`Scale a ready service: one of --nodes, --size (one of the sizes listed for
-its provider, topology and architecture) or --storage (GB, only upward, one
-of the storage sizes listed for its topology). The service is
-pending_scale, then ready; --wait follows it there.
+		`Scale a ready service: one of --nodes (not on a single-node topology,
+such as es-single: it has one node; other counts are the API's to judge),
+--size (one of the sizes listed for its provider, topology and
+architecture) or --storage (GB, only upward, one of the storage sizes
+listed for its topology). A choice that is not offered exits 2 naming the
+choices, nothing sent. The service is pending_scale, then ready; --wait
+follows it there.
 
   skytui services scale orders-prod --size sky-4x16 --wait
   skytui services scale orders-prod --storage 200`,
@@ -158,7 +161,7 @@ pending_scale, then ready; --wait follows it there.
 					if s.Nodes == nodes {
 						return usageErrf("--nodes %d: %s already has %d nodes (nothing was sent)", nodes, s.NameOrID(), nodes)
 					}
-					return nil
+					return checkNodes(nodes, s.Topology)
 				}
 				run.send = func(c *api.Client, ctx context.Context, id string) error { return c.SetNodes(ctx, id, nodes) }
 			case cmd.Flags().Changed("size"):
@@ -167,17 +170,10 @@ pending_scale, then ready; --wait follows it there.
 					if err != nil {
 						return err
 					}
-					var names []string
-					for _, z := range sizes {
-						names = append(names, z.Name)
-					}
-					switch {
-					case size == s.Size:
+					if size == s.Size {
 						return usageErrf("--size %s: %s is already %s (nothing was sent)", size, s.NameOrID(), size)
-					case len(names) > 0 && !slices.Contains(names, size):
-						return usageErrf("--size %s: not offered for %s on %s; choose one of %s (nothing was sent)", size, s.Topology, s.Provider, strings.Join(names, ", "))
 					}
-					return nil
+					return offered("--size", size, s.Topology+" on "+s.Provider, sizeNames(sizes), "")
 				}
 				run.send = func(c *api.Client, ctx context.Context, id string) error { return c.SetSize(ctx, id, size) }
 			default:
@@ -193,14 +189,11 @@ pending_scale, then ready; --wait follows it there.
 					if err != nil {
 						return err
 					}
-					if choices := api.StorageChoices(listing, cur); len(listing) > 0 && !slices.Contains(choices, storage) {
-						words := make([]string, len(choices))
-						for i, gb := range choices {
-							words[i] = strconv.Itoa(gb)
-						}
-						return usageErrf("--storage %d: not offered for %s; choose one of %s GB (nothing was sent)", storage, s.Topology, orWord(strings.Join(words, ", "), "none larger"))
+					choices := api.StorageChoices(listing, cur)
+					if len(listing) > 0 && len(choices) == 0 {
+						return usageErrf("--storage %d: %s offers no storage size larger than the current %d GB (nothing was sent)", storage, s.Topology, cur)
 					}
-					return nil
+					return offered("--storage", strconv.Itoa(storage), s.Topology, intWords(choices), "GB")
 				}
 				run.send = func(c *api.Client, ctx context.Context, id string) error { return c.SetStorageSize(ctx, id, storage) }
 			}
@@ -211,4 +204,56 @@ pending_scale, then ready; --wait follows it there.
 	fl.StringVar(&size, "size", "", "the new instance size, such as sky-4x16")
 	fl.IntVar(&storage, "storage", 0, "the new storage size in GB (only larger)")
 	return cmd
+}
+
+// offered refuses a value that a listing does not offer: a usage error
+// naming the flag, what the listing was for ("es-single on aws"; "" for
+// no qualifier) and the choices, with unit after them ("GB"; "" for none). Nothing listed
+// checks nothing: the API judges.
+func offered(flag, value, forWhat string, choices []string, unit string) error {
+	if len(choices) == 0 || slices.Contains(choices, value) {
+		return nil
+	}
+	list := strings.Join(choices, ", ")
+	if unit != "" {
+		list += " " + unit
+	}
+	if forWhat != "" {
+		forWhat = " for " + forWhat
+	}
+	return usageErrf("%s %s: not offered%s; choose one of %s (nothing was sent)", flag, value, forWhat, list)
+}
+
+func sizeNames(sizes []api.Size) []string {
+	names := make([]string, 0, len(sizes))
+	for _, z := range sizes {
+		names = append(names, z.Name)
+	}
+	return names
+}
+
+func intWords(ns []int) []string {
+	words := make([]string, len(ns))
+	for i, n := range ns {
+		words[i] = strconv.Itoa(n)
+	}
+	return words
+}
+
+// singleNode reports a topology of one node by its name, as the TUI's
+// scale screen decides it (screens/services): es-single, sa,
+// serverless-standalone. The listings say nothing of node counts, so
+// that is the one node rule the client knows; any other the API judges.
+func singleNode(topology string) bool {
+	t := strings.ToLower(topology)
+	return strings.Contains(t, "single") || strings.Contains(t, "standalone") || t == "sa"
+}
+
+// checkNodes refuses more than one node on a single-node topology (a
+// usage error, nothing sent).
+func checkNodes(nodes int, topology string) error {
+	if nodes != 1 && singleNode(topology) {
+		return usageErrf("--nodes %d: topology %s has one node (nothing was sent)", nodes, topology)
+	}
+	return nil
 }

@@ -74,6 +74,9 @@ func TestChangeServicesScale(t *testing.T) {
 	h.fails(exitUsage, "skytui: --size sky-1x1: not offered for es-replica on aws; choose one of sky-2x8", h.live("services", "scale", sandbox.DemoOrders, "--size", "sky-1x1")...)
 	stderr := h.fails(exitUsage, "skytui: invalid request: --storage (storage): can only grow", h.live("services", "scale", sandbox.DemoOrders, "--storage", "100")...)
 	_ = stderr
+	h.fails(exitUsage, "skytui: --storage 3000: not offered for es-replica; choose one of 1000, 1500, 2000 GB (nothing was sent)\n", h.live("services", "scale", sandbox.DemoOrders, "--storage", "3000")...)
+	// a single-node topology has one node (the TUI's scale screen dims it)
+	h.fails(exitUsage, "skytui: --nodes 3: topology es-single has one node (nothing was sent)\n", h.live("services", "scale", sandbox.DemoAnalytics, "--nodes", "3")...)
 	if n := tuitest.Changes(sb); n != 0 {
 		t.Fatalf("%d changes sent by refused scales", n)
 	}
@@ -85,6 +88,7 @@ func TestChangeServicesScale(t *testing.T) {
 	if sv, _ := s["storage_volume"].(map[string]any); sv["size"] != float64(2000) {
 		t.Fatalf("after scale --storage --wait: %v", s)
 	}
+	h.fails(exitUsage, "skytui: --storage 3000: es-replica offers no storage size larger than the current 2000 GB (nothing was sent)\n", h.live("services", "scale", sandbox.DemoOrders, "--storage", "3000")...)
 }
 
 func TestChangeLifecycleReadOnly(t *testing.T) {

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strconv"
@@ -25,15 +26,28 @@ func newServicesCreateCmd(e *env) *cobra.Command {
 	var cf changeFlags
 	var req api.CreateServiceRequest
 	var allow []string
+	var allowDup bool
 	cmd := cf.verb(withWait|withYes, "create --name NAME --provider P --region R --topology T --size S --storage GB",
 		"Launch a service (pending for about 5 minutes; --wait follows it until ready)",
-		`Launch a service with the choices the TUI's create form asks for. The
-request is checked by the API's rules before anything is sent (exit 2
-naming the flag, the field and the rule). The choices offered are those
-of the option listings (providers, regions, service types, topologies,
-sizes, versions, storage sizes). An --allow network wider than /16
-(IPv6: /48), such as 0.0.0.0/0, needs --yes, as with allowlist add
-(exit 3 without it, nothing sent).
+		`Launch a service with the choices the TUI's create form asks for.
+Before anything is sent the request is checked; a check that fails exits
+2 naming the flag, and nothing is sent:
+  - the API's rules: the name's form, the provider (aws, gcp or azure),
+    the flags required, the --allow addresses (the field and the rule);
+  - the option listings, naming the choices: --type (the service types),
+    --topology (the type's topologies), --region (the provider's
+    regions), --size (the sizes for the provider, topology and
+    architecture), --storage (the topology's storage sizes) and
+    --version when given (the topology's versions);
+  - --nodes: a single-node topology (es-single, sa,
+    serverless-standalone) has one node; other counts are the API's to
+    judge;
+  - --name: a name another service has is refused, naming its ID, unless
+    --allow-duplicate-name (commands that take a name then need the ID).
+A listing that cannot be read is said on standard error and its check is
+left to the API. An --allow network wider than /16 (IPv6: /48), such as
+0.0.0.0/0, needs --yes, as with allowlist add (exit 3 without it,
+nothing sent).
 
   skytui services create --name orders-stage --provider aws --region us-east-1 \
     --topology es-single --size sky-2x8 --storage 100 --allow 203.0.113.7 --wait`,
@@ -56,6 +70,9 @@ sizes, versions, storage sizes). An --allow network wider than /16
 				return err
 			}
 			ctx := cmd.Context()
+			if err := e.checkCreate(ctx, c.client, req, allowDup); err != nil {
+				return err
+			}
 			s, err := c.client.CreateService(ctx, req)
 			if err != nil {
 				if verr := requestErr(err, createServiceFlags); verr != err {
@@ -96,7 +113,101 @@ sizes, versions, storage sizes). An --allow network wider than /16
 	fl.BoolVar(&req.SSLEnabled, "ssl", true, "SSL for connections (--ssl=false turns it off)")
 	fl.StringSliceVar(&allow, "allow", nil, "an address or CIDR network allowed to connect (repeat or separate with commas)")
 	fl.Lookup("yes").Usage = "confirm an --allow network wider than /16 (IPv6: /48), such as 0.0.0.0/0"
+	fl.BoolVar(&allowDup, "allow-duplicate-name", false, "create it though another service has that name already")
 	return cmd
+}
+
+// checkCreate checks a create request against the option listings and
+// the services there are, before it is sent: a choice not offered, more
+// than one node on a single-node topology, or a name another service has
+// (unless allowDup) is a usage error, nothing sent. A listing that cannot
+// be read is said on stderr and its check left to the API; so is an empty
+// one (offered).
+func (e *env) checkCreate(ctx context.Context, c *api.Client, req api.CreateServiceRequest, allowDup bool) error {
+	// read reports whether a listing was read; one that was not is said on
+	// stderr (and an interrupt ends the command)
+	var stop error
+	read := func(what, flag string, err error) bool {
+		switch {
+		case err == nil:
+			return true
+		case ctx.Err() != nil:
+			stop = ctx.Err()
+		case flag == "--name":
+			fmt.Fprintf(e.stderr, "skytui: services create: the %s could not be read (%s); --name is not checked against them\n", what, firstLine(err))
+		default:
+			fmt.Fprintf(e.stderr, "skytui: services create: the %s could not be read (%s); %s is not checked here: the API judges it\n", what, firstLine(err), flag)
+		}
+		return false
+	}
+	check := func() error {
+		if types, err := c.ListServiceTypes(ctx); read("service types", "--type", err) {
+			names := make([]string, 0, len(types))
+			for _, t := range types {
+				names = append(names, t.Name)
+			}
+			if err := offered("--type", req.ServiceType, "", names, ""); err != nil {
+				return err
+			}
+		}
+		if topos, err := c.ListTopologies(ctx, req.ServiceType); read("topologies of "+req.ServiceType, "--topology", err) {
+			names := make([]string, 0, len(topos))
+			for _, t := range topos {
+				names = append(names, t.Name)
+			}
+			if err := offered("--topology", req.Topology, "service type "+req.ServiceType, names, ""); err != nil {
+				return err
+			}
+		}
+		if err := checkNodes(req.Nodes, req.Topology); err != nil {
+			return err
+		}
+		if regions, err := c.ListRegions(ctx, req.Provider); read("regions of "+req.Provider, "--region", err) {
+			names := make([]string, 0, len(regions))
+			for _, r := range regions {
+				names = append(names, r.Name)
+			}
+			if err := offered("--region", req.Region, req.Provider, names, ""); err != nil {
+				return err
+			}
+		}
+		if sizes, err := c.ListSizes(ctx, req.Provider, req.Topology, req.Architecture); read("sizes", "--size", err) {
+			if err := offered("--size", req.Size, req.Topology+" on "+req.Provider+" ("+req.Architecture+")", sizeNames(sizes), ""); err != nil {
+				return err
+			}
+		}
+		if listing, err := c.ListStorageSizes(ctx, req.Topology); read("storage sizes of "+req.Topology, "--storage", err) {
+			if err := offered("--storage", strconv.Itoa(req.Storage), req.Topology, intWords(api.StorageChoices(listing, 0)), "GB"); err != nil {
+				return err
+			}
+		}
+		if req.Version != "" {
+			if versions, err := c.ListVersions(ctx, req.Topology); read("versions of "+req.Topology, "--version", err) {
+				names := make([]string, 0, len(versions))
+				for _, v := range versions {
+					names = append(names, v.Name)
+				}
+				if err := offered("--version", req.Version, req.Topology, names, ""); err != nil {
+					return err
+				}
+			}
+		}
+		if allowDup {
+			return nil
+		}
+		if svcs, err := c.ListServices(ctx); read("services", "--name", err) {
+			for _, s := range svcs {
+				if strings.EqualFold(strings.TrimSpace(s.Name), req.Name) {
+					return usageErrf("--name %s: service %s is named %s already, and commands that take a name would then need the ID; pass --allow-duplicate-name to create another (nothing was sent)", req.Name, s.ID, s.Name)
+				}
+			}
+		}
+		return nil
+	}
+	if err := check(); err != nil {
+		return err
+	}
+	return stop
 }
 
 // wideAllow refuses, unless --yes, an allow-list entry that opens a service

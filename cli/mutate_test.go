@@ -77,6 +77,22 @@ func TestChangeServicesCreate(t *testing.T) {
 		}
 	}
 	h.fails(exitUsage, "skytui: invalid request: --size (size): is required", h.live("services", "create", "--name", "abcd", "--provider", "aws", "--region", "us-east-1", "--topology", "es-single", "--storage", "100")...)
+	// the option listings, before anything is sent: exit 2 naming the flag
+	// and the choices
+	for _, c := range []struct {
+		flags []string
+		want  string
+	}{
+		{[]string{"--region", "xx-1"}, "skytui: --region xx-1: not offered for aws; choose one of us-east-1, us-west-2, eu-west-1, ap-southeast-1 (nothing was sent)\n"},
+		{[]string{"--size", "sky-99"}, "skytui: --size sky-99: not offered for es-single on aws (amd64); choose one of sky-2x8, sky-4x16, "},
+		{[]string{"--storage", "7"}, "skytui: --storage 7: not offered for es-single; choose one of 100, 200, 300, 400, 500, 1000, 1500, 2000 GB (nothing was sent)\n"},
+		{[]string{"--nodes", "3"}, "skytui: --nodes 3: topology es-single has one node (nothing was sent)\n"},
+		{[]string{"--version", "9.9.9"}, "skytui: --version 9.9.9: not offered for es-single; choose one of 11.4.2-1, 10.11.8-1, 10.6.18-1 (nothing was sent)\n"},
+		{[]string{"--topology", "es-nope"}, "skytui: --topology es-nope: not offered for service type transactional; choose one of es-single, es-replica, sa (nothing was sent)\n"},
+		{[]string{"--type", "analytical"}, "skytui: --type analytical: not offered; choose one of transactional, transactional_serverless (nothing was sent)\n"},
+	} {
+		h.fails(exitUsage, c.want, h.live(append(append(base, "--name", "cli-checked"), c.flags...)...)...)
+	}
 	// a network wider than /16 (IPv6 /48) needs --yes, as allowlist add
 	h.fails(exitRefused, "skytui: services create: 0.0.0.0/0 lets every address on the internet connect; pass --yes to create the service with it anyway (nothing was sent)\n",
 		h.live(append(base, "--name", "cli-wide", "--allow", "0.0.0.0/0")...)...)
@@ -595,5 +611,57 @@ func TestTimeoutHelpNamesWaitOnlyWithWait(t *testing.T) {
 	walk(newRootCmd(h.newEnv("", io.Discard, io.Discard)))
 	if n < 10 {
 		t.Errorf("only %d commands take --timeout", n)
+	}
+}
+
+// TestCreateNameTakenAndListingsUnread: a name another service has is
+// refused (exit 2, naming its ID) unless --allow-duplicate-name; a listing
+// that cannot be read does not stop the create: it is said on stderr and
+// the API judges that choice.
+func TestCreateNameTakenAndListingsUnread(t *testing.T) {
+	h, sb := newChangeHarness(t)
+	posts := func() int { return sb.Stats().Count("POST", "/provisioning/v1/services") }
+	base := []string{"services", "create", "--provider", "aws", "--region", "us-east-1", "--topology", "es-single", "--size", "sky-2x8", "--storage", "100"}
+	id := serviceID(t, h, sandbox.DemoAnalytics)
+	h.fails(exitUsage, "skytui: --name "+sandbox.DemoAnalytics+": service "+id+" is named "+sandbox.DemoAnalytics+" already, and commands that take a name would then need the ID; pass --allow-duplicate-name to create another (nothing was sent)\n",
+		h.live(append(base, "--name", sandbox.DemoAnalytics)...)...)
+	if posts() != 0 {
+		t.Fatalf("%d POSTs for a name taken", posts())
+	}
+	h.ok(h.live(append(base, "--name", sandbox.DemoAnalytics, "--allow-duplicate-name")...)...)
+	if posts() != 1 {
+		t.Fatalf("%d POSTs with --allow-duplicate-name, want 1", posts())
+	}
+
+	// the regions and the services cannot be read: said, and sent anyway;
+	// the API refuses the region itself (exit 1)
+	target, _ := url.Parse(h.url)
+	proxy := httputil.NewSingleHostReverseProxy(target)
+	front := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodGet && (r.URL.Path == "/provisioning/v1/regions" || r.URL.Path == "/provisioning/v1/services") {
+			http.Error(w, `{"detail":"not here"}`, http.StatusForbidden)
+			return
+		}
+		proxy.ServeHTTP(w, r)
+	}))
+	t.Cleanup(front.Close)
+	h.url = front.URL
+	stdout, stderr, code := h.script(h.live(append(base, "--name", "cli-unread")...)...)
+	for _, want := range []string{
+		"skytui: services create: the regions of aws could not be read (403 Forbidden",
+		"--region is not checked here: the API judges it\n",
+		"skytui: services create: the services could not be read (403 Forbidden",
+		"--name is not checked against them\n",
+	} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, stderr)
+		}
+	}
+	if code != 0 || !strings.Contains(stdout, "cli-unread") || posts() != 2 {
+		t.Errorf("exit %d, %d POSTs\n%s", code, posts(), stdout)
+	}
+	_, stderr, code = h.script(h.live(append(base, "--name", "cli-unread2", "--region", "xx-1")...)...)
+	if code != exitFailed || !strings.Contains(stderr, "the API judges it") || !strings.Contains(stderr, `unknown region "xx-1"`) || posts() != 3 {
+		t.Errorf("unchecked bad region: exit %d, %d POSTs\n%s", code, posts(), stderr)
 	}
 }
