@@ -80,6 +80,14 @@ func ValidateNodes(n int) error {
 	return nil
 }
 
+// SingleNode reports a topology of one node, by its name (es-single, sa,
+// serverless-standalone): the option listings say nothing of node counts,
+// so this is the one node rule the client knows; any other the API judges.
+func SingleNode(topology string) bool {
+	t := strings.ToLower(topology)
+	return strings.Contains(t, "single") || strings.Contains(t, "standalone") || t == "sa"
+}
+
 // ValidateStorageChange checks a new storage size against the current one:
 // storage only grows.
 func ValidateStorageChange(from, to int) error {

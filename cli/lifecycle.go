@@ -105,7 +105,9 @@ func (e *env) runLifecycle(cmd *cobra.Command, arg string, r lifecycleRun) error
 		return sentErr(err, check)
 	}
 	if r.cf.wait {
-		return e.followService(ctx, c, e.newWaiter(r.cf, s.NameOrID(), check), s, r.waitFor)
+		w := e.newWaiter(r.cf, s.NameOrID(), check)
+		w.afterChange = true
+		return e.followService(ctx, c, w, s, r.waitFor)
 	}
 	now, err := c.client.GetService(ctx, s.ID)
 	if err != nil {
@@ -240,19 +242,10 @@ func intWords(ns []int) []string {
 	return words
 }
 
-// singleNode reports a topology of one node by its name, as the TUI's
-// scale screen decides it (screens/services): es-single, sa,
-// serverless-standalone. The listings say nothing of node counts, so
-// that is the one node rule the client knows; any other the API judges.
-func singleNode(topology string) bool {
-	t := strings.ToLower(topology)
-	return strings.Contains(t, "single") || strings.Contains(t, "standalone") || t == "sa"
-}
-
 // checkNodes refuses more than one node on a single-node topology (a
 // usage error, nothing sent).
 func checkNodes(nodes int, topology string) error {
-	if nodes != 1 && singleNode(topology) {
+	if nodes != 1 && api.SingleNode(topology) {
 		return usageErrf("--nodes %d: topology %s has one node (nothing was sent)", nodes, topology)
 	}
 	return nil

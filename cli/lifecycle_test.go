@@ -1,10 +1,16 @@
 package cli
 
 import (
+	"context"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/skytui/skytui/api"
 	"github.com/skytui/skytui/sandbox"
 	"github.com/skytui/skytui/tui/tuitest"
 )
@@ -108,5 +114,30 @@ func TestChangeLifecycleReadOnly(t *testing.T) {
 	}
 	if after := sb.Stats().Total; after != before {
 		t.Fatalf("a read-only profile sent %d requests", after-before)
+	}
+}
+
+// A wait that follows a change just accepted does not call the status the
+// change has not moved yet a dead end (the server's read may lag behind
+// its write): a stop whose service still reads ready is waited for, and
+// only a wait on its own fails at once.
+func TestWaitAfterChangeGivesTheStatusTimeToMove(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.WriteString(w, `{"id":"dbtgf00000001","name":"orders-prod","status":"ready"}`)
+	}))
+	defer srv.Close()
+	c, err := api.New(api.Config{BaseURL: srv.URL, APIKey: "k", MaxRetries: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := &waiter{timeout: 300 * time.Millisecond, poll: 20 * time.Millisecond, what: "orders-prod", check: "skytui services get orders-prod", afterChange: true}
+	_, err = w.waitService(context.Background(), c, "dbtgf00000001", forStopped)
+	if err == nil || !strings.Contains(err.Error(), "timed out after 300ms waiting for orders-prod (last: ready)") {
+		t.Fatalf("after a stop: %v, want it waited for until the timeout", err)
+	}
+	w.afterChange = false
+	_, err = w.waitService(context.Background(), c, "dbtgf00000001", forStopped)
+	if err == nil || !strings.Contains(err.Error(), "nothing is stopping it") {
+		t.Fatalf("a wait on its own: %v, want the dead end said at once", err)
 	}
 }

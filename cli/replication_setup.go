@@ -498,6 +498,7 @@ func (r *setupRun) restore(ctx context.Context, w *replsetup.Wizard) error {
 func (r *setupRun) secondaryReady(ctx context.Context) error {
 	name := r.sec.NameOrID()
 	wt := r.e.newWaiter(&r.f.cf, name, "skytui services get "+kit.ShellQuote(name))
+	wt.afterChange = true // the restore just ended: its start may not show yet
 	_, err := wt.waitService(ctx, r.c.client, r.sec.ID, forReady)
 	return err
 }

@@ -30,7 +30,17 @@ type waiter struct {
 	check    string // the command that shows the state later
 	progress bool
 	drawn    bool
+	// afterChange: the wait follows a change just accepted, whose status
+	// a read may not show yet: a service still ready after its stop (or
+	// stopped after its start) is waited for, not called a dead end,
+	// until changeSettles has passed.
+	afterChange bool
 }
+
+// changeSettles is how long a change just accepted may take to show in
+// the service's status before a wait calls a status that will not move a
+// dead end.
+const changeSettles = time.Minute
 
 func (e *env) newWaiter(c *changeFlags, what, check string) *waiter {
 	w := &waiter{e: e, timeout: c.timeout, poll: c.poll, what: what, check: check, progress: isTerminal(e.stderr)}
@@ -146,6 +156,8 @@ const (
 // once deleted).
 func (w *waiter) waitService(ctx context.Context, c *api.Client, id, want string) (*api.Service, error) {
 	var last *api.Service
+	begin := time.Now()
+	settled := func() bool { return !w.afterChange || time.Since(begin) >= changeSettles }
 	err := w.run(ctx, func(ctx context.Context) (string, bool, error) {
 		s, err := c.GetService(ctx, id)
 		if want == forDeleted && api.IsNotFound(err) {
@@ -167,9 +179,9 @@ func (w *waiter) waitService(ctx context.Context, c *api.Client, id, want string
 				msg += ": " + strings.Join(s.Errors, "; ")
 			}
 			return s.Status, true, &endError{errors.New(msg)}
-		case want == forReady && api.StatusIs(s.Status, "stopped") && !s.Pending():
+		case want == forReady && api.StatusIs(s.Status, "stopped") && !s.Pending() && settled():
 			return s.Status, true, &endError{fmt.Errorf("%s is stopped: it will not become ready until it is started", s.NameOrID())}
-		case want == forStopped && api.StatusIs(s.Status, "ready") && !s.Pending():
+		case want == forStopped && api.StatusIs(s.Status, "ready") && !s.Pending() && settled():
 			return s.Status, true, &endError{fmt.Errorf("%s is ready and nothing is stopping it: stop it with `skytui services stop %s --yes`", s.NameOrID(), kit.ShellQuote(s.NameOrID()))}
 		}
 		return orWord(s.Status, "?"), false, nil

@@ -134,11 +134,6 @@ type scaleView struct {
 	height  int
 }
 
-func singleNode(topology string) bool {
-	t := strings.ToLower(topology)
-	return strings.Contains(t, "single") || strings.Contains(t, "standalone") || t == "sa"
-}
-
 func storageOf(v api.Service) int {
 	if v.StorageVolume != nil {
 		return v.StorageVolume.Size
@@ -149,7 +144,7 @@ func storageOf(v api.Service) int {
 func newScaleView(c *kit.Common, keys keyMap, v api.Service) *scaleView {
 	sv := &scaleView{common: c, keys: keys, svc: v}
 	nodes := scaleChoice{label: fmt.Sprintf("nodes    now %d", v.Nodes), value: "nodes"}
-	if singleNode(v.Topology) {
+	if api.SingleNode(v.Topology) {
 		nodes.blocked = "topology " + v.Topology + " has one node"
 	}
 	sv.kinds = []scaleChoice{
