@@ -335,7 +335,9 @@ func (m *Model) tabsView(w int) string {
 // front. An error that does not fit wraps onto up to maxErrorLines lines
 // (the lines above the message line cover the bottom of the body), so its
 // status, message and trace ID are read where they appear; the rest is in
-// the message log (L).
+// the message log (L). While a field has the keys (a form, a filter) the
+// error keeps to its one line, so it never covers what is being typed, and
+// its hint says the keys work once out of the field (there they type).
 func (m *Model) messageView(w int) []string {
 	th := m.common.Theme
 	if m.cmdline.active {
@@ -364,7 +366,11 @@ func (m *Model) messageView(w int) []string {
 		tail = fmt.Sprintf("  (+%d)", n-1)
 	}
 	lk, xk := m.keys.Log.Help().Key, m.keys.Dismiss.Help().Key
-	if t.level == kit.ToastError {
+	typing := m.screen().CapturesKeys()
+	if t.level == kit.ToastError && typing {
+		hint = "  (out of the field: " + lk + " log, " + xk + " dismiss)"
+	}
+	if t.level == kit.ToastError && !typing {
 		hint = "  (" + lk + " log, " + xk + " dismiss)"
 		room := w - 1
 		lines := strings.Split(ansi.Wrap(text, room, " "), "\n")
@@ -387,7 +393,7 @@ func (m *Model) messageView(w int) []string {
 		}
 	}
 	room := w - 1 - ansi.StringWidth(tail) - ansi.StringWidth(hint)
-	if ansi.StringWidth(text) > room && hint == "" {
+	if ansi.StringWidth(text) > room && hint == "" && !typing {
 		hint = "  (" + lk + " shows it whole)"
 		room = w - 1 - ansi.StringWidth(tail) - ansi.StringWidth(hint)
 	}

@@ -44,3 +44,37 @@ func TestQueuedToastsShowInTurn(t *testing.T) {
 		t.Fatalf("all shown, still %q", got)
 	}
 }
+
+// typingScreen has a field with the keys, as a form does.
+type typingScreen struct{ *fakeScreen }
+
+func (typingScreen) CapturesKeys() bool { return true }
+
+func (s typingScreen) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
+	_, cmd := s.fakeScreen.Update(msg)
+	return s, cmd
+}
+
+// While a field has the keys, a long error keeps to its one line, so it
+// never covers the field being typed in, and its hint says that L and X
+// work once out of the field (in it they type: X reaches the screen).
+func TestErrorToastKeepsOffTheFieldBeingTyped(t *testing.T) {
+	s := typingScreen{&fakeScreen{id: "a"}}
+	h := newHarness(t, Options{Profile: "test", Now: func() time.Time { return t0 },
+		Screens: func(*kit.Common) []kit.Screen { return []kit.Screen{s} }}, 100, 30)
+	long := "restore into staging-eu failed: 404 Not Found: backup not-a-key not found — Use the id (key) of a backup from GET /backups?service_id=<source service>. (POST /backup/v1/restores, trace 00a16a385f)"
+	h.Send(kit.ToastMsg{Level: kit.ToastError, Text: long})
+	var lines []string
+	for _, l := range strings.Split(h.Screen(), "\n") {
+		if strings.Contains(l, "restore into staging-eu") || strings.Contains(l, "trace 00a16") || strings.Contains(l, "dismiss") {
+			lines = append(lines, l)
+		}
+	}
+	if len(lines) != 1 || !strings.Contains(lines[0], "(out of the field: L log, X dismiss)") {
+		t.Fatalf("the error takes %d lines while a field has the keys: %q", len(lines), lines)
+	}
+	h.Key("X")
+	if !strings.Contains(h.Screen(), "restore into staging-eu") {
+		t.Fatal("X typed in a field dismissed the error")
+	}
+}
