@@ -220,7 +220,7 @@ func CapText(s string, width, lines int, ellipsis string) string {
 	if lines <= 0 {
 		return ""
 	}
-	out := strings.Split(ansi.Wrap(s, width, " ,/"), "\n")
+	out := strings.Split(Wrap(s, width, " ,/"), "\n")
 	if len(out) <= lines {
 		return strings.Join(out, "\n")
 	}

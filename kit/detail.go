@@ -99,7 +99,7 @@ func (d *Detail) render() {
 			}
 			firstLine := true
 			for _, v := range vals {
-				for _, wl := range strings.Split(ansi.Wrap(v, valW, " ,/"), "\n") {
+				for _, wl := range strings.Split(Wrap(v, valW, " ,/"), "\n") {
 					if f.Kind != theme.KindNeutral {
 						wl = th.Kind(f.Kind).Render(wl)
 					}

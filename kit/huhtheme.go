@@ -97,7 +97,7 @@ func FormView(c *Common, form *huh.Form, height int) string {
 	room := max(10, width-bar.GetHorizontalFrameSize())
 	var errLines []string
 	for _, m := range msgs {
-		wrapped := strings.Split(ansi.Wrap("! "+m, room, " "), "\n")
+		wrapped := strings.Split(Wrap("! "+m, room), "\n")
 		for i, l := range wrapped {
 			if i > 0 {
 				l = "  " + l

@@ -111,24 +111,24 @@ func (d *OutcomeDialog) View() string {
 	w := min(max(40, width*2/3), width, 76)
 	inner := w - 4
 	var body []string
-	body = append(body, ansi.Wrap("The request was sent, but no answer came back ("+d.why+"). The server may or may not have carried it out.", inner, " "))
+	body = append(body, Wrap("The request was sent, but no answer came back ("+d.why+"). The server may or may not have carried it out.", inner))
 	body = append(body, "")
 	switch {
 	case d.checking:
-		body = append(body, th.Muted.Render(ansi.Wrap("Reading "+orText(d.of, "the list")+" again"+d.common.Theme.Glyphs.Ellipsis, inner, " ")))
+		body = append(body, th.Muted.Render(Wrap("Reading "+orText(d.of, "the list")+" again"+d.common.Theme.Glyphs.Ellipsis, inner)))
 	case d.checked.Err != nil:
-		body = append(body, th.Warn.Render(ansi.Wrap("Could not read "+orText(d.of, "the list")+": "+d.checked.Err.Error(), inner, " ")))
-		body = append(body, ansi.Wrap("Look at the list yourself before sending it again.", inner, " "))
+		body = append(body, th.Warn.Render(Wrap("Could not read "+orText(d.of, "the list")+": "+d.checked.Err.Error(), inner)))
+		body = append(body, Wrap("Look at the list yourself before sending it again.", inner))
 	case d.of == "":
-		body = append(body, ansi.Wrap("skytui cannot check this change: look at the list before sending it again.", inner, " "))
+		body = append(body, Wrap("skytui cannot check this change: look at the list before sending it again.", inner))
 	case len(d.checked.Found) == 0:
-		body = append(body, ansi.Wrap("Nothing new in "+d.of+" since it was sent. It was probably not carried out, but it may still appear.", inner, " "))
+		body = append(body, Wrap("Nothing new in "+d.of+" since it was sent. It was probably not carried out, but it may still appear.", inner))
 	default:
 		head := "Appeared in " + d.of + " since it was sent:"
 		if d.checked.All {
 			head = "In " + d.of + " now (what was there before could not be read):"
 		}
-		body = append(body, ansi.Wrap(head, inner, " "))
+		body = append(body, Wrap(head, inner))
 		found := append([]string(nil), d.checked.Found...)
 		sort.Strings(found)
 		const most = 6
@@ -139,7 +139,7 @@ func (d *OutcomeDialog) View() string {
 			}
 			body = append(body, th.Bold.Render(ansi.Truncate("  "+th.Glyphs.Bullet+" "+f, inner, th.Glyphs.Ellipsis)))
 		}
-		body = append(body, "", ansi.Wrap("It was most likely carried out: sending it again would do it twice.", inner, " "))
+		body = append(body, "", Wrap("It was most likely carried out: sending it again would do it twice.", inner))
 	}
 	// the box's borders, title and the blank under it: 4 lines; the blank,
 	// the buttons and the hint below the text: 3

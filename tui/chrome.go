@@ -130,7 +130,7 @@ func (m *Model) render() string {
 	}
 	if w < MinWidth || h < MinHeight {
 		msg := fmt.Sprintf("terminal too small (need %dx%d, have %dx%d)", MinWidth, MinHeight, w, h)
-		lines := strings.Split(ansi.Wrap(msg, w, " "), "\n")
+		lines := strings.Split(kit.Wrap(msg, w), "\n")
 		lines = append(lines, "enlarge the window, or q to quit")
 		if len(lines) > h {
 			lines = lines[:h] // 1x1 still gets a frame that fits
@@ -373,7 +373,7 @@ func (m *Model) messageView(w int) []string {
 	if t.level == kit.ToastError && !typing {
 		hint = "  (" + lk + " log, " + xk + " dismiss)"
 		room := w - 1
-		lines := strings.Split(ansi.Wrap(text, room, " "), "\n")
+		lines := strings.Split(kit.Wrap(text, room), "\n")
 		last := ansi.StringWidth(tail) + ansi.StringWidth(hint)
 		if len(lines) < maxErrorLines && ansi.StringWidth(lines[len(lines)-1])+last > room {
 			lines = append(lines, "") // the hint goes below

@@ -7,7 +7,6 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/skytui/skytui/kit"
 )
@@ -102,7 +101,7 @@ func (k *keyPrompt) View() string {
 	w := k.width
 	var b strings.Builder
 	if k.reason != "" {
-		b.WriteString(ansi.Wrap(k.reason, w-4, " ") + "\n\n")
+		b.WriteString(kit.Wrap(k.reason, w-4) + "\n\n")
 	}
 	if c := k.common.Client; c != nil {
 		b.WriteString(th.Muted.Render("endpoint ") + c.Host() + "\n")
@@ -115,7 +114,7 @@ func (k *keyPrompt) View() string {
 	case k.busy:
 		b.WriteString(th.Accent.Render("checking the key with the API...") + "\n")
 	case k.err != "":
-		b.WriteString(th.Error.Render(ansi.Wrap(k.err, w-4, " ")) + "\n")
+		b.WriteString(th.Error.Render(kit.Wrap(k.err, w-4)) + "\n")
 	}
 	b.WriteString("\n" + th.Muted.Render(kit.HintLine(k.keys.Submit, k.keys.Later)))
 	return kit.Box(th, "API key for profile "+k.common.Profile, b.String(), w)

@@ -261,11 +261,11 @@ func (d *logDialog) entryLines(e logEntry, idx int) []logLine {
 	}
 	if w-indent < 20 {
 		add(strings.TrimRight(head, " "), false)
-		for _, l := range strings.Split(ansi.Wrap(e.text, w-2, " "), "\n") {
+		for _, l := range strings.Split(kit.Wrap(e.text, w-2), "\n") {
 			add("  "+l, false)
 		}
 	} else {
-		for i, l := range strings.Split(ansi.Wrap(e.text, w-indent, " "), "\n") {
+		for i, l := range strings.Split(kit.Wrap(e.text, w-indent), "\n") {
 			if i == 0 {
 				add(head+l, false)
 			} else {
@@ -283,12 +283,12 @@ func (d *logDialog) entryLines(e logEntry, idx int) []logLine {
 		label := strings.Repeat(" ", fieldIndent) + f.label + strings.Repeat(" ", lw-ansi.StringWidth(f.label)+2)
 		if vw < 12 { // too narrow for a column: the value under its label
 			add(strings.TrimRight(label, " "), true)
-			for _, l := range strings.Split(ansi.Wrap(f.value, w-fieldIndent-2, " ,/"), "\n") {
+			for _, l := range strings.Split(kit.Wrap(f.value, w-fieldIndent-2, " ,/"), "\n") {
 				add(strings.Repeat(" ", fieldIndent+2)+l, true)
 			}
 			continue
 		}
-		for i, l := range strings.Split(ansi.Wrap(f.value, vw, " ,/"), "\n") {
+		for i, l := range strings.Split(kit.Wrap(f.value, vw, " ,/"), "\n") {
 			if i == 0 {
 				add(label+l, true)
 			} else {

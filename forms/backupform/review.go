@@ -222,9 +222,9 @@ func (b *Form) reviewView() string {
 		svcName = b.svc.ID
 	}
 	if req.Schedule == "once" {
-		tail = append(tail, " "+ansi.Wrap("Starts now: "+What(req, svcName)+". It appears in the list at once and is followed until it completes.", max(10, w-2), " "))
+		tail = append(tail, " "+kit.Wrap("Starts now: "+What(req, svcName)+". It appears in the list at once and is followed until it completes.", max(10, w-2)))
 	} else if req.Schedule != "" {
-		tail = append(tail, " "+ansi.Wrap("Repeats: "+What(req, svcName)+".", max(10, w-2), " "))
+		tail = append(tail, " "+kit.Wrap("Repeats: "+What(req, svcName)+".", max(10, w-2)))
 		runs := api.RunLines(req.Schedule, b.common.Time(), 3, nil)
 		if h < 30 && len(runs) > 1 {
 			runs = runs[:1] // small terminal: the request first
@@ -238,12 +238,12 @@ func (b *Form) reviewView() string {
 	}
 	if b.reviewErr != "" {
 		for _, l := range strings.Split(b.reviewErr, "\n") {
-			tail = append(tail, th.Error.Render(ansi.Wrap(" ! "+l, w, " ")))
+			tail = append(tail, th.Error.Render(kit.Wrap(" ! "+l, w)))
 		}
 		tail = append(tail, th.Muted.Render(" "+b.editHint(b.reviewErr)))
 	}
 	if b.submitErr != "" {
-		tail = append(tail, th.Error.Render(ansi.Wrap(" ! the API refused it: "+b.submitErr, w, " ")))
+		tail = append(tail, th.Error.Render(kit.Wrap(" ! the API refused it: "+b.submitErr, w)))
 		tail = append(tail, th.Muted.Render(" everything you typed is kept: "+b.editHint(b.submitErr)+", enter to try again"))
 	}
 	tail = strings.Split(strings.Join(tail, "\n"), "\n")

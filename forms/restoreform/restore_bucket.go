@@ -9,7 +9,6 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/skytui/skytui/api"
 	"github.com/skytui/skytui/keystore"
@@ -666,7 +665,7 @@ func (b *bucketStep) view(r *Wizard, w, h int) string {
 	if b.note != "" {
 		intro = b.note
 	}
-	for _, l := range strings.Split(ansi.Wrap(intro, max(10, w-2), " "), "\n") {
+	for _, l := range strings.Split(kit.Wrap(intro, max(10, w-2)), "\n") {
 		lines = append(lines, " "+th.Muted.Render(l))
 	}
 	lines = append(lines, "")
@@ -726,7 +725,7 @@ func (b *bucketStep) view(r *Wizard, w, h int) string {
 			if !ok {
 				st = th.Warn
 			}
-			for _, l := range strings.Split(ansi.Wrap(hint, max(10, w-lw-4), " /"), "\n") {
+			for _, l := range strings.Split(kit.Wrap(hint, max(10, w-lw-4), " /"), "\n") {
 				lines = append(lines, strings.Repeat(" ", lw+2)+st.Render(l))
 			}
 		}

@@ -222,7 +222,7 @@ func (c *Confirm) View() string {
 	w, h := c.width, c.height
 	name := c.Name()
 	wrap := func(s string, indent int) []string {
-		return strings.Split(ansi.Wrap(s, max(10, w-indent), " ,/"), "\n")
+		return strings.Split(kit.Wrap(s, max(10, w-indent), " ,/"), "\n")
 	}
 	var lines []string
 	lines = append(lines, " "+th.Error.Render("This erases ALL data in "+name+"."))

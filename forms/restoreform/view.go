@@ -67,7 +67,7 @@ func (r *Wizard) View() string {
 	bl := strings.Split(body, "\n")
 	if r.stepErr != "" {
 		// the message is wrapped, never cut: it names the rule and the values
-		el := strings.Split(ansi.Wrap("! "+r.stepErr, max(10, w-3), " ,"), "\n")
+		el := strings.Split(kit.Wrap("! "+r.stepErr, max(10, w-3), " ,"), "\n")
 		room := max(1, bh-1-len(el))
 		if len(bl) > room {
 			bl = bl[:room]
@@ -102,7 +102,7 @@ func (r *Wizard) sourceView(w int) string {
 		if i == r.sourceCursor {
 			cur = th.Glyphs.Cursor + " "
 		}
-		for j, d := range strings.Split(ansi.Wrap(o.desc, max(10, w-descAt-1), " "), "\n") {
+		for j, d := range strings.Split(kit.Wrap(o.desc, max(10, w-descAt-1)), "\n") {
 			line := fmt.Sprintf("%d  %-16s %s", i+1, o.name, d)
 			if j > 0 {
 				line = strings.Repeat(" ", descAt-3) + d
@@ -119,7 +119,7 @@ func (r *Wizard) sourceView(w int) string {
 	}
 	lines = append(lines, "")
 	warn := "A restore stops the target service, erases all its data and replaces its default username and password with the source service's. Nothing is sent before the last step, where you type the target's name."
-	for _, l := range strings.Split(ansi.Wrap(warn, max(10, w-2), " "), "\n") {
+	for _, l := range strings.Split(kit.Wrap(warn, max(10, w-2)), "\n") {
 		lines = append(lines, " "+th.Warn.Render(l))
 	}
 	if r.common.ReadOnly {
@@ -162,7 +162,7 @@ func (r *Wizard) backupIDView(w int) string {
 		"",
 	}
 	note := "Restoring into " + nameOf(r.Target()) + " (" + r.targetID + "). A backup of a service on another cloud provider cannot be restored."
-	for _, l := range strings.Split(ansi.Wrap(note, max(10, w-2), " "), "\n") {
+	for _, l := range strings.Split(kit.Wrap(note, max(10, w-2)), "\n") {
 		lines = append(lines, " "+th.Muted.Render(l))
 	}
 	return strings.Join(lines, "\n")
@@ -176,7 +176,7 @@ func RefusalView(c *kit.Common, ref *api.CrossProvider, w int) string {
 	}
 	src, tgt := nameOf(ref.SourceService), nameOf(ref.Target)
 	wrap := func(s string, indent int) []string {
-		return strings.Split(ansi.Wrap(s, max(10, w-indent), " ,/"), "\n")
+		return strings.Split(kit.Wrap(s, max(10, w-indent), " ,/"), "\n")
 	}
 	var lines []string
 	lines = append(lines, " "+th.Error.Render("Not sent: a backup can be restored only within the same cloud provider."))

@@ -9,7 +9,6 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/skytui/skytui/api"
 	"github.com/skytui/skytui/kit"
@@ -349,7 +348,7 @@ func (e *schedEdit) KeyMap() kit.Keys {
 func (e *schedEdit) View() string {
 	th := e.common.Theme
 	w := max(20, e.width-2)
-	wrap := func(s string) string { return ansi.Wrap(s, w, " ") }
+	wrap := func(s string) string { return kit.Wrap(s, w) }
 	lines := []string{
 		th.Title.Render(wrap(" Edit schedule " + scheduleKey(&e.sc) + " of " + e.svcName)),
 		th.Muted.Render(wrap(" " + orDash(e.sc.Type) + " backups to " + targetWords(&e.sc) + "; now " + orDash(scheduleExpr(&e.sc)) + " (" + scheduleWhen(&e.sc) + ")")),

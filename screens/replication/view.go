@@ -39,7 +39,7 @@ func fit(s string, w, h int) string {
 // wrap wraps text to width w after a prefix, continuing under the text.
 func wrap(prefix, text string, w int) []string {
 	pw := ansi.StringWidth(prefix)
-	lines := strings.Split(ansi.Wrap(text, max(10, w-pw), " ,/"), "\n")
+	lines := strings.Split(kit.Wrap(text, max(10, w-pw), " ,/"), "\n")
 	out := make([]string, len(lines))
 	for i, l := range lines {
 		if i == 0 {

@@ -556,7 +556,7 @@ func (m *migration) View() string {
 	}
 	lines := []string{" " + th.Bold.Render(m.title()), ""}
 	wrap := func(s string, st func(...string) string) {
-		for _, l := range strings.Split(ansi.Wrap(s, max(10, w-2), " /"), "\n") {
+		for _, l := range strings.Split(kit.Wrap(s, max(10, w-2), " /"), "\n") {
 			lines = append(lines, " "+st(l))
 		}
 	}

@@ -493,13 +493,13 @@ func (c *credsView) View() string {
 		lines = append(lines,
 			"  "+th.Status(c.svc.Status).Render(statusText(&c.svc, c.common.Time())),
 			"",
-			indent(ansi.Wrap(why, max(20, w-4), " "), "  "),
+			indent(kit.Wrap(why, max(20, w-4)), "  "),
 		)
 	case c.loading:
 		lines = append(lines, "  reading credentials"+g.Ellipsis)
 	case c.err != nil:
 		lines = append(lines, "  "+th.Error.Render("Could not read the credentials."),
-			indent(ansi.Wrap(credsErrText(c.err), max(20, w-4), " "), "  "),
+			indent(kit.Wrap(credsErrText(c.err), max(20, w-4)), "  "),
 			"", th.Muted.Render("  enter to try again, esc to go back"))
 	case c.creds != nil:
 		pw := strings.Repeat(g.Mask, min(12, max(8, len([]rune(c.creds.Password)))))

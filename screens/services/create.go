@@ -645,7 +645,7 @@ func (s *Screen) reviewView() string {
 	}
 	var tail []string
 	if wide := wideNetworks(req.AllowList); wide != "" && err == nil {
-		for i, l := range strings.Split(ansi.Wrap("! warning: "+wide+"; launching asks yes/no first", max(10, w-3), " "), "\n") {
+		for i, l := range strings.Split(kit.Wrap("! warning: "+wide+"; launching asks yes/no first", max(10, w-3)), "\n") {
 			if i > 0 {
 				l = "  " + l
 			}
@@ -660,7 +660,7 @@ func (s *Screen) reviewView() string {
 		// the answer to the wide network's yes/no: nothing was sent
 		tail = append(tail, th.Muted.Render(" not launched: you answered no; enter asks again, e to edit the allow list"))
 	case s.submitErr != "":
-		tail = append(tail, th.Error.Render(ansi.Wrap(" ! the API refused it: "+s.submitErr, w, " ")))
+		tail = append(tail, th.Error.Render(kit.Wrap(" ! the API refused it: "+s.submitErr, w)))
 		tail = append(tail, th.Muted.Render(" everything you typed is kept: "+editHint(s.submitErr)+", enter to try again"))
 	}
 	room := h - len(lines) - len(tail) - 1

@@ -587,7 +587,7 @@ func (s *Screen) head() []string {
 				break
 			}
 			// wrapped, not cut: the suggestion is at the end
-			for j, l := range strings.Split(ansi.Wrap(cw, max(20, w-5), " /"), "\n") {
+			for j, l := range strings.Split(kit.Wrap(cw, max(20, w-5), " /"), "\n") {
 				mark := "     "
 				if j == 0 {
 					mark = "   " + th.Warn.Render("!") + " "

@@ -1,0 +1,34 @@
+package kit
+
+import (
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+)
+
+// nbHyphen is U+2011, a hyphen no line breaks at, as wide as "-".
+const nbHyphen = "\u2011"
+
+// Wrap wraps s to limit cells at spaces (and at the other breakpoints
+// given), never inside a hyphenated name that fits on a line: orders-prod,
+// replica-west and s3://acme-db-exports stay whole (ansi.Wrap alone breaks
+// at every hyphen). A longer word still breaks at its hyphens, or is cut.
+func Wrap(s string, limit int, breakpoints ...string) string {
+	bp := " "
+	if len(breakpoints) > 0 {
+		bp = strings.Join(breakpoints, "")
+	}
+	if !strings.Contains(s, "-") {
+		return ansi.Wrap(s, limit, bp)
+	}
+	words := strings.FieldsFunc(s, func(r rune) bool { return strings.ContainsRune(bp, r) || r == '\n' })
+	pairs := make([]string, 0, 2*len(words))
+	for _, w := range words {
+		// a hyphen inside a word, not a dash standing alone or at an end
+		if strings.Contains(strings.Trim(w, "-"), "-") && ansi.StringWidth(w) <= limit {
+			pairs = append(pairs, w, strings.ReplaceAll(w, "-", nbHyphen))
+		}
+	}
+	kept := strings.NewReplacer(pairs...).Replace(s)
+	return strings.ReplaceAll(ansi.Wrap(kept, limit, bp), nbHyphen, "-")
+}

@@ -1,0 +1,33 @@
+package kit
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/x/ansi"
+)
+
+// Names with hyphens stay whole on their line; the lines keep to the
+// width; a word longer than the line is still cut.
+func TestWrapKeepsHyphenatedNamesWhole(t *testing.T) {
+	s := "replica-west stops replicating from orders-prod: CALL sky.stop_replication() on replica-west."
+	got := Wrap(s, 40)
+	for _, l := range strings.Split(got, "\n") {
+		if strings.HasSuffix(l, "-") || ansi.StringWidth(l) > 40 {
+			t.Fatalf("line %q of\n%s", l, got)
+		}
+	}
+	if strings.ReplaceAll(got, "\n", " ") != s {
+		t.Fatalf("the text changed: %q", got)
+	}
+	if got := Wrap(strings.Repeat("x", 50), 20); strings.Count(got, "\n") != 2 {
+		t.Fatalf("a long word is not cut: %q", got)
+	}
+	// a hyphenated word longer than the line breaks at its hyphens
+	if got := Wrap("ok HOSTILE-T0HOSTILE-T2HOSTILE-L8", 14); got != "ok HOSTILE-\nT0HOSTILE-\nT2HOSTILE-L8" {
+		t.Fatalf("a long hyphenated word: %q", got)
+	}
+	if got := Wrap("a-b c,d", 3, " ,"); got != "a-b\nc,d" {
+		t.Fatalf("breakpoints: %q", got)
+	}
+}
