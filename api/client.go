@@ -167,6 +167,11 @@ func sleepCtx(ctx context.Context, d time.Duration) error {
 func (c *Client) prov(p string) string   { return c.cfg.ProvisioningPrefix + p }
 func (c *Client) backup(p string) string { return c.cfg.BackupPrefix + p }
 
+// BackupPath is the path of a backup-interface call as this client sends
+// it ("/skybackup/v1/restores" on the live service): for the reviews that
+// show the request.
+func (c *Client) BackupPath(p string) string { return c.backup(p) }
+
 // response is a successful answer.
 type response struct {
 	body   []byte

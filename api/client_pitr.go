@@ -55,7 +55,7 @@ type PITRWindow struct {
 // Known reports whether both ends of the window could be read.
 func (w PITRWindow) Known() bool { return !w.Start.IsZero() && !w.End.IsZero() }
 
-// String is the window in UTC: "2026-11-20 02:10:00 – 2026-11-23 12:14:00 UTC".
+// String is the window in UTC: "2026-11-20 02:10:00 to 2026-11-23 12:14:00 UTC".
 func (w PITRWindow) String() string {
 	show := func(t Time) string {
 		if t.IsZero() {
@@ -66,7 +66,7 @@ func (w PITRWindow) String() string {
 		}
 		return t.UTC().Format(PITRTimeLayout)
 	}
-	return show(w.Start) + " – " + show(w.End) + " UTC"
+	return show(w.Start) + " to " + show(w.End) + " UTC"
 }
 
 // Check says why at cannot be restored to from this window (nil when it can).

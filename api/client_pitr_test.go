@@ -68,7 +68,7 @@ func TestPITRWindowCheck(t *testing.T) {
 		}
 	}
 	err := w.Check(time.Date(2026, 11, 20, 2, 9, 59, 0, time.UTC))
-	if err == nil || !strings.Contains(err.Error(), "outside the window of orders-prod: 2026-11-20 02:10:00 – 2026-11-23 12:00:00 UTC") {
+	if err == nil || !strings.Contains(err.Error(), "outside the window of orders-prod: 2026-11-20 02:10:00 to 2026-11-23 12:00:00 UTC") {
 		t.Errorf("before the window: %v", err)
 	}
 	if err := w.Check(w.End.Add(time.Second)); err == nil {

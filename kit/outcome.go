@@ -134,7 +134,7 @@ func (d *OutcomeDialog) View() string {
 		const most = 6
 		for i, f := range found {
 			if i == most {
-				body = append(body, th.Muted.Render("  … and "+strconv.Itoa(len(found)-most)+" more"))
+				body = append(body, th.Muted.Render("  "+th.Glyphs.Ellipsis+" and "+strconv.Itoa(len(found)-most)+" more"))
 				break
 			}
 			body = append(body, th.Bold.Render(ansi.Truncate("  "+th.Glyphs.Bullet+" "+f, inner, th.Glyphs.Ellipsis)))

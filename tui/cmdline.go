@@ -234,7 +234,11 @@ func (m *Model) execute(line string) tea.Cmd {
 	case "q", "quit", "q!", "exit":
 		return m.quit()
 	}
-	return m.toast(kit.ToastError, "unknown command :"+name+" (try :services, :backups <service>, :restores, :replication, :settings, :profile <name>, :login, :q)")
+	known := make([]string, 0, len(commands))
+	for _, c := range commands {
+		known = append(known, ":"+c.name)
+	}
+	return m.toast(kit.ToastError, "unknown command :"+name+" (the commands: "+strings.Join(known, " ")+"; ? says what each does)")
 }
 
 // resolveService turns a service name into its ID when it is known.

@@ -207,7 +207,7 @@ func (b *Form) reviewView() string {
 	shown := b.shownRequest(req, d)
 	lines := []string{
 		th.Bold.Render(" Review: this is the request that will be sent"),
-		th.Muted.Render(" POST backups/schedules   " + kit.HintLine(b.keys.Submit, b.keys.Edit, b.keys.Cancel)),
+		th.Muted.Render(" POST " + b.backupPath("/backups/schedules") + "   " + kit.HintLine(b.keys.Submit, b.keys.Edit, b.keys.Cancel)),
 		"",
 	}
 	var body []string
@@ -295,4 +295,12 @@ func (b *Form) Keys() []key.Binding {
 		return []key.Binding{k.Submit, k.Edit, k.Cancel}
 	}
 	return []key.Binding{k.Next, k.Prev, k.Cancel}
+}
+
+// backupPath is the path the request goes to, as the client sends it.
+func (b *Form) backupPath(p string) string {
+	if b.common.Client == nil {
+		return api.DefaultBackupPrefix + p
+	}
+	return b.common.Client.BackupPath(p)
 }

@@ -264,7 +264,11 @@ func (c *Confirm) View() string {
 	var req []string
 	if c.Request != "" {
 		req = append(req, "")
-		for _, l := range wrap("POST …/restores "+c.Request, 2) {
+		path := api.DefaultBackupPrefix + "/restores"
+		if c.common.Client != nil {
+			path = c.common.Client.BackupPath("/restores")
+		}
+		for _, l := range wrap("POST "+path+" "+c.Request, 2) {
 			req = append(req, " "+th.Code.Render(l))
 		}
 	}

@@ -250,7 +250,7 @@ func TestRestoreConfirmSaysWhatHappens(t *testing.T) {
 		"dev-db is stopped if it is running",
 		"all data in dev-db is erased and replaced by the backup's",
 		"its default username and password are replaced by those of prod-db",
-		`POST …/restores {"service_id":"dbtgf00000002"}`,
+		`POST /backup/v1/restores {"service_id":"dbtgf00000002"}`,
 		"Type dev-db to confirm:",
 	} {
 		if !strings.Contains(out, want) {

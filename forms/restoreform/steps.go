@@ -516,7 +516,7 @@ func (p *pitrStep) selected() (api.PITRWindow, bool) {
 
 // bothZones is the moment in UTC and in local time, side by side.
 func bothZones(t time.Time) string {
-	return t.UTC().Format(api.PITRTimeLayout) + " UTC   ·   " + t.Local().Format("2006-01-02 15:04:05 MST") + " local"
+	return t.UTC().Format(api.PITRTimeLayout) + " UTC   (" + t.Local().Format("2006-01-02 15:04:05 MST") + " local)"
 }
 
 func (r *Wizard) onPITRKey(msg tea.KeyPressMsg) tea.Cmd {
