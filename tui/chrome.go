@@ -315,12 +315,11 @@ func (m *Model) tabsView(w int) string {
 	th := m.common.Theme
 	var b strings.Builder
 	b.WriteString(" ")
-	for i, s := range m.screens {
-		label := fmt.Sprintf(" %d %s ", i+1, s.Title())
+	for i, label := range m.tabLabels(w) {
 		if i == m.active {
-			b.WriteString(th.TabOn.Render("[" + label + "]"))
+			b.WriteString(th.TabOn.Render(label))
 		} else {
-			b.WriteString(th.TabOff.Render(" " + label + " "))
+			b.WriteString(th.TabOff.Render(label))
 		}
 	}
 	line := b.String()
@@ -329,6 +328,32 @@ func (m *Model) tabsView(w int) string {
 		line += note
 	}
 	return ansi.Truncate(line, w, th.Glyphs.Ellipsis)
+}
+
+// tabLabels are the tabs as drawn in w columns (after one space), each
+// with its padding: "  2 Backups  ", the shown one "[ 1 Services ]". When
+// they do not all fit, the others show their number only ("  2  "), so the
+// shown screen's tab is never cut off.
+func (m *Model) tabLabels(w int) []string {
+	out := make([]string, len(m.screens))
+	for _, short := range []bool{false, true} {
+		total := 1
+		for i, s := range m.screens {
+			switch {
+			case i == m.active:
+				out[i] = fmt.Sprintf("[ %d %s ]", i+1, s.Title())
+			case short:
+				out[i] = fmt.Sprintf("  %d  ", i+1)
+			default:
+				out[i] = fmt.Sprintf("  %d %s  ", i+1, s.Title())
+			}
+			total += ansi.StringWidth(out[i])
+		}
+		if total <= w {
+			break
+		}
+	}
+	return out
 }
 
 // messageView is the message line: the command line, or the toast in

@@ -140,3 +140,20 @@ func TestAgesFollowTheServerClock(t *testing.T) {
 		t.Fatalf("the header's age of the last read is off:\n%s", out)
 	}
 }
+
+// At 60 columns the tabs do not all fit by name: the others show their
+// number only, so the shown screen's tab (Settings, the last) is never
+// cut off; a click on a number still shows that screen.
+func TestNarrowTabsKeepTheShownOne(t *testing.T) {
+	h, _, _ := demoHarness(t, 60, 16, nil)
+	h.Key("5")
+	tabs := strings.Split(h.Screen(), "\n")[1]
+	if !strings.Contains(tabs, "[ 5 Settings ]") || !strings.Contains(tabs, "  4  ") {
+		t.Fatalf("tabs at 60 columns on Settings: %q", tabs)
+	}
+	x := strings.Index(tabs, "2")
+	h.Send(tea.MouseClickMsg{X: x, Y: 1, Button: tea.MouseLeft})
+	if tabs := strings.Split(h.Screen(), "\n")[1]; !strings.Contains(tabs, "[ 2 Backups ]") {
+		t.Fatalf("a click on 2 at column %d: %q", x, tabs)
+	}
+}

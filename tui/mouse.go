@@ -1,7 +1,6 @@
 package tui
 
 import (
-	"fmt"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -146,8 +145,8 @@ func (m *Model) toDialogAt(x, y int, msg func(dx, dy int) tea.Msg) tea.Cmd {
 // tabAt is the screen whose tab is drawn at column x (tabsView).
 func (m *Model) tabAt(x int) (int, bool) {
 	at := 1
-	for i, s := range m.screens {
-		w := ansi.StringWidth(fmt.Sprintf("  %d %s  ", i+1, s.Title()))
+	for i, label := range m.tabLabels(m.width) {
+		w := ansi.StringWidth(label)
 		if x >= at && x < at+w {
 			return i, true
 		}
