@@ -226,21 +226,20 @@ func offered(flag, value, forWhat string, choices []string, unit string) error {
 	return usageErrf("%s %s: not offered%s; choose one of %s (nothing was sent)", flag, value, forWhat, list)
 }
 
-func sizeNames(sizes []api.Size) []string {
-	names := make([]string, 0, len(sizes))
-	for _, z := range sizes {
-		names = append(names, z.Name)
+// namesOf is the name of each option of a listing (its choices).
+func namesOf[T any](items []T, name func(T) string) []string {
+	names := make([]string, len(items))
+	for i, it := range items {
+		names[i] = name(it)
 	}
 	return names
 }
 
-func intWords(ns []int) []string {
-	words := make([]string, len(ns))
-	for i, n := range ns {
-		words[i] = strconv.Itoa(n)
-	}
-	return words
+func sizeNames(sizes []api.Size) []string {
+	return namesOf(sizes, func(z api.Size) string { return z.Name })
 }
+
+func intWords(ns []int) []string { return namesOf(ns, strconv.Itoa) }
 
 // checkNodes refuses more than one node on a single-node topology (a
 // usage error, nothing sent).

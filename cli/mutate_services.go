@@ -151,10 +151,7 @@ func (e *env) checkCreate(ctx context.Context, c *api.Client, req api.CreateServ
 			}
 		}
 		if topos, err := c.ListTopologies(ctx, req.ServiceType); read("topologies of "+req.ServiceType, "--topology", err) {
-			names := make([]string, 0, len(topos))
-			for _, t := range topos {
-				names = append(names, t.Name)
-			}
+			names := namesOf(topos, func(o api.Topology) string { return o.Name })
 			if err := offered("--topology", req.Topology, "service type "+req.ServiceType, names, ""); err != nil {
 				return err
 			}
@@ -163,10 +160,7 @@ func (e *env) checkCreate(ctx context.Context, c *api.Client, req api.CreateServ
 			return err
 		}
 		if regions, err := c.ListRegions(ctx, req.Provider); read("regions of "+req.Provider, "--region", err) {
-			names := make([]string, 0, len(regions))
-			for _, r := range regions {
-				names = append(names, r.Name)
-			}
+			names := namesOf(regions, func(o api.Region) string { return o.Name })
 			if err := offered("--region", req.Region, req.Provider, names, ""); err != nil {
 				return err
 			}
@@ -183,10 +177,7 @@ func (e *env) checkCreate(ctx context.Context, c *api.Client, req api.CreateServ
 		}
 		if req.Version != "" {
 			if versions, err := c.ListVersions(ctx, req.Topology); read("versions of "+req.Topology, "--version", err) {
-				names := make([]string, 0, len(versions))
-				for _, v := range versions {
-					names = append(names, v.Name)
-				}
+				names := namesOf(versions, func(o api.Version) string { return o.Name })
 				if err := offered("--version", req.Version, req.Topology, names, ""); err != nil {
 					return err
 				}
