@@ -543,7 +543,7 @@ func (s *Screen) openCreate() tea.Cmd {
 			field = namedField(err.Error())
 		}
 	}
-	s.submitErr = ""
+	s.submitErr, s.notSent, s.declined = "", false, false
 	init := s.form.form.Init()
 	return tea.Batch(init, s.form.focus(field))
 }
@@ -575,11 +575,10 @@ func (s *Screen) onReviewKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Launch):
 		req, err := s.draft.request()
 		if err != nil {
-			s.submitErr = err.Error()
-			return nil
+			return nil // the review says why, next to e to edit
 		}
 		client := s.common.Client
-		s.submitErr = "" // "submitting" from kit.ActionSentMsg
+		s.submitErr, s.notSent, s.declined = "", false, false // "submitting" from kit.ActionSentMsg
 		s.mode = modeList
 		return kit.Do(kit.Action{
 			Name:     "create service " + req.Name,
@@ -656,9 +655,11 @@ func (s *Screen) reviewView() string {
 		tail = append(tail, th.Error.Render(" ! "+err.Error()+" ("+editHint(err.Error())+")"))
 	}
 	switch {
-	case s.submitErr == kit.ErrCancelled.Error():
+	case s.declined:
 		// the answer to the wide network's yes/no: nothing was sent
 		tail = append(tail, th.Muted.Render(" not launched: you answered no; enter asks again, e to edit the allow list"))
+	case s.notSent:
+		tail = append(tail, th.Error.Render(kit.Wrap(" ! not sent: "+s.submitErr, w)))
 	case s.submitErr != "":
 		tail = append(tail, th.Error.Render(kit.Wrap(" ! the API refused it: "+s.submitErr, w)))
 		tail = append(tail, th.Muted.Render(" everything you typed is kept: "+editHint(s.submitErr)+", enter to try again"))

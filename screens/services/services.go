@@ -6,6 +6,7 @@ package services
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -76,7 +77,12 @@ type Screen struct {
 	form       *createForm
 	draft      *draft // what was typed, kept across cancel and failure
 	submitting string
-	submitErr  string
+	// submitErr is why the last launch did not happen: the API's refusal,
+	// or the action layer's when notSent (nothing was sent: the answer no
+	// to its question, which is declined, a read-only profile, a launch
+	// already under way).
+	submitErr         string
+	notSent, declined bool
 
 	creds *credsView
 	allow *allowView
@@ -406,7 +412,7 @@ func (s *Screen) onActionDone(msg kit.ActionDoneMsg) tea.Cmd {
 		if api.IsOutcomeUnknown(msg.Err) {
 			// sent, never answered: the root's dialog shows whether the
 			// service appeared; the form stays a draft (n), not a retry
-			s.submitErr = ""
+			s.submitErr, s.notSent, s.declined = "", false, false
 			if s.mode == modeReview {
 				s.mode = modeList
 			}
@@ -415,10 +421,12 @@ func (s *Screen) onActionDone(msg kit.ActionDoneMsg) tea.Cmd {
 		if msg.Err != nil {
 			// back to the review with everything typed kept
 			s.submitErr = msg.Err.Error()
+			s.declined = errors.Is(msg.Err, kit.ErrCancelled)
+			s.notSent = s.declined || errors.Is(msg.Err, kit.ErrReadOnly) || errors.Is(msg.Err, kit.ErrBusy)
 			s.mode = modeReview
 			return nil
 		}
-		s.draft, s.submitErr = nil, ""
+		s.draft, s.submitErr, s.notSent, s.declined = nil, "", false, false
 		v, ok := msg.Result.(*api.Service)
 		if !ok || v == nil || v.ID == "" {
 			return nil // accepted without a readable record: the refresh shows it

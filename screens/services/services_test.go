@@ -571,3 +571,23 @@ func TestCreateWithAWideNetworkAsksFirst(t *testing.T) {
 		}
 	}
 }
+
+// A launch the action layer did not send (a read-only profile, one already
+// under way) is said as not sent, never as the API's refusal; a no to the
+// question says it was not launched.
+func TestCreateNotSentIsNotCalledARefusal(t *testing.T) {
+	for err, want := range map[error]string{
+		fmt.Errorf("%w: create service my-db not allowed", kit.ErrReadOnly): "! not sent: profile is read-only: create service my-db not allowed",
+		kit.ErrBusy:      "! not sent: already being submitted",
+		kit.ErrCancelled: "not launched: you answered no",
+	} {
+		s := newScreen(120, 30)
+		s.draft = &draft{Name: "my-db", Nodes: "1", Provider: "aws", Region: "us-east-1", ServiceType: "transactional",
+			Topology: "es-single", Architecture: "amd64", Size: "sky-2x8", Storage: 100, SSL: true}
+		s.Update(kit.ActionDoneMsg{Tag: createTag{name: "my-db"}, Err: err})
+		v := tuitest.View(s)
+		if !strings.Contains(v, want) || strings.Contains(v, "the API refused it") {
+			t.Errorf("%v: the review says:\n%s", err, v)
+		}
+	}
+}
