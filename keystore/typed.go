@@ -28,6 +28,12 @@ const (
 
 var itemNameRe = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._@-]{0,127}$`)
 
+// CheckName applies the rule every stored item's name follows (a bucket
+// credential's, an encryption key's, a profile's) so a form can refuse a
+// name when it is typed, before any secret is asked: what names the item
+// in the message ("encryption key"). The error wraps ErrInvalid.
+func CheckName(what, name string) error { return checkItemName(what, name) }
+
 func checkItemName(what, name string) error {
 	if !itemNameRe.MatchString(name) {
 		return fmt.Errorf("%w %s name %q: use letters, digits and . _ @ - (at most 128, not starting with a symbol)", ErrInvalid, what, name)

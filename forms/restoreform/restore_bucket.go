@@ -494,14 +494,8 @@ func (e *keepError) Error() string {
 func (e *keepError) Unwrap() error { return e.err }
 
 // keepNameProblem is the keystore's rule for the name of an encryption
-// key (nil when the name is fine). It asks a store with no backend, which
-// checks the name before it looks for one: nothing is read or written.
-func keepNameProblem(name string) error {
-	if _, err := new(keystore.Store).EncryptionKey(name); errors.Is(err, keystore.ErrInvalid) {
-		return err
-	}
-	return nil
-}
+// key (nil when the name is fine).
+func keepNameProblem(name string) error { return keystore.CheckName("encryption key", name) }
 
 // runFunc captures what the action sends and drops the typed key from the
 // form. A key to keep is remembered until the answer: settleKeep puts it

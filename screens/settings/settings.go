@@ -413,20 +413,14 @@ func notEmpty(field string) func(string) error {
 	}
 }
 
-// wellFormedGCSKey is a service-account key document that passes the
-// keystore's check, so that nameRule's GCS credential fails on its name
-// alone.
-var wellFormedGCSKey = []byte(`{"type":"service_account","client_email":"x@example.com","private_key":"x"}`)
-
 // nameRule is the keystore's rule for a credential's name, checked on the
-// name's step, before any secret is typed: the kind's own Validate on a
-// credential whose other parts are well-formed, so only the name can
-// fail ("invalid S3 credential name "bad name!": use letters, …").
+// name's step, before any secret is typed ("invalid S3 credential name
+// "bad name!": use letters, …").
 func nameRule(kind, name string) error {
 	if kind == keystore.KindGCS {
-		return keystore.GCSCredential{Name: name, KeyJSON: wellFormedGCSKey}.Validate()
+		return keystore.CheckName("GCS credential", name)
 	}
-	return keystore.S3Credential{Name: name, AccessKeyID: "x", SecretAccessKey: "x", Region: "us-east-1"}.Validate()
+	return keystore.CheckName("S3 credential", name)
 }
 
 func (s *Screen) openForm() tea.Cmd {
