@@ -32,6 +32,20 @@ type driver struct {
 	logins  int
 }
 
+// storedS3 is the S3 credential stored under name, which the form must
+// have dropped its draft (and the secret in it) for.
+func (d *driver) storedS3(st *keystore.Store, name string) keystore.S3Credential {
+	d.t.Helper()
+	c, err := st.BucketCredential(name)
+	if err != nil {
+		d.t.Fatalf("not stored: %v\n%s", err, d.view())
+	}
+	if d.s.draft != nil {
+		d.t.Error("the draft, with its secret, must be dropped once stored")
+	}
+	return c.(keystore.S3Credential)
+}
+
 func newDriver(t *testing.T, st *keystore.Store, w, h int) *driver {
 	c := tuitest.Common()
 	c.Theme, c.Secrets, c.Profile = theme.New(theme.Options{Dark: true, NoColor: true}), st, "prod"
@@ -146,15 +160,8 @@ func TestAddS3CredentialThroughTheForm(t *testing.T) {
 	if len(d.actions) != 1 || d.actions[0].Mutating {
 		t.Fatalf("one local (non-mutating) action expected, got %+v", d.actions)
 	}
-	c, err := st.BucketCredential("archive")
-	if err != nil {
-		t.Fatalf("not stored: %v\n%s", err, d.view())
-	}
-	if s3 := c.(keystore.S3Credential); s3.SecretAccessKey != "wJalrSECRET" || s3.Region != "eu-west-1" {
+	if s3 := d.storedS3(st, "archive"); s3.SecretAccessKey != "wJalrSECRET" || s3.Region != "eu-west-1" {
 		t.Errorf("stored %+v", s3)
-	}
-	if d.s.draft != nil {
-		t.Error("the draft, with its secret, must be dropped after a submit")
 	}
 	if !strings.Contains(d.view(), "AKIAEXAMPLE (eu-west-1)") {
 		t.Errorf("the list should show the new credential:\n%s", d.view())
@@ -467,14 +474,7 @@ func TestRefusalAfterTheSecretKeepsIt(t *testing.T) {
 	d.key("enter")
 	d.key("enter") // the secret, kept
 	d.key("enter") // the region, kept
-	c, err := st.BucketCredential("archive")
-	if err != nil {
-		t.Fatalf("not stored: %v\n%s", err, d.view())
-	}
-	if s3 := c.(keystore.S3Credential); s3.SecretAccessKey != "wJalrSECRET" || s3.AccessKeyID != "AKIAEXAMPLE" {
+	if s3 := d.storedS3(st, "archive"); s3.SecretAccessKey != "wJalrSECRET" || s3.AccessKeyID != "AKIAEXAMPLE" {
 		t.Errorf("stored %+v", s3)
-	}
-	if d.s.draft != nil {
-		t.Error("the draft, with its secret, must be dropped once stored")
 	}
 }
