@@ -411,21 +411,30 @@ func TestAllowListWideNetworkAsksFirst(t *testing.T) {
 		if v := tuitest.View(s); !strings.Contains(v, tc.hint) {
 			t.Errorf("%s: the hint does not say %q:\n%s", tc.typed, tc.hint, v)
 		}
-		req, ok := press(s, "enter")().(kit.ActionRequestMsg)
-		if !ok || !req.Action.Mutating {
-			t.Fatalf("%s: action = %#v", tc.typed, req)
-		}
-		c := req.Action.Confirm
-		if tc.detail == "" {
-			if c.Kind != kit.ConfirmNone {
-				t.Errorf("%s: a narrow network asked %q", tc.typed, c.Detail)
-			}
-			continue
-		}
-		if c.Kind != kit.ConfirmYesNo || c.Title != "Allow a wide network?" || !strings.Contains(c.Detail, tc.detail) || !strings.Contains(c.Detail, "svc-00001") {
-			t.Errorf("%s: confirmation = %#v", tc.typed, c)
-		}
+		wideAsked(t, tc.typed, s, tc.detail, "svc-00001")
 	}
+}
+
+// wideAsked presses enter on s, which must ask for a change, and checks
+// its question: none when detail is "", else the wide network's yes/no
+// saying detail and naming the service. It returns the request.
+func wideAsked(t *testing.T, what string, s *Screen, detail, name string) (kit.ActionRequestMsg, bool) {
+	t.Helper()
+	req, ok := press(s, "enter")().(kit.ActionRequestMsg)
+	if !ok || !req.Action.Mutating {
+		t.Fatalf("%s: action = %#v", what, req)
+	}
+	c := req.Action.Confirm
+	if detail == "" {
+		if c.Kind != kit.ConfirmNone {
+			t.Errorf("%s: a narrow network asked %q", what, c.Detail)
+		}
+		return req, false
+	}
+	if c.Kind != kit.ConfirmYesNo || c.Title != "Allow a wide network?" || !strings.Contains(c.Detail, detail) || !strings.Contains(c.Detail, name) {
+		t.Errorf("%s: confirmation = %#v", what, c)
+	}
+	return req, true
 }
 
 func TestAllowListRemoveAsksConfirmation(t *testing.T) {
@@ -548,19 +557,9 @@ func TestCreateWithAWideNetworkAsksFirst(t *testing.T) {
 		if v := tuitest.View(s); (tc.detail != "") != strings.Contains(v, "launching asks yes/no first") {
 			t.Errorf("%s: the review's warning:\n%s", tc.allow, v)
 		}
-		req, ok := press(s, "enter")().(kit.ActionRequestMsg)
-		if !ok || !req.Action.Mutating {
-			t.Fatalf("%s: launch = %#v", tc.allow, req)
-		}
-		c := req.Action.Confirm
-		if tc.detail == "" {
-			if c.Kind != kit.ConfirmNone {
-				t.Errorf("%s: a narrow network asked %q", tc.allow, c.Detail)
-			}
+		req, asked := wideAsked(t, tc.allow, s, tc.detail, "my-db")
+		if !asked {
 			continue
-		}
-		if c.Kind != kit.ConfirmYesNo || c.Title != "Allow a wide network?" || !strings.Contains(c.Detail, tc.detail) {
-			t.Errorf("%s: confirmation = %#v", tc.allow, c)
 		}
 		// "no": back to the review, everything kept, nothing blamed on the API
 		s.Update(kit.ActionDoneMsg{Name: req.Action.Name, Tag: req.Action.Tag, Err: kit.ErrCancelled})
