@@ -32,6 +32,16 @@ type driver struct {
 	logins  int
 }
 
+// addS3 is a driver of a w×h screen with an empty store whose add form
+// has chosen S3 and asks the name.
+func addS3(t *testing.T, w, h int) *driver {
+	d := newDriver(t, newStore(t), w, h)
+	d.key("a")
+	d.key("down") // S3
+	d.key("enter")
+	return d
+}
+
 // storedS3 is the S3 credential stored under name, which the form must
 // have dropped its draft (and the secret in it) for.
 func (d *driver) storedS3(st *keystore.Store, name string) keystore.S3Credential {
@@ -379,10 +389,7 @@ func TestRefreshShowsWhatOthersStored(t *testing.T) {
 func TestRefusedFieldSaysWhy(t *testing.T) {
 	for _, size := range [][2]int{{80, 20}, {60, 12}} {
 		what := fmt.Sprintf("%dx%d", size[0], size[1])
-		d := newDriver(t, newStore(t), size[0], size[1])
-		d.key("a")
-		d.key("down") // S3
-		d.key("enter")
+		d := addS3(t, size[0], size[1])
 		d.key("enter") // no name
 		if v := d.view(); !strings.Contains(v, "! name: required") {
 			t.Errorf("%s: an empty name is refused silently:\n%s", what, v)
@@ -412,10 +419,7 @@ func TestRefusedFieldSaysWhy(t *testing.T) {
 func TestNameRefusedOnItsStep(t *testing.T) {
 	for _, size := range [][2]int{{80, 20}, {60, 12}} {
 		what := fmt.Sprintf("%dx%d", size[0], size[1])
-		d := newDriver(t, newStore(t), size[0], size[1])
-		d.key("a")
-		d.key("down") // S3
-		d.key("enter")
+		d := addS3(t, size[0], size[1])
 		d.typeText("bad name!")
 		d.key("enter")
 		v := d.view()
