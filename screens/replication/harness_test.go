@@ -98,18 +98,27 @@ func (h *harness) render() string {
 	if err != nil {
 		return out
 	}
+	// two passes: a real port may equal a fixed one (40004 given to one
+	// service, 40004 put for another), so each real port becomes a mark
+	// first and the marks become the fixed ports after
+	fixed := map[string]string{}
 	for i, s := range svcs {
 		p := s.ReadWritePort()
 		if p <= 0 {
 			continue
 		}
 		ps := strconv.Itoa(p)
-		fixed := strconv.Itoa(40001 + i)
-		if len(fixed) != len(ps) {
-			fixed = strings.Repeat("9", len(ps))
+		f := strconv.Itoa(40001 + i)
+		if len(f) != len(ps) {
+			f = strings.Repeat("9", len(ps))
 		}
+		mark := "\x00" + strconv.Itoa(i) + "\x00"
+		fixed[mark] = f
 		re := regexp.MustCompile(`(^|[^0-9A-Za-z-])` + ps + `([^0-9A-Za-z-]|$)`)
-		out = re.ReplaceAllString(out, "${1}"+fixed+"${2}")
+		out = re.ReplaceAllString(out, "${1}"+mark+"${2}")
+	}
+	for mark, f := range fixed {
+		out = strings.ReplaceAll(out, mark, f)
 	}
 	return out
 }
