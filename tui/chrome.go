@@ -222,20 +222,12 @@ func overlay(bg, box string, w, h int) string {
 
 func (m *Model) headerView(w int) string {
 	th := m.common.Theme
-	parts := []string{th.Title.Render("skytui"), "profile " + th.Bold.Render(m.common.Profile)}
-	if c := m.common.Client; c != nil {
-		parts = append(parts, c.Host())
-		if org := c.Org(); org != "" {
-			parts = append(parts, "org "+org)
-		}
+	left := m.headerLeft(true)
+	if w-ansi.StringWidth(left)-2 < minFreshness {
+		// narrow: how fresh the data is says more than the host, which
+		// the profile names
+		left = m.headerLeft(false)
 	}
-	if m.common.Demo {
-		parts = append(parts, th.BadgeDemo.Render(" DEMO "))
-	}
-	if m.common.ReadOnly {
-		parts = append(parts, th.BadgeRO.Render(" READ-ONLY "))
-	}
-	left := " " + strings.Join(parts, "  ")
 	lw := ansi.StringWidth(left)
 	room := w - lw - 2
 	right := m.freshnessView(room)
@@ -247,6 +239,30 @@ func (m *Model) headerView(w int) string {
 		right = ansi.Truncate(right, room, th.Glyphs.Ellipsis)
 	}
 	return left + strings.Repeat(" ", max(1, w-lw-ansi.StringWidth(right)-1)) + right
+}
+
+// minFreshness is the room the header keeps for how fresh the data is
+// ("updated 12s ago"), before it drops the host.
+const minFreshness = 16
+
+// headerLeft is the header's left part: the profile, its host and org
+// (withHost), the DEMO and READ-ONLY badges.
+func (m *Model) headerLeft(withHost bool) string {
+	th := m.common.Theme
+	parts := []string{th.Title.Render("skytui"), "profile " + th.Bold.Render(m.common.Profile)}
+	if c := m.common.Client; c != nil && withHost {
+		parts = append(parts, c.Host())
+		if org := c.Org(); org != "" {
+			parts = append(parts, "org "+org)
+		}
+	}
+	if m.common.Demo {
+		parts = append(parts, th.BadgeDemo.Render(" DEMO "))
+	}
+	if m.common.ReadOnly {
+		parts = append(parts, th.BadgeRO.Render(" READ-ONLY "))
+	}
+	return " " + strings.Join(parts, "  ")
 }
 
 // freshnessView is the header's right part, for room cells.

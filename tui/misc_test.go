@@ -157,3 +157,17 @@ func TestNarrowTabsKeepTheShownOne(t *testing.T) {
 		t.Fatalf("a click on 2 at column %d: %q", x, tabs)
 	}
 }
+
+// At 60 columns the header keeps how fresh the data is whole: the host
+// goes first (the profile names it).
+func TestNarrowHeaderKeepsFreshness(t *testing.T) {
+	h, _, _ := demoHarness(t, 60, 16, nil)
+	head := strings.Split(h.Screen(), "\n")[0]
+	if !strings.Contains(head, "updated 0s ago") || !strings.Contains(head, "profile demo") || !strings.Contains(head, "DEMO") {
+		t.Fatalf("header at 60 columns: %q", head)
+	}
+	h2, _, _ := demoHarness(t, 100, 30, nil)
+	if head := strings.Split(h2.Screen(), "\n")[0]; !strings.Contains(head, "127.0.0.1:8080") {
+		t.Fatalf("header at 100 columns lost the host: %q", head)
+	}
+}
