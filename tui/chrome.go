@@ -20,7 +20,8 @@ type toast struct {
 	id    int
 	level kit.ToastLevel
 	text  string
-	shown int // which showing of this toast its timer belongs to
+	shown int       // which showing of this toast its timer belongs to
+	at    time.Time // when it came (Wall): one that waited too long goes
 	// stays marks an error whose time is up: it shows again, with no
 	// time, once the toasts waiting above it have shown, until dismissed.
 	stays bool
@@ -32,7 +33,12 @@ type toast struct {
 // how many wait). An error stays: when its time is up it goes below the
 // toasts still waiting (above older errors) and shows, with no time,
 // until X dismisses it. At most 5 wait; the oldest go first, errors
-// last. Every toast is in the message log (L), whole.
+// last; a toast that is not an error and waited longer than staleToast is
+// dropped unshown (news that old may no longer be true: "done" about a
+// schedule since deleted). Every toast is in the message log (L), whole.
+
+// staleToast is how long a toast that is not an error may wait its turn.
+const staleToast = 30 * time.Second
 
 func (m *Model) toast(level kit.ToastLevel, text string) tea.Cmd {
 	return m.toastWith(level, text, nil)
@@ -45,7 +51,7 @@ func (m *Model) toastWith(level kit.ToastLevel, text string, fields []logField) 
 	m.relayoutLog()
 	m.toastID++
 	id := m.toastID
-	m.toasts = append(m.toasts, toast{id: id, level: level, text: text})
+	m.toasts = append(m.toasts, toast{id: id, level: level, text: text, at: m.common.Wall()})
 	for len(m.toasts) > 5 {
 		drop := 0
 		for i, t := range m.toasts {
@@ -62,6 +68,10 @@ func (m *Model) toastWith(level kit.ToastLevel, text string, fields []logField) 
 // showToast starts the time of the toast in front (none for an error
 // whose time is up).
 func (m *Model) showToast() tea.Cmd {
+	now := m.common.Wall()
+	m.toasts = slices.DeleteFunc(m.toasts, func(t toast) bool {
+		return t.level != kit.ToastError && now.Sub(t.at) > staleToast
+	})
 	n := len(m.toasts)
 	if n == 0 || m.toasts[n-1].stays {
 		return nil

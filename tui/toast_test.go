@@ -78,3 +78,21 @@ func TestErrorToastKeepsOffTheFieldBeingTyped(t *testing.T) {
 		t.Fatal("X typed in a field dismissed the error")
 	}
 }
+
+// A toast that is not an error and waited its turn longer than staleToast
+// is dropped unshown (it is in the log): news that old may be untrue now.
+// An error waits for as long as it takes.
+func TestStaleToastsDropped(t *testing.T) {
+	now := t0
+	h := newHarness(t, Options{Profile: "test", Now: func() time.Time { return now },
+		Screens: func(*kit.Common) []kit.Screen { return []kit.Screen{&fakeScreen{id: "a"}} }}, 100, 30)
+	h.Send(kit.ToastMsg{Level: kit.ToastError, Text: "delete schedule 9 failed: 503"})
+	h.Send(kit.ToastMsg{Level: kit.ToastSuccess, Text: "change schedule 9: done"})
+	h.Send(kit.ToastMsg{Level: kit.ToastInfo, Text: "copied the password"})
+	now = now.Add(time.Minute)
+	h.Fire(func(tm tea.Msg) bool { _, ok := tm.(toastExpireMsg); return ok })
+	scr := h.Screen()
+	if strings.Contains(scr, "change schedule 9: done") || !strings.Contains(scr, "delete schedule 9 failed") {
+		t.Fatalf("a minute later the queue shows:\n%s", scr)
+	}
+}
