@@ -85,6 +85,18 @@ func (m *Model) showToast() tea.Cmd {
 	return m.after(d, toastExpireMsg{id: t.id, shown: t.shown})
 }
 
+// waitingToasts counts the toasts behind the front one that will still
+// show (not those gone stale, which the next showToast drops).
+func (m *Model) waitingToasts() int {
+	now, k := m.common.Wall(), 0
+	for _, t := range m.toasts[:max(0, len(m.toasts)-1)] {
+		if t.level == kit.ToastError || now.Sub(t.at) <= staleToast {
+			k++
+		}
+	}
+	return k
+}
+
 // expireToast ends the front toast's time, if msg is its current one, and
 // brings the next waiting toast to the front; an error stays, below them.
 func (m *Model) expireToast(msg toastExpireMsg) tea.Cmd {
@@ -413,8 +425,8 @@ func (m *Model) messageView(w int) []string {
 	// always says how to dismiss it and where it is whole.
 	text := prefix + t.text
 	tail, hint := "", ""
-	if n > 1 {
-		tail = fmt.Sprintf("  (+%d)", n-1)
+	if k := m.waitingToasts(); k > 0 {
+		tail = fmt.Sprintf("  (+%d)", k)
 	}
 	lk, xk := m.keys.Log.Help().Key, m.keys.Dismiss.Help().Key
 	typing := m.screen().CapturesKeys()
