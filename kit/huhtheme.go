@@ -58,6 +58,14 @@ func HuhTheme(c *Common) huh.Theme {
 	})
 }
 
+// NewForm is an embedded huh form of the app: no help of its own (the
+// footer has the keys), accessible when the app is, the app's theme, and
+// no error footer (FormView draws each error under its field).
+func NewForm(c *Common, groups ...*huh.Group) *huh.Form {
+	return huh.NewForm(groups...).WithShowHelp(false).WithShowErrors(false).
+		WithAccessible(c.Accessible).WithTheme(HuhTheme(c))
+}
+
 // FormView renders an embedded huh form in at most height lines (height
 // is what the form was given with WithHeight; 0: no limit), with the
 // focused group's validation errors drawn under the focused field, in
@@ -69,8 +77,8 @@ func HuhTheme(c *Common) huh.Theme {
 // nothing. Here the footer is turned off (the viewport keeps its height)
 // and the lines of the errors are taken from the form's own area: blank
 // lines and the fields below the focused one first, then lines above it.
+// The form must be made by NewForm (no error footer): View writes nothing.
 func FormView(c *Common, form *huh.Form, height int) string {
-	form.WithShowErrors(false)
 	view := form.View()
 	focused := form.GetFocusedField()
 	var msgs []string

@@ -27,8 +27,8 @@ func TestFormViewShowsTheErrorUnderTheField(t *testing.T) {
 			return nil
 		})
 		last := huh.NewText().Title("Notes").Value(&notes).Lines(4)
-		form := huh.NewForm(huh.NewGroup(first, field, last).Title("New service 5/5")).
-			WithShowHelp(false).WithTheme(HuhTheme(c)).WithWidth(size[0]).WithHeight(size[1])
+		form := NewForm(c, huh.NewGroup(first, field, last).Title("New service 5/5")).
+			WithWidth(size[0]).WithHeight(size[1])
 		form.Init()
 		form.NextField()
 		for _, k := range []tea.KeyPressMsg{{Code: 'x', Text: "x"}, {Code: tea.KeyEnter}} {
@@ -59,8 +59,7 @@ func TestFormViewShowsTheErrorUnderTheField(t *testing.T) {
 func TestFormViewWithoutErrorsIsTheForm(t *testing.T) {
 	c := common()
 	var v string
-	form := huh.NewForm(huh.NewGroup(huh.NewInput().Title("Name").Value(&v))).
-		WithShowHelp(false).WithTheme(HuhTheme(c)).WithWidth(60).WithHeight(8)
+	form := NewForm(c, huh.NewGroup(huh.NewInput().Title("Name").Value(&v))).WithWidth(60).WithHeight(8)
 	form.Init()
 	if got, want := FormView(c, form, 8), form.View(); got != want {
 		t.Fatalf("FormView changed a form without errors:\n%s\nwant\n%s", got, want)

@@ -68,7 +68,7 @@ func (b *Form) build() {
 	b.fields = map[string]huh.Field{"type": typ, "when": when, "daily": daily, "cron": cron, "destination": dest,
 		"bucket path": path, "credentials": cred}
 	b.groups = [][]huh.Field{{typ}, {when}, {daily}, {cron}, {dest}, {path, cred}}
-	b.form = huh.NewForm(
+	b.form = kit.NewForm(c,
 		huh.NewGroup(typ).Title("Step 1 of 3: type"),
 		huh.NewGroup(when).Title("Step 2 of 3: when").
 			WithHideFunc(func() bool { return b.opts.Once }),
@@ -79,7 +79,7 @@ func (b *Form) build() {
 		huh.NewGroup(dest).Title("Step 3 of 3: destination"),
 		huh.NewGroup(path, cred).Title("Step 3 of 3: your own bucket").
 			WithHideFunc(func() bool { return b.dest.Get() != DestBucket }),
-	).WithShowHelp(false).WithAccessible(c.Accessible).WithTheme(kit.HuhTheme(c))
+	)
 	id := b.id
 	b.form.SubmitCmd = func() tea.Msg { return huhDoneMsg{id: id} }
 	b.form.CancelCmd = func() tea.Msg { return huhDoneMsg{id: id, cancel: true} }

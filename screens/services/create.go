@@ -435,14 +435,14 @@ func newCreateForm(c *kit.Common, keys keyMap, d *draft, taken []string) *create
 		"architecture": arch, "size": size, "version": version, "storage": storage, "name": name, "nodes": nodes,
 		"ssl": ssl, "allow list": allow}
 	f.groups = [][]huh.Field{{provider, region}, {stype, topo}, {arch, size}, {version, storage}, {name, nodes, ssl, allow}}
-	f.form = huh.NewForm(
+	f.form = kit.NewForm(c,
 		huh.NewGroup(f.groups[0]...).Title("New service 1/5: where").
 			Description("Choices come from the API's option listings."),
 		huh.NewGroup(f.groups[1]...).Title("New service 2/5: what"),
 		huh.NewGroup(f.groups[2]...).Title("New service 3/5: hardware"),
 		huh.NewGroup(f.groups[3]...).Title("New service 4/5: software and storage"),
 		huh.NewGroup(f.groups[4]...).Title("New service 5/5: name and access"),
-	).WithShowHelp(false).WithAccessible(c.Accessible).WithTheme(kit.HuhTheme(c))
+	)
 	form := f.form
 	f.form.SubmitCmd = func() tea.Msg { return formDoneMsg{form: form} }
 	f.form.CancelCmd = func() tea.Msg { return formDoneMsg{form: form, cancel: true} }

@@ -449,13 +449,13 @@ func (s *Screen) openForm() tea.Cmd {
 		// the name was checked on its step
 		return keystore.S3Credential{Name: strings.TrimSpace(d.name), AccessKeyID: "x", SecretAccessKey: "x", Region: strings.TrimSpace(r)}.Validate()
 	})
-	s.form = huh.NewForm(
+	s.form = kit.NewForm(s.common,
 		huh.NewGroup(kind, name).Title("Add a bucket credential"),
 		huh.NewGroup(keyFile).Title("GCS service-account key").
 			WithHideFunc(func() bool { return d.kind != keystore.KindGCS }),
 		huh.NewGroup(akid, secret, region).Title("S3 access key").
 			WithHideFunc(func() bool { return d.kind != keystore.KindS3 }),
-	).WithShowHelp(false).WithAccessible(s.common.Accessible).WithTheme(kit.HuhTheme(s.common))
+	)
 	form := s.form
 	s.form.SubmitCmd = func() tea.Msg { return formDoneMsg{form: form} }
 	s.form.CancelCmd = func() tea.Msg { return formDoneMsg{form: form, cancel: true} }
