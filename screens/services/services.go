@@ -77,10 +77,10 @@ type Screen struct {
 	form       *createForm
 	draft      *draft // what was typed, kept across cancel and failure
 	submitting string
-	// submitErr is why the last launch did not happen: the API's refusal,
-	// or the action layer's when notSent (nothing was sent: the answer no
-	// to its question, which is declined, a read-only profile, a launch
-	// already under way).
+	// submitErr is why the last launch did not happen: the API's refusal
+	// (an HTTP status), or, notSent, what stopped it before the API could
+	// answer: the no to its question (declined), a read-only profile, a
+	// launch already under way, a connection refused.
 	submitErr         string
 	notSent, declined bool
 
@@ -422,7 +422,7 @@ func (s *Screen) onActionDone(msg kit.ActionDoneMsg) tea.Cmd {
 			// back to the review with everything typed kept
 			s.submitErr = msg.Err.Error()
 			s.declined = errors.Is(msg.Err, kit.ErrCancelled)
-			s.notSent = s.declined || errors.Is(msg.Err, kit.ErrReadOnly) || errors.Is(msg.Err, kit.ErrBusy)
+			s.notSent = api.StatusOf(msg.Err) == 0 // no answer of the API: as the restore wizard decides
 			s.mode = modeReview
 			return nil
 		}
