@@ -116,11 +116,14 @@ type Screen interface {
 
 // Pane is a screen's sub-view that takes the body while it is open (a
 // form, a wizard, an allow list): the screen's one switch over its modes
-// returns it, and View, KeyMap and CapturesKeys are then the pane's.
+// returns it, and View, KeyMap and CapturesKeys are then the pane's. It
+// is sized like everything else: SetSize when it opens and on every
+// resize while it exists.
 type Pane interface {
 	View() string
 	KeyMap() Keys
 	CapturesKeys() bool
+	SetSize(w, h int)
 }
 
 // Name is embedded by every screen: kit.Screen's ID and Title, and an

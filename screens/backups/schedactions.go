@@ -331,6 +331,7 @@ func (e *schedEdit) Update(msg tea.Msg) (editResult, tea.Cmd) {
 // failed shows the API's refusal under the field; what was typed stays.
 func (e *schedEdit) failed(err error) { e.refused = err.Error() }
 
+// SetSize implements kit.Pane.
 func (e *schedEdit) SetSize(w, h int) {
 	e.width, e.height = w, h
 	e.input.SetWidth(max(10, min(w-4, 60)))

@@ -128,7 +128,8 @@ func (mf *managedFlow) rebuild() {
 	mf.table.SetRows(rows)
 }
 
-func (mf *managedFlow) setSize(w, h int) {
+// SetSize implements kit.Pane.
+func (mf *managedFlow) SetSize(w, h int) {
 	mf.width, mf.height = w, h
 	mf.layout()
 }

@@ -162,10 +162,10 @@ func (s *Screen) SetSize(w, h int) {
 func (s *Screen) layout() {
 	w, h := s.Size()
 	s.Table.SetSize(w, s.tableHeight(len(s.headLines())))
-	s.wizard.setSize(w, h)
-	s.managed.setSize(w, h)
+	s.wizard.SetSize(w, h)
+	s.managed.SetSize(w, h)
 	if s.grant != nil {
-		s.grant.setSize(w, h)
+		s.grant.SetSize(w, h)
 	}
 }
 
@@ -265,7 +265,7 @@ func (s *Screen) update(msg tea.Msg) tea.Cmd {
 	}
 	// pastes and component messages (the filter input's cursor…)
 	if s.mode == modeWizard {
-		return s.wizard.update(msg)
+		return s.wizard.Update(msg)
 	}
 	if s.mode == modeManaged {
 		if s.managed.table != nil {

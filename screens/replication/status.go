@@ -424,7 +424,8 @@ func newGrantView(c *kit.Common, engine func() *replsetup.Engine, p replsetup.Pa
 	}}
 }
 
-func (g *grantView) setSize(w, h int) { g.width, g.height = w, h }
+// SetSize implements kit.Pane.
+func (g *grantView) SetSize(w, h int) { g.width, g.height = w, h }
 
 // read reads the grant on the secondary in a command.
 func (g *grantView) read() tea.Cmd {

@@ -97,7 +97,8 @@ func (wz *wizard) CapturesKeys() bool {
 	return wz.chooser != nil && wz.chooser.table.Filtering()
 }
 
-func (wz *wizard) setSize(w, h int) {
+// SetSize implements kit.Pane.
+func (wz *wizard) SetSize(w, h int) {
 	wz.width, wz.height = w, h
 	wz.layoutChooser()
 	if wz.confirm != nil {
@@ -215,9 +216,9 @@ func (wz *wizard) onData(msg kit.DataMsg) tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
-// update passes a paste or a component message (the filter input's
+// Update passes a paste or a component message (the filter input's
 // cursor…) to the confirm or the chooser.
-func (wz *wizard) update(msg tea.Msg) tea.Cmd {
+func (wz *wizard) Update(msg tea.Msg) tea.Cmd {
 	_, paste := msg.(tea.PasteMsg)
 	switch {
 	case wz.confirm != nil && !(paste && wz.submitted):

@@ -45,11 +45,11 @@ func (s *Screen) openMigration(req *restoreform.MigrateRequest) tea.Cmd {
 	}
 	if req == nil && s.migrate != nil && s.migrate.step >= migWait {
 		s.mode = modeMigrate // back to the migration under way
-		s.migrate.setSize(s.Size())
+		s.migrate.SetSize(s.Size())
 		return nil
 	}
 	s.migrate = newMigration(s.common, s.svcList, req)
-	s.migrate.setSize(s.Size())
+	s.migrate.SetSize(s.Size())
 	s.mode = modeMigrate
 	return s.migrate.init()
 }

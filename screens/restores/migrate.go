@@ -139,7 +139,8 @@ func (m *migration) svc(id string) api.Service {
 func (m *migration) src() api.Service { return m.svc(m.srcID) }
 func (m *migration) dst() api.Service { return m.svc(m.dstID) }
 
-func (m *migration) setSize(w, h int) {
+// SetSize implements kit.Pane.
+func (m *migration) SetSize(w, h int) {
 	m.width, m.height = w, h
 	m.table.SetSize(w, max(3, h-5))
 	if m.form != nil {
@@ -305,7 +306,8 @@ func (m *migration) exit(restore *restoreform.Options) tea.Cmd {
 	return func() tea.Msg { return migrationExitMsg{m: m, restore: restore} }
 }
 
-func (m *migration) update(msg tea.Msg) tea.Cmd {
+// Update takes a key, a paste or a component message of the current step.
+func (m *migration) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case backupform.SubmitMsg:
 		if msg.Form != m.form {

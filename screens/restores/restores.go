@@ -203,7 +203,7 @@ func (s *Screen) SetSize(w, h int) {
 		s.wizard.SetSize(w, h)
 	}
 	if s.migrate != nil {
-		s.migrate.setSize(w, h)
+		s.migrate.SetSize(w, h)
 	}
 }
 
@@ -243,7 +243,7 @@ func (s *Screen) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
 		case modeWizard:
 			return s, s.wizard.Update(msg)
 		case modeMigrate:
-			return s, s.migrate.update(msg)
+			return s, s.migrate.Update(msg)
 		}
 		if s.Capturing() {
 			return s, s.ListView.Update(msg)
@@ -261,7 +261,7 @@ func (s *Screen) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
 		cmds = append(cmds, s.draft.Update(msg))
 	}
 	if s.migrate != nil {
-		cmds = append(cmds, s.migrate.update(msg))
+		cmds = append(cmds, s.migrate.Update(msg))
 	}
 	if s.mode == modeList {
 		cmds = append(cmds, s.ListView.Update(msg))
@@ -323,7 +323,7 @@ func (s *Screen) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	case s.mode == modeWizard:
 		return s.wizard.Update(msg)
 	case s.mode == modeMigrate:
-		return s.migrate.update(msg)
+		return s.migrate.Update(msg)
 	case s.Capturing():
 		// the filter is being typed: every key is the list's
 	case key.Matches(msg, s.Keys.Back) && s.Table.Filter() == "" && s.svcFilter != "":

@@ -291,7 +291,7 @@ func TestCopyCommand(t *testing.T) {
 // migrationOf is the migration flow alone, at 100x30, over svcs.
 func migrationOf(svcs []api.Service, req *restoreform.MigrateRequest) *migration {
 	m := newMigration(tuitest.Common(), svcs, req)
-	m.setSize(100, 30)
+	m.SetSize(100, 30)
 	return m
 }
 
@@ -321,7 +321,7 @@ func TestMigrationPrefillsTheRestore(t *testing.T) {
 		t.Fatalf("step %d dest %q", m.step, m.dest.Value())
 	}
 	m.dest.SetValue("gs://acme-gcp")
-	m.update(tuitest.KeyMsg("enter"))
+	m.Update(tuitest.KeyMsg("enter"))
 	out := ansi.Strip(m.View())
 	if !strings.Contains(out, "gsutil -m rsync -r s3://acme-exports/orders-mig gs://acme-gcp/orders-mig") || !strings.Contains(out, "boto") {
 		t.Fatalf("copy step:\n%s", out)
@@ -331,18 +331,18 @@ func TestMigrationPrefillsTheRestore(t *testing.T) {
 	if help := kit.HintLine(m.KeyMap().ShortHelp()...); help != "y copy the command  enter restore from the copy  e edit destination  esc back to the list" {
 		t.Errorf("copy step help %q", help)
 	}
-	m.update(tuitest.KeyMsg("e"))
+	m.Update(tuitest.KeyMsg("e"))
 	if !m.editing || kit.HintLine(m.KeyMap().ShortHelp()...) != "enter done  esc stop editing" {
 		t.Fatalf("e did not edit the destination (help %q)", kit.HintLine(m.KeyMap().ShortHelp()...))
 	}
-	m.update(tuitest.KeyMsg("esc"))
+	m.Update(tuitest.KeyMsg("esc"))
 	if m.editing || m.step != migCopy {
 		t.Fatalf("esc while editing: editing %v step %d", m.editing, m.step)
 	}
-	if m.update(tuitest.KeyMsg("y")) == nil {
+	if m.Update(tuitest.KeyMsg("y")) == nil {
 		t.Fatal("y copied nothing")
 	}
-	msg := m.update(tuitest.KeyMsg("enter"))()
+	msg := m.Update(tuitest.KeyMsg("enter"))()
 	exit, ok := msg.(migrationExitMsg)
 	if !ok || exit.restore == nil {
 		t.Fatalf("enter gave %#v", msg)
@@ -368,7 +368,7 @@ func TestMigrationPrefillsTheRestore(t *testing.T) {
 func TestMigrationTargetMustBeAnotherProvider(t *testing.T) {
 	m := migrationOf([]api.Service{orders, replica, gcpSvc}, nil)
 	m.table.Select(orders.ID)
-	m.update(tuitest.KeyMsg("enter"))
+	m.Update(tuitest.KeyMsg("enter"))
 	if m.step != migTarget {
 		t.Fatalf("step %d", m.step)
 	}
@@ -384,7 +384,7 @@ func TestMigrationTargetMustBeAnotherProvider(t *testing.T) {
 		}
 	}
 	m.table.Select(replica.ID)
-	m.update(tuitest.KeyMsg("enter"))
+	m.Update(tuitest.KeyMsg("enter"))
 	if m.step != migTarget || !strings.Contains(m.stepErr, "no migration needed") {
 		t.Fatalf("same provider accepted: %q", m.stepErr)
 	}
@@ -402,8 +402,8 @@ func TestMigrationCopyHintWhileTyping(t *testing.T) {
 	if !m.editing || strings.Contains(out, "(y copies it)") || !strings.Contains(out, "(enter, then y copies it)") {
 		t.Fatalf("while typing the destination the copy step says:\n%s", out)
 	}
-	m.update(tuitest.KeyMsg("enter"))
-	if m.update(tuitest.KeyMsg("y")) == nil || m.dest.Value() != "gs://acme-gcp" {
+	m.Update(tuitest.KeyMsg("enter"))
+	if m.Update(tuitest.KeyMsg("y")) == nil || m.dest.Value() != "gs://acme-gcp" {
 		t.Fatalf("enter, then y: copied nothing or typed into %q", m.dest.Value())
 	}
 	if out := ansi.Strip(m.View()); !strings.Contains(out, "(y copies it)") {
@@ -429,21 +429,21 @@ func TestMigrationListsStartOnAChoosableService(t *testing.T) {
 		t.Fatalf("a refresh moved the cursor the user put on %s to %s", stopped.ID, got)
 	}
 	m.table.Select(orders.ID)
-	m.update(tuitest.KeyMsg("enter"))
-	m.update(tuitest.KeyMsg("enter")) // the target: analytics-gcp
+	m.Update(tuitest.KeyMsg("enter"))
+	m.Update(tuitest.KeyMsg("enter")) // the target: analytics-gcp
 	if m.step != migBackup || m.dstID != gcpSvc.ID {
 		t.Fatalf("step %d, target %q", m.step, m.dstID)
 	}
 	// back to the target step after the target became pending
-	m.update(backupform.CancelMsg{Form: m.form, Draft: m.form.Draft()})
+	m.Update(backupform.CancelMsg{Form: m.form, Draft: m.form.Draft()})
 	pending := gcpSvc
 	pending.Status = "pending_modifying"
 	m.setServices([]api.Service{stopped, orders, replica, pending})
-	m.update(tuitest.KeyMsg("esc"))
+	m.Update(tuitest.KeyMsg("esc"))
 	if m.step != migSource || m.table.SelectedID() != orders.ID {
 		t.Fatalf("back to the source: step %d on %s, want %s", m.step, m.table.SelectedID(), orders.ID)
 	}
-	m.update(tuitest.KeyMsg("enter"))
+	m.Update(tuitest.KeyMsg("enter"))
 	if got := m.table.SelectedID(); m.step != migTarget || got == gcpSvc.ID {
 		t.Fatalf("the target step starts on %s, which cannot be the target now", got)
 	}

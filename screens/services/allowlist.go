@@ -95,7 +95,8 @@ func (a *allowView) KeyMap() kit.Keys {
 	return kit.Keys{Short: b, Full: [][]key.Binding{append(b, t.Filter), {t.Up, t.Down}}}
 }
 
-func (a *allowView) setSize(w, h int) {
+// SetSize implements kit.Pane.
+func (a *allowView) SetSize(w, h int) {
 	a.width, a.height = w, h
 	a.table.SetSize(w, max(3, h-6))
 	a.input.SetWidth(max(10, min(50, w-10)))
@@ -154,7 +155,9 @@ func (a *allowView) validate() {
 	}
 }
 
-func (a *allowView) update(msg tea.Msg) tea.Cmd {
+// Update takes a key, a paste or a component message (the input's
+// cursor, the table's filter).
+func (a *allowView) Update(msg tea.Msg) tea.Cmd {
 	if a.adding || a.checking {
 		var cmd tea.Cmd
 		a.input, cmd = a.input.Update(msg)

@@ -378,7 +378,8 @@ func (c *credsView) KeyMap() kit.Keys {
 	return kit.KeysOf(b...)
 }
 
-func (c *credsView) setSize(w, h int) { c.width, c.height = w, h }
+// SetSize implements kit.Pane.
+func (c *credsView) SetSize(w, h int) { c.width, c.height = w, h }
 
 // load reads the credentials if the service is ready; before that the
 // view explains and waits (the listing keeps being polled).

@@ -488,7 +488,8 @@ func (f *createForm) focused() string {
 	return ""
 }
 
-func (f *createForm) setSize(w, h int) {
+// SetSize implements kit.Pane.
+func (f *createForm) SetSize(w, h int) {
 	f.width, f.height = w, max(5, h-2)
 	f.form.WithWidth(max(20, min(w-2, 100))).WithHeight(f.height)
 }
@@ -500,7 +501,8 @@ func (f *createForm) filtering() bool {
 	return ok && fl.GetFiltering()
 }
 
-func (f *createForm) update(msg tea.Msg) tea.Cmd {
+// Update passes a message to the huh form.
+func (f *createForm) Update(msg tea.Msg) tea.Cmd {
 	m, cmd := f.form.Update(msg)
 	if ff, ok := m.(*huh.Form); ok {
 		f.form = ff
@@ -533,7 +535,7 @@ func (s *Screen) openCreate() tea.Cmd {
 		taken = append(taken, v.Name)
 	}
 	s.form = newCreateForm(s.common, s.keys, s.draft, taken)
-	s.form.setSize(s.Size())
+	s.form.SetSize(s.Size())
 	s.mode = modeCreate
 	// after a refusal (the API's, or the request's own check), e goes to
 	// the field it names
@@ -618,6 +620,9 @@ var entryRe = regexp.MustCompile(`\{\n\s*("ip": "[^"]*")(,\s*"comment": "[^"]*")
 
 // reviewPane is the review of a service to create, before its launch.
 type reviewPane struct{ s *Screen }
+
+// SetSize implements kit.Pane: the review is drawn at the screen's size.
+func (r reviewPane) SetSize(int, int) {}
 
 // CapturesKeys implements kit.Pane.
 func (r reviewPane) CapturesKeys() bool { return false }

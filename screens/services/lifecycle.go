@@ -322,6 +322,9 @@ func (sv *scaleView) action() tea.Cmd {
 	})
 }
 
+// SetSize implements kit.Pane.
+func (sv *scaleView) SetSize(w, h int) { sv.width, sv.height = w, h }
+
 // CapturesKeys implements kit.Pane.
 func (sv *scaleView) CapturesKeys() bool { return false }
 
@@ -460,7 +463,7 @@ func (s *Screen) openScale(v api.Service) tea.Cmd {
 		return kit.RefuseReadOnly(s.common, "scale "+v.Name)
 	}
 	s.scale = newScaleView(s.common, s.keys, v)
-	s.scale.width, s.scale.height = s.Size()
+	s.scale.SetSize(s.Size())
 	s.mode = modeScale
 	return nil
 }

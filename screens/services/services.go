@@ -165,16 +165,16 @@ func (s *Screen) Resources() []kit.Resource {
 func (s *Screen) SetSize(w, h int) {
 	s.ListView.SetSize(w, h)
 	if s.form != nil {
-		s.form.setSize(w, h)
+		s.form.SetSize(w, h)
 	}
 	if s.allow != nil {
-		s.allow.setSize(w, h)
+		s.allow.SetSize(w, h)
 	}
 	if s.creds != nil {
-		s.creds.setSize(w, h)
+		s.creds.SetSize(w, h)
 	}
 	if s.scale != nil {
-		s.scale.width, s.scale.height = w, h
+		s.scale.SetSize(w, h)
 	}
 }
 
@@ -225,11 +225,11 @@ func (s *Screen) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
 	switch s.mode {
 	case modeCreate:
 		if s.form != nil {
-			return s, s.form.update(msg)
+			return s, s.form.Update(msg)
 		}
 	case modeAllow:
 		if s.allow != nil {
-			return s, s.allow.update(msg)
+			return s, s.allow.Update(msg)
 		}
 	case modeList:
 		return s, s.ListView.Update(msg)
@@ -323,7 +323,7 @@ func (s *Screen) onKey(msg tea.KeyPressMsg) tea.Cmd {
 			s.mode = modeList
 			return kit.Toast(kit.ToastInfo, "create cancelled; n brings back what you typed")
 		}
-		return s.form.update(msg)
+		return s.form.Update(msg)
 	case modeReview:
 		return s.onReviewKey(msg)
 	case modeCreds:
@@ -367,7 +367,7 @@ func (s *Screen) onKey(msg tea.KeyPressMsg) tea.Cmd {
 			return nil
 		}
 		s.creds = newCredsView(s.common, s.keys, v)
-		s.creds.setSize(s.Size())
+		s.creds.SetSize(s.Size())
 		s.mode = modeCreds
 		return s.creds.load()
 	case key.Matches(msg, k.StopStart):
@@ -392,7 +392,7 @@ func (s *Screen) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		}
 		s.allow = newAllowView(s.common, s.keys, v)
 		w, h := s.Size()
-		s.allow.setSize(w, h)
+		s.allow.SetSize(w, h)
 		s.mode = modeAllow
 		return nil
 	}
