@@ -181,6 +181,7 @@ func TestSoakUnderFaults(t *testing.T) {
 		}
 	}
 	knownServices := 0
+	sawStale := false
 	var deliver func(msg tea.Msg)
 	deliver = func(msg tea.Msg) {
 		switch msg := msg.(type) {
@@ -199,6 +200,12 @@ func TestSoakUnderFaults(t *testing.T) {
 		}
 		_, cmd := m.Update(msg)
 		spawn(cmd)
+		// a failed answer makes the header say so at once: looked for
+		// after each one, not only between keys, where a quick success
+		// may already have ended it
+		if r, ok := msg.(pollResultMsg); ok && r.err != nil && !sawStale {
+			sawStale = strings.Contains(ansi.Strip(m.Render()), "stale since")
+		}
 		if r, ok := msg.(pollResultMsg); ok && r.key == "services" {
 			lastServices = &r
 			if len(m.known) > 0 {
@@ -214,7 +221,6 @@ func TestSoakUnderFaults(t *testing.T) {
 
 	submitted := 0
 	var sends atomic.Int32 // Run calls: each submit, and each explicit resend
-	sawStale := false
 	rng := rand.New(rand.NewPCG(9, 9))
 	keys := []string{"1", "2", "3", "4", "5", "r", "tab", "j", "enter", "esc"}
 	pump := func(until time.Time, each func()) {
