@@ -1,6 +1,7 @@
 package restoreform
 
 import (
+	"fmt"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -70,6 +71,8 @@ type Confirm struct {
 	focus int
 	wrong bool
 	keys  confirmKeys
+	// top is the first line of the explanation shown (scrolled).
+	top int
 
 	width, height int
 }
@@ -78,6 +81,8 @@ type Confirm struct {
 // between the buttons once the focus is on them (Next's help covers them).
 type confirmKeys struct {
 	Confirm, Next, Prev, Back, Left, Right key.Binding
+	// More and Less scroll the explanation when it does not fit.
+	More, Less key.Binding
 }
 
 func newConfirmKeys() confirmKeys {
@@ -88,12 +93,21 @@ func newConfirmKeys() confirmKeys {
 		Back:    kit.Bind("esc", "back (keeps input)"),
 		Left:    key.NewBinding(key.WithKeys("left")),
 		Right:   key.NewBinding(key.WithKeys("right")),
+		More:    kit.BindHelp("pgdn/pgup", "scroll", "pgdown"),
+		Less:    key.NewBinding(key.WithKeys("pgup")),
 	}
 }
 
+// SetBackHelp words what esc does where the host does not keep what was
+// typed ("back" instead of "back (keeps input)").
+func (c *Confirm) SetBackHelp(desc string) { c.keys.Back.SetHelp("esc", desc) }
+
 // Keys lists the bindings the help shows (the footer of the Restores and
-// the Replication wizards).
+// the Replication wizards): the scroll too while the explanation is cut.
 func (c *Confirm) Keys() []key.Binding {
+	if c.Cut() { // second, so a narrow footer keeps it
+		return []key.Binding{c.keys.Confirm, c.keys.More, c.keys.Next, c.keys.Back}
+	}
 	return []key.Binding{c.keys.Confirm, c.keys.Next, c.keys.Back}
 }
 
@@ -163,6 +177,12 @@ func (c *Confirm) Update(msg tea.Msg) (ConfirmAnswer, tea.Cmd) {
 	}
 	k := c.keys
 	switch {
+	case key.Matches(kp, k.More):
+		c.scroll(1)
+		return ConfirmPending, nil
+	case key.Matches(kp, k.Less):
+		c.scroll(-1)
+		return ConfirmPending, nil
 	case key.Matches(kp, k.Back):
 		return ConfirmBack, nil
 	case key.Matches(kp, k.Next):
@@ -216,16 +236,27 @@ func (c *Confirm) next(d int) int {
 	return confirmFocusInput
 }
 
-// View renders the step within the SetSize area.
-func (c *Confirm) View() string {
+// layout is the step's text in three parts: the warning that stays on
+// top, the explanation that scrolls when the terminal is short (target,
+// source, what happens, the request), and the foot that always shows (the
+// previous refusal, the name to type, the buttons).
+func (c *Confirm) layout() (head, body, foot []string) {
 	th := c.common.Theme
-	w, h := c.width, c.height
+	w := c.width
 	name := c.Name()
 	wrap := func(s string, indent int) []string {
 		return strings.Split(kit.Wrap(s, max(10, w-indent), " ,/"), "\n")
 	}
-	var lines []string
-	lines = append(lines, " "+th.Error.Render("This erases ALL data in "+name+"."))
+	labelled := func(label, text string) {
+		for i, l := range wrap(text, 13) {
+			lb := th.Label.Render(label)
+			if i > 0 {
+				lb = strings.Repeat(" ", len(label))
+			}
+			body = append(body, "   "+lb+"  "+l)
+		}
+	}
+	head = []string{" " + th.Error.Render("This erases ALL data in "+name+".")}
 	status := c.Target.Status
 	if status == "" {
 		status = "unknown"
@@ -238,55 +269,52 @@ func (c *Confirm) View() string {
 	if where != "" {
 		target += "  " + where
 	}
-	lines = append(lines, "   "+th.Label.Render("Target ")+"  "+target+"  status: "+th.Status(status).Render(status))
+	labelled("Target ", target+"  status: "+status)
+	if last := len(body) - 1; strings.HasSuffix(body[last], " "+status) {
+		body[last] = strings.TrimSuffix(body[last], status) + th.Status(status).Render(status)
+	}
 	if !api.StatusIs(status, "ready", "stopped") {
 		for _, l := range wrap("! "+name+" is "+status+": the API may refuse a restore unless the service is ready or stopped", 5) {
-			lines = append(lines, "   "+th.Warn.Render(l))
+			body = append(body, "   "+th.Warn.Render(l))
 		}
 	}
-	for i, l := range wrap(c.Source, 13) {
-		label := th.Label.Render("Source ")
-		if i > 0 {
-			label = "       "
-		}
-		lines = append(lines, "   "+label+"  "+l)
-	}
-	lines = append(lines, "", " What happens:")
+	labelled("Source ", c.Source)
+	body = append(body, "", " What happens:")
 	for _, e := range Effects(name, c.SourceService) {
 		for i, l := range wrap(e, 6) {
 			p := "   " + th.Glyphs.Bullet + " "
 			if i > 0 {
 				p = "     "
 			}
-			lines = append(lines, p+l)
+			body = append(body, p+l)
 		}
 	}
-	var req []string
 	if c.Request != "" {
-		req = append(req, "")
+		body = append(body, "")
 		path := api.DefaultBackupPrefix + "/restores"
 		if c.common.Client != nil {
 			path = c.common.Client.BackupPath("/restores")
 		}
 		for _, l := range wrap("POST "+path+" "+c.Request, 2) {
-			req = append(req, " "+th.Code.Render(l))
+			body = append(body, " "+th.Code.Render(l))
 		}
 	}
 	if c.Err != "" {
-		lines = append(lines, "")
+		foot = append(foot, "")
 		text := "! the API refused it: " + c.Err
 		if c.Local {
 			text = "! " + c.Err
 		}
 		for _, l := range wrap(text, 2) {
-			lines = append(lines, " "+th.Error.Render(l))
+			foot = append(foot, " "+th.Error.Render(l))
 		}
-		lines = append(lines, " "+th.Muted.Render("everything else is kept; type the name again to retry, esc to change something"))
+		for _, l := range wrap("everything else is kept; type the name again to retry, esc to change something", 2) {
+			foot = append(foot, " "+th.Muted.Render(l))
+		}
 	}
-	tail := []string{"", " Type " + th.Bold.Render(name) + " to confirm:"}
-	tail = append(tail, " "+c.input.View())
+	foot = append(foot, "", " Type "+th.Bold.Render(name)+" to confirm:", " "+c.input.View())
 	if c.wrong {
-		tail = append(tail, " "+th.Error.Render("does not match: type the name exactly ("+name+")"))
+		foot = append(foot, " "+th.Error.Render("does not match: type the name exactly ("+name+")"))
 	}
 	back := "[ Back ]"
 	restore := "[ Restore: type the name first ]"
@@ -303,24 +331,69 @@ func (c *Confirm) View() string {
 	case confirmFocusRestore:
 		restoreR = th.ButtonOn.Render(restore)
 	}
-	tail = append(tail, " "+backR+"  "+restoreR)
-	// On a short terminal the request goes first (the review shows what
-	// is sent; the effects matter more), then the end of the
-	// explanation; never the input.
-	if room := h - len(tail) - len(lines); h > 0 && len(req) > room {
-		if room >= 2 {
-			req = append(req[:room-1], " "+th.Muted.Render(th.Glyphs.Ellipsis+" request cut: enlarge the terminal to read it"))
-		} else {
-			req = nil
+	foot = append(foot, " "+backR+"  "+restoreR)
+	return head, body, foot
+}
+
+// window is how the explanation shows: from line top, rows lines of it,
+// and whether it is cut (one more row then says what is above or below).
+// top is c.top within what the size allows.
+func (c *Confirm) window() (top, rows int, cut bool) {
+	head, body, foot := c.layout()
+	room := len(body)
+	if c.height > 0 {
+		room = c.height - len(head) - len(foot)
+	}
+	if len(body) <= room {
+		return 0, len(body), false
+	}
+	rows = max(0, room-1)
+	return min(c.top, len(body)-rows), rows, true
+}
+
+// Cut reports that the explanation does not fit and pgdown/pgup scroll it.
+func (c *Confirm) Cut() bool {
+	_, _, cut := c.window()
+	return cut
+}
+
+// scroll moves the explanation by a page (less one line, to keep context).
+func (c *Confirm) scroll(dir int) {
+	top, rows, cut := c.window()
+	if !cut {
+		return
+	}
+	_, body, _ := c.layout()
+	c.top = max(0, min(top+dir*max(1, rows-1), len(body)-rows))
+}
+
+// View renders the step within the SetSize area. On a short terminal the
+// explanation scrolls (pgdown, pgup) between the warning on top and the
+// name to type, which never leave the screen.
+func (c *Confirm) View() string {
+	th := c.common.Theme
+	head, body, foot := c.layout()
+	top, rows, cut := c.window()
+	lines := append([]string{}, head...)
+	if cut {
+		lines = append(lines, body[top:top+rows]...)
+		below := len(body) - top - rows
+		var more []string
+		if below > 0 {
+			more = append(more, fmt.Sprintf("pgdn: %d more lines", below))
 		}
+		if top > 0 {
+			more = append(more, fmt.Sprintf("pgup: %d above", top))
+		}
+		if c.height-len(head)-len(foot) > 0 {
+			lines = append(lines, " "+th.Muted.Render(th.Glyphs.Ellipsis+" "+strings.Join(more, ", ")))
+		}
+	} else {
+		lines = append(lines, body...)
 	}
-	lines = append(lines, req...)
-	if room := h - len(tail); h > 0 && len(lines) > room {
-		lines = append(lines[:max(0, room-1)], " "+th.Muted.Render(th.Glyphs.Ellipsis+" (enlarge the terminal to read everything)"))
-	}
-	lines = append(lines, tail...)
+	lines = append(lines, foot...)
 	for i, l := range lines {
-		lines[i] = ansi.Truncate(l, w, th.Glyphs.Ellipsis)
+		lines[i] = ansi.Truncate(l, c.width, th.Glyphs.Ellipsis)
 	}
 	return strings.Join(lines, "\n")
 }

@@ -3,6 +3,7 @@ package restoreform
 import (
 	"context"
 	"errors"
+	"fmt"
 	"reflect"
 	"slices"
 	"strings"
@@ -263,6 +264,79 @@ func TestRestoreConfirmSaysWhatHappens(t *testing.T) {
 	short := tuitest.View(cf)
 	if !strings.Contains(short, "Type dev-db to confirm:") || !strings.Contains(short, "[ Back ]") {
 		t.Fatalf("a short terminal lost the input:\n%s", short)
+	}
+}
+
+// TestRestoreConfirmScrollsOnAShortTerminal: at 60x16 the whole
+// explanation does not fit between the warning and the name to type; the
+// line under it says how much is below, pgdown shows what happens and the
+// request, pgup goes back, what was typed stays, and a refusal of the
+// previous attempt is never the part that is cut.
+func TestRestoreConfirmScrollsOnAShortTerminal(t *testing.T) {
+	c := tuitest.Common()
+	target := api.Service{ID: "dbtaf85489797", Name: "orders-prod", Status: "ready", Provider: "aws", Region: "us-east-1"}
+	cf := NewConfirm(c, target, "backup eae63e254f91 of orders-prod (incremental, 27m ago, 2.5 GiB) from managed storage",
+		"orders-prod", `{"service_id":"dbtaf85489797","key":"eae63e254f91"}`)
+	cf.SetSize(60, 12) // the wizard's body at 60x16
+	for _, k := range tuitest.Typed("orders") {
+		cf.Update(k)
+	}
+	view := func() string { return tuitest.View(cf) }
+	first := view()
+	if n := strings.Count(first, "\n") + 1; n > 12 {
+		t.Fatalf("%d lines in a 12-line area:\n%s", n, first)
+	}
+	for _, want := range []string{"This erases ALL data in orders-prod.", "status: ready", "more lines", "Type orders-prod to confirm:", "> orders", "[ Back ]"} {
+		if !strings.Contains(first, want) {
+			t.Errorf("the short confirmation lacks %q:\n%s", want, first)
+		}
+	}
+	if strings.Contains(first, "is erased and replaced") {
+		t.Fatalf("the test needs an explanation that does not fit:\n%s", first)
+	}
+	if keys := fmt.Sprint(cf.Keys()); !cf.Cut() || !strings.Contains(keys, "pgdn/pgup") {
+		t.Errorf("the help does not offer the scroll: %s", keys)
+	}
+	// pgdown until the end: every effect and the request were shown
+	seen := first
+	for range 6 {
+		cf.Update(tuitest.KeyMsg("pgdown"))
+		seen += view()
+	}
+	last := view()
+	for _, want := range []string{
+		"orders-prod is stopped if it is running",
+		"all data in orders-prod is erased and replaced by the",
+		"its default username and password are replaced by",
+		`POST /backup/v1/restores`,
+	} {
+		if !strings.Contains(seen, want) {
+			t.Errorf("pgdown never showed %q; last:\n%s", want, last)
+		}
+	}
+	if !strings.Contains(last, "pgup:") || strings.Contains(last, "pgdn:") {
+		t.Errorf("at the end the line does not say what is above (only):\n%s", last)
+	}
+	for _, want := range []string{"This erases ALL data in orders-prod.", "> orders"} {
+		if !strings.Contains(last, want) {
+			t.Errorf("scrolled, the confirmation lost %q:\n%s", want, last)
+		}
+	}
+	for range 6 {
+		cf.Update(tuitest.KeyMsg("pgup"))
+	}
+	if view() != first {
+		t.Errorf("pgup does not come back to the top:\n%s\nwant:\n%s", view(), first)
+	}
+	// a refusal stays in sight with the name to type
+	cf.Err, cf.Local = "400 Bad Request: the service is busy (trace 4bf92f3577b34da6)", false
+	if v := view(); !strings.Contains(v, "the service is busy") || !strings.Contains(v, "(trace 4bf92f3577b34da6)") || !strings.Contains(v, "Type orders-prod") {
+		t.Errorf("the refusal or the input is cut:\n%s", v)
+	}
+	// a tall terminal: nothing to scroll, nothing offered
+	cf.SetSize(100, 40)
+	if cf.Cut() || strings.Contains(view(), "pgdn") || strings.Contains(fmt.Sprint(cf.Keys()), "pgdn") {
+		t.Errorf("a confirmation that fits offers a scroll:\n%s", view())
 	}
 }
 
@@ -892,5 +966,23 @@ func TestRestoreGivenBackup(t *testing.T) {
 	}
 	if rec := Record(res, a.Tag.(Tag)); rec.Key != given.Key || rec.ServiceID != replica.ID {
 		t.Fatalf("restored %s into %s, want %s into %s", rec.Key, rec.ServiceID, given.Key, replica.ID)
+	}
+}
+
+// TestRefusalWrapsAtSixtyColumns: on a narrow terminal the refusal's first
+// sentence wraps whole instead of losing its end ("…the same cl~").
+func TestRefusalWrapsAtSixtyColumns(t *testing.T) {
+	c := tuitest.Common()
+	ref := &api.CrossProvider{Backup: "eae63e254f91", SourceProvider: "aws", TargetProvider: "gcp",
+		SourceService: api.Service{ID: "dbtaf85489797", Name: "orders-prod"},
+		Target:        api.Service{ID: "dbtgf82655032", Name: "analytics-gcp"}}
+	out := ansi.Strip(RefusalView(c, ref, 60))
+	for _, l := range strings.Split(out, "\n") {
+		if w := ansi.StringWidth(l); w > 60 {
+			t.Errorf("a line of %d cells at 60 columns: %q", w, l)
+		}
+	}
+	if flat := strings.Join(strings.Fields(out), " "); !strings.Contains(flat, "Not sent: a backup can be restored only within the same cloud provider.") {
+		t.Errorf("the first sentence is not whole:\n%s", out)
 	}
 }

@@ -179,7 +179,9 @@ func RefusalView(c *kit.Common, ref *api.CrossProvider, w int) string {
 		return strings.Split(kit.Wrap(s, max(10, w-indent), " ,/"), "\n")
 	}
 	var lines []string
-	lines = append(lines, " "+th.Error.Render("Not sent: a backup can be restored only within the same cloud provider."))
+	for _, l := range wrap("Not sent: a backup can be restored only within the same cloud provider.", 2) {
+		lines = append(lines, " "+th.Error.Render(l))
+	}
 	for _, l := range wrap(fmt.Sprintf("Backup %s of %s was taken on %s; %s (%s) runs on %s. The API would refuse this restore, so nothing was sent.",
 		ref.Backup, src, ref.SourceProvider, tgt, ref.Target.ID, ref.TargetProvider), 2) {
 		lines = append(lines, " "+l)
@@ -199,9 +201,16 @@ func RefusalView(c *kit.Common, ref *api.CrossProvider, w int) string {
 			lines = append(lines, p+l)
 		}
 	}
-	lines = append(lines, "",
-		"   "+th.Key.Render("m")+"    "+th.Desc.Render("start this migration now (guided, every step prefilled)"),
-		"   "+th.Key.Render("esc")+"  "+th.Desc.Render("choose another backup"))
+	lines = append(lines, "")
+	for _, kd := range [][2]string{{"m", "start this migration now (guided, every step prefilled)"}, {"esc", "choose another backup"}} {
+		for i, l := range wrap(kd[1], 8) {
+			k := "   " + th.Key.Render(kd[0]) + strings.Repeat(" ", 5-len(kd[0]))
+			if i > 0 {
+				k = strings.Repeat(" ", 8)
+			}
+			lines = append(lines, k+th.Desc.Render(l))
+		}
+	}
 	return strings.Join(lines, "\n")
 }
 

@@ -493,6 +493,7 @@ func (wz *wizard) openConfirm() {
 	req := replsetup.RestoreRequest(p)
 	body := fmt.Sprintf(`{"service_id":%q,"key":%q,"id":%q}`, req.ServiceID, req.Key, req.ID)
 	wz.confirm = restoreform.NewConfirm(wz.common, target, src, api.OrID(p.PrimaryName, p.PrimaryID), body)
+	wz.confirm.SetBackHelp("back") // the wizard's step again; the name is typed anew
 	wz.submitted = false
 }
 

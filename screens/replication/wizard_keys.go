@@ -127,10 +127,8 @@ func (wz *wizard) onKey(msg tea.KeyPressMsg) tea.Cmd {
 func (wz *wizard) KeyMap() kit.Keys {
 	k := wz.keys
 	w := wz.w
-	if wz.confirm != nil { // restoreform.Confirm's keys
-		return kit.KeysOf(kit.Bind("enter", "confirm"),
-			kit.Bind("tab", "buttons"),
-			kit.Bind("esc", "back"))
+	if wz.confirm != nil {
+		return kit.KeysOf(wz.confirm.Keys()...)
 	}
 	if w == nil {
 		return kit.KeysOf(k.Back)
