@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -70,7 +71,8 @@ nothing sent).
 				return err
 			}
 			ctx := cmd.Context()
-			if err := e.checkCreate(ctx, c.client, req, allowDup); err != nil {
+			before, err := e.checkCreate(ctx, c.client, req, allowDup)
+			if err != nil {
 				return err
 			}
 			s, err := c.client.CreateService(ctx, req)
@@ -85,12 +87,10 @@ nothing sent).
 			}
 			if cf.wait {
 				id := s.ID
-				if id == "" { // the answer was not read: find it by name
-					found, _, err := c.serviceByArg(cmd, "--name", req.Name)
-					if err != nil {
+				if id == "" { // the answer was not read: find it in the listing
+					if id, err = e.findCreated(ctx, c.client, req.Name, before, cf.poll); err != nil {
 						return err
 					}
-					id = found.ID
 				}
 				w := e.newWaiter(&cf, req.Name, "skytui services get "+kit.ShellQuote(req.Name))
 				if s, err = w.waitService(ctx, c.client, id, forReady); err != nil {
@@ -123,7 +123,12 @@ nothing sent).
 // (unless allowDup) is a usage error, nothing sent. A listing that cannot
 // be read is said on stderr and its check left to the API; so is an empty
 // one (offered).
-func (e *env) checkCreate(ctx context.Context, c *api.Client, req api.CreateServiceRequest, allowDup bool) error {
+//
+// It returns the IDs of the services that have the name already (nil when
+// the services could not be read), so that a create whose answer cannot be
+// read can tell the new service from them.
+func (e *env) checkCreate(ctx context.Context, c *api.Client, req api.CreateServiceRequest, allowDup bool) (map[string]bool, error) {
+	var before map[string]bool
 	// read reports whether a listing was read; one that was not is said on
 	// stderr (and an interrupt ends the command)
 	var stop error
@@ -183,22 +188,67 @@ func (e *env) checkCreate(ctx context.Context, c *api.Client, req api.CreateServ
 				}
 			}
 		}
-		if allowDup {
+		svcs, err := c.ListServices(ctx)
+		if allowDup && err != nil && ctx.Err() == nil {
+			return nil // no name to check; the new service is then told by its name alone
+		}
+		if !read("services", "--name", err) {
 			return nil
 		}
-		if svcs, err := c.ListServices(ctx); read("services", "--name", err) {
-			for _, s := range svcs {
-				if strings.EqualFold(strings.TrimSpace(s.Name), req.Name) {
-					return usageErrf("--name %s: service %s is named %s already, and commands that take a name would then need the ID; pass --allow-duplicate-name to create another (nothing was sent)", req.Name, s.ID, s.Name)
-				}
+		before = map[string]bool{}
+		for _, s := range svcs {
+			if !strings.EqualFold(strings.TrimSpace(s.Name), req.Name) {
+				continue
 			}
+			if !allowDup {
+				return usageErrf("--name %s: service %s is named %s already, and commands that take a name would then need the ID; pass --allow-duplicate-name to create another (nothing was sent)", req.Name, s.ID, s.Name)
+			}
+			before[s.ID] = true
 		}
 		return nil
 	}
 	if err := check(); err != nil {
-		return err
+		return nil, err
 	}
-	return stop
+	return before, stop
+}
+
+// findCreated finds the service a create made whose answer could not be
+// read: the one named name that is not among before (the services that
+// had the name already; nil when they could not be read, and then the
+// name must be the only one). The listing may lag behind the create, so it
+// is read every poll for up to a minute. A service that cannot be told
+// apart is an error that says the create was accepted and how to follow it.
+func (e *env) findCreated(ctx context.Context, c *api.Client, name string, before map[string]bool, poll time.Duration) (string, error) {
+	begin := time.Now()
+	for {
+		svcs, err := c.ListServices(ctx)
+		var ids []string
+		for _, s := range svcs {
+			if strings.EqualFold(strings.TrimSpace(s.Name), name) && !before[s.ID] {
+				ids = append(ids, s.ID)
+			}
+		}
+		switch {
+		case ctx.Err() != nil:
+			return "", ctx.Err()
+		case err == nil && len(ids) == 1:
+			return ids[0], nil
+		case err == nil && len(ids) > 1:
+			return "", fmt.Errorf("the create was accepted, but its answer could not be read and %d services named %s are new to the listing (%s): wait for yours with `skytui wait service ID`", len(ids), name, strings.Join(ids, ", "))
+		case time.Since(begin) >= changeSettles:
+			why := "it is not in the listing yet"
+			if err != nil {
+				why = "the services could not be read: " + firstLine(err)
+			}
+			return "", fmt.Errorf("the create was accepted, but its answer could not be read and %s: check with `skytui services list` before creating it again", why)
+		}
+		select {
+		case <-ctx.Done():
+			return "", ctx.Err()
+		case <-time.After(max(poll, 10*time.Millisecond)):
+		}
+	}
 }
 
 // wideAllow refuses, unless --yes, an allow-list entry that opens a service

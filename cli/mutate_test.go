@@ -632,6 +632,24 @@ func TestCreateNameTakenAndListingsUnread(t *testing.T) {
 	if posts() != 1 {
 		t.Fatalf("%d POSTs with --allow-duplicate-name, want 1", posts())
 	}
+	// a third of that name whose answer cannot be read: --wait follows the
+	// one that was not there before, not one of the two that were
+	olds := map[string]bool{}
+	for _, s := range decodeJSON[[]map[string]any](t, h.ok(h.live("services", "list", "-o", "json")...)) {
+		if s["name"] == sandbox.DemoAnalytics {
+			olds[s["id"].(string)] = true
+		}
+	}
+	if err := sb.ArmFault(sandbox.ArmedFault{Kind: sandbox.AnswerUnreadable, Method: "POST", Path: "/provisioning/v1/services"}); err != nil {
+		t.Fatal(err)
+	}
+	stdout, stderr, code := h.script(h.live(append(base, "--name", sandbox.DemoAnalytics, "--allow-duplicate-name", "--wait", "--poll-interval", "20ms", "-o", "json")...)...)
+	if code != 0 || !strings.HasPrefix(stderr, "skytui: accepted; the answer could not be read: ") {
+		t.Fatalf("unreadable create --wait: exit %d\n%s", code, stderr)
+	}
+	if got := decodeJSON[map[string]any](t, stdout); len(olds) != 2 || olds[fmt.Sprint(got["id"])] || got["status"] != "ready" {
+		t.Fatalf("followed %v (the services named so before: %v)", got, olds)
+	}
 
 	// the regions and the services cannot be read: said, and sent anyway;
 	// the API refuses the region itself (exit 1)
@@ -646,7 +664,7 @@ func TestCreateNameTakenAndListingsUnread(t *testing.T) {
 	}))
 	t.Cleanup(front.Close)
 	h.url = front.URL
-	stdout, stderr, code := h.script(h.live(append(base, "--name", "cli-unread")...)...)
+	stdout, stderr, code = h.script(h.live(append(base, "--name", "cli-unread")...)...)
 	for _, want := range []string{
 		"skytui: services create: the regions of aws could not be read (403 Forbidden",
 		"--region is not checked here: the API judges it\n",
@@ -657,11 +675,11 @@ func TestCreateNameTakenAndListingsUnread(t *testing.T) {
 			t.Errorf("stderr lacks %q:\n%s", want, stderr)
 		}
 	}
-	if code != 0 || !strings.Contains(stdout, "cli-unread") || posts() != 2 {
+	if code != 0 || !strings.Contains(stdout, "cli-unread") || posts() != 3 {
 		t.Errorf("exit %d, %d POSTs\n%s", code, posts(), stdout)
 	}
 	_, stderr, code = h.script(h.live(append(base, "--name", "cli-unread2", "--region", "xx-1")...)...)
-	if code != exitFailed || !strings.Contains(stderr, "the API judges it") || !strings.Contains(stderr, `unknown region "xx-1"`) || posts() != 3 {
+	if code != exitFailed || !strings.Contains(stderr, "the API judges it") || !strings.Contains(stderr, `unknown region "xx-1"`) || posts() != 4 {
 		t.Errorf("unchecked bad region: exit %d, %d POSTs\n%s", code, posts(), stderr)
 	}
 }
