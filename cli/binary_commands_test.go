@@ -427,12 +427,23 @@ func TestBinaryBackupToOwnBucket(t *testing.T) {
 // newestFull is the newest succeeded full backup of a service in managed
 // storage, from `backups list -o json`: its key and when it ended.
 func (h *binSandbox) newestFull(service string) (key string, end time.Time) {
+	return h.newestFullAt(service, time.Time{})
+}
+
+// newestFullAt is the newest full backup in managed storage that had ended
+// at the sandbox's moment at (zero: now): a test that checks what a
+// command chose compares with what there was when it chose, not with a
+// nightly the sandbox's fast clock has taken since.
+func (h *binSandbox) newestFullAt(service string, at time.Time) (key string, end time.Time) {
 	h.t.Helper()
 	start := ""
 	for _, b := range jsonOf[[]map[string]any](h.t, first(h.run(0, "backups", "list", "--service", service, "--status", "succeeded", "-o", "json"))) {
+		e, _ := time.Parse(time.RFC3339, fmt.Sprint(b["end_time"]))
+		if !at.IsZero() && e.After(at) {
+			continue
+		}
 		if s, _ := b["start_time"].(string); b["type"] == "full" && b["is_external_storage"] == false && s > start {
-			start, key = s, b["id"].(string)
-			end, _ = time.Parse(time.RFC3339, b["end_time"].(string))
+			start, key, end = s, b["id"].(string), e
 		}
 	}
 	if key == "" {

@@ -1,12 +1,14 @@
 package cli
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/skytui/skytui/sandbox"
 )
@@ -108,9 +110,12 @@ func TestBinaryREADMERunbook(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := jsonOf[map[string]any](t, string(b))
-	key, _ := h.newestFull(sandbox.DemoOrders)
-	if r["status"] != "Succeeded" || r["service_name"] != sandbox.DemoStaging || r["key"] != key {
-		t.Errorf("restore.json: %v (the newest full backup is %s)", r, key)
+	// the newest when the restore was made (the sandbox's fast clock may
+	// have taken the nightly since)
+	made, _ := time.Parse(time.RFC3339, fmt.Sprint(r["created_at"]))
+	key, _ := h.newestFullAt(sandbox.DemoOrders, made)
+	if r["status"] != "Succeeded" || r["service_name"] != sandbox.DemoStaging || r["key"] != key || made.IsZero() {
+		t.Errorf("restore.json: %v (the newest full backup then was %s)", r, key)
 	}
 	stagingCreds := first(h.exec("", 0, "services", "credentials", sandbox.DemoStaging, "-o", "json")) // holds the secret
 	if jsonOf[map[string]any](t, stagingCreds)["password"] != jsonOf[map[string]any](t, prodCreds)["password"] {
