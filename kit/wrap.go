@@ -1,6 +1,7 @@
 package kit
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
@@ -31,4 +32,12 @@ func Wrap(s string, limit int, breakpoints ...string) string {
 	}
 	kept := strings.NewReplacer(pairs...).Replace(s)
 	return strings.ReplaceAll(ansi.Wrap(kept, limit, bp), nbHyphen, "-")
+}
+
+// Count is n with the word that goes with it: "1 entry", "3 entries".
+func Count(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
 }

@@ -513,9 +513,9 @@ func (d *logDialog) View() string {
 	th := d.common.Theme
 	inner := d.inner()
 	title := "Message log"
-	count := plural(len(d.log.entries), "entry", "entries") + ", newest last"
+	count := kit.Count(len(d.log.entries), "entry", "entries") + ", newest last"
 	if d.filter != "" {
-		count = fmt.Sprintf("%d of %s match", len(d.shown), plural(len(d.log.entries), "entry", "entries"))
+		count = fmt.Sprintf("%d of %s match", len(d.shown), kit.Count(len(d.log.entries), "entry", "entries"))
 	}
 	if n := d.log.dropped(); n > 0 {
 		count += fmt.Sprintf(" (%d older let go)", n)
@@ -582,11 +582,4 @@ func (m *Model) relayoutLog() {
 			l.layout()
 		}
 	}
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return fmt.Sprintf("%d %s", n, many)
 }

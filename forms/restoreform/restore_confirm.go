@@ -380,7 +380,7 @@ func (c *Confirm) View() string {
 		below := len(body) - top - rows
 		var more []string
 		if below > 0 {
-			more = append(more, fmt.Sprintf("pgdn: %d more lines", below))
+			more = append(more, "pgdn: "+kit.Count(below, "more line", "more lines"))
 		}
 		if top > 0 {
 			more = append(more, fmt.Sprintf("pgup: %d above", top))
