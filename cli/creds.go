@@ -66,44 +66,28 @@ sent. Secrets are read without echo, never from the command line.`,
 	add := &cobra.Command{Use: "add", Short: "Store a named bucket credential"}
 	add.AddCommand(gcs, s3)
 
+	var listOut string
+	var listNoHeaders bool
 	list := &cobra.Command{
 		Use:   "list",
-		Short: "List stored bucket credentials (names and kinds, never secrets)",
-		Args:  cobra.NoArgs,
+		Short: "List stored bucket credentials (names, kinds and identities, never secrets)",
+		Long: `List stored bucket credentials: name, kind and identity (a GCS key's
+client e-mail, an S3 key's access key ID and region), never a secret.
+
+Output: an aligned table (-o table, the default) followed by where the
+credentials are kept, or one JSON document (-o json: an array of
+{"name", "kind", "client_email" or "access_key_id" and "region"}).
+--no-headers leaves out the table's header line and the line after it.`,
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			st, err := e.openStore(e.prompter().Passphrase)
-			if err != nil {
-				return err
+			if listOut != outTable && listOut != outJSON {
+				return usageErrf("-o %q: must be table or json", listOut)
 			}
-			infos, err := st.ListBucketCredentials()
-			if err != nil {
-				return err
-			}
-			if len(infos) == 0 {
-				fmt.Fprintf(e.stdout, "No bucket credentials in %s. Add one with `skytui creds add gcs NAME --key-file F` or `skytui creds add s3 NAME`.\n", storePlace(st.Backend()))
-				return nil
-			}
-			tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
-			fmt.Fprintln(tw, "NAME\tKIND\tIDENTITY")
-			for _, in := range infos {
-				ident := ""
-				if c, err := st.BucketCredential(in.Name); err == nil {
-					switch c := c.(type) {
-					case keystore.GCSCredential:
-						ident = c.ClientEmail()
-					case keystore.S3Credential:
-						ident = c.AccessKeyID + " (" + c.Region + ")"
-					}
-				} else {
-					ident = "unreadable: " + err.Error()
-				}
-				fmt.Fprintf(tw, "%s\t%s\t%s\n", in.Name, in.Kind, ident)
-			}
-			tw.Flush()
-			fmt.Fprintf(e.stdout, "(stored in %s)\n", storeWhere(st.Backend()))
-			return nil
+			return e.listCreds(listOut == outJSON, listNoHeaders)
 		},
 	}
+	list.Flags().StringVarP(&listOut, "output", "o", outTable, "output format: table or json (names, kinds and identities; never secrets)")
+	list.Flags().BoolVar(&listNoHeaders, "no-headers", false, "leave out the header line of the table and the line saying where the credentials are kept (for shell loops)")
 	remove := &cobra.Command{
 		Use:   "remove NAME",
 		Short: "Remove a stored bucket credential",
@@ -122,6 +106,71 @@ sent. Secrets are read without echo, never from the command line.`,
 	}
 	cmd.AddCommand(add, list, remove)
 	return cmd
+}
+
+// credRecord is a stored bucket credential as `creds list -o json` gives
+// it: what identifies it, never its secret.
+type credRecord struct {
+	Name        string `json:"name"`
+	Kind        string `json:"kind"`
+	ClientEmail string `json:"client_email,omitempty"`  // gcs
+	AccessKeyID string `json:"access_key_id,omitempty"` // s3
+	Region      string `json:"region,omitempty"`        // s3
+	Unreadable  string `json:"unreadable,omitempty"`    // why the stored value could not be read
+}
+
+func (e *env) listCreds(asJSON, noHeaders bool) error {
+	st, err := e.openStore(e.prompter().Passphrase)
+	if err != nil {
+		return err
+	}
+	infos, err := st.ListBucketCredentials()
+	if err != nil {
+		return err
+	}
+	records := make([]credRecord, 0, len(infos))
+	for _, in := range infos {
+		r := credRecord{Name: in.Name, Kind: in.Kind}
+		c, err := st.BucketCredential(in.Name)
+		switch c := c.(type) {
+		case keystore.GCSCredential:
+			r.ClientEmail = c.ClientEmail()
+		case keystore.S3Credential:
+			r.AccessKeyID, r.Region = c.AccessKeyID, c.Region
+		}
+		if err != nil {
+			r.Unreadable = err.Error()
+		}
+		records = append(records, r)
+	}
+	if asJSON {
+		return writeJSON(e.stdout, records)
+	}
+	if len(records) == 0 {
+		if !noHeaders {
+			fmt.Fprintf(e.stdout, "No bucket credentials in %s. Add one with `skytui creds add gcs NAME --key-file F` or `skytui creds add s3 NAME`.\n", storePlace(st.Backend()))
+		}
+		return nil
+	}
+	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+	if !noHeaders {
+		fmt.Fprintln(tw, "NAME\tKIND\tIDENTITY")
+	}
+	for _, r := range records {
+		ident := r.ClientEmail
+		switch {
+		case r.Unreadable != "":
+			ident = "unreadable: " + r.Unreadable
+		case r.AccessKeyID != "":
+			ident = r.AccessKeyID + " (" + r.Region + ")"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\n", cell(r.Name), cell(r.Kind), cell(ident))
+	}
+	tw.Flush()
+	if !noHeaders {
+		fmt.Fprintf(e.stdout, "(stored in %s)\n", storeWhere(st.Backend()))
+	}
+	return nil
 }
 
 func (e *env) putCred(c keystore.BucketCredential) error {

@@ -73,6 +73,34 @@ func usageArgs(check cobra.PositionalArgs) cobra.PositionalArgs {
 	}
 }
 
+// usageTree makes every usage error of the command tree under root exit
+// 2: a flag that does not parse (the flag error function every command
+// inherits from root), an argument a command does not take, and an
+// unknown verb after a noun that only holds verbs (auth, creds, creds add),
+// which cobra would answer with the noun's help and exit 0.
+func usageTree(root *cobra.Command) {
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageErr(err) })
+	var walk func(c *cobra.Command)
+	walk = func(c *cobra.Command) {
+		switch {
+		case !c.Runnable() && c.HasSubCommands():
+			c.Args = cobra.ArbitraryArgs
+			c.RunE = func(cmd *cobra.Command, args []string) error {
+				if len(args) > 0 {
+					return usageErrf("unknown command %q for %q", args[0], cmd.CommandPath())
+				}
+				return cmd.Help()
+			}
+		case c.Args != nil:
+			c.Args = usageArgs(c.Args)
+		}
+		for _, sub := range c.Commands() {
+			walk(sub)
+		}
+	}
+	walk(root)
+}
+
 // Output formats.
 const (
 	outTable = "table"
@@ -95,8 +123,6 @@ func (f *outputFlags) register(cmd *cobra.Command) {
 	pf.StringVar(&f.apiURL, "api-url", "", "API base URL, overriding the profile's (HTTPS unless loopback)")
 	pf.StringVarP(&f.output, "output", "o", outTable, "output format: table, wide (more columns) or json (the API's records, one document)")
 	pf.BoolVar(&f.noHeaders, "no-headers", false, "leave out the header line of a table (for shell loops)")
-	// a flag that does not parse is a usage error: exit 2
-	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageErr(err) })
 }
 
 func (f *outputFlags) validate() error {

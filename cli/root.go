@@ -91,6 +91,7 @@ the command line.`,
 	cmd.AddCommand(scriptCmds(e)...)
 	addCompletions(e, cmd)
 	strictCompletionCmd(cmd)
+	usageTree(cmd)
 	return cmd
 }
 

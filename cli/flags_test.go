@@ -1,0 +1,98 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"testing"
+
+	"github.com/spf13/cobra"
+)
+
+// TestEveryCommandsBadFlagIsUsage: an unknown flag is a usage error, exit
+// 2, on every command of the tree (the root, auth, creds, sandbox,
+// version, completion and help as the commands for scripts), as the
+// README's exit statuses say.
+func TestEveryCommandsBadFlagIsUsage(t *testing.T) {
+	h := newHarness(t)
+	root := newRootCmd(h.newEnv("", io.Discard, io.Discard))
+	root.InitDefaultHelpCmd()
+	var paths [][]string
+	var walk func(c *cobra.Command, path []string)
+	walk = func(c *cobra.Command, path []string) {
+		if !c.DisableFlagParsing {
+			paths = append(paths, path)
+		}
+		for _, sub := range c.Commands() {
+			walk(sub, append(append([]string{}, path...), sub.Name()))
+		}
+	}
+	walk(root, nil)
+	if len(paths) < 40 {
+		t.Fatalf("only %d commands walked", len(paths))
+	}
+	for _, p := range paths {
+		for _, bad := range []string{"--bogus", "-Z"} {
+			a := append(append([]string{}, p...), bad)
+			_, stderr, code := h.script(a...)
+			if code != exitUsage || !strings.Contains(stderr, "unknown") {
+				t.Errorf("skytui %s: exit %d, want %d (usage)\nstderr: %s", strings.Join(a, " "), code, exitUsage, stderr)
+			}
+		}
+	}
+}
+
+// TestBadArgumentIsUsage: an argument the root or a command outside the
+// commands for scripts does not take is a usage error too.
+func TestBadArgumentIsUsage(t *testing.T) {
+	h := newHarness(t)
+	for _, a := range [][]string{
+		{"bogus"},
+		{"version", "extra"},
+		{"auth", "status", "extra"},
+		{"creds", "remove"},
+		{"sandbox", "extra"},
+		{"auth", "bogus"},
+		{"creds", "add", "bogus"},
+		{"creds", "list", "-o", "yaml"},
+	} {
+		_, stderr, code := h.script(a...)
+		if code != exitUsage {
+			t.Errorf("skytui %s: exit %d, want %d (usage)\nstderr: %s", strings.Join(a, " "), code, exitUsage, stderr)
+		}
+	}
+	// a noun alone still shows its help
+	if out, err := h.run("", "auth"); err != nil || !strings.Contains(out, "login") {
+		t.Errorf("skytui auth: %v\n%s", err, out)
+	}
+}
+
+// TestCredsListJSON: creds list takes -o json as the other lists do: the
+// names, kinds and identities as one document, never a secret; and
+// --no-headers leaves only the rows.
+func TestCredsListJSON(t *testing.T) {
+	h := newHarness(t)
+	if out, err := h.run("", "creds", "list", "-o", "json"); err != nil || strings.TrimSpace(out) != "[]" {
+		t.Errorf("no credentials: %v %q", err, out)
+	}
+	const secret = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"
+	if out, err := h.run(secret+"\n", "creds", "add", "s3", "backups", "--access-key-id", "AKIAEXAMPLE", "--region", "eu-west-1"); err != nil {
+		t.Fatalf("%v %s", err, out)
+	}
+	stdout, stderr, err := h.runSplit("creds", "list", "-o", "json")
+	if err != nil || stderr != "" {
+		t.Fatalf("%v %s", err, stderr)
+	}
+	got := decodeJSON[[]map[string]string](t, stdout)
+	want := map[string]string{"name": "backups", "kind": "s3", "access_key_id": "AKIAEXAMPLE", "region": "eu-west-1"}
+	if len(got) != 1 || fmt.Sprint(got[0]) != fmt.Sprint(want) {
+		t.Errorf("creds list -o json = %v, want [%v]", got, want)
+	}
+	if strings.Contains(stdout, secret) {
+		t.Fatal("creds list -o json printed the secret")
+	}
+	stdout, _, err = h.runSplit("creds", "list", "--no-headers")
+	if err != nil || strings.Fields(stdout)[0] != "backups" || strings.Count(stdout, "\n") != 1 {
+		t.Errorf("creds list --no-headers: %v %q", err, stdout)
+	}
+}
