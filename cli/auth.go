@@ -72,6 +72,13 @@ func (e *env) authLogin(ctx context.Context, f authFlags) error {
 	if err != nil {
 		return err
 	}
+	return e.loginSession(ctx, s, f)
+}
+
+// loginSession is auth login in a session already open: its keystore, so
+// an encrypted file's passphrase asked (or set) once serves the whole run.
+// f.profile and f.apiURL must be the ones s was opened with.
+func (e *env) loginSession(ctx context.Context, s *session, f authFlags) error {
 	if f.org != "" {
 		s.profile.Org = f.org
 	}

@@ -152,7 +152,7 @@ func (e *env) runTUI(cmd *cobra.Command, f rootFlags) error {
 		}
 		defer os.RemoveAll(stateDir)
 		opts.ReplicationStore = &replsetup.Store{Path: filepath.Join(stateDir, replsetup.StateFileName)}
-		return tui.Run(ctx, opts)
+		return e.runUI(ctx, opts)
 	}
 
 	s, err := e.openSession(f.profile, f.apiURL)
@@ -162,8 +162,9 @@ func (e *env) runTUI(cmd *cobra.Command, f rootFlags) error {
 	key, _, err := s.apiKey()
 	if errors.Is(err, keystore.ErrNotFound) && s.store.Backend().Name() == keystore.BackendFile {
 		// the encrypted file's passphrase is asked on the terminal, so the
-		// key is too, before the UI takes the terminal over
-		if err := e.authLogin(ctx, authFlags{profile: s.profile.Name, apiURL: f.apiURL}); err != nil {
+		// key is too, before the UI takes the terminal over; into this
+		// session's keystore, whose passphrase is then known (asked once)
+		if err := e.loginSession(ctx, s, authFlags{profile: s.profile.Name, apiURL: f.apiURL}); err != nil {
 			return err
 		}
 		key, _, err = s.apiKey()
@@ -196,7 +197,7 @@ func (e *env) runTUI(cmd *cobra.Command, f rootFlags) error {
 	}
 	e.tuiActive.Store(true)
 	defer e.tuiActive.Store(false)
-	return tui.Run(ctx, opts)
+	return e.runUI(ctx, opts)
 }
 
 type sandboxFlags struct {

@@ -35,6 +35,17 @@ type env struct {
 	// setupSteps, when set, stands in front of the engine whose calls are
 	// replication setup's steps (tests make a step answer otherwise).
 	setupSteps func(*replsetup.Engine) setupSteps
+	// tuiRun, when set, stands in for tui.Run (tests see the options the
+	// terminal UI would start with).
+	tuiRun func(context.Context, tui.Options) error
+}
+
+// runUI runs the terminal UI with opts.
+func (e *env) runUI(ctx context.Context, opts tui.Options) error {
+	if e.tuiRun != nil {
+		return e.tuiRun(ctx, opts)
+	}
+	return tui.Run(ctx, opts)
 }
 
 func defaultEnv(version string) *env {
