@@ -370,7 +370,9 @@ func (l *ListView) KeyMap(short []key.Binding, screen ...key.Binding) Keys {
 	first := append(append([]key.Binding{k.Detail}, screen...), k.ScrollDown, k.ScrollUp)
 	if l.showDetail && len(short) > 0 {
 		// the pane is open: how to scroll it and close it come first
-		scroll := BindHelp("J/K", "scroll", k.ScrollDown.Keys()...)
+		// named by the bindings' own keys (J/K unless a screen changed them)
+		scroll := BindHelp(k.ScrollDown.Help().Key+"/"+k.ScrollUp.Help().Key, "scroll",
+			slices.Concat(k.ScrollDown.Keys(), k.ScrollUp.Keys())...)
 		back := k.Back
 		if !l.pinned {
 			back = BindHelp(k.Back.Help().Key, "close", k.Back.Keys()...)

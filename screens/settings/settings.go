@@ -98,7 +98,9 @@ func New(c *kit.Common) *Screen {
 		{Title: "KIND", Min: 6, Max: 15, Priority: 8},
 		{Title: "IDENTITY", Min: 16, Priority: 9},
 	})
-	// K is the API key here: the pane scrolls up with ctrl+u
+	// K is the API key here: the pane scrolls with ctrl+d/ctrl+u, which
+	// the footer and the help name (J alone would scroll one way only)
+	s.Keys.ScrollDown = kit.Bind("ctrl+d", "scroll details down")
 	s.Keys.ScrollUp = kit.Bind("ctrl+u", "scroll details up")
 	s.DetailOf = s.detailOf
 	return s

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -480,5 +481,65 @@ func TestRefusalAfterTheSecretKeepsIt(t *testing.T) {
 	d.key("enter") // the region, kept
 	if s3 := d.storedS3(st, "archive"); s3.SecretAccessKey != "wJalrSECRET" || s3.AccessKeyID != "AKIAEXAMPLE" {
 		t.Errorf("stored %+v", s3)
+	}
+}
+
+// TestDetailScrollKeysAreTheOnesListed: K is the API key in Settings, so
+// with the detail shown the footer and the help name the keys that scroll
+// it (ctrl+d/ctrl+u), never K, and those keys scroll it; K still asks for
+// the key.
+func TestDetailScrollKeysAreTheOnesListed(t *testing.T) {
+	st := newStore(t)
+	if err := st.PutBucketCredential(keystore.S3Credential{Name: "archive", AccessKeyID: "AKIAEXAMPLE", SecretAccessKey: "x", Region: "eu-west-1"}); err != nil {
+		t.Fatal(err)
+	}
+	d := newDriver(t, st, 60, 12)
+	d.key("enter")
+	if !d.s.DetailShown() {
+		t.Fatal("enter should show the detail")
+	}
+	km := d.s.KeyMap()
+	var footer []string
+	for _, b := range km.ShortHelp() {
+		footer = append(footer, b.Help().Key+" "+b.Help().Desc)
+	}
+	if !slices.Contains(footer, "ctrl+d/ctrl+u scroll") {
+		t.Errorf("the footer should name the scroll keys: %q", footer)
+	}
+	// every key listed (footer and help) does one thing: K is the API key
+	meaning := map[string]string{}
+	for _, group := range append(km.FullHelp(), km.ShortHelp()) {
+		for _, b := range group {
+			for _, k := range b.Keys() {
+				desc := b.Help().Desc
+				switch {
+				case strings.Contains(desc, "scroll"):
+					desc = "scroll"
+				case desc == "close": // esc hides the pane: its "back"
+					desc = "back"
+				}
+				if m, ok := meaning[k]; ok && m != desc {
+					t.Errorf("key %s is listed as %q and as %q", k, m, desc)
+				}
+				meaning[k] = desc
+			}
+			if strings.Contains(b.Help().Key, "K") && b.Help().Desc != "enter API key" {
+				t.Errorf("the help lists %q %q: K enters the API key here", b.Help().Key, b.Help().Desc)
+			}
+		}
+	}
+	before := d.view()
+	d.send(tuitest.KeyMsg("ctrl+d"))
+	after := d.view()
+	if after == before {
+		t.Fatalf("ctrl+d did not scroll the detail:\n%s", after)
+	}
+	d.send(tuitest.KeyMsg("ctrl+u"))
+	if d.view() != before {
+		t.Errorf("ctrl+u did not scroll back:\n%s", d.view())
+	}
+	d.key("K")
+	if d.logins != 1 {
+		t.Error("K should still ask for the API key with the detail shown")
 	}
 }
