@@ -124,6 +124,10 @@ func (s *Screen) KeyMap() help.KeyMap {
 		return kit.KeysOf(k.FormNext, k.FormPrev, k.FormCancel)
 	}
 	b := []key.Binding{k.Add, k.Remove, k.Key, k.Reload}
+	if s.common.Demo {
+		// the demo's sandbox needs no key: K only says so
+		b = []key.Binding{k.Add, k.Remove, k.Reload}
+	}
 	return s.ListView.KeyMap(b, b...)
 }
 
@@ -172,9 +176,9 @@ const keystoreKey kit.Key[*loadedMsg] = "settings/keystore"
 // Resources implements kit.Screen: the keystore's listing (nothing of the
 // API is polled here).
 func (s *Screen) Resources() []kit.Resource {
-	st, profile := s.common.Secrets, s.common.Profile
+	st, profile, demo := s.common.Secrets, s.common.Profile, s.common.Demo
 	return []kit.Resource{keystoreKey.Resource(func(context.Context) (*loadedMsg, error) {
-		m := read(0, st, profile)
+		m := read(0, st, profile, demo)
 		return &m, nil
 	}, nil)}
 }
@@ -190,11 +194,15 @@ func (s *Screen) Open(string) tea.Cmd { return s.load() }
 
 func (s *Screen) load() tea.Cmd {
 	s.gen++
-	gen, st, profile := s.gen, s.common.Secrets, s.common.Profile
-	return func() tea.Msg { return read(gen, st, profile) }
+	gen, st, profile, demo := s.gen, s.common.Secrets, s.common.Profile, s.common.Demo
+	return func() tea.Msg { return read(gen, st, profile, demo) }
 }
 
-func read(gen int, st *keystore.Store, profile string) loadedMsg {
+// demoKeyInfo is the API key's line in the demo, whose sandbox takes no
+// key (K there only says so).
+const demoKeyInfo = "none needed: the demo's sandbox is built in"
+
+func read(gen int, st *keystore.Store, profile string, demo bool) loadedMsg {
 	m := loadedMsg{gen: gen}
 	if st == nil {
 		m.err = errors.New("no keystore is open in this run")
@@ -203,6 +211,8 @@ func read(gen int, st *keystore.Store, profile string) loadedMsg {
 	m.backends = st.Probe()
 	m.label = st.Backend().Label()
 	switch k, src, err := st.APIKey(profile); {
+	case demo:
+		m.keyInfo = demoKeyInfo
 	case errors.Is(err, keystore.ErrNotFound):
 		m.keyInfo = "none stored (K to enter one)"
 	case err != nil:

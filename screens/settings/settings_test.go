@@ -543,3 +543,22 @@ func TestDetailScrollKeysAreTheOnesListed(t *testing.T) {
 		t.Error("K should still ask for the API key with the detail shown")
 	}
 }
+
+// TestDemoSaysNoKeyIsNeeded: the demo's sandbox takes no API key, so the
+// key's line says so and neither it nor the footer offers K.
+func TestDemoSaysNoKeyIsNeeded(t *testing.T) {
+	c := tuitest.Common()
+	c.Theme, c.Secrets, c.Profile, c.Demo = theme.New(theme.Options{Dark: true, NoColor: true}), newStore(t), "demo", true
+	d := &driver{t: t, s: New(c)}
+	d.s.SetSize(100, 30)
+	d.run(d.s.Init())
+	v := d.view()
+	if !strings.Contains(v, "API key       none needed: the demo's sandbox is built in") || strings.Contains(v, "K to enter") {
+		t.Errorf("the demo's API key line:\n%s", v)
+	}
+	for _, b := range d.s.KeyMap().ShortHelp() {
+		if b.Help().Key == "K" {
+			t.Errorf("the demo's footer offers K: %q", b.Help().Desc)
+		}
+	}
+}
