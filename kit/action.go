@@ -139,7 +139,16 @@ func Toast(level ToastLevel, text string) tea.Cmd {
 // profile is read-only: the user learns it before typing anything into a
 // form that could not be sent. The action layer refuses the change anyway.
 func RefuseReadOnly(c *Common, what string) tea.Cmd {
-	return Toast(ToastWarn, fmt.Sprintf("profile %s is read-only: %s not allowed (nothing was sent; :profile NAME switches)", c.Profile, what))
+	return Toast(ToastWarn, ReadOnlyText(c, what))
+}
+
+// ReadOnlyText is how a read-only profile's refusal reads, wherever it
+// happens (at the key, or in the action layer): what ("delete service x",
+// "creating a service is") is not allowed. It is short enough for one
+// line at 80 columns (the header's READ-ONLY badge and :profile say the
+// rest).
+func ReadOnlyText(c *Common, what string) string {
+	return fmt.Sprintf("profile %s is read-only: %s not allowed", c.Profile, what)
 }
 
 // OpenDialogMsg pushes a dialog on the root's dialog stack.

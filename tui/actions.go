@@ -64,8 +64,7 @@ func (m *Model) requestAction(a kit.Action) tea.Cmd {
 	}
 	l := m.actions
 	if a.Mutating && m.common.ReadOnly {
-		text := fmt.Sprintf("profile %s is read-only: %s not allowed", m.common.Profile, a.Name)
-		return tea.Batch(m.toast(kit.ToastError, text),
+		return tea.Batch(m.toast(kit.ToastWarn, kit.ReadOnlyText(m.common, a.Name)),
 			m.deliver(a.Origin, kit.ActionDoneMsg{Name: a.Name, Tag: a.Tag, Err: fmt.Errorf("%w: %s not allowed", kit.ErrReadOnly, a.Name)}))
 	}
 	if l.keys[a.Key] {

@@ -1,7 +1,6 @@
 package backups
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 
@@ -164,7 +163,7 @@ func (s *Screen) openSchedules() tea.Cmd {
 // action layer refuses the submit anyway).
 func (s *Screen) openForm() tea.Cmd {
 	if s.common.ReadOnly {
-		return kit.Toast(kit.ToastError, fmt.Sprintf("profile %s is read-only: new backups are not allowed", s.common.Profile))
+		return kit.RefuseReadOnly(s.common, "new backups are")
 	}
 	id, ok := s.target()
 	if !ok {

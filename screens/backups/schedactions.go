@@ -57,10 +57,6 @@ func (s *Screen) changeable(what string) (api.Schedule, string) {
 	return sc, ""
 }
 
-func (s *Screen) readOnlyRefusal(what string) tea.Cmd {
-	return kit.Toast(kit.ToastError, fmt.Sprintf("profile %s is read-only: %s not allowed (nothing was sent)", s.common.Profile, what))
-}
-
 func scheduleName(sc *api.Schedule, svcName string) string {
 	return "schedule " + scheduleKey(sc) + " of " + svcName
 }
@@ -68,7 +64,7 @@ func scheduleName(sc *api.Schedule, svcName string) string {
 // openEdit opens the edit of the selected schedule's cron expression.
 func (s *Screen) openEdit() tea.Cmd {
 	if s.common.ReadOnly {
-		return s.readOnlyRefusal("editing a schedule is")
+		return kit.RefuseReadOnly(s.common, "editing a schedule is")
 	}
 	sc, why := s.changeable("edited")
 	if why == "" && isOnce(&sc) {

@@ -149,8 +149,10 @@ func TestFlowResumeAfterRestart(t *testing.T) {
 	d.replication(nil, "IO thread     Yes")
 }
 
-// A read-only profile: every mutating step is refused by the action layer,
-// and nothing changes on the API or on the servers.
+// A read-only profile: a new setup is refused at n, before a pair is
+// chosen; an unfinished one (begun before the profile was made read-only)
+// can be looked at, and its every mutating step is refused by the action
+// layer; nothing changes on the API or on the servers.
 func TestFlowReadOnlyRefusesEveryChange(t *testing.T) {
 	d := newDemo(t)
 	pri, sec := d.byName("orders-prod"), d.byName("replica-west")
@@ -158,8 +160,20 @@ func TestFlowReadOnlyRefusesEveryChange(t *testing.T) {
 	ro := func(o *tui.Options) { o.ReadOnly, o.Profile = true, "demo" }
 	h := d.app(120, 40, ro)
 	before := d.srv.Stats()
-	h.Keys("4", "n")
-	h.choosePair("orders-prod", "replica-west")
+	h.Keys("4")
+	h.refused("n", "Choose the PRIMARY")
+	if got := h.lastToast(); !strings.Contains(got, "profile demo is read-only: setting up replication is not allowed") {
+		t.Fatalf("n on a read-only profile: %q", got)
+	}
+	// the unfinished setup, at step 1
+	eng := &replsetup.Engine{Client: d.c, Now: d.clk.Now}
+	w := replsetup.NewWizard(d.clk.Now())
+	w.Apply(eng.CheckPair(bg, pri.ID, sec.ID), d.clk.Now())
+	w.Apply(eng.CheckAllowList(bg, w.Progress), d.clk.Now())
+	step1 := w.Progress
+	d.save(replsetup.ProfileState{Setup: &step1})
+	h = d.app(120, 40, ro)
+	h.Keys("4", "c")
 	h.Sees("FAIL  1 Allow list")
 	h.refused("enter")
 	h.Sees("refused: profile is read-only")
@@ -193,8 +207,7 @@ func TestFlowReadOnlyRefusesEveryChange(t *testing.T) {
 
 	// Steps 4–6 and stop/start: set up by a writable engine up to the
 	// change, then resumed read-only at each step.
-	eng := &replsetup.Engine{Client: d.c, Now: d.clk.Now}
-	w := replsetup.NewWizard(d.clk.Now())
+	w = replsetup.NewWizard(d.clk.Now())
 	w.Apply(eng.CheckPair(bg, pri.ID, sec.ID), d.clk.Now())
 	w.Apply(eng.CheckAllowList(bg, w.Progress), d.clk.Now())
 	o := eng.ListBackups(bg, w.Progress)

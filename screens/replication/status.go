@@ -206,6 +206,10 @@ func (s *Screen) onStatusKey(msg tea.KeyPressMsg) tea.Cmd {
 func (s *Screen) pairKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	k := s.keys
 	switch {
+	case key.Matches(msg, k.New) && s.common.ReadOnly:
+		// at the key, before a pair is chosen; an unfinished setup (c)
+		// may still be looked at: its every change is refused
+		return kit.RefuseReadOnly(s.common, "setting up replication is"), true
 	case key.Matches(msg, k.New):
 		if s.state.Setup == nil {
 			return s.newSetup(), true

@@ -15,17 +15,11 @@ import (
 // What the list starts and follows: the new-restore wizard, the
 // migration, the delete of a restore, and the answers of their actions.
 
-// readOnlyRefusal explains why nothing can be started on this profile;
-// the action layer refuses the change anyway.
-func (s *Screen) readOnlyRefusal(what string) tea.Cmd {
-	return kit.Toast(kit.ToastWarn, fmt.Sprintf("profile %s is read-only: %s not allowed (switch with :profile NAME)", s.common.Profile, what))
-}
-
 // openWizard opens the new-restore wizard, or brings back the one left
 // with esc. The target defaults to the service filtered on.
 func (s *Screen) openWizard() tea.Cmd {
 	if s.common.ReadOnly {
-		return s.readOnlyRefusal("starting a restore is")
+		return kit.RefuseReadOnly(s.common, "starting a restore is")
 	}
 	if s.draft != nil {
 		s.wizard, s.draft = s.draft, nil
@@ -41,7 +35,7 @@ func (s *Screen) openWizard() tea.Cmd {
 // openMigration starts the cross-provider migration flow.
 func (s *Screen) openMigration(req *restoreform.MigrateRequest) tea.Cmd {
 	if s.common.ReadOnly {
-		return s.readOnlyRefusal("a migration (it takes a backup and restores it) is")
+		return kit.RefuseReadOnly(s.common, "a migration (it takes a backup and restores it) is")
 	}
 	if req == nil && s.migrate != nil && s.migrate.step >= migWait {
 		s.mode = modeMigrate // back to the migration under way
