@@ -427,13 +427,17 @@ func TestBinaryBackupToOwnBucket(t *testing.T) {
 // newestFull is the newest succeeded full backup of a service in managed
 // storage, from `backups list -o json`: its key and when it ended.
 func (h *binSandbox) newestFull(service string) (key string, end time.Time) {
-	return h.newestFullAt(service, time.Time{})
+	h.t.Helper()
+	if key, end = h.newestFullAt(service, time.Time{}); key == "" {
+		h.t.Fatalf("%s has no succeeded full backup", service)
+	}
+	return key, end
 }
 
 // newestFullAt is the newest full backup in managed storage that had ended
 // at the sandbox's moment at (zero: now): a test that checks what a
 // command chose compares with what there was when it chose, not with a
-// nightly the sandbox's fast clock has taken since.
+// nightly the sandbox's fast clock has taken since. "" when there was none.
 func (h *binSandbox) newestFullAt(service string, at time.Time) (key string, end time.Time) {
 	h.t.Helper()
 	start := ""
@@ -445,9 +449,6 @@ func (h *binSandbox) newestFullAt(service string, at time.Time) (key string, end
 		if s, _ := b["start_time"].(string); b["type"] == "full" && b["is_external_storage"] == false && s > start {
 			start, key, end = s, b["id"].(string), e
 		}
-	}
-	if key == "" {
-		h.t.Fatalf("%s has no succeeded full backup", service)
 	}
 	return key, end
 }

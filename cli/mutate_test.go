@@ -16,6 +16,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/skytui/skytui/api"
+	"github.com/skytui/skytui/internal/testenv"
 	"github.com/skytui/skytui/sandbox"
 	"github.com/skytui/skytui/tui/tuitest"
 )
@@ -25,7 +26,11 @@ import (
 // server, for its request counters and armed faults.
 func newChangeHarness(t *testing.T) (*harness, *sandbox.Server) {
 	t.Helper()
-	h, sb := serveHarness(t, sandbox.Options{DemoData: true, Seed: 7, TimeScale: 6000}, goodKey)
+	// the clock starts at the fixed moment the deterministic tests use
+	// (noon UTC), not now: a sandbox running 6000 times faster that starts
+	// shortly before 02:00 UTC takes the platform's nightly backups while a
+	// test expects a service to have none
+	h, sb := serveHarness(t, sandbox.Options{DemoData: true, Seed: 7, Clock: sandbox.NewScaledClock(testenv.T0, 6000)}, goodKey)
 	cache := t.TempDir()
 	old := completionCacheDir
 	completionCacheDir = func() (string, error) { return cache, nil }
