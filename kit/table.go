@@ -24,6 +24,9 @@ type Column struct {
 	// shrink towards Min, then the lowest priority columns are dropped.
 	Priority int
 	Right    bool // right-aligned (numbers)
+	// Newest: a cell wider than the column keeps its end (a history whose
+	// newest reading is last), not its start.
+	Newest bool
 }
 
 // Row is one table row. Cells are plain text (no escape sequences).
@@ -544,6 +547,9 @@ func (t *Table) View() string {
 			cell := ""
 			if i < len(r.Cells) {
 				cell = r.Cells[i]
+			}
+			if c.Newest && cellWidth(cell) > w {
+				cell = ansi.TruncateLeft(cell, cellWidth(cell)-w, "")
 			}
 			txt := fit(cell, w, c.Right, th.Glyphs.Ellipsis)
 			if !sel && i < len(r.Kinds) && r.Kinds[i] != theme.KindNeutral {

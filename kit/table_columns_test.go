@@ -37,3 +37,15 @@ func TestTableColumnsDependOnWidthOnly(t *testing.T) {
 		t.Errorf("at 36 columns: %q, want NODES dropped first", h)
 	}
 }
+
+// TestTableNewestColumnKeepsTheEnd: a history wider than its column shows
+// its newest (last) readings, not its oldest.
+func TestTableNewestColumnKeepsTheEnd(t *testing.T) {
+	tb := NewTable(common(), []Column{{Title: "NAME", Min: 4, Max: 4}, {Title: "HISTORY", Min: 6, Max: 6, Newest: true}})
+	tb.SetRows([]Row{{ID: "a", Cells: []string{"pair", "oldest-123456"}}})
+	tb.SetSize(20, 4)
+	row := ansi.Strip(strings.Split(tb.View(), "\n")[1])
+	if !strings.Contains(row, "123456") || strings.Contains(row, "old") {
+		t.Errorf("the history cell shows %q, want its last six cells", row)
+	}
+}

@@ -103,7 +103,7 @@ func NewWithOptions(c *kit.Common, o Options) *Screen {
 		{Title: "IO", Min: 3, Max: 10, Priority: 9},
 		{Title: "SQL", Min: 3, Max: 5, Priority: 9},
 		{Title: "BEHIND", Min: 6, Max: 7, Priority: 8, Right: true},
-		{Title: "HISTORY", Min: 10, Max: HistoryLen, Priority: 5},
+		{Title: "HISTORY", Min: 10, Max: HistoryLen, Priority: 5, Newest: true},
 		{Title: "READ", Min: 7, Max: 8, Priority: 4},
 	})
 	// The pair's status is always shown under the list, drawn here: enter
