@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 
 	"charm.land/bubbles/v2/help"
@@ -67,6 +68,7 @@ type Screen struct {
 	keys          keyMap
 	width, height int
 	listHeight    int // the list's lines; the rest is the text above it
+	headOff       int // the first line shown of the text above (it scrolls)
 
 	gen    int
 	loaded *loadedMsg
@@ -84,7 +86,7 @@ type storeTag struct{ draft *credDraft }
 // New builds the screen.
 func New(c *kit.Common) *Screen {
 	s := &Screen{Name: kit.NewName(ID, "Settings"), common: c, keys: keyMap{
-		Add:    kit.Bind("a", "add bucket credential"),
+		Add:    kit.Bind("a", "add credential"), // short: 60 columns show the scroll keys too
 		Remove: kit.Bind("d", "remove selected"),
 		Key:    kit.Bind("K", "enter API key"),
 		Reload: kit.Bind("ctrl+r", "reload keystore"),
@@ -103,6 +105,8 @@ func New(c *kit.Common) *Screen {
 	s.Keys.ScrollDown = kit.Bind("ctrl+d", "scroll details down")
 	s.Keys.ScrollUp = kit.Bind("ctrl+u", "scroll details up")
 	s.DetailOf = s.detailOf
+	// the same keys scroll the text above the list when it is cut
+	s.Scroll = s.scroll
 	return s
 }
 
@@ -128,7 +132,45 @@ func (s *Screen) KeyMap() help.KeyMap {
 		// the demo's sandbox needs no key: K only says so
 		b = []key.Binding{k.Add, k.Remove, k.Reload}
 	}
-	return s.ListView.KeyMap(b, b...)
+	short := b
+	if s.headCut() && !s.DetailShown() {
+		// the text above is cut: how to scroll it comes second (the line
+		// under it says so too; the full help says "the text above")
+		l := s.ListView.Keys
+		scroll := kit.BindHelp(l.ScrollDown.Help().Key+"/"+l.ScrollUp.Help().Key, "scroll text",
+			slices.Concat(l.ScrollDown.Keys(), l.ScrollUp.Keys())...)
+		short = slices.Concat(b[:1], []key.Binding{scroll}, b[1:])
+	}
+	return s.ListView.KeyMap(short, b...)
+}
+
+// headRoom is the lines the text above the list has.
+func (s *Screen) headRoom() int { return max(0, s.height-s.listHeight) }
+
+// headCut reports that the text above the list does not fit its room:
+// it scrolls (ctrl+d/ctrl+u while the detail is hidden).
+func (s *Screen) headCut() bool { return len(s.head()) > s.headRoom() }
+
+// scroll is what ctrl+d/ctrl+u do (kit.ListView.Scroll): scroll the detail
+// while it is shown, else the text above the list.
+func (s *Screen) scroll(n int) {
+	if s.DetailShown() {
+		s.Detail.ScrollBy(n)
+		return
+	}
+	s.headOff += n
+	s.clampHead()
+}
+
+// clampHead keeps the text above from scrolling past its ends: its last
+// line shows above the line that says what is above and below.
+func (s *Screen) clampHead() {
+	n, room := len(s.head()), s.headRoom()
+	if n <= room {
+		s.headOff = 0
+		return
+	}
+	s.headOff = max(0, min(s.headOff, n-max(1, room-1)))
 }
 
 // SetSize implements kit.Screen.
@@ -166,6 +208,14 @@ func (s *Screen) layout() {
 		s.listHeight = h
 		s.ListView.SetSize(s.width, h)
 	}
+	s.clampHead()
+	// the full help says what the scroll keys scroll now
+	down, up := "scroll details down", "scroll details up"
+	if !s.DetailShown() && s.headCut() {
+		down, up = "scroll the text above down", "scroll the text above up"
+	}
+	s.Keys.ScrollDown.SetHelp(s.Keys.ScrollDown.Help().Key, down)
+	s.Keys.ScrollUp.SetHelp(s.Keys.ScrollUp.Help().Key, up)
 }
 
 // keystoreKey is the keystore's listing, polled like the API's lists while
@@ -303,7 +353,8 @@ func (s *Screen) setLoaded(m *loadedMsg) {
 		s.Failed(m.err)
 		return
 	}
-	s.Loaded("none yet: a adds one here, or `skytui creds add gcs NAME --key-file F` / `skytui creds add s3 NAME`")
+	// short enough for 60 columns: the table cuts it
+	s.Loaded("none yet: a adds one (or `skytui creds add gcs|s3 NAME`)")
 	rows := make([]kit.Row, len(m.rows))
 	for i, r := range m.rows {
 		rows[i] = kit.Row{ID: r.id(), Cells: []string{r.name, r.kind, r.identity}}
@@ -547,26 +598,73 @@ func (s *Screen) View() string {
 		return ansi.Truncate(head, s.width, th.Glyphs.Ellipsis) + "\n\n" + kit.FormView(s.common, s.form, s.formHeight())
 	}
 	lines := s.head()
-	if room := s.height - s.listHeight; len(lines) > room {
+	if room := s.headRoom(); len(lines) > room {
 		keep := max(0, room-1)
-		more := fmt.Sprintf("   %s %d more lines: a taller terminal shows them", th.Glyphs.Ellipsis, len(lines)-keep)
-		lines = lines[:keep]
+		off := min(s.headOff, len(lines)-keep)
+		above, below := off, len(lines)-off-keep
+		lines = lines[off : off+keep]
 		if room > 0 {
-			lines = append(lines, ansi.Truncate(th.Muted.Render(more), s.width, th.Glyphs.Ellipsis))
+			lines = append(lines, ansi.Truncate(th.Muted.Render("   "+s.moreText(above, below)), s.width, th.Glyphs.Ellipsis))
 		}
 	}
 	list := s.ListView.View("", th.Muted.Render("(never shown; a to add, d to remove)"))
 	return strings.Join(append(lines, list), "\n")
 }
 
+// moreText is the line under the cut text above the list: how much is
+// above and below, and the keys that scroll it.
+func (s *Screen) moreText(above, below int) string {
+	l := s.ListView.Keys
+	down, up := l.ScrollDown.Help().Key, l.ScrollUp.Help().Key
+	g := s.common.Theme.Glyphs.Ellipsis
+	switch {
+	case s.DetailShown():
+		return fmt.Sprintf("%s %s: esc closes the details, then %s shows them", g, kit.Count(above+below, "more line", "more lines"), down)
+	case above == 0:
+		return fmt.Sprintf("%s %s below: %s/%s scroll", g, kit.Count(below, "more line", "more lines"), down, up)
+	case below == 0:
+		return fmt.Sprintf("%s %s above: %s scrolls back", g, kit.Count(above, "line", "lines"), up)
+	}
+	return fmt.Sprintf("%s %s above, %d below: %s/%s scroll", g, kit.Count(above, "line", "lines"), below, down, up)
+}
+
 // head is the text above the list: the profile, the config's warnings,
 // where secrets are kept, and why the last credential was not stored.
+// Long values wrap under their start (a backend's reason, the key's
+// source, a warning), so nothing is cut; the text scrolls when it is
+// taller than its room.
 func (s *Screen) head() []string {
 	th := s.common.Theme
 	w := s.width
 	var lines []string
 	add := func(l string) { lines = append(lines, ansi.Truncate(l, w, th.Glyphs.Ellipsis)) }
-	field := func(k, v string) { add("   " + th.Muted.Render(fmt.Sprintf("%-14s", k)) + v) }
+	plain := func(t ...string) string { return strings.Join(t, "") }
+	// para adds text wrapped after first (the next lines indented as far),
+	// each line in style
+	para := func(first, text string, style func(...string) string) {
+		indent := ansi.StringWidth(first)
+		for i, l := range strings.Split(kit.Wrap(text, max(10, w-indent), " /"), "\n") {
+			if i == 0 {
+				add(first + style(l))
+			} else {
+				add(strings.Repeat(" ", indent) + style(l))
+			}
+		}
+	}
+	fieldStyled := func(k, v string, style func(...string) string) {
+		para("   "+th.Muted.Render(fmt.Sprintf("%-14s", k)), v, style)
+	}
+	field := func(k, v string) { fieldStyled(k, v, plain) }
+	// titled is a bold title and a muted note after it, the note on the
+	// next line when both do not fit
+	titled := func(title, note string) {
+		if ansi.StringWidth(title+note) <= w {
+			add(th.Bold.Render(title) + th.Muted.Render(note))
+			return
+		}
+		add(th.Bold.Render(title))
+		para("   ", strings.TrimSpace(note), th.Muted.Render)
+	}
 
 	add(th.Bold.Render(" Profile"))
 	field("name", s.common.Profile)
@@ -576,20 +674,20 @@ func (s *Screen) head() []string {
 			field("org", c.Org())
 		}
 	}
-	ro := "no"
 	if s.common.ReadOnly {
-		ro = th.Warn.Render("yes: every change to the account is refused")
+		fieldStyled("read-only", "yes: every change to the account is refused", th.Warn.Render)
+	} else {
+		field("read-only", "no")
 	}
-	field("read-only", ro)
 	if s.common.Demo {
 		field("demo", "yes: an embedded sandbox, no account")
 	}
 	if ws := s.configWarnings; len(ws) > 0 {
 		add("")
-		add(th.Bold.Render(" Config warnings") + th.Muted.Render("  (ignored by skytui: fix the file, then restart)"))
+		titled(" Config warnings", "  (ignored by skytui: fix the file, then restart)")
 		for i, cw := range ws {
 			if i == maxConfigWarnings {
-				add("   " + th.Muted.Render(fmt.Sprintf("+%d more: `skytui auth status` prints them all", len(ws)-i)))
+				para("   ", fmt.Sprintf("+%d more: `skytui auth status` prints them all", len(ws)-i), th.Muted.Render)
 				break
 			}
 			// wrapped, not cut: the suggestion is at the end
@@ -614,25 +712,32 @@ func (s *Screen) head() []string {
 		}
 		field("API key", l.keyInfo)
 		for _, b := range l.backends {
-			state := th.OK.Render("usable")
+			state, style := "usable", th.OK.Render
 			if !b.Usable {
-				state = th.Muted.Render("unusable: " + b.Reason)
+				state, style = "unusable: "+b.Reason, th.Muted.Render
 			} else if b.ReadOnly {
-				state = th.OK.Render("usable, read-only")
+				state = "usable, read-only"
 			}
 			mark := "  "
 			if b.Selected {
 				mark = th.Accent.Render("* ")
 			}
-			add("     " + mark + fmt.Sprintf("%-8s ", b.Name) + b.Label + " " + th.Glyphs.Dash + " " + state)
+			first := "     " + mark + fmt.Sprintf("%-8s ", b.Name)
+			if text := b.Label + " " + th.Glyphs.Dash + " " + state; ansi.StringWidth(first+text) > w {
+				// wrapped, the reason with it: one style for the lines
+				para(first, text, style)
+				continue
+			}
+			add(first + b.Label + " " + th.Glyphs.Dash + " " + style(state))
 		}
 		if l.err != nil {
-			add("   " + th.Error.Render(l.err.Error()))
+			para("   ", l.err.Error(), th.Error.Render)
 		}
 	}
 	add("")
 	if s.lastErr != "" {
-		add("   " + th.Error.Render("! "+s.lastErr) + th.Muted.Render("  (a reopens the form with what you typed)"))
+		para("   ", "! "+s.lastErr, th.Error.Render)
+		para("   ", "(a reopens the form with what you typed)", th.Muted.Render)
 	}
 	return lines
 }

@@ -2,6 +2,7 @@ package settings
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -562,3 +563,96 @@ func TestDemoSaysNoKeyIsNeeded(t *testing.T) {
 		}
 	}
 }
+
+// deadKeyring is a keyring backend that cannot be used, for a long reason.
+type deadKeyring struct{ keystore.Backend }
+
+const deadReason = "no D-Bus session bus: DBUS_SESSION_BUS_ADDRESS is not set and no bus socket was found at /run/user/1000/bus"
+
+func (deadKeyring) Name() string  { return "keyring" }
+func (deadKeyring) Label() string { return "OS keyring (Secret Service)" }
+func (deadKeyring) Probe() error  { return errors.New(deadReason) }
+
+// TestEveryLineAboveTheListIsReachable: at 60x16, and at 80x24 with config
+// warnings, the text above the list is taller than its room; ctrl+d
+// (which the footer and the line under the text name) scrolls it to its
+// last line, so every backend, its reason (wrapped, not cut) and the API
+// key's fingerprint can be read; ctrl+u scrolls back to the profile.
+func TestEveryLineAboveTheListIsReachable(t *testing.T) {
+	warnings := []string{
+		`~/.config/skytui/config.toml:3: unknown key "colour" (did you mean "color"?)`,
+		`~/.config/skytui/config.toml:7: unknown key "refresh" in [[profile]] "prod" (did you mean "refresh_seconds"?)`,
+		`~/.config/skytui/config.toml:9: unknown key "bel" in [[profile]] "prod" (did you mean "bell"?)`,
+	}
+	for _, size := range [][2]int{{60, 12}, {80, 20}} {
+		what := fmt.Sprintf("%dx%d", size[0], size[1])
+		st, err := keystore.Open(keystore.Options{
+			Backends: []keystore.Backend{deadKeyring{}, keystore.NewMemoryBackend("memory (test)")},
+			Getenv:   func(string) string { return "" },
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := st.SetAPIKey("prod", "skysql.key.supersecret"); err != nil {
+			t.Fatal(err)
+		}
+		d := newDriver(t, st, size[0], size[1])
+		if size[0] == 80 {
+			d.s.WithConfigWarnings(warnings)
+		}
+		if !d.s.headCut() {
+			t.Fatalf("%s: the text above fits; the test needs it cut:\n%s", what, d.view())
+		}
+		var footer []string
+		for _, b := range d.s.KeyMap().ShortHelp() {
+			footer = append(footer, b.Help().Key+" "+b.Help().Desc)
+		}
+		if !slices.Contains(footer, "ctrl+d/ctrl+u scroll text") {
+			t.Errorf("%s: the footer does not say how to scroll the text above: %q", what, footer)
+		}
+		first := d.view()
+		seen := map[string]bool{}
+		for range 30 {
+			v := d.view()
+			tuitest.CheckFits(t, what, v, size[0], size[1])
+			for _, l := range strings.Split(v, "\n") {
+				seen[strings.TrimRight(l, " ")] = true
+			}
+			d.send(tuitest.KeyMsg("ctrl+d"))
+		}
+		head := tuitest.View(&lines{d.s.head()})
+		for _, l := range strings.Split(head, "\n") {
+			if !seen[strings.TrimRight(l, " ")] {
+				t.Errorf("%s: the line %q above the list is never shown", what, l)
+			}
+		}
+		// wrapped lines read as one (a path may wrap after a slash)
+		flatHead := strings.Join(strings.Fields(strings.ReplaceAll(head, "\u2013", "-")), "")
+		for _, want := range append([]string{
+			"keyring OS keyring (Secret Service) - unusable: " + deadReason,
+			"API key " + keystore.Fingerprint("skysql.key.supersecret") + " from memory (test)",
+			"memory memory (test) - usable",
+		}, warnings[:min(len(d.s.configWarnings), 3)]...) {
+			if !strings.Contains(flatHead, strings.Join(strings.Fields(want), "")) {
+				t.Errorf("%s: the text above lacks %q (cut?):\n%s", what, want, head)
+			}
+		}
+		if !strings.Contains(d.view(), "above") {
+			t.Errorf("%s: at the end the line under the text should say what is above:\n%s", what, d.view())
+		}
+		for range 30 {
+			d.send(tuitest.KeyMsg("ctrl+u"))
+		}
+		if d.view() != first {
+			t.Errorf("%s: ctrl+u does not scroll back to the top:\n%s", what, d.view())
+		}
+		if v := d.view(); !strings.Contains(v, "none yet: a adds one (or `skytui creds add gcs|s3 NAME`)") {
+			t.Errorf("%s: the empty list's line is cut:\n%s", what, v)
+		}
+	}
+}
+
+// lines is text to strip of its styles (tuitest.View).
+type lines struct{ l []string }
+
+func (l *lines) View() string { return strings.Join(l.l, "\n") }
