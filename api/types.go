@@ -92,7 +92,7 @@ func (s *Service) AllowList() []AllowListEntry {
 }
 
 // NameOrID is the service's name, else its ID, else "?".
-func (s *Service) NameOrID() string { return OrID(s.Name, s.ID) }
+func (s Service) NameOrID() string { return OrID(s.Name, s.ID) }
 
 // OrID is a name, else the ID, else "?".
 func OrID(name, id string) string {
@@ -124,6 +124,17 @@ func (s *Service) Pending() bool { return IsPendingServiceStatus(s.Status) }
 // IsPendingServiceStatus reports whether a provisioning status is transient.
 func IsPendingServiceStatus(status string) bool {
 	return strings.HasPrefix(strings.ToLower(strings.TrimSpace(status)), "pending")
+}
+
+// RestoreTargetProblem says why s cannot be restored into ("" when it can,
+// or when its status says nothing against it): a restore needs a ready or
+// stopped service, so a pending, failed or deleted one is refused before
+// anything is sent; any other status is left to the API.
+func RestoreTargetProblem(s Service) string {
+	if !IsPendingServiceStatus(s.Status) && !StatusIs(s.Status, "failed", "error", "deleting", "deleted") {
+		return ""
+	}
+	return OrID(s.Name, s.ID) + " is " + s.Status + ": a restore needs a ready or stopped service"
 }
 
 // StatusIs compares status words case-insensitively, ignoring spaces,

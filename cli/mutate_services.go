@@ -290,7 +290,7 @@ a terminal (a pipe, a file) or with --show-password:
 				return err
 			}
 			if !s.Ready() {
-				return &exitError{code: exitFailed, err: fmt.Errorf("%s is %s: its credentials exist once it is ready (`skytui wait service %s --for ready`)", s.NameOrID(), orWord(s.Status, "not ready"), kit.ShellQuote(s.NameOrID()))}
+				return &exitError{code: exitFailed, err: fmt.Errorf("%s is %s: its credentials exist once it is ready (`skytui wait service %s --for ready`)", s.NameOrID(), kit.Or(s.Status, "not ready"), kit.ShellQuote(s.NameOrID()))}
 			}
 			cr, err := c.client.GetCredentials(cmd.Context(), s.ID)
 			if err != nil {

@@ -94,7 +94,7 @@ func (w *waiter) run(ctx context.Context, step func(context.Context) (state stri
 		case err != nil && ctx.Err() != nil:
 		case err != nil:
 			lastErr = err
-			w.draw(fmt.Sprintf("%s: %s (reading again: %v)", w.what, orWord(last, "waiting"), firstLine(err)), start)
+			w.draw(fmt.Sprintf("%s: %s (reading again: %v)", w.what, kit.Or(last, "waiting"), firstLine(err)), start)
 		case done:
 			return nil
 		default:
@@ -105,10 +105,10 @@ func (w *waiter) run(ctx context.Context, step func(context.Context) (state stri
 		select {
 		case <-ctx.Done():
 			t.Stop()
-			return fmt.Errorf("interrupted while waiting for %s (last: %s); it goes on: check with `%s`", w.what, orWord(last, "unknown"), w.check)
+			return fmt.Errorf("interrupted while waiting for %s (last: %s); it goes on: check with `%s`", w.what, kit.Or(last, "unknown"), w.check)
 		case <-deadline.C:
 			t.Stop()
-			msg := fmt.Sprintf("timed out after %s waiting for %s (last: %s)", w.timeout, w.what, orWord(last, "unknown"))
+			msg := fmt.Sprintf("timed out after %s waiting for %s (last: %s)", w.timeout, w.what, kit.Or(last, "unknown"))
 			if lastErr != nil {
 				msg += fmt.Sprintf(", the last read failed: %v", firstLine(lastErr))
 			}
@@ -132,13 +132,6 @@ func (w *waiter) clear() {
 		fmt.Fprint(w.e.stderr, "\r\x1b[K")
 		w.drawn = false
 	}
-}
-
-func orWord(s, alt string) string {
-	if strings.TrimSpace(s) == "" {
-		return alt
-	}
-	return s
 }
 
 func firstLine(err error) string { return cell(err.Error()) }
@@ -184,7 +177,7 @@ func (w *waiter) waitService(ctx context.Context, c *api.Client, id, want string
 		case want == forStopped && api.StatusIs(s.Status, "ready") && !s.Pending() && settled():
 			return s.Status, true, &endError{fmt.Errorf("%s is ready and nothing is stopping it: stop it with `skytui services stop %s --yes`", s.NameOrID(), kit.ShellQuote(s.NameOrID()))}
 		}
-		return orWord(s.Status, "?"), false, nil
+		return kit.Or(s.Status, "?"), false, nil
 	})
 	return last, err
 }
@@ -202,9 +195,9 @@ func (w *waiter) waitRestore(ctx context.Context, c *api.Client, id int64) (*api
 		case r.Succeeded():
 			return r.Status, true, nil
 		case r.Failed():
-			return r.Status, true, &endError{fmt.Errorf("restore %d %s: %s", id, strings.ToLower(r.Status), orWord(r.Message, "no message"))}
+			return r.Status, true, &endError{fmt.Errorf("restore %d %s: %s", id, strings.ToLower(r.Status), kit.Or(r.Message, "no message"))}
 		}
-		state := orWord(r.Status, "?")
+		state := kit.Or(r.Status, "?")
 		if r.Message != "" {
 			state += " (" + r.Message + ")"
 		}
@@ -241,7 +234,7 @@ func (w *waiter) waitBackup(ctx context.Context, c *api.Client, serviceID string
 		case api.BackupFailed:
 			return b.Status, true, &endError{fmt.Errorf("backup %s of %s %s", api.ShortKey(b.Key), serviceID, strings.ToLower(b.Status))}
 		}
-		return orWord(b.Status, "?"), false, nil
+		return kit.Or(b.Status, "?"), false, nil
 	})
 	return last, err
 }

@@ -115,9 +115,9 @@ func (d *OutcomeDialog) View() string {
 	body = append(body, "")
 	switch {
 	case d.checking:
-		body = append(body, th.Muted.Render(Wrap("Reading "+orText(d.of, "the list")+" again"+d.common.Theme.Glyphs.Ellipsis, inner)))
+		body = append(body, th.Muted.Render(Wrap("Reading "+Or(d.of, "the list")+" again"+d.common.Theme.Glyphs.Ellipsis, inner)))
 	case d.checked.Err != nil:
-		body = append(body, th.Warn.Render(Wrap("Could not read "+orText(d.of, "the list")+": "+d.checked.Err.Error(), inner)))
+		body = append(body, th.Warn.Render(Wrap("Could not read "+Or(d.of, "the list")+": "+d.checked.Err.Error(), inner)))
 		body = append(body, Wrap("Look at the list yourself before sending it again.", inner))
 	case d.of == "":
 		body = append(body, Wrap("skytui cannot check this change: look at the list before sending it again.", inner))
@@ -168,11 +168,4 @@ func (d *OutcomeDialog) View() string {
 	}
 	body = append(body, th.Muted.Render(ansi.Truncate(hint, inner, th.Glyphs.Ellipsis)))
 	return Box(th, "Outcome unknown: "+d.name, strings.Join(body, "\n"), w)
-}
-
-func orText(s, def string) string {
-	if strings.TrimSpace(s) == "" {
-		return def
-	}
-	return s
 }

@@ -41,3 +41,14 @@ func Count(n int, one, many string) string {
 	}
 	return strconv.Itoa(n) + " " + many
 }
+
+// Or is s, or def when s is empty or only white space.
+func Or(s, def string) string {
+	if strings.TrimSpace(s) == "" {
+		return def
+	}
+	return s
+}
+
+// OrDash is s, or "-" when there is nothing to show.
+func OrDash(s string) string { return Or(s, "-") }

@@ -233,13 +233,6 @@ func New(c *kit.Common, o Options) *Wizard {
 	return r
 }
 
-func nameOf(s api.Service) string {
-	if s.Name != "" {
-		return s.Name
-	}
-	return s.ID
-}
-
 // Init starts what the first step needs.
 func (r *Wizard) Init() tea.Cmd { return r.enter(r.step) }
 
@@ -463,7 +456,7 @@ func (r *Wizard) rebuildBackups() {
 			Cells: []string{api.ShortKey(b.Key), b.Type, api.BackupWord(b.Status), age, kit.HumanBytes(b.SizeBytes), storage, b.BinlogGTIDPosition},
 			Kinds: []theme.Kind{0, 0, theme.StatusKind(b.Status)}})
 	}
-	r.backupTable.Empty = "no backups of " + nameOf(src) + " yet"
+	r.backupTable.Empty = "no backups of " + src.NameOrID() + " yet"
 	first := r.backupTable.Total() == 0
 	r.backupTable.SetRows(rows)
 	if first && len(rows) > 0 {

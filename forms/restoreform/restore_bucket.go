@@ -655,7 +655,7 @@ func (b *bucketStep) view(r *Wizard, w, h int) string {
 	th := b.common.Theme
 	const lw = bucketLabelWidth
 	var lines []string
-	intro := "Restore " + nameOf(r.Target()) + " from a gzip backup file in a bucket you own."
+	intro := "Restore " + r.Target().NameOrID() + " from a gzip backup file in a bucket you own."
 	if b.note != "" {
 		intro = b.note
 	}

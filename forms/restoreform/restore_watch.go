@@ -53,7 +53,7 @@ func Watch(c *kit.Common, origin string, rec api.Restore, tag Tag) tea.Cmd {
 		return nil
 	}
 	id := int64(rec.ID)
-	target := nameOf(tag.Target)
+	target := tag.Target.NameOrID()
 	if target == "" {
 		target = rec.ServiceID
 	}

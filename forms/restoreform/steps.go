@@ -107,8 +107,11 @@ func (r *Wizard) chooseTarget() tea.Cmd {
 		return nil
 	}
 	t := r.service(id)
-	if api.IsPendingServiceStatus(t.Status) {
-		r.stepErr = nameOf(t) + " is " + t.Status + ": a restore needs a ready or stopped service; wait until it is ready"
+	if why := api.RestoreTargetProblem(t); why != "" {
+		if api.IsPendingServiceStatus(t.Status) {
+			why += "; wait until it is ready"
+		}
+		r.stepErr = why
 		return nil
 	}
 	if r.targetID != id && r.srcID == "" {
@@ -141,7 +144,7 @@ func (r *Wizard) onBackupKey(msg tea.KeyPressMsg) tea.Cmd {
 				r.backupsFor = ""
 				r.backupTable.SetRows(nil)
 				r.backupTable.SetFilter("")
-				r.backupTable.Empty = "loading backups of " + nameOf(r.service(id)) + r.common.Theme.Glyphs.Ellipsis
+				r.backupTable.Empty = "loading backups of " + r.service(id).NameOrID() + r.common.Theme.Glyphs.Ellipsis
 			}
 			r.pickingSource = false
 			return nil
@@ -198,9 +201,9 @@ func (r *Wizard) pickBackup(b api.Backup, from stage) tea.Cmd {
 	if !b.StartTime.IsZero() {
 		age = ", " + kit.Ago(r.common.Time().Sub(b.StartTime.Time)) + " ago"
 	}
-	desc := fmt.Sprintf("backup %s of %s (%s%s, %s) from managed storage", api.ShortKey(b.Key), nameOf(src), b.Type, age, kit.HumanBytes(b.SizeBytes))
+	desc := fmt.Sprintf("backup %s of %s (%s%s, %s) from managed storage", api.ShortKey(b.Key), src.NameOrID(), b.Type, age, kit.HumanBytes(b.SizeBytes))
 	req := api.ManagedRestore(target.ID, b.Key)
-	r.openConfirm(desc, nameOf(src), requestJSON(req))
+	r.openConfirm(desc, src.NameOrID(), requestJSON(req))
 	return nil
 }
 
@@ -222,7 +225,7 @@ func (r *Wizard) chooseBackupID() tea.Cmd {
 	if sid := KeyService(id); sid != "" {
 		src, known := r.byID[sid]
 		if known {
-			srcName = nameOf(src)
+			srcName = src.NameOrID()
 			if ref := api.CheckSameProvider(api.Backup{Key: id}, src, target); ref != nil {
 				r.refusal = ref
 				r.step = stageRefusal
@@ -300,7 +303,7 @@ func (r *Wizard) submit() tea.Cmd {
 	r.confirm.Err, r.confirm.Local = "", false
 	now := r.common.Time()
 	tag := Tag{Wizard: r, Target: target, SourceService: srcName, Source: source, SubmittedAt: now}
-	name := "restore into " + nameOf(target)
+	name := "restore into " + target.NameOrID()
 	action := kit.Action{
 		Name:     name,
 		Key:      "restore:" + target.ID,
@@ -310,13 +313,13 @@ func (r *Wizard) submit() tea.Cmd {
 		Run:      run,
 		Success: func(res any) string {
 			if rec, ok := res.(*api.Restore); ok && rec != nil && rec.ID > 0 {
-				return fmt.Sprintf("restore %d into %s started; you will be told when it ends", int64(rec.ID), nameOf(target))
+				return fmt.Sprintf("restore %d into %s started; you will be told when it ends", int64(rec.ID), target.NameOrID())
 			}
-			return "restore into " + nameOf(target) + " started; you will be told when it ends"
+			return "restore into " + target.NameOrID() + " started; you will be told when it ends"
 		},
 		Refresh:    []string{"restores", "services"},
-		Evidence:   kit.RestoresEvidence(client, target.ID, nameOf(target)),
-		EvidenceOf: "the restores of " + nameOf(target),
+		Evidence:   kit.RestoresEvidence(client, target.ID, target.NameOrID()),
+		EvidenceOf: "the restores of " + target.NameOrID(),
 	}
 	pending := &api.Restore{ServiceID: target.ID, ServiceName: target.Name, Status: "Submitting", Message: "being submitted",
 		CreatedAt: api.Time{Time: now}}
@@ -491,7 +494,7 @@ func (p *pitrStep) onData(r *Wizard, msg kit.DataMsg) {
 	for _, w := range p.windows {
 		name := w.ServiceName
 		if name == "" {
-			name = nameOf(r.service(w.ServiceID))
+			name = r.service(w.ServiceID).NameOrID()
 		}
 		rows = append(rows, kit.Row{ID: w.ServiceID, Cells: []string{name, w.ServiceID, utcText(w.Start), utcText(w.End)}})
 	}
@@ -505,7 +508,7 @@ func (p *pitrStep) onData(r *Wizard, msg kit.DataMsg) {
 
 func utcText(t api.Time) string {
 	if t.IsZero() {
-		return orElse(t.Raw, "?")
+		return kit.Or(t.Raw, "?")
 	}
 	return t.UTC().Format(api.PITRTimeLayout)
 }
@@ -562,7 +565,7 @@ func (r *Wizard) choosePITR() tea.Cmd {
 	src, target := r.service(w.ServiceID), r.Target()
 	if src.Provider != "" && target.Provider != "" && src.Provider != target.Provider {
 		r.stepErr = fmt.Sprintf("%s runs on %s and %s on %s: a restore from a service's backups is possible only within the same cloud provider",
-			nameOf(src), src.Provider, nameOf(target), target.Provider)
+			src.NameOrID(), src.Provider, target.NameOrID(), target.Provider)
 		return nil
 	}
 	client := r.common.Client
@@ -589,7 +592,7 @@ func (r *Wizard) onPITRTargets(msg pitrTargetsMsg) {
 	}
 	w, _ := api.WindowOf(p.windows, msg.source)
 	src, target := r.service(msg.source), r.Target()
-	srcName := orElse(w.ServiceName, nameOf(src))
+	srcName := kit.Or(w.ServiceName, src.NameOrID())
 	note := ""
 	if msg.err != nil {
 		note = " (the lookup of eligible targets failed: " + msg.err.Error() + ")"
@@ -598,10 +601,10 @@ func (r *Wizard) onPITRTargets(msg pitrTargetsMsg) {
 		var names []string
 		for _, s := range msg.services {
 			ok = ok || s.ServiceID == target.ID
-			names = append(names, orElse(s.ServiceName, s.ServiceID))
+			names = append(names, kit.Or(s.ServiceName, s.ServiceID))
 		}
 		if !ok {
-			r.stepErr = fmt.Sprintf("%s cannot take a restore from %s's backups; the API names: %s", nameOf(target), srcName, orElse(strings.Join(names, ", "), "none"))
+			r.stepErr = fmt.Sprintf("%s cannot take a restore from %s's backups; the API names: %s", target.NameOrID(), srcName, kit.Or(strings.Join(names, ", "), "none"))
 			return
 		}
 	}
@@ -615,7 +618,7 @@ func (r *Wizard) onPITRTargets(msg pitrTargetsMsg) {
 func (r *Wizard) pitrView(w int) string {
 	th := r.common.Theme
 	p := r.pitr
-	lines := []string{" " + th.Muted.Render(ansi.Truncate(fmt.Sprintf("Restore %s (%s) to a moment of (up/down):", nameOf(r.Target()), r.targetID), w-1, th.Glyphs.Ellipsis))}
+	lines := []string{" " + th.Muted.Render(ansi.Truncate(fmt.Sprintf("Restore %s (%s) to a moment of (up/down):", r.Target().NameOrID(), r.targetID), w-1, th.Glyphs.Ellipsis))}
 	if p.err != nil && p.loaded {
 		lines = append(lines, " "+th.Warn.Render("showing the last answer: "+p.err.Error()))
 	}
@@ -635,7 +638,7 @@ func (r *Wizard) pitrView(w int) string {
 	}
 	lines = append(lines, hint)
 	if sel, ok := p.selected(); ok {
-		lines = append(lines, " "+th.Muted.Render("window of "+orElse(sel.ServiceName, sel.ServiceID)+": "+sel.String()))
+		lines = append(lines, " "+th.Muted.Render("window of "+kit.Or(sel.ServiceName, sel.ServiceID)+": "+sel.String()))
 	}
 	return strings.Join(lines, "\n")
 }

@@ -135,22 +135,15 @@ func (r *Wizard) backupView(w int) string {
 	if r.pickingSource {
 		return " " + th.Muted.Render("Source service: whose backups? (enter choose, / filter, esc back)") + "\n" + r.sources.View()
 	}
-	line := fmt.Sprintf(" Backups of %s (%s, %s) into %s (%s)", nameOf(src), src.ID, orElse(src.Provider, "?"), nameOf(target), orElse(target.Provider, "?"))
+	line := fmt.Sprintf(" Backups of %s (%s, %s) into %s (%s)", src.NameOrID(), src.ID, kit.Or(src.Provider, "?"), target.NameOrID(), kit.Or(target.Provider, "?"))
 	if src.ID == target.ID {
-		line = fmt.Sprintf(" Backups of %s (%s, %s): s restores another service's backup", nameOf(src), src.ID, orElse(src.Provider, "?"))
+		line = fmt.Sprintf(" Backups of %s (%s, %s): s restores another service's backup", src.NameOrID(), src.ID, kit.Or(src.Provider, "?"))
 	}
 	out := th.Muted.Render(ansi.Truncate(line, w, th.Glyphs.Ellipsis))
 	if r.backupsErr != nil && r.backupsLoaded {
 		out += "\n " + th.Warn.Render("showing the last listing: "+r.backupsErr.Error())
 	}
 	return out + "\n" + r.backupTable.View()
-}
-
-func orElse(s, def string) string {
-	if s == "" {
-		return def
-	}
-	return s
 }
 
 func (r *Wizard) backupIDView(w int) string {
@@ -161,7 +154,7 @@ func (r *Wizard) backupIDView(w int) string {
 		" " + r.idInput.View(),
 		"",
 	}
-	note := "Restoring into " + nameOf(r.Target()) + " (" + r.targetID + "). A backup of a service on another cloud provider cannot be restored."
+	note := "Restoring into " + r.Target().NameOrID() + " (" + r.targetID + "). A backup of a service on another cloud provider cannot be restored."
 	for _, l := range strings.Split(kit.Wrap(note, max(10, w-2)), "\n") {
 		lines = append(lines, " "+th.Muted.Render(l))
 	}
@@ -174,7 +167,7 @@ func RefusalView(c *kit.Common, ref *api.CrossProvider, w int) string {
 	if ref == nil {
 		return ""
 	}
-	src, tgt := nameOf(ref.SourceService), nameOf(ref.Target)
+	src, tgt := ref.SourceService.NameOrID(), ref.Target.NameOrID()
 	wrap := func(s string, indent int) []string {
 		return strings.Split(kit.Wrap(s, max(10, w-indent), " ,/"), "\n")
 	}

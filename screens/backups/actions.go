@@ -161,9 +161,9 @@ func (s *Screen) openRestore() tea.Cmd {
 	case it.Optimistic:
 		return kit.Toast(kit.ToastWarn, "backup "+short+" is still being taken; only a completed backup can be restored")
 	case it.State != api.BackupCompleted:
-		return kit.Toast(kit.ToastWarn, "backup "+short+" is "+orDash(it.Word)+"; only a completed backup can be restored")
+		return kit.Toast(kit.ToastWarn, "backup "+short+" is "+kit.OrDash(it.Word)+"; only a completed backup can be restored")
 	case it.IsExternalStorage:
-		return kit.Toast(kit.ToastWarn, "backup "+short+" is in your own bucket ("+orDash(it.Bucket)+"): restore it from the Restores screen (3, n, 2: your own bucket)")
+		return kit.Toast(kit.ToastWarn, "backup "+short+" is in your own bucket ("+kit.OrDash(it.Bucket)+"): restore it from the Restores screen (3, n, 2: your own bucket)")
 	}
 	s.restore = restoreform.New(s.common, restoreform.Options{
 		Origin:          ID,

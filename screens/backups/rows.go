@@ -272,13 +272,6 @@ func (it *item) binlogText() string {
 	return it.BinlogFile + ":" + string(it.BinlogPosition)
 }
 
-func orDash(s string) string {
-	if s == "" {
-		return "-"
-	}
-	return s
-}
-
 // Column indices of the backups table.
 const (
 	colKey = iota
@@ -338,7 +331,7 @@ func (it *item) row(now time.Time) kit.Row {
 			colDuration: it.durationText(now),
 			colSize:     it.sizeText(),
 			colStored:   it.storedText(),
-			colGTID:     orDash(it.BinlogGTIDPosition),
+			colGTID:     kit.OrDash(it.BinlogGTIDPosition),
 			colBinlog:   it.binlogText(),
 		},
 		Kinds: []theme.Kind{colStatus: theme.StatusKind(it.Word), colAge: ageKind, colBinlog: 0},
@@ -397,8 +390,8 @@ func (it *item) detailSections(now time.Time, svcName string) []kit.Section {
 	repl, replKind := it.replicationText(now)
 	main := kit.Section{Fields: []kit.Field{
 		{Label: "Key", Value: it.Key},
-		{Label: "Type", Value: orDash(it.Type)},
-		{Label: "Method", Value: orDash(it.Method)},
+		{Label: "Type", Value: kit.OrDash(it.Type)},
+		{Label: "Method", Value: kit.OrDash(it.Method)},
 		{Label: "Status", Value: status, Kind: theme.StatusKind(it.Word)},
 		{Label: "Started", Value: fullTime(it.StartTime)},
 		{Label: "Ended", Value: fullTime(it.EndTime)},
@@ -410,27 +403,27 @@ func (it *item) detailSections(now time.Time, svcName string) []kit.Section {
 	if bucket != "" {
 		main.Fields = append(main.Fields, kit.Field{Label: "Bucket path", Value: bucket})
 	}
-	main.Fields = append(main.Fields, kit.Field{Label: "Point in time", Value: orDash(it.PointInTime)})
+	main.Fields = append(main.Fields, kit.Field{Label: "Point in time", Value: kit.OrDash(it.PointInTime)})
 	if it.Optimistic {
 		main.Fields = append(main.Fields, kit.Field{Label: "Note", Value: "submitted from this screen; not listed by the API yet"})
 	}
 	pos := string(it.BinlogPosition)
 	rep := kit.Section{Title: "Replication", Fields: []kit.Field{
-		{Label: "GTID position", Value: orDash(it.BinlogGTIDPosition)},
-		{Label: "Binlog file", Value: orDash(it.BinlogFile)},
-		{Label: "Binlog position", Value: orDash(pos)},
+		{Label: "GTID position", Value: kit.OrDash(it.BinlogGTIDPosition)},
+		{Label: "Binlog file", Value: kit.OrDash(it.BinlogFile)},
+		{Label: "Binlog position", Value: kit.OrDash(pos)},
 		{Label: "Can start replication", Value: repl, Kind: replKind},
 	}}
 	svc := kit.Section{Title: "Service", Fields: []kit.Field{
 		{Label: "Service", Value: serviceText(svcName, it.ServiceID)},
-		{Label: "Cloud provider", Value: orDash(it.CloudProvider)},
+		{Label: "Cloud provider", Value: kit.OrDash(it.CloudProvider)},
 	}}
 	return []kit.Section{main, rep, svc}
 }
 
 func serviceText(name, id string) string {
 	if name == "" || name == id {
-		return orDash(id)
+		return kit.OrDash(id)
 	}
-	return name + " (" + orDash(id) + ")"
+	return name + " (" + kit.OrDash(id) + ")"
 }

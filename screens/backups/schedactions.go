@@ -136,10 +136,10 @@ func (s *Screen) toggleSuspend() tea.Cmd {
 	id, svc, suspend := int64(sc.ID), s.sched.svcID, !sc.Suspended
 	name := scheduleName(&sc, s.nameOf(svc, sc.ServiceName))
 	verb, title, detail := "suspend", "Suspend "+name+"?",
-		fmt.Sprintf("No %s backups are taken by it (%s) until it is resumed; the backups it took stay.", orDash(sc.Type), scheduleWhen(&sc))
+		fmt.Sprintf("No %s backups are taken by it (%s) until it is resumed; the backups it took stay.", kit.OrDash(sc.Type), scheduleWhen(&sc))
 	if !suspend {
 		verb, title = "resume", "Resume "+name+"?"
-		detail = fmt.Sprintf("%s backups are taken again %s; the runs missed while suspended are not taken.", orDash(sc.Type), scheduleWhen(&sc))
+		detail = fmt.Sprintf("%s backups are taken again %s; the runs missed while suspended are not taken.", kit.OrDash(sc.Type), scheduleWhen(&sc))
 	}
 	client := s.common.Client
 	return kit.Do(kit.Action{
@@ -170,7 +170,7 @@ func (s *Screen) deleteSchedule() tea.Cmd {
 	id, svc := int64(sc.ID), s.sched.svcID
 	name := scheduleName(&sc, s.nameOf(svc, sc.ServiceName))
 	detail := fmt.Sprintf("%s: %s %s backups (%s) to %s. It takes no more backups; the backups it took stay.",
-		name, orDash(sc.Type), orDash(scheduleExpr(&sc)), scheduleWhen(&sc), targetWords(&sc))
+		name, kit.OrDash(sc.Type), kit.OrDash(scheduleExpr(&sc)), scheduleWhen(&sc), targetWords(&sc))
 	client := s.common.Client
 	return kit.Do(kit.Action{
 		Name:     "delete " + name,
@@ -348,7 +348,7 @@ func (e *schedEdit) View() string {
 	wrap := func(s string) string { return kit.Wrap(s, w) }
 	lines := []string{
 		th.Title.Render(wrap(" Edit schedule " + scheduleKey(&e.sc) + " of " + e.svcName)),
-		th.Muted.Render(wrap(" " + orDash(e.sc.Type) + " backups to " + targetWords(&e.sc) + "; now " + orDash(scheduleExpr(&e.sc)) + " (" + scheduleWhen(&e.sc) + ")")),
+		th.Muted.Render(wrap(" " + kit.OrDash(e.sc.Type) + " backups to " + targetWords(&e.sc) + "; now " + kit.OrDash(scheduleExpr(&e.sc)) + " (" + scheduleWhen(&e.sc) + ")")),
 		"",
 		th.Label.Render(" Cron expression (UTC): minute hour day-of-month month day-of-week"),
 		" " + e.input.View(),

@@ -145,12 +145,12 @@ func scheduleSections(s *api.Schedule, now time.Time, loc *time.Location) []kit.
 	}
 	f := []kit.Field{
 		{Label: "ID", Value: scheduleKey(s)},
-		{Label: "Type", Value: orDash(s.Type)},
-		{Label: "Schedule", Value: orDash(expr)},
+		{Label: "Type", Value: kit.OrDash(s.Type)},
+		{Label: "Schedule", Value: kit.OrDash(expr)},
 		{Label: "Description", Value: scheduleWhen(s)},
 		{Label: "Next runs", Value: runs},
 		{Label: "Status", Value: scheduleStatus(s), Kind: theme.StatusKind(scheduleStatus(s))},
-		{Label: "Message", Value: orDash(s.Message)},
+		{Label: "Message", Value: kit.OrDash(s.Message)},
 		{Label: "Target", Value: target},
 	}
 	if bucket != "" {
@@ -158,7 +158,7 @@ func scheduleSections(s *api.Schedule, now time.Time, loc *time.Location) []kit.
 	}
 	f = append(f, kit.Field{Label: "Created", Value: created})
 	if isOnce(s) {
-		f = append(f, kit.Field{Label: "Backup", Value: orDash(s.BackupID)})
+		f = append(f, kit.Field{Label: "Backup", Value: kit.OrDash(s.BackupID)})
 	}
 	return []kit.Section{{Fields: f}}
 }

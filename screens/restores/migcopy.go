@@ -108,7 +108,7 @@ func (m *migration) restoreOptions() (*restoreform.Options, error) {
 	}
 	file := strings.Trim(folder, "/") + "/" + backupFileGuess(m.backup)
 	note := fmt.Sprintf("Prefilled by the migration of %s (%s) to %s (%s): the backup was copied to %s. The API does not report the backup's file name, so it is a guess: check it with `%s` and correct it if needed.",
-		rsName(m.src()), m.src().Provider, rsName(m.dst()), m.dst().Provider, dest, ListCommand(dest))
+		m.src().NameOrID(), m.src().Provider, m.dst().NameOrID(), m.dst().Provider, dest, ListCommand(dest))
 	return &restoreform.Options{
 		Origin:     ID,
 		Source:     restoreform.SourceBucket,
@@ -120,7 +120,7 @@ func (m *migration) restoreOptions() (*restoreform.Options, error) {
 			File:          file,
 			Method:        method,
 			Note:          note,
-			SourceService: rsName(m.src()),
+			SourceService: m.src().NameOrID(),
 		},
 	}, nil
 }
@@ -136,18 +136,4 @@ func backupFileGuess(b *api.Backup) string {
 		ext = ".sql.gz"
 	}
 	return h + ext
-}
-
-func rsName(s api.Service) string {
-	if s.Name != "" {
-		return s.Name
-	}
-	return s.ID
-}
-
-func rsOr(s, def string) string {
-	if s == "" {
-		return def
-	}
-	return s
 }

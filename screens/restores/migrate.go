@@ -185,7 +185,7 @@ func (m *migration) rebuild() {
 func (m *migration) refusal(v *api.Service) (short, long string) {
 	if m.step == migSource {
 		if !v.Ready() {
-			return "source: not ready", fmt.Sprintf("%s is %s: a backup needs a ready service", rsName(*v), v.Status)
+			return "source: not ready", fmt.Sprintf("%s is %s: a backup needs a ready service", (*v).NameOrID(), v.Status)
 		}
 		return "", ""
 	}
@@ -194,9 +194,9 @@ func (m *migration) refusal(v *api.Service) (short, long string) {
 	case v.ID == m.srcID:
 		return "target: the source", "the target must be another service than the source"
 	case strings.EqualFold(v.Provider, src.Provider) && v.Provider != "":
-		return "target: same provider", fmt.Sprintf("%s runs on %s like %s: no migration needed, restore a backup directly (n, managed storage)", rsName(*v), v.Provider, rsName(src))
-	case api.IsPendingServiceStatus(v.Status):
-		return "target: " + v.Status, fmt.Sprintf("%s is %s: a restore needs a ready or stopped service", rsName(*v), v.Status)
+		return "target: same provider", fmt.Sprintf("%s runs on %s like %s: no migration needed, restore a backup directly (n, managed storage)", (*v).NameOrID(), v.Provider, src.NameOrID())
+	case api.RestoreTargetProblem(*v) != "":
+		return "target: " + v.Status, api.RestoreTargetProblem(*v)
 	}
 	return "", ""
 }
@@ -290,7 +290,7 @@ func (m *migration) onBackup(b *api.Backup) {
 	case api.BackupCompleted:
 		m.toCopy()
 	case api.BackupFailed:
-		m.stepErr = "the backup failed: " + rsOr(b.Status, "failed") + ". r takes it again (the form keeps what you chose)"
+		m.stepErr = "the backup failed: " + kit.Or(b.Status, "failed") + ". r takes it again (the form keeps what you chose)"
 	}
 }
 
@@ -501,7 +501,7 @@ func (m *migration) onActionDone(msg kit.ActionDoneMsg) tea.Cmd {
 	}
 	// follow the backup on any screen: its end is the next step
 	client, srcID, key := m.common.Client, m.srcID, sc.BackupID
-	name := "backup of " + rsName(m.src()) + " for the migration to " + rsName(m.dst())
+	name := "backup of " + m.src().NameOrID() + " for the migration to " + m.dst().NameOrID()
 	return kit.StartWatch(kit.Watch{
 		Key:    "migration-backup/" + key,
 		Name:   name,
@@ -527,7 +527,7 @@ func (m *migration) onActionDone(msg kit.ActionDoneMsg) tea.Cmd {
 			case api.BackupCompleted:
 				return true, kit.ToastSuccess, name + " completed: next, copy it (Restores screen, m)"
 			case api.BackupFailed:
-				return true, kit.ToastError, name + " failed: " + rsOr(b.Status, "failed")
+				return true, kit.ToastError, name + " failed: " + kit.Or(b.Status, "failed")
 			}
 			return false, 0, ""
 		},
@@ -541,9 +541,9 @@ func (m *migration) title() string {
 	what := map[migStep]string{
 		migSource: "which service to copy from? (provider A)",
 		migTarget: "which service to restore into? (provider B; its data will be erased)",
-		migBackup: "back up " + rsName(m.src()) + " to your own bucket",
+		migBackup: "back up " + m.src().NameOrID() + " to your own bucket",
 		migWait:   "wait for the backup",
-		migCopy:   "copy the backup to " + rsOr(m.dst().Provider, "the other provider"),
+		migCopy:   "copy the backup to " + kit.Or(m.dst().Provider, "the other provider"),
 	}[m.step]
 	return fmt.Sprintf("Migrate across providers %d/5: %s", n, what)
 }
@@ -567,18 +567,18 @@ func (m *migration) View() string {
 	case migSource, migTarget:
 		wrap("A backup can be restored only within its cloud provider. This flow backs up the source to your own bucket, has you copy the backup to a bucket on the target's provider, then restores the target from it.", th.Muted.Render)
 		if m.step == migTarget {
-			wrap("From "+rsName(m.src())+" ("+m.src().Provider+"). Choose a service on another provider:", plain)
+			wrap("From "+m.src().NameOrID()+" ("+m.src().Provider+"). Choose a service on another provider:", plain)
 		}
 		lines = append(lines, strings.Split(m.table.View(), "\n")...)
 	case migWait:
 		src := m.src()
-		wrap(fmt.Sprintf("Backing up %s (%s) to %s.", rsName(src), src.Provider, rsOr(m.path(), "your bucket")), plain)
+		wrap(fmt.Sprintf("Backing up %s (%s) to %s.", src.NameOrID(), src.Provider, kit.Or(m.path(), "your bucket")), plain)
 		lines = append(lines, "")
 		switch {
 		case m.submitting:
 			lines = append(lines, " "+th.Pending.Render("submitting the backup job"+th.Glyphs.Ellipsis))
 		case m.backup == nil:
-			lines = append(lines, " "+th.Pending.Render("waiting for the backup to appear in the listing of "+rsName(src)+th.Glyphs.Ellipsis))
+			lines = append(lines, " "+th.Pending.Render("waiting for the backup to appear in the listing of "+src.NameOrID()+th.Glyphs.Ellipsis))
 		default:
 			b := m.backup
 			el := ""
@@ -594,7 +594,7 @@ func (m *migration) View() string {
 		wrap("You can leave this screen: the backup is followed and its end is told wherever you are. m on the Restores list comes back here.", th.Muted.Render)
 	case migCopy:
 		src := m.sourcePath()
-		wrap(fmt.Sprintf("The backup of %s is in %s (%s). Copy the folder to a bucket %s (%s) can read:", rsName(m.src()), src, m.src().Provider, rsName(m.dst()), m.dst().Provider), plain)
+		wrap(fmt.Sprintf("The backup of %s is in %s (%s). Copy the folder to a bucket %s (%s) can read:", m.src().NameOrID(), src, m.src().Provider, m.dst().NameOrID(), m.dst().Provider), plain)
 		lines = append(lines, "")
 		m.dest.SetWidth(max(10, w-18))
 		label := th.Label.Render("   Destination  ")
@@ -625,7 +625,7 @@ func (m *migration) View() string {
 		if m.editing {
 			wrap("Type the destination (the bucket alone keeps the folder name), enter when done.", th.Muted.Render)
 		} else {
-			wrap("enter: the copy is done, restore "+rsName(m.dst())+" from that bucket (every field prefilled). e edits the destination.", th.Muted.Render)
+			wrap("enter: the copy is done, restore "+m.dst().NameOrID()+" from that bucket (every field prefilled). e edits the destination.", th.Muted.Render)
 		}
 	}
 	if m.stepErr != "" {

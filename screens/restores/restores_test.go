@@ -366,7 +366,8 @@ func TestMigrationPrefillsTheRestore(t *testing.T) {
 // TestMigrationTargetMustBeAnotherProvider: same provider is a normal
 // restore; the flow says so.
 func TestMigrationTargetMustBeAnotherProvider(t *testing.T) {
-	m := migrationOf([]api.Service{orders, replica, gcpSvc}, nil)
+	broken := api.Service{ID: "dbtzf00000004", Name: "broken-import", Status: "failed", Provider: "azure", Region: "eastus"}
+	m := migrationOf([]api.Service{orders, replica, gcpSvc, broken}, nil)
 	m.table.Select(orders.ID)
 	m.Update(tuitest.KeyMsg("enter"))
 	if m.step != migTarget {
@@ -383,6 +384,17 @@ func TestMigrationTargetMustBeAnotherProvider(t *testing.T) {
 			t.Fatalf("the targets do not say %q:\n%s", want, view)
 		}
 	}
+	// a failed service cannot take a restore: marked, and refused when
+	// chosen (before a backup is taken for it)
+	if !strings.Contains(tuitest.View(m.table), "target: failed") {
+		t.Errorf("the failed service is not marked:\n%s", tuitest.View(m.table))
+	}
+	m.table.Select(broken.ID)
+	m.Update(tuitest.KeyMsg("enter"))
+	if m.step != migTarget || !strings.Contains(m.stepErr, "broken-import is failed: a restore needs a ready or stopped service") {
+		t.Fatalf("a failed target was accepted: step %d %q", m.step, m.stepErr)
+	}
+	m.stepErr = ""
 	m.table.Select(replica.ID)
 	m.Update(tuitest.KeyMsg("enter"))
 	if m.step != migTarget || !strings.Contains(m.stepErr, "no migration needed") {

@@ -376,7 +376,7 @@ func (a *allowView) View() string {
 		ssl = "SSL on"
 	}
 	lines := []string{ansi.Truncate(head+"  "+ssl, w, th.Glyphs.Ellipsis),
-		th.Muted.Render(ansi.Truncate(" Addresses allowed to connect. Outbound IPs of this service: "+orDash(strings.Join(a.svc.OutboundIPs, ", ")), w, th.Glyphs.Ellipsis)),
+		th.Muted.Render(ansi.Truncate(" Addresses allowed to connect. Outbound IPs of this service: "+kit.OrDash(strings.Join(a.svc.OutboundIPs, ", ")), w, th.Glyphs.Ellipsis)),
 		""}
 	if a.checked != "" {
 		st := th.OK
@@ -406,11 +406,4 @@ func (a *allowView) View() string {
 		foot = append(foot, "", "")
 	}
 	return body + "\n\n" + strings.Join(foot, "\n")
-}
-
-func orDash(s string) string {
-	if s == "" {
-		return "-"
-	}
-	return s
 }

@@ -64,7 +64,7 @@ func (s *Screen) stopStart(v api.Service) tea.Cmd {
 			Success: func(any) string { return fmt.Sprintf("stopping %s: pending_stop, then stopped", name) },
 		})
 	}
-	return kit.Toast(kit.ToastWarn, fmt.Sprintf("%s is %s: only a ready service can be stopped and a stopped one started", name, orDash(v.Status)))
+	return kit.Toast(kit.ToastWarn, fmt.Sprintf("%s is %s: only a ready service can be stopped and a stopped one started", name, kit.OrDash(v.Status)))
 }
 
 // deleteService deletes a service once its name is typed.
@@ -149,7 +149,7 @@ func newScaleView(c *kit.Common, keys keyMap, v api.Service) *scaleView {
 	}
 	sv.kinds = []scaleChoice{
 		nodes,
-		{label: "size     now " + orDash(v.Size), value: "size"},
+		{label: "size     now " + kit.OrDash(v.Size), value: "size"},
 		{label: fmt.Sprintf("storage  now %d GB (only grows)", storageOf(v)), value: "storage"},
 	}
 	if nodes.blocked != "" {
@@ -262,7 +262,7 @@ func (sv *scaleView) change() (before, after string) {
 	case scaleNodes:
 		return strconv.Itoa(sv.svc.Nodes), c.value
 	case scaleSize:
-		return orDash(sv.svc.Size), c.value
+		return kit.OrDash(sv.svc.Size), c.value
 	}
 	return fmt.Sprintf("%d GB", storageOf(sv.svc)), c.label
 }
@@ -436,12 +436,12 @@ func (s *Screen) openNow(verb, name string) tea.Cmd {
 	switch verb {
 	case "stop":
 		if !v.Ready() {
-			return kit.Toast(kit.ToastWarn, fmt.Sprintf("%s is %s: only a ready service can be stopped", v.Name, orDash(v.Status)))
+			return kit.Toast(kit.ToastWarn, fmt.Sprintf("%s is %s: only a ready service can be stopped", v.Name, kit.OrDash(v.Status)))
 		}
 		return s.stopStart(v)
 	case "start":
 		if !api.StatusIs(v.Status, "stopped") {
-			return kit.Toast(kit.ToastWarn, fmt.Sprintf("%s is %s: only a stopped service can be started", v.Name, orDash(v.Status)))
+			return kit.Toast(kit.ToastWarn, fmt.Sprintf("%s is %s: only a stopped service can be started", v.Name, kit.OrDash(v.Status)))
 		}
 		return s.stopStart(v)
 	case "scale":
@@ -457,7 +457,7 @@ func (s *Screen) openScale(v api.Service) tea.Cmd {
 		if v.Pending() {
 			return refusePending(v, "scaled")
 		}
-		return kit.Toast(kit.ToastWarn, fmt.Sprintf("%s is %s: only a ready service can be scaled", v.Name, orDash(v.Status)))
+		return kit.Toast(kit.ToastWarn, fmt.Sprintf("%s is %s: only a ready service can be scaled", v.Name, kit.OrDash(v.Status)))
 	}
 	if s.common.ReadOnly {
 		return kit.RefuseReadOnly(s.common, "scale "+v.Name)
