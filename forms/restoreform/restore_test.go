@@ -976,7 +976,7 @@ func TestRefusalWrapsAtSixtyColumns(t *testing.T) {
 	ref := &api.CrossProvider{Backup: "eae63e254f91", SourceProvider: "aws", TargetProvider: "gcp",
 		SourceService: api.Service{ID: "dbtaf85489797", Name: "orders-prod"},
 		Target:        api.Service{ID: "dbtgf82655032", Name: "analytics-gcp"}}
-	out := ansi.Strip(RefusalView(c, ref, 60))
+	out := ansi.Strip(RefusalView(c, ref, "choose another backup", 60))
 	for _, l := range strings.Split(out, "\n") {
 		if w := ansi.StringWidth(l); w > 60 {
 			t.Errorf("a line of %d cells at 60 columns: %q", w, l)
@@ -984,5 +984,27 @@ func TestRefusalWrapsAtSixtyColumns(t *testing.T) {
 	}
 	if flat := strings.Join(strings.Fields(out), " "); !strings.Contains(flat, "Not sent: a backup can be restored only within the same cloud provider.") {
 		t.Errorf("the first sentence is not whole:\n%s", out)
+	}
+}
+
+// TestRefusalSaysWhatEscDoes: opened on a backup (R on the Backups
+// screen), a target on another provider is refused and esc goes back to
+// the choice of the target, which is what the refusal says it does.
+func TestRefusalSaysWhatEscDoes(t *testing.T) {
+	e := rtSetup(t, false)
+	orders, analytics := e.byName["orders-prod"], e.byName["analytics-gcp"]
+	bs, err := e.client.ListBackups(context.Background(), orders.ID)
+	if err != nil || len(bs) == 0 {
+		t.Fatalf("backups of orders-prod: %v %v", len(bs), err)
+	}
+	w := e.wizard(t, Options{Source: SourceManaged, SourceServiceID: orders.ID, Backup: &bs[0]})
+	w.targets.Select(analytics.ID)
+	rtPress(w, "enter")
+	if out := rtView(w); !strings.Contains(out, "Not sent") || !strings.Contains(out, "esc  choose another service to restore into") {
+		t.Fatalf("the refusal does not say esc chooses another target:\n%s", out)
+	}
+	rtPress(w, "esc")
+	if w.StepName() != "target" {
+		t.Fatalf("esc went to %s", w.StepName())
 	}
 }

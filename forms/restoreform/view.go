@@ -59,7 +59,11 @@ func (r *Wizard) View() string {
 	case stagePITR:
 		body = r.pitrView(w)
 	case stageRefusal:
-		body = RefusalView(r.common, r.refusal, w)
+		back := "choose another backup"
+		if r.prev == stageTarget {
+			back = "choose another service to restore into"
+		}
+		body = RefusalView(r.common, r.refusal, back, w)
 	case stageConfirm:
 		body = r.confirm.View() // sized bh high (sizeConfirm)
 	}
@@ -161,8 +165,9 @@ func (r *Wizard) backupIDView(w int) string {
 	return strings.Join(lines, "\n")
 }
 
-// RefusalView explains a cross-provider refusal and the workaround.
-func RefusalView(c *kit.Common, ref *api.CrossProvider, w int) string {
+// RefusalView explains a cross-provider refusal and the workaround; back
+// says what esc does.
+func RefusalView(c *kit.Common, ref *api.CrossProvider, back string, w int) string {
 	th := c.Theme
 	if ref == nil {
 		return ""
@@ -195,7 +200,7 @@ func RefusalView(c *kit.Common, ref *api.CrossProvider, w int) string {
 		}
 	}
 	lines = append(lines, "")
-	for _, kd := range [][2]string{{"m", "start this migration now (guided, every step prefilled)"}, {"esc", "choose another backup"}} {
+	for _, kd := range [][2]string{{"m", "start this migration now (guided, every step prefilled)"}, {"esc", back}} {
 		for i, l := range wrap(kd[1], 8) {
 			k := "   " + th.Key.Render(kd[0]) + strings.Repeat(" ", 5-len(kd[0]))
 			if i > 0 {
