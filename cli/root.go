@@ -159,7 +159,7 @@ func (e *env) runTUI(cmd *cobra.Command, f rootFlags) error {
 	if err != nil {
 		return err
 	}
-	key, _, err := s.apiKey()
+	key, src, err := s.apiKey()
 	if errors.Is(err, keystore.ErrNotFound) && s.store.Backend().Name() == keystore.BackendFile {
 		// the encrypted file's passphrase is asked on the terminal, so the
 		// key is too, before the UI takes the terminal over; into this
@@ -167,7 +167,7 @@ func (e *env) runTUI(cmd *cobra.Command, f rootFlags) error {
 		if err := e.loginSession(ctx, s, authFlags{profile: s.profile.Name, apiURL: f.apiURL}); err != nil {
 			return err
 		}
-		key, _, err = s.apiKey()
+		key, src, err = s.apiKey()
 	}
 	switch {
 	case errors.Is(err, keystore.ErrNotFound):
@@ -181,6 +181,9 @@ func (e *env) runTUI(cmd *cobra.Command, f rootFlags) error {
 	if opts.Client, err = s.client(key, e.version, logger); err != nil {
 		return err
 	}
+	// the key prompt says when the key in use is the environment's, which
+	// every start takes again
+	opts.KeyFromEnv = fromEnv(src)
 	opts.Login = e.loginFunc(s, f.ui.ReadOnly, logger)
 	opts.Profile = s.profile.Name
 	opts.Secrets = s.store

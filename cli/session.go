@@ -148,6 +148,11 @@ func (s *session) apiKey() (string, keystore.Backend, error) {
 	return key, src, err
 }
 
+// fromEnv is whether a key read from src came from SKYSQL_API_KEY.
+func fromEnv(src keystore.Backend) bool {
+	return src != nil && src.Name() == keystore.BackendEnv
+}
+
 // profileSwitcher opens another profile of the same config file and
 // keystore for ":profile NAME". It runs in a tea.Cmd (it reads the keystore).
 func (e *env) profileSwitcher(s *session, forceReadOnly bool, logger *slog.Logger) func(string) (tui.Profile, error) {
@@ -157,7 +162,7 @@ func (e *env) profileSwitcher(s *session, forceReadOnly bool, logger *slog.Logge
 			return tui.Profile{Name: name}, err
 		}
 		other := &session{cfg: s.cfg, profile: p, store: s.store}
-		key, _, err := other.apiKey()
+		key, src, err := other.apiKey()
 		if err != nil {
 			return tui.Profile{Name: name}, err
 		}
@@ -165,7 +170,7 @@ func (e *env) profileSwitcher(s *session, forceReadOnly bool, logger *slog.Logge
 		if err != nil {
 			return tui.Profile{Name: name}, err
 		}
-		return tui.Profile{Name: p.Name, Client: c, ReadOnly: forceReadOnly || p.ReadOnly}, nil
+		return tui.Profile{Name: p.Name, Client: c, ReadOnly: forceReadOnly || p.ReadOnly, KeyFromEnv: fromEnv(src)}, nil
 	}
 }
 

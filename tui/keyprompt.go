@@ -8,6 +8,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/skytui/skytui/keystore"
 	"github.com/skytui/skytui/kit"
 )
 
@@ -19,6 +20,7 @@ import (
 type keyPrompt struct {
 	common  *kit.Common
 	reason  string
+	envNote string // the key in use came from SKYSQL_API_KEY: what that means
 	input   kit.Input
 	busy    bool
 	err     string
@@ -103,6 +105,9 @@ func (k *keyPrompt) View() string {
 	if k.reason != "" {
 		b.WriteString(kit.Wrap(k.reason, w-4) + "\n\n")
 	}
+	if k.envNote != "" {
+		b.WriteString(th.Warn.Render(kit.Wrap(k.envNote, w-4)) + "\n\n")
+	}
 	if c := k.common.Client; c != nil {
 		b.WriteString(th.Muted.Render("endpoint ") + c.Host() + "\n")
 	}
@@ -133,9 +138,18 @@ func (m *Model) openKeyPrompt(reason string) tea.Cmd {
 			return nil
 		}
 	}
-	m.pushDialog(newKeyPrompt(m.common, reason))
+	p := newKeyPrompt(m.common, reason)
+	if m.opts.KeyFromEnv {
+		p.envNote = envKeyNote
+	}
+	m.pushDialog(p)
 	return nil
 }
+
+// envKeyNote is what the key prompt says when the key in use (the one the
+// API refused, after a 401) came from the environment: a key entered here
+// is stored, but the next start takes the environment's again.
+const envKeyNote = "The key in use came from " + keystore.EnvAPIKey + " in the environment, which takes precedence over the keystore on every start: a key entered here is stored and used for this run, but the next start uses " + keystore.EnvAPIKey + " again. Unset it to use the stored key."
 
 // login runs Options.Login (a network call and a keystore write) in a
 // command and hands the answer to the prompt.
@@ -158,5 +172,9 @@ func (m *Model) loggedIn(msg keyLoginMsg) tea.Cmd {
 	if s := m.common.Secrets; s != nil {
 		where = s.Backend().Label()
 	}
-	return m.applyProfile(msg.p, "API key of profile "+msg.p.Name+" accepted and stored in "+where)
+	done := "API key of profile " + msg.p.Name + " accepted and stored in " + where
+	if m.opts.KeyFromEnv {
+		done += "; " + keystore.EnvAPIKey + " still takes precedence at the next start (unset it to use the stored key)"
+	}
+	return m.applyProfile(msg.p, done)
 }

@@ -137,3 +137,41 @@ func TestNoKeySendsNothing(t *testing.T) {
 		t.Fatalf("the screen should say there is no key:\n%s", h.Screen())
 	}
 }
+
+// TestRefusedEnvironmentKeySaysWhereItCameFrom: when the key the API
+// refused came from SKYSQL_API_KEY, the prompt says so, and that the
+// environment takes precedence over the keystore on every start; the
+// toast of an accepted key repeats it. A key from the keystore gets no
+// such note.
+func TestRefusedEnvironmentKeySaysWhereItCameFrom(t *testing.T) {
+	both(t, "keystore", "environment", func(t *testing.T, fromEnv bool) {
+		srv, _, _ := tuitest.Sandbox(t, true)
+		bad, err := api.New(api.Config{BaseURL: "http://127.0.0.1:8080", APIKey: "revoked",
+			HTTPClient: tuitest.HTTPClient(srv), MaxRetries: -1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		fl := &fakeLogin{srv: srv, stored: map[string]string{}}
+		h := newHarness(t, Options{Client: bad, KeyFromEnv: fromEnv, Profile: "prod", Login: fl.login, Now: func() time.Time { return t0 }}, 100, 30)
+		h.sees(t, "The API refused the key of profile prod", "a 401 should open the key prompt")
+		// the prompt's text, its box and wrapping left out
+		text := strings.Join(strings.FieldsFunc(h.Screen(), func(r rune) bool {
+			return r == ' ' || r == '\n' || strings.ContainsRune("│|", r)
+		}), " ")
+		for _, want := range []string{
+			"The key in use came from SKYSQL_API_KEY in the environment",
+			"takes precedence over the keystore on every start",
+			"Unset it to use the stored key.",
+		} {
+			if strings.Contains(text, want) != fromEnv {
+				t.Errorf("prompt says %q: %v, want %v\n%s", want, !fromEnv, fromEnv, h.Screen())
+			}
+		}
+		h.TypeText(testKey)
+		h.Key("enter")
+		toast := lastToast(h)
+		if !strings.Contains(toast, "accepted and stored") || strings.Contains(toast, "SKYSQL_API_KEY still takes precedence at the next start") != fromEnv {
+			t.Errorf("toast %q", toast)
+		}
+	})
+}

@@ -64,6 +64,10 @@ type Options struct {
 	// NeedKey starts with the key prompt instead of polling: the profile
 	// has no API key yet (a first run).
 	NeedKey bool
+	// KeyFromEnv: Client's API key came from SKYSQL_API_KEY, which takes
+	// precedence over the keystore at every start (the key prompt says so:
+	// a key entered there is not the one the next start uses).
+	KeyFromEnv bool
 	// ReplicationStore keeps the replication setup's progress and pairs;
 	// nil: the file in the user state directory. The demo passes one of its
 	// own, removed at exit, so every demo starts clean.
@@ -77,10 +81,11 @@ type Options struct {
 
 // Profile is what a profile switch hands back.
 type Profile struct {
-	Name     string
-	Client   *api.Client
-	ReadOnly bool
-	Demo     bool
+	Name       string
+	Client     *api.Client
+	ReadOnly   bool
+	Demo       bool
+	KeyFromEnv bool // Client's key came from SKYSQL_API_KEY (Options.KeyFromEnv)
 }
 
 // Defaults of the polling engine.

@@ -41,6 +41,7 @@ func (m *Model) applyProfile(p Profile, done string) tea.Cmd {
 	msg := profileOpenedMsg{p: p}
 	c := m.common
 	c.Client, c.Profile, c.ReadOnly, c.Demo = msg.p.Client, msg.p.Name, msg.p.ReadOnly, msg.p.Demo
+	m.opts.KeyFromEnv = p.KeyFromEnv // the key prompt's note follows the client
 	m.profileGen++
 	m.known = nil
 	m.dialogs, m.jumps = nil, nil
