@@ -290,6 +290,17 @@ func TestBinaryBackups(t *testing.T) {
 			t.Fatalf("-o wide --no-headers: %v\n%s", r, so)
 		}
 	}
+	// the UI's word for the same state keeps the same backups
+	done := jsonOf[[]map[string]any](t, first(h.run(0, "backups", "list", "--service", ordersID, "--status", "completed", "-o", "json")))
+	if len(done) < len(ok) {
+		t.Errorf("--status completed kept %d backups, --status succeeded %d", len(done), len(ok))
+	}
+	for _, b := range done {
+		if b["status"] != "Succeeded" {
+			t.Fatalf("--status completed: %v", b)
+		}
+	}
+	h.fails(exitUsage, "--status bogus: not a backup status; give completed (or succeeded), in progress (or running) or failed", "backups", "list", "--status", "bogus")
 	h.fails(exitUsage, "--status: give a status", "backups", "list", "--status", "")
 	h.fails(exitNotFound, `no service named "no-such-db"`, "backups", "list", "--service", "no-such-db")
 	h.fails(exitUsage, "--service \"x\" is neither a service ID nor a service name", "backups", "list", "--service", "x")

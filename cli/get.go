@@ -300,17 +300,24 @@ func newBackupsCmd(e *env) *cobra.Command {
 			return err
 		}
 		if status != "" {
+			// a word of a state (completed, succeeded, done…) keeps every
+			// backup in that state, as the UI shows them; another word
+			// keeps the backups the API gave exactly that word
+			state := api.BackupState(status)
 			kept := backups[:0]
 			for _, b := range backups {
-				if api.StatusIs(b.Status, status) {
+				if state != "" && api.BackupState(b.Status) == state || state == "" && api.StatusIs(b.Status, status) {
 					kept = append(kept, b)
 				}
+			}
+			if state == "" && len(kept) == 0 {
+				return usageErrf("--status %s: not a backup status; give completed (or succeeded), in progress (or running) or failed", status)
 			}
 			backups = kept
 		}
 		return c.out.emit(e.stdout, nonNil(backups), backupsTable(backups, serviceNames(svcs)))
 	})
-	list.Flags().StringVar(&status, "status", "", "only backups of this status (case and - or _ do not matter)")
+	list.Flags().StringVar(&status, "status", "", "only backups of this status: completed (or succeeded), in progress (or running), failed, or another word the API gives; case and - or _ do not matter")
 	return newNoun("backups", "List backups or take one", list, newBackupsCreateCmd(e))
 }
 
