@@ -6,6 +6,8 @@ package api
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -152,6 +154,18 @@ func (c *Client) Host() string { return c.base.Host }
 
 // Org is the configured organisation, or "".
 func (c *Client) Org() string { return c.cfg.Org }
+
+// KeyFingerprint names the API key the client sends without revealing it,
+// as keystore.Fingerprint does: "sha256:" and the first 8 hex digits of
+// its SHA-256; "" when it sends none. Settings shows the key in use by it
+// (after a key entered at the prompt it differs from SKYSQL_API_KEY).
+func (c *Client) KeyFingerprint() string {
+	if c.cfg.APIKey == "" {
+		return ""
+	}
+	sum := sha256.Sum256([]byte(c.cfg.APIKey))
+	return "sha256:" + hex.EncodeToString(sum[:])[:8]
+}
 
 func sleepCtx(ctx context.Context, d time.Duration) error {
 	t := time.NewTimer(d)

@@ -297,7 +297,7 @@ func minimalAnswer(op string, r *http.Request) (int, string) {
 }
 
 // Methods of *api.Client that send nothing.
-var clientMethodsSendingNothing = []string{"BaseURL", "Host", "Org", "LiveBackup", "LogicalBackupType", "Now", "BackupPath"}
+var clientMethodsSendingNothing = []string{"BaseURL", "Host", "Org", "LiveBackup", "LogicalBackupType", "Now", "BackupPath", "KeyFingerprint"}
 
 func testCredentials(t *testing.T) (gcs, s3 string) {
 	t.Helper()

@@ -43,6 +43,7 @@ type loadedMsg struct {
 	backends []keystore.Status
 	label    string
 	keyInfo  string
+	keyNote  string // a key the keystore holds that is not the one in use
 	rows     []row
 	err      error
 }
@@ -226,9 +227,9 @@ const keystoreKey kit.Key[*loadedMsg] = "settings/keystore"
 // Resources implements kit.Screen: the keystore's listing (nothing of the
 // API is polled here).
 func (s *Screen) Resources() []kit.Resource {
-	st, profile, demo := s.common.Secrets, s.common.Profile, s.common.Demo
+	st, profile, demo, inUse := s.common.Secrets, s.common.Profile, s.common.Demo, s.keyInUse()
 	return []kit.Resource{keystoreKey.Resource(func(context.Context) (*loadedMsg, error) {
-		m := read(0, st, profile, demo)
+		m := read(0, st, profile, demo, inUse)
 		return &m, nil
 	}, nil)}
 }
@@ -244,15 +245,29 @@ func (s *Screen) Open(string) tea.Cmd { return s.load() }
 
 func (s *Screen) load() tea.Cmd {
 	s.gen++
-	gen, st, profile, demo := s.gen, s.common.Secrets, s.common.Profile, s.common.Demo
-	return func() tea.Msg { return read(gen, st, profile, demo) }
+	gen, st, profile, demo, inUse := s.gen, s.common.Secrets, s.common.Profile, s.common.Demo, s.keyInUse()
+	return func() tea.Msg { return read(gen, st, profile, demo, inUse) }
+}
+
+// keyInUse is the fingerprint of the API key the session sends ("" for
+// none): after a 401 a key entered at the prompt replaces the one read at
+// start, which SKYSQL_API_KEY may still hold.
+func (s *Screen) keyInUse() string {
+	if c := s.common.Client; c != nil {
+		return c.KeyFingerprint()
+	}
+	return ""
 }
 
 // demoKeyInfo is the API key's line in the demo, whose sandbox takes no
 // key (K there only says so).
 const demoKeyInfo = "none needed: the demo's sandbox is built in"
 
-func read(gen int, st *keystore.Store, profile string, demo bool) loadedMsg {
+// read reads what the keystore holds. inUse is the fingerprint of the key
+// the session sends: the line says where that one came from, and names a
+// different key the keystore would read first (the refused SKYSQL_API_KEY,
+// read again at the next start).
+func read(gen int, st *keystore.Store, profile string, demo bool, inUse string) loadedMsg {
 	m := loadedMsg{gen: gen}
 	if st == nil {
 		m.err = errors.New("no keystore is open in this run")
@@ -263,6 +278,15 @@ func read(gen int, st *keystore.Store, profile string, demo bool) loadedMsg {
 	switch k, src, err := st.APIKey(profile); {
 	case demo:
 		m.keyInfo = demoKeyInfo
+	case inUse != "" && (err != nil || keystore.Fingerprint(k) != inUse):
+		// not what the keystore reads first: the key entered at the prompt
+		m.keyInfo = inUse + " entered at the prompt (in use)"
+		if err == nil {
+			m.keyNote = src.Label() + " holds " + keystore.Fingerprint(k) + ": not used now"
+			if src.Name() == keystore.BackendEnv {
+				m.keyNote += ", but read first at the next start"
+			}
+		}
 	case errors.Is(err, keystore.ErrNotFound):
 		m.keyInfo = "none stored (K to enter one)"
 	case err != nil:
@@ -711,6 +735,9 @@ func (s *Screen) head() []string {
 			field("kept in", l.label)
 		}
 		field("API key", l.keyInfo)
+		if l.keyNote != "" {
+			field("", l.keyNote)
+		}
 		for _, b := range l.backends {
 			state, style := "usable", th.OK.Render
 			if !b.Usable {

@@ -14,6 +14,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/skytui/skytui/api"
 	"github.com/skytui/skytui/keystore"
 	"github.com/skytui/skytui/kit"
 	"github.com/skytui/skytui/theme"
@@ -656,3 +657,54 @@ func TestEveryLineAboveTheListIsReachable(t *testing.T) {
 type lines struct{ l []string }
 
 func (l *lines) View() string { return strings.Join(l.l, "\n") }
+
+// TestShowsTheKeyInUse: after a 401 for the key of SKYSQL_API_KEY a key
+// entered at the prompt is in use (and stored); Settings shows that key's
+// fingerprint and where it came from, and names the environment's key as
+// not used, not the refused key as the one in use.
+func TestShowsTheKeyInUse(t *testing.T) {
+	const refused, typed = "skysql.key.refused-from-env", "skysql.key.typed-at-prompt"
+	st, err := keystore.Open(keystore.Options{
+		Backends: []keystore.Backend{keystore.NewMemoryBackend("memory (test)")},
+		Getenv: func(k string) string {
+			if k == keystore.EnvAPIKey {
+				return refused
+			}
+			return ""
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	client := func(key string) *api.Client {
+		c, err := api.New(api.Config{BaseURL: "http://127.0.0.1:1", APIKey: key})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	open := func(key string) string {
+		c := tuitest.Common()
+		c.Theme, c.Secrets, c.Profile, c.Client = theme.New(theme.Options{Dark: true, NoColor: true}), st, "prod", client(key)
+		d := &driver{t: t, s: New(c)}
+		d.s.SetSize(120, 40)
+		d.run(d.s.Init())
+		return strings.Join(strings.Fields(d.view()), " ")
+	}
+	// at start the session sends SKYSQL_API_KEY's key
+	if v := open(refused); !strings.Contains(v, "API key "+keystore.Fingerprint(refused)+" from environment SKYSQL_API_KEY") {
+		t.Errorf("the environment's key in use:\n%s", v)
+	}
+	// the API refused it; the key typed at the prompt is stored and sent
+	if err := st.SetAPIKey("prod", typed); err != nil {
+		t.Fatal(err)
+	}
+	v := open(typed)
+	if !strings.Contains(v, "API key "+keystore.Fingerprint(typed)+" entered at the prompt (in use)") {
+		t.Errorf("Settings should show the key in use, the one typed:\n%s", v)
+	}
+	if strings.Contains(v, keystore.Fingerprint(refused)+" from environment") ||
+		!strings.Contains(v, "environment SKYSQL_API_KEY (read-only) holds "+keystore.Fingerprint(refused)+": not used now, but read first at the next start") {
+		t.Errorf("the refused key is shown as in use, or its note is missing:\n%s", v)
+	}
+}
