@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -121,7 +122,9 @@ func (e *engine) sync(res []kit.Resource) []tea.Cmd {
 		e.serial++
 		st := &resState{res: r, serial: e.serial}
 		e.states[r.Key] = st
-		if !e.stopped {
+		if e.stopped {
+			cmds = append(cmds, e.notAsked(st))
+		} else {
 			cmds = append(cmds, e.fetch(st, true))
 		}
 	}
@@ -165,6 +168,26 @@ func (e *engine) fetch(st *resState, fresh bool) tea.Cmd {
 			data, err = f(ctx)
 		}
 		return pollResultMsg{gen: gen, serial: serial, key: key, data: data, err: err}
+	}
+}
+
+// notAskedError is the answer of a resource the engine did not ask for
+// because polling is stopped (no API key yet, or the key was refused): the
+// screen says why instead of "loading" for ever.
+type notAskedError struct{ why error }
+
+func (n notAskedError) Error() string {
+	if errors.Is(n.why, errNoAPIKey) {
+		return "no API key (:login enters one; nothing was asked)"
+	}
+	return "not asked: the API refused the key (" + oneLineErr(n.why) + "); :login enters another"
+}
+
+// notAsked answers a resource at once with why it is not asked.
+func (e *engine) notAsked(st *resState) tea.Cmd {
+	gen, serial, key, why := e.gen, st.serial, st.res.Key, e.stopErr
+	return func() tea.Msg {
+		return pollResultMsg{gen: gen, serial: serial, key: key, err: notAskedError{why: why}}
 	}
 }
 
@@ -214,6 +237,10 @@ func (e *engine) onResult(m pollResultMsg) (*kit.DataMsg, []tea.Cmd) {
 		return nil, nil // stale: a switch happened since
 	}
 	st.inFlight = false
+	if _, ok := m.err.(notAskedError); ok {
+		// nothing was asked: no freshness, no backoff, no tick
+		return &kit.DataMsg{Key: m.key, Err: m.err, At: e.now()}, nil
+	}
 	again := st.again
 	st.again = false
 	now := e.now()

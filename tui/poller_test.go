@@ -13,6 +13,7 @@ import (
 
 	"github.com/skytui/skytui/api"
 	"github.com/skytui/skytui/kit"
+	"github.com/skytui/skytui/tui/tuitest"
 )
 
 // fakeRes is a resource whose answers the test controls.
@@ -372,3 +373,23 @@ type emptyKeys struct{}
 
 func (emptyKeys) ShortHelp() []key.Binding  { return nil }
 func (emptyKeys) FullHelp() [][]key.Binding { return nil }
+
+// TestNoKeyListsSayWhy: without an API key (esc at the first prompt) the
+// lists do not say "loading" for ever: each says there is no key and how
+// to enter one, and nothing is sent.
+func TestNoKeyListsSayWhy(t *testing.T) {
+	srv, _, _ := tuitest.Sandbox(t, true)
+	fl := &fakeLogin{srv: srv, stored: map[string]string{}}
+	h := newHarness(t, Options{Client: tuitest.Client(t, srv, api.Config{}), Profile: "prod", NeedKey: true, Login: fl.login, Now: func() time.Time { return t0 }}, 100, 30)
+	h.Key("esc")
+	for _, c := range []struct{ key, noun string }{{"1", "services"}, {"2", "backups"}, {"3", "restores"}} {
+		h.Key(c.key)
+		out := h.Screen()
+		if strings.Contains(out, "loading "+c.noun) || !strings.Contains(out, "could not load "+c.noun+": no API key (:login enters one; nothing was asked)") {
+			t.Errorf("screen %s without a key:\n%s", c.key, out)
+		}
+	}
+	if n := srv.Stats().Total; n != 0 {
+		t.Fatalf("%d requests were sent without a key", n)
+	}
+}
