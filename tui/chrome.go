@@ -444,8 +444,10 @@ func (m *Model) messageView(w int) []string {
 		if len(lines) > 1 {
 			k := min(len(lines), maxErrorLines) - 1
 			lines[k] = strings.Join(lines[k:], " ")
-			if ansi.StringWidth(lines[k])+last > room {
-				lines[k] = ansi.Truncate(lines[k], max(1, room-last), th.Glyphs.Ellipsis)
+			if over := ansi.StringWidth(lines[k]) + last - room; over > 0 {
+				// what does not fit is cut from the middle: the end
+				// (the request and the trace ID) stays in sight
+				lines[k] = th.Glyphs.Ellipsis + ansi.TruncateLeft(lines[k], over+ansi.StringWidth(th.Glyphs.Ellipsis), "")
 			}
 			out := make([]string, k+1)
 			for i := range out {

@@ -7,6 +7,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/charmbracelet/x/ansi"
 	"github.com/skytui/skytui/kit"
 )
 
@@ -94,5 +95,27 @@ func TestStaleToastsDropped(t *testing.T) {
 	scr := h.Screen()
 	if strings.Contains(scr, "change schedule 9: done") || !strings.Contains(scr, "delete schedule 9 failed") {
 		t.Fatalf("a minute later the queue shows:\n%s", scr)
+	}
+}
+
+// An error longer than its three lines loses its middle, not its end: the
+// status and the message start on the first line, and the request and the
+// trace ID stay on the last, with how to read it whole.
+func TestLongErrorKeepsItsTraceID(t *testing.T) {
+	h := newHarness(t, Options{Profile: "test", Now: func() time.Time { return t0 },
+		Screens: func(*kit.Common) []kit.Screen { return []kit.Screen{&fakeScreen{id: "a"}} }}, 80, 24)
+	long := "start legacy-batch failed: 409 Conflict: service dbtaf65932198 is in a pending state (pending_start); try again once it is ready " +
+		strings.Repeat("— Wait until the service status is ready, then retry. ", 3) + "(POST /provisioning/v1/services/dbtaf65932198/start, trace 4bf92f3577b34da6)"
+	h.Send(kit.ToastMsg{Level: kit.ToastError, Text: long})
+	scr := h.Screen()
+	for _, want := range []string{"error: start legacy-batch failed: 409 Conflict", "trace 4bf92f3577b34da6)", "(L log, X dismiss)"} {
+		if !strings.Contains(scr, want) {
+			t.Errorf("the error lacks %q:\n%s", want, scr)
+		}
+	}
+	for _, l := range strings.Split(scr, "\n") {
+		if w := ansi.StringWidth(l); w > 80 {
+			t.Errorf("a line of %d cells: %q", w, l)
+		}
 	}
 }
