@@ -244,11 +244,14 @@ func overlay(bg, box string, w, h int) string {
 
 func (m *Model) headerView(w int) string {
 	th := m.common.Theme
-	left := m.headerLeft(true)
-	if w-ansi.StringWidth(left)-2 < minFreshness {
-		// narrow: how fresh the data is says more than the host, which
-		// the profile names
-		left = m.headerLeft(false)
+	// narrow: how fresh the data is says more than the host, which the
+	// profile names; then the org goes too
+	left := m.headerLeft(true, true)
+	for _, o := range [][2]bool{{false, true}, {false, false}} {
+		if w-ansi.StringWidth(left)-2 >= minFreshness {
+			break
+		}
+		left = m.headerLeft(o[0], o[1])
 	}
 	lw := ansi.StringWidth(left)
 	room := w - lw - 2
@@ -267,15 +270,17 @@ func (m *Model) headerView(w int) string {
 // ("updated 12s ago"), before it drops the host.
 const minFreshness = 16
 
-// headerLeft is the header's left part: the profile, its host and org
-// (withHost), the DEMO and READ-ONLY badges.
-func (m *Model) headerLeft(withHost bool) string {
+// headerLeft is the header's left part: the profile, its host and its
+// org (when asked for), the DEMO and READ-ONLY badges.
+func (m *Model) headerLeft(host, org bool) string {
 	th := m.common.Theme
 	parts := []string{th.Title.Render("skytui"), "profile " + th.Bold.Render(m.common.Profile)}
-	if c := m.common.Client; c != nil && withHost {
-		parts = append(parts, c.Host())
-		if org := c.Org(); org != "" {
-			parts = append(parts, "org "+org)
+	if c := m.common.Client; c != nil {
+		if host {
+			parts = append(parts, c.Host())
+		}
+		if o := c.Org(); o != "" && org {
+			parts = append(parts, "org "+o)
 		}
 	}
 	if m.common.Demo {

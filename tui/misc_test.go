@@ -8,7 +8,9 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/skytui/skytui/api"
 	"github.com/skytui/skytui/kit"
+	"github.com/skytui/skytui/tui/tuitest"
 )
 
 func TestNoColorEnvRemovesColours(t *testing.T) {
@@ -169,5 +171,16 @@ func TestNarrowHeaderKeepsFreshness(t *testing.T) {
 	h2, _, _ := demoHarness(t, 100, 30, nil)
 	if head := strings.Split(h2.Screen(), "\n")[0]; !strings.Contains(head, "127.0.0.1:8080") {
 		t.Fatalf("header at 100 columns lost the host: %q", head)
+	}
+	// a read-only profile with an org at 80 columns: the host goes, the
+	// org stays (it says whose account this is)
+	srv, clk, _ := tuitest.Sandbox(t, true)
+	h3 := newHarness(t, Options{Client: tuitest.Client(t, srv, api.Config{APIKey: tuitest.TestKey, Org: "my-org"}), Profile: "prod-ro", ReadOnly: true,
+		Now: clk.Now, SlowInterval: 30 * time.Second}, 80, 24)
+	head = strings.Split(h3.Screen(), "\n")[0]
+	for _, want := range []string{"profile prod-ro", "org my-org", "READ-ONLY", "updated 0s ago"} {
+		if !strings.Contains(head, want) {
+			t.Errorf("header at 80 columns lacks %q: %q", want, head)
+		}
 	}
 }
