@@ -434,9 +434,15 @@ func (m *Model) messageView(w int) []string {
 		tail = fmt.Sprintf("  (+%d)", k)
 	}
 	lk, xk := m.keys.Log.Help().Key, m.keys.Dismiss.Help().Key
-	typing := m.screen().CapturesKeys()
+	// a field or a dialog in front has the keys: there L and X are
+	// typed or the dialog's, so the hint says where they work
+	typing := m.screen().CapturesKeys() || len(m.dialogs) > 0
 	if t.level == kit.ToastError && typing {
-		hint = "  (out of the field: " + lk + " log, " + xk + " dismiss)"
+		out := "out of the field: "
+		if len(m.dialogs) > 0 {
+			out = "once the dialog is closed: "
+		}
+		hint = "  (" + out + lk + " log, " + xk + " dismiss)"
 	}
 	if t.level == kit.ToastError && !typing {
 		hint = "  (" + lk + " log, " + xk + " dismiss)"

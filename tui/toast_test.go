@@ -119,3 +119,15 @@ func TestLongErrorKeepsItsTraceID(t *testing.T) {
 		}
 	}
 }
+
+// While a dialog is in front (the :profile picker types a filter) an
+// error keeps to one line and says L and X work once it is closed.
+func TestErrorToastUnderADialog(t *testing.T) {
+	h := newHarness(t, Options{Profile: "test", Now: func() time.Time { return t0 },
+		Screens: func(*kit.Common) []kit.Screen { return []kit.Screen{&fakeScreen{id: "a"}} }}, 100, 30)
+	h.Send(kit.ToastMsg{Level: kit.ToastError, Text: "delete schedule 9 failed: 503 Service Unavailable (trace 1f2e)"})
+	h.Send(kit.OpenDialogMsg{Dialog: kit.NewConfirm(h.m.common, 1, kit.Confirm{Kind: kit.ConfirmYesNo, Title: "Delete?"})})
+	if scr := h.Screen(); !strings.Contains(scr, "(once the dialog is closed: L log, X dismiss)") {
+		t.Fatalf("under a dialog the error says:\n%s", scr)
+	}
+}
