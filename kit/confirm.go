@@ -151,16 +151,95 @@ func (d *ConfirmDialog) boxWidth() (w, inner int) {
 	return w, w - 4
 }
 
-// View renders the dialog box within the SetSize area. Text from the API
-// can be any length (a 5,000-character service name): the detail is cut to
-// the lines that fit and the name to be typed is shown shortened in the
+// View renders the dialog box within the SetSize area. The detail (what
+// the action does, its consequence) is wrapped, never cut when the area
+// can hold it: a dialog whose detail does not fit at its usual width takes
+// the whole width, then leaves out the blank line above the buttons, then
+// says where the cursor is on the buttons' line instead of the hint's.
+// Text from the API can be any length (a 5,000-character service name):
+// only then is the detail cut to the lines that fit, its last line ending
+// in the ellipsis glyph, and the name to be typed shown shortened in the
 // middle, so the buttons, the input and the hint always stay on screen.
 // What must be typed is still the whole name.
 func (d *ConfirmDialog) View() string {
 	th := d.common.Theme
-	height := d.height
-	w, inner := d.boxWidth()
-	fit := lipgloss.NewStyle().Width(inner)
+	title := d.spec.Title
+	if title == "" {
+		title = "Are you sure?"
+	}
+	w, _ := d.boxWidth()
+	widths := []int{w}
+	if wide := min(d.width, 72); wide > w {
+		widths = append(widths, wide)
+	}
+	type layout struct {
+		gap, compact bool
+	}
+	layouts := []layout{{gap: true}, {}, {compact: true}}
+	if d.spec.Kind == ConfirmTypeName {
+		layouts = layouts[:2]
+	}
+	var detail, tail []string
+	var gap bool
+	for _, bw := range widths {
+		inner := bw - 4
+		var lines []string
+		if d.spec.Detail != "" {
+			lines = strings.Split(Wrap(d.spec.Detail, inner, " ,/"), "\n")
+		}
+		for _, l := range layouts {
+			w, detail, gap = bw, lines, l.gap
+			tail = d.tail(inner, l.compact)
+			if d.fits(len(detail), len(tail), gap) {
+				return d.box(title, detail, tail, gap, w)
+			}
+		}
+	}
+	// even the widest, tightest layout cannot hold the whole detail: it is
+	// cut, visibly, so the buttons or the input stay
+	if len(detail) > 0 {
+		room := maxDetailLines
+		if d.height > 0 {
+			room = min(room, d.height-4-len(tail))
+		}
+		if room > 0 {
+			detail = strings.Split(CapText(d.spec.Detail, w-4, room, th.Glyphs.Ellipsis), "\n")
+		} else {
+			detail = nil
+		}
+	}
+	return d.box(title, detail, tail, false, w)
+}
+
+// fits says whether a box with that many detail and tail lines fits the
+// height: its border and title take 4 lines, gap a blank line after the
+// detail. With no height known, the detail may take maxDetailLines.
+func (d *ConfirmDialog) fits(detail, tail int, gap bool) bool {
+	if d.height <= 0 {
+		return detail <= maxDetailLines
+	}
+	n := 4 + detail + tail
+	if gap && detail > 0 {
+		n++
+	}
+	return n <= d.height
+}
+
+// box draws the dialog from its parts.
+func (d *ConfirmDialog) box(title string, detail, tail []string, gap bool, w int) string {
+	body := append([]string(nil), detail...)
+	if gap && len(detail) > 0 {
+		body = append(body, "")
+	}
+	body = append(body, tail...)
+	return Box(d.common.Theme, title, strings.Join(body, "\n"), w)
+}
+
+// tail is what is under the detail, wrapped to inner: the buttons and the
+// hint, or what to type and the input. compact says where the cursor is on
+// the buttons' line, so the hint may take one line fewer.
+func (d *ConfirmDialog) tail(inner int, compact bool) []string {
+	th := d.common.Theme
 	var tail []string
 	if d.spec.Kind == ConfirmTypeName {
 		name := d.spec.Name
@@ -187,28 +266,17 @@ func (d *ConfirmDialog) View() string {
 		if d.yes {
 			cur = "cursor on Yes"
 		}
-		tail = append(tail, lipgloss.JoinHorizontal(lipgloss.Top, no, "  ", yes))
+		buttons := lipgloss.JoinHorizontal(lipgloss.Top, no, "  ", yes)
 		k := d.keys
-		tail = append(tail, th.Muted.Render(HintLine(k.Yes, k.No, k.Move, k.Choose)+" ("+cur+")"))
-	}
-	var body []string
-	if d.spec.Detail != "" {
-		// the box's border and title take 4 lines, a blank line follows
-		// the detail
-		room := maxDetailLines
-		if height > 0 {
-			room = min(room, height-4-lipgloss.Height(fit.Render(strings.Join(tail, "\n")))-1)
-		}
-		if room > 0 {
-			body = append(body, CapText(d.spec.Detail, inner, room, th.Glyphs.Ellipsis), "")
+		hint := HintLine(k.Yes, k.No, k.Move, k.Choose)
+		if compact {
+			tail = append(tail, buttons+"  "+th.Muted.Render("("+cur+")"), th.Muted.Render(hint))
+		} else {
+			tail = append(tail, buttons, th.Muted.Render(hint+" ("+cur+")"))
 		}
 	}
-	body = append(body, tail...)
-	title := d.spec.Title
-	if title == "" {
-		title = "Are you sure?"
-	}
-	return Box(th, title, strings.Join(body, "\n"), w)
+	fit := lipgloss.NewStyle().Width(inner)
+	return strings.Split(fit.Render(strings.Join(tail, "\n")), "\n")
 }
 
 // maxDetailLines bounds a dialog's detail when the height is not known.
