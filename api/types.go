@@ -352,6 +352,10 @@ func (s *Schedule) Expression() string {
 	return s.Schedule
 }
 
+// OneTime reports a one-time job ("once"): it has nothing to edit, suspend
+// or resume, and the API refuses those.
+func (s *Schedule) OneTime() bool { return strings.TrimSpace(s.Expression()) == "once" }
+
 // Backup is one entry of the backup listing.
 type Backup struct {
 	Meta

@@ -330,8 +330,11 @@ func TestBinaryBackups(t *testing.T) {
 		t.Errorf("the new backup %s is not listed:\n%s", key, so)
 	}
 	so, _ = h.run(0, "backups", "create", "--service", sandbox.DemoReplica, "--type", "incremental")
+	job := ""
 	if r := tableRows(so); len(r) != 2 || strings.Join(r[0], " ") != "ID TYPE SCHEDULE STATUS SUSPENDED" || r[1][1] != "incremental" || r[1][2] != "once" {
 		t.Errorf("backups create (a job):\n%s", so)
+	} else {
+		job = r[1][0]
 	}
 	sc := jsonOf[map[string]any](t, first(h.run(0, "backups", "create", "--service", sandbox.DemoReplica, "--type", "full", "--schedule", "0 4 * * *", "-o", "json")))
 	if sc["cron"] != "0 4 * * *" || sc["type"] != "full" || sc["id"] == nil {
@@ -372,6 +375,8 @@ func TestBinaryBackups(t *testing.T) {
 	h.unsent(exitUsage, "--suspend and --resume: give one of them", "schedules", "edit", "1", "--suspend", "--resume")
 	h.refused("profile audit is read-only: schedules edit refused", "schedules", "edit", "1", "--suspend", "--profile", "audit")
 	h.fails(exitNotFound, "404", "schedules", "edit", "999", "--suspend")
+	// a one-time job has nothing to suspend or edit: refused, as in the UI
+	h.unsent(exitUsage, "schedule "+job+" is a one-time job: it cannot be edited, suspended or resumed (nothing was sent)", "schedules", "edit", job, "--suspend")
 	if s := jsonOf[map[string]any](t, first(h.run(0, "schedules", "edit", "1", "--cron", "30 2 * * 1-5", "-o", "json"))); s["cron"] != "30 2 * * 1-5" {
 		t.Errorf("edit --cron: %v", s)
 	}

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -70,6 +71,19 @@ type, or suspend it (no backups are taken while suspended) and resume it
 			c, err := e.openChange(cmd, &cf, "schedules edit")
 			if err != nil {
 				return err
+			}
+			// a one-time job has nothing to change (the API refuses it, as
+			// the UI does before asking); a schedule that cannot be read is
+			// left to the API
+			switch cur, err := c.client.GetSchedule(cmd.Context(), id); {
+			case err == nil && cur.OneTime():
+				return usageErrf("schedule %d is a one-time job: it cannot be edited, suspended or resumed (nothing was sent); `skytui backups create` takes a new backup or makes a new schedule", id)
+			case api.IsNotFound(err):
+				return &exitError{code: exitNotFound, err: err}
+			case err != nil && cmd.Context().Err() != nil:
+				return err
+			case err != nil:
+				fmt.Fprintf(e.stderr, "skytui: schedules edit: schedule %d could not be read (%s); the API judges the change\n", id, firstLine(err))
 			}
 			sc, err := c.client.UpdateSchedule(cmd.Context(), id, u)
 			if err != nil {

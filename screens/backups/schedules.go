@@ -38,7 +38,7 @@ func scheduleColumns() []kit.Column {
 	}
 }
 
-func isOnce(s *api.Schedule) bool { return scheduleExpr(s) == "once" }
+func isOnce(s *api.Schedule) bool { return s.OneTime() }
 
 // scheduleExpr is the cron expression or "once"; the live listing may
 // say only "cron" without the expression.
