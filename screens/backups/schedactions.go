@@ -345,12 +345,18 @@ func (e *schedEdit) KeyMap() kit.Keys {
 func (e *schedEdit) View() string {
 	th := e.common.Theme
 	w := max(20, e.width-2)
-	wrap := func(s string) string { return kit.Wrap(s, w) }
+	// each line wraps within the width, its continuation lines indented
+	// as its first
+	wrap := func(s string) string {
+		text := strings.TrimLeft(s, " ")
+		indent := s[:len(s)-len(text)]
+		return indent + strings.ReplaceAll(kit.Wrap(text, w-len(indent)), "\n", "\n"+indent)
+	}
 	lines := []string{
 		th.Title.Render(wrap(" Edit schedule " + scheduleKey(&e.sc) + " of " + e.svcName)),
 		th.Muted.Render(wrap(" " + kit.OrDash(e.sc.Type) + " backups to " + targetWords(&e.sc) + "; now " + kit.OrDash(scheduleExpr(&e.sc)) + " (" + scheduleWhen(&e.sc) + ")")),
 		"",
-		th.Label.Render(" Cron expression (UTC): minute hour day-of-month month day-of-week"),
+		th.Label.Render(wrap(" Cron expression (UTC): minute hour day-of-month month day-of-week")),
 		" " + e.input.View(),
 	}
 	if p := e.problem(); p != "" && e.expr() != scheduleExpr(&e.sc) {
@@ -370,6 +376,7 @@ func (e *schedEdit) View() string {
 	if e.refused != "" {
 		lines = append(lines, "", th.Error.Render(wrap(" ! the API refused it: "+e.refused)))
 	}
+	lines = strings.Split(strings.Join(lines, "\n"), "\n")
 	if e.height > 0 && len(lines) > e.height {
 		lines = lines[:e.height]
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/charmbracelet/x/ansi"
 	"github.com/skytui/skytui/sandbox"
 	"github.com/skytui/skytui/tui"
 	"github.com/skytui/skytui/tui/tuitest"
@@ -280,4 +281,34 @@ func TestScheduleEditRefused(t *testing.T) {
 	h.Sees("backup schedule 1 not found")
 	h.Sees("> 0 3 * * 5")
 	h.Sees("Edit schedule 1 of orders-prod")
+}
+
+// TestScheduleEditNarrow: at 60x16 the edit's field label wraps whole,
+// "day-of-week" on its own line, instead of being cut at the edge; the
+// wrapped lines keep the indent.
+func TestScheduleEditNarrow(t *testing.T) {
+	h, _, _ := app(t, 60, 16, true, nil)
+	h.command("backups orders-prod")
+	h.Key("t")
+	h.Sees("daily at 03:00 UTC")
+	h.Key("e")
+	h.Sees("> 0 3 * * *")
+	lines := strings.Split(h.Screen(), "\n")
+	at := -1
+	for i, l := range lines {
+		if w := ansi.StringWidth(l); w > 60 {
+			t.Fatalf("line %d is %d wide: %q", i, w, l)
+		}
+		if strings.Contains(l, "Cron expression (UTC):") {
+			at = i
+		}
+	}
+	if at < 0 || at+1 >= len(lines) {
+		t.Fatalf("no label:\n%s", h.Screen())
+	}
+	label := strings.Join(strings.Fields(lines[at]+" "+lines[at+1]), " ")
+	if !strings.HasPrefix(label, "Cron expression (UTC): minute hour day-of-month month day-of-week") ||
+		!strings.HasPrefix(lines[at+1], " day-of-week") {
+		t.Fatalf("label not wrapped whole:\n%s", h.Screen())
+	}
 }
