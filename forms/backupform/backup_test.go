@@ -13,6 +13,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"charm.land/huh/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/skytui/skytui/api"
 	"github.com/skytui/skytui/keystore"
@@ -430,5 +431,31 @@ func TestRefusedFieldSaysWhy(t *testing.T) {
 			t.Errorf("%v: the refusal is not shown:\n%s", size, tuitest.View(b))
 		}
 		tuitest.CheckFits(t, "new backup", b.View(), size[0], size[1])
+	}
+}
+
+// TestReviewWrapsBetweenWords: the review's request, at widths down to the
+// smallest terminal, wraps between words: the redaction note reads whole
+// ("base64-encoded", not "base64-en" / "coded"), and no line is wider than
+// the pane.
+func TestReviewWrapsBetweenWords(t *testing.T) {
+	sec := tuitest.Secrets(t, "archive")
+	b := form(t, common(t, sec, nil), Options{HasFullBackup: boolp(true),
+		Draft: &Draft{Type: api.BackupDump, When: WhenOnce, Destination: DestBucket, BucketPath: "s3://acme-exports/x", Credential: "archive-s3"}})
+	note := strings.Fields(strings.ReplaceAll(`"credentials": "`+Redacted("archive-s3", keystore.KindS3)+`"`, `"archive-s3"`, `\"archive-s3\"`))
+	for w := 60; w <= 80; w++ {
+		b.SetSize(w, 24)
+		b.step = phaseReview
+		v := ansi.Strip(b.View())
+		var words []string
+		for _, l := range strings.Split(v, "\n") {
+			if lw := ansi.StringWidth(l); lw > w {
+				t.Fatalf("width %d: a line %d wide: %q", w, lw, l)
+			}
+			words = append(words, strings.Fields(l)...)
+		}
+		if !strings.Contains(" "+strings.Join(words, " ")+" ", " "+strings.Join(note, " ")+" ") {
+			t.Fatalf("width %d: the redaction note is not whole words:\n%s", w, v)
+		}
 	}
 }

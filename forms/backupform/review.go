@@ -212,7 +212,7 @@ func (b *Form) reviewView() string {
 	}
 	var body []string
 	for _, l := range strings.Split(RequestJSON(shown), "\n") {
-		for _, wl := range strings.Split(ansi.Hardwrap(l, max(10, w-4), true), "\n") {
+		for _, wl := range wrapJSONLine(l, max(10, w-4)) {
 			body = append(body, "   "+th.Code.Render(wl))
 		}
 	}
@@ -222,9 +222,9 @@ func (b *Form) reviewView() string {
 		svcName = b.svc.ID
 	}
 	if req.Schedule == "once" {
-		tail = append(tail, " "+kit.Wrap("Starts now: "+What(req, svcName)+". It appears in the list at once and is followed until it completes.", max(10, w-2)))
+		tail = append(tail, " "+strings.ReplaceAll(kit.Wrap("Starts now: "+What(req, svcName)+". It appears in the list at once and is followed until it completes.", max(10, w-2)), "\n", "\n "))
 	} else if req.Schedule != "" {
-		tail = append(tail, " "+kit.Wrap("Repeats: "+What(req, svcName)+".", max(10, w-2)))
+		tail = append(tail, " "+strings.ReplaceAll(kit.Wrap("Repeats: "+What(req, svcName)+".", max(10, w-2)), "\n", "\n "))
 		runs := api.RunLines(req.Schedule, b.common.Time(), 3, nil)
 		if h < 30 && len(runs) > 1 {
 			runs = runs[:1] // small terminal: the request first
@@ -234,7 +234,7 @@ func (b *Form) reviewView() string {
 		}
 	}
 	if wn := b.serviceWarning(); wn != "" {
-		tail = append(tail, th.Warn.Render(" ! "+wn))
+		tail = append(tail, th.Warn.Render(kit.Wrap(" ! "+wn, w)))
 	}
 	if b.reviewErr != "" {
 		for _, l := range strings.Split(b.reviewErr, "\n") {
@@ -262,6 +262,30 @@ func (b *Form) reviewView() string {
 		lines = lines[:h]
 	}
 	return strings.Join(lines, "\n")
+}
+
+// wrapJSONLine wraps one line of the indented request to width between
+// words (a single token longer than the line is the only thing broken);
+// its continuation lines are indented two more than the line, so they
+// read as part of its value.
+func wrapJSONLine(l string, width int) []string {
+	if ansi.StringWidth(l) <= width {
+		return []string{l}
+	}
+	text := strings.TrimLeft(l, " ")
+	indent := l[:len(l)-len(text)]
+	if len(indent)+2 > width/2 {
+		indent = ""
+	}
+	out := strings.Split(kit.Wrap(text, max(1, width-len(indent)-2)), "\n")
+	for i := range out {
+		if i == 0 {
+			out[i] = indent + out[i]
+		} else {
+			out[i] = indent + "  " + out[i]
+		}
+	}
+	return out
 }
 
 // formKeys are the form's bindings. In the form phase huh moves between
