@@ -1,6 +1,7 @@
 package replication_test
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -92,4 +93,78 @@ func TestGolden(t *testing.T) {
 		h.Sees("could not be read")
 		snap("14_status_unreadable")
 	})
+}
+
+// TestGoldenSmall: at 60x16, the smallest size skytui supports, the step
+// list folds into the current step's line; the list being chosen from
+// shows with its selected row, the primary is named while the secondary
+// (the service the restore erases) is chosen, and the text that does not
+// fit says what is above and below and scrolls with J/K, which the footer
+// names.
+// Regenerate with: go test ./screens/replication/ -run TestGoldenSmall -update
+func TestGoldenSmall(t *testing.T) {
+	d := newDemo(t)
+	pri, sec := d.byName("orders-prod"), d.byName("replica-west")
+	d.failAllowList(pri, sec)
+	h := d.app(60, 16, nil)
+	snap := h.snapper(t)
+	h.Keys("4", "n")
+	h.Sees("Choose the PRIMARY")
+	h.onRow("orders-prod")
+	snap("01_choose_primary")
+	h.pick("orders-prod")
+	h.pick("legacy")
+	h.Sees("refused: the secondary legacy-batch is stopped")
+	h.Sees("Primary: orders-prod on aws. Choose the SECONDARY")
+	h.onRow("legacy-batch")
+	snap("02_pair_refused")
+	h.Key("esc") // clear the filter
+	h.Key("/")
+	h.TypeText("replica-west")
+	h.Key("enter") // keep the filter: the cursor on replica-west
+	h.Sees("Primary: orders-prod on aws. Choose the SECONDARY")
+	h.onRow("replica-west")
+	h.cut("J: 2 more lines")
+	snap("03_choose_secondary")
+	h.Key("J")
+	h.Sees("Or m: managed replication")
+	h.Sees("K: 2 above")
+	h.onRow("replica-west")
+	h.Key("enter")
+	h.Sees("FAIL  1 Allow list")
+	h.Sees("Fix: press enter to add")
+	h.cut("J: 2 more lines")
+	snap("04_allowlist_cut")
+	h.Key("J")
+	h.Sees("Allow list of orders-prod")
+	h.cut("K: 2 above")
+	snap("05_allowlist_scrolled")
+	h.Key("enter")
+	h.Sees("Step 2 of 6")
+	h.Sees("TAKEN")
+	h.onRow("full")
+	snap("06_backups")
+}
+
+// onRow fails unless the selected row (the cursor's) shows and holds
+// what.
+func (h *harness) onRow(what string) {
+	h.T.Helper()
+	for _, l := range strings.Split(h.Screen(), "\n") {
+		if strings.HasPrefix(l, "> ") && !strings.Contains(l, "  Pair") && strings.Contains(l, what) {
+			return
+		}
+	}
+	h.T.Fatalf("no selected row with %q:\n%s", what, h.Screen())
+}
+
+// cut fails unless the step's text says what is above or below (more)
+// and the footer names the keys that scroll it.
+func (h *harness) cut(more string) {
+	h.T.Helper()
+	out := h.Screen()
+	lines := strings.Split(out, "\n")
+	if !strings.Contains(lines[len(lines)-1], "J/K scroll text") || !strings.Contains(out, more) {
+		h.T.Fatalf("the cut text's %q or the footer's J/K scroll text missing:\n%s", more, out)
+	}
 }

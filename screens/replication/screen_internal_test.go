@@ -2,6 +2,8 @@ package replication
 
 import (
 	"context"
+	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -120,5 +122,30 @@ func TestChooserStartsOnAChoosableService(t *testing.T) {
 	s.Update(tuitest.KeyMsg("esc"))
 	if c.primary != nil || c.table.SelectedID() != "dbtaaaa3" {
 		t.Fatalf("esc: back on %q (primary %v), want the primary chosen", c.table.SelectedID(), c.primary)
+	}
+}
+
+// At 60x16 (a 60x12 body) a notice that comes after the step's text
+// scrolls into sight: what happened is never left below the window.
+func TestWizardNoticeScrollsIntoSight(t *testing.T) {
+	s := NewWithOptions(tuitest.Common(), Options{Store: &replsetup.Store{Path: t.TempDir() + "/r.json"}})
+	s.SetSize(60, 12)
+	s.wizard.w = replsetup.Resume(replsetup.Progress{PrimaryID: "dbtaaaa1", SecondaryID: "dbtaaaa2", Step: replsetup.StepChange, Passed: 4})
+	s.mode = modeWizard
+	s.layout()
+	if strings.Contains(s.View(), "K: ") {
+		t.Fatalf("the step's text starts scrolled:\n%s", s.View())
+	}
+	s.wizard.w.Results[replsetup.StepChange] = replsetup.Outcome{Step: replsetup.StepChange, Verdict: replsetup.Fail,
+		Problem: "the secondary refused the call: its default user could not log in (error 1045)",
+		Fix:     "wait until the restore's new credentials are in place, then press enter again"}
+	s.wizard.setNotice("restore the backup first (step 3): the secondary still has its own data and credentials", true)
+	s.layout()
+	out := s.View()
+	if !strings.Contains(out, "restore the backup first") || !strings.Contains(out, "K: ") {
+		t.Fatalf("the notice is not in sight, or the text above it is not said:\n%s", out)
+	}
+	if !strings.Contains(fmt.Sprint(s.KeyMap().ShortHelp()), "J/K") {
+		t.Fatalf("the footer does not name J/K: %v", s.KeyMap().ShortHelp())
 	}
 }

@@ -277,12 +277,33 @@ func (s *Screen) pairDetail(p replsetup.Pair, w int) []string {
 // stepsHeight is the wizard's title, its step list and the rule under it.
 const stepsHeight = 1 + 7 + 1
 
+// minBody is the fewest lines the step's body gets under the whole step
+// list: on a shorter terminal (60x16) the list folds into the current
+// step's line (compactHeight), so the list being chosen from and what
+// happened keep their room.
+const minBody = 9
+
+// compactHeight is the title, the current step's line and the rule.
+const compactHeight = 1 + 1 + 1
+
+// compact reports that the step list is folded into the current step.
+func (wz *wizard) compact() bool { return wz.height < stepsHeight+minBody }
+
+// bodyHeight is the room of the step's body under the steps.
+func (wz *wizard) bodyHeight() int {
+	if wz.compact() {
+		return max(0, wz.height-compactHeight)
+	}
+	return max(0, wz.height-stepsHeight)
+}
+
 func (wz *wizard) ellipsis() string { return wz.common.Theme.Glyphs.Ellipsis }
 
 // ---- wizard view ----
 
-// View is the wizard: its title, the steps with their verdicts, the
-// current step's body; the restore's confirm in place of the steps.
+// View is the wizard: its title, the steps with their verdicts (only the
+// current one on a short terminal), the current step's body; the
+// restore's confirm in place of the steps.
 func (wz *wizard) View() string {
 	th := wz.common.Theme
 	w := wz.width
@@ -304,11 +325,12 @@ func (wz *wizard) View() string {
 	}
 	lines := []string{ansi.Truncate(title, w, wz.ellipsis())}
 	for st := replsetup.StepPair; st <= replsetup.StepStart; st++ {
-		lines = append(lines, wz.stepLine(st, w))
+		if !wz.compact() || st == sw.Current() {
+			lines = append(lines, wz.stepLine(st, w))
+		}
 	}
 	lines = append(lines, th.Muted.Render(strings.Repeat(th.Glyphs.HRule, w)))
-	body := wz.stepBody(w, wz.height-len(lines))
-	lines = append(lines, body...)
+	lines = append(lines, wz.bodyView()...)
 	return fit(strings.Join(lines, "\n"), w, wz.height)
 }
 
@@ -409,12 +431,12 @@ var stepQuestions = [...]string{
 }
 
 // bodyHead is the top of the step's body: the step's question, then what
-// happened and how to fix it (it must never be cut), what is running and
-// the last notice.
-func (wz *wizard) bodyHead(w int) []string {
+// happened and how to fix it, what is running and the last notice (from
+// line status on, -1: none; the layout keeps them in sight when they
+// change).
+func (wz *wizard) bodyHead(w int) (lines []string, status int) {
 	th := wz.common.Theme
 	st := wz.w.Current()
-	var lines []string
 	if st <= replsetup.StepStart {
 		head := "Step " + strconv.Itoa(int(st)) + " of 6: "
 		if st == replsetup.StepPair {
@@ -422,6 +444,7 @@ func (wz *wizard) bodyHead(w int) []string {
 		}
 		lines = append(lines, wrap(" ", th.Bold.Render(head)+stepQuestions[st], w)...)
 	}
+	question := len(lines)
 	add := func(prefix, text string, style func(...string) string) {
 		lines = append(lines, styled(prefix, text, style, w)...)
 	}
@@ -451,7 +474,10 @@ func (wz *wizard) bodyHead(w int) []string {
 		}
 		add(" ", wz.notice, style)
 	}
-	return lines
+	if len(lines) == question {
+		return lines, -1
+	}
+	return lines, question
 }
 
 // styled wraps text after prefix, each line in style; nothing for "".
@@ -466,14 +492,41 @@ func styled(prefix, text string, style func(...string) string, w int) []string {
 	return lines
 }
 
-// stepBody is the current step's part under the step list, in h lines.
-func (wz *wizard) stepBody(w, h int) []string {
+// bodyParts is the current step's body: text that scrolls (J/K) when the
+// whole does not fit, the lines kept in sight above the list (whom the
+// chooser chooses, why the last choice was refused), the list being
+// chosen from (never cut below listMin lines: its header and the
+// selected row), and the lines under the list.
+type bodyParts struct {
+	text []string
+	// status..statusEnd are the lines of text saying what happened
+	// (status -1: none)
+	status, statusEnd int
+	keep              []string
+	// list renders the list in at most h lines (nil: no list).
+	list    func(h int) []string
+	listMin int
+	below   []string
+}
+
+// bodyLayout is how the body shows in its room: text from line top,
+// rows lines of it, with a line saying what is above and below when it
+// is cut; the list in listH lines.
+type bodyLayout struct {
+	bodyParts
+	top, rows, listH int
+	cut              bool
+}
+
+// stepParts is the current step's body, laid out for width w and h lines.
+func (wz *wizard) stepParts(w, h int) bodyParts {
 	th := wz.common.Theme
 	sw := wz.w
 	st := sw.Current()
 	p := sw.Progress
 	o := sw.Result(st)
-	lines := wz.bodyHead(w)
+	lines, status := wz.bodyHead(w)
+	parts := bodyParts{status: status, statusEnd: len(lines)}
 	add := func(prefix, text string, style func(...string) string) {
 		lines = append(lines, styled(prefix, text, style, w)...)
 	}
@@ -484,8 +537,11 @@ func (wz *wizard) stepBody(w, h int) []string {
 
 	switch st {
 	case replsetup.StepPair:
-		if wz.chooser != nil {
-			lines = append(lines, wz.chooserView(w)...)
+		if c := wz.chooser; c != nil {
+			lines = append(lines, wz.managedNote(w)...)
+			parts.keep = wz.chooserHead(w)
+			parts.list = func(int) []string { return strings.Split(c.table.View(), "\n") }
+			parts.listMin = 3 // the header and two rows, or one and the filter
 		}
 	case replsetup.StepAllowList:
 		if hasSec {
@@ -502,13 +558,10 @@ func (wz *wizard) stepBody(w, h int) []string {
 		if o.Verdict == replsetup.Unchecked && o.Summary != "" {
 			add(" ", o.Summary+"; enter uses the one under the cursor.", th.Muted.Render)
 		}
-		extra := 0
+		parts.list = func(h int) []string { return wz.backupLines(w, h) }
+		parts.listMin = 3
 		if sw.Hidden > 0 {
-			extra = 2
-		}
-		lines = append(lines, wz.backupLines(w, max(3, h-len(lines)-extra))...)
-		if sw.Hidden > 0 {
-			add("   ", fmt.Sprintf("%d incremental / binary log backups not listed: they cannot seed a replica on their own", sw.Hidden), th.Muted.Render)
+			parts.below = styled("   ", fmt.Sprintf("%d incremental / binary log backups not listed: they cannot seed a replica on their own", sw.Hidden), th.Muted.Render, w)
 		}
 	case replsetup.StepRestore:
 		switch sw.Verdict(replsetup.StepRestore) {
@@ -559,10 +612,90 @@ func (wz *wizard) stepBody(w, h int) []string {
 			lines = append(lines, grantLines(wz.common, sw.Grant, w)...)
 		}
 	}
-	if len(lines) > h && h > 0 {
-		lines = append(lines[:h-1], th.Muted.Render("  "+wz.ellipsis()+" enlarge the terminal to read everything"))
+	parts.text = lines
+	return parts
+}
+
+// bodyLayout lays the current step's body out in its room. Everything
+// fits: the text, then the list in the rest. Else the list keeps listMin
+// lines with what is kept above it, the lines under the list join the
+// text, and the text shows from wz.top in what is left, its last line
+// saying what J and K scroll to.
+func (wz *wizard) bodyLayout() bodyLayout {
+	w, h := wz.width, wz.bodyHeight()
+	l := bodyLayout{bodyParts: wz.stepParts(w, h)}
+	fixed := len(l.keep) + len(l.below)
+	if l.list != nil {
+		fixed += l.listMin
 	}
-	return lines
+	if len(l.text)+fixed <= h {
+		l.rows = len(l.text)
+		l.listH = h - len(l.text) - len(l.keep) - len(l.below)
+		return l
+	}
+	l.cut = true
+	l.text = append(l.text[:len(l.text):len(l.text)], l.below...)
+	l.below = nil
+	room := h - len(l.keep)
+	if l.list != nil {
+		room -= l.listMin
+		l.listH = l.listMin
+	}
+	l.rows = max(0, room-1) // one line says what is above and below
+	l.top = max(0, min(wz.top, len(l.text)-l.rows))
+	return l
+}
+
+// bodyView is the current step's body as laid out.
+func (wz *wizard) bodyView() []string {
+	th := wz.common.Theme
+	l := wz.bodyLayout()
+	lines := append([]string{}, l.text[l.top:l.top+l.rows]...)
+	if l.cut {
+		var more []string
+		if below := len(l.text) - l.top - l.rows; below > 0 {
+			more = append(more, "J: "+kit.Count(below, "more line", "more lines"))
+		}
+		if l.top > 0 {
+			more = append(more, fmt.Sprintf("K: %d above", l.top))
+		}
+		lines = append(lines, th.Muted.Render(" "+wz.ellipsis()+" "+strings.Join(more, ", ")))
+	}
+	lines = append(lines, l.keep...)
+	if l.list != nil && l.listH > 0 {
+		lines = append(lines, l.list(l.listH)...)
+	}
+	return append(lines, l.below...)
+}
+
+// layoutBody sizes the chooser's table to its room and keeps the text's
+// window in range; when what happened changes (a new step, a check's
+// answer, a notice) the window moves to show it whole, with as much of
+// the question above it as fits.
+func (wz *wizard) layoutBody() {
+	if wz.w == nil || wz.confirm != nil {
+		return
+	}
+	l := wz.bodyLayout()
+	if wz.chooser != nil && wz.w.Current() == replsetup.StepPair {
+		wz.chooser.table.SetSize(wz.width, max(1, l.listH))
+	}
+	sig := strconv.Itoa(int(wz.w.Current()))
+	if l.status >= 0 {
+		sig += "\x00" + strings.Join(l.text[l.status:l.statusEnd], "\x00")
+	}
+	if !l.cut {
+		wz.top, wz.shown = 0, sig
+		return
+	}
+	if sig != wz.shown {
+		wz.shown = sig
+		wz.top = 0
+		if l.status >= 0 {
+			wz.top = max(0, min(l.status, l.statusEnd-l.rows))
+		}
+	}
+	wz.top = max(0, min(wz.top, len(l.text)-l.rows))
 }
 
 // backupLines is the backup chooser: newest first, the cursor on the

@@ -41,6 +41,10 @@ type wizard struct {
 	servicesLoaded bool
 
 	width, height int
+	// top is the first line of the step's text shown when it does not
+	// fit (J/K scroll it); shown is what happened when it was laid out.
+	top   int
+	shown string
 }
 
 // wizardHost is what the wizard needs from the screen that holds it.
@@ -100,7 +104,7 @@ func (wz *wizard) CapturesKeys() bool {
 // SetSize implements kit.Pane.
 func (wz *wizard) SetSize(w, h int) {
 	wz.width, wz.height = w, h
-	wz.layoutChooser()
+	wz.layoutBody()
 	if wz.confirm != nil {
 		// what the head above it leaves (the head grows while the restore
 		// is submitted; the screen lays out after every Update)

@@ -20,6 +20,9 @@ import (
 
 type wizardKeys struct {
 	Run, Recheck, Prev, Copy, RanIt, Method, Managed, Up, Down, Back key.Binding
+	// More and Less scroll the step's text when it does not fit (the
+	// help names them as one: scroll).
+	More, Less key.Binding
 }
 
 func newWizardKeys() wizardKeys {
@@ -34,7 +37,34 @@ func newWizardKeys() wizardKeys {
 		Up:      kit.DefaultTableKeys.Up,
 		Down:    kit.DefaultTableKeys.Down,
 		Back:    kit.Bind("esc", "leave (progress kept)"),
+		More:    kit.BindHelp("J", "scroll down", "J", "ctrl+d"),
+		Less:    kit.BindHelp("K", "scroll up", "K", "ctrl+u"),
 	}
+}
+
+// scrollKey is the help of More and Less while the step's text is cut.
+func (k wizardKeys) scrollKey() key.Binding {
+	return kit.BindHelp(k.More.Help().Key+"/"+k.Less.Help().Key, "scroll text",
+		append(append([]string{}, k.More.Keys()...), k.Less.Keys()...)...)
+}
+
+// scroll is J (dir 1) or K (-1): the step's text moves by its window
+// less a line (kept for context); layoutBody keeps it in range.
+func (wz *wizard) scroll(dir int) {
+	l := wz.bodyLayout()
+	if !l.cut {
+		return
+	}
+	wz.top = max(0, min(l.top+dir*max(1, l.rows-1), len(l.text)-l.rows))
+}
+
+// withScroll puts the scroll key second (a narrow footer keeps it) while
+// the step's text is cut.
+func (wz *wizard) withScroll(b []key.Binding) kit.Keys {
+	if len(b) > 0 && wz.w != nil && wz.bodyLayout().cut {
+		b = append([]key.Binding{b[0], wz.keys.scrollKey()}, b[1:]...)
+	}
+	return kit.KeysOf(b...)
 }
 
 // withHelp is b described otherwise (the same keys).
@@ -68,6 +98,14 @@ func (wz *wizard) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		return wz.onChooserKey(msg)
 	}
 	k := wz.keys
+	switch {
+	case key.Matches(msg, k.More):
+		wz.scroll(1)
+		return nil
+	case key.Matches(msg, k.Less):
+		wz.scroll(-1)
+		return nil
+	}
 	wz.setNotice("", false)
 	switch {
 	case key.Matches(msg, k.Back):
@@ -141,9 +179,9 @@ func (wz *wizard) KeyMap() kit.Keys {
 		if o := w.Result(replsetup.StepAllowList); o.Verdict == replsetup.Fail && len(o.Missing) > 0 {
 			run = withHelp(k.Run, "add to allow list")
 		}
-		return kit.KeysOf(run, k.Recheck, k.Prev, k.Back)
+		return wz.withScroll([]key.Binding{run, k.Recheck, k.Prev, k.Back})
 	case replsetup.StepBackup:
-		return kit.KeysOf(withHelp(k.Run, "use this backup"), k.Up, k.Down, k.Method, k.Recheck, k.Prev, k.Back)
+		return wz.withScroll([]key.Binding{withHelp(k.Run, "use this backup"), k.Up, k.Down, k.Method, k.Recheck, k.Prev, k.Back})
 	case replsetup.StepRestore:
 		run := withHelp(k.Run, "restore (type to confirm)")
 		switch w.Verdict(replsetup.StepRestore) {
@@ -152,13 +190,13 @@ func (wz *wizard) KeyMap() kit.Keys {
 		case replsetup.Waiting:
 			run = withHelp(k.Run, "(restore running)")
 		}
-		return kit.KeysOf(run, k.Recheck, k.Prev, k.Back)
+		return wz.withScroll([]key.Binding{run, k.Recheck, k.Prev, k.Back})
 	case replsetup.StepChange:
-		return kit.KeysOf(withHelp(k.Run, "call change primary"), k.Method, k.Prev, k.Back)
+		return wz.withScroll([]key.Binding{withHelp(k.Run, "call change primary"), k.Method, k.Prev, k.Back})
 	case replsetup.StepGrant:
-		return kit.KeysOf(withHelp(k.Run, "run grant on primary"), k.Copy, k.RanIt, k.Recheck, k.Prev, k.Back)
+		return wz.withScroll([]key.Binding{withHelp(k.Run, "run grant on primary"), k.Copy, k.RanIt, k.Recheck, k.Prev, k.Back})
 	case replsetup.StepStart:
-		return kit.KeysOf(withHelp(k.Run, "start replication"), k.Copy, k.Prev, k.Back)
+		return wz.withScroll([]key.Binding{withHelp(k.Run, "start replication"), k.Copy, k.Prev, k.Back})
 	}
 	return kit.KeysOf(withHelp(k.Run, "status view"), k.Back)
 }
@@ -185,7 +223,7 @@ func (wz *wizard) openChooser() {
 	wz.chooser = &chooser{table: t}
 	wz.rebuildChooser()
 	wz.startOnChoosable()
-	wz.layoutChooser()
+	wz.layoutBody()
 }
 
 func (wz *wizard) rebuildChooser() {
@@ -233,24 +271,15 @@ func (c *chooser) refusal(v *api.Service) string {
 	return replsetup.PairNote(c.primary, v)
 }
 
-// layoutChooser gives the chooser's table the body's room under the
-// lines above it.
-func (wz *wizard) layoutChooser() {
-	if wz.chooser == nil || wz.w == nil {
-		return
-	}
-	above := len(wz.bodyHead(wz.width)) + len(wz.chooserHead(wz.width))
-	wz.chooser.table.SetSize(wz.width, max(3, wz.height-stepsHeight-above))
-}
-
-// chooserHead is what the chooser shows above its table: whom to choose,
-// and why the last choice was refused.
+// chooserHead is what the chooser keeps in sight above its table: whom
+// to choose (the primary chosen named), and why the last choice was
+// refused.
 func (wz *wizard) chooserHead(w int) []string {
 	th := wz.common.Theme
 	c := wz.chooser
-	lines := styled(" ", "Or m: managed replication, the service's own: one request, no backup, restore or grant; needs two ready services.", th.Muted.Render, w)
+	var lines []string
 	if c.primary == nil {
-		lines = append(lines, " "+th.Accent.Render("Choose the PRIMARY")+" (the service to replicate from):")
+		lines = append(lines, wrap(" ", th.Accent.Render("Choose the PRIMARY")+" (the service to replicate from):", w)...)
 	} else {
 		lines = append(lines, wrap(" ", "Primary: "+th.Bold.Render(replsetup.SvcName(c.primary))+" on "+c.primary.Provider+". "+th.Accent.Render("Choose the SECONDARY")+" (it will be erased by the restore):", w)...)
 	}
@@ -260,8 +289,10 @@ func (wz *wizard) chooserHead(w int) []string {
 	return lines
 }
 
-func (wz *wizard) chooserView(w int) []string {
-	return append(wz.chooserHead(w), wz.chooser.table.View())
+// managedNote is the chooser's word on managed replication (m), above
+// whom to choose.
+func (wz *wizard) managedNote(w int) []string {
+	return styled(" ", "Or m: managed replication, the service's own: one request, no backup, restore or grant; needs two ready services.", wz.common.Theme.Muted.Render, w)
 }
 
 // onChooserKey: esc clears the filter, then the primary, then leaves;
@@ -285,6 +316,12 @@ func (wz *wizard) onChooserKey(msg tea.KeyPressMsg) tea.Cmd {
 		return wz.leave()
 	case key.Matches(msg, k.Run):
 		return wz.runStep()
+	case key.Matches(msg, k.More):
+		wz.scroll(1)
+		return nil
+	case key.Matches(msg, k.Less):
+		wz.scroll(-1)
+		return nil
 	case key.Matches(msg, k.Managed):
 		primary := c.primary
 		if wz.w != nil && wz.w.Progress.PrimaryID == "" {
@@ -312,7 +349,7 @@ func (wz *wizard) chooserKeyMap() kit.Keys {
 		t = c.table.Keys
 	}
 	b := []key.Binding{withHelp(wz.keys.Run, role), t.Up, t.Down, t.Filter, wz.keys.Managed, withHelp(wz.keys.Back, "back")}
-	return kit.KeysOf(b...)
+	return wz.withScroll(b)
 }
 
 // choose is enter in the pair chooser: first the primary, then the
