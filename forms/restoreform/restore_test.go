@@ -1008,3 +1008,37 @@ func TestRefusalSaysWhatEscDoes(t *testing.T) {
 		t.Fatalf("esc went to %s", w.StepName())
 	}
 }
+
+// TestTargetTitleWarnsAtSixtyColumns: the target step's title at 60
+// columns keeps its warning whole on a second line (in the blank line's
+// place, so the wizard is no taller) instead of "(its data ~".
+func TestTargetTitleWarnsAtSixtyColumns(t *testing.T) {
+	e := rtSetup(t, false)
+	orders := e.byName["orders-prod"]
+	list, err := e.client.ListBackups(context.Background(), orders.ID)
+	if err != nil || len(list) == 0 {
+		t.Fatal(err)
+	}
+	w := e.wizard(t, Options{Source: SourceManaged, SourceServiceID: orders.ID, Backup: &list[0]})
+	if w.StepName() != "target" {
+		t.Fatalf("step %s", w.StepName())
+	}
+	w.SetSize(60, 12)
+	v := ansi.Strip(w.View())
+	lines := strings.Split(v, "\n")
+	for _, l := range lines {
+		if ansi.StringWidth(l) > 60 {
+			t.Fatalf("a line wider than 60: %q", l)
+		}
+	}
+	if len(lines) > 12 || strings.TrimSpace(lines[0]) != "New restore 2/4: which service to restore into?" ||
+		strings.TrimSpace(lines[1]) != "(its data will be erased)" {
+		t.Fatalf("title:\n%s", v)
+	}
+	// wide enough, the title is one line with a blank line under it
+	w.SetSize(100, 12)
+	lines = strings.Split(ansi.Strip(w.View()), "\n")
+	if !strings.HasSuffix(strings.TrimSpace(lines[0]), "(its data will be erased)") || strings.TrimSpace(lines[1]) != "" {
+		t.Fatalf("title at 100 columns:\n%s", strings.Join(lines, "\n"))
+	}
+}
