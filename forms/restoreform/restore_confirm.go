@@ -1,7 +1,6 @@
 package restoreform
 
 import (
-	"fmt"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -93,8 +92,8 @@ func newConfirmKeys() confirmKeys {
 		Back:    kit.Bind("esc", "back (keeps input)"),
 		Left:    key.NewBinding(key.WithKeys("left")),
 		Right:   key.NewBinding(key.WithKeys("right")),
-		More:    kit.BindHelp("pgdn/pgup", "scroll", "pgdown"),
-		Less:    key.NewBinding(key.WithKeys("pgup")),
+		More:    kit.BindHelp("pgdn", "scroll", "pgdown"),
+		Less:    kit.Bind("pgup", "scroll back"),
 	}
 }
 
@@ -106,7 +105,7 @@ func (c *Confirm) SetBackHelp(desc string) { c.keys.Back.SetHelp("esc", desc) }
 // the Replication wizards): the scroll too while the explanation is cut.
 func (c *Confirm) Keys() []key.Binding {
 	if c.Cut() { // second, so a narrow footer keeps it
-		return []key.Binding{c.keys.Confirm, c.keys.More, c.keys.Next, c.keys.Back}
+		return []key.Binding{c.keys.Confirm, kit.ScrollHelp(c.keys.More, c.keys.Less), c.keys.Next, c.keys.Back}
 	}
 	return []key.Binding{c.keys.Confirm, c.keys.Next, c.keys.Back}
 }
@@ -344,11 +343,7 @@ func (c *Confirm) window() (top, rows int, cut bool) {
 	if c.height > 0 {
 		room = c.height - len(head) - len(foot)
 	}
-	if len(body) <= room {
-		return 0, len(body), false
-	}
-	rows = max(0, room-1)
-	return min(c.top, len(body)-rows), rows, true
+	return kit.TextWindow(len(body), room, c.top)
 }
 
 // Cut reports that the explanation does not fit and pgdown/pgup scroll it.
@@ -377,16 +372,8 @@ func (c *Confirm) View() string {
 	lines := append([]string{}, head...)
 	if cut {
 		lines = append(lines, body[top:top+rows]...)
-		below := len(body) - top - rows
-		var more []string
-		if below > 0 {
-			more = append(more, "pgdn: "+kit.Count(below, "more line", "more lines"))
-		}
-		if top > 0 {
-			more = append(more, fmt.Sprintf("pgup: %d above", top))
-		}
 		if c.height-len(head)-len(foot) > 0 {
-			lines = append(lines, " "+th.Muted.Render(th.Glyphs.Ellipsis+" "+strings.Join(more, ", ")))
+			lines = append(lines, " "+th.Muted.Render(kit.MoreLine(c.common, c.keys.More, c.keys.Less, top, len(body)-top-rows)))
 		}
 	} else {
 		lines = append(lines, body...)

@@ -641,8 +641,7 @@ func (wz *wizard) bodyLayout() bodyLayout {
 		room -= l.listMin
 		l.listH = l.listMin
 	}
-	l.rows = max(0, room-1) // one line says what is above and below
-	l.top = max(0, min(wz.top, len(l.text)-l.rows))
+	l.top, l.rows, _ = kit.TextWindow(len(l.text), room, wz.top) // one line says what is above and below
 	return l
 }
 
@@ -652,14 +651,7 @@ func (wz *wizard) bodyView() []string {
 	l := wz.bodyLayout()
 	lines := append([]string{}, l.text[l.top:l.top+l.rows]...)
 	if l.cut {
-		var more []string
-		if below := len(l.text) - l.top - l.rows; below > 0 {
-			more = append(more, "J: "+kit.Count(below, "more line", "more lines"))
-		}
-		if l.top > 0 {
-			more = append(more, fmt.Sprintf("K: %d above", l.top))
-		}
-		lines = append(lines, th.Muted.Render(" "+wz.ellipsis()+" "+strings.Join(more, ", ")))
+		lines = append(lines, th.Muted.Render(" "+kit.MoreLine(wz.common, wz.keys.More, wz.keys.Less, l.top, len(l.text)-l.top-l.rows)))
 	}
 	lines = append(lines, l.keep...)
 	if l.list != nil && l.listH > 0 {

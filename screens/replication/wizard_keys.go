@@ -43,10 +43,7 @@ func newWizardKeys() wizardKeys {
 }
 
 // scrollKey is the help of More and Less while the step's text is cut.
-func (k wizardKeys) scrollKey() key.Binding {
-	return kit.BindHelp(k.More.Help().Key+"/"+k.Less.Help().Key, "scroll text",
-		append(append([]string{}, k.More.Keys()...), k.Less.Keys()...)...)
-}
+func (k wizardKeys) scrollKey() key.Binding { return kit.ScrollHelp(k.More, k.Less) }
 
 // scroll is J (dir 1) or K (-1): the step's text moves by its window
 // less a line (kept for context); layoutBody keeps it in range.

@@ -166,12 +166,7 @@ func (s *Screen) scroll(n int) {
 // clampHead keeps the text above from scrolling past its ends: its last
 // line shows above the line that says what is above and below.
 func (s *Screen) clampHead() {
-	n, room := len(s.head()), s.headRoom()
-	if n <= room {
-		s.headOff = 0
-		return
-	}
-	s.headOff = max(0, min(s.headOff, n-max(1, room-1)))
+	s.headOff, _, _ = kit.TextWindow(len(s.head()), s.headRoom(), s.headOff)
 }
 
 // SetSize implements kit.Screen.
@@ -622,12 +617,10 @@ func (s *Screen) View() string {
 		return ansi.Truncate(head, s.width, th.Glyphs.Ellipsis) + "\n\n" + kit.FormView(s.common, s.form, s.formHeight())
 	}
 	lines := s.head()
-	if room := s.headRoom(); len(lines) > room {
-		keep := max(0, room-1)
-		off := min(s.headOff, len(lines)-keep)
+	if off, keep, cut := kit.TextWindow(len(lines), s.headRoom(), s.headOff); cut {
 		above, below := off, len(lines)-off-keep
 		lines = lines[off : off+keep]
-		if room > 0 {
+		if s.headRoom() > 0 {
 			lines = append(lines, ansi.Truncate(th.Muted.Render("   "+s.moreText(above, below)), s.width, th.Glyphs.Ellipsis))
 		}
 	}
@@ -639,17 +632,11 @@ func (s *Screen) View() string {
 // above and below, and the keys that scroll it.
 func (s *Screen) moreText(above, below int) string {
 	l := s.ListView.Keys
-	down, up := l.ScrollDown.Help().Key, l.ScrollUp.Help().Key
-	g := s.common.Theme.Glyphs.Ellipsis
-	switch {
-	case s.DetailShown():
-		return fmt.Sprintf("%s %s: esc closes the details, then %s shows them", g, kit.Count(above+below, "more line", "more lines"), down)
-	case above == 0:
-		return fmt.Sprintf("%s %s below: %s/%s scroll", g, kit.Count(below, "more line", "more lines"), down, up)
-	case below == 0:
-		return fmt.Sprintf("%s %s above: %s scrolls back", g, kit.Count(above, "line", "lines"), up)
+	if s.DetailShown() { // the keys scroll the details now
+		return fmt.Sprintf("%s %s: esc closes the details, then %s shows them", s.common.Theme.Glyphs.Ellipsis,
+			kit.Count(above+below, "more line", "more lines"), l.ScrollDown.Help().Key)
 	}
-	return fmt.Sprintf("%s %s above, %d below: %s/%s scroll", g, kit.Count(above, "line", "lines"), below, down, up)
+	return kit.MoreLine(s.common, l.ScrollDown, l.ScrollUp, above, below)
 }
 
 // head is the text above the list: the profile, the config's warnings,

@@ -1,0 +1,45 @@
+package kit
+
+import (
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+)
+
+// A text taller than its room scrolls the same way wherever it is (the
+// restore confirmation's explanation, the replication wizard's step, the
+// text above Settings' list): room-1 lines of it from the first line
+// shown, then one line saying how much is below and above and which keys
+// scroll there. TextWindow places the window, MoreLine words that line.
+
+// TextWindow is where a text of n lines shows in room lines when the
+// first line asked for is top: from first, rows lines, and cut when it
+// does not fit (then one line of the room is MoreLine's). top is kept
+// within the text, so the last line can always be reached and no scroll
+// shows emptiness.
+func TextWindow(n, room, top int) (first, rows int, cut bool) {
+	if n <= room {
+		return 0, n, false
+	}
+	rows = max(0, room-1)
+	return max(0, min(top, n-rows)), rows, true
+}
+
+// MoreLine says what a cut text has below and above its window and the
+// keys that show it: "~ pgdn: 4 more lines, pgup: 3 above".
+func MoreLine(c *Common, down, up key.Binding, above, below int) string {
+	var more []string
+	if below > 0 {
+		more = append(more, down.Help().Key+": "+Count(below, "more line", "more lines"))
+	}
+	if above > 0 {
+		more = append(more, up.Help().Key+": "+Count(above, "line", "lines")+" above")
+	}
+	return c.Theme.Glyphs.Ellipsis + " " + strings.Join(more, ", ")
+}
+
+// ScrollHelp is the one footer entry of a pair of scroll keys: "pgdn/pgup
+// scroll text", matching either.
+func ScrollHelp(down, up key.Binding) key.Binding {
+	return BindHelp(down.Help().Key+"/"+up.Help().Key, "scroll text", append(down.Keys()[:len(down.Keys()):len(down.Keys())], up.Keys()...)...)
+}
