@@ -149,3 +149,20 @@ func TestWizardNoticeScrollsIntoSight(t *testing.T) {
 		t.Fatalf("the footer does not name J/K: %v", s.KeyMap().ShortHelp())
 	}
 }
+
+// The empty screen says where progress is kept: in the state directory
+// for a profile, only while it runs for the demo (whose state is thrown
+// away at exit).
+func TestEmptyScreenSaysWhereProgressIsKept(t *testing.T) {
+	for _, demo := range []bool{false, true} {
+		c := tuitest.Common()
+		c.Demo = demo
+		s := NewWithOptions(c, Options{Store: &replsetup.Store{Path: t.TempDir() + "/r.json"}})
+		s.SetSize(120, 30)
+		s.Update(s.Init()())
+		out := tuitest.View(s)
+		if strings.Contains(out, "in the user state directory") == demo || strings.Contains(out, "while this demo runs") != demo {
+			t.Errorf("demo %v:\n%s", demo, out)
+		}
+	}
+}

@@ -131,12 +131,16 @@ func (s *Screen) statusView() string {
 			return strings.Join(lines, "\n")
 		}
 		lines = append(lines, "")
+		kept := "Progress is kept (without secrets) in the user state directory: leave and come back, the setup resumes."
+		if s.common.Demo {
+			kept = "Progress is kept (without secrets) while this demo runs: leave the screen and come back, the setup resumes; the next demo starts clean."
+		}
 		for _, p := range []string{
 			"No replication set up with skytui yet.",
 			"",
 			"Press n to make one service (the secondary) replicate from another (the primary). The wizard checks the allow list, restores a recent backup of the primary into the secondary (erasing it), points the secondary at the primary, has the grant run on the primary and starts replication; each step says pass or fail and how to fix it. Its first step offers managed replication instead (m): the service's own, one request.",
 			"",
-			"Progress is kept (without secrets) in the user state directory: leave and come back, the setup resumes.",
+			kept,
 		} {
 			if p == "" {
 				lines = append(lines, "")
