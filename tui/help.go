@@ -122,7 +122,8 @@ func (m *Model) helpView(w, h int) string {
 // rows shown, and the furthest it can be scrolled. Groups (the screen's
 // keys, Global, Commands) go into columns whole, as many columns as the
 // width gives 38 cells each; when they do not all fit, the help is one
-// column, the full width (nothing cut), scrolled with j/k.
+// column, the full width, its long descriptions wrapped under themselves
+// (nothing cut), scrolled with j/k.
 func (m *Model) helpLayout(w, h int) (columns [][]string, rows, cols, maxOff int) {
 	th := m.common.Theme
 	type group struct {
@@ -144,46 +145,80 @@ func (m *Model) helpLayout(w, h int) (columns [][]string, rows, cols, maxOff int
 		cmds = append(cmds, kit.BindHelp(k, c.desc, ":"+c.name))
 	}
 	groups = append(groups, group{"Commands", cmds})
-	seen := map[string]bool{}
-	var blocks [][]string // one per group: its title and its lines
-	for _, g := range groups {
-		kw := 0
-		for _, b := range g.keys {
-			kw = max(kw, ansi.StringWidth(b.Help().Key))
-		}
-		var gl []string
-		for _, b := range g.keys {
-			hk := b.Help()
-			if hk.Key == "" || !b.Enabled() {
+	// blocks are the groups' lines, one block per group (its title and its
+	// keys); a description longer than width wraps under itself (width 0:
+	// no wrapping)
+	blocksOf := func(width int) [][]string {
+		seen := map[string]bool{}
+		var blocks [][]string
+		for _, g := range groups {
+			kw := 0
+			for _, b := range g.keys {
+				kw = max(kw, ansi.StringWidth(b.Help().Key))
+			}
+			var gl []string
+			for _, b := range g.keys {
+				hk := b.Help()
+				if hk.Key == "" || !b.Enabled() {
+					continue
+				}
+				id := g.title + hk.Key + hk.Desc
+				if seen[id] {
+					continue
+				}
+				seen[id] = true
+				lead := "  " + th.Key.Render(hk.Key) + strings.Repeat(" ", kw-ansi.StringWidth(hk.Key)+2)
+				descAt := 2 + kw + 2
+				desc := []string{hk.Desc}
+				if width > 0 && descAt+ansi.StringWidth(hk.Desc) > width {
+					if width-descAt < 16 {
+						// no room beside the keys: the description under them
+						descAt = 6
+						gl = append(gl, strings.TrimRight(lead, " "))
+						lead = strings.Repeat(" ", descAt)
+					}
+					desc = strings.Split(kit.Wrap(hk.Desc, width-descAt), "\n")
+				}
+				for i, d := range desc {
+					if i > 0 {
+						lead = strings.Repeat(" ", descAt)
+					}
+					gl = append(gl, lead+th.Desc.Render(d))
+				}
+			}
+			if len(gl) == 0 {
 				continue
 			}
-			id := g.title + hk.Key + hk.Desc
-			if seen[id] {
+			if g.title != "" {
+				gl = append([]string{th.Title.Render(g.title)}, gl...)
+			}
+			if g.title == "" && len(blocks) > 0 {
+				// the screen's further keys stay with its first ones
+				last := &blocks[len(blocks)-1]
+				*last = append(append(*last, ""), gl...)
 				continue
 			}
-			seen[id] = true
-			gl = append(gl, "  "+th.Key.Render(hk.Key)+strings.Repeat(" ", kw-ansi.StringWidth(hk.Key)+2)+th.Desc.Render(hk.Desc))
+			blocks = append(blocks, gl)
 		}
-		if len(gl) == 0 {
-			continue
-		}
-		if g.title != "" {
-			gl = append([]string{th.Title.Render(g.title)}, gl...)
-		}
-		if g.title == "" && len(blocks) > 0 {
-			// the screen's further keys stay with its first ones
-			last := &blocks[len(blocks)-1]
-			*last = append(append(*last, ""), gl...)
-			continue
-		}
-		blocks = append(blocks, gl)
+		return blocks
 	}
+	blocks := blocksOf(0)
 	rows = max(1, h-2)
-	widest := 0
-	for _, b := range blocks {
-		for _, l := range b {
-			widest = max(widest, ansi.StringWidth(l))
+	widestOf := func(blocks [][]string) int {
+		widest := 0
+		for _, b := range blocks {
+			for _, l := range b {
+				widest = max(widest, ansi.StringWidth(l))
+			}
 		}
+		return widest
+	}
+	widest := widestOf(blocks)
+	if widest+2 > w {
+		// narrower than a line: the descriptions that would pass the edge
+		// wrap under themselves, so nothing is cut
+		blocks = blocksOf(w - 2)
+		widest = widestOf(blocks)
 	}
 	cols = max(1, min(w/38, w/(widest+2))) // no line cut in a column
 	// whole groups into columns, a blank line between groups

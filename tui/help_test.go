@@ -1,8 +1,12 @@
 package tui
 
 import (
+	"fmt"
 	"strings"
 	"testing"
+
+	"charm.land/bubbles/v2/key"
+	"github.com/charmbracelet/x/ansi"
 )
 
 // TestHelpListsEveryCommandAndScrolls: the help lists every ":" command
@@ -25,4 +29,69 @@ func TestHelpListsEveryCommandAndScrolls(t *testing.T) {
 	if top := h.Screen(); !strings.Contains(top, "Services") || !strings.Contains(top, "enter  details") {
 		t.Errorf("g did not go back to the top:\n%s", top)
 	}
+}
+
+// TestHelpWrapsAtSixtyColumns: at 60x16, on every screen, scrolled from
+// top to bottom, no line of the help is wider than the terminal and every
+// description is whole: a long one wraps under itself (":start <service>
+// start a stopped service (confirmed)", not "(confirme").
+func TestHelpWrapsAtSixtyColumns(t *testing.T) {
+	h, _, _ := demoHarness(t, 60, 16, nil)
+	for i := range 5 {
+		h.Key(fmt.Sprint(i + 1))
+		h.Key("?")
+		// the help's lines by their place in it, as the screen shows them
+		// while j scrolls to the end
+		seen := map[int]string{}
+		for {
+			screen := strings.Split(h.Screen(), "\n")
+			for _, l := range screen {
+				if w := ansi.StringWidth(l); w > 60 {
+					t.Fatalf("screen %d: a line %d wide: %q", i+1, w, l)
+				}
+			}
+			for r, l := range screen[4 : len(screen)-2] {
+				seen[h.m.helpOffset+r] = l
+			}
+			before := h.m.helpOffset
+			h.Key("j")
+			if h.m.helpOffset == before {
+				break
+			}
+		}
+		// a line under a description continues it
+		var entries []string
+		for r := 0; r < len(seen); r++ {
+			l := strings.TrimRight(seen[r], " ")
+			if strings.HasPrefix(l, "      ") && len(entries) > 0 {
+				entries[len(entries)-1] += " " + strings.TrimSpace(l)
+				continue
+			}
+			entries = append(entries, strings.Join(strings.Fields(l), " "))
+		}
+		text := strings.Join(entries, "\n")
+		var want []string
+		for _, c := range commands {
+			want = append(want, strings.TrimSpace(":"+c.name+" "+c.arg)+" "+c.desc)
+		}
+		for _, b := range append(h.m.keys.list(), flatten(h.m.screen().KeyMap().FullHelp())...) {
+			if hk := b.Help(); hk.Key != "" && b.Enabled() {
+				want = append(want, hk.Key+" "+hk.Desc)
+			}
+		}
+		for _, w := range want {
+			if !strings.Contains(text, w) {
+				t.Errorf("screen %d: %q not whole in the help:\n%s", i+1, w, text)
+			}
+		}
+		h.Key("esc")
+	}
+}
+
+func flatten(groups [][]key.Binding) []key.Binding {
+	var out []key.Binding
+	for _, g := range groups {
+		out = append(out, g...)
+	}
+	return out
 }
