@@ -207,6 +207,7 @@ type Form struct {
 	fullErr  error
 
 	form          *huh.Form
+	ahead         kit.TypeAhead        // keys typed during a move to the next field
 	fields        map[string]huh.Field // by the names namedField gives
 	groups        [][]huh.Field        // as in the form
 	step          phase
@@ -377,10 +378,8 @@ func (b *Form) Update(msg tea.Msg) tea.Cmd {
 	if b.step != phaseForm {
 		return nil
 	}
-	m, cmd := b.form.Update(msg)
-	if f, ok := m.(*huh.Form); ok {
-		b.form = f
-	}
+	var cmd tea.Cmd
+	b.form, cmd = b.ahead.Update(b.form, msg)
 	return cmd
 }
 

@@ -68,6 +68,7 @@ func (b *Form) build() {
 	b.fields = map[string]huh.Field{"type": typ, "when": when, "daily": daily, "cron": cron, "destination": dest,
 		"bucket path": path, "credentials": cred}
 	b.groups = [][]huh.Field{{typ}, {when}, {daily}, {cron}, {dest}, {path, cred}}
+	b.ahead = kit.TypeAhead{}
 	b.form = kit.NewForm(c,
 		huh.NewGroup(typ).Title("Step 1 of 3: type"),
 		huh.NewGroup(when).Title("Step 2 of 3: when").

@@ -118,6 +118,7 @@ type createForm struct {
 	width  int
 	height int // the form's, as given WithHeight
 	form   *huh.Form
+	ahead  kit.TypeAhead // keys typed during a move to the next field
 	values *formValues
 	opts   *optionSource
 	fields map[string]huh.Field // by the names namedField gives
@@ -435,6 +436,7 @@ func newCreateForm(c *kit.Common, keys keyMap, d *draft, taken []string) *create
 		"architecture": arch, "size": size, "version": version, "storage": storage, "name": name, "nodes": nodes,
 		"ssl": ssl, "allow list": allow}
 	f.groups = [][]huh.Field{{provider, region}, {stype, topo}, {arch, size}, {version, storage}, {name, nodes, ssl, allow}}
+	f.ahead = kit.TypeAhead{}
 	f.form = kit.NewForm(c,
 		huh.NewGroup(f.groups[0]...).Title("New service 1/5: where").
 			Description("Choices come from the API's option listings."),
@@ -503,10 +505,8 @@ func (f *createForm) filtering() bool {
 
 // Update passes a message to the huh form.
 func (f *createForm) Update(msg tea.Msg) tea.Cmd {
-	m, cmd := f.form.Update(msg)
-	if ff, ok := m.(*huh.Form); ok {
-		f.form = ff
-	}
+	var cmd tea.Cmd
+	f.form, cmd = f.ahead.Update(f.form, msg)
 	return cmd
 }
 

@@ -75,6 +75,7 @@ type Screen struct {
 	loaded *loadedMsg
 
 	form    *huh.Form
+	ahead   kit.TypeAhead // keys typed during a move to the next field
 	draft   *credDraft
 	lastErr string // why the last credential could not be stored
 
@@ -531,6 +532,7 @@ func (s *Screen) openForm() tea.Cmd {
 		// the name was checked on its step
 		return keystore.S3Credential{Name: strings.TrimSpace(d.name), AccessKeyID: "x", SecretAccessKey: "x", Region: strings.TrimSpace(r)}.Validate()
 	})
+	s.ahead = kit.TypeAhead{}
 	s.form = kit.NewForm(s.common,
 		huh.NewGroup(kind, name).Title("Add a bucket credential"),
 		huh.NewGroup(keyFile).Title("GCS service-account key").
@@ -546,10 +548,8 @@ func (s *Screen) openForm() tea.Cmd {
 }
 
 func (s *Screen) updateForm(msg tea.Msg) tea.Cmd {
-	m, cmd := s.form.Update(msg)
-	if f, ok := m.(*huh.Form); ok {
-		s.form = f
-	}
+	var cmd tea.Cmd
+	s.form, cmd = s.ahead.Update(s.form, msg)
 	return cmd
 }
 
