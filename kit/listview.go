@@ -285,11 +285,8 @@ func (l *ListView) HandleKey(msg tea.KeyPressMsg) (bool, tea.Cmd) {
 		l.sort.desc = !l.sort.desc
 		l.onSort()
 		return true, nil
-	case key.Matches(msg, k.ScrollDown):
-		l.scroll(3)
-		return true, nil
-	case key.Matches(msg, k.ScrollUp):
-		l.scroll(-3)
+	case ScrollDir(msg, k.ScrollDown, k.ScrollUp) != 0:
+		l.scroll(3 * ScrollDir(msg, k.ScrollDown, k.ScrollUp))
 		return true, nil
 	}
 	used, cmd := l.Table.Update(msg)

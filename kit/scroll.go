@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
 )
 
 // A text taller than its room scrolls the same way wherever it is (the
@@ -42,4 +43,16 @@ func MoreLine(c *Common, down, up key.Binding, above, below int) string {
 // scroll text", matching either.
 func ScrollHelp(down, up key.Binding) key.Binding {
 	return BindHelp(down.Help().Key+"/"+up.Help().Key, "scroll text", append(down.Keys()[:len(down.Keys()):len(down.Keys())], up.Keys()...)...)
+}
+
+// ScrollDir is which way a key scrolls: 1 for down, -1 for up, 0 when it
+// is neither.
+func ScrollDir(msg tea.KeyPressMsg, down, up key.Binding) int {
+	switch {
+	case key.Matches(msg, down):
+		return 1
+	case key.Matches(msg, up):
+		return -1
+	}
+	return 0
 }

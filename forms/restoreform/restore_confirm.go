@@ -175,13 +175,11 @@ func (c *Confirm) Update(msg tea.Msg) (ConfirmAnswer, tea.Cmd) {
 		return ConfirmPending, nil
 	}
 	k := c.keys
+	if d := kit.ScrollDir(kp, k.More, k.Less); d != 0 {
+		c.scroll(d)
+		return ConfirmPending, nil
+	}
 	switch {
-	case key.Matches(kp, k.More):
-		c.scroll(1)
-		return ConfirmPending, nil
-	case key.Matches(kp, k.Less):
-		c.scroll(-1)
-		return ConfirmPending, nil
 	case key.Matches(kp, k.Back):
 		return ConfirmBack, nil
 	case key.Matches(kp, k.Next):

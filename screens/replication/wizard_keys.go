@@ -95,12 +95,8 @@ func (wz *wizard) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		return wz.onChooserKey(msg)
 	}
 	k := wz.keys
-	switch {
-	case key.Matches(msg, k.More):
-		wz.scroll(1)
-		return nil
-	case key.Matches(msg, k.Less):
-		wz.scroll(-1)
+	if d := kit.ScrollDir(msg, k.More, k.Less); d != 0 {
+		wz.scroll(d)
 		return nil
 	}
 	wz.setNotice("", false)
@@ -313,11 +309,8 @@ func (wz *wizard) onChooserKey(msg tea.KeyPressMsg) tea.Cmd {
 		return wz.leave()
 	case key.Matches(msg, k.Run):
 		return wz.runStep()
-	case key.Matches(msg, k.More):
-		wz.scroll(1)
-		return nil
-	case key.Matches(msg, k.Less):
-		wz.scroll(-1)
+	case kit.ScrollDir(msg, k.More, k.Less) != 0:
+		wz.scroll(kit.ScrollDir(msg, k.More, k.Less))
 		return nil
 	case key.Matches(msg, k.Managed):
 		primary := c.primary
