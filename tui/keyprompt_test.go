@@ -85,7 +85,10 @@ func TestFirstRunAsksForTheKeyInsteadOfFailing(t *testing.T) {
 	}
 }
 
-func TestRefusedKeyWhileRunningOpensThePrompt(t *testing.T) {
+// refusedKeyHarness is the application on profile prod whose key
+// ("revoked", from SKYSQL_API_KEY when fromEnv) the sandbox refuses.
+func refusedKeyHarness(t *testing.T, fromEnv bool) (*harness, *fakeLogin) {
+	t.Helper()
 	srv, _, _ := tuitest.Sandbox(t, true)
 	bad, err := api.New(api.Config{BaseURL: "http://127.0.0.1:8080", APIKey: "revoked",
 		HTTPClient: tuitest.HTTPClient(srv), MaxRetries: -1})
@@ -93,7 +96,12 @@ func TestRefusedKeyWhileRunningOpensThePrompt(t *testing.T) {
 		t.Fatal(err)
 	}
 	fl := &fakeLogin{srv: srv, stored: map[string]string{}}
-	h := newHarness(t, Options{Client: bad, Profile: "prod", Login: fl.login, Now: func() time.Time { return t0 }}, 100, 30)
+	h := newHarness(t, Options{Client: bad, KeyFromEnv: fromEnv, Profile: "prod", Login: fl.login, Now: func() time.Time { return t0 }}, 100, 30)
+	return h, fl
+}
+
+func TestRefusedKeyWhileRunningOpensThePrompt(t *testing.T) {
+	h, _ := refusedKeyHarness(t, false)
 	scr := h.Screen()
 	if !strings.Contains(scr, "The API refused the key of profile prod") {
 		t.Fatalf("a 401 should open the key prompt:\n%s", scr)
@@ -145,14 +153,7 @@ func TestNoKeySendsNothing(t *testing.T) {
 // such note.
 func TestRefusedEnvironmentKeySaysWhereItCameFrom(t *testing.T) {
 	both(t, "keystore", "environment", func(t *testing.T, fromEnv bool) {
-		srv, _, _ := tuitest.Sandbox(t, true)
-		bad, err := api.New(api.Config{BaseURL: "http://127.0.0.1:8080", APIKey: "revoked",
-			HTTPClient: tuitest.HTTPClient(srv), MaxRetries: -1})
-		if err != nil {
-			t.Fatal(err)
-		}
-		fl := &fakeLogin{srv: srv, stored: map[string]string{}}
-		h := newHarness(t, Options{Client: bad, KeyFromEnv: fromEnv, Profile: "prod", Login: fl.login, Now: func() time.Time { return t0 }}, 100, 30)
+		h, _ := refusedKeyHarness(t, fromEnv)
 		h.sees(t, "The API refused the key of profile prod", "a 401 should open the key prompt")
 		// the prompt's text, its box and wrapping left out
 		text := strings.Join(strings.FieldsFunc(h.Screen(), func(r rune) bool {
