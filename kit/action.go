@@ -143,12 +143,11 @@ func RefuseReadOnly(c *Common, what string) tea.Cmd {
 }
 
 // ReadOnlyText is how a read-only profile's refusal reads, wherever it
-// happens (at the key, or in the action layer): what ("delete service x",
-// "creating a service is") is not allowed. It is short enough for one
-// line at 80 columns (the header's READ-ONLY badge and :profile say the
-// rest).
+// happens (at the key, or in the action layer): the verdict first, then
+// what was refused ("delete service x", "creating a service"), so a
+// narrow message line cuts only the end of what.
 func ReadOnlyText(c *Common, what string) string {
-	return fmt.Sprintf("profile %s is read-only: %s not allowed", c.Profile, what)
+	return fmt.Sprintf("not allowed on read-only profile %s: %s", c.Profile, what)
 }
 
 // OpenDialogMsg pushes a dialog on the root's dialog stack.

@@ -41,7 +41,7 @@ func TestReadOnlyRefusesMutatingActions(t *testing.T) {
 		if len(h.m.dialogs) != 0 {
 			t.Fatalf("read-only profile asked for a confirmation (kind %d)", kind)
 		}
-		if got := lastToast(h); got != "profile prod is read-only: delete service orders-prod not allowed" {
+		if got := lastToast(h); got != "not allowed on read-only profile prod: delete service orders-prod" {
 			t.Fatalf("toast = %q", got)
 		}
 	}
@@ -65,7 +65,7 @@ func TestReadOnlyServicesScreen(t *testing.T) {
 	h, srv, _ := demoHarness(t, 100, 30, func(o *Options) { o.ReadOnly, o.Profile = true, "prod-eu" })
 	// create: refused at the key, before a form could collect anything
 	h.Key("n")
-	if got := lastToast(h); got != "profile prod-eu is read-only: creating a service is not allowed" {
+	if got := lastToast(h); got != "not allowed on read-only profile prod-eu: creating a service" {
 		t.Fatalf("create toast = %q", got)
 	}
 	if strings.Contains(h.Screen(), "Create a service") {
@@ -77,7 +77,7 @@ func TestReadOnlyServicesScreen(t *testing.T) {
 	}
 	h.Key("a")
 	h.Key("n")
-	if got := lastToast(h); !strings.Contains(got, "read-only: adding to the allow list of orders-prod is not allowed") {
+	if got := lastToast(h); !strings.Contains(got, "not allowed on read-only profile prod-eu: adding to the allow list of orders-prod") {
 		t.Fatalf("add toast = %q", got)
 	}
 	if strings.Contains(h.Screen(), "a /32 is added for one host") {
@@ -87,7 +87,7 @@ func TestReadOnlyServicesScreen(t *testing.T) {
 	if len(h.m.dialogs) != 0 {
 		t.Fatal("remove asked for confirmation on a read-only profile")
 	}
-	if got := lastToast(h); !strings.Contains(got, "read-only: remove 203.0.113.10/32 from the allow list of orders-prod not allowed") {
+	if got := lastToast(h); !strings.Contains(got, "not allowed on read-only profile prod-eu: remove 203.0.113.10/32 from the allow list of orders-prod") {
 		t.Fatalf("remove toast = %q", got)
 	}
 	st := srv.Stats()

@@ -161,18 +161,18 @@ func TestServiceLifecycleReadOnly(t *testing.T) {
 	if len(h.m.dialogs) != 0 {
 		t.Fatal("stop asked for confirmation on a read-only profile")
 	}
-	if got := lastToast(h); got != "profile prod-eu is read-only: stop orders-prod not allowed" {
+	if got := lastToast(h); got != "not allowed on read-only profile prod-eu: stop orders-prod" {
 		t.Fatalf("stop toast %q", got)
 	}
 	h.Key("D")
-	if got := lastToast(h); got != "profile prod-eu is read-only: delete orders-prod not allowed" {
+	if got := lastToast(h); got != "not allowed on read-only profile prod-eu: delete orders-prod" {
 		t.Fatalf("delete toast %q", got)
 	}
 	h.Key("z")
-	h.toastSays(t, "read-only: scale orders-prod not allowed")
+	h.toastSays(t, "not allowed on read-only profile prod-eu: scale orders-prod")
 	h.Key("a")
 	h.Key("t")
-	h.toastSays(t, "read-only: turn SSL off for orders-prod not allowed")
+	h.toastSays(t, "not allowed on read-only profile prod-eu: turn SSL off for orders-prod")
 	if n := tuitest.Changes(srv); n != 0 {
 		t.Fatalf("a read-only profile sent %d changes", n)
 	}

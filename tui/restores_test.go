@@ -131,7 +131,7 @@ func TestRestoreReadOnly(t *testing.T) {
 	h, srv, _ := demoHarness(t, 100, 30, func(o *Options) { o.ReadOnly, o.Profile = true, "prod-ro" })
 	h.Key("3")
 	h.Key("n")
-	if got := lastToast(h); !strings.Contains(got, "profile prod-ro is read-only: starting a restore is not allowed") {
+	if got := lastToast(h); !strings.Contains(got, "not allowed on read-only profile prod-ro: starting a restore") {
 		t.Fatalf("n on a read-only profile: toast %q\n%s", got, h.Screen())
 	}
 	if strings.Contains(h.Screen(), "New restore") {
@@ -146,7 +146,7 @@ func TestRestoreReadOnly(t *testing.T) {
 	if len(h.m.dialogs) != 0 {
 		t.Fatal("delete asked for a confirmation on a read-only profile")
 	}
-	if got := lastToast(h); got != "profile prod-ro is read-only: delete restore 2 into staging-eu not allowed" {
+	if got := lastToast(h); got != "not allowed on read-only profile prod-ro: delete restore 2 into staging-eu" {
 		t.Fatalf("delete toast = %q", got)
 	}
 	for k, n := range srv.Stats().Requests {

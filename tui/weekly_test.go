@@ -145,7 +145,7 @@ func TestWeeklyRefusals(t *testing.T) {
 			p.Press(keys...)
 		}
 	}
-	const ro = "profile prod-eu is read-only: "
+	const ro = "not allowed on read-only profile prod-eu: "
 	cases := []struct {
 		name     string
 		readOnly bool
@@ -161,23 +161,23 @@ func TestWeeklyRefusals(t *testing.T) {
 			"staging-eu is pending_modifying: it can be scaled once it is no longer pending", "What to change:"},
 		{"pending: delete", false, service("staging-eu", "D"),
 			"staging-eu is pending_modifying: it can be deleted once it is no longer pending", "Delete service?"},
-		{"read-only: stop", true, service("orders-prod", "x"), ro + "stop orders-prod not allowed", "Stop service?"},
-		{"read-only: start", true, service("legacy-batch", "x"), ro + "start legacy-batch not allowed", "Start service?"},
-		{"read-only: scale", true, service("orders-prod", "z"), ro + "scale orders-prod not allowed", "What to change:"},
-		{"read-only: delete", true, service("orders-prod", "D"), ro + "delete orders-prod not allowed", "Delete service?"},
-		{"read-only: SSL", true, service("orders-prod", "a", "t"), ro + "turn SSL off for orders-prod not allowed", "Turn SSL off?"},
-		{"read-only: schedule edit", true, schedules("e"), ro + "editing a schedule is not allowed", "Edit schedule"},
-		{"read-only: schedule delete", true, schedules("d"), ro + "delete schedule 1 of orders-prod not allowed", "Delete schedule"},
+		{"read-only: stop", true, service("orders-prod", "x"), ro + "stop orders-prod", "Stop service?"},
+		{"read-only: start", true, service("legacy-batch", "x"), ro + "start legacy-batch", "Start service?"},
+		{"read-only: scale", true, service("orders-prod", "z"), ro + "scale orders-prod", "What to change:"},
+		{"read-only: delete", true, service("orders-prod", "D"), ro + "delete orders-prod", "Delete service?"},
+		{"read-only: SSL", true, service("orders-prod", "a", "t"), ro + "turn SSL off for orders-prod", "Turn SSL off?"},
+		{"read-only: schedule edit", true, schedules("e"), ro + "editing a schedule", "Edit schedule"},
+		{"read-only: schedule delete", true, schedules("d"), ro + "delete schedule 1 of orders-prod", "Delete schedule"},
 		{"read-only: restore this backup", true, func(p *tuitest.Program, _ *api.Client) {
 			p.Command("backups orders-prod")
 			p.Wait("Backups of orders-prod")
 			p.Press("R")
-		}, ro + "starting a restore is not allowed", "New restore"},
+		}, ro + "starting a restore", "New restore"},
 		{"read-only: point-in-time restore", true, func(p *tuitest.Program, _ *api.Client) {
 			p.Press("3")
 			p.Wait("staging-eu")
 			p.Press("n")
-		}, ro + "starting a restore is not allowed", "New restore"},
+		}, ro + "starting a restore", "New restore"},
 		{"delete: wrong name typed", false, func(p *tuitest.Program, _ *api.Client) {
 			service("legacy-batch", "D")(p, nil)
 			p.Wait("Delete service?")

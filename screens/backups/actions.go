@@ -150,7 +150,7 @@ const restoreWizardPrefix = "backups-restore/"
 // openRestore opens the wizard on the selected backup.
 func (s *Screen) openRestore() tea.Cmd {
 	if s.common.ReadOnly {
-		return kit.RefuseReadOnly(s.common, "starting a restore is")
+		return kit.RefuseReadOnly(s.common, "starting a restore")
 	}
 	it, ok := s.selected()
 	if !ok {

@@ -99,7 +99,7 @@ func TestReadOnly(t *testing.T) {
 	h, srv, _ := app(t, 100, 30, true, func(o *tui.Options) { o.ReadOnly = true })
 	h.command("backups orders-prod")
 	h.Key("n")
-	h.Sees("profile demo is read-only: new backups are not allowed")
+	h.Sees("not allowed on read-only profile demo: a new backup")
 	if strings.Contains(h.Screen(), "Step 1 of 3") {
 		t.Fatalf("the form opened on a read-only profile:\n%s", h.Screen())
 	}
@@ -110,7 +110,7 @@ func TestReadOnly(t *testing.T) {
 	h.Sees("Review: this is the request that will be sent")
 	h.m.Common().ReadOnly = true
 	h.Key("enter")
-	h.Sees("profile demo is read-only")
+	h.Sees("not allowed on read-only profile demo")
 	h.Sees("the API refused it: profile is read-only")
 	if n := srv.Stats().Count("POST", schedulesRoute); n != 0 {
 		t.Fatalf("%d POSTs reached the sandbox on a read-only profile", n)

@@ -73,7 +73,7 @@ func TestGolden(t *testing.T) {
 			want: []string{"the API refused it: 409 Conflict", "pending state", "trace <trace-id", "everything you typed is kept"}},
 		{name: "help", steps: []step{orders, keys("?")}, want: []string{"copy GTID", "schedules/backups", "for one service", "a all services"}},
 		{name: "readonly_refused", tweak: func(o *tui.Options) { o.ReadOnly, o.Profile = true, "prod-eu" },
-			steps: []step{orders, keys("n")}, want: []string{"profile prod-eu is read-only: new backups are not allowed"}},
+			steps: []step{orders, keys("n")}, want: []string{"not allowed on read-only profile prod-eu: a new backup"}},
 		{name: "not_found", steps: []step{keys("2"), cmd("backups nosuch")},
 			want: []string{`no service named "nosuch"; still showing all services`, "Backups of all services", "SERVICE"}},
 		{name: "not_found_narrowed", steps: []step{orders, cmd("backups nosuch")},

@@ -163,7 +163,7 @@ func (s *Screen) openSchedules() tea.Cmd {
 // action layer refuses the submit anyway).
 func (s *Screen) openForm() tea.Cmd {
 	if s.common.ReadOnly {
-		return kit.RefuseReadOnly(s.common, "new backups are")
+		return kit.RefuseReadOnly(s.common, "a new backup")
 	}
 	id, ok := s.target()
 	if !ok {

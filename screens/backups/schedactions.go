@@ -64,7 +64,7 @@ func scheduleName(sc *api.Schedule, svcName string) string {
 // openEdit opens the edit of the selected schedule's cron expression.
 func (s *Screen) openEdit() tea.Cmd {
 	if s.common.ReadOnly {
-		return kit.RefuseReadOnly(s.common, "editing a schedule is")
+		return kit.RefuseReadOnly(s.common, "editing a schedule")
 	}
 	sc, why := s.changeable("edited")
 	if why == "" && isOnce(&sc) {

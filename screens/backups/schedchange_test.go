@@ -164,7 +164,7 @@ func TestScheduleChangesReadOnly(t *testing.T) {
 	h, _, _ := openDaily(t, func(o *tui.Options) { o.ReadOnly = true })
 	before := tuitest.Changes(h.srv)
 	h.Key("e")
-	h.Sees("profile demo is read-only: editing a schedule is not allowed")
+	h.Sees("not allowed on read-only profile demo: editing a schedule")
 	if strings.Contains(h.Screen(), "Edit schedule") {
 		t.Fatalf("the edit opened on a read-only profile:\n%s", h.Screen())
 	}
@@ -207,7 +207,7 @@ func TestRestoreThisBackup(t *testing.T) {
 	// read-only: refused before the wizard opens
 	h.m.Common().ReadOnly = true
 	h.Key("R")
-	h.Sees("profile demo is read-only: starting a restore is not allowed")
+	h.Sees("not allowed on read-only profile demo: starting a restore")
 	if strings.Contains(h.Screen(), "New restore") {
 		t.Fatalf("the wizard opened on a read-only profile:\n%s", h.Screen())
 	}

@@ -162,7 +162,7 @@ func TestFlowReadOnlyRefusesEveryChange(t *testing.T) {
 	before := d.srv.Stats()
 	h.Keys("4")
 	h.refused("n", "Choose the PRIMARY")
-	if got := h.lastToast(); !strings.Contains(got, "profile demo is read-only: setting up replication is not allowed") {
+	if got := h.lastToast(); !strings.Contains(got, "not allowed on read-only profile demo: setting up replication") {
 		t.Fatalf("n on a read-only profile: %q", got)
 	}
 	// the unfinished setup, at step 1

@@ -209,7 +209,7 @@ func (s *Screen) pairKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	case key.Matches(msg, k.New) && s.common.ReadOnly:
 		// at the key, before a pair is chosen; an unfinished setup (c)
 		// may still be looked at: its every change is refused
-		return kit.RefuseReadOnly(s.common, "setting up replication is"), true
+		return kit.RefuseReadOnly(s.common, "setting up replication"), true
 	case key.Matches(msg, k.New):
 		if s.state.Setup == nil {
 			return s.newSetup(), true

@@ -19,7 +19,7 @@ import (
 // with esc. The target defaults to the service filtered on.
 func (s *Screen) openWizard() tea.Cmd {
 	if s.common.ReadOnly {
-		return kit.RefuseReadOnly(s.common, "starting a restore is")
+		return kit.RefuseReadOnly(s.common, "starting a restore")
 	}
 	if s.draft != nil {
 		s.wizard, s.draft = s.draft, nil
@@ -35,7 +35,7 @@ func (s *Screen) openWizard() tea.Cmd {
 // openMigration starts the cross-provider migration flow.
 func (s *Screen) openMigration(req *restoreform.MigrateRequest) tea.Cmd {
 	if s.common.ReadOnly {
-		return kit.RefuseReadOnly(s.common, "a migration (it takes a backup and restores it) is")
+		return kit.RefuseReadOnly(s.common, "a migration (it takes a backup and restores it)")
 	}
 	if req == nil && s.migrate != nil && s.migrate.step >= migWait {
 		s.mode = modeMigrate // back to the migration under way

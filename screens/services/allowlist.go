@@ -312,7 +312,7 @@ func (a *allowView) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		return a.toggleSSL()
 	case key.Matches(msg, a.keys.Add):
 		if a.common.ReadOnly {
-			return kit.RefuseReadOnly(a.common, "adding to the allow list of "+a.svc.Name+" is")
+			return kit.RefuseReadOnly(a.common, "adding to the allow list of "+a.svc.Name)
 		}
 		a.adding = true
 		a.validate()

@@ -528,7 +528,7 @@ func (f *createForm) View() string {
 // openCreate opens the form, with what was typed before if anything.
 func (s *Screen) openCreate() tea.Cmd {
 	if s.common.ReadOnly {
-		return kit.RefuseReadOnly(s.common, "creating a service is")
+		return kit.RefuseReadOnly(s.common, "creating a service")
 	}
 	taken := make([]string, 0, len(s.services))
 	for _, v := range s.services {
