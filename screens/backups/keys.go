@@ -149,7 +149,7 @@ func (s *Screen) target() (string, bool) {
 func (s *Screen) openSchedules() tea.Cmd {
 	id, ok := s.target()
 	if !ok {
-		return kit.Toast(kit.ToastInfo, "no backup selected: p picks a service for its schedules")
+		return kit.Toast(kit.ToastInfo, "no backup selected: "+s.keys.Pick.Help().Key+" picks a service for its schedules")
 	}
 	s.sched.show(id)
 	s.retitle()
@@ -167,7 +167,7 @@ func (s *Screen) openForm() tea.Cmd {
 	}
 	id, ok := s.target()
 	if !ok {
-		return kit.Toast(kit.ToastInfo, "no backup selected: p picks the service to back up")
+		return kit.Toast(kit.ToastInfo, "no backup selected: "+s.keys.Pick.Help().Key+" picks the service to back up")
 	}
 	v, ok := s.serviceOf(id)
 	if !ok {

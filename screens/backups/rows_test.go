@@ -348,7 +348,8 @@ func TestItemServiceFromKey(t *testing.T) {
 }
 
 // TestAllServicesWithoutSelection: in the all-services view with no
-// backup listed, t and n say how to choose a service instead of guessing.
+// backup listed, t and n say how to choose a service (f, the picker; p
+// pauses the refresh) instead of guessing.
 func TestAllServicesWithoutSelection(t *testing.T) {
 	s := newScreen(t, 140, 30)
 	s.Open(AllArg)
@@ -358,7 +359,7 @@ func TestAllServicesWithoutSelection(t *testing.T) {
 	s.Update(kit.DataMsg{Key: kit.AllBackupsKey.String(), Data: []api.Backup{}, At: now})
 	for _, k := range []string{"t", "n"} {
 		msg, ok := press(s, k)().(kit.ToastMsg)
-		if !ok || !strings.Contains(msg.Text, "p picks") || s.mode != modeList {
+		if !ok || !strings.Contains(msg.Text, "f picks") || s.mode != modeList {
 			t.Errorf("%s with nothing selected: %#v, mode %v", k, msg, s.mode)
 		}
 	}
