@@ -191,6 +191,10 @@ func TestAllowListSSLAndCheck(t *testing.T) {
 		h.sees(t, want, what)
 	}
 	h.Key("i")
+	// the input says it checks, not adds
+	if scr := h.Screen(); !strings.Contains(scr, "check> ") || strings.Contains(scr, "add> ") || !strings.Contains(scr, "enter check") {
+		t.Fatalf("the check's input reads like the add's:\n%s", scr)
+	}
 	check("not-an-ip", "ip_address: enter one address", "a bad address is not refused next to the input")
 	h.sees(t, "not-an-ip", "the typed text was lost")
 	for range len("not-an-ip") {

@@ -52,6 +52,9 @@ type ipCheckMsg struct {
 	err           error
 }
 
+// The input's prompt while an address is added (i checks one instead).
+const addPrompt, addPlaceholder = "add> ", "203.0.113.7 or 198.51.100.0/24, then a comment"
+
 func newAllowView(c *kit.Common, keys keyMap, v api.Service) *allowView {
 	a := &allowView{common: c, keys: keys, svc: v}
 	a.table = kit.NewTable(c, []kit.Column{
@@ -60,7 +63,7 @@ func newAllowView(c *kit.Common, keys keyMap, v api.Service) *allowView {
 		{Title: "ENDPOINT", Min: 8, Max: 16, Priority: 3},
 	})
 	a.table.Empty = "no entries: no address may connect (n adds one)"
-	a.input = kit.NewInput("add> ", "203.0.113.7 or 198.51.100.0/24, then a comment")
+	a.input = kit.NewInput(addPrompt, addPlaceholder)
 	// until the allow-list call answers, show what the listing knows
 	for _, e := range v.Endpoints {
 		a.groups = append(a.groups, api.AllowListGroup{Name: e.Name, AllowList: e.AllowList})
@@ -88,7 +91,10 @@ func (a *allowView) CapturesKeys() bool { return a.adding || a.checking || a.tab
 // KeyMap implements kit.Pane.
 func (a *allowView) KeyMap() kit.Keys {
 	k, t := a.keys, a.table.Keys
-	if a.CapturesKeys() {
+	switch {
+	case a.checking:
+		return kit.KeysOf(k.CheckConfirm, k.AddCancel)
+	case a.CapturesKeys():
 		return kit.KeysOf(k.AddConfirm, k.AddCancel)
 	}
 	b := []key.Binding{k.Add, k.Remove, k.Check, k.SSL, k.Back}
@@ -306,6 +312,7 @@ func (a *allowView) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, a.keys.Check):
 		a.checking = true
 		a.input.SetValue("")
+		a.input.Prompt, a.input.Placeholder = "check> ", "203.0.113.7"
 		a.hint, a.invalid = "the address to check, such as 203.0.113.7", false
 		return a.input.Focus()
 	case key.Matches(msg, a.keys.SSL):
@@ -315,6 +322,7 @@ func (a *allowView) onKey(msg tea.KeyPressMsg) tea.Cmd {
 			return kit.RefuseReadOnly(a.common, "adding to the allow list of "+a.svc.Name)
 		}
 		a.adding = true
+		a.input.Prompt, a.input.Placeholder = addPrompt, addPlaceholder
 		a.validate()
 		return a.input.Focus()
 	case key.Matches(msg, a.keys.Remove):

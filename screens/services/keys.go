@@ -26,6 +26,8 @@ type keyMap struct {
 	Reveal, CopyPassword, CopyCommand, CopyUser, Retry key.Binding
 	// allow list
 	Add, Remove, AddConfirm, AddCancel key.Binding
+	// CheckConfirm is enter in the address check's input (i)
+	CheckConfirm key.Binding
 	// review
 	Launch, Edit key.Binding
 	// form
@@ -60,6 +62,7 @@ func newKeyMap() keyMap {
 		Remove:       kit.Bind("d", "remove entry", "x", "delete"),
 		AddConfirm:   kit.Bind("enter", "add"),
 		AddCancel:    kit.Bind("esc", "cancel"),
+		CheckConfirm: kit.Bind("enter", "check"),
 		Launch:       kit.Bind("enter", "launch", "y"),
 		Edit:         kit.Bind("e", "edit", "backspace"),
 		FormNext:     kit.BindHelp("enter/tab", "next", "enter", "tab"),
