@@ -83,7 +83,7 @@ the command line.`,
 	fl.BoolVar(&f.debug, "debug", false, "write a debug log to the user state directory (API key redacted)")
 	fl.BoolVar(&f.ui.Accessible, "accessible", false, "accessible mode: plain prompts, no animation")
 	fl.BoolVar(&f.ui.NoMouse, "no-mouse", false, "leave the mouse to the terminal (its own text selection); --accessible implies it")
-	fl.BoolVar(&f.ui.ReadOnly, "read-only", false, "refuse every action that changes anything")
+	fl.BoolVar(&f.ui.ReadOnly, "read-only", false, "refuse every change to the account (the local keystore stays writable: bucket credentials, the API key)")
 	fl.DurationVar(&f.ui.SlowInterval, "refresh", 30*time.Second, "refresh interval when nothing is pending (0 = off, minimum 2s); default from the profile")
 	fl.Float64Var(&f.demoSandbox.TimeScale, "time-scale", 30, "with --demo: how much faster the sandbox clock runs")
 	fl.BoolVar(&f.demoSandbox.Hostile, "hostile", false, "with --demo: the demo data carries terminal control sequences (a test of the cleaning)")
