@@ -191,10 +191,11 @@ func TestFlowReadOnlyRefusesEveryChange(t *testing.T) {
 	h.Sees("Step 2 of 6")
 	h.Key("enter") // choosing a backup changes nothing on the API
 	h.Sees("Step 3 of 6")
-	h.Key("enter")
-	h.TypeText("replica-west")
-	h.Key("enter")
-	h.Sees("the API refused it: profile is read-only")
+	// the restore is refused before its name is asked
+	h.refused("enter", "Type replica-west to confirm")
+	if got := h.lastToast(); !strings.Contains(got, "not allowed on read-only profile demo: restoring into replica-west") {
+		t.Fatalf("enter at step 3 read-only: %q", got)
+	}
 	after := d.srv.Stats()
 	for _, route := range []string{"/backup/v1/restores", "/provisioning/v1/services/{id}/security/allowlist"} {
 		if after.Count("POST", route) != before.Count("POST", route) {

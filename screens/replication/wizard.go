@@ -419,6 +419,9 @@ func (wz *wizard) runStep() tea.Cmd {
 			wz.setNotice("the restore is running: it is followed here until it ends", false)
 			return nil
 		}
+		if wz.common.ReadOnly { // before the name is typed for nothing
+			return kit.RefuseReadOnly(wz.common, "restoring into "+api.OrID(p.SecondaryName, p.SecondaryID))
+		}
 		wz.openConfirm()
 		return nil
 	case replsetup.StepChange:
