@@ -46,3 +46,8 @@ func ServiceRows(svcs []api.Service, note func(*api.Service) string) []Row {
 	sort.SliceStable(rows, func(i, j int) bool { return strings.ToLower(rows[i].Cells[0]) < strings.ToLower(rows[j].Cells[0]) })
 	return rows
 }
+
+// ServicesUnread is what a list of services to choose from says while it
+// has none because the listing failed (no API key, a refused key, the
+// network), instead of "loading" for ever.
+func ServicesUnread(err error) string { return "could not load services: " + err.Error() }

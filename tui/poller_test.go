@@ -389,6 +389,27 @@ func TestNoKeyListsSayWhy(t *testing.T) {
 			t.Errorf("screen %s without a key:\n%s", c.key, out)
 		}
 	}
+	// the wizards' lists of services say it too
+	for _, c := range []struct {
+		name string
+		keys []string
+	}{
+		{"restore wizard", []string{"3", "n", "1"}},
+		{"migration", []string{"3", "m"}},
+		{"replication wizard", []string{"4", "n"}},
+		{"managed replication", []string{"4", "n", "m"}},
+	} {
+		for _, k := range c.keys {
+			h.Key(k)
+		}
+		out := h.Screen()
+		if strings.Contains(out, "loading services") || strings.Contains(out, "create two") || !strings.Contains(out, "could not load services: no API key") {
+			t.Errorf("%s without a key:\n%s", c.name, out)
+		}
+		h.Key("ctrl+x")
+		h.Key("esc")
+		h.Key("esc")
+	}
 	if n := srv.Stats().Total; n != 0 {
 		t.Fatalf("%d requests were sent without a key", n)
 	}

@@ -286,6 +286,15 @@ func (r *Wizard) sizeConfirm() {
 }
 
 // SetServices updates the services listing (names, providers, statuses).
+// ServicesFailed says why there is no service to choose while none were
+// read (services read before stay, as they were).
+func (r *Wizard) ServicesFailed(err error) {
+	if r.services == nil && err != nil {
+		r.targets.Empty = kit.ServicesUnread(err)
+		r.sources.Empty = r.targets.Empty
+	}
+}
+
 func (r *Wizard) SetServices(svcs []api.Service) {
 	if svcs == nil {
 		return

@@ -361,6 +361,9 @@ func (s *Screen) onData(msg kit.DataMsg) tea.Cmd {
 func (s *Screen) onServices(svcs []api.Service, err error) tea.Cmd {
 	if err != nil {
 		s.svcsErr = err
+		if s.restore != nil {
+			s.restore.ServicesFailed(err)
+		}
 		return nil
 	}
 	s.services = svcs

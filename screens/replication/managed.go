@@ -47,6 +47,7 @@ type managedFlow struct {
 
 	services       []api.Service
 	servicesLoaded bool
+	servicesErr    error // why the last listing failed
 	width, height  int
 }
 
@@ -81,7 +82,7 @@ func (mf *managedFlow) start(primary *api.Service) {
 		{Title: "PROVIDER/REGION", Min: 10, Max: 24, Priority: 7},
 		{Title: "REPLICATES FROM", Min: 8, Max: 16, Priority: 5},
 	})
-	mf.table.Empty = "loading services" + mf.common.Theme.Glyphs.Ellipsis
+	mf.servicesEmpty()
 	mf.phase, mf.primary, mf.replica, mf.err, mf.busy = pickPrimary, nil, nil, "", false
 	mf.gen++
 	mf.mode = api.ReplicationUni
@@ -91,6 +92,18 @@ func (mf *managedFlow) start(primary *api.Service) {
 	}
 	mf.rebuild()
 	mf.layout()
+}
+
+// servicesEmpty says why the list has no service to offer while none were
+// read: still loading, or the listing's error.
+func (mf *managedFlow) servicesEmpty() {
+	if mf.table == nil || mf.servicesLoaded {
+		return
+	}
+	mf.table.Empty = "loading services" + mf.common.Theme.Glyphs.Ellipsis
+	if mf.servicesErr != nil {
+		mf.table.Empty = kit.ServicesUnread(mf.servicesErr)
+	}
 }
 
 func (mf *managedFlow) setServices(svcs []api.Service) {

@@ -302,6 +302,9 @@ func (s *Screen) onData(msg kit.DataMsg) tea.Cmd {
 			s.wizard.setServices(svcs)
 			s.managed.setServices(svcs)
 		}
+		s.wizard.servicesErr, s.managed.servicesErr = err, err
+		s.wizard.servicesEmpty()
+		s.managed.servicesEmpty()
 		return nil
 	}
 	if s.onStatusData(msg) || s.onReplicasData(msg) {
@@ -380,6 +383,7 @@ func (s *Screen) openManaged(primary *api.Service) tea.Cmd {
 	s.managed.setServices(s.wizard.services)
 	if !s.wizard.servicesLoaded {
 		s.managed.servicesLoaded = false
+		s.managed.servicesEmpty()
 	}
 	return nil
 }

@@ -39,6 +39,7 @@ type wizard struct {
 
 	services       []api.Service
 	servicesLoaded bool
+	servicesErr    error // why the last listing failed
 
 	width, height int
 	// top is the first line of the step's text shown when it does not
@@ -158,6 +159,18 @@ func (wz *wizard) syncInto(st *replsetup.ProfileState) {
 
 // setServices takes the services listing (the chooser's rows, the
 // restore's target).
+// servicesEmpty says in the chooser why it has no service to offer while
+// none were read: still loading, or the listing's error.
+func (wz *wizard) servicesEmpty() {
+	if wz.chooser == nil || wz.servicesLoaded {
+		return
+	}
+	wz.chooser.table.Empty = "loading services" + wz.common.Theme.Glyphs.Ellipsis
+	if wz.servicesErr != nil {
+		wz.chooser.table.Empty = kit.ServicesUnread(wz.servicesErr)
+	}
+}
+
 func (wz *wizard) setServices(svcs []api.Service) {
 	first := !wz.servicesLoaded
 	wz.services, wz.servicesLoaded = svcs, true

@@ -212,8 +212,8 @@ func (wz *wizard) openChooser() {
 		{Title: "OUTBOUND IP", Min: 13, Max: 32, Priority: 3},
 		{Title: "CANNOT BE", Min: 20, Max: 26, Priority: 8},
 	})
-	t.Empty = "loading services" + wz.common.Theme.Glyphs.Ellipsis
 	wz.chooser = &chooser{table: t}
+	wz.servicesEmpty()
 	wz.rebuildChooser()
 	wz.startOnChoosable()
 	wz.layoutBody()

@@ -27,6 +27,7 @@ func (s *Screen) openWizard() tea.Cmd {
 	} else {
 		s.wizard = restoreform.New(s.common, restoreform.Options{Origin: ID, TargetID: s.svcFilter, Services: s.svcList})
 	}
+	s.servicesFailed()
 	s.mode = modeWizard
 	s.wizard.SetSize(s.Size())
 	return s.wizard.Init()
@@ -43,6 +44,7 @@ func (s *Screen) openMigration(req *restoreform.MigrateRequest) tea.Cmd {
 		return nil
 	}
 	s.migrate = newMigration(s.common, s.svcList, req)
+	s.servicesFailed()
 	s.migrate.SetSize(s.Size())
 	s.mode = modeMigrate
 	return s.migrate.init()

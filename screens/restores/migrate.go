@@ -148,6 +148,14 @@ func (m *migration) SetSize(w, h int) {
 	}
 }
 
+// servicesFailed says why there is no service to choose while none were
+// read.
+func (m *migration) servicesFailed(err error) {
+	if m.svcList == nil && err != nil {
+		m.table.Empty = kit.ServicesUnread(err)
+	}
+}
+
 func (m *migration) setServices(svcs []api.Service) {
 	if svcs == nil {
 		return

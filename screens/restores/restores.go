@@ -63,6 +63,8 @@ type Screen struct {
 	byRow    map[string]int // row ID -> index in visible
 	services map[string]api.Service
 	svcList  []api.Service
+	// svcErr is why the last services listing failed (nil: it did not)
+	svcErr error
 	// firstSeen times running restores the API gives no start time for.
 	firstSeen map[int64]time.Time
 	// pending is the restore being submitted; accepted are restores the
@@ -277,9 +279,11 @@ func (s *Screen) onData(msg kit.DataMsg) tea.Cmd {
 		return nil
 	}
 	if svcs, err, ok := kit.ServicesKey.Of(msg); ok {
+		s.svcErr = err
 		if err == nil { // else the restores still show, with IDs only
 			s.setServices(svcs)
 		}
+		s.servicesFailed()
 		return nil
 	}
 	if rs, err, ok := kit.RestoresKey.Of(msg); ok {
@@ -290,6 +294,23 @@ func (s *Screen) onData(msg kit.DataMsg) tea.Cmd {
 		s.setRestores(rs)
 	}
 	return nil
+}
+
+// servicesFailed tells the wizards and the migration why they have no
+// services to offer, when the listing failed.
+func (s *Screen) servicesFailed() {
+	if s.svcErr == nil {
+		return
+	}
+	if s.wizard != nil {
+		s.wizard.ServicesFailed(s.svcErr)
+	}
+	if s.draft != nil {
+		s.draft.ServicesFailed(s.svcErr)
+	}
+	if s.migrate != nil {
+		s.migrate.servicesFailed(s.svcErr)
+	}
 }
 
 // setServices takes a services listing: names, providers and statuses
