@@ -1042,3 +1042,22 @@ func TestTargetTitleWarnsAtSixtyColumns(t *testing.T) {
 		t.Fatalf("title at 100 columns:\n%s", strings.Join(lines, "\n"))
 	}
 }
+
+// TestSourceStepAtSixtyBySixteen: on the smallest terminal the first step
+// keeps its warning whole (the descriptions of the choices keep to a line
+// each), and nothing is wider or taller than the wizard's area.
+func TestSourceStepAtSixtyBySixteen(t *testing.T) {
+	w := New(tuitest.Common(), Options{Origin: "restores"})
+	w.SetSize(60, 12) // the body of a 60x16 terminal
+	out := ansi.Strip(tuitest.View(w))
+	lines := strings.Split(out, "\n")
+	if len(lines) > 12 {
+		t.Errorf("%d lines in 12:\n%s", len(lines), out)
+	}
+	flat := strings.Join(strings.Fields(out), " ")
+	for _, want := range []string{"1 Managed storage", "4 Point in time", "where you type the target's name."} {
+		if !strings.Contains(flat, want) {
+			t.Errorf("the first step at 60x12 lacks %q:\n%s", want, out)
+		}
+	}
+}

@@ -47,7 +47,7 @@ func (r *Wizard) View() string {
 	bh := max(1, h-2)
 	switch r.step {
 	case stageSource:
-		body = r.sourceView(w)
+		body = r.sourceView(w, bh)
 	case stageTarget:
 		body = r.targets.View()
 	case stageBackup:
@@ -101,7 +101,17 @@ func (r *Wizard) View() string {
 	return strings.Join(lines, "\n")
 }
 
-func (r *Wizard) sourceView(w int) string {
+// sourceView is the first step in h lines: on a short terminal each
+// choice's description keeps to one line, so the warning under them is
+// never the part cut.
+func (r *Wizard) sourceView(w, h int) string {
+	if v := r.sourceLines(w, false); len(v) <= h {
+		return strings.Join(v, "\n")
+	}
+	return strings.Join(r.sourceLines(w, true), "\n")
+}
+
+func (r *Wizard) sourceLines(w int, short bool) []string {
 	th := r.common.Theme
 	opts := []struct{ name, desc string }{
 		{"Managed storage", "a backup the platform took of a service (same cloud provider only)"},
@@ -116,7 +126,11 @@ func (r *Wizard) sourceView(w int) string {
 		if i == r.sourceCursor {
 			cur = th.Glyphs.Cursor + " "
 		}
-		for j, d := range strings.Split(kit.Wrap(o.desc, max(10, w-descAt-1)), "\n") {
+		descs := strings.Split(kit.Wrap(o.desc, max(10, w-descAt-1)), "\n")
+		if short && len(descs) > 1 {
+			descs = []string{ansi.Truncate(o.desc, max(10, w-descAt-1), th.Glyphs.Ellipsis)}
+		}
+		for j, d := range descs {
 			line := fmt.Sprintf("%d  %-16s %s", i+1, o.name, d)
 			if j > 0 {
 				line = strings.Repeat(" ", descAt-3) + d
@@ -139,7 +153,7 @@ func (r *Wizard) sourceView(w int) string {
 	if r.common.ReadOnly {
 		lines = append(lines, "", " "+th.Warn.Render("profile "+r.common.Profile+" is read-only: the restore will be refused"))
 	}
-	return strings.Join(lines, "\n")
+	return lines
 }
 
 func (r *Wizard) backupView(w int) string {
