@@ -52,3 +52,17 @@ func Or(s, def string) string {
 
 // OrDash is s, or "-" when there is nothing to show.
 func OrDash(s string) string { return Or(s, "-") }
+
+// TitleLines is a step's title in w cells: one line when it fits, else two,
+// the note in parentheses whole on the second when it can be ("(its data
+// will be erased)" is never the part cut).
+func TitleLines(title string, w int) []string {
+	if ansi.StringWidth(title) <= w {
+		return []string{title}
+	}
+	if at := strings.LastIndex(title, " ("); at > 0 && ansi.StringWidth(title[:at]) <= w && ansi.StringWidth(title[at+1:]) <= w {
+		return []string{title[:at], title[at+1:]}
+	}
+	tl := strings.Split(Wrap(title, max(10, w)), "\n")
+	return []string{tl[0], strings.Join(tl[1:], " ")}
+}

@@ -70,13 +70,8 @@ func (r *Wizard) View() string {
 	// a title too long for one line (the target step's "its data will be
 	// erased" at 60 columns) takes the blank line under it
 	lines := []string{ansi.Truncate(head, w, th.Glyphs.Ellipsis), ""}
-	if title := r.stepTitle(); ansi.StringWidth(title) > w-1 {
-		// the note in parentheses goes whole to the second line when it can
-		tl := strings.Split(kit.Wrap(title, max(10, w-1)), "\n")
-		if at := strings.LastIndex(title, " ("); at > 0 && ansi.StringWidth(title[:at]) <= w-1 && ansi.StringWidth(title[at+1:]) <= w-1 {
-			tl = []string{title[:at], title[at+1:]}
-		}
-		lines = []string{" " + th.Bold.Render(tl[0]), " " + th.Bold.Render(strings.Join(tl[1:], " "))}
+	if tl := kit.TitleLines(r.stepTitle(), w-1); len(tl) > 1 {
+		lines = []string{" " + th.Bold.Render(tl[0]), " " + th.Bold.Render(tl[1])}
 	}
 	bl := strings.Split(body, "\n")
 	if r.stepErr != "" {

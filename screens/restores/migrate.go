@@ -564,7 +564,11 @@ func (m *migration) View() string {
 		head := " " + th.Bold.Render(m.title())
 		return ansi.Truncate(head, w, th.Glyphs.Ellipsis) + "\n" + m.form.View()
 	}
+	// a title too long for one line takes the blank line under it
 	lines := []string{" " + th.Bold.Render(m.title()), ""}
+	if tl := kit.TitleLines(m.title(), w-1); len(tl) > 1 {
+		lines = []string{" " + th.Bold.Render(tl[0]), " " + th.Bold.Render(tl[1])}
+	}
 	wrap := func(s string, st func(...string) string) {
 		for _, l := range strings.Split(kit.Wrap(s, max(10, w-2), " /"), "\n") {
 			lines = append(lines, " "+st(l))

@@ -395,6 +395,12 @@ func TestMigrationTargetMustBeAnotherProvider(t *testing.T) {
 		t.Fatalf("a failed target was accepted: step %d %q", m.step, m.stepErr)
 	}
 	m.stepErr = ""
+	// at 60 columns the title keeps its warning whole, on a second line
+	m.SetSize(60, 12)
+	if v := tuitest.View(m); !strings.Contains(v, "(provider B; its data will be erased)") {
+		t.Errorf("the target step's title at 60 columns:\n%s", v)
+	}
+	m.SetSize(100, 30)
 	m.table.Select(replica.ID)
 	m.Update(tuitest.KeyMsg("enter"))
 	if m.step != migTarget || !strings.Contains(m.stepErr, "no migration needed") {
