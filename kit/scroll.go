@@ -27,7 +27,7 @@ func TextWindow(n, room, top int) (first, rows int, cut bool) {
 }
 
 // MoreLine says what a cut text has below and above its window and the
-// keys that show it: "~ pgdn: 4 more lines, pgup: 3 above".
+// keys that show it: "~ pgdn: 4 more lines, pgup: 3 lines above".
 func MoreLine(c *Common, down, up key.Binding, above, below int) string {
 	var more []string
 	if below > 0 {
