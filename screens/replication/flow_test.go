@@ -361,3 +361,48 @@ func TestChooserSaysWhatCannotBeChosen(t *testing.T) {
 		t.Fatalf("a refresh moved the cursor from %s to %s", on, got)
 	}
 }
+
+// At 60x16 step 4's statement is below the window: enter shows it first
+// (nothing runs), and only the next enter runs CHANGE PRIMARY.
+func TestSmallStepShowsWhatItRunsFirst(t *testing.T) {
+	d := newDemo(t)
+	pri, sec := d.byName("orders-prod"), d.byName("replica-west")
+	eng := &replsetup.Engine{Client: d.c, Now: d.clk.Now}
+	w := replsetup.NewWizard(d.clk.Now())
+	w.Apply(eng.CheckPair(bg, pri.ID, sec.ID), d.clk.Now())
+	w.Apply(eng.CheckAllowList(bg, w.Progress), d.clk.Now())
+	o := eng.ListBackups(bg, w.Progress)
+	w.Apply(o, d.clk.Now())
+	if err := w.ChooseBackup(o.Backup.Backup.Key, d.clk.Now()); err != nil {
+		t.Fatal(err)
+	}
+	w.Apply(eng.StartRestore(bg, w.Progress), d.clk.Now())
+	d.clk.Advance(time.Hour)
+	w.Apply(eng.CheckRestore(bg, w.Progress), d.clk.Now())
+	if w.Current() != replsetup.StepChange {
+		t.Fatalf("setup at %s", w.Current())
+	}
+	p := w.Progress
+	d.save(replsetup.ProfileState{Setup: &p})
+	h := d.app(60, 16, nil)
+	h.Keys("4", "c")
+	h.Sees("more line")
+	h.Key("enter")
+	if !strings.Contains(h.lastToast(), "the rest of the step is shown now") {
+		t.Fatalf("enter with the statement hidden: %q\n%s", h.lastToast(), h.Screen())
+	}
+	if strings.Contains(h.Screen(), "more line") {
+		t.Fatalf("the end of the step is not shown:\n%s", h.Screen())
+	}
+	secCreds, _ := d.c.GetCredentials(bg, sec.ID)
+	secDB, err := api.OpenSQL(api.SQLTarget{Host: sec.FQDN, Port: sec.ReadWritePort(), User: secCreds.Username, Password: secCreds.Password})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer secDB.Close()
+	if st, err := secDB.ReplicationStatus(bg); err != nil || st.Configured {
+		t.Fatalf("the first enter ran the change: %+v %v", st, err)
+	}
+	h.Key("enter")
+	h.Sees("Step 5 of 6")
+}

@@ -55,6 +55,19 @@ func (wz *wizard) scroll(dir int) {
 	wz.top = max(0, min(l.top+dir*max(1, l.rows-1), len(l.text)-l.rows))
 }
 
+// hidesWhatItRuns reports that the step's text is cut above its end on a
+// step whose enter changes a service (the allow list, CHANGE PRIMARY, the
+// grant's check, START): on a short terminal its statement is there.
+func (wz *wizard) hidesWhatItRuns() bool {
+	switch wz.w.Current() {
+	case replsetup.StepAllowList, replsetup.StepChange, replsetup.StepGrant, replsetup.StepStart:
+	default:
+		return false
+	}
+	l := wz.bodyLayout()
+	return l.cut && l.top+l.rows < len(l.text)
+}
+
 // withScroll puts the scroll key second (a narrow footer keeps it) while
 // the step's text is cut.
 func (wz *wizard) withScroll(b []key.Binding) kit.Keys {
@@ -104,6 +117,13 @@ func (wz *wizard) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Back):
 		return wz.leave()
 	case key.Matches(msg, k.Run):
+		if wz.hidesWhatItRuns() {
+			// what enter would run is below the window: it is shown
+			// first, and the next enter runs it
+			l := wz.bodyLayout()
+			wz.top = len(l.text) - l.rows
+			return kit.Toast(kit.ToastInfo, "the rest of the step is shown now: read it, then enter runs it")
+		}
 		return wz.runStep()
 	case key.Matches(msg, k.Recheck):
 		return wz.recheck()
