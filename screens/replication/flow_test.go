@@ -208,20 +208,7 @@ func TestFlowReadOnlyRefusesEveryChange(t *testing.T) {
 
 	// Steps 4–6 and stop/start: set up by a writable engine up to the
 	// change, then resumed read-only at each step.
-	w = replsetup.NewWizard(d.clk.Now())
-	w.Apply(eng.CheckPair(bg, pri.ID, sec.ID), d.clk.Now())
-	w.Apply(eng.CheckAllowList(bg, w.Progress), d.clk.Now())
-	o := eng.ListBackups(bg, w.Progress)
-	w.Apply(o, d.clk.Now())
-	if err := w.ChooseBackup(o.Backup.Backup.Key, d.clk.Now()); err != nil {
-		t.Fatal(err)
-	}
-	w.Apply(eng.StartRestore(bg, w.Progress), d.clk.Now())
-	d.clk.Advance(time.Hour)
-	w.Apply(eng.CheckRestore(bg, w.Progress), d.clk.Now())
-	if w.Current() != replsetup.StepChange {
-		t.Fatalf("writable setup at %s", w.Current())
-	}
+	w = d.setupToChange(t, eng, pri, sec)
 	// resumed read-only at the saved step, whose enter is refused
 	refusedAt := func(step string, shows ...string) {
 		t.Helper()
@@ -367,21 +354,7 @@ func TestChooserSaysWhatCannotBeChosen(t *testing.T) {
 func TestSmallStepShowsWhatItRunsFirst(t *testing.T) {
 	d := newDemo(t)
 	pri, sec := d.byName("orders-prod"), d.byName("replica-west")
-	eng := &replsetup.Engine{Client: d.c, Now: d.clk.Now}
-	w := replsetup.NewWizard(d.clk.Now())
-	w.Apply(eng.CheckPair(bg, pri.ID, sec.ID), d.clk.Now())
-	w.Apply(eng.CheckAllowList(bg, w.Progress), d.clk.Now())
-	o := eng.ListBackups(bg, w.Progress)
-	w.Apply(o, d.clk.Now())
-	if err := w.ChooseBackup(o.Backup.Backup.Key, d.clk.Now()); err != nil {
-		t.Fatal(err)
-	}
-	w.Apply(eng.StartRestore(bg, w.Progress), d.clk.Now())
-	d.clk.Advance(time.Hour)
-	w.Apply(eng.CheckRestore(bg, w.Progress), d.clk.Now())
-	if w.Current() != replsetup.StepChange {
-		t.Fatalf("setup at %s", w.Current())
-	}
+	w := d.setupToChange(t, &replsetup.Engine{Client: d.c, Now: d.clk.Now}, pri, sec)
 	p := w.Progress
 	d.save(replsetup.ProfileState{Setup: &p})
 	h := d.app(60, 16, nil)
@@ -405,4 +378,25 @@ func TestSmallStepShowsWhatItRunsFirst(t *testing.T) {
 	}
 	h.Key("enter")
 	h.Sees("Step 5 of 6")
+}
+
+// setupToChange runs a setup of pri -> sec with a writable engine up to
+// step 4 (the allow list, the newest backup, its restore, an hour on).
+func (d *demo) setupToChange(t *testing.T, eng *replsetup.Engine, pri, sec api.Service) *replsetup.Wizard {
+	t.Helper()
+	w := replsetup.NewWizard(d.clk.Now())
+	w.Apply(eng.CheckPair(bg, pri.ID, sec.ID), d.clk.Now())
+	w.Apply(eng.CheckAllowList(bg, w.Progress), d.clk.Now())
+	o := eng.ListBackups(bg, w.Progress)
+	w.Apply(o, d.clk.Now())
+	if err := w.ChooseBackup(o.Backup.Backup.Key, d.clk.Now()); err != nil {
+		t.Fatal(err)
+	}
+	w.Apply(eng.StartRestore(bg, w.Progress), d.clk.Now())
+	d.clk.Advance(time.Hour)
+	w.Apply(eng.CheckRestore(bg, w.Progress), d.clk.Now())
+	if w.Current() != replsetup.StepChange {
+		t.Fatalf("the writable setup is at %s, want step 4", w.Current())
+	}
+	return w
 }
