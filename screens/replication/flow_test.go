@@ -224,12 +224,7 @@ func TestFlowReadOnlyRefusesEveryChange(t *testing.T) {
 		h.Sees("refused: profile is read-only")
 	}
 	refusedAt("Step 4 of 6")
-	secCreds, _ := d.c.GetCredentials(bg, sec.ID)
-	secDB, err := api.OpenSQL(api.SQLTarget{Host: sec.FQDN, Port: sec.ReadWritePort(), User: secCreds.Username, Password: secCreds.Password})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer secDB.Close()
+	secDB := d.sqlOf(t, sec)
 	if st, err := secDB.ReplicationStatus(bg); err != nil || st.Configured {
 		t.Fatalf("read-only step 4 configured replication: %+v %v", st, err)
 	}
@@ -367,12 +362,7 @@ func TestSmallStepShowsWhatItRunsFirst(t *testing.T) {
 	if strings.Contains(h.Screen(), "more line") {
 		t.Fatalf("the end of the step is not shown:\n%s", h.Screen())
 	}
-	secCreds, _ := d.c.GetCredentials(bg, sec.ID)
-	secDB, err := api.OpenSQL(api.SQLTarget{Host: sec.FQDN, Port: sec.ReadWritePort(), User: secCreds.Username, Password: secCreds.Password})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer secDB.Close()
+	secDB := d.sqlOf(t, sec)
 	if st, err := secDB.ReplicationStatus(bg); err != nil || st.Configured {
 		t.Fatalf("the first enter ran the change: %+v %v", st, err)
 	}
@@ -399,4 +389,20 @@ func (d *demo) setupToChange(t *testing.T, eng *replsetup.Engine, pri, sec api.S
 		t.Fatalf("the writable setup is at %s, want step 4", w.Current())
 	}
 	return w
+}
+
+// sqlOf connects to a demo service's SQL endpoint with its default
+// credentials, closed when the test ends.
+func (d *demo) sqlOf(t *testing.T, v api.Service) *api.SQLClient {
+	t.Helper()
+	cr, err := d.c.GetCredentials(bg, v.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db, err := api.OpenSQL(api.SQLTarget{Host: v.FQDN, Port: v.ReadWritePort(), User: cr.Username, Password: cr.Password})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
 }
