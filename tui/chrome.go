@@ -44,6 +44,18 @@ func (m *Model) toast(level kit.ToastLevel, text string) tea.Cmd {
 	return m.toastWith(level, text, nil)
 }
 
+// dropToasts forgets the toasts not yet gone that start with prefix: news
+// that a newer toast replaces (paused, then resumed). The log keeps them.
+func (m *Model) dropToasts(prefix string) {
+	keep := m.toasts[:0]
+	for _, t := range m.toasts {
+		if !strings.HasPrefix(t.text, prefix) {
+			keep = append(keep, t)
+		}
+	}
+	m.toasts = keep
+}
+
 // toastWith shows a toast whose log entry carries fields (an action's
 // outcome: the API's status, message, trace ID).
 func (m *Model) toastWith(level kit.ToastLevel, text string, fields []logField) tea.Cmd {

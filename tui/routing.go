@@ -346,6 +346,7 @@ func (m *Model) removeDialog(id int) {
 // everything at once. Watches of long operations go on either way.
 func (m *Model) togglePause() tea.Cmd {
 	k := m.keys
+	m.dropToasts("auto-refresh ") // the newer says what is true now
 	if !m.engine.paused {
 		m.engine.pause(true)
 		return m.toast(kit.ToastInfo, "auto-refresh paused: "+k.Refresh.Help().Key+" refreshes, "+k.Pause.Help().Key+" resumes")

@@ -131,3 +131,19 @@ func TestErrorToastUnderADialog(t *testing.T) {
 		t.Fatalf("under a dialog the error says:\n%s", scr)
 	}
 }
+
+// p then p: the "paused" toast does not wait behind "resumed" to show
+// afterwards, saying the opposite of what is true.
+func TestPauseResumeToastsReplaceEachOther(t *testing.T) {
+	h := newHarness(t, Options{Profile: "test", Now: func() time.Time { return t0 },
+		Screens: func(*kit.Common) []kit.Screen { return []kit.Screen{&fakeScreen{id: "a"}} }}, 100, 30)
+	h.Key("p")
+	h.Key("p")
+	var texts []string
+	for _, tt := range h.m.toasts {
+		texts = append(texts, tt.text)
+	}
+	if len(texts) != 1 || texts[0] != "auto-refresh resumed" {
+		t.Fatalf("toasts after p p: %q", texts)
+	}
+}
