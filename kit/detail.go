@@ -56,6 +56,9 @@ func (d *Detail) SetSize(w, h int) {
 	d.width, d.height = w, h
 }
 
+// Top scrolls back to the first line (another record is shown).
+func (d *Detail) Top() { d.offset = 0 }
+
 // ScrollBy scrolls by n lines (negative: up).
 func (d *Detail) ScrollBy(n int) {
 	d.offset += n

@@ -359,3 +359,34 @@ func TestAllowListEvidenceNamesComments(t *testing.T) {
 		t.Fatalf("what appeared: %q", appeared)
 	}
 }
+
+// TestDetailOpensAtTheTop: a detail pane scrolled down shows the next
+// record, and the same record opened again, from the top (its name and
+// status), not where the last one was left.
+func TestDetailOpensAtTheTop(t *testing.T) {
+	l := NewListView(common(), "Things", "things", cols())
+	var secs []Section
+	for i := range 30 {
+		secs = append(secs, Section{Title: fmt.Sprint("S", i), Fields: []Field{{Label: "k", Value: "v"}}})
+	}
+	l.DetailOf = func(id string) (string, []Section, bool) { return "record " + id, secs, true }
+	l.SetSize(80, 24)
+	l.SetRows([]Row{{ID: "a", Cells: []string{"a"}}, {ID: "b", Cells: []string{"b"}}})
+	l.ShowDetail(true)
+	l.Detail.ScrollBy(10)
+	top := func() string { return strings.Split(ansi.Strip(l.Detail.View()), "\n")[0] }
+	if strings.Contains(top(), "record a") {
+		t.Fatalf("the test needs a scrolled pane: %q", top())
+	}
+	l.Table.Select("b")
+	l.RefreshDetail()
+	if !strings.Contains(top(), "record b") {
+		t.Errorf("the next record opens at %q, want its title", top())
+	}
+	l.Detail.ScrollBy(10)
+	l.ShowDetail(false)
+	l.ShowDetail(true)
+	if !strings.Contains(top(), "record b") {
+		t.Errorf("reopened, the pane starts at %q", top())
+	}
+}

@@ -50,6 +50,7 @@ type ListView struct {
 	onSort func()
 
 	showDetail    bool
+	detailID      string // the record the pane shows (its scroll is from its top)
 	pinned        bool
 	width, height int
 	loaded        bool
@@ -182,6 +183,9 @@ func (l *ListView) ShowDetail(show bool) {
 		return
 	}
 	l.showDetail = show
+	if show {
+		l.detailID = "" // opened again: from the top
+	}
 	l.layout()
 	l.RefreshDetail()
 }
@@ -238,7 +242,14 @@ func (l *ListView) RefreshDetail() {
 	if !l.showDetail || l.DetailOf == nil {
 		return
 	}
-	title, secs, ok := l.DetailOf(l.Table.SelectedID())
+	id := l.Table.SelectedID()
+	if id != l.detailID {
+		// another record (or the pane opened again): from its top, where
+		// its name and status are
+		l.Detail.Top()
+		l.detailID = id
+	}
+	title, secs, ok := l.DetailOf(id)
 	if !ok {
 		l.Detail.SetContent(l.NoSelection, nil)
 		return
