@@ -308,8 +308,7 @@ func TestPickerTypeToFilter(t *testing.T) {
 	if p.table.Filter() != "rep" || p.table.Len() != 1 {
 		t.Fatalf("typed rep: filter %q, %d rows", p.table.Filter(), p.table.Len())
 	}
-	press("enter") // keeps the filter
-	cmd := press("enter")
+	cmd := press("enter") // the name typed is kept, and enter chooses at once
 	if cmd == nil {
 		t.Fatal("enter chose nothing")
 	}

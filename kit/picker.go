@@ -98,6 +98,9 @@ func (p *Picker) Update(msg tea.Msg) (Dialog, tea.Cmd) {
 		}
 		return p, nil
 	}
+	if kp, ok := msg.(tea.KeyPressMsg); ok && p.table.Filtering() && key.Matches(kp, p.keys.Choose) {
+		p.table.Update(kp) // the name typed is kept; enter chooses at once
+	}
 	if kp, ok := msg.(tea.KeyPressMsg); ok && !p.table.Filtering() {
 		switch {
 		case key.Matches(kp, p.keys.Cancel):

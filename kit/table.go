@@ -232,9 +232,16 @@ func (t *Table) typeToFilter(kp tea.KeyPressMsg) (used bool, cmd tea.Cmd) {
 // is one step of a flow: while the filter is typed every key is the
 // table's, and back (esc) with a filter kept clears it. used reports that
 // the key was taken; otherwise the step's own keys come next.
+//
+// In a table whose name is just typed (TypeFilters), enter while typing
+// keeps the filter and is not taken: the step chooses the row at once, as
+// its footer says, instead of a first enter that only ends the typing.
 func (t *Table) FilterFirst(msg tea.KeyPressMsg, back key.Binding) (used bool, cmd tea.Cmd) {
 	if t.Filtering() {
 		_, cmd := t.Update(msg)
+		if t.TypeFilters && key.Matches(msg, t.Keys.FilterKeep) {
+			return false, cmd
+		}
 		return true, cmd
 	}
 	if key.Matches(msg, back) && t.Filter() != "" {

@@ -32,12 +32,10 @@ func rstToManagedBackup(h *harness, target, source string) {
 	h.Key("n")
 	h.Key("1")
 	h.TypeText("/" + target)
-	h.Key("enter")
-	h.Key("enter")
+	h.Key("enter") // keeps the name typed and chooses
 	if source != "" && source != target {
 		h.Key("s")
 		h.TypeText("/" + source)
-		h.Key("enter")
 		h.Key("enter")
 	}
 }
@@ -69,8 +67,8 @@ func TestRestoresGolden(t *testing.T) {
 		{"wizard_source", []step{keys("3", "n")}},
 		{"wizard_target", []step{keys("3", "n", "1")}},
 		{"wizard_backups", []step{func(h *harness) { rstToManagedBackup(h, "dev-serverless", "analytics-gcp") }}},
-		{"wizard_bucket", []step{keys("3", "n", "2"), text("/dev-serverless"), keys("enter", "enter"), text("gs://acme-backups")}},
-		{"wizard_backup_id", []step{keys("3", "n", "3"), text("/dev-serverless"), keys("enter", "enter"),
+		{"wizard_bucket", []step{keys("3", "n", "2"), text("/dev-serverless"), keys("enter"), text("gs://acme-backups")}},
+		{"wizard_backup_id", []step{keys("3", "n", "3"), text("/dev-serverless"), keys("enter"),
 			func(h *harness) { h.Send(tea.PasteMsg{Content: "not-a-real-backup-id"}) }}},
 		{"confirm", []step{func(h *harness) { rstToManagedBackup(h, "dev-serverless", "analytics-gcp") }, keys("enter"), text("dev-serv")}},
 		{"refusal", []step{func(h *harness) { rstToManagedBackup(h, "analytics-gcp", "orders-prod") }, keys("enter")}},
@@ -281,7 +279,6 @@ func TestRestoreOwnBucket(t *testing.T) {
 	h.Key("2")
 	h.TypeText("/dev-serverless")
 	h.Key("enter")
-	h.Key("enter")
 	h.TypeText("s3://acme-dumps")
 	if !strings.Contains(h.Screen(), "must end with a trailing slash") || !strings.Contains(h.Screen(), "tab adds the slash") {
 		t.Fatalf("the missing slash is not caught with its fix:\n%s", h.Screen())
@@ -375,7 +372,6 @@ func TestRestoresOfOneService(t *testing.T) {
 	h.Key("f")
 	h.sees(t, "Restores of which service?", "no picker")
 	h.TypeText("/staging")
-	h.Key("enter")
 	h.Key("enter")
 	out := h.Screen()
 	if !strings.Contains(out, "service: staging-eu") || !strings.Contains(out, "Restores 1 (1 running)") || strings.Contains(out, "replica-west") {

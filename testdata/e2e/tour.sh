@@ -328,9 +328,8 @@ restore_into() {
 	wait_for "2/4: which service to restore into?"
 	keys /
 	typetext "$1"
-	keys Enter
 	wait_re "^> $1 +dbt"
-	keys Enter
+	keys Enter # keeps the name typed and chooses the row
 }
 
 # ---- restore that backup into the service, typing its name ----
