@@ -139,9 +139,7 @@ func (s *Screen) KeyMap() help.KeyMap {
 		// the text above is cut: how to scroll it comes second (the line
 		// under it says so too; the full help says "the text above")
 		l := s.ListView.Keys
-		scroll := kit.BindHelp(l.ScrollDown.Help().Key+"/"+l.ScrollUp.Help().Key, "scroll text",
-			slices.Concat(l.ScrollDown.Keys(), l.ScrollUp.Keys())...)
-		short = slices.Concat(b[:1], []key.Binding{scroll}, b[1:])
+		short = slices.Concat(b[:1], []key.Binding{kit.ScrollHelp(l.ScrollDown, l.ScrollUp)}, b[1:])
 	}
 	return s.ListView.KeyMap(short, b...)
 }
