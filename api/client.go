@@ -159,11 +159,16 @@ func (c *Client) Org() string { return c.cfg.Org }
 // as keystore.Fingerprint does: "sha256:" and the first 8 hex digits of
 // its SHA-256; "" when it sends none. Settings shows the key in use by it
 // (after a key entered at the prompt it differs from SKYSQL_API_KEY).
-func (c *Client) KeyFingerprint() string {
-	if c.cfg.APIKey == "" {
+func (c *Client) KeyFingerprint() string { return Fingerprint(c.cfg.APIKey) }
+
+// Fingerprint names a secret without revealing it: "sha256:" and the
+// first 8 hex digits of its SHA-256; "" for none. The keystore names
+// stored secrets by it too.
+func Fingerprint(secret string) string {
+	if secret == "" {
 		return ""
 	}
-	sum := sha256.Sum256([]byte(c.cfg.APIKey))
+	sum := sha256.Sum256([]byte(secret))
 	return "sha256:" + hex.EncodeToString(sum[:])[:8]
 }
 

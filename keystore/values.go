@@ -2,11 +2,11 @@ package keystore
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/skytui/skytui/api"
 )
 
 // Per-backend limits on one value, in bytes.
@@ -57,10 +57,4 @@ func Compact(value string) string {
 
 // Fingerprint identifies a secret without revealing it: "sha256:" and the
 // first 8 hex digits of its SHA-256. Empty input gives "".
-func Fingerprint(secret string) string {
-	if secret == "" {
-		return ""
-	}
-	sum := sha256.Sum256([]byte(secret))
-	return "sha256:" + hex.EncodeToString(sum[:])[:8]
-}
+func Fingerprint(secret string) string { return api.Fingerprint(secret) }
