@@ -383,20 +383,8 @@ func (c *SQLClient) RunGrant(ctx context.Context, grant string) error {
 // password does not count as a statement separator.
 func unquoted(stmt string) string {
 	var b strings.Builder
-	var quote rune
-	escaped := false
-	for _, r := range stmt {
-		switch {
-		case escaped:
-			escaped = false
-		case quote != 0 && r == '\\':
-			escaped = true
-		case quote != 0 && r == quote:
-			quote = 0
-		case quote != 0:
-		case r == '\'' || r == '"' || r == '`':
-			quote = r
-		default:
+	for r, quoted := range Quoting(stmt, false) {
+		if !quoted {
 			b.WriteRune(r)
 		}
 	}

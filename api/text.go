@@ -1,6 +1,7 @@
 package api
 
 import (
+	"iter"
 	"strings"
 	"unicode/utf8"
 )
@@ -132,4 +133,37 @@ func skipString(s string, i int) int {
 		i += size
 	}
 	return i
+}
+
+// Quoting walks a command or a statement rune by rune and tells of each
+// whether it belongs to a quoted string ('…', "…", `…`, the quotes
+// themselves included) or to a backslash escape (the backslash and the
+// character it escapes). A backslash escapes as the language says: a
+// shell's outside quotes and inside "…" but not inside '…' (with shell);
+// SQL's inside its quoted strings only.
+func Quoting(s string, shell bool) iter.Seq2[rune, bool] {
+	return func(yield func(rune, bool) bool) {
+		var quote rune
+		escaped := false
+		for _, r := range s {
+			quoted := true
+			switch {
+			case escaped:
+				escaped = false
+			case r == '\\' && (shell && quote != '\'' || !shell && quote != 0):
+				escaped = true
+			case quote != 0:
+				if r == quote {
+					quote = 0
+				}
+			case r == '\'' || r == '"' || r == '`':
+				quote = r
+			default:
+				quoted = false
+			}
+			if !yield(r, quoted) {
+				return
+			}
+		}
+	}
 }

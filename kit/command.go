@@ -4,6 +4,8 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/skytui/skytui/api"
 )
 
 // CommandLines lays out a command meant to be copied (a connect line, a
@@ -35,28 +37,13 @@ func CommandLines(cmd string, w int, shell bool) []string {
 	return append(lines, cur)
 }
 
-// commandTokens splits cmd at spaces outside quotes ('…', "…", `…`). A
-// backslash escapes the next character where the language says so: a
-// shell's outside quotes and inside "…" (ShellQuote writes ' as '\”),
-// SQL's inside its strings.
+// commandTokens splits cmd at spaces outside quotes and escapes
+// (api.Quoting: a shell's rules with shell, else SQL's).
 func commandTokens(cmd string, shell bool) []string {
 	var toks []string
 	var b strings.Builder
-	var quote rune
-	escaped := false
-	for _, r := range cmd {
-		switch {
-		case escaped:
-			escaped = false
-		case r == '\\' && (shell && quote != '\'' || !shell && quote != 0):
-			escaped = true
-		case quote != 0:
-			if r == quote {
-				quote = 0
-			}
-		case r == '\'' || r == '"' || r == '`':
-			quote = r
-		case r == ' ' || r == '\t' || r == '\n':
+	for r, quoted := range api.Quoting(cmd, shell) {
+		if !quoted && (r == ' ' || r == '\t' || r == '\n') {
 			if b.Len() > 0 {
 				toks = append(toks, b.String())
 				b.Reset()
