@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"github.com/skytui/skytui/api"
 	"github.com/skytui/skytui/kit"
 	"github.com/skytui/skytui/theme"
@@ -111,21 +113,71 @@ func (s *Screen) hasFull(id string) *bool {
 // the screen's notes, a failed status call) over the table and its pane.
 func (s *Screen) listView() string {
 	th := s.common.Theme
-	notes := []string{th.Muted.Render(s.SortNote())}
-	if s.anyTooOld() {
-		note := "too old = over 4 days: cannot start replication"
-		if w, _ := s.Size(); w < 100 {
-			note = "too old: >4 days"
-		}
-		notes = append(notes, th.Muted.Render(note))
-	}
-	notes = append(notes, s.notes()...)
+	notes := s.notes()
 	if s.submitting == "" && !s.Stale() && s.data.StatusErr != nil {
 		notes = append(notes, th.Warn.Render("status call failed: showing the listing's status"))
 	}
 	// two spaces between the title and the count, as this screen always
 	// had (the list puts one)
-	return s.ListView.View(" "+s.countText(), notes...)
+	count := " " + s.countText()
+	return s.ListView.View(count, append(s.sortNotes(count, notes), notes...)...)
+}
+
+// tooOldNotes are the forms of the note that says what "too old" in the
+// AGE column means, longest first.
+var tooOldNotes = []string{
+	"too old = over 4 days: cannot start replication",
+	"too old: >4 days",
+}
+
+// staleNote is what kit.ListView.StatusLine adds at the end of the line
+// when the data is stale; measured here so that it is not the part cut.
+const staleNote = "showing last data"
+
+// sortNotes are the sort note and, when a backup is too old, the too-old
+// note, as the status line has room for them whole after the title, the
+// count and the notes that follow (which come first): the longest form of
+// the too-old note that fits beside the sort note; else the sort note
+// gives way to it (the sort is the table header's arrow, and the default,
+// newest first, is the AGE column's order); else the sort note alone.
+// What does not fit whole is left out, never cut inside a word (the AGE
+// cells still say "too old", and the detail pane says why).
+func (s *Screen) sortNotes(count string, after []string) []string {
+	th := s.common.Theme
+	w, _ := s.Size()
+	used := ansi.StringWidth(" "+s.heading(s.svcID, false)) + 1 + ansi.StringWidth(count)
+	for _, n := range after {
+		if n != "" {
+			used += 2 + ansi.StringWidth(n)
+		}
+	}
+	if s.Stale() {
+		used += 2 + ansi.StringWidth(staleNote)
+	}
+	fits := func(notes ...string) bool {
+		n := used
+		for _, x := range notes {
+			n += 2 + ansi.StringWidth(x)
+		}
+		return n <= w
+	}
+	sortNote := th.Muted.Render(s.SortNote())
+	if s.anyTooOld() {
+		for _, n := range tooOldNotes {
+			if n := th.Muted.Render(n); fits(sortNote, n) {
+				return []string{sortNote, n}
+			}
+		}
+		for _, n := range tooOldNotes {
+			if n := th.Muted.Render(n); fits(n) {
+				return []string{n}
+			}
+		}
+	}
+	if fits(sortNote) {
+		return []string{sortNote}
+	}
+	return nil
 }
 
 func (s *Screen) anyTooOld() bool {
