@@ -615,30 +615,47 @@ func (r *Wizard) onPITRTargets(msg pitrTargetsMsg) {
 	r.openConfirm(desc, srcName, requestJSON(p.req))
 }
 
-func (r *Wizard) pitrView(w int) string {
+// pitrView is the step in h lines: the text under the moment's field is
+// wrapped, never cut (an RFC 3339 example is as long as a line); the
+// window's line, which the table's FROM and TO columns say already, gives
+// way when the lines do not fit.
+func (r *Wizard) pitrView(w, h int) string {
 	th := r.common.Theme
 	p := r.pitr
-	lines := []string{" " + th.Muted.Render(ansi.Truncate(fmt.Sprintf("Restore %s (%s) to a moment of (up/down):", r.Target().NameOrID(), r.targetID), w-1, th.Glyphs.Ellipsis))}
+	// without the target's ID when the line is too long for it
+	head := fmt.Sprintf("Restore %s (%s) to a moment of (up/down):", r.Target().NameOrID(), r.targetID)
+	if ansi.StringWidth(head) > w-1 {
+		head = fmt.Sprintf("Restore %s to a moment of (up/down):", r.Target().NameOrID())
+	}
+	lines := []string{" " + th.Muted.Render(ansi.Truncate(head, w-1, th.Glyphs.Ellipsis))}
 	if p.err != nil && p.loaded {
 		lines = append(lines, " "+th.Warn.Render("showing the last answer: "+p.err.Error()))
 	}
-	lines = append(lines, p.table.View(), "", " Moment: "+p.moment.View())
-	hint := " " + th.Muted.Render("accepted: "+api.MomentForms)
+	lines = append(lines, strings.Split(p.table.View(), "\n")...)
+	lines = append(lines, "", " Moment: "+p.moment.View())
+	hint, style := "accepted: "+api.MomentForms, th.Muted.Render
+	outside := ""
 	if v := strings.TrimSpace(p.moment.Value()); v != "" {
 		if at, err := api.ParseMoment(v); err != nil {
-			hint = " " + th.Warn.Render("not yet a moment: "+api.MomentForms)
+			hint, style = "not yet a moment: "+api.MomentForms, th.Warn.Render
 		} else {
-			hint = " = " + bothZones(at)
+			hint, style = "= "+bothZones(at), plain
 			if sel, ok := p.selected(); ok {
 				if err := sel.Check(at); err != nil {
-					hint += "\n " + th.Warn.Render("outside the window: "+sel.String())
+					outside = "outside the window: " + sel.String()
 				}
 			}
 		}
 	}
-	lines = append(lines, hint)
+	lines = append(lines, momentLines(hint, w, style)...)
+	if outside != "" {
+		lines = append(lines, momentLines(outside, w, th.Warn.Render)...)
+	}
 	if sel, ok := p.selected(); ok {
-		lines = append(lines, " "+th.Muted.Render("window of "+kit.Or(sel.ServiceName, sel.ServiceID)+": "+sel.String()))
+		win := momentLines("window of "+kit.Or(sel.ServiceName, sel.ServiceID)+": "+sel.String(), w, th.Muted.Render)
+		if len(lines)+len(win) <= h {
+			lines = append(lines, win...)
+		}
 	}
 	return strings.Join(lines, "\n")
 }

@@ -2,6 +2,7 @@ package restoreform
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -57,7 +58,7 @@ func (r *Wizard) View() string {
 	case stageBackupID:
 		body = r.backupIDView(w)
 	case stagePITR:
-		body = r.pitrView(w)
+		body = r.pitrView(w, bh)
 	case stageRefusal:
 		back := "choose another backup"
 		if r.prev == stageTarget {
@@ -313,3 +314,30 @@ func (r *Wizard) KeyMap() kit.Keys {
 	}
 	return kit.Keys{Short: b, Full: [][]key.Binding{append(b[:len(b):len(b)], more...)}}
 }
+
+// momentRe is what momentLines keeps on one line: a date and time with
+// its zone ("2026-11-23 10:15:30 UTC", "2026-11-23 07:15:30 -03 local)")
+// and "RFC 3339".
+var momentRe = regexp.MustCompile(`\d{4}-\d\d-\d\d \d\d:\d\d(:\d\d)?(( [A-Z]{2,5}| [+-]\d{2,4})\b( local\)?)?)?|RFC 3339`)
+
+// nbsp is a space no line breaks at.
+const nbsp = "\u00a0"
+
+// momentLines is text in lines of w cells, each styled: wrapped at spaces
+// (a quoted example, an RFC 3339 time and a window's ends stay whole),
+// the lines after the first indented under it.
+func momentLines(text string, w int, style func(...string) string) []string {
+	kept := momentRe.ReplaceAllStringFunc(text, func(m string) string { return strings.ReplaceAll(m, " ", nbsp) })
+	lines := strings.Split(kit.Wrap(kept, max(10, w-3)), "\n")
+	for i, l := range lines {
+		indent := " "
+		if i > 0 {
+			indent = "   "
+		}
+		lines[i] = indent + style(strings.TrimRight(strings.ReplaceAll(l, nbsp, " "), " "))
+	}
+	return lines
+}
+
+// plain is a style that styles nothing.
+func plain(s ...string) string { return strings.Join(s, " ") }
