@@ -39,6 +39,9 @@ type allowView struct {
 	invalid bool
 	width   int
 	height  int
+	// intro is the text under the title, in lines of the width (SetSize):
+	// what the list is and the service's outbound IPs, each whole
+	intro []string
 	// checking: the input asks for an address to check (i), not one to add
 	checking bool
 	checked  string // the last check's answer, in words
@@ -104,7 +107,8 @@ func (a *allowView) KeyMap() kit.Keys {
 // SetSize implements kit.Pane.
 func (a *allowView) SetSize(w, h int) {
 	a.width, a.height = w, h
-	a.table.SetSize(w, max(3, h-6))
+	a.intro = introLines(a.svc, w)
+	a.table.SetSize(w, max(3, h-5-len(a.intro)))
 	a.input.SetWidth(max(10, min(50, w-10)))
 }
 
@@ -383,17 +387,19 @@ func (a *allowView) View() string {
 	if a.svc.SSLEnabled {
 		ssl = "SSL on"
 	}
-	lines := []string{ansi.Truncate(head+"  "+ssl, w, th.Glyphs.Ellipsis),
-		th.Muted.Render(ansi.Truncate(" Addresses allowed to connect. Outbound IPs of this service: "+kit.OrDash(strings.Join(a.svc.OutboundIPs, ", ")), w, th.Glyphs.Ellipsis)),
-		""}
+	lines := []string{ansi.Truncate(head+"  "+ssl, w, th.Glyphs.Ellipsis)}
+	for _, l := range a.intro {
+		lines = append(lines, th.Muted.Render(l))
+	}
+	gap := ""
 	if a.checked != "" {
 		st := th.OK
 		if a.checkBad {
 			st = th.Warn
 		}
-		lines[2] = st.Render(ansi.Truncate(" "+a.checked, w, th.Glyphs.Ellipsis))
+		gap = st.Render(ansi.Truncate(" "+a.checked, w, th.Glyphs.Ellipsis))
 	}
-	lines = append(lines, a.table.View())
+	lines = append(lines, gap, a.table.View())
 	body := strings.Join(lines, "\n")
 	n := strings.Count(body, "\n") + 1
 	if pad := h - 3 - n; pad > 0 {
@@ -414,4 +420,25 @@ func (a *allowView) View() string {
 		foot = append(foot, "", "")
 	}
 	return body + "\n\n" + strings.Join(foot, "\n")
+}
+
+// introLines is the text under the allow list's title in w cells: what
+// the list is, and the service's outbound IPs (what its own connections
+// come from). When it is too long for one line, the outbound IPs start a
+// line of their own and wrap between addresses, each whole, the lines
+// after it indented.
+func introLines(v api.Service, w int) []string {
+	what := "Addresses allowed to connect."
+	ips := "Outbound IPs of this service: " + kit.OrDash(strings.Join(v.OutboundIPs, ", "))
+	if ansi.StringWidth(what+" "+ips) <= w-1 {
+		return []string{" " + what + " " + ips}
+	}
+	first, rest, _ := strings.Cut(kit.Wrap(ips, max(10, w-1)), "\n")
+	lines := []string{" " + what, " " + first}
+	if rest != "" {
+		for _, l := range strings.Split(kit.Wrap(strings.ReplaceAll(rest, "\n", " "), max(10, w-3)), "\n") {
+			lines = append(lines, "   "+l)
+		}
+	}
+	return lines
 }
