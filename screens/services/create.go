@@ -2,10 +2,8 @@ package services
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -32,6 +30,9 @@ type draft struct {
 	Storage                                                              int
 	Name, Nodes, AllowList                                               string
 	SSL                                                                  bool
+	// top is the first line of the request the review shows (scrolled);
+	// it is not sent
+	top int
 }
 
 type formValues struct {
@@ -123,6 +124,10 @@ type createForm struct {
 	opts   *optionSource
 	fields map[string]huh.Field // by the names namedField gives
 	groups [][]huh.Field        // as in the form
+	// hintWidth is what the hints under the fields are wrapped to (the
+	// field's width inside its bar), between words only: huh's own wrap
+	// breaks at every "." and so inside an address
+	hintWidth *kit.Value[int]
 }
 
 // optionSource reads the option listings, with a small cache so moving
@@ -388,7 +393,7 @@ func wideConfirm(req api.CreateServiceRequest) kit.Confirm {
 func newCreateForm(c *kit.Common, keys keyMap, d *draft, taken []string) *createForm {
 	v := newFormValues(d)
 	o := &optionSource{client: c.Client, ctx: c.Ctx(), sizes: map[string][]api.Size{}}
-	f := &createForm{common: c, keys: keys, values: v, opts: o}
+	f := &createForm{common: c, keys: keys, values: v, opts: o, hintWidth: kit.NewValue(0)}
 
 	provider := huh.NewSelect[string]().Title("Provider").Accessor(v.provider).Height(5).
 		OptionsFunc(func() []huh.Option[string] { return o.providers(v.provider.Get()) }, "providers").
@@ -422,14 +427,14 @@ func newCreateForm(c *kit.Common, keys keyMap, d *draft, taken []string) *create
 		})
 	name := huh.NewInput().Title("Name").Accessor(v.name).CharLimit(40).
 		Placeholder("orders-db").
-		DescriptionFunc(func() string { return nameHint(v.name.Get(), taken) }, v.name.Bind()).
+		DescriptionFunc(func() string { return f.hint(nameHint(v.name.Get(), taken)) }, []any{v.name.Bind(), f.hintWidth.Bind()}).
 		Validate(api.ValidateServiceName)
 	nodes := huh.NewInput().Title("Nodes").Accessor(v.nodes).CharLimit(3).
 		Validate(func(s string) error { _, err := parseNodes(s); return err })
 	ssl := huh.NewConfirm().Title("SSL").Affirmative("on").Negative("off").Accessor(v.ssl)
 	allow := huh.NewInput().Title("Allow list").Accessor(v.allow).
 		Placeholder("203.0.113.7, 198.51.100.0/24").
-		DescriptionFunc(func() string { return allowHint(v.allow.Get()) }, v.allow.Bind()).
+		DescriptionFunc(func() string { return f.hint(allowHint(v.allow.Get())) }, []any{v.allow.Bind(), f.hintWidth.Bind()}).
 		Validate(func(s string) error { _, err := parseAllowList(s); return err })
 
 	f.fields = map[string]huh.Field{"provider": provider, "region": region, "service type": stype, "topology": topo,
@@ -445,10 +450,31 @@ func newCreateForm(c *kit.Common, keys keyMap, d *draft, taken []string) *create
 		huh.NewGroup(f.groups[3]...).Title("New service 4/5: software and storage"),
 		huh.NewGroup(f.groups[4]...).Title("New service 5/5: name and access"),
 	)
+	f.form.WithKeyMap(tabSubmits())
 	form := f.form
 	f.form.SubmitCmd = func() tea.Msg { return formDoneMsg{form: form} }
 	f.form.CancelCmd = func() tea.Msg { return formDoneMsg{form: form, cancel: true} }
 	return f
+}
+
+// tabSubmits is huh's key map with tab doing on the form's last field
+// what enter does there, as the header's "enter/tab next" says: huh binds
+// tab to "next" only, which it turns off on the last field, so a tab
+// there did nothing; now the form ends and the review opens.
+func tabSubmits() *huh.KeyMap {
+	km := huh.NewDefaultKeyMap()
+	submit := key.NewBinding(key.WithKeys("enter", "tab"), key.WithHelp("enter", "submit"))
+	km.Input.Submit, km.Select.Submit, km.Confirm.Submit = submit, submit, submit
+	return km
+}
+
+// hint is a field's hint wrapped to the field, between words (kit.Wrap):
+// an address or a service's name is never cut in two.
+func (f *createForm) hint(s string) string {
+	if w := f.hintWidth.Get(); w > 0 {
+		return kit.Wrap(s, w)
+	}
+	return s
 }
 
 // fieldWords are the words by which a refusal names a field of the form,
@@ -493,7 +519,10 @@ func (f *createForm) focused() string {
 // SetSize implements kit.Pane.
 func (f *createForm) SetSize(w, h int) {
 	f.width, f.height = w, max(5, h-2)
-	f.form.WithWidth(max(20, min(w-2, 100))).WithHeight(f.height)
+	fw := max(20, min(w-2, 100))
+	f.form.WithWidth(fw).WithHeight(f.height)
+	bar := kit.HuhTheme(f.common).Theme(f.common.Theme.Dark).Focused.Base
+	f.hintWidth.Set(max(10, fw-bar.GetHorizontalFrameSize()))
 }
 
 // filtering reports that a select's "/" filter is open: esc then closes
@@ -562,131 +591,4 @@ func (s *Screen) onFormDone(msg formDoneMsg) tea.Cmd {
 	}
 	s.mode = modeReview
 	return nil
-}
-
-// ---- review ----
-
-func (s *Screen) onReviewKey(msg tea.KeyPressMsg) tea.Cmd {
-	k := s.keys
-	switch {
-	case key.Matches(msg, k.FormCancel):
-		s.mode = modeList
-		return kit.Toast(kit.ToastInfo, "create cancelled; n brings back what you typed")
-	case key.Matches(msg, k.Edit):
-		return s.openCreate()
-	case key.Matches(msg, k.Launch):
-		req, err := s.draft.request()
-		if err != nil {
-			return nil // the review says why, next to e to edit
-		}
-		client := s.common.Client
-		s.submitErr, s.notSent, s.declined = "", false, false // "submitting" from kit.ActionSentMsg
-		s.mode = modeList
-		return kit.Do(kit.Action{
-			Name:     "create service " + req.Name,
-			Key:      "create-service:" + req.Name,
-			Mutating: true,
-			Origin:   ID,
-			Confirm:  wideConfirm(req),
-			Tag:      createTag{name: req.Name},
-			Run: func(ctx context.Context) (any, error) {
-				return client.CreateService(ctx, req)
-			},
-			Success: func(r any) string {
-				if v, ok := r.(*api.Service); ok && v != nil && v.ID != "" {
-					return fmt.Sprintf("service %s (%s) launched; ready in about 5 min", req.Name, v.ID)
-				}
-				return "service " + req.Name + " launched; ready in about 5 min"
-			},
-			Refresh:    []string{kit.ServicesKey.String()},
-			Evidence:   kit.ServicesEvidence(client, req.Name),
-			EvidenceOf: "the services named " + req.Name,
-		})
-	}
-	return nil
-}
-
-// requestJSON is the body the client sends (the same encoding of the
-// same value), indented, with each allow-list entry on one line.
-func requestJSON(req api.CreateServiceRequest) string {
-	b, err := json.MarshalIndent(req, "", "  ")
-	if err != nil {
-		return err.Error()
-	}
-	return entryRe.ReplaceAllString(string(b), "{$1$2}")
-}
-
-var entryRe = regexp.MustCompile(`\{\n\s*("ip": "[^"]*")(,\s*"comment": "[^"]*")?\n\s*\}`)
-
-// reviewPane is the review of a service to create, before its launch.
-type reviewPane struct{ s *Screen }
-
-// SetSize implements kit.Pane: the review is drawn at the screen's size.
-func (r reviewPane) SetSize(int, int) {}
-
-// CapturesKeys implements kit.Pane.
-func (r reviewPane) CapturesKeys() bool { return false }
-
-// KeyMap implements kit.Pane.
-func (r reviewPane) KeyMap() kit.Keys {
-	k := r.s.keys
-	return kit.KeysOf(k.Launch, k.Edit, k.FormCancel)
-}
-
-// View implements kit.Pane.
-func (r reviewPane) View() string { return r.s.reviewView() }
-
-func (s *Screen) reviewView() string {
-	th := s.common.Theme
-	w, h := s.Size()
-	var lines []string
-	lines = append(lines, th.Bold.Render(" Review: this is the request that will be sent"))
-	lines = append(lines, th.Muted.Render(" POST "+api.DefaultProvisioningPrefix+"/services"))
-	req, err := s.draft.request()
-	var body []string
-	for _, l := range strings.Split(requestJSON(req), "\n") {
-		body = append(body, "   "+th.Code.Render(l))
-	}
-	var tail []string
-	if wide := wideNetworks(req.AllowList); wide != "" && err == nil {
-		for i, l := range strings.Split(kit.Wrap("! warning: "+wide+"; launching asks yes/no first", max(10, w-3)), "\n") {
-			if i > 0 {
-				l = "  " + l
-			}
-			tail = append(tail, th.Warn.Render(" "+l))
-		}
-	}
-	if err != nil {
-		tail = append(tail, th.Error.Render(" ! "+err.Error()+" ("+editHint(err.Error())+")"))
-	}
-	switch {
-	case s.declined:
-		// the answer to the wide network's yes/no: nothing was sent
-		tail = append(tail, th.Muted.Render(" not launched: you answered no; enter asks again, e to edit the allow list"))
-	case s.notSent:
-		tail = append(tail, th.Error.Render(kit.Wrap(" ! not sent: "+s.submitErr, w)))
-	case s.submitErr != "":
-		tail = append(tail, th.Error.Render(kit.Wrap(" ! the API refused it: "+s.submitErr, w)))
-		tail = append(tail, th.Muted.Render(" everything you typed is kept: "+editHint(s.submitErr)+", enter to try again"))
-	}
-	room := h - len(lines) - len(tail) - 1
-	if len(body) > room && room > 1 {
-		more := len(body) - room + 1
-		body = append(body[:room-1], th.Muted.Render(fmt.Sprintf("   %s %d more lines", th.Glyphs.Ellipsis, more)))
-	}
-	lines = append(lines, "")
-	lines = append(lines, body...)
-	lines = append(lines, tail...)
-	for i, l := range lines {
-		lines[i] = ansi.Truncate(l, w, th.Glyphs.Ellipsis)
-	}
-	return strings.Join(lines, "\n")
-}
-
-// editHint is "e to edit" and, when the refusal names a field, which.
-func editHint(refusal string) string {
-	if f := namedField(refusal); f != "" {
-		return "e to edit " + f
-	}
-	return "e to edit"
 }

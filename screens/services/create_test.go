@@ -1,0 +1,242 @@
+package services
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/skytui/skytui/kit"
+	"github.com/skytui/skytui/tui/tuitest"
+)
+
+// reviewDraft is a complete draft with allow-list entries allow.
+func reviewDraft(allow string) *draft {
+	return &draft{Name: "orders-db2", Nodes: "1", Provider: "aws", Region: "us-east-1", ServiceType: "transactional",
+		Topology: "es-single", Architecture: "amd64", Size: "sky-2x8", Storage: 100, SSL: true, Version: "11.4.2-1",
+		AllowList: allow}
+}
+
+// footerKeys is the help the footer would show for the screen's mode.
+func footerKeys(s *Screen) string {
+	var out []string
+	for _, b := range s.KeyMap().ShortHelp() {
+		out = append(out, b.Help().Key+" "+b.Help().Desc)
+	}
+	return strings.Join(out, "  ")
+}
+
+// TestReviewScrollsToItsLastLine: on a terminal too short for the
+// request (60x16, and 80x24 with a wide network's warning under it), the
+// review says what is below and which key shows it, the footer lists the
+// scroll, and the scroll keys reach the request's last lines (the name,
+// SSL, the allow list) and back; every frame fits its area.
+func TestReviewScrollsToItsLastLine(t *testing.T) {
+	for _, tc := range []struct {
+		w, h  int // the screen's area: a 60x16 and an 80x24 terminal's
+		allow string
+		last  string
+	}{
+		{60, 12, "203.0.113.7, 198.51.100.0/24", `{"ip": "198.51.100.0/24"}`},
+		{80, 20, "203.0.113.7, 10.0.0.0/8", `{"ip": "10.0.0.0/8"}`},
+	} {
+		what := fmt.Sprintf("%dx%d", tc.w, tc.h)
+		s := newScreen(tc.w, tc.h)
+		s.draft = reviewDraft(tc.allow)
+		s.mode = modeReview
+		v := tuitest.View(s)
+		tuitest.CheckFits(t, what, s.View(), tc.w, tc.h)
+		if !regexp.MustCompile(`J: \d+ more lines?`).MatchString(v) || strings.Contains(v, tc.last) {
+			t.Fatalf("%s: the review is cut without saying what is below (or shows it all):\n%s", what, v)
+		}
+		if !strings.Contains(v, "Review: this is the request that will be sent") {
+			t.Fatalf("%s: the title left the screen:\n%s", what, v)
+		}
+		if f := footerKeys(s); !strings.Contains(f, "J/K scroll text") {
+			t.Errorf("%s: the footer does not offer the scroll: %s", what, f)
+		}
+		for i := 0; i < 5 && strings.Contains(tuitest.View(s), "more line"); i++ {
+			press(s, "J")
+			tuitest.CheckFits(t, what, s.View(), tc.w, tc.h)
+		}
+		v = tuitest.View(s)
+		for _, want := range []string{`"name": "orders-db2"`, `"ssl_enabled": true`, tc.last, "  ]", "lines above"} {
+			if !strings.Contains(v, want) {
+				t.Errorf("%s: after J the review does not show %q:\n%s", what, want, v)
+			}
+		}
+		if strings.Contains(v, "more line") {
+			t.Errorf("%s: at the end the review still says there is more below:\n%s", what, v)
+		}
+		for range 5 {
+			press(s, "pgup")
+		}
+		if v := tuitest.View(s); !strings.Contains(v, `"service_type": "transactional"`) || strings.Contains(v, "above") {
+			t.Errorf("%s: pgup did not come back to the top:\n%s", what, v)
+		}
+	}
+}
+
+// TestReviewShowsItsEndBeforeLaunching: enter while the request's last
+// lines are below the window shows them first (nothing is sent), the
+// next enter launches; e still edits.
+func TestReviewShowsItsEndBeforeLaunching(t *testing.T) {
+	s := newScreen(60, 12)
+	s.draft = reviewDraft("203.0.113.7, 198.51.100.0/24")
+	s.mode = modeReview
+	cmd := press(s, "enter")
+	if cmd == nil {
+		t.Fatal("enter did nothing")
+	}
+	if _, ok := cmd().(kit.ActionRequestMsg); ok {
+		t.Fatalf("enter launched with the end of the request unseen:\n%s", tuitest.View(s))
+	}
+	if v := tuitest.View(s); !strings.Contains(v, `{"ip": "198.51.100.0/24"}`) || s.mode != modeReview {
+		t.Fatalf("enter did not show the end of the request:\n%s", v)
+	}
+	req, ok := press(s, "enter")().(kit.ActionRequestMsg)
+	if !ok || req.Action.Name != "create service orders-db2" {
+		t.Fatalf("the second enter did not launch: %#v", req)
+	}
+	// e opens the form again, whatever the scroll
+	s.mode = modeReview
+	press(s, "J")
+	press(s, "e")
+	if s.mode != modeCreate || s.form == nil {
+		t.Fatal("e did not open the form")
+	}
+}
+
+// TestReviewThatFitsIsNotCut: a review that fits has no scroll line, no
+// scroll key in the footer, and enter launches at once.
+func TestReviewThatFitsIsNotCut(t *testing.T) {
+	s := newScreen(80, 20)
+	s.draft = reviewDraft("203.0.113.7")
+	s.mode = modeReview
+	v := tuitest.View(s)
+	if strings.Contains(v, "more line") || strings.Contains(footerKeys(s), "scroll") {
+		t.Fatalf("a review that fits is cut:\n%s\nfooter: %s", v, footerKeys(s))
+	}
+	if _, ok := press(s, "enter")().(kit.ActionRequestMsg); !ok {
+		t.Fatal("enter did not launch")
+	}
+}
+
+// screenApp runs the Services screen alone as a program (its commands'
+// answers come back to it), for tuitest.Harness.
+type screenApp struct{ s *Screen }
+
+func (a screenApp) Init() tea.Cmd { return nil }
+
+func (a screenApp) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if _, ok := msg.(tea.WindowSizeMsg); ok {
+		return a, nil // the size is the test's (SetSize)
+	}
+	_, cmd := a.s.Update(msg)
+	return a, cmd
+}
+
+func (a screenApp) View() tea.View { return tea.NewView(a.s.View()) }
+
+// createHarness opens the create form against the demo sandbox, in the
+// area of a w-column terminal, and goes to its last step's allow list.
+func createHarness(t *testing.T, w, h int) (*tuitest.Harness, *Screen) {
+	t.Helper()
+	_, _, client := tuitest.Sandbox(t, true)
+	c := tuitest.Common()
+	c.Client = client
+	s := New(c)
+	s.SetSize(w, h)
+	// quiet after 50 ms: a key's cursor blink is not waited for; what
+	// the test waits for, it waits for with Until
+	hs := (&tuitest.Harness{T: t, Model: screenApp{s}, Render: s.View, Quiet: 50 * time.Millisecond}).Start(w, h)
+	hs.Key("n")
+	hs.Until("the providers", func() bool { return strings.Contains(hs.Screen(), "(us-east-1)") })
+	for _, next := range []string{"> Enterprise Server", "> Sky-2x8", "> 100 GB", "5/5: name and access"} {
+		hs.Keys("enter", "enter")
+		hs.Until(next, func() bool { return strings.Contains(hs.Screen(), next) })
+	}
+	hs.TypeText("orders-db2")
+	hs.Keys("enter", "enter", "enter") // nodes, SSL, the allow list
+	hs.Until("the allow list", func() bool { return s.mode == modeCreate && s.form.focused() == "allow list" })
+	return hs, s
+}
+
+// allowHintLines are the lines of the allow list's hint in a view of the
+// form: under its title, above its input.
+func allowHintLines(v string) []string {
+	lines := strings.Split(v, "\n")
+	for i, l := range lines {
+		if !strings.HasSuffix(strings.TrimSpace(l), "Allow list") {
+			continue
+		}
+		var out []string
+		for _, h := range lines[i+1:] {
+			r := []rune(h)
+			text := strings.TrimSpace(string(r[min(2, len(r)):])) // after the field's bar
+			if text == "" || strings.HasPrefix(text, ">") {
+				break
+			}
+			out = append(out, text)
+		}
+		return out
+	}
+	return nil
+}
+
+var addressRe = regexp.MustCompile(`[0-9a-f]*[.:][0-9a-f.:]+(/[0-9]+)?`)
+
+// TestCreateHintKeepsAddressesWhole: at 80 columns the allow list's hint
+// wraps between words, never inside an address (huh's own wrap broke
+// "198.51.100.0/24" at its dots), whether it is the example, the entries
+// typed or a wide network's warning.
+func TestCreateHintKeepsAddressesWhole(t *testing.T) {
+	hs, _ := createHarness(t, 80, 20)
+	for _, typed := range []string{
+		"",
+		"203.0.113.7, 198.51.100.0/24, 192.0.2.0/24, 203.0.113.128/25, 198.51.100.77",
+		"203.0.113.7, 198.51.100.0/24, 10.0.0.0/8",
+	} {
+		if typed != "" {
+			hs.Paste(typed)
+		}
+		want := allowHint(typed)
+		// the hint is evaluated in a command: wait for it, however wrapped
+		flat := func(s string) string { return strings.ReplaceAll(s, " ", "") }
+		hs.Until("the hint", func() bool { return flat(strings.Join(allowHintLines(hs.Screen()), "")) == flat(want) })
+		hint := allowHintLines(hs.Screen())
+		if len(hint) < 2 {
+			t.Fatalf("%q: the hint is not wrapped at 80 columns, the test tests nothing: %q", typed, hint)
+		}
+		for _, a := range addressRe.FindAllString(want, -1) {
+			if !strings.Contains(strings.Join(hint, "\n"), a) {
+				t.Errorf("%q: the hint cuts %s in two:\n%s", typed, a, strings.Join(hint, "\n"))
+			}
+		}
+		tuitest.CheckFits(t, "80 columns", hs.Render(), 80, 20)
+		hs.Key("ctrl+u") // the field emptied
+	}
+}
+
+// TestCreateTabOnLastFieldGoesOn: tab on the form's last field does what
+// enter does there, as the header's "enter/tab next" says (huh turns tab
+// off on a form's last field): an invalid entry holds it, a valid one
+// opens the review.
+func TestCreateTabOnLastFieldGoesOn(t *testing.T) {
+	hs, s := createHarness(t, 80, 20)
+	hs.Paste("10.1.2.3/8")
+	hs.Key("tab")
+	if s.mode != modeCreate || s.form.focused() != "allow list" {
+		t.Fatalf("tab left an invalid entry (mode %d):\n%s", s.mode, hs.Screen())
+	}
+	hs.Key("ctrl+u")
+	hs.Paste("203.0.113.7")
+	hs.Key("tab")
+	hs.Until("the review", func() bool { return s.mode == modeReview })
+	if v := hs.Screen(); !strings.Contains(v, `{"ip": "203.0.113.7/32"}`) {
+		t.Fatalf("the review does not show the entry:\n%s", v)
+	}
+}

@@ -1,0 +1,231 @@
+package services
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/skytui/skytui/api"
+	"github.com/skytui/skytui/kit"
+)
+
+// The review of a service to create: the exact body that will be sent,
+// before anything is. Its title stays on top and what is said of the
+// request (a wide network, why the last launch did not happen) under it;
+// a terminal too short for the request in between scrolls it (J/K, as
+// the detail pane's), its last line saying what is above and below. The
+// request's last lines (the name, SSL, the allow list) are shown before
+// enter launches: an enter while they are below the window shows them
+// first, as the replication wizard's steps do.
+
+// reviewKeys scroll the request when it does not fit.
+var reviewKeys = struct{ More, Less key.Binding }{
+	More: kit.BindHelp("J", "scroll down", "J", "ctrl+d", "pgdown", "down"),
+	Less: kit.BindHelp("K", "scroll up", "K", "ctrl+u", "pgup", "up"),
+}
+
+func (s *Screen) onReviewKey(msg tea.KeyPressMsg) tea.Cmd {
+	k := s.keys
+	if d := kit.ScrollDir(msg, reviewKeys.More, reviewKeys.Less); d != 0 {
+		s.scrollReview(d)
+		return nil
+	}
+	switch {
+	case key.Matches(msg, k.FormCancel):
+		s.mode = modeList
+		return kit.Toast(kit.ToastInfo, "create cancelled; n brings back what you typed")
+	case key.Matches(msg, k.Edit):
+		return s.openCreate()
+	case key.Matches(msg, k.Launch):
+		req, err := s.draft.request()
+		if err != nil {
+			return nil // the review says why, next to e to edit
+		}
+		if _, body, _ := s.reviewLayout(); s.reviewHidesEnd(len(body)) {
+			// what would be sent is below the window: it is shown first,
+			// and the next enter launches
+			_, rows, _ := s.reviewWindow()
+			s.draft.top = len(body) - rows
+			return kit.Toast(kit.ToastInfo, "the end of the request is shown: "+k.Launch.Help().Key+" launches")
+		}
+		client := s.common.Client
+		s.submitErr, s.notSent, s.declined = "", false, false // "submitting" from kit.ActionSentMsg
+		s.mode = modeList
+		return kit.Do(kit.Action{
+			Name:     "create service " + req.Name,
+			Key:      "create-service:" + req.Name,
+			Mutating: true,
+			Origin:   ID,
+			Confirm:  wideConfirm(req),
+			Tag:      createTag{name: req.Name},
+			Run: func(ctx context.Context) (any, error) {
+				return client.CreateService(ctx, req)
+			},
+			Success: func(r any) string {
+				if v, ok := r.(*api.Service); ok && v != nil && v.ID != "" {
+					return fmt.Sprintf("service %s (%s) launched; ready in about 5 min", req.Name, v.ID)
+				}
+				return "service " + req.Name + " launched; ready in about 5 min"
+			},
+			Refresh:    []string{kit.ServicesKey.String()},
+			Evidence:   kit.ServicesEvidence(client, req.Name),
+			EvidenceOf: "the services named " + req.Name,
+		})
+	}
+	return nil
+}
+
+// requestJSON is the body the client sends (the same encoding of the
+// same value), indented, with each allow-list entry on one line.
+func requestJSON(req api.CreateServiceRequest) string {
+	b, err := json.MarshalIndent(req, "", "  ")
+	if err != nil {
+		return err.Error()
+	}
+	return entryRe.ReplaceAllString(string(b), "{$1$2}")
+}
+
+var entryRe = regexp.MustCompile(`\{\n\s*("ip": "[^"]*")(,\s*"comment": "[^"]*")?\n\s*\}`)
+
+// reviewPane is the review of a service to create, before its launch.
+type reviewPane struct{ s *Screen }
+
+// SetSize implements kit.Pane: the review is drawn at the screen's size.
+func (r reviewPane) SetSize(int, int) {}
+
+// CapturesKeys implements kit.Pane.
+func (r reviewPane) CapturesKeys() bool { return false }
+
+// KeyMap implements kit.Pane: the scroll second while the request is cut
+// (a narrow footer keeps it).
+func (r reviewPane) KeyMap() kit.Keys {
+	k := r.s.keys
+	if _, _, cut := r.s.reviewWindow(); cut {
+		return kit.KeysOf(k.Launch, kit.ScrollHelp(reviewKeys.More, reviewKeys.Less), k.Edit, k.FormCancel)
+	}
+	return kit.KeysOf(k.Launch, k.Edit, k.FormCancel)
+}
+
+// View implements kit.Pane.
+func (r reviewPane) View() string { return r.s.reviewView() }
+
+// reviewLayout is the review in three parts: the title that stays on
+// top, the request that scrolls, and what is said of it, always shown
+// under it.
+func (s *Screen) reviewLayout() (head, body, foot []string) {
+	th := s.common.Theme
+	w, _ := s.Size()
+	head = []string{
+		th.Bold.Render(" Review: this is the request that will be sent"),
+		th.Muted.Render(" POST " + api.DefaultProvisioningPrefix + "/services"),
+		"",
+	}
+	req, err := s.draft.request()
+	for _, l := range strings.Split(requestJSON(req), "\n") {
+		body = append(body, "   "+th.Code.Render(l))
+	}
+	// say adds text wrapped under the request, a "! " message's next lines
+	// under its words
+	say := func(st lipgloss.Style, text string) {
+		hang := ""
+		if strings.HasPrefix(text, "! ") {
+			hang = "  "
+		}
+		for i, l := range strings.Split(kit.Wrap(text, max(10, w-1-len(hang))), "\n") {
+			if i > 0 {
+				l = hang + l
+			}
+			foot = append(foot, st.Render(" "+l))
+		}
+	}
+	if wide := wideNetworks(req.AllowList); wide != "" && err == nil {
+		say(th.Warn, "! warning: "+wide+"; launching asks yes/no first")
+	}
+	if err != nil {
+		say(th.Error, "! "+err.Error()+" ("+editHint(err.Error())+")")
+	}
+	switch {
+	case s.declined:
+		// the answer to the wide network's yes/no: nothing was sent
+		say(th.Muted, "not launched: you answered no; enter asks again, e to edit the allow list")
+	case s.notSent:
+		say(th.Error, "! not sent: "+s.submitErr)
+	case s.submitErr != "":
+		say(th.Error, "! the API refused it: "+s.submitErr)
+		say(th.Muted, "everything you typed is kept: "+editHint(s.submitErr)+", enter to try again")
+	}
+	return head, body, foot
+}
+
+// reviewRoom is how many lines the request has between the title and
+// what is said under it.
+func (s *Screen) reviewRoom(head, foot []string) int {
+	_, h := s.Size()
+	return h - len(head) - len(foot)
+}
+
+// reviewWindow is how the request shows: from line first, rows lines of
+// it, and whether it is cut (then one more line says what is above and
+// below). The draft's top is kept within what the size allows.
+func (s *Screen) reviewWindow() (first, rows int, cut bool) {
+	head, body, foot := s.reviewLayout()
+	return kit.TextWindow(len(body), s.reviewRoom(head, foot), s.draft.top)
+}
+
+// reviewHidesEnd reports that the request's last line (of n) is below the
+// window.
+func (s *Screen) reviewHidesEnd(n int) bool {
+	first, rows, cut := s.reviewWindow()
+	return cut && rows > 0 && first+rows < n
+}
+
+// scrollReview moves the request by its window less a line (kept for
+// context): dir 1 down, -1 up.
+func (s *Screen) scrollReview(dir int) {
+	_, body, _ := s.reviewLayout()
+	first, rows, cut := s.reviewWindow()
+	if !cut {
+		return
+	}
+	s.draft.top = max(0, min(first+dir*max(1, rows-1), len(body)-rows))
+}
+
+func (s *Screen) reviewView() string {
+	th := s.common.Theme
+	w, h := s.Size()
+	head, body, foot := s.reviewLayout()
+	first, rows, cut := s.reviewWindow()
+	lines := append([]string{}, head...)
+	if cut {
+		lines = append(lines, body[first:first+rows]...)
+		if s.reviewRoom(head, foot) > 0 {
+			more := kit.MoreLine(s.common, reviewKeys.More, reviewKeys.Less, first, len(body)-first-rows)
+			lines = append(lines, th.Muted.Render("   "+more))
+		}
+	} else {
+		lines = append(lines, body...)
+	}
+	lines = append(lines, foot...)
+	if h > 0 && len(lines) > h {
+		lines = lines[:h]
+	}
+	for i, l := range lines {
+		lines[i] = ansi.Truncate(l, w, th.Glyphs.Ellipsis)
+	}
+	return strings.Join(lines, "\n")
+}
+
+// editHint is "e to edit" and, when the refusal names a field, which.
+func editHint(refusal string) string {
+	if f := namedField(refusal); f != "" {
+		return "e to edit " + f
+	}
+	return "e to edit"
+}
