@@ -256,21 +256,24 @@ func overlay(bg, box string, w, h int) string {
 
 func (m *Model) headerView(w int) string {
 	th := m.common.Theme
-	// narrow: how fresh the data is says more than the host, which the
-	// profile names; then the org goes too
-	left := m.headerLeft(true, true)
-	for _, o := range [][2]bool{{false, true}, {false, false}} {
-		if w-ansi.StringWidth(left)-2 >= minFreshness {
+	// narrow: the parts go one by one, the least telling first (see
+	// headerDrops), until how fresh the data is has its room
+	var p headerParts
+	for _, p = range headerDrops {
+		if w-ansi.StringWidth(m.headerLeft(p))-2 >= ansi.StringWidth(m.pausedMark(p.hint))+minFreshness {
 			break
 		}
-		left = m.headerLeft(o[0], o[1])
 	}
+	left := m.headerLeft(p)
 	lw := ansi.StringWidth(left)
 	room := w - lw - 2
-	right := m.freshnessView(room)
 	if room < 12 {
 		left = ansi.Truncate(left, w, th.Glyphs.Ellipsis)
 		return left
+	}
+	right := m.freshnessView(room, p.hint)
+	if spin := m.spinnerView(); spin != "" && (ansi.StringWidth(right) > room || ansi.StringWidth(spin+right) <= room) {
+		right = spin + right // never the cause of a cut: where it would be, it is left out
 	}
 	if ansi.StringWidth(right) > room {
 		right = ansi.Truncate(right, room, th.Glyphs.Ellipsis)
@@ -279,19 +282,53 @@ func (m *Model) headerView(w int) string {
 }
 
 // minFreshness is the room the header keeps for how fresh the data is
-// ("updated 12s ago"), before it drops the host.
+// ("updated 12s ago"), after the paused mark, before it drops anything.
 const minFreshness = 16
 
-// headerLeft is the header's left part: the profile, its host and its
-// org (when asked for), the DEMO and READ-ONLY badges.
-func (m *Model) headerLeft(host, org bool) string {
+// headerParts says which of the header's droppable parts it shows.
+type headerParts struct {
+	host  bool // the API host
+	hint  bool // "(p resumes)" after "paused"
+	title bool // "skytui"
+	label bool // "profile" before the profile's name
+	org   bool // "org my-org"
+}
+
+// headerDrops is the header on ever narrower terminals: the first whose
+// left part leaves room for the paused mark and how fresh the data is
+// (minFreshness) is shown. The host goes first (the profile names it),
+// then "(p resumes)" (the pause's toast and ? say it; "paused" stays),
+// then the app's name (the window's title says it), then the word
+// "profile" (its name stays, first), then the org. The profile's name,
+// the DEMO and READ-ONLY badges, "paused" and "updated …" stay.
+var headerDrops = []headerParts{
+	{host: true, hint: true, title: true, label: true, org: true},
+	{hint: true, title: true, label: true, org: true},
+	{title: true, label: true, org: true},
+	{label: true, org: true},
+	{org: true},
+	{},
+}
+
+// headerLeft is the header's left part: the app's name, the profile
+// (named "profile"), its host and its org (as p says), the DEMO and
+// READ-ONLY badges.
+func (m *Model) headerLeft(p headerParts) string {
 	th := m.common.Theme
-	parts := []string{th.Title.Render("skytui"), "profile " + th.Bold.Render(m.common.Profile)}
+	var parts []string
+	if p.title {
+		parts = append(parts, th.Title.Render("skytui"))
+	}
+	if p.label {
+		parts = append(parts, "profile "+th.Bold.Render(m.common.Profile))
+	} else {
+		parts = append(parts, th.Bold.Render(m.common.Profile))
+	}
 	if c := m.common.Client; c != nil {
-		if host {
+		if p.host {
 			parts = append(parts, c.Host())
 		}
-		if o := c.Org(); o != "" && org {
+		if o := c.Org(); o != "" && p.org {
 			parts = append(parts, "org "+o)
 		}
 	}
@@ -304,45 +341,63 @@ func (m *Model) headerLeft(host, org bool) string {
 	return " " + strings.Join(parts, "  ")
 }
 
-// freshnessView is the header's right part, for room cells.
-func (m *Model) freshnessView(room int) string {
-	th := m.common.Theme
-	spin := ""
-	if m.engine.inFlight() || len(m.actions.running) > 0 {
-		spin = th.Accent.Render(th.Spinner(m.spinFrame)) + " "
+// pausedMark is what the header says before the freshness while p holds
+// the polling: "paused (p resumes)", or "paused" alone (without hint);
+// nothing when it is not paused. The freshness the engine stopped for
+// (no API key, a refused key) says more, and has no mark.
+func (m *Model) pausedMark(hint bool) string {
+	if !m.engine.paused || m.engine.stopped {
+		return ""
 	}
+	text := "paused"
+	if hint {
+		text += " (" + m.keys.Pause.Help().Key + " resumes)"
+	}
+	return m.common.Theme.Warn.Render(text) + "  "
+}
+
+// spinnerView is the spinner while a request is in flight, else nothing.
+func (m *Model) spinnerView() string {
+	th := m.common.Theme
+	if m.engine.inFlight() || len(m.actions.running) > 0 {
+		return th.Accent.Render(th.Spinner(m.spinFrame)) + " "
+	}
+	return ""
+}
+
+// freshnessView is the header's right part, for room cells, with
+// "(p resumes)" after "paused" when hint: how fresh the data is.
+func (m *Model) freshnessView(room int, hint bool) string {
+	th := m.common.Theme
 	if m.engine.stopped {
 		if errors.Is(m.engine.stopErr, errNoAPIKey) {
-			return spin + th.Warn.Render("no API key for this profile "+th.Glyphs.Dash+" :login to enter one")
+			return th.Warn.Render("no API key for this profile " + th.Glyphs.Dash + " :login to enter one")
 		}
-		return spin + th.Error.Render("API key refused (401): polling stopped "+th.Glyphs.Dash+" :login or r to retry")
+		return th.Error.Render("API key refused (401): polling stopped " + th.Glyphs.Dash + " :login or r to retry")
 	}
 	lastOK, err, retryAt, known := m.engine.status()
 	now := m.common.Wall() // the engine's clock
-	paused := ""
-	if m.engine.paused {
-		paused = th.Warn.Render("paused ("+m.keys.Pause.Help().Key+" resumes)") + "  "
-	}
+	paused := m.pausedMark(hint)
 	retry := ""
 	if !retryAt.IsZero() {
 		retry = ", retry " + retryAt.Local().Format("15:04:05")
 	}
 	switch {
 	case err != nil && lastOK.IsZero():
-		return spin + paused + th.Warn.Render("no data "+th.Glyphs.Dash+" "+reason(err)+retry)
+		return paused + th.Warn.Render("no data "+th.Glyphs.Dash+" "+reason(err)+retry)
 	case err != nil:
 		text := "stale since " + lastOK.Local().Format("15:04:05") + retry + " " + th.Glyphs.Dash + " " + reason(err)
-		if ansi.StringWidth(text) > room {
+		if ansi.StringWidth(paused+text) > room {
 			// narrow: the times first, the reason as far as it goes
 			text = "stale " + lastOK.Local().Format("15:04:05") + retry + " " + th.Glyphs.Dash + " " + reason(err)
 		}
-		return spin + paused + th.Warn.Render(text)
+		return paused + th.Warn.Render(text)
 	case known && !lastOK.IsZero():
-		return spin + paused + th.Muted.Render("updated "+kit.Ago(now.Sub(lastOK))+" ago")
+		return paused + th.Muted.Render("updated "+kit.Ago(now.Sub(lastOK))+" ago")
 	case len(m.engine.order) == 0:
 		return ""
 	}
-	return spin + th.Muted.Render("loading"+th.Glyphs.Ellipsis)
+	return th.Muted.Render("loading" + th.Glyphs.Ellipsis)
 }
 
 // reason is the short form of a poll error for the header.

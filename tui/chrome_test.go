@@ -1,0 +1,90 @@
+package tui
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/skytui/skytui/api"
+	"github.com/skytui/skytui/tui/tuitest"
+)
+
+// headerLine is the frame's first line, without the spaces at its end.
+func headerLine(h *harness) string {
+	return strings.TrimRight(strings.Split(h.Screen(), "\n")[0], " ")
+}
+
+// The header paused and not, at 80 and 60 columns, on the demo and on a
+// read-only profile with an org: the profile (and the org), the badges,
+// "paused" and how old the data is stay, whole; what is short of room
+// goes in its order (the host, "(p resumes)", the app's name, the word
+// "profile"), and no word is cut.
+func TestPausedHeaderKeepsWhatMatters(t *testing.T) {
+	const host = "127.0.0.1:8080"
+	type account struct {
+		name string
+		open func(t *testing.T, w, h int) (*harness, func(time.Duration))
+	}
+	demo := account{"demo", func(t *testing.T, w, hh int) (*harness, func(time.Duration)) {
+		h, _, clk := demoHarness(t, w, hh, nil)
+		return h, clk.Advance
+	}}
+	prod := account{"prod-ro", func(t *testing.T, w, hh int) (*harness, func(time.Duration)) {
+		srv, clk, _ := tuitest.Sandbox(t, true)
+		c := tuitest.Client(t, srv, api.Config{APIKey: tuitest.TestKey, Org: "my-org"})
+		return newHarness(t, Options{Client: c, Profile: "prod-ro", ReadOnly: true, Now: clk.Now, SlowInterval: 30 * time.Second}, w, hh), clk.Advance
+	}}
+	cases := []struct {
+		acct       account
+		w, h       int
+		paused     bool
+		want, lack []string
+	}{
+		{demo, 80, 24, false, []string{"skytui", "profile demo", host, "DEMO", "updated 12s ago"}, nil},
+		{demo, 80, 24, true, []string{"skytui", "profile demo", "DEMO", "paused (p resumes)  updated 12s ago"}, []string{host}},
+		{demo, 60, 16, false, []string{"skytui", "profile demo", "DEMO", "updated 12s ago"}, []string{host}},
+		{demo, 60, 16, true, []string{"skytui", "profile demo", "DEMO", "paused  updated 12s ago"}, []string{host, "(p resumes)"}},
+		{prod, 80, 24, false, []string{"skytui", "profile prod-ro", "org my-org", "READ-ONLY", "updated 12s ago"}, []string{host}},
+		{prod, 80, 24, true, []string{"skytui", "profile prod-ro", "org my-org", "READ-ONLY", "paused  updated 12s ago"}, []string{host, "(p resumes)"}},
+		{prod, 60, 16, false, []string{"profile prod-ro", "org my-org", "READ-ONLY", "updated 12s ago"}, []string{host, "skytui"}},
+		{prod, 60, 16, true, []string{"prod-ro", "org my-org", "READ-ONLY", "paused  updated 12s ago"}, []string{host, "skytui", "profile", "(p resumes)"}},
+	}
+	for _, tc := range cases {
+		state := "polling"
+		if tc.paused {
+			state = "paused"
+		}
+		t.Run(fmt.Sprintf("%s_%s_%d", tc.acct.name, state, tc.w), func(t *testing.T) {
+			h, advance := tc.acct.open(t, tc.w, tc.h)
+			if tc.paused {
+				h.Key("p")
+			}
+			advance(12 * time.Second)
+			h.Send(clockMsg{})
+			head := headerLine(h)
+			for _, w := range tc.want {
+				if !strings.Contains(head, w) {
+					t.Errorf("header lacks %q:\n%q", w, head)
+				}
+			}
+			for _, l := range tc.lack {
+				if strings.Contains(head, l) {
+					t.Errorf("header still has %q (it should have gone first):\n%q", l, head)
+				}
+			}
+			// how old the data is ends the line, whole
+			if !strings.HasSuffix(head, "updated 12s ago") {
+				t.Errorf("header does not end with how old the data is:\n%q", head)
+			}
+			// every word is one of the whole header's: none is cut
+			whole := strings.Fields("skytui profile " + tc.acct.name + " " + host + " org my-org DEMO READ-ONLY paused (p resumes) updated 12s ago")
+			for _, w := range strings.Fields(head) {
+				if !slices.Contains(whole, w) {
+					t.Errorf("header has %q, a word cut or not expected:\n%q", w, head)
+				}
+			}
+		})
+	}
+}
