@@ -5,6 +5,7 @@ import (
 	"strings"
 	"unicode"
 
+	"charm.land/bubbles/v2/key"
 	"charm.land/huh/v2"
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -59,11 +60,23 @@ func HuhTheme(c *Common) huh.Theme {
 }
 
 // NewForm is an embedded huh form of the app: no help of its own (the
-// footer has the keys), accessible when the app is, the app's theme, and
-// no error footer (FormView draws each error under its field).
+// footer has the keys), accessible when the app is, the app's theme, no
+// error footer (FormView draws each error under its field), and tab on
+// the last field doing what enter does (formKeys).
 func NewForm(c *Common, groups ...*huh.Group) *huh.Form {
 	return huh.NewForm(groups...).WithShowHelp(false).WithShowErrors(false).
-		WithAccessible(c.Accessible).WithTheme(HuhTheme(c))
+		WithAccessible(c.Accessible).WithTheme(HuhTheme(c)).WithKeyMap(formKeys())
+}
+
+// formKeys is huh's key map with tab doing on a form's last field what
+// enter does there, as the forms' "enter/tab next" says: huh binds tab to
+// "next" only, which it turns off on the last field, so a tab there did
+// nothing; now the form ends (its review or its store comes next).
+func formKeys() *huh.KeyMap {
+	km := huh.NewDefaultKeyMap()
+	submit := key.NewBinding(key.WithKeys("enter", "tab"), key.WithHelp("enter", "submit"))
+	km.Input.Submit, km.Select.Submit, km.Confirm.Submit = submit, submit, submit
+	return km
 }
 
 // FormView renders an embedded huh form in at most height lines (height

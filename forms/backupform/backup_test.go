@@ -459,3 +459,41 @@ func TestReviewWrapsBetweenWords(t *testing.T) {
 		}
 	}
 }
+
+// TestTabOnTheLastFieldReviews: the header says "enter/tab next"; tab on
+// the form's last field opens the review as enter does, instead of doing
+// nothing.
+func TestTabOnTheLastFieldReviews(t *testing.T) {
+	b := form(t, common(t, tuitest.Secrets(t, "team"), nil), Options{HasFullBackup: boolp(true),
+		Draft: &Draft{Type: api.BackupLogical, When: WhenOnce, Destination: DestManaged}})
+	b.SetSize(80, 20)
+	b.Init()
+	kit.FocusField(b.form, b.groups, b.fields["destination"])
+	deliver(b, b.Update(tea.KeyPressMsg{Code: tea.KeyTab}), 3)
+	if !b.Reviewing() {
+		t.Fatalf("tab on the destination (the last field) did not open the review:\n%s", tuitest.View(b))
+	}
+}
+
+// deliver runs cmd and gives what it answers back to the form, depth
+// rounds deep (the huh form ends through its SubmitCmd).
+func deliver(b *Form, cmd tea.Cmd, depth int) {
+	if cmd == nil || depth == 0 {
+		return
+	}
+	switch msg := cmd().(type) {
+	case tea.BatchMsg:
+		for _, c := range msg {
+			deliver(b, c, depth)
+		}
+	case nil:
+	default:
+		if cmds, ok := tuitest.Sequence(msg); ok {
+			for _, c := range cmds {
+				deliver(b, c, depth)
+			}
+			return
+		}
+		deliver(b, b.Update(msg), depth-1)
+	}
+}

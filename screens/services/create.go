@@ -10,7 +10,6 @@ import (
 	"sync"
 	"time"
 
-	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/huh/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -450,22 +449,10 @@ func newCreateForm(c *kit.Common, keys keyMap, d *draft, taken []string) *create
 		huh.NewGroup(f.groups[3]...).Title("New service 4/5: software and storage"),
 		huh.NewGroup(f.groups[4]...).Title("New service 5/5: name and access"),
 	)
-	f.form.WithKeyMap(tabSubmits())
 	form := f.form
 	f.form.SubmitCmd = func() tea.Msg { return formDoneMsg{form: form} }
 	f.form.CancelCmd = func() tea.Msg { return formDoneMsg{form: form, cancel: true} }
 	return f
-}
-
-// tabSubmits is huh's key map with tab doing on the form's last field
-// what enter does there, as the header's "enter/tab next" says: huh binds
-// tab to "next" only, which it turns off on the last field, so a tab
-// there did nothing; now the form ends and the review opens.
-func tabSubmits() *huh.KeyMap {
-	km := huh.NewDefaultKeyMap()
-	submit := key.NewBinding(key.WithKeys("enter", "tab"), key.WithHelp("enter", "submit"))
-	km.Input.Submit, km.Select.Submit, km.Confirm.Submit = submit, submit, submit
-	return km
 }
 
 // hint is a field's hint wrapped to the field, between words (kit.Wrap):

@@ -708,3 +708,28 @@ func TestShowsTheKeyInUse(t *testing.T) {
 		t.Errorf("the refused key is shown as in use, or its note is missing:\n%s", v)
 	}
 }
+
+// TestTabOnTheLastFieldStores: the form's header says "enter/tab next";
+// tab on its last field (the region) stores the credential as enter does,
+// instead of doing nothing.
+func TestTabOnTheLastFieldStores(t *testing.T) {
+	st := newStore(t)
+	d := newDriver(t, st, 100, 30)
+	d.key("a")
+	d.key("down") // S3
+	d.key("tab")
+	d.typeText("archive")
+	d.key("tab")
+	d.typeText("AKIAEXAMPLE")
+	d.key("tab")
+	d.typeText("wJalrSECRET")
+	d.key("tab")
+	d.typeText("eu-west-1")
+	d.key("tab")
+	if len(d.actions) != 1 {
+		t.Fatalf("tab on the last field should store the credential, got actions %+v:\n%s", d.actions, d.view())
+	}
+	if s3 := d.storedS3(st, "archive"); s3.Region != "eu-west-1" {
+		t.Errorf("stored %+v", s3)
+	}
+}
