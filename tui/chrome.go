@@ -600,7 +600,10 @@ func (m *Model) footerLayout(w int) (string, []footerKey) {
 		}
 		tailW += ansi.StringWidth(render(b))
 	}
-	room := w - 1 - tailW - 2
+	room := w - 1
+	if tailW > 0 {
+		room -= tailW + 2
+	}
 	var keys []footerKey
 	line := " "
 	at := 1
@@ -614,21 +617,72 @@ func (m *Model) footerLayout(w int) (string, []footerKey) {
 		line += it
 		at += ansi.StringWidth(it)
 	}
-	for _, b := range items {
-		if !usable(b) {
-			continue
+	items = slices.DeleteFunc(slices.Clone(items), func(b key.Binding) bool { return !usable(b) })
+	// what does not fit is left out whole, the least needed first (see
+	// footerUnits); what stays keeps its place
+	keep, used := make([]bool, len(items)), 0
+	for _, u := range footerUnits(items, len(globals) == 0) {
+		uw := 0
+		for _, i := range u {
+			if used+uw > 0 {
+				uw += 2
+			}
+			uw += ansi.StringWidth(render(items[i]))
 		}
-		sep := 2
-		if at == 1 {
-			sep = 0
-		}
-		if at-1+sep+ansi.StringWidth(render(b)) > room {
+		if used+uw > room {
 			break
 		}
-		add(b)
+		for _, i := range u {
+			keep[i] = true
+		}
+		used += uw
+	}
+	for i, b := range items {
+		if keep[i] {
+			add(b)
+		}
 	}
 	for _, b := range globals {
 		add(b)
 	}
 	return ansi.Truncate(line, w, th.Glyphs.Ellipsis), keys
+}
+
+// footerUnits are the footer's entries (indices into items) in the order
+// they are kept when not all fit, each unit kept whole or not at all. With
+// "? help" in the footer, that is their own order. Without it (a field, a
+// dialog, the command line or the help has the keys: ? is typed, or not
+// theirs, and the footer is all there is to read) esc comes first, the
+// way back out of the form, the wizard, the dialog; and a list's movement
+// keys go first, together (every list has them, and half of them says
+// nothing).
+func footerUnits(items []key.Binding, noHelp bool) [][]int {
+	var first, units [][]int
+	var moves []int
+	for i, b := range items {
+		switch {
+		case noHelp && slices.Contains(b.Keys(), "esc"):
+			first = append(first, []int{i})
+		case noHelp && isMovement(b):
+			moves = append(moves, i)
+		default:
+			units = append(units, []int{i})
+		}
+	}
+	units = append(first, units...)
+	if len(moves) > 0 {
+		units = append(units, moves)
+	}
+	return units
+}
+
+// isMovement reports that b is one of a list's movement keys.
+func isMovement(b key.Binding) bool {
+	t := kit.DefaultTableKeys
+	for _, m := range []key.Binding{t.Up, t.Down, t.PageUp, t.PageDown, t.Top, t.Bottom} {
+		if slices.Equal(b.Keys(), m.Keys()) {
+			return true
+		}
+	}
+	return false
 }

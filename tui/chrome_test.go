@@ -16,6 +16,12 @@ func headerLine(h *harness) string {
 	return strings.TrimRight(strings.Split(h.Screen(), "\n")[0], " ")
 }
 
+// footerLine is the frame's last line, without the spaces at its end.
+func footerLine(h *harness) string {
+	lines := strings.Split(h.Screen(), "\n")
+	return strings.TrimRight(lines[len(lines)-1], " ")
+}
+
 // The header paused and not, at 80 and 60 columns, on the demo and on a
 // read-only profile with an org: the profile (and the org), the badges,
 // "paused" and how old the data is stay, whole; what is short of room
@@ -86,5 +92,46 @@ func TestPausedHeaderKeepsWhatMatters(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// At 80 columns (and 60) the footer of a form or of the restore wizard
+// names esc, the way back out, whole: ? is typed into the field there, so
+// nothing else would say it; entries that do not fit go whole, a list's
+// movement keys first and together.
+func TestFormFooterKeepsEsc(t *testing.T) {
+	cases := []struct {
+		name string
+		keys []string
+		esc  string
+	}{
+		{"create_service", []string{"n"}, "esc cancel (keeps input)"},
+		{"new_backup", []string{"2", "n"}, "esc cancel (keeps input)"},
+		{"restore_source", []string{"3", "n"}, "esc back (keeps input)"},
+		{"restore_target", []string{"3", "n", "1"}, "esc back (keeps input)"},
+		{"restore_backups", nil, "esc back (keeps input)"},
+	}
+	for _, size := range [][2]int{{80, 24}, {60, 16}} {
+		for _, tc := range cases {
+			t.Run(fmt.Sprintf("%s_%d", tc.name, size[0]), func(t *testing.T) {
+				h, _, _ := demoHarness(t, size[0], size[1], nil)
+				if tc.keys == nil {
+					rstToManagedBackup(h, "dev-serverless", "analytics-gcp")
+				}
+				for _, k := range tc.keys {
+					h.Key(k)
+				}
+				foot := footerLine(h)
+				if !strings.Contains(foot, tc.esc) {
+					t.Fatalf("footer at %d columns lacks %q:\n%q\n%s", size[0], tc.esc, foot, h.Screen())
+				}
+				if strings.Contains(foot, "up/k") != strings.Contains(foot, "down/j") {
+					t.Errorf("footer shows half of the movement keys: %q", foot)
+				}
+				if strings.HasSuffix(foot, "~") || strings.HasSuffix(foot, "…") {
+					t.Errorf("footer cut: %q", foot)
+				}
+			})
+		}
 	}
 }
