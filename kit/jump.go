@@ -24,3 +24,14 @@ func Jump(screen, arg string) tea.Cmd { return Send(JumpMsg{Screen: screen, Arg:
 type EscUser interface {
 	UsesEsc() bool
 }
+
+// Scoped is implemented by a screen that a jump narrows (the Backups of
+// one service): Scope is the Open argument that shows what the screen
+// shows now. The root reads it before a jump opens the screen, and when
+// esc goes back from that jump it opens the screen on it again: leaving a
+// drill-down ends it, and what was chosen on the screen before (a picker,
+// a ":" command) is shown again.
+type Scoped interface {
+	Opener
+	Scope() string
+}

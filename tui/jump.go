@@ -15,8 +15,13 @@ import (
 // Any other switch (a number, tab, a ":" command, a profile) forgets the
 // jumps: esc then means what it means on the screen alone.
 
-// jump is one jump made: from screen index from to screen index to.
-type jump struct{ from, to int }
+// jump is one jump made: from screen index from to screen index to; a
+// screen jumped to that is kit.Scoped had scope before the jump (scoped).
+type jump struct {
+	from, to int
+	scope    string
+	scoped   bool
+}
 
 // onJump shows the screen asked for, opened on its argument, and
 // remembers the visible screen; from is the address of the asker, which
@@ -28,9 +33,16 @@ func (m *Model) onJump(msg kit.JumpMsg, from string) tea.Cmd {
 	}
 	back := m.active
 	stack := m.jumps
+	j := jump{from: back}
+	for _, s := range m.screens {
+		if sc, ok := s.(kit.Scoped); ok && s.ID() == msg.Screen {
+			j.scope, j.scoped = sc.Scope(), true
+		}
+	}
 	cmd := m.openScreen(msg.Screen, msg.Arg)
 	if m.active != back {
-		m.jumps = append(stack, jump{from: back, to: m.active})
+		j.to = m.active
+		m.jumps = append(stack, j)
 	} else {
 		m.jumps = stack // a jump to the screen shown keeps the way back
 	}
@@ -49,13 +61,18 @@ func (m *Model) canGoBack() bool {
 }
 
 // goBack shows the screen the last jump came from, as it was left (its
-// selection kept).
+// selection kept); the screen left, when kit.Scoped, shows again what it
+// showed before the jump (the jump's narrowing ends with it).
 func (m *Model) goBack() tea.Cmd {
 	n := len(m.jumps)
 	j, rest := m.jumps[n-1], m.jumps[:n-1]
+	var end tea.Cmd
+	if sc, ok := m.screen().(kit.Scoped); ok && j.scoped {
+		end = kit.Address(m.screen().ID(), sc.Open(j.scope))
+	}
 	cmd := m.switchScreen(j.from)
 	m.jumps = rest
-	return cmd
+	return tea.Batch(end, cmd)
 }
 
 // backBinding is the global esc, described with where it goes back to.

@@ -128,6 +128,20 @@ func (s *Screen) openPicker() tea.Cmd {
 	return kit.OpenDialog(kit.NewPicker(s.common, "Backups of which service?", ID, s.services))
 }
 
+// Scope implements kit.Scoped: the service shown (or the one being looked
+// up), else AllArg. Going back from a jump here (Services' b) opens the
+// screen on the scope it had before: the jump narrows the view for that
+// visit only, while f, a and ":backups" choose it until changed.
+func (s *Screen) Scope() string {
+	switch {
+	case s.wanted != "":
+		return s.wanted
+	case s.all():
+		return AllArg
+	}
+	return s.svcID
+}
+
 // target is the service that t and n act on: the one shown, the one whose
 // schedules are shown, or in the all-services view the selected backup's.
 func (s *Screen) target() (string, bool) {

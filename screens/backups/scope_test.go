@@ -1,0 +1,82 @@
+package backups_test
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// statusLine is the Backups' status line (the third line of the frame).
+func statusLine(h *harness) string {
+	lines := strings.Split(h.Screen(), "\n")
+	if len(lines) < 3 {
+		return ""
+	}
+	return lines[2]
+}
+
+// seesBackupsOf asserts the Backups screen is shown, of what (a service's
+// name or "all services").
+func seesBackupsOf(t *testing.T, h *harness, of, what string) {
+	t.Helper()
+	if l := statusLine(h); !strings.HasPrefix(l, " Backups of "+of+" ") || !strings.Contains(h.Screen(), "[ 2 Backups ]") {
+		t.Fatalf("%s: want the Backups of %s, status line %q:\n%s", what, of, l, h.Screen())
+	}
+}
+
+// selectService moves the Services' cursor to the row of name.
+func selectService(t *testing.T, h *harness, name string) {
+	t.Helper()
+	h.Key("g")
+	row := regexp.MustCompile(`(?m)^> ` + regexp.QuoteMeta(name) + ` `)
+	for range 20 {
+		if row.MatchString(h.Screen()) {
+			return
+		}
+		h.Key("j")
+	}
+	t.Fatalf("no row %s:\n%s", name, h.Screen())
+}
+
+// A jump from Services (b) narrows the Backups for that visit only: esc
+// back ends it, so 2 shows every service's backups again; a service chosen
+// on the Backups screen itself (f) stays chosen, and a jump and its esc
+// bring it back.
+func TestJumpNarrowingEndsWithEsc(t *testing.T) {
+	h, _, _ := app(t, 80, 24, true, nil)
+	h.Sees("orders-prod")
+
+	selectService(t, h, "orders-prod")
+	h.Key("b")
+	seesBackupsOf(t, h, "orders-prod", "b on orders-prod")
+	h.Key("esc")
+	h.Sees("[ 1 Services ]")
+	h.Key("2")
+	seesBackupsOf(t, h, "all services", "2 after esc out of the jump")
+
+	// f chooses on purpose: kept across screens
+	h.Key("f")
+	h.Sees("Backups of which service?")
+	h.TypeText("orders-prod")
+	h.Key("enter")
+	seesBackupsOf(t, h, "orders-prod", "f orders-prod")
+	h.Key("1")
+	h.Key("2")
+	seesBackupsOf(t, h, "orders-prod", "2 after f and 1")
+
+	// a jump to another service, then esc: the chosen one is back
+	h.Key("1")
+	selectService(t, h, "analytics-gcp")
+	h.Key("b")
+	seesBackupsOf(t, h, "analytics-gcp", "b on analytics-gcp")
+	h.Key("esc")
+	h.Sees("[ 1 Services ]")
+	h.Key("2")
+	seesBackupsOf(t, h, "orders-prod", "2 after esc out of a jump from f's choice")
+
+	// a ":backups NAME" is a choice too, as is a for all services
+	h.command("backups analytics-gcp")
+	seesBackupsOf(t, h, "analytics-gcp", ":backups analytics-gcp")
+	h.Key("a")
+	seesBackupsOf(t, h, "all services", "a")
+}
