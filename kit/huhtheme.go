@@ -69,7 +69,7 @@ func NewForm(c *Common, groups ...*huh.Group) *huh.Form {
 }
 
 // formKeys is huh's key map with tab doing on a form's last field what
-// enter does there, as the forms' "enter/tab next" says: huh binds tab to
+// enter does there, as the forms' footers say ("enter/tab next"): huh binds tab to
 // "next" only, which it turns off on the last field, so a tab there did
 // nothing; now the form ends (its review or its store comes next).
 func formKeys() *huh.KeyMap {

@@ -460,7 +460,7 @@ func TestReviewWrapsBetweenWords(t *testing.T) {
 	}
 }
 
-// TestTabOnTheLastFieldReviews: the header says "enter/tab next"; tab on
+// TestTabOnTheLastFieldReviews: the footer says "enter/tab next"; tab on
 // the form's last field opens the review as enter does, instead of doing
 // nothing.
 func TestTabOnTheLastFieldReviews(t *testing.T) {

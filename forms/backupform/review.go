@@ -182,7 +182,7 @@ func (b *Form) View() string {
 	if name == "" {
 		name = b.svc.ID
 	}
-	head := th.Bold.Render(" New backup of "+name) + th.Muted.Render("  enter/tab next  shift+tab back  esc cancel (keeps input)")
+	head := th.Bold.Render(" New backup of " + name)
 	lines := []string{ansi.Truncate(head, b.width, th.Glyphs.Ellipsis)}
 	if w := b.serviceWarning(); w != "" {
 		lines = append(lines, th.Warn.Render(ansi.Truncate(" ! "+w, b.width, th.Glyphs.Ellipsis)))

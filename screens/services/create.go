@@ -537,7 +537,7 @@ func (f *createForm) KeyMap() kit.Keys {
 // View implements kit.Pane.
 func (f *createForm) View() string {
 	th, w := f.common.Theme, f.width
-	head := th.Bold.Render(" Create a service") + th.Muted.Render("  enter/tab next  shift+tab back  / filter a list  esc cancel (keeps input)")
+	head := th.Bold.Render(" Create a service") + th.Muted.Render("  / filter a list")
 	return ansi.Truncate(head, w, th.Glyphs.Ellipsis) + "\n\n" + kit.FormView(f.common, f.form, f.height)
 }
 

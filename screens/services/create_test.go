@@ -222,7 +222,7 @@ func TestCreateHintKeepsAddressesWhole(t *testing.T) {
 }
 
 // TestCreateTabOnLastFieldGoesOn: tab on the form's last field does what
-// enter does there, as the header's "enter/tab next" says (huh turns tab
+// enter does there, as the footer's "enter/tab next" says (huh turns tab
 // off on a form's last field): an invalid entry holds it, a valid one
 // opens the review.
 func TestCreateTabOnLastFieldGoesOn(t *testing.T) {
@@ -238,5 +238,19 @@ func TestCreateTabOnLastFieldGoesOn(t *testing.T) {
 	hs.Until("the review", func() bool { return s.mode == modeReview })
 	if v := hs.Screen(); !strings.Contains(v, `{"ip": "203.0.113.7/32"}`) {
 		t.Fatalf("the review does not show the entry:\n%s", v)
+	}
+}
+
+// TestCreateHeadIsWhole: the form's head line is its title and what the
+// footer does not say (/ filters a list), whole at 60 columns; enter,
+// shift+tab and esc are the footer's (they were repeated here and cut).
+func TestCreateHeadIsWhole(t *testing.T) {
+	hs, s := createHarness(t, 60, 12)
+	head := strings.Split(hs.Screen(), "\n")[0]
+	if strings.TrimSpace(head) != "Create a service  / filter a list" {
+		t.Fatalf("head line %q", head)
+	}
+	if f := footerKeys(s); !strings.Contains(f, "enter/tab next") || !strings.Contains(f, "esc cancel") {
+		t.Fatalf("the footer lacks the form's keys: %s", f)
 	}
 }

@@ -466,7 +466,7 @@ func (s *Screen) remove(r row) tea.Cmd {
 func (s *Screen) View() string {
 	th := s.common.Theme
 	if s.form != nil {
-		head := th.Bold.Render(" Add a bucket credential") + th.Muted.Render("  enter/tab next  shift+tab back  esc cancel")
+		head := th.Bold.Render(" Add a bucket credential")
 		return ansi.Truncate(head, s.width, th.Glyphs.Ellipsis) + "\n\n" + kit.FormView(s.common, s.form, s.formHeight())
 	}
 	lines := s.head()

@@ -709,7 +709,7 @@ func TestShowsTheKeyInUse(t *testing.T) {
 	}
 }
 
-// TestTabOnTheLastFieldStores: the form's header says "enter/tab next";
+// TestTabOnTheLastFieldStores: the form's footer says "enter/tab next";
 // tab on its last field (the region) stores the credential as enter does,
 // instead of doing nothing.
 func TestTabOnTheLastFieldStores(t *testing.T) {
