@@ -1,7 +1,6 @@
 package tui
 
 import (
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -12,7 +11,6 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/skytui/skytui/api"
 	"github.com/skytui/skytui/kit"
 )
 
@@ -252,173 +250,6 @@ func overlay(bg, box string, w, h int) string {
 		lines[row] = left + l + strings.Repeat(" ", max(0, bw-ansi.StringWidth(l))) + right
 	}
 	return strings.Join(lines, "\n")
-}
-
-func (m *Model) headerView(w int) string {
-	th := m.common.Theme
-	// narrow: the parts go one by one, the least telling first (see
-	// headerDrops), until how fresh the data is has its room
-	var p headerParts
-	for _, p = range headerDrops {
-		if w-ansi.StringWidth(m.headerLeft(p))-2 >= ansi.StringWidth(m.pausedMark(p.hint))+minFreshness {
-			break
-		}
-	}
-	left := m.headerLeft(p)
-	lw := ansi.StringWidth(left)
-	room := w - lw - 2
-	if room < 12 {
-		left = ansi.Truncate(left, w, th.Glyphs.Ellipsis)
-		return left
-	}
-	right := m.freshnessView(room, p.hint)
-	if spin := m.spinnerView(); spin != "" && (ansi.StringWidth(right) > room || ansi.StringWidth(spin+right) <= room) {
-		right = spin + right // never the cause of a cut: where it would be, it is left out
-	}
-	if ansi.StringWidth(right) > room {
-		right = ansi.Truncate(right, room, th.Glyphs.Ellipsis)
-	}
-	return left + strings.Repeat(" ", max(1, w-lw-ansi.StringWidth(right)-1)) + right
-}
-
-// minFreshness is the room the header keeps for how fresh the data is
-// ("updated 12s ago"), after the paused mark, before it drops anything.
-const minFreshness = 16
-
-// headerParts says which of the header's droppable parts it shows.
-type headerParts struct {
-	host  bool // the API host
-	hint  bool // "(p resumes)" after "paused"
-	title bool // "skytui"
-	label bool // "profile" before the profile's name
-	org   bool // "org my-org"
-}
-
-// headerDrops is the header on ever narrower terminals: the first whose
-// left part leaves room for the paused mark and how fresh the data is
-// (minFreshness) is shown. The host goes first (the profile names it),
-// then "(p resumes)" (the pause's toast and ? say it; "paused" stays),
-// then the app's name (the window's title says it), then the word
-// "profile" (its name stays, first), then the org. The profile's name,
-// the DEMO and READ-ONLY badges, "paused" and "updated …" stay.
-var headerDrops = []headerParts{
-	{host: true, hint: true, title: true, label: true, org: true},
-	{hint: true, title: true, label: true, org: true},
-	{title: true, label: true, org: true},
-	{label: true, org: true},
-	{org: true},
-	{},
-}
-
-// headerLeft is the header's left part: the app's name, the profile
-// (named "profile"), its host and its org (as p says), the DEMO and
-// READ-ONLY badges.
-func (m *Model) headerLeft(p headerParts) string {
-	th := m.common.Theme
-	var parts []string
-	if p.title {
-		parts = append(parts, th.Title.Render("skytui"))
-	}
-	if p.label {
-		parts = append(parts, "profile "+th.Bold.Render(m.common.Profile))
-	} else {
-		parts = append(parts, th.Bold.Render(m.common.Profile))
-	}
-	if c := m.common.Client; c != nil {
-		if p.host {
-			parts = append(parts, c.Host())
-		}
-		if o := c.Org(); o != "" && p.org {
-			parts = append(parts, "org "+o)
-		}
-	}
-	if m.common.Demo {
-		parts = append(parts, th.BadgeDemo.Render(" DEMO "))
-	}
-	if m.common.ReadOnly {
-		parts = append(parts, th.BadgeRO.Render(" READ-ONLY "))
-	}
-	return " " + strings.Join(parts, "  ")
-}
-
-// pausedMark is what the header says before the freshness while p holds
-// the polling: "paused (p resumes)", or "paused" alone (without hint);
-// nothing when it is not paused. The freshness the engine stopped for
-// (no API key, a refused key) says more, and has no mark.
-func (m *Model) pausedMark(hint bool) string {
-	if !m.engine.paused || m.engine.stopped {
-		return ""
-	}
-	text := "paused"
-	if hint {
-		text += " (" + m.keys.Pause.Help().Key + " resumes)"
-	}
-	return m.common.Theme.Warn.Render(text) + "  "
-}
-
-// spinnerView is the spinner while a request is in flight, else nothing.
-func (m *Model) spinnerView() string {
-	th := m.common.Theme
-	if m.engine.inFlight() || len(m.actions.running) > 0 {
-		return th.Accent.Render(th.Spinner(m.spinFrame)) + " "
-	}
-	return ""
-}
-
-// freshnessView is the header's right part, for room cells, with
-// "(p resumes)" after "paused" when hint: how fresh the data is.
-func (m *Model) freshnessView(room int, hint bool) string {
-	th := m.common.Theme
-	if m.engine.stopped {
-		if errors.Is(m.engine.stopErr, errNoAPIKey) {
-			return th.Warn.Render("no API key for this profile " + th.Glyphs.Dash + " :login to enter one")
-		}
-		return th.Error.Render("API key refused (401): polling stopped " + th.Glyphs.Dash + " :login or r to retry")
-	}
-	lastOK, err, retryAt, known := m.engine.status()
-	now := m.common.Wall() // the engine's clock
-	paused := m.pausedMark(hint)
-	retry := ""
-	if !retryAt.IsZero() {
-		retry = ", retry " + retryAt.Local().Format("15:04:05")
-	}
-	switch {
-	case err != nil && lastOK.IsZero():
-		return paused + th.Warn.Render("no data "+th.Glyphs.Dash+" "+reason(err)+retry)
-	case err != nil:
-		text := "stale since " + lastOK.Local().Format("15:04:05") + retry + " " + th.Glyphs.Dash + " " + reason(err)
-		if ansi.StringWidth(paused+text) > room {
-			// narrow: the times first, the reason as far as it goes
-			text = "stale " + lastOK.Local().Format("15:04:05") + retry + " " + th.Glyphs.Dash + " " + reason(err)
-		}
-		return paused + th.Warn.Render(text)
-	case known && !lastOK.IsZero():
-		return paused + th.Muted.Render("updated "+kit.Ago(now.Sub(lastOK))+" ago")
-	case len(m.engine.order) == 0:
-		return ""
-	}
-	return th.Muted.Render("loading" + th.Glyphs.Ellipsis)
-}
-
-// reason is the short form of a poll error for the header.
-func reason(err error) string {
-	var ae *api.Error
-	if errors.As(err, &ae) {
-		if ae.Status > 0 {
-			msg := ae.Message
-			if msg == "" && ae.Err != nil {
-				msg = ae.Err.Error()
-			}
-			if msg == "" {
-				return fmt.Sprintf("HTTP %d", ae.Status)
-			}
-			return fmt.Sprintf("HTTP %d: %s", ae.Status, msg)
-		}
-		if ae.Err != nil {
-			return ae.Err.Error()
-		}
-	}
-	return err.Error()
 }
 
 func (m *Model) tabsView(w int) string {

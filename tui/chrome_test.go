@@ -2,12 +2,14 @@ package tui
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/skytui/skytui/api"
+	"github.com/skytui/skytui/sandbox"
 	"github.com/skytui/skytui/tui/tuitest"
 )
 
@@ -133,5 +135,58 @@ func TestFormFooterKeepsEsc(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestFailedRefreshIsLoggedWhole: a refresh that fails while data is shown
+// says in the header how old the data is and the start of why (at 80
+// columns the host gives way to it, rather than a dash with nothing after
+// it); the log keeps the failure once (a reason once), however often it
+// is retried, with its status, message and trace ID whole, and says when
+// it works again.
+func TestFailedRefreshIsLoggedWhole(t *testing.T) {
+	h, srv, clk := demoHarness(t, 80, 24, nil)
+	h.Sees("orders-prod")
+	srv.SetFaults(sandbox.Faults{ErrorRate: 1})
+	for range 3 {
+		clk.Advance(14 * time.Second)
+		h.Key("r")
+	}
+	head := strings.Split(h.Screen(), "\n")[0]
+	if !regexp.MustCompile(`stale \d\d:\d\d:\d\d, retry \d\d:\d\d:\d\d . HTTP 50\d`).MatchString(head) {
+		t.Fatalf("the stale header does not say why: %q", head)
+	}
+	var failed []logEntry
+	for _, e := range h.m.msgs.entries {
+		if strings.HasPrefix(e.text, "refresh of services failed: HTTP 50") {
+			failed = append(failed, e)
+		}
+	}
+	// the sandbox fails with a 500 or a 503: each reason once
+	seen := map[string]bool{}
+	for _, e := range failed {
+		if seen[e.text] {
+			t.Fatalf("the same failure is logged again: %q", e.text)
+		}
+		seen[e.text] = true
+	}
+	if len(failed) == 0 {
+		t.Fatalf("the failure is not in the log: %+v", h.m.msgs.entries)
+	}
+	fields := failed[0].copyText()
+	for _, want := range []string{"status: 50", "message: ", "trace ID: ", "request: GET "} {
+		if !strings.Contains(fields, want) {
+			t.Errorf("the log entry lacks %q:\n%s", want, fields)
+		}
+	}
+	srv.SetFaults(sandbox.Faults{})
+	clk.Advance(time.Minute)
+	h.Key("r")
+	again := false
+	for _, e := range h.m.msgs.entries {
+		again = again || e.text == "refresh of services works again"
+	}
+	if !again {
+		t.Fatalf("the recovery is not logged: %+v", h.m.msgs.entries)
 	}
 }

@@ -66,6 +66,9 @@ func (e logEntry) copyText() string {
 type msgLog struct {
 	entries []logEntry
 	seq     int
+	// failing is the reason last logged of each resource whose refresh
+	// fails (logRefresh)
+	failing map[string]string
 }
 
 // add appends an entry; text from anywhere is cleaned here, once.
@@ -88,6 +91,37 @@ func (l *msgLog) dropped() int { return l.seq - len(l.entries) }
 // logSent records a change handed to the API.
 func (m *Model) logSent(a kit.Action) {
 	m.msgs.add(logEntry{at: m.common.Wall(), level: kit.ToastInfo, sent: true, text: a.Name})
+	m.relayoutLog()
+}
+
+// logRefresh records a polled resource's answer in the log when it
+// tells something: a refresh that failed (the header has room for the
+// start of its reason only; the log keeps the status, message and trace
+// ID whole), once per resource and reason however often it is retried,
+// and the refresh that works again after one. Answers the engine made
+// up without asking (no API key) are not the API's and are not logged.
+func (m *Model) logRefresh(key string, err error) {
+	if _, ok := err.(notAskedError); ok {
+		return
+	}
+	if err == nil {
+		if _, ok := m.msgs.failing[key]; ok {
+			delete(m.msgs.failing, key)
+			m.msgs.add(logEntry{at: m.common.Wall(), level: kit.ToastSuccess, text: "refresh of " + key + " works again"})
+			m.relayoutLog()
+		}
+		return
+	}
+	why := reason(err)
+	if last, ok := m.msgs.failing[key]; ok && last == why {
+		return
+	}
+	if m.msgs.failing == nil {
+		m.msgs.failing = map[string]string{}
+	}
+	m.msgs.failing[key] = why
+	m.msgs.add(logEntry{at: m.common.Wall(), level: kit.ToastWarn,
+		text: "refresh of " + key + " failed: " + why + "; it is retried", fields: errorFields(err)})
 	m.relayoutLog()
 }
 

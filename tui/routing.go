@@ -90,6 +90,7 @@ func (m *Model) own(msg tea.Msg, from string) (tea.Cmd, bool) {
 		if data == nil {
 			return nil, true
 		}
+		m.logRefresh(data.Key, data.Err)
 		if api.IsUnauthorized(data.Err) && m.opts.Login != nil {
 			cmds = append(cmds, m.openKeyPrompt("The API refused the key of profile "+m.common.Profile+" ("+oneLineErr(data.Err)+"). Enter a valid key, or esc to look around without one."))
 		}
