@@ -156,18 +156,43 @@ func (r *Wizard) backupView(w int) string {
 	th := r.common.Theme
 	src := r.service(r.sourceServiceID())
 	target := r.Target()
+	muted := func(lines []string) string {
+		for i, l := range lines {
+			lines[i] = " " + th.Muted.Render(l)
+		}
+		return strings.Join(lines, "\n")
+	}
 	if r.pickingSource {
-		return " " + th.Muted.Render("Source service: whose backups? (enter choose, / filter, esc back)") + "\n" + r.sources.View()
+		return muted(splitLine("Source service: whose backups?", " ", "(enter choose, / filter, esc back)", w)) + "\n" + r.sources.View()
 	}
-	line := fmt.Sprintf(" Backups of %s (%s, %s) into %s (%s)", src.NameOrID(), src.ID, kit.Or(src.Provider, "?"), target.NameOrID(), kit.Or(target.Provider, "?"))
+	head := fmt.Sprintf("Backups of %s (%s, %s)", src.NameOrID(), src.ID, kit.Or(src.Provider, "?"))
+	sep, tail := " ", fmt.Sprintf("into %s (%s)", target.NameOrID(), kit.Or(target.Provider, "?"))
 	if src.ID == target.ID {
-		line = fmt.Sprintf(" Backups of %s (%s, %s): s restores another service's backup", src.NameOrID(), src.ID, kit.Or(src.Provider, "?"))
+		sep, tail = ": ", "s restores another service's backup"
 	}
-	out := th.Muted.Render(ansi.Truncate(line, w, th.Glyphs.Ellipsis))
+	out := muted(splitLine(head, sep, tail, w))
 	if r.backupsErr != nil && r.backupsLoaded {
 		out += "\n " + th.Warn.Render("showing the last listing: "+r.backupsErr.Error())
 	}
 	return out + "\n" + r.backupTable.View()
+}
+
+// splitLine is head, sep and tail on one line of w cells (after a space)
+// when they fit, else head and tail each on its own line, so no word of
+// either is cut ("s restores another service's backup" at 80 and 60
+// columns); a part longer than a line is wrapped at spaces. At 60 columns
+// and more a service's name (24 characters at most), ID and provider fit
+// on the first line, so the step's two lines over its table are enough.
+func splitLine(head, sep, tail string, w int) []string {
+	room := max(10, w-1)
+	if ansi.StringWidth(head+sep+tail) <= room {
+		return []string{head + sep + tail}
+	}
+	var lines []string
+	for _, part := range []string{head, tail} {
+		lines = append(lines, strings.Split(kit.Wrap(part, room), "\n")...)
+	}
+	return lines
 }
 
 func (r *Wizard) backupIDView(w int) string {
@@ -292,10 +317,13 @@ func (r *Wizard) KeyMap() kit.Keys {
 			b = []key.Binding{k.Next, k.SourceService, filter, k.Up, k.Down, k.Back}
 		}
 	case stageBucket:
-		b = []key.Binding{k.NextField, k.PrevField, k.Toggle, k.Proceed, k.Back}
+		// the way on before the long entries: a narrow footer (esc kept
+		// first) keeps enter, and the fix the field's hint names after it
+		b = []key.Binding{k.Proceed}
 		if r.bucket.fixable() != "" {
-			b = append([]key.Binding{k.Fix}, b...)
+			b = append(b, k.Fix)
 		}
+		b = append(b, k.NextField, k.PrevField, k.Toggle, k.Back)
 		more = []key.Binding{k.Reload} // "?" only: the footer stays as it was
 	case stageBackupID:
 		b = []key.Binding{k.Continue, k.Paste, k.Back}

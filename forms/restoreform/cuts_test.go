@@ -1,0 +1,123 @@
+package restoreform
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"charm.land/bubbles/v2/key"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/skytui/skytui/tui/tuitest"
+)
+
+// The wizard's lines at 80 and 60 columns: what a step says is wrapped
+// between words, never cut, and its footer keeps the way on.
+
+// noCut fails when a line of view is wider than w or ends in the
+// ellipsis a cut leaves.
+func noCut(t *testing.T, what, view string, w int) {
+	t.Helper()
+	ell := tuitest.Common().Theme.Glyphs.Ellipsis
+	for _, l := range strings.Split(view, "\n") {
+		l = strings.TrimRight(l, " ")
+		if ansi.StringWidth(l) > w || strings.HasSuffix(l, ell) {
+			t.Errorf("%s at %d columns: a line is cut: %q\n%s", what, w, l, view)
+		}
+	}
+}
+
+// lineWith is the line of view that holds want, or "".
+func lineWith(view, want string) string {
+	for _, l := range strings.Split(view, "\n") {
+		if strings.Contains(l, want) {
+			return l
+		}
+	}
+	return ""
+}
+
+// TestBackupsStepLineWhole: restoring a service from its own backups, the
+// line over the table says "s restores another service's backup"; at 80
+// and 60 columns, where it does not fit after the service's name, ID and
+// provider, it has a line of its own (it was cut: "…: s restores another
+// service's ba~"), wide it stays on one line. Choosing the source service
+// (s), its line is whole at 60 too.
+func TestBackupsStepLineWhole(t *testing.T) {
+	e := rtSetup(t, false)
+	analytics := e.byName["analytics-gcp"]
+	w := e.wizard(t, Options{})
+	rtPress(w, "1")
+	w.targets.Select(analytics.ID)
+	rtPress(w, "enter")
+	if w.StepName() != "backup" {
+		t.Fatalf("step %s", w.StepName())
+	}
+	e.feedBackups(t, w)
+	head := "Backups of analytics-gcp (" + analytics.ID + ", gcp)"
+	hint := "s restores another service's backup"
+	for _, size := range [][2]int{{80, 20}, {60, 12}} {
+		w.SetSize(size[0], size[1])
+		out := rtView(w)
+		noCut(t, "the backups step", out, size[0])
+		if got := strings.TrimSpace(lineWith(out, hint)); got != hint {
+			t.Errorf("at %d columns the hint is not whole on its own line: %q\n%s", size[0], got, out)
+		}
+		if lineWith(out, head) == "" || !strings.Contains(out, "BACKUP") {
+			t.Errorf("at %d columns the service or the table is missing:\n%s", size[0], out)
+		}
+		if n := len(strings.Split(out, "\n")); n > size[1] {
+			t.Errorf("at %dx%d the step has %d lines", size[0], size[1], n)
+		}
+	}
+	w.SetSize(120, 30)
+	if got := strings.TrimSpace(lineWith(rtView(w), hint)); got != head+": "+hint {
+		t.Errorf("at 120 columns the line is %q", got)
+	}
+
+	rtPress(w, "s")
+	for _, size := range [][2]int{{80, 20}, {60, 12}} {
+		w.SetSize(size[0], size[1])
+		out := rtView(w)
+		noCut(t, "choosing the source service", out, size[0])
+		if !strings.Contains(out, "(enter choose, / filter, esc back)") {
+			t.Errorf("at %d columns the source service's keys are not whole:\n%s", size[0], out)
+		}
+	}
+}
+
+// TestBucketStepFooterKeepsEnter: the footer of a wizard (no "? help")
+// keeps esc first, then the step's entries in their order while they fit
+// (tui/chrome.go's footerUnits). On the own-bucket step enter ("next /
+// continue") came after the long entries (tab/down, shift+tab/up,
+// left/right/space) and was left out at 80 and 140 columns: only esc
+// said what to do. Now, with and without the suggested fix, esc and
+// every entry up to enter fit in 80 columns, so both show.
+func TestBucketStepFooterKeepsEnter(t *testing.T) {
+	e := rtSetup(t, true)
+	dev := e.byName["dev-serverless"]
+	w := e.wizard(t, Options{Source: SourceBucket, TargetID: dev.ID, LockTarget: true})
+	w.SetSize(80, 20)
+	entry := func(b key.Binding) string { return b.Help().Key + " " + b.Help().Desc }
+	for _, bucket := range []string{"gs://acme-backups/", "gs://acme-backups"} { // the second has a fix (tab)
+		w.bucket.bucket.SetValue(bucket)
+		short := w.KeyMap().ShortHelp()
+		esc := slices.IndexFunc(short, func(b key.Binding) bool { return slices.Contains(b.Keys(), "esc") })
+		enter := slices.IndexFunc(short, func(b key.Binding) bool { return slices.Contains(b.Keys(), "enter") })
+		if esc < 0 || enter < 0 {
+			t.Fatalf("%s: the step's keys lack esc or enter: %v", bucket, short)
+		}
+		kept := []string{entry(short[esc])}
+		for i, b := range short[:enter+1] {
+			if i != esc {
+				kept = append(kept, entry(b))
+			}
+		}
+		if line := " " + strings.Join(kept, "  "); ansi.StringWidth(line) > 79 {
+			t.Errorf("%s: at 80 columns the footer leaves enter out: %q", bucket, line)
+		}
+		if got := short[enter].Help().Desc; got != "next / continue" {
+			t.Errorf("%s: enter says %q", bucket, got)
+		}
+	}
+}
