@@ -157,12 +157,15 @@ func (b *bucketStep) view(r *Wizard, w, h int) string {
 			if !ok {
 				st = th.Warn
 			}
-			for _, l := range strings.Split(kit.Wrap(hint, max(10, w-lw-4), " /"), "\n") {
+			for _, l := range strings.Split(kit.Wrap(hint, max(10, w-lw-4)), "\n") {
 				lines = append(lines, strings.Repeat(" ", lw+2)+st.Render(l))
 			}
 		}
 	}
-	lines = append(lines, "", " "+th.Muted.Render("enter on the last field continues to the confirmation; nothing is sent before it"))
+	lines = append(lines, "")
+	for _, l := range strings.Split(kit.Wrap("enter on the last field continues to the confirmation; nothing is sent before it", max(10, w-2)), "\n") {
+		lines = append(lines, " "+th.Muted.Render(l))
+	}
 	if len(lines) > h && h > 0 {
 		lines = lines[:h]
 	}

@@ -121,3 +121,27 @@ func TestBucketStepFooterKeepsEnter(t *testing.T) {
 		}
 	}
 }
+
+// TestBucketStepTextWhole: the own-bucket step's hints and its last line
+// wrap between words at 80 and 60 columns: a bucket path stays whole
+// on a line (it was broken at its slashes, "gs://" / "acme-backups/")
+// and "nothing is sent before it" is not cut.
+func TestBucketStepTextWhole(t *testing.T) {
+	e := rtSetup(t, true)
+	dev := e.byName["dev-serverless"]
+	w := e.wizard(t, Options{Source: SourceBucket, TargetID: dev.ID, LockTarget: true})
+	w.bucket.bucket.SetValue("gs://acme-backups")
+	for _, size := range [][2]int{{80, 20}, {60, 12}} {
+		w.SetSize(size[0], size[1])
+		v := tuitest.View(w)
+		noCut(t, "bucket step", v, size[0])
+		if lineWith(v, "gs://acme-backups/") == "" {
+			t.Errorf("%dx%d: the path in the fix is not whole on a line:\n%s", size[0], size[1], v)
+		}
+		// the last line, where the height leaves room for it, reads whole
+		words := strings.Join(strings.Fields(v), " ")
+		if strings.Contains(words, "enter on the last field") && !strings.Contains(words, "nothing is sent before it") {
+			t.Errorf("%dx%d: the last line is cut:\n%s", size[0], size[1], v)
+		}
+	}
+}
