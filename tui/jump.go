@@ -39,6 +39,7 @@ func (m *Model) onJump(msg kit.JumpMsg, from string) tea.Cmd {
 			j.scope, j.scoped = sc.Scope(), true
 		}
 	}
+	m.jumps = nil // kept, not ended: the way back goes on through them
 	cmd := m.openScreen(msg.Screen, msg.Arg)
 	if m.active != back {
 		j.to = m.active
@@ -62,17 +63,30 @@ func (m *Model) canGoBack() bool {
 
 // goBack shows the screen the last jump came from, as it was left (its
 // selection kept); the screen left, when kit.Scoped, shows again what it
-// showed before the jump (the jump's narrowing ends with it).
+// showed before the jump (endJumps: the jump's narrowing ends with it).
 func (m *Model) goBack() tea.Cmd {
 	n := len(m.jumps)
 	j, rest := m.jumps[n-1], m.jumps[:n-1]
-	var end tea.Cmd
-	if sc, ok := m.screen().(kit.Scoped); ok && j.scoped {
-		end = kit.Address(m.screen().ID(), sc.Open(j.scope))
-	}
+	m.jumps = []jump{j} // the one left; the jumps before it lead on back
 	cmd := m.switchScreen(j.from)
 	m.jumps = rest
-	return tea.Batch(end, cmd)
+	return cmd
+}
+
+// endJumps ends the narrowing of the jumps left behind (switchScreen, when
+// another screen is shown): a kit.Scoped screen a jump opened shows again
+// what it showed before that jump, so Services' b, then esc or 1, then 2
+// shows the Backups as they were chosen there (all services, or f's
+// choice), not the one service of the visit.
+func (m *Model) endJumps() tea.Cmd {
+	var cmds []tea.Cmd
+	for i := len(m.jumps) - 1; i >= 0; i-- {
+		j := m.jumps[i]
+		if sc, ok := m.screens[j.to].(kit.Scoped); ok && j.scoped {
+			cmds = append(cmds, kit.Address(m.screens[j.to].ID(), sc.Open(j.scope)))
+		}
+	}
+	return tea.Batch(cmds...)
 }
 
 // backBinding is the global esc, described with where it goes back to.

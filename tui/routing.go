@@ -293,12 +293,14 @@ func (m *Model) switchScreen(i int) tea.Cmd {
 	if i < 0 || i >= len(m.screens) {
 		return nil
 	}
-	m.jumps = nil // a jump or a back sets them again (jump.go)
 	if i == m.active {
+		m.jumps = nil
 		return nil // asked for the screen shown: it stays, the jumps are forgotten
 	}
+	end := m.endJumps()
+	m.jumps = nil // a jump or a back sets them again (jump.go)
 	m.active = i
-	return tea.Batch(tea.Batch(m.engine.switchTo(m.screen().Resources())...), m.startSpinner())
+	return tea.Batch(end, tea.Batch(m.engine.switchTo(m.screen().Resources())...), m.startSpinner())
 }
 
 func (m *Model) openScreen(id, arg string) tea.Cmd {

@@ -39,9 +39,9 @@ func selectService(t *testing.T, h *harness, name string) {
 }
 
 // A jump from Services (b) narrows the Backups for that visit only: esc
-// back ends it, so 2 shows every service's backups again; a service chosen
-// on the Backups screen itself (f) stays chosen, and a jump and its esc
-// bring it back.
+// back (or another screen, 1) ends it, so 2 shows every service's backups
+// again; a service chosen on the Backups screen itself (f) stays chosen,
+// and a jump and its esc bring it back.
 func TestJumpNarrowingEndsWithEsc(t *testing.T) {
 	h, _, _ := app(t, 80, 24, true, nil)
 	h.Sees("orders-prod")
@@ -53,6 +53,15 @@ func TestJumpNarrowingEndsWithEsc(t *testing.T) {
 	h.Sees("[ 1 Services ]")
 	h.Key("2")
 	seesBackupsOf(t, h, "all services", "2 after esc out of the jump")
+
+	// leaving the jump another way (1) ends it too
+	h.Key("1")
+	selectService(t, h, "orders-prod")
+	h.Key("b")
+	seesBackupsOf(t, h, "orders-prod", "b on orders-prod again")
+	h.Key("1")
+	h.Key("2")
+	seesBackupsOf(t, h, "all services", "2 after 1 out of the jump")
 
 	// f chooses on purpose: kept across screens
 	h.Key("f")
