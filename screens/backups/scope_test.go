@@ -45,23 +45,22 @@ func selectService(t *testing.T, h *harness, name string) {
 func TestJumpNarrowingEndsWithEsc(t *testing.T) {
 	h, _, _ := app(t, 80, 24, true, nil)
 	h.Sees("orders-prod")
-
-	selectService(t, h, "orders-prod")
-	h.Key("b")
-	seesBackupsOf(t, h, "orders-prod", "b on orders-prod")
-	h.Key("esc")
-	h.Sees("[ 1 Services ]")
-	h.Key("2")
-	seesBackupsOf(t, h, "all services", "2 after esc out of the jump")
-
+	// jump: from Services, b on name; leave: the keys that leave it; then
+	// 2 shows the Backups of want
+	jumpAndLeave := func(name string, leave []string, want, what string) {
+		t.Helper()
+		h.Key("1")
+		selectService(t, h, name)
+		h.Key("b")
+		seesBackupsOf(t, h, name, "b on "+name)
+		h.Keys(leave...)
+		h.Sees("[ 1 Services ]")
+		h.Key("2")
+		seesBackupsOf(t, h, want, what)
+	}
+	jumpAndLeave("orders-prod", []string{"esc"}, "all services", "2 after esc out of the jump")
 	// leaving the jump another way (1) ends it too
-	h.Key("1")
-	selectService(t, h, "orders-prod")
-	h.Key("b")
-	seesBackupsOf(t, h, "orders-prod", "b on orders-prod again")
-	h.Key("1")
-	h.Key("2")
-	seesBackupsOf(t, h, "all services", "2 after 1 out of the jump")
+	jumpAndLeave("orders-prod", []string{"1"}, "all services", "2 after 1 out of the jump")
 
 	// f chooses on purpose: kept across screens
 	h.Key("f")
@@ -74,14 +73,7 @@ func TestJumpNarrowingEndsWithEsc(t *testing.T) {
 	seesBackupsOf(t, h, "orders-prod", "2 after f and 1")
 
 	// a jump to another service, then esc: the chosen one is back
-	h.Key("1")
-	selectService(t, h, "analytics-gcp")
-	h.Key("b")
-	seesBackupsOf(t, h, "analytics-gcp", "b on analytics-gcp")
-	h.Key("esc")
-	h.Sees("[ 1 Services ]")
-	h.Key("2")
-	seesBackupsOf(t, h, "orders-prod", "2 after esc out of a jump from f's choice")
+	jumpAndLeave("analytics-gcp", []string{"esc"}, "orders-prod", "2 after esc out of a jump from f's choice")
 
 	// a ":backups NAME" is a choice too, as is a for all services
 	h.command("backups analytics-gcp")

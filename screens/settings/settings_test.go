@@ -39,10 +39,23 @@ type driver struct {
 // has chosen S3 and asks the name.
 func addS3(t *testing.T, w, h int) *driver {
 	d := newDriver(t, newStore(t), w, h)
+	d.openS3("enter")
+	return d
+}
+
+// openS3 opens the add form and chooses S3 with next (enter or tab).
+func (d *driver) openS3(next string) {
 	d.key("a")
 	d.key("down") // S3
-	d.key("enter")
-	return d
+	d.key(next)
+}
+
+// fill types each value into the form's next field, then next.
+func (d *driver) fill(next string, values ...string) {
+	for _, v := range values {
+		d.typeText(v)
+		d.key(next)
+	}
 }
 
 // storedS3 is the S3 credential stored under name, which the form must
@@ -454,17 +467,9 @@ func flat(v string) string {
 func TestRefusalAfterTheSecretKeepsIt(t *testing.T) {
 	st := newStore(t)
 	d := newDriver(t, st, 100, 30)
-	d.key("a")
-	d.key("down") // S3
-	d.key("enter")
-	d.typeText("archive")
-	d.key("enter")
-	d.typeText("AKIA EXAMPLE") // refused by the credential's check only
-	d.key("enter")
-	d.typeText("wJalrSECRET")
-	d.key("enter")
-	d.typeText("eu-west-1")
-	d.key("enter")
+	d.openS3("enter")
+	// the key ID is refused by the credential's check only
+	d.fill("enter", "archive", "AKIA EXAMPLE", "wJalrSECRET", "eu-west-1")
 	if len(d.actions) != 1 || !strings.Contains(d.view(), "contains spaces") {
 		t.Fatalf("the refusal is not shown:\n%s", d.view())
 	}
@@ -715,17 +720,8 @@ func TestShowsTheKeyInUse(t *testing.T) {
 func TestTabOnTheLastFieldStores(t *testing.T) {
 	st := newStore(t)
 	d := newDriver(t, st, 100, 30)
-	d.key("a")
-	d.key("down") // S3
-	d.key("tab")
-	d.typeText("archive")
-	d.key("tab")
-	d.typeText("AKIAEXAMPLE")
-	d.key("tab")
-	d.typeText("wJalrSECRET")
-	d.key("tab")
-	d.typeText("eu-west-1")
-	d.key("tab")
+	d.openS3("tab")
+	d.fill("tab", "archive", "AKIAEXAMPLE", "wJalrSECRET", "eu-west-1")
 	if len(d.actions) != 1 {
 		t.Fatalf("tab on the last field should store the credential, got actions %+v:\n%s", d.actions, d.view())
 	}
