@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -387,5 +388,35 @@ func TestDetailOpensAtTheTop(t *testing.T) {
 	l.ShowDetail(true)
 	if !strings.Contains(top(), "record b") {
 		t.Errorf("reopened, the pane starts at %q", top())
+	}
+}
+
+// TestEscClosesThePaneBeforeTheFilter: with a kept filter and the detail
+// pane open, the footer says "esc close": esc closes the pane and keeps
+// the filter; the next esc clears the filter; the one after is not the
+// list's (the screen's or the root's: back).
+func TestEscClosesThePaneBeforeTheFilter(t *testing.T) {
+	l := NewListView(common(), "Things", "things", cols())
+	l.DetailOf = func(id string) (string, []Section, bool) { return "record " + id, nil, true }
+	l.SetSize(80, 24)
+	l.SetRows([]Row{{ID: "apple", Cells: []string{"apple"}}, {ID: "berry", Cells: []string{"berry"}}})
+	l.Table.SetFilter("app")
+	l.ShowDetail(true)
+	var footer []string
+	for _, b := range l.KeyMap([]key.Binding{l.Keys.Detail}).ShortHelp() {
+		footer = append(footer, b.Help().Key+" "+b.Help().Desc)
+	}
+	if !slices.Contains(footer, "esc close") {
+		t.Fatalf("the footer does not say esc closes the pane: %v", footer)
+	}
+	esc := tea.KeyPressMsg{Code: tea.KeyEscape}
+	if used, _ := l.HandleKey(esc); !used || l.DetailShown() || l.Table.Filter() != "app" {
+		t.Fatalf("esc: used %v, pane %v, filter %q; want the pane closed, the filter kept", used, l.DetailShown(), l.Table.Filter())
+	}
+	if used, _ := l.HandleKey(esc); !used || l.Table.Filter() != "" {
+		t.Fatalf("second esc: used %v, filter %q; want the filter cleared", used, l.Table.Filter())
+	}
+	if used, _ := l.HandleKey(esc); used {
+		t.Fatal("a third esc is the screen's, not the list's")
 	}
 }

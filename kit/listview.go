@@ -24,8 +24,8 @@ import (
 // refresh failed after data had arrived.
 //
 // Keys, in order: while the filter is typed, every key goes to the table;
-// enter shows or hides the detail pane; esc clears the filter, then hides
-// the pane; J/K scroll the pane; the rest moves in the table.
+// enter shows or hides the detail pane; esc hides the pane, then clears
+// the filter; J/K scroll the pane; the rest moves in the table.
 type ListView struct {
 	common *Common
 	Table  *Table
@@ -277,13 +277,15 @@ func (l *ListView) HandleKey(msg tea.KeyPressMsg) (bool, tea.Cmd) {
 		l.ShowDetail(!l.showDetail)
 		return true, nil
 	case key.Matches(msg, k.Back):
+		// the last opened goes first: the pane (the footer says "esc
+		// close" while it is open), then a kept filter
+		if l.showDetail && !l.pinned {
+			l.ShowDetail(false)
+			return true, nil
+		}
 		if l.Table.Filter() != "" {
 			l.Table.SetFilter("")
 			l.RefreshDetail()
-			return true, nil
-		}
-		if l.showDetail && !l.pinned {
-			l.ShowDetail(false)
 			return true, nil
 		}
 		return false, nil
