@@ -153,6 +153,15 @@ func (c *Confirm) Reset() {
 	c.input.Focus()
 }
 
+// Reopen shows the step again after going back from it to the same
+// restore: what was typed is kept (esc and Back keep input), the focus is
+// in the input, never on the Restore button.
+func (c *Confirm) Reopen() {
+	c.setFocus(confirmFocusInput)
+	c.wrong = false
+	c.top = 0
+}
+
 func (c *Confirm) setFocus(f int) {
 	c.focus = f
 	if f == confirmFocusInput {
@@ -166,11 +175,9 @@ func (c *Confirm) setFocus(f int) {
 func (c *Confirm) Update(msg tea.Msg) (ConfirmAnswer, tea.Cmd) {
 	kp, ok := msg.(tea.KeyPressMsg)
 	if !ok {
-		if c.focus == confirmFocusInput {
-			var cmd tea.Cmd
-			c.input, cmd = c.input.Update(msg)
-			c.wrong = false
-			return ConfirmPending, cmd
+		if _, paste := msg.(tea.PasteMsg); paste || c.focus == confirmFocusInput {
+			// a paste on a button is typing too: it goes to the name
+			return ConfirmPending, c.typeKey(msg)
 		}
 		return ConfirmPending, nil
 	}
@@ -209,15 +216,32 @@ func (c *Confirm) Update(msg tea.Msg) (ConfirmAnswer, tea.Cmd) {
 		switch {
 		case key.Matches(kp, k.Left):
 			c.setFocus(c.next(-1))
+			return ConfirmPending, nil
 		case key.Matches(kp, k.Right):
 			c.setFocus(c.next(1))
+			return ConfirmPending, nil
+		case !typing(kp):
+			return ConfirmPending, nil
 		}
-		return ConfirmPending, nil
 	}
+	return ConfirmPending, c.typeKey(msg)
+}
+
+// typing reports that a key edits text: a printable character or
+// backspace. Typed while a button has the focus, it goes to the name (the
+// focus moves there), so nothing typed is lost and enter after it
+// confirms what was typed instead of pressing the button.
+func typing(kp tea.KeyPressMsg) bool {
+	return kp.Text != "" || kp.Code == tea.KeyBackspace
+}
+
+// typeKey gives a key or a paste to the name's input, focused first.
+func (c *Confirm) typeKey(msg tea.Msg) tea.Cmd {
+	c.setFocus(confirmFocusInput)
 	var cmd tea.Cmd
 	c.input, cmd = c.input.Update(msg)
 	c.wrong = false
-	return ConfirmPending, cmd
+	return cmd
 }
 
 // next is the focus d steps away, skipping the disabled Restore button.

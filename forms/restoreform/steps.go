@@ -38,6 +38,7 @@ func (r *Wizard) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		}
 		return nil
 	case stageTarget:
+		defer r.clearErrOff(r.targets, r.targets.SelectedID())
 		if used, cmd := r.targets.FilterFirst(msg, k.Back); used {
 			return cmd
 		}
@@ -152,6 +153,7 @@ func (r *Wizard) onBackupKey(msg tea.KeyPressMsg) tea.Cmd {
 		_, cmd := r.sources.Update(msg)
 		return cmd
 	}
+	defer r.clearErrOff(r.backupTable, r.backupTable.SelectedID())
 	if used, cmd := r.backupTable.FilterFirst(msg, k.Back); used {
 		return cmd
 	}
@@ -159,6 +161,8 @@ func (r *Wizard) onBackupKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Back):
 		return r.back()
 	case key.Matches(msg, k.SourceService):
+		// the list the refusal was about gives way to the services
+		r.stepErr = ""
 		r.pickingSource = true
 		r.sources.Select(r.sourceServiceID())
 		return nil
@@ -168,6 +172,15 @@ func (r *Wizard) onBackupKey(msg tea.KeyPressMsg) tea.Cmd {
 	r.stepErr = ""
 	_, cmd := r.backupTable.Update(msg)
 	return cmd
+}
+
+// clearErrOff clears the step's refusal once the row it was about (was,
+// the row selected when the key came) is no longer the one selected: a
+// filter or a move left it, or the list changed (another source service).
+func (r *Wizard) clearErrOff(t *kit.Table, was string) {
+	if t.SelectedID() != was {
+		r.stepErr = ""
+	}
 }
 
 func (r *Wizard) chooseBackup() tea.Cmd {
@@ -243,10 +256,14 @@ func (r *Wizard) chooseBackupID() tea.Cmd {
 
 func (r *Wizard) openConfirm(desc, srcName, request string) {
 	target := r.Target()
-	if r.confirm != nil && r.confirm.Target.ID == target.ID && r.confirm.Source == desc {
+	switch {
+	case r.confirm != nil && r.confirm.Target.ID == target.ID && r.confirm.Source == desc && r.confirm.Request == request:
+		// back to the same restore: the name typed for it is kept
+		r.confirm.Reopen()
+	case r.confirm != nil && r.confirm.Target.ID == target.ID && r.confirm.Source == desc:
 		r.confirm.Request = request
 		r.confirm.Reset()
-	} else {
+	default:
 		r.confirm = NewConfirm(r.common, target, desc, srcName, request)
 	}
 	r.sizeConfirm()

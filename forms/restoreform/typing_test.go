@@ -1,0 +1,171 @@
+package restoreform
+
+import (
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/skytui/skytui/api"
+)
+
+// Nothing typed on the confirmation is lost, and a step's refusal leaves
+// with what it was about.
+
+// rtManagedConfirm is the wizard at the confirmation, at 80x24: managed
+// storage, orders-prod's newest completed backup into replica-west.
+func rtManagedConfirm(t *testing.T) (*rtEnv, *Wizard) {
+	t.Helper()
+	e := rtSetup(t, false)
+	orders, replica := e.byName["orders-prod"], e.byName["replica-west"]
+	w := e.wizard(t, Options{})
+	w.SetSize(80, 24)
+	rtPress(w, "1")
+	w.targets.Select(replica.ID)
+	rtPress(w, "enter", "s")
+	w.sources.Select(orders.ID)
+	rtPress(w, "enter")
+	e.feedBackups(t, w)
+	rtPress(w, "enter")
+	if w.Confirm() == nil {
+		t.Fatalf("step %s, want the confirmation:\n%s", w.StepName(), rtView(w))
+	}
+	return e, w
+}
+
+// TestConfirmTypingOnAButtonGoesToTheName: tab puts the focus on [ Back ];
+// the name typed then goes to the name's field (the focus moves there),
+// not into nothing, and the enter after it confirms what was typed
+// instead of pressing Back (it went back to step 3, the name lost). A
+// paste and backspace on a button edit the name too.
+func TestConfirmTypingOnAButtonGoesToTheName(t *testing.T) {
+	_, w := rtManagedConfirm(t)
+	rtPress(w, "tab")
+	if w.Confirm().focus != confirmFocusBack {
+		t.Fatalf("tab: focus %d, want Back", w.Confirm().focus)
+	}
+	rtType(w, "replica-west")
+	out := rtView(w)
+	if got := w.Confirm().Typed(); got != "replica-west" {
+		t.Fatalf("typed on [ Back ]: the name holds %q\n%s", got, out)
+	}
+	if !strings.Contains(out, "> replica-west") || !strings.Contains(out, "[ Restore and erase replica-west ]") {
+		t.Fatalf("the typed name is not shown in its field:\n%s", out)
+	}
+	a, done := rtAction(t, rtPress(w, "enter"))
+	if !done.Submitted || a.Key != "restore:"+w.Target().ID {
+		t.Fatalf("enter after the typed name: %+v %+v", a, done)
+	}
+
+	// a paste and backspace on a button
+	_, w = rtManagedConfirm(t)
+	rtPress(w, "tab")
+	w.Update(tea.PasteMsg{Content: "replica-wes"})
+	if got := w.Confirm().Typed(); got != "replica-wes" || w.Confirm().focus != confirmFocusInput {
+		t.Fatalf("pasted on [ Back ]: name %q, focus %d", got, w.Confirm().focus)
+	}
+	rtPress(w, "tab", "backspace")
+	if got := w.Confirm().Typed(); got != "replica-we" {
+		t.Fatalf("backspace on [ Back ]: name %q", got)
+	}
+	// keys that move between the buttons still move
+	rtType(w, "st")
+	rtPress(w, "tab", "right")
+	if !w.Confirm().OnRestore() {
+		t.Fatal("right on [ Back ] did not move to the enabled Restore")
+	}
+}
+
+// TestConfirmBackKeepsTheTypedName: the name typed, then [ Back ] (or
+// esc): coming back to the same restore finds the name still typed, the
+// focus in its field (never on Restore); another backup asks for it again.
+func TestConfirmBackKeepsTheTypedName(t *testing.T) {
+	_, w := rtManagedConfirm(t)
+	chosen := w.backupKey
+	rtType(w, "replica-west")
+	rtPress(w, "tab", "enter")
+	if w.StepName() != "backup" {
+		t.Fatalf("enter on [ Back ]: step %s", w.StepName())
+	}
+	rtPress(w, "enter")
+	cf := w.Confirm()
+	if cf == nil || cf.Typed() != "replica-west" || cf.focus != confirmFocusInput {
+		t.Fatalf("back to the same restore: step %s\n%s", w.StepName(), rtView(w))
+	}
+	rtPress(w, "esc")
+	rtPress(w, "enter")
+	if got := w.Confirm().Typed(); got != "replica-west" {
+		t.Fatalf("esc, then back to the same restore: name %q", got)
+	}
+	// another backup is another restore: its name is typed for it
+	rtPress(w, "esc")
+	other := ""
+	for k, b := range w.backups {
+		if k != chosen && restorable(b) == "" {
+			other = k
+			break
+		}
+	}
+	if other == "" {
+		t.Fatal("orders-prod has one completed backup")
+	}
+	w.backupTable.Select(other)
+	rtPress(w, "enter")
+	if got := w.Confirm().Typed(); got != "" {
+		t.Fatalf("another backup kept the name typed for the first: %q", got)
+	}
+}
+
+// TestBackupRefusalLeavesWithItsList: the refusal of a running backup of
+// analytics-gcp is not shown over orders-prod's backups once s chose that
+// service (nor over the services to choose from); on the target step a
+// refusal leaves when the cursor leaves the service it was about.
+func TestBackupRefusalLeavesWithItsList(t *testing.T) {
+	e := rtSetup(t, false)
+	analytics, orders, replica := e.byName["analytics-gcp"], e.byName["orders-prod"], e.byName["replica-west"]
+	w := e.wizard(t, Options{})
+	w.SetSize(80, 24)
+	rtPress(w, "1")
+	w.targets.Select(replica.ID)
+	rtPress(w, "enter", "s")
+	w.sources.Select(analytics.ID)
+	rtPress(w, "enter")
+	e.feedBackups(t, w)
+	running := ""
+	for k, b := range w.backups {
+		if api.BackupState(b.Status) == api.BackupInProgress {
+			running = k
+		}
+	}
+	if running == "" {
+		t.Fatal("analytics-gcp has no running backup")
+	}
+	w.backupTable.Select(running)
+	rtPress(w, "enter")
+	const refusal = "is still running; only a completed backup can be"
+	if !strings.Contains(rtView(w), refusal) {
+		t.Fatalf("no refusal:\n%s", rtView(w))
+	}
+	rtPress(w, "s")
+	if out := rtView(w); strings.Contains(out, refusal) {
+		t.Fatalf("the refusal stays over the services:\n%s", out)
+	}
+	w.sources.Select(orders.ID)
+	rtPress(w, "enter")
+	e.feedBackups(t, w)
+	if out := rtView(w); !strings.Contains(out, "Backups of orders-prod") || strings.Contains(out, refusal) {
+		t.Fatalf("orders-prod's backups:\n%s", out)
+	}
+
+	// the target step: a pending service refused, then the cursor moves
+	rtPress(w, "esc")
+	w.targets.Select(e.byName["reporting-new"].ID)
+	rtPress(w, "enter")
+	if !strings.Contains(rtView(w), "reporting-new is pending_create") {
+		t.Fatalf("no refusal of the pending target:\n%s", rtView(w))
+	}
+	rtPress(w, "down")
+	if out := rtView(w); strings.Contains(out, "reporting-new is pending_create") {
+		t.Fatalf("the refusal stays under another service:\n%s", out)
+	}
+}
