@@ -31,12 +31,28 @@ type toast struct {
 // how many wait). An error stays: when its time is up it goes below the
 // toasts still waiting (above older errors) and shows, with no time,
 // until X dismisses it. At most 5 wait; the oldest go first, errors
-// last; a toast that is not an error and waited longer than staleToast is
-// dropped unshown (news that old may no longer be true: "done" about a
-// schedule since deleted). Every toast is in the message log (L), whole.
+// last; a toast that is not an error and waited longer than its stale
+// time is dropped unshown (news that old may no longer be true, and shown
+// after newer news it reads as the present: "schedule 6 created" after
+// "schedule 6 deleted"). Every toast is in the message log (L), whole.
 
-// staleToast is how long a toast that is not an error may wait its turn.
-const staleToast = 30 * time.Second
+// staleToast is how long a warning may wait its turn; staleNews, how
+// long news (info, done) may.
+const (
+	staleToast = 30 * time.Second
+	staleNews  = 10 * time.Second
+)
+
+// stale reports that t waited too long to be shown (never an error).
+func (t toast) stale(now time.Time) bool {
+	switch t.level {
+	case kit.ToastError:
+		return false
+	case kit.ToastWarn:
+		return now.Sub(t.at) > staleToast
+	}
+	return now.Sub(t.at) > staleNews
+}
 
 func (m *Model) toast(level kit.ToastLevel, text string) tea.Cmd {
 	return m.toastWith(level, text, nil)
@@ -79,9 +95,7 @@ func (m *Model) toastWith(level kit.ToastLevel, text string, fields []logField) 
 // whose time is up).
 func (m *Model) showToast() tea.Cmd {
 	now := m.common.Wall()
-	m.toasts = slices.DeleteFunc(m.toasts, func(t toast) bool {
-		return t.level != kit.ToastError && now.Sub(t.at) > staleToast
-	})
+	m.toasts = slices.DeleteFunc(m.toasts, func(t toast) bool { return t.stale(now) })
 	n := len(m.toasts)
 	if n == 0 || m.toasts[n-1].stays {
 		return nil
@@ -100,7 +114,7 @@ func (m *Model) showToast() tea.Cmd {
 func (m *Model) waitingToasts() int {
 	now, k := m.common.Wall(), 0
 	for _, t := range m.toasts[:max(0, len(m.toasts)-1)] {
-		if t.level == kit.ToastError || now.Sub(t.at) <= staleToast {
+		if !t.stale(now) {
 			k++
 		}
 	}

@@ -80,6 +80,25 @@ func TestErrorToastKeepsOffTheFieldBeingTyped(t *testing.T) {
 	}
 }
 
+// News (info, done) that waited its turn more than staleNews, a warning
+// more than staleToast, is dropped unshown (it is in the log): shown
+// after newer news it would read as the present ("schedule 6 created"
+// after "schedule 6 deleted"). An error waits for as long as it takes.
+func TestStaleNewsDroppedBeforeWarnings(t *testing.T) {
+	now := t0
+	h := newHarness(t, Options{Profile: "test", Now: func() time.Time { return now },
+		Screens: func(*kit.Common) []kit.Screen { return []kit.Screen{&fakeScreen{id: "a"}} }}, 100, 30)
+	h.Send(kit.ToastMsg{Level: kit.ToastWarn, Text: "accepted; the answer could not be read"})
+	h.Send(kit.ToastMsg{Level: kit.ToastSuccess, Text: "backup schedule 6 created"})
+	h.Send(kit.ToastMsg{Level: kit.ToastSuccess, Text: "backup schedule 6 deleted"})
+	now = now.Add(12 * time.Second)
+	h.Fire(func(tm tea.Msg) bool { _, ok := tm.(toastExpireMsg); return ok })
+	scr := h.Screen()
+	if strings.Contains(scr, "schedule 6 created") || !strings.Contains(scr, "accepted; the answer could not be read") {
+		t.Fatalf("12 s later, after the newest, the queue shows:\n%s", scr)
+	}
+}
+
 // A toast that is not an error and waited its turn longer than staleToast
 // is dropped unshown (it is in the log): news that old may be untrue now.
 // An error waits for as long as it takes.
