@@ -206,11 +206,12 @@ func (mf *managedFlow) View() string {
 	return fit(strings.Join(lines, "\n"), w, mf.height)
 }
 
-// KeyMap implements kit.Pane: the keys of the current phase.
+// KeyMap implements kit.Pane: the keys of the current phase, enter and
+// esc first.
 func (mf *managedFlow) KeyMap() kit.Keys {
 	k := mf.keys
 	if mf.phase == review {
-		return kit.KeysOf(withHelp(k.Run, "set up managed replication"), k.Mode, k.Back)
+		return kit.KeysOf(withHelp(k.Run, "set up managed replication"), k.Back, k.Mode)
 	}
 	if mf.table != nil && mf.table.Filtering() {
 		return kit.FilterKeys()
@@ -223,7 +224,9 @@ func (mf *managedFlow) KeyMap() kit.Keys {
 	if mf.table != nil {
 		t = mf.table.Keys
 	}
-	return kit.KeysOf(withHelp(k.Run, role), t.Up, t.Down, t.Filter, k.Back)
+	// esc, the way back, before the filter and the list's movement: a
+	// narrow footer keeps enter and esc
+	return kit.KeysOf(withHelp(k.Run, role), k.Back, t.Filter, t.Up, t.Down)
 }
 
 // onKey is a key in the flow; back reports leaving it.

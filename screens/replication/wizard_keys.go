@@ -68,13 +68,31 @@ func (wz *wizard) hidesWhatItRuns() bool {
 	return l.cut && l.top+l.rows < len(l.text)
 }
 
-// withScroll puts the scroll key second (a narrow footer keeps it) while
-// the step's text is cut.
-func (wz *wizard) withScroll(b []key.Binding) kit.Keys {
-	if len(b) > 0 && wz.w != nil && wz.bodyLayout().cut {
-		b = append([]key.Binding{b[0], wz.keys.scrollKey()}, b[1:]...)
+// stepKeys is a step's key map (see orderKeys): its esc leaves the
+// wizard, "leave" in the footer (short enough for enter and esc at 60
+// columns), "leave (progress kept)" in the help.
+func (wz *wizard) stepKeys(run key.Binding, prev bool, rest []key.Binding, moves ...key.Binding) kit.Keys {
+	return wz.orderKeys(run, withHelp(wz.keys.Back, "leave"), wz.keys.Back, prev, rest, moves)
+}
+
+// orderKeys is a key map in the order the footer keeps its entries: the
+// step's enter (run, as the step names it), then the ways back, esc
+// (escShort in the footer, escFull in the help) and, with prev, bksp
+// (the previous step), then the scroll while the step's text is cut,
+// the step's own keys (rest), and a list's movement (moves) last.
+func (wz *wizard) orderKeys(run, escShort, escFull key.Binding, prev bool, rest, moves []key.Binding) kit.Keys {
+	k := wz.keys
+	short := []key.Binding{run, escShort}
+	full := []key.Binding{run, escFull}
+	if prev {
+		short, full = append(short, k.Prev), append(full, k.Prev)
 	}
-	return kit.KeysOf(b...)
+	if wz.w != nil && wz.bodyLayout().cut {
+		short, full = append(short, k.scrollKey()), append(full, k.scrollKey())
+	}
+	short = append(append(short, rest...), moves...)
+	full = append(append(full, rest...), moves...)
+	return kit.Keys{Short: short, Full: [][]key.Binding{full}}
 }
 
 // withHelp is b described otherwise (the same keys).
@@ -192,9 +210,9 @@ func (wz *wizard) KeyMap() kit.Keys {
 		if o := w.Result(replsetup.StepAllowList); o.Verdict == replsetup.Fail && len(o.Missing) > 0 {
 			run = withHelp(k.Run, "add to allow list")
 		}
-		return wz.withScroll([]key.Binding{run, k.Recheck, k.Prev, k.Back})
+		return wz.stepKeys(run, true, []key.Binding{k.Recheck})
 	case replsetup.StepBackup:
-		return wz.withScroll([]key.Binding{withHelp(k.Run, "use this backup"), k.Up, k.Down, k.Method, k.Recheck, k.Prev, k.Back})
+		return wz.stepKeys(withHelp(k.Run, "use this backup"), true, []key.Binding{k.Method, k.Recheck}, k.Up, k.Down)
 	case replsetup.StepRestore:
 		run := withHelp(k.Run, "restore (type to confirm)")
 		switch w.Verdict(replsetup.StepRestore) {
@@ -203,15 +221,15 @@ func (wz *wizard) KeyMap() kit.Keys {
 		case replsetup.Waiting:
 			run = withHelp(k.Run, "(restore running)")
 		}
-		return wz.withScroll([]key.Binding{run, k.Recheck, k.Prev, k.Back})
+		return wz.stepKeys(run, true, []key.Binding{k.Recheck})
 	case replsetup.StepChange:
-		return wz.withScroll([]key.Binding{withHelp(k.Run, "call change primary"), k.Method, k.Prev, k.Back})
+		return wz.stepKeys(withHelp(k.Run, "call change primary"), true, []key.Binding{k.Method})
 	case replsetup.StepGrant:
-		return wz.withScroll([]key.Binding{withHelp(k.Run, "run grant on primary"), k.Copy, k.RanIt, k.Recheck, k.Prev, k.Back})
+		return wz.stepKeys(withHelp(k.Run, "run grant on primary"), true, []key.Binding{k.Copy, k.RanIt, k.Recheck})
 	case replsetup.StepStart:
-		return wz.withScroll([]key.Binding{withHelp(k.Run, "start replication"), k.Copy, k.Prev, k.Back})
+		return wz.stepKeys(withHelp(k.Run, "start replication"), true, []key.Binding{k.Copy})
 	}
-	return kit.KeysOf(withHelp(k.Run, "status view"), k.Back)
+	return wz.stepKeys(withHelp(k.Run, "status view"), false, nil)
 }
 
 // chooser is the wizard's pair step: a table of the services, first the
@@ -358,8 +376,9 @@ func (wz *wizard) chooserKeyMap() kit.Keys {
 	if c != nil {
 		t = c.table.Keys
 	}
-	b := []key.Binding{withHelp(wz.keys.Run, role), t.Up, t.Down, t.Filter, wz.keys.Managed, withHelp(wz.keys.Back, "back")}
-	return wz.withScroll(b)
+	k := wz.keys
+	back := withHelp(k.Back, "back") // to the primary's choice, then out
+	return wz.orderKeys(withHelp(k.Run, role), back, back, false, []key.Binding{t.Filter, k.Managed}, []key.Binding{t.Up, t.Down})
 }
 
 // choose is enter in the pair chooser: first the primary, then the
