@@ -1,0 +1,132 @@
+package cli
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/skytui/skytui/api"
+	"github.com/skytui/skytui/api/replsetup"
+	"github.com/skytui/skytui/kit"
+)
+
+// replication start and stop: the sky procedures called on a secondary
+// over SQL, and the end of managed replication (DELETE). A read-only
+// profile refuses each before anything is sent; stop needs --yes.
+
+// replicationAction is what start and stop print.
+type replicationAction struct {
+	Secondary   string `json:"secondary"`
+	SecondaryID string `json:"secondary_id"`
+	Action      string `json:"action"`
+	Message     string `json:"message,omitempty"`
+	Primary     string `json:"primary,omitempty"`
+}
+
+func newReplicationStartCmd(e *env) *cobra.Command {
+	var cf changeFlags
+	return cf.verb(changeOnly, "start SECONDARY",
+		"Start replication on a secondary: CALL sky.start_replication()",
+		`Start replication on SECONDARY: skytui connects to its readwrite port
+with its default credentials (this machine must be in its allow list) and
+calls sky.start_replication(). It resumes where it stopped.
+
+  skytui replication start replica-west`,
+		cobra.ExactArgs(1), func(cmd *cobra.Command, args []string) error {
+			return e.runReplicationSQL(cmd, args[0], &cf, true)
+		})
+}
+
+func newReplicationStopCmd(e *env) *cobra.Command {
+	var cf changeFlags
+	var managed bool
+	cmd := cf.verb(withYes, "stop SECONDARY --yes [--managed]",
+		"Stop replication on a secondary (sky.stop_replication(); --managed ends managed replication); needs --yes",
+		`Stop replication on SECONDARY: CALL sky.stop_replication() on it. Its data
+stays as it is and falls behind until replication is started again
+(skytui replication start).
+
+With --managed, end the managed replication of the replica SECONDARY
+(DELETE .../services/{id}/replication): it no longer follows its primary;
+its data stays. Setting it up again is a new setup.
+
+Both need --yes.
+
+  skytui replication stop replica-west --yes
+  skytui replication stop replica-west --managed --yes`,
+		cobra.ExactArgs(1), func(cmd *cobra.Command, args []string) error {
+			if managed {
+				return e.runEndManaged(cmd, args[0], &cf)
+			}
+			return e.runReplicationSQL(cmd, args[0], &cf, false)
+		})
+	cmd.Flags().BoolVar(&managed, "managed", false, "end managed replication (the API's) instead of calling sky.stop_replication()")
+	return cmd
+}
+
+// runReplicationSQL starts or stops replication over SQL on a secondary.
+func (e *env) runReplicationSQL(cmd *cobra.Command, arg string, cf *changeFlags, start bool) error {
+	what := "replication stop"
+	if start {
+		what = "replication start"
+	}
+	c, s, _, err := e.openService(cmd, serviceOp{what: what, arg: "secondary", cf: cf, yes: !start}, arg)
+	if err != nil {
+		return err
+	}
+	ctx := cmd.Context()
+	if !s.Ready() {
+		return fmt.Errorf("%s %s: %s is %s: the sky procedures answer once it is ready (nothing was sent)", what, s.NameOrID(), s.NameOrID(), api.OrID(s.Status, "unknown"))
+	}
+	msg, err := newEngine(c.client).SetReplication(ctx, replsetup.Pair{SecondaryID: s.ID, SecondaryName: s.Name}, start)
+	if err != nil {
+		if api.StatusOf(err) != 0 {
+			return err
+		}
+		prob, fix := replsetup.SQLFixRetry(err, "secondary", s.NameOrID(), replsetup.StepStart, "run the command again")
+		return &stepError{msg: fmt.Sprintf("%s %s: %s; fix: %s", what, s.NameOrID(), cell(prob), cell(cliWords.Replace(fix))), err: err}
+	}
+	out := replicationAction{Secondary: s.NameOrID(), SecondaryID: s.ID, Action: strings.TrimPrefix(what, "replication "), Message: msg}
+	return c.out.emit(e.stdout, out, actionTable(out))
+}
+
+// runEndManaged ends a replica's managed replication.
+func (e *env) runEndManaged(cmd *cobra.Command, arg string, cf *changeFlags) error {
+	what := "replication stop --managed"
+	c, s, svcs, err := e.openService(cmd, serviceOp{what: what, arg: "replica", cf: cf, yes: true}, arg)
+	if err != nil {
+		return err
+	}
+	ctx := cmd.Context()
+	primary := api.ManagedReplicaOf(s)
+	if primary == "" {
+		return usageErrf("%s: %s is not a managed replica (it reports no primary); nothing was sent", what, s.NameOrID())
+	}
+	for _, x := range svcs {
+		if x.ID == primary {
+			primary = x.NameOrID()
+		}
+	}
+	if err := c.client.EndManagedReplication(ctx, s.ID); err != nil {
+		return sentErr(err, "skytui services get "+kit.ShellQuote(s.NameOrID()))
+	}
+	st := replsetup.DefaultStore()
+	if ps, err := st.Load(c.profile.Name); err == nil {
+		for _, p := range ps.Pairs {
+			if p.SecondaryID == s.ID && p.Managed() {
+				ps.WithoutPair(s.ID)
+				_ = st.Save(c.profile.Name, ps, 0)
+			}
+		}
+	}
+	out := replicationAction{Secondary: s.NameOrID(), SecondaryID: s.ID, Action: "end managed replication", Primary: primary,
+		Message: s.NameOrID() + " no longer replicates from " + primary + "; its data stays"}
+	return c.out.emit(e.stdout, out, actionTable(out))
+}
+
+func actionTable(a replicationAction) *table {
+	t := &table{head: []string{"SECONDARY", "ACTION", "MESSAGE"}}
+	t.add(a.Secondary, a.Action, a.Message)
+	return t
+}
