@@ -5,7 +5,6 @@ package cli
 
 import (
 	"fmt"
-	"os"
 	"regexp"
 	"slices"
 	"strconv"
@@ -98,6 +97,8 @@ func TestBinaryServices(t *testing.T) {
 	so, _ = h.run(0, "services", "credentials", "bin-stage")
 	if r := tableRow(so, "bin-stage"); len(r) != 6 || r[3] != cr["username"] || !regexp.MustCompile(`^\*{8,12}$`).MatchString(r[4]) || r[5] != "on" {
 		t.Errorf("credentials table: %v\n%s", r, so)
+	} else if cr["host"] != r[1] || fmt.Sprint(cr["port"]) != r[2] || cr["ssl_enabled"] != true || cr["service"] != "bin-stage" || cr["service_id"] == "" {
+		t.Errorf("credentials -o json lacks what the table shows (host %s, port %s, SSL %s): %v", r[1], r[2], r[5], cr)
 	}
 	if so, _ = h.exec("", 0, "services", "credentials", "bin-stage", "--show-password"); !strings.Contains(so, pw) {
 		t.Errorf("--show-password:\n%s", so)
@@ -202,17 +203,35 @@ func TestBinaryServices(t *testing.T) {
 	}
 
 	// delete: the name typed as in the UI, --yes, read-only; --wait until gone
-	h.refused("services delete needs --confirm with the target service's exact name", "services", "delete", "bin-stage", "--yes")
+	h.refused("services delete needs --confirm with the target service's exact name: pass --confirm bin-stage (nothing was sent)", "services", "delete", "bin-stage", "--yes")
+	h.refused("services delete needs --confirm with the target service's exact name: pass --confirm bin-stage (nothing was sent)", "services", "delete", h.serviceID("bin-stage"), "--yes")
 	h.refused(`--confirm "bin" does not match the target service's name: pass --confirm bin-stage`, "services", "delete", "bin-stage", "--yes", "--confirm", "bin")
 	h.refused("services delete is destructive: pass --yes", "services", "delete", "bin-stage", "--confirm", "bin-stage")
 	h.refused("profile audit is read-only: services delete refused", "services", "delete", "bin-stage", "--yes", "--confirm", "bin-stage", "--profile", "audit")
-	if s := jsonOf[map[string]any](t, first(h.run(0, append([]string{"services", "delete", "bin-stage", "--yes", "--confirm", "bin-stage", "--wait", "-o", "json"}, binPoll...)...))); s["status"] != "deleted" || s["name"] != "bin-stage" {
-		t.Errorf("delete --wait: %v", s)
+	deleted := jsonOf[map[string]any](t, first(h.run(0, append([]string{"services", "delete", "bin-stage", "--yes", "--confirm", "bin-stage", "--wait", "-o", "json"}, binPoll...)...)))
+	if deleted["status"] != "deleted" || deleted["name"] != "bin-stage" {
+		t.Errorf("delete --wait: %v", deleted)
 	}
 	h.fails(exitNotFound, `no service named "bin-stage"`, "services", "get", "bin-stage")
 	if n := h.sent("DELETE", `/provisioning/v1/services/[a-z0-9]+`); n != 1 {
 		t.Errorf("%d deletes sent, want 1", n)
 	}
+	// waiting for a service already gone (a quick delete without --wait)
+	// is done: deleted, exit 0, by name and by ID; a name never listed
+	// says it may never have existed; any other state is still not found
+	so, se := h.run(0, "wait", "service", "bin-stage", "--for", "deleted")
+	if r := tableRow(so, "bin-stage"); len(r) < 3 || r[2] != "deleted" || se != "skytui: bin-stage: not in the listing: deleted, or never created under that name\n" {
+		t.Errorf("wait --for deleted of a service already gone:\n%s%s", so, se)
+	}
+	id, _ := deleted["id"].(string)
+	so, se = h.run(0, "wait", "service", id, "--for", "deleted", "-o", "json")
+	if d := jsonOf[map[string]any](t, so); d["id"] != id || d["status"] != "deleted" || se != "skytui: "+id+": not in the listing, and reading it answers 404: deleted\n" {
+		t.Errorf("wait --for deleted by ID: %v\n%s", d, se)
+	}
+	if _, se = h.run(0, "wait", "service", "never-was", "--for", "deleted"); !strings.Contains(se, "never-was: not in the listing: deleted, or never created under that name") {
+		t.Errorf("wait --for deleted of a name never listed: %s", se)
+	}
+	h.fails(exitNotFound, `no service named "bin-stage"`, "wait", "service", "bin-stage", "--for", "ready")
 
 	// completion: the scripts, and service names from the API
 	for shell, want := range map[string]string{"bash": "__start_skytui", "zsh": "#compdef skytui", "fish": "complete -c skytui"} {
@@ -408,13 +427,7 @@ func TestBinaryBackups(t *testing.T) {
 // is in no output, argv or request log.
 func TestBinaryBackupToOwnBucket(t *testing.T) {
 	h := startBinSandbox(t, "--time-scale", "3000")
-	h.env = append(h.env, "SKYTUI_SECRETS_BACKEND=keyctl")
-	if _, err := os.Stat("/proc/keys"); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("no kernel keyring for the bucket credentials: %v", err)
-		}
-		t.Skipf("no kernel keyring: %v", err)
-	}
+	h.useKeyring()
 	secret := "binS3secret/" + h.key[len(h.key)-20:]
 	h.secret(secret)
 	name := "bin-" + h.key[len(h.key)-8:]
@@ -521,7 +534,7 @@ func TestBinaryRestores(t *testing.T) {
 	h.unsent(exitUsage, "Across providers", "restores", "create", "--service", sandbox.DemoStaging, "--backup", key, "--yes", "--confirm", sandbox.DemoStaging)
 	h.refused("profile audit is read-only: restores create refused, nothing was sent", create(append([]string{"--backup", key, "--profile", "audit"}, confirmed...)...)...)
 	h.refused("--read-only: restores create refused", create(append([]string{"--backup", key, "--read-only"}, confirmed...)...)...)
-	h.refused("needs --confirm with the target service's exact name", create("--backup", key, "--yes")...)
+	h.refused("a restore needs --confirm with the target service's exact name: pass --confirm replica-west (nothing was sent)", create("--backup", key, "--yes")...)
 	h.refused("pass --confirm replica-west", create("--backup", key, "--yes", "--confirm", "Replica-West")...)
 	h.refused("pass --yes", create("--backup", key, "--confirm", sandbox.DemoReplica)...)
 
@@ -567,7 +580,7 @@ func TestBinaryRestoreRunning(t *testing.T) {
 	h.fails(exitFailed, "409", "services", "delete", sandbox.DemoReplica, "--yes", "--confirm", sandbox.DemoReplica)
 
 	h.refused("restores delete is destructive: pass --yes", "restores", "delete", id, "--confirm", sandbox.DemoReplica)
-	h.refused("restores delete needs --confirm with the target service's exact name", "restores", "delete", id, "--yes")
+	h.refused("restores delete needs --confirm with the target service's exact name: pass --confirm replica-west (nothing was sent)", "restores", "delete", id, "--yes")
 	h.refused("pass --confirm replica-west", "restores", "delete", id, "--yes", "--confirm", sandbox.DemoOrders)
 	h.refused("profile audit is read-only: restores delete refused", "restores", "delete", id, "--yes", "--confirm", sandbox.DemoReplica, "--profile", "audit")
 	h.fails(exitNotFound, "404", "restores", "delete", "999", "--yes", "--confirm", sandbox.DemoReplica)

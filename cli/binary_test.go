@@ -390,7 +390,7 @@ func TestBinaryScripts(t *testing.T) {
 			newest, start = b["id"].(string), s
 		}
 	}
-	h.refused("needs --confirm", "restores", "create", "--service", sandbox.DemoReplica, "--backup", newest, "--yes")
+	h.refused("a restore needs --confirm with the target service's exact name: pass --confirm replica-west (nothing was sent)", "restores", "create", "--service", sandbox.DemoReplica, "--backup", newest, "--yes")
 	h.refused(`--confirm "replica" does not match the target service's name: pass --confirm replica-west`,
 		"restores", "create", "--service", sandbox.DemoReplica, "--backup", newest, "--yes", "--confirm", "replica")
 	h.refused("pass --yes", "restores", "create", "--service", sandbox.DemoReplica, "--backup", newest, "--confirm", sandbox.DemoReplica)

@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/skytui/skytui/api"
+	"github.com/skytui/skytui/forms/restoreform"
 	"github.com/skytui/skytui/kit"
 )
 
@@ -127,6 +128,57 @@ func serviceNames(svcs []api.Service) map[string]string {
 		m[s.ID] = s.Name
 	}
 	return m
+}
+
+// nameServiceIDs names in s each service of svcs that s names by its ID
+// alone: "replicates from dbtaf85489797" becomes "replicates from
+// orders-prod (dbtaf85489797)". An ID inside a longer word (a backup key,
+// a host name) or already after its name is left as it is.
+func nameServiceIDs(s string, svcs []api.Service) string {
+	for _, svc := range svcs {
+		if svc.ID == "" || svc.Name == "" || svc.Name == svc.ID {
+			continue
+		}
+		named := svc.Name + " (" + svc.ID + ")"
+		var b strings.Builder
+		rest := s
+		for {
+			i := strings.Index(rest, svc.ID)
+			if i < 0 {
+				b.WriteString(rest)
+				break
+			}
+			before, after := rest[:i], rest[i+len(svc.ID):]
+			b.WriteString(before)
+			if idAlone(b.String(), after) && !strings.HasSuffix(b.String(), svc.Name+" (") {
+				b.WriteString(named)
+			} else {
+				b.WriteString(svc.ID)
+			}
+			rest = after
+		}
+		s = b.String()
+	}
+	return s
+}
+
+// idAlone reports whether an ID between before and after stands as a word
+// of its own: after a space, a bracket or a quote (or at the start), and
+// before a space, a bracket, a quote, a comma or semicolon, or a colon or
+// full stop that ends a clause (or at the end).
+func idAlone(before, after string) bool {
+	if before != "" && !strings.ContainsAny(before[len(before)-1:], " (\"'") {
+		return false
+	}
+	switch {
+	case after == "":
+		return true
+	case strings.ContainsAny(after[:1], " ),;\"'"):
+		return true
+	case strings.ContainsAny(after[:1], ":."):
+		return len(after) == 1 || after[1] == ' '
+	}
+	return false
 }
 
 func nameOf(names map[string]string, id, given string) string {
@@ -427,12 +479,24 @@ func restoresTable(restores []api.Restore, names map[string]string) *table {
 		wideHead: []string{"MESSAGE", "TYPE"},
 	}
 	for _, r := range restores {
-		source := r.Bucket
-		if r.Key != "" {
-			source = api.ShortKey(r.Key)
-		}
-		t.add(idText(int64(r.ID)), nameOf(names, r.ServiceID, r.ServiceName), r.Status, apiTime(r.CreatedAt), source,
+		t.add(idText(int64(r.ID)), nameOf(names, r.ServiceID, r.ServiceName), r.Status, apiTime(r.CreatedAt), restoreSourceText(r),
 			r.Message, r.Type)
 	}
 	return t
+}
+
+// restoreSourceText is a restore's source as the table shows it: a
+// managed backup by its short key (as `backups list` shows it), a file in
+// a bucket whole (gs://acme-exports/orders/dump.sql.gz), anything else as
+// the API gave it. Nothing else is shortened.
+func restoreSourceText(r api.Restore) string {
+	switch {
+	case restoreform.KeyService(r.Key) != "":
+		return api.ShortKey(r.Key)
+	case r.Bucket != "" && r.Key != "":
+		return strings.TrimSuffix(r.Bucket, "/") + "/" + strings.TrimPrefix(r.Key, "/")
+	case r.Bucket != "":
+		return r.Bucket
+	}
+	return r.Key
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/skytui/skytui/api"
 	"github.com/skytui/skytui/keystore"
 	"github.com/skytui/skytui/kit"
 	"github.com/skytui/skytui/sandbox"
@@ -347,5 +348,53 @@ func TestScriptHelpNamesEveryExitStatus(t *testing.T) {
 	}
 	if n := walk(newRootCmd(h.newEnv("", io.Discard, io.Discard))); n < 20 {
 		t.Errorf("only %d commands list the exit statuses", n)
+	}
+}
+
+// TestRestoreSourceText: the SOURCE cell of a restore: a managed backup by
+// its short key, a file in your own bucket whole, anything else as given,
+// in the table and its wide form.
+func TestRestoreSourceText(t *testing.T) {
+	managed := "93b2de1fa976e6e2f3338ae61943d363:dbtzf07546771:dbtzf07546771-mdb-ms-0"
+	for _, c := range []struct {
+		r    api.Restore
+		want string
+	}{
+		{api.Restore{Bucket: "https://skysqlbackupswesteurope.blob.core.windows.net/dbtzf07546771/", Key: managed}, "93b2de1fa976"},
+		{api.Restore{Bucket: "gs://acme-exports/", Key: "orders/dump.sql.gz"}, "gs://acme-exports/orders/dump.sql.gz"},
+		{api.Restore{Bucket: "s3://acme-exports", Key: "/nightly/2026-11-23/orders-prod.sql.gz"}, "s3://acme-exports/nightly/2026-11-23/orders-prod.sql.gz"},
+		{api.Restore{Bucket: "gs://acme-exports/"}, "gs://acme-exports/"},
+		{api.Restore{Key: "backup-7f3e9a21c4d8b6e0"}, "backup-7f3e9a21c4d8b6e0"},
+	} {
+		for _, wide := range []bool{false, true} {
+			c.r.ID, c.r.ServiceID, c.r.Status = 3, "dbtzf07546771", "Running"
+			var b bytes.Buffer
+			if err := restoresTable([]api.Restore{c.r}, map[string]string{"dbtzf07546771": "staging-eu"}).write(&b, wide, true); err != nil {
+				t.Fatal(err)
+			}
+			if f := strings.Fields(b.String()); len(f) < 5 || f[4] != c.want {
+				t.Errorf("bucket %q key %q (wide %v): SOURCE %v, want %s", c.r.Bucket, c.r.Key, wide, f, c.want)
+			}
+		}
+	}
+}
+
+// TestNameServiceIDs: a service an engine's text names by ID alone is
+// named "name (ID)"; an ID inside a key or a host name, or already after
+// its name, is left alone.
+func TestNameServiceIDs(t *testing.T) {
+	svcs := []api.Service{{ID: "dbtaf85489797", Name: "orders-prod"}, {ID: "dbtaf93155232", Name: "replica-west"}, {ID: "dbtgf00000001"}}
+	for in, want := range map[string]string{
+		"replica-west already replicates from dbtaf85489797: end that replication first": "replica-west already replicates from orders-prod (dbtaf85489797): end that replication first",
+		"service dbtaf93155232 already replicates from dbtaf85489797":                    "service replica-west (dbtaf93155232) already replicates from orders-prod (dbtaf85489797)",
+		"from dbtaf85489797.":                                     "from orders-prod (dbtaf85489797).",
+		"orders-prod (dbtaf85489797) is ready":                    "orders-prod (dbtaf85489797) is ready",
+		"host dbtaf85489797.sandbox.localhost":                    "host dbtaf85489797.sandbox.localhost",
+		"backup cf29:dbtaf85489797:dbtaf85489797-mdb-ms-0":        "backup cf29:dbtaf85489797:dbtaf85489797-mdb-ms-0",
+		"xdbtaf85489797 and dbtaf85489797x and dbtgf00000001 too": "xdbtaf85489797 and dbtaf85489797x and dbtgf00000001 too",
+	} {
+		if got := nameServiceIDs(in, svcs); got != want {
+			t.Errorf("%q\n got %q\nwant %q", in, got, want)
+		}
 	}
 }

@@ -58,7 +58,7 @@ func TestChangeServicesRefusedWhilePending(t *testing.T) {
 
 func TestChangeServicesDelete(t *testing.T) {
 	h, sb := newChangeHarness(t)
-	h.fails(exitRefused, "skytui: services delete needs --confirm", h.live("services", "delete", sandbox.DemoLegacy, "--yes")...)
+	h.fails(exitRefused, "skytui: services delete needs --confirm with the target service's exact name: pass --confirm legacy-batch (nothing was sent)", h.live("services", "delete", sandbox.DemoLegacy, "--yes")...)
 	h.fails(exitRefused, "skytui: services delete is destructive: pass --yes", h.live("services", "delete", sandbox.DemoLegacy, "--confirm", sandbox.DemoLegacy)...)
 	h.fails(exitRefused, `skytui: services delete: --confirm "legacy" does not match the target service's name: pass --confirm legacy-batch`,
 		h.live("services", "delete", sandbox.DemoLegacy, "--yes", "--confirm", "legacy")...)

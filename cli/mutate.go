@@ -14,6 +14,7 @@ import (
 
 	"github.com/skytui/skytui/api"
 	"github.com/skytui/skytui/keystore"
+	"github.com/skytui/skytui/kit"
 )
 
 // The commands that change the account, for scripts and runbooks. They
@@ -199,18 +200,17 @@ func needYes(c *changeFlags, what string) error {
 	return nil
 }
 
-// needConfirm refuses a change whose --confirm is missing (before anything
-// is sent) or does not match the target's exact name.
+// needConfirm refuses a change to target whose --confirm is missing or
+// does not match target's exact name, saying what to pass. It is asked
+// once the target is read (a read sends no change), so the refusal names
+// it.
 func needConfirm(c *changeFlags, what string, target *api.Service) error {
-	if target == nil {
-		if strings.TrimSpace(c.confirm) == "" {
-			return refusedErrf("%s needs --confirm with the target service's exact name (nothing was sent)", what)
-		}
-		return nil
-	}
 	name := target.NameOrID()
-	if c.confirm != name {
-		return refusedErrf("%s: --confirm %q does not match the target service's name: pass --confirm %s (nothing was sent)", what, c.confirm, name)
+	switch {
+	case strings.TrimSpace(c.confirm) == "":
+		return refusedErrf("%s needs --confirm with the target service's exact name: pass --confirm %s (nothing was sent)", what, kit.ShellQuote(name))
+	case c.confirm != name:
+		return refusedErrf("%s: --confirm %q does not match the target service's name: pass --confirm %s (nothing was sent)", what, c.confirm, kit.ShellQuote(name))
 	}
 	return nil
 }
@@ -303,15 +303,11 @@ type serviceOp struct {
 
 // openService checks the argument, opens the profile (openRead, or
 // openChange: a read-only profile is refused before --yes and --confirm
-// are asked) and finds the service by name or ID, with the listing.
+// are asked) and finds the service by name or ID, with the listing; then
+// --confirm is asked, naming the service.
 func (e *env) openService(cmd *cobra.Command, op serviceOp, arg string) (*changeSession, *api.Service, []api.Service, error) {
 	if err := checkServiceArg(op.arg, arg); err != nil {
 		return nil, nil, nil, err
-	}
-	if op.confirm && strings.TrimSpace(op.cf.confirm) == "" {
-		if err := needConfirm(op.cf, op.what, nil); err != nil {
-			return nil, nil, nil, err
-		}
 	}
 	var c *changeSession
 	var err error

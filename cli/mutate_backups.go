@@ -266,7 +266,12 @@ func (e *env) createRestore(cmd *cobra.Command, cf *changeFlags, service string,
 	if err := needYes(cf, "a restore (it stops the target and erases all its data)"); err != nil {
 		return err
 	}
-	if err := needConfirm(cf, "a restore", nil); err != nil {
+	ctx := cmd.Context()
+	target, svcs, err := c.serviceByArg(cmd, "--service", service)
+	if err != nil {
+		return err
+	}
+	if err := needConfirm(cf, "a restore", target); err != nil {
 		return err
 	}
 	// the secrets are read before anything is sent
@@ -285,14 +290,6 @@ func (e *env) createRestore(cmd *cobra.Command, cf *changeFlags, service string,
 				return usageErrf("--encryption-key %s: %v (nothing was sent)", src.encKeyName, err)
 			}
 		}
-	}
-	ctx := cmd.Context()
-	target, svcs, err := c.serviceByArg(cmd, "--service", service)
-	if err != nil {
-		return err
-	}
-	if err := needConfirm(cf, "a restore", target); err != nil {
-		return err
 	}
 	var req api.RestoreRequest
 	switch {
@@ -437,9 +434,6 @@ needs --yes and --confirm with the target service's exact name.`,
 			const what = "restores delete"
 			c, id, err := e.openRecord(cmd, args[0], parseRestoreID, &cf, what)
 			if err != nil {
-				return err
-			}
-			if err := needConfirm(&cf, what, nil); err != nil {
 				return err
 			}
 			ctx := cmd.Context()

@@ -267,14 +267,30 @@ func wideAllow(cf *changeFlags, what, act string, entries []api.AllowListEntry) 
 	return nil
 }
 
+// credentialsRecord is what `services credentials -o json` prints: what
+// the table shows, a client's connection settings (the host, else the
+// service's FQDN; the readwrite port; whether SSL is on), with the
+// password in clear.
+type credentialsRecord struct {
+	Service    string `json:"service"`
+	ServiceID  string `json:"service_id"`
+	Host       string `json:"host"`
+	Port       int    `json:"port,omitempty"`
+	Username   string `json:"username"`
+	Password   string `json:"password"`
+	SSLEnabled bool   `json:"ssl_enabled"`
+}
+
 func newServicesCredentialsCmd(e *env) *cobra.Command {
 	var show bool
 	cmd := verb("credentials SERVICE",
 		"Read a ready service's default username and password (masked unless --show-password)",
-		`Read a ready service's default credentials: host, port, username and
-password. The password is masked unless --show-password. -o json carries
-the password in clear, so it is written only when standard output is not
-a terminal (a pipe, a file) or with --show-password:
+		`Read a ready service's default credentials: host, port, username,
+password and whether SSL is on. The password is masked unless
+--show-password. -o json (service, service_id, host, port, username,
+password, ssl_enabled) carries the password in clear, so it is written
+only when standard output is not a terminal (a pipe, a file) or with
+--show-password:
 
   PW=$(skytui services credentials orders-prod -o json | jq -r .password)`,
 		cobra.ExactArgs(1), func(cmd *cobra.Command, args []string) error {
@@ -314,7 +330,9 @@ a terminal (a pipe, a file) or with --show-password:
 			}
 			t := &table{head: []string{"SERVICE", "HOST", "PORT", "USERNAME", "PASSWORD", "SSL"}}
 			t.add(s.NameOrID(), host, port, cr.Username, pw, ssl)
-			return c.out.emit(e.stdout, cr, t)
+			rec := credentialsRecord{Service: s.Name, ServiceID: s.ID, Host: host, Port: s.ReadWritePort(),
+				Username: cr.Username, Password: cr.Password, SSLEnabled: s.SSLEnabled}
+			return c.out.emit(e.stdout, rec, t)
 		})
 	cmd.Flags().BoolVar(&show, "show-password", false, "show the password in clear")
 	return cmd

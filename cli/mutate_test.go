@@ -318,7 +318,7 @@ func TestChangeRestores(t *testing.T) {
 
 	// confirmations: refused, nothing sent
 	h.fails(exitRefused, "skytui: a restore (it stops the target and erases all its data) is destructive: pass --yes", h.live(base...)...)
-	h.fails(exitRefused, "skytui: a restore needs --confirm with the target service's exact name (nothing was sent)", h.live(append(base, "--yes")...)...)
+	h.fails(exitRefused, "skytui: a restore needs --confirm with the target service's exact name: pass --confirm replica-west (nothing was sent)", h.live(append(base, "--yes")...)...)
 	h.fails(exitRefused, `skytui: a restore: --confirm "orders-prod" does not match the target service's name: pass --confirm replica-west (nothing was sent)`,
 		h.live(append(base, "--yes", "--confirm", sandbox.DemoOrders)...)...)
 	h.fails(exitRefused, `skytui: a restore: --confirm "Replica-West" does not match`, h.live(append(base, "--yes", "--confirm", "Replica-West")...)...)

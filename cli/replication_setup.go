@@ -130,14 +130,19 @@ func (e *env) runReplicationSetup(cmd *cobra.Command, secondary string, f *setup
 		return err
 	}
 	what := "replication setup"
-	c, err := e.openDestructive(cmd, &f.cf, what)
+	var c *changeSession
+	var err error
+	if f.managed {
+		// managed replication erases nothing: --yes confirms what it
+		// changes, said in the refusal
+		if c, err = e.openChange(cmd, &f.cf, what); err == nil && !f.cf.yes {
+			err = refusedErrf("replication setup --managed: %s; pass --yes to make that change (nothing was sent)", managedChange(secondary, f.primary, f.mode))
+		}
+	} else {
+		c, err = e.openDestructive(cmd, &f.cf, what)
+	}
 	if err != nil {
 		return err
-	}
-	if !f.managed {
-		if err := needConfirm(&f.cf, what, nil); err != nil {
-			return err
-		}
 	}
 	ctx := cmd.Context()
 	pri, svcs, err := c.serviceByArg(cmd, "--primary", f.primary)
@@ -153,7 +158,7 @@ func (e *env) runReplicationSetup(cmd *cobra.Command, secondary string, f *setup
 			return err
 		}
 	}
-	r := &setupRun{e: e, c: c, f: f, eng: newEngine(c.client), pri: pri, sec: sec,
+	r := &setupRun{e: e, c: c, f: f, eng: newEngine(c.client), pri: pri, sec: sec, svcs: svcs,
 		report: setupReport{Primary: pri.NameOrID(), PrimaryID: pri.ID, Secondary: sec.NameOrID(), SecondaryID: sec.ID}}
 	r.steps = r.eng
 	if e.setupSteps != nil {
@@ -163,6 +168,15 @@ func (e *env) runReplicationSetup(cmd *cobra.Command, secondary string, f *setup
 		return r.managed(ctx)
 	}
 	return r.sky(ctx)
+}
+
+// managedChange says what managed replication of secondary from primary
+// in mode changes: which service follows which. It erases nothing.
+func managedChange(secondary, primary, mode string) string {
+	if mode == api.ReplicationBi {
+		return fmt.Sprintf("%s and %s start replicating from each other (bi-directional managed replication); nothing is erased", secondary, primary)
+	}
+	return fmt.Sprintf("%s starts replicating from %s (uni-directional managed replication); nothing is erased", secondary, primary)
 }
 
 // newEngine is the replication engine on a command's client: the API,
@@ -195,6 +209,7 @@ type setupRun struct {
 	eng      *replsetup.Engine
 	steps    setupSteps
 	pri, sec *api.Service
+	svcs     []api.Service     // the listing: the services a text names by ID
 	w        *replsetup.Wizard // the sky procedures' setup
 	report   setupReport
 }
@@ -225,9 +240,10 @@ var cliWordPairs = []string{
 var cliWords = strings.NewReplacer(cliWordPairs...)
 
 // text is an engine's text as the command line prints it: in its words,
-// on one line, without the replication password.
+// on one line, a service it names by ID named "name (ID)", without the
+// replication password.
 func (r *setupRun) text(s string) string {
-	s = cell(cliWords.Replace(s))
+	s = nameServiceIDs(cell(cliWords.Replace(s)), r.svcs)
 	if r.w != nil {
 		s = redactGrant(s, r.w.Grant)
 	}

@@ -65,9 +65,9 @@ func TestReplicationSetupRefusals(t *testing.T) {
 		{exitUsage, "skytui: --backup is for the sky procedures' setup", setupArgs(h, "--managed", "--mode", "uni-directional", "--backup", "abc", "--yes")},
 		{exitUsage, "skytui: --mode is for --managed replication", setupArgs(h, "--mode", "uni-directional", "--yes")},
 		{exitRefused, "skytui: replication setup is destructive: pass --yes", setupArgs(h, "--confirm", sandbox.DemoReplica)},
-		{exitRefused, "skytui: replication setup needs --confirm with the target service's exact name", setupArgs(h, "--yes")},
+		{exitRefused, "skytui: replication setup needs --confirm with the target service's exact name: pass --confirm replica-west (nothing was sent)", setupArgs(h, "--yes")},
 		{exitRefused, `skytui: replication setup: --confirm "replica" does not match the target service's name: pass --confirm replica-west`, setupArgs(h, "--yes", "--confirm", "replica")},
-		{exitRefused, "skytui: replication setup is destructive: pass --yes", setupArgs(h, "--managed", "--mode", "bi-directional")},
+		{exitRefused, "skytui: replication setup --managed: replica-west and orders-prod start replicating from each other (bi-directional managed replication); nothing is erased; pass --yes to make that change (nothing was sent)", setupArgs(h, "--managed", "--mode", "bi-directional")},
 		{exitRefused, "skytui: replication stop is destructive: pass --yes", h.live("replication", "stop", sandbox.DemoReplica)},
 		{exitRefused, "skytui: replication stop --managed is destructive: pass --yes", h.live("replication", "stop", sandbox.DemoReplica, "--managed")},
 		{exitRefused, "skytui: --read-only: replication start refused, nothing was sent", h.live("replication", "start", sandbox.DemoReplica, "--read-only")},
@@ -210,7 +210,7 @@ func TestReplicationSetupManaged(t *testing.T) {
 		t.Fatalf("status of the managed pair: %+v", rs)
 	}
 	stdout, stderr, code = h.script(h.live("replication", "setup", sandbox.DemoReplica, "--primary", sandbox.DemoOrders, "--managed", "--mode", "uni-directional", "--yes")...)
-	if code != exitFailed || stdout != "" || !strings.Contains(stderr, "skytui: replication setup stopped at step 0 (pair): replica-west already replicates from "+ordersID) {
+	if code != exitFailed || stdout != "" || !strings.Contains(stderr, "skytui: replication setup stopped at step 0 (pair): replica-west already replicates from orders-prod ("+ordersID+"): end that replication first") {
 		t.Errorf("set up twice: exit %d\n%s", code, stderr)
 	}
 
@@ -338,6 +338,7 @@ func TestBinaryReplication(t *testing.T) {
 	h.refused("profile audit is read-only: replication setup refused, nothing was sent",
 		append(setup, "--yes", "--confirm", sandbox.DemoReplica, "--profile", "audit")...)
 	h.refused("replication setup is destructive: pass --yes", append(setup, "--confirm", sandbox.DemoReplica)...)
+	h.refused("replication setup needs --confirm with the target service's exact name: pass --confirm replica-west (nothing was sent)", append(setup, "--yes")...)
 	h.unsent(exitUsage, "--mode (replication_type)", append(setup, "--managed", "--mode", "both", "--yes")...)
 
 	// without --allow-list it stops at step 1 with the fix, nothing restored
@@ -376,10 +377,17 @@ func TestBinaryReplication(t *testing.T) {
 	// managed: one request, the replica reports its primary, ended with --yes
 	managed := []string{"replication", "setup", sandbox.DemoAnalytics, "--primary", sandbox.DemoServerless, "--managed", "--mode", "uni-directional"}
 	h.refused("profile audit is read-only: replication setup refused", append(managed, "--yes", "--profile", "audit")...)
+	// it erases nothing: --yes confirms what it changes, and the refusal says what
+	if se := h.fails(exitRefused, "replication setup --managed: analytics-gcp starts replicating from dev-serverless (uni-directional managed replication); nothing is erased; pass --yes to make that change (nothing was sent)", managed...); strings.Contains(se, "destructive") {
+		t.Errorf("managed replication called destructive: %s", se)
+	}
 	so, _ = h.run(0, append(managed, "--yes")...)
 	if r := tableRow(so, sandbox.DemoServerless); len(r) != 4 || r[1] != sandbox.DemoAnalytics || r[2] != "uni-directional" || r[3] != "managed" {
 		t.Errorf("managed setup: %v\n%s", r, so)
 	}
+	// a second setup is refused naming the primary it replicates from
+	serverlessID := h.serviceID(sandbox.DemoServerless)
+	h.unsent(exitFailed, "replication setup stopped at step 0 (pair): analytics-gcp already replicates from dev-serverless ("+serverlessID+"): end that replication first", append(managed, "--yes")...)
 	if n := h.sent("POST", "/provisioning/v1/services/[a-z0-9]+/replication"); n != 1 {
 		t.Errorf("%d managed replication POSTs, want 1", n)
 	}

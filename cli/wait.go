@@ -248,6 +248,9 @@ func newWaitCmd(e *env) *cobra.Command {
   skytui wait restore 12 --timeout 2h
 
 A failed end state exits 1; so does the timeout (the operation goes on).
+--for deleted of a service already gone is done at once (exit 0): by ID
+when reading it answers 404, by name when the listing does not hold it
+(stderr says so: a name never created reads the same).
 Progress goes to stderr when it is a terminal; otherwise waiting is quiet.` + scriptHelpTail
 
 	var sf changeFlags
@@ -258,7 +261,21 @@ Progress goes to stderr when it is a terminal; otherwise waiting is quiet.` + sc
 		default:
 			return usageErrf("--for %q: must be ready, stopped or deleted", want)
 		}
-		c, s, err := e.readService(cmd, "service", args[0])
+		if err := checkServiceArg("service", args[0]); err != nil {
+			return err
+		}
+		c, err := e.openRead(cmd)
+		if err != nil {
+			return err
+		}
+		s, _, err := c.serviceByArg(cmd, "service", args[0])
+		if want == forDeleted && exitCode(err) == exitNotFound {
+			// gone before the wait began: the state asked for is reached
+			// (a delete without --wait that was quick)
+			if s, err = e.goneAlready(cmd.Context(), c, args[0]); err != nil || s == nil {
+				return err
+			}
+		}
 		if err != nil {
 			return err
 		}
@@ -291,6 +308,37 @@ func (c *changeSession) emitRestore(ctx context.Context, e *env, r *api.Restore)
 		}
 	}
 	return c.out.emit(e.stdout, r, restoresTable([]api.Restore{*r}, names))
+}
+
+// goneAlready answers `wait service ARG --for deleted` for a service the
+// listing does not hold. An ID is read: a 404 is deleted; a service the
+// read still finds is returned, to be followed. A name is taken as
+// deleted, the message saying it was not listed and may never have been
+// created (a name followed until it went prints no such line). Deleted
+// is said on stderr and printed as a record with the status deleted
+// (nil).
+func (e *env) goneAlready(ctx context.Context, c *changeSession, arg string) (*api.Service, error) {
+	gone := &api.Service{Name: arg, Status: forDeleted}
+	why := "not in the listing: deleted, or never created under that name"
+	if api.ValidateServiceID(arg) == nil {
+		s, err := c.client.GetService(ctx, arg)
+		switch {
+		case err == nil:
+			return s, nil
+		case !api.IsNotFound(err):
+			return nil, err
+		}
+		gone = &api.Service{ID: arg, Status: forDeleted}
+		why = "not in the listing, and reading it answers 404: deleted"
+	}
+	fmt.Fprintf(e.stderr, "skytui: %s: %s\n", arg, api.CleanText(why))
+	rec := map[string]string{"status": forDeleted} // what is known: no record was read
+	if gone.ID != "" {
+		rec["id"] = gone.ID
+	} else {
+		rec["name"] = gone.Name
+	}
+	return nil, c.out.emit(e.stdout, rec, servicesTable([]api.Service{*gone}))
 }
 
 // followService waits for s to reach want and prints it; a service that is
