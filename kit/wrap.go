@@ -11,27 +11,43 @@ import (
 const nbHyphen = "\u2011"
 
 // Wrap wraps s to limit cells at spaces (and at the other breakpoints
-// given), never inside a hyphenated name that fits on a line: orders-prod,
-// replica-west and s3://acme-db-exports stay whole (ansi.Wrap alone breaks
-// at every hyphen). A longer word still breaks at its hyphens, or is cut.
+// given, a path's slashes), never inside a word that fits on a line: a
+// hyphenated name (orders-prod, replica-west; ansi.Wrap alone breaks at
+// every hyphen) or a path (gs://my-bucket/qa, never "gs://" at the end of
+// one line and the rest on the next) moves to the next line whole. Only a
+// word longer than a line breaks, at those breakpoints or its hyphens, or
+// is cut.
 func Wrap(s string, limit int, breakpoints ...string) string {
 	bp := " "
 	if len(breakpoints) > 0 {
 		bp = strings.Join(breakpoints, "")
 	}
-	if !strings.Contains(s, "-") {
-		return ansi.Wrap(s, limit, bp)
+	// in a word that fits on a line, each breakpoint but the space (and
+	// the hyphen) is a same-width rune no line breaks at, put back after
+	var keep, back []string
+	for i, r := range strings.ReplaceAll(bp, " ", "") + "-" {
+		ph := string(rune(0xE000 + i)) // private use: one cell, no break
+		if r == '-' {
+			ph = nbHyphen
+		}
+		keep = append(keep, string(r), ph)
+		back = append(back, ph, string(r))
 	}
-	words := strings.FieldsFunc(s, func(r rune) bool { return strings.ContainsRune(bp, r) || r == '\n' })
+	protect := strings.NewReplacer(keep...)
+	words := strings.FieldsFunc(s, func(r rune) bool { return r == ' ' || r == '\n' })
 	pairs := make([]string, 0, 2*len(words))
 	for _, w := range words {
-		// a hyphen inside a word, not a dash standing alone or at an end
-		if strings.Contains(strings.Trim(w, "-"), "-") && ansi.StringWidth(w) <= limit {
-			pairs = append(pairs, w, strings.ReplaceAll(w, "-", nbHyphen))
+		if ansi.StringWidth(w) <= limit {
+			if p := protect.Replace(w); p != w {
+				pairs = append(pairs, w, p)
+			}
 		}
 	}
-	kept := strings.NewReplacer(pairs...).Replace(s)
-	return strings.ReplaceAll(ansi.Wrap(kept, limit, bp), nbHyphen, "-")
+	kept := s
+	if len(pairs) > 0 {
+		kept = strings.NewReplacer(pairs...).Replace(s)
+	}
+	return strings.NewReplacer(back...).Replace(ansi.Wrap(kept, limit, bp))
 }
 
 // Count is n with the word that goes with it: "1 entry", "3 entries".

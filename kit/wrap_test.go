@@ -31,3 +31,23 @@ func TestWrapKeepsHyphenatedNamesWhole(t *testing.T) {
 		t.Fatalf("breakpoints: %q", got)
 	}
 }
+
+// TestWrapMovesAPathWhole: with the slash as a breakpoint, a path that
+// fits on a line moves there whole ("gs://" was left at the end of a line
+// and "my-bucket/qa" went on the next); only a path longer than a line
+// breaks, at its slashes.
+func TestWrapMovesAPathWhole(t *testing.T) {
+	got := Wrap("Delete the schedule that writes to gs://my-bucket/qa every night?", 40, " ,/")
+	if !strings.Contains(got, "\ngs://my-bucket/qa every night?") {
+		t.Errorf("the path is not whole on its line:\n%s", got)
+	}
+	long := Wrap("to s3://acme-db-exports/orders/2026/11/nightly/full.gz now", 24, " ,/")
+	for _, l := range strings.Split(long, "\n") {
+		if ansi.StringWidth(l) > 24 {
+			t.Errorf("a line is wider than 24: %q", l)
+		}
+	}
+	if !strings.Contains(long, "acme-db-exports/") || strings.Contains(long, "acme-\n") {
+		t.Errorf("a path longer than a line breaks at its slashes, its names whole:\n%s", long)
+	}
+}
