@@ -143,7 +143,7 @@ func TestFormFooterKeepsEsc(t *testing.T) {
 // columns the host gives way to it, rather than a dash with nothing after
 // it); the log keeps the failure once (a reason once), however often it
 // is retried, with its status, message and trace ID whole, and says when
-// it works again.
+// it works again. Paused, the header promises no retry.
 func TestFailedRefreshIsLoggedWhole(t *testing.T) {
 	h, srv, clk := demoHarness(t, 80, 24, nil)
 	h.Sees("orders-prod")
@@ -179,6 +179,12 @@ func TestFailedRefreshIsLoggedWhole(t *testing.T) {
 			t.Errorf("the log entry lacks %q:\n%s", want, fields)
 		}
 	}
+	// paused, nothing is retried: no retry time is promised
+	h.Key("p")
+	if head := strings.Split(h.Screen(), "\n")[0]; strings.Contains(head, "retry") || !strings.Contains(head, "stale") {
+		t.Fatalf("paused while a refresh fails, the header says %q", head)
+	}
+	h.Key("p")
 	srv.SetFaults(sandbox.Faults{})
 	clk.Advance(time.Minute)
 	h.Key("r")

@@ -57,7 +57,7 @@ func (m *Model) freshnessRoom() int {
 	if m.engine.stopped {
 		return minFreshness
 	}
-	lastOK, err, retryAt, _ := m.engine.status()
+	lastOK, err, retryAt, _ := m.freshness()
 	if err == nil || lastOK.IsZero() {
 		return minFreshness
 	}
@@ -167,7 +167,7 @@ func (m *Model) freshnessView(room int, hint bool) string {
 		}
 		return th.Error.Render("API key refused (401): polling stopped " + th.Glyphs.Dash + " :login or r to retry")
 	}
-	lastOK, err, retryAt, known := m.engine.status()
+	lastOK, err, retryAt, known := m.freshness()
 	now := m.common.Wall() // the engine's clock
 	paused := m.pausedMark(hint)
 	retry := ""
@@ -216,4 +216,14 @@ func reason(err error) string {
 		}
 	}
 	return err.Error()
+}
+
+// freshness is the engine's status as the header tells it: while paused
+// (p) nothing is retried, so no retry time is given.
+func (m *Model) freshness() (lastOK time.Time, err error, retryAt time.Time, known bool) {
+	lastOK, err, retryAt, known = m.engine.status()
+	if m.engine.paused {
+		retryAt = time.Time{}
+	}
+	return lastOK, err, retryAt, known
 }
