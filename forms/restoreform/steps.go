@@ -138,7 +138,10 @@ func (r *Wizard) onBackupKey(msg tea.KeyPressMsg) tea.Cmd {
 			r.pickingSource = false
 			return nil
 		case key.Matches(msg, k.Next):
-			if id := r.sources.SelectedID(); id != "" && id != r.sourceServiceID() {
+			if r.sources.SelectedID() == "" {
+				return nil // no row matches the filter: nothing chosen yet
+			}
+			if id := r.sources.SelectedID(); id != r.sourceServiceID() {
 				r.srcID = id
 				r.backupsLoaded, r.backupsErr = false, nil
 				clear(r.backups)
@@ -164,6 +167,9 @@ func (r *Wizard) onBackupKey(msg tea.KeyPressMsg) tea.Cmd {
 		// the list the refusal was about gives way to the services
 		r.stepErr = ""
 		r.pickingSource = true
+		// a new choice: the name typed for the last one is not kept (what
+		// is typed now would be added to it)
+		r.sources.SetFilter("")
 		r.sources.Select(r.sourceServiceID())
 		return nil
 	case key.Matches(msg, k.Next):

@@ -169,3 +169,43 @@ func TestBackupRefusalLeavesWithItsList(t *testing.T) {
 		t.Fatalf("the refusal stays under another service:\n%s", out)
 	}
 }
+
+// TestSourcePickerStartsAfresh: s opens the source services with no
+// filter (the name typed to choose the last one was kept, and the next
+// name typed was added to it: "analytics-gcporders-prod", nothing matched
+// and enter went back to the old list); enter while no row matches stays.
+func TestSourcePickerStartsAfresh(t *testing.T) {
+	e := rtSetup(t, false)
+	w := e.wizard(t, Options{})
+	w.SetSize(80, 24)
+	rtPress(w, "1")
+	w.targets.Select(e.byName["replica-west"].ID)
+	rtPress(w, "enter", "s")
+	rtType(w, "analytics-gcp")
+	rtPress(w, "enter")
+	if got := w.sourceServiceID(); got != e.byName["analytics-gcp"].ID {
+		t.Fatalf("source %s:\n%s", got, rtView(w))
+	}
+	rtPress(w, "s")
+	if f := w.sources.Filter(); f != "" || !strings.Contains(rtView(w), "orders-prod") {
+		t.Fatalf("s again: the services are filtered on %q:\n%s", f, rtView(w))
+	}
+	rtType(w, "nothing-like-it")
+	rtPress(w, "enter")
+	if !w.pickingSource || !strings.Contains(rtView(w), "no rows match the filter") {
+		t.Fatalf("enter with no row matching left the services:\n%s", rtView(w))
+	}
+	for i := 0; w.pickingSource && i < 3; i++ {
+		rtPress(w, "esc") // the filter, then the services
+	}
+	if w.StepName() != "backup" || w.pickingSource {
+		t.Fatalf("esc from the services: step %s:\n%s", w.StepName(), rtView(w))
+	}
+	rtPress(w, "s")
+	rtType(w, "orders-prod")
+	rtPress(w, "enter")
+	e.feedBackups(t, w)
+	if out := rtView(w); w.sourceServiceID() != e.byName["orders-prod"].ID || !strings.Contains(out, "Backups of orders-prod") {
+		t.Fatalf("s, orders-prod, enter:\n%s", out)
+	}
+}
