@@ -556,6 +556,10 @@ func (s *Screen) openCreate() tea.Cmd {
 	// after a refusal (the API's, or the request's own check), e goes to
 	// the field it names
 	field := namedField(s.submitErr)
+	if s.declined {
+		// the no was to a wide network in the allow list
+		field = "allow list"
+	}
 	if s.draft != nil && field == "" {
 		if _, err := s.draft.request(); err != nil {
 			field = namedField(err.Error())

@@ -18,9 +18,9 @@ import (
 
 // The review of a service to create: the exact body that will be sent,
 // before anything is. Its title stays on top and what is said of the
-// request (a wide network, why the last launch did not happen) under it;
-// a terminal too short for the request in between scrolls it (J/K, as
-// the detail pane's), its last line saying what is above and below. The
+// request (a wide network, why the last launch did not happen) under it,
+// then the request; a terminal too short for the request scrolls it (J/K,
+// as the detail pane's), its last line saying what is above and below. The
 // request's last lines (the name, SSL, the allow list) are shown before
 // enter launches: an enter while they are below the window shows them
 // first, as the replication wizard's steps do.
@@ -48,7 +48,7 @@ func (s *Screen) onReviewKey(msg tea.KeyPressMsg) tea.Cmd {
 		if err != nil {
 			return nil // the review says why, next to e to edit
 		}
-		if _, body, _ := s.reviewLayout(); s.reviewHidesEnd(len(body)) {
+		if _, body := s.reviewLayout(); s.reviewHidesEnd(len(body)) {
 			// what would be sent is below the window: it is shown first,
 			// and the next enter launches
 			_, rows, _ := s.reviewWindow()
@@ -116,22 +116,28 @@ func (r reviewPane) KeyMap() kit.Keys {
 // View implements kit.Pane.
 func (r reviewPane) View() string { return r.s.reviewView() }
 
-// reviewLayout is the review in three parts: the title that stays on
-// top, the request that scrolls, and what is said of it, always shown
-// under it.
-func (s *Screen) reviewLayout() (head, body, foot []string) {
+// reviewLayout is the review in two parts: what stays on top (the title,
+// the path, and what is said of the request: a wide network, why the
+// last launch did not happen, each wrapped whole) and the request, which
+// scrolls. What is said is under the title, not under the request: an
+// error's toast covers the bottom lines of the body, and the refusal is
+// then still seen whole (its status, message and trace ID) next to it.
+// When it leaves the request fewer than reviewMinRows lines, it scrolls
+// with the request, above it, rather than be cut.
+func (s *Screen) reviewLayout() (head, body []string) {
 	th := s.common.Theme
-	w, _ := s.Size()
+	w, h := s.Size()
 	head = []string{
 		th.Bold.Render(" Review: this is the request that will be sent"),
 		th.Muted.Render(" POST " + api.DefaultProvisioningPrefix + "/services"),
-		"",
 	}
 	req, err := s.draft.request()
+	var request []string
 	for _, l := range strings.Split(requestJSON(req), "\n") {
-		body = append(body, "   "+th.Code.Render(l))
+		request = append(request, "   "+th.Code.Render(l))
 	}
-	// say adds text wrapped under the request, a "! " message's next lines
+	var notes []string
+	// say adds text wrapped between words, a "! " message's next lines
 	// under its words
 	say := func(st lipgloss.Style, text string) {
 		hang := ""
@@ -142,7 +148,7 @@ func (s *Screen) reviewLayout() (head, body, foot []string) {
 			if i > 0 {
 				l = hang + l
 			}
-			foot = append(foot, st.Render(" "+l))
+			notes = append(notes, st.Render(" "+l))
 		}
 	}
 	if wide := wideNetworks(req.AllowList); wide != "" && err == nil {
@@ -161,22 +167,35 @@ func (s *Screen) reviewLayout() (head, body, foot []string) {
 		say(th.Error, "! the API refused it: "+s.submitErr)
 		say(th.Muted, "everything you typed is kept: "+editHint(s.submitErr)+", enter to try again")
 	}
-	return head, body, foot
+	if len(head)+len(notes)+1+min(len(request), reviewMinRows) <= h {
+		head = append(append(head, notes...), "")
+		return head, request
+	}
+	head = append(head, "")
+	if len(notes) > 0 {
+		body = append(append(notes, ""), request...)
+		return head, body
+	}
+	return head, request
 }
 
-// reviewRoom is how many lines the request has between the title and
-// what is said under it.
-func (s *Screen) reviewRoom(head, foot []string) int {
+// reviewMinRows is the fewest lines of the request (with the line saying
+// what is below) that what is said of it leaves on screen, or it scrolls
+// with the request.
+const reviewMinRows = 5
+
+// reviewRoom is how many lines the request has under what stays on top.
+func (s *Screen) reviewRoom(head []string) int {
 	_, h := s.Size()
-	return h - len(head) - len(foot)
+	return h - len(head)
 }
 
 // reviewWindow is how the request shows: from line first, rows lines of
 // it, and whether it is cut (then one more line says what is above and
 // below). The draft's top is kept within what the size allows.
 func (s *Screen) reviewWindow() (first, rows int, cut bool) {
-	head, body, foot := s.reviewLayout()
-	return kit.TextWindow(len(body), s.reviewRoom(head, foot), s.draft.top)
+	head, body := s.reviewLayout()
+	return kit.TextWindow(len(body), s.reviewRoom(head), s.draft.top)
 }
 
 // reviewHidesEnd reports that the request's last line (of n) is below the
@@ -189,7 +208,7 @@ func (s *Screen) reviewHidesEnd(n int) bool {
 // scrollReview moves the request by its window less a line (kept for
 // context): dir 1 down, -1 up.
 func (s *Screen) scrollReview(dir int) {
-	_, body, _ := s.reviewLayout()
+	_, body := s.reviewLayout()
 	first, rows, cut := s.reviewWindow()
 	if !cut {
 		return
@@ -200,19 +219,18 @@ func (s *Screen) scrollReview(dir int) {
 func (s *Screen) reviewView() string {
 	th := s.common.Theme
 	w, h := s.Size()
-	head, body, foot := s.reviewLayout()
+	head, body := s.reviewLayout()
 	first, rows, cut := s.reviewWindow()
 	lines := append([]string{}, head...)
 	if cut {
 		lines = append(lines, body[first:first+rows]...)
-		if s.reviewRoom(head, foot) > 0 {
+		if s.reviewRoom(head) > 0 {
 			more := kit.MoreLine(s.common, reviewKeys.More, reviewKeys.Less, first, len(body)-first-rows)
 			lines = append(lines, th.Muted.Render("   "+more))
 		}
 	} else {
 		lines = append(lines, body...)
 	}
-	lines = append(lines, foot...)
 	if h > 0 && len(lines) > h {
 		lines = lines[:h]
 	}

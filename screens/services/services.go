@@ -424,6 +424,11 @@ func (s *Screen) onActionDone(msg kit.ActionDoneMsg) tea.Cmd {
 			s.declined = errors.Is(msg.Err, kit.ErrCancelled)
 			s.notSent = api.StatusOf(msg.Err) == 0 // no answer of the API: as the restore wizard decides
 			s.mode = modeReview
+			if s.draft != nil {
+				// from the top: the request's start, and why, when it
+				// scrolls with the request, above it
+				s.draft.top = 0
+			}
 			return nil
 		}
 		s.draft, s.submitErr, s.notSent, s.declined = nil, "", false, false
