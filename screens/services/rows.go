@@ -79,7 +79,7 @@ func (s *Screen) rebuildRows() {
 				colVersion: v.Version,
 				colRW:      readWrite(v),
 			},
-			Kinds: []theme.Kind{colStatus: theme.StatusKind(v.Status), colRW: 0},
+			Kinds: []theme.Kind{colStatus: statusKind(v, now), colRW: 0},
 		}
 	}
 	col := colName
@@ -95,23 +95,60 @@ func (s *Screen) rebuildRows() {
 }
 
 // statusText is the status word; while launching, with the elapsed time
-// against the launch estimate, and in other pending states with the time
-// since the last change.
+// against the launch estimate ("pending_create 2m00s/~5m"; past it
+// "pending_create 8m48s>~5m", no wider, so the table's STATUS column
+// keeps its width and the columns beside it are not cut), and in other
+// pending states with the time since the last change.
 func statusText(v *api.Service, now time.Time) string {
-	if !v.Pending() {
-		return v.Status
-	}
-	if api.StatusIs(v.Status, "pending_create") && !v.CreatedOn.IsZero() {
-		el := now.Sub(v.CreatedOn.Time)
+	if el, ok := launching(v, now); ok {
 		if el > LaunchEstimate {
-			return fmt.Sprintf("%s %s (est. ~5m)", v.Status, kit.Elapsed(el))
+			return fmt.Sprintf("%s %s>~5m", v.Status, lateElapsed(el))
 		}
 		return fmt.Sprintf("%s %s/~5m", v.Status, kit.Elapsed(el))
 	}
-	if !v.UpdatedOn.IsZero() && now.After(v.UpdatedOn.Time) {
+	if v.Pending() && !v.UpdatedOn.IsZero() && now.After(v.UpdatedOn.Time) {
 		return fmt.Sprintf("%s %s", v.Status, kit.Elapsed(now.Sub(v.UpdatedOn.Time)))
 	}
 	return v.Status
+}
+
+// statusDetail is the status in the detail pane, where there is room to
+// say a launch is past its estimate in words.
+func statusDetail(v *api.Service, now time.Time) string {
+	if el, ok := launching(v, now); ok && el > LaunchEstimate {
+		return fmt.Sprintf("%s %s (past the ~5m estimate)", v.Status, kit.Elapsed(el))
+	}
+	return statusText(v, now)
+}
+
+// statusKind is how the status is coloured: a launch past its estimate
+// as a warning.
+func statusKind(v *api.Service, now time.Time) theme.Kind {
+	if el, ok := launching(v, now); ok && el > LaunchEstimate {
+		return theme.KindWarn
+	}
+	return theme.StatusKind(v.Status)
+}
+
+// launching is how long a service being created has been at it.
+func launching(v *api.Service, now time.Time) (time.Duration, bool) {
+	if !v.Pending() || !api.StatusIs(v.Status, "pending_create") || v.CreatedOn.IsZero() {
+		return 0, false
+	}
+	return now.Sub(v.CreatedOn.Time), true
+}
+
+// lateElapsed is the time of a launch past its estimate in at most five
+// cells, as the time of one on time ("4m59s"): the seconds until ten
+// minutes, then whole minutes, hours and minutes, whole hours.
+func lateElapsed(d time.Duration) string {
+	switch {
+	case d >= 10*time.Hour:
+		return fmt.Sprintf("%dh", int(d.Hours()))
+	case d >= 10*time.Minute && d < time.Hour:
+		return fmt.Sprintf("%dm", int(d.Minutes()))
+	}
+	return kit.Elapsed(d)
 }
 
 func readWrite(v *api.Service) string {
@@ -151,7 +188,7 @@ func detailSections(v *api.Service, now time.Time) []kit.Section {
 	}
 	nodes := nodesText(v, "-", "? (the API sent a value skytui cannot read)")
 	svc := kit.Section{Fields: []kit.Field{
-		{Label: "Status", Value: statusText(v, now), Kind: theme.StatusKind(v.Status)},
+		{Label: "Status", Value: statusDetail(v, now), Kind: statusKind(v, now)},
 		{Label: "Name", Value: v.Name},
 		{Label: "ID", Value: v.ID},
 		{Label: "Type", Value: opt(v.ServiceType)},

@@ -167,7 +167,7 @@ func TestPendingShowsElapsedAgainstEstimate(t *testing.T) {
 		t.Fatalf("status = %q", got)
 	}
 	v.CreatedOn = api.UnixTime{Time: now.Add(-7 * time.Minute)}
-	if got := statusText(&v, now); got != "pending_create 7m00s (est. ~5m)" {
+	if got := statusText(&v, now); got != "pending_create 7m00s>~5m" {
 		t.Fatalf("late status = %q", got)
 	}
 	r := svc(2, "ready")
