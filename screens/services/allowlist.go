@@ -39,6 +39,7 @@ type allowView struct {
 	invalid bool
 	width   int
 	height  int
+	tableW  int // the width the table was last given
 	// intro is the text under the title, in lines of the width (SetSize):
 	// what the list is and the service's outbound IPs, each whole
 	intro []string
@@ -46,6 +47,10 @@ type allowView struct {
 	checking bool
 	checked  string // the last check's answer, in words
 	checkBad bool   // the address is not allowed, or the check failed
+	// hintLines and checkedLines are the hint under the input (while an
+	// address is typed) and the check's answer in lines of the width,
+	// wrapped between words, an address whole (layout)
+	hintLines, checkedLines []string
 }
 
 // ipCheckMsg is the answer of "is this address allowed?".
@@ -108,8 +113,27 @@ func (a *allowView) KeyMap() kit.Keys {
 func (a *allowView) SetSize(w, h int) {
 	a.width, a.height = w, h
 	a.intro = introLines(a.svc, w)
-	a.table.SetSize(w, max(3, h-5-len(a.intro)))
 	a.input.SetWidth(max(10, min(50, w-10)))
+	a.layout()
+}
+
+// layout wraps the hint and the check's answer to the width and gives the
+// table the lines they leave; after every change of either.
+func (a *allowView) layout() {
+	w := a.width
+	a.hintLines, a.checkedLines = nil, nil
+	if a.adding || a.checking {
+		a.hintLines = strings.Split(kit.Wrap(a.hint, max(10, w-3)), "\n")
+	}
+	if a.checked != "" {
+		a.checkedLines = strings.Split(kit.Wrap(a.checked, max(10, w-1)), "\n")
+	}
+	// one line each is in the room counted for them
+	more := max(0, len(a.hintLines)-1) + max(0, len(a.checkedLines)-1)
+	if th := max(3, a.height-5-len(a.intro)-more); th != a.table.Height() || w != a.tableW {
+		a.tableW = w
+		a.table.SetSize(w, th)
+	}
 }
 
 // onData takes the allow list's answer; it reports whether msg was it.
@@ -171,6 +195,11 @@ func (a *allowView) Update(msg tea.Msg) tea.Cmd {
 	if a.adding || a.checking {
 		var cmd tea.Cmd
 		a.input, cmd = a.input.Update(msg)
+		if _, paste := msg.(tea.PasteMsg); paste && a.adding {
+			// a pasted address is checked as a typed one is
+			a.validate()
+			a.layout()
+		}
 		return cmd
 	}
 	_, cmd := a.table.Update(msg)
@@ -182,6 +211,7 @@ func (a *allowView) onCheck(msg ipCheckMsg) {
 	if msg.serviceID != a.svc.ID {
 		return
 	}
+	defer a.layout()
 	switch {
 	case msg.err != nil:
 		a.checked, a.checkBad = "could not check "+msg.ip+": "+msg.err.Error(), true
@@ -254,7 +284,14 @@ func (a *allowView) onLifecycleDone(msg kit.ActionDoneMsg, tag lifecycleTag) {
 	}
 }
 
+// onKey takes a key; what it changes is laid out again.
 func (a *allowView) onKey(msg tea.KeyPressMsg) tea.Cmd {
+	cmd := a.handleKey(msg)
+	a.layout()
+	return cmd
+}
+
+func (a *allowView) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	c := a.common
 	if a.checking {
 		return a.checkKey(msg)
@@ -365,6 +402,7 @@ func (a *allowView) onActionDone(msg kit.ActionDoneMsg, tag allowTag) tea.Cmd {
 		a.adding = false
 		a.input.SetValue("")
 		a.input.Blur()
+		a.layout()
 	}
 	if g, ok := msg.Result.([]api.AllowListGroup); ok && g != nil {
 		a.groups, a.loaded = g, true
@@ -391,18 +429,20 @@ func (a *allowView) View() string {
 	for _, l := range a.intro {
 		lines = append(lines, th.Muted.Render(l))
 	}
-	gap := ""
-	if a.checked != "" {
-		st := th.OK
-		if a.checkBad {
-			st = th.Warn
-		}
-		gap = st.Render(ansi.Truncate(" "+a.checked, w, th.Glyphs.Ellipsis))
+	if len(a.checkedLines) == 0 {
+		lines = append(lines, "")
 	}
-	lines = append(lines, gap, a.table.View())
+	st := th.OK
+	if a.checkBad {
+		st = th.Warn
+	}
+	for _, l := range a.checkedLines {
+		lines = append(lines, st.Render(" "+l))
+	}
+	lines = append(lines, a.table.View())
 	body := strings.Join(lines, "\n")
 	n := strings.Count(body, "\n") + 1
-	if pad := h - 3 - n; pad > 0 {
+	if pad := h - 2 - max(1, len(a.hintLines)) - n; pad > 0 {
 		body += strings.Repeat("\n", pad)
 	}
 	var foot []string
@@ -415,7 +455,9 @@ func (a *allowView) View() string {
 		case a.wide:
 			st = th.Warn
 		}
-		foot = append(foot, "   "+st.Render(ansi.Truncate(a.hint, max(0, w-3), th.Glyphs.Ellipsis)))
+		for _, l := range a.hintLines {
+			foot = append(foot, "   "+st.Render(l))
+		}
 	} else {
 		foot = append(foot, "", "")
 	}

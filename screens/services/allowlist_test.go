@@ -1,9 +1,11 @@
 package services
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/skytui/skytui/api"
@@ -58,7 +60,7 @@ func TestAllowListOutboundIPsWrapWhole(t *testing.T) {
 		}
 
 		// an address checked: its answer under the text, the height kept
-		a.checked = "203.0.113.5 is allowed to connect to " + v.Name
+		a.onCheck(ipCheckMsg{serviceID: v.ID, ip: "203.0.113.5", res: &api.IPAllowed{IsAllowed: true}})
 		out = tuitest.View(a)
 		if n := strings.Count(out, "\n") + 1; n != sz.h || !strings.Contains(out, a.checked) || !strings.Contains(out, "203.0.113.0/24") {
 			t.Fatalf("at %dx%d with a check's answer (%d lines):\n%s", sz.w, sz.h, n, out)
@@ -76,5 +78,79 @@ func TestAllowListIntroOneLineWhenItFits(t *testing.T) {
 	}
 	if got := introLines(api.Service{}, 120); got[0] != " Addresses allowed to connect. Outbound IPs of this service: "+kit.OrDash("") {
 		t.Fatalf("no outbound IPs: %q", got)
+	}
+}
+
+// TestAllowListHintsWrapWhole: at 80 and 60 columns, n's hint, a wide
+// network's warning and a check's answer wrap between words under the
+// input, every address whole on a line, nothing cut ("… then a comment
+// i~", "… may connect; ask~"), the view still its height with the table
+// above them.
+func TestAllowListHintsWrapWhole(t *testing.T) {
+	v := svc(1, "ready")
+	v.Name = "orders-prod"
+	v.OutboundIPs = []string{"198.51.100.148"}
+	v.Endpoints[0].AllowList = []api.AllowListEntry{{IP: "203.0.113.0/24", Comment: "BI cluster"}}
+	for _, sz := range []struct{ w, h int }{{80, 20}, {60, 12}} {
+		s := newScreen(sz.w, sz.h)
+		feed(s, []api.Service{v})
+		press(s, "a")
+		press(s, "n")
+		// what is under the input, as a reader reads it
+		under := func(prompt string) (string, []string) {
+			out := tuitest.View(s)
+			lines := strings.Split(out, "\n")
+			if len(lines) != sz.h {
+				t.Fatalf("at %dx%d the allow list is %d lines:\n%s", sz.w, sz.h, len(lines), out)
+			}
+			for _, l := range lines {
+				if ansi.StringWidth(l) > sz.w || strings.HasSuffix(strings.TrimRight(l, " "), s.common.Theme.Glyphs.Ellipsis) {
+					t.Fatalf("at %d columns a line is cut: %q\n%s", sz.w, l, out)
+				}
+			}
+			if !strings.Contains(out, "203.0.113.0/24  BI cluster") {
+				t.Fatalf("at %dx%d the entry is not shown:\n%s", sz.w, sz.h, out)
+			}
+			for i, l := range lines {
+				if strings.HasPrefix(strings.TrimSpace(l), prompt) {
+					var words []string
+					for _, h := range lines[i+1:] {
+						words = append(words, strings.TrimSpace(h))
+					}
+					return strings.TrimSpace(strings.Join(words, " ")), lines[i+1:]
+				}
+			}
+			t.Fatalf("no %q line:\n%s", prompt, out)
+			return "", nil
+		}
+		for _, tc := range []struct{ typed, says string }{
+			{"", "an address (a /32 is added for one host) or a CIDR network, then a comment if you like"},
+			{"10.0.0.0/15", "warning: 10.0.0.0/15 is wider than /16: every address in it may connect; asked before adding"},
+		} {
+			if tc.typed != "" {
+				s.Update(tea.PasteMsg{Content: tc.typed})
+			}
+			got, lines := under("add>")
+			if got != tc.says {
+				t.Errorf("at %d columns the hint reads\n%q, want\n%q", sz.w, got, tc.says)
+			}
+			if sz.w == 80 && len(lines) < 2 {
+				t.Errorf("at 80 columns the hint is not wrapped, the test tests nothing: %q", lines)
+			}
+			if tc.typed != "" && !slices.ContainsFunc(lines, func(l string) bool { return strings.Contains(l, tc.typed) }) {
+				t.Errorf("at %d columns %s is not whole on a line: %q", sz.w, tc.typed, lines)
+			}
+		}
+		press(s, "esc")
+		// a check's answer, longer than a line at 60 columns
+		s.Update(ipCheckMsg{serviceID: v.ID, ip: "203.0.113.5", res: &api.IPAllowed{}})
+		out := tuitest.View(s)
+		if n := strings.Count(out, "\n") + 1; n != sz.h {
+			t.Fatalf("at %dx%d with a check's answer the view is %d lines:\n%s", sz.w, sz.h, n, out)
+		}
+		want := "203.0.113.5 is NOT allowed to connect to orders-prod (n adds it)"
+		if !strings.Contains(strings.Join(strings.Fields(out), " "), want) || !strings.Contains(out, "203.0.113.5 is NOT") {
+			t.Errorf("at %d columns the check's answer is not whole:\n%s", sz.w, out)
+		}
 	}
 }
