@@ -87,6 +87,13 @@ func TestBinaryREADMERunbook(t *testing.T) {
 		}
 	}
 
+	// In the demo data staging-eu is on another provider than orders-prod:
+	// the restore is refused, and the runbook stops there with its exit
+	// status instead of going on.
+	if _, se := demo.bash(work, scripts[1], exitUsage); !strings.Contains(se, "the restore of staging-eu did not succeed (exit 2)") {
+		t.Errorf("the refused restore did not stop the runbook:\n%s", se)
+	}
+
 	// A production and a staging service on the same provider, as the
 	// runbook has them; the script lines run unchanged.
 	h := startBinSandbox(t, "--no-demo-data", "--time-scale", "600")
