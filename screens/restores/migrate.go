@@ -8,7 +8,6 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/skytui/skytui/api"
 	"github.com/skytui/skytui/forms/backupform"
@@ -69,6 +68,9 @@ type migration struct {
 
 	dest    kit.Input
 	editing bool
+	// intro: the source and target steps show the flow's explanation over
+	// the table (left out when the table would not keep its rows; layout)
+	intro bool
 
 	keys          migKeys
 	width, height int
@@ -103,7 +105,7 @@ func newMigKeys() migKeys {
 
 func newMigration(c *kit.Common, svcs []api.Service, req *restoreform.MigrateRequest) *migration {
 	m := &migration{common: c, services: map[string]api.Service{}, keys: newMigKeys()}
-	m.table = kit.NewTable(c, kit.NotedServiceColumns())
+	m.table = kit.NewTable(c, migColumns())
 	m.table.Empty = "loading services" + c.Theme.Glyphs.Ellipsis
 	m.table.TypeFilters = true
 	m.dest = kit.NewInput("> ", "")
@@ -120,6 +122,23 @@ func newMigration(c *kit.Common, svcs []api.Service, req *restoreform.MigrateReq
 		m.step = migBackup
 	}
 	return m
+}
+
+// migColumns are the services' columns with why a service cannot be
+// chosen, the ID going first when the width is short: the choice is by
+// provider (the target must be on another one), so PROVIDER stays and is
+// cut after STATUS.
+func migColumns() []kit.Column {
+	cols := kit.NotedServiceColumns()
+	for i := range cols {
+		switch cols[i].Title {
+		case "ID":
+			cols[i].Priority = 5
+		case "STATUS":
+			cols[i].Priority = 6
+		}
+	}
+	return cols
 }
 
 func (m *migration) init() tea.Cmd {
@@ -142,10 +161,12 @@ func (m *migration) dst() api.Service { return m.svc(m.dstID) }
 // SetSize implements kit.Pane.
 func (m *migration) SetSize(w, h int) {
 	m.width, m.height = w, h
-	m.table.SetSize(w, max(3, h-5))
+	// the label before it is 16 cells, the prompt 2 and the cursor 1
+	m.dest.SetWidth(max(10, w-19))
 	if m.form != nil {
 		m.form.SetSize(w, max(5, h-2))
 	}
+	m.layout()
 }
 
 // servicesFailed says why there is no service to choose while none were
@@ -170,6 +191,7 @@ func (m *migration) setServices(svcs []api.Service) {
 	if first {
 		m.table.StartOn(m.usable)
 	}
+	m.layout()
 }
 
 // usable reports that the service id can be chosen at this step.
@@ -316,6 +338,12 @@ func (m *migration) exit(restore *restoreform.Options) tea.Cmd {
 
 // Update takes a key, a paste or a component message of the current step.
 func (m *migration) Update(msg tea.Msg) tea.Cmd {
+	cmd := m.update(msg)
+	m.layout() // the step, its refusal or the list changed
+	return cmd
+}
+
+func (m *migration) update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case backupform.SubmitMsg:
 		if msg.Form != m.form {
@@ -540,145 +568,4 @@ func (m *migration) onActionDone(msg kit.ActionDoneMsg) tea.Cmd {
 			return false, 0, ""
 		},
 	})
-}
-
-// ---- view ----
-
-func (m *migration) title() string {
-	n := map[migStep]int{migSource: 1, migTarget: 1, migBackup: 2, migWait: 3, migCopy: 4}[m.step]
-	what := map[migStep]string{
-		migSource: "which service to copy from? (provider A)",
-		migTarget: "which service to restore into? (provider B; its data will be erased)",
-		migBackup: "back up " + m.src().NameOrID() + " to your own bucket",
-		migWait:   "wait for the backup",
-		migCopy:   "copy the backup to " + kit.Or(m.dst().Provider, "the other provider"),
-	}[m.step]
-	return fmt.Sprintf("Migrate across providers %d/5: %s", n, what)
-}
-
-// View implements kit.Pane.
-func (m *migration) View() string {
-	th := m.common.Theme
-	w, h := m.width, m.height
-	if m.step == migBackup && m.form != nil {
-		head := " " + th.Bold.Render(m.title())
-		return ansi.Truncate(head, w, th.Glyphs.Ellipsis) + "\n" + m.form.View()
-	}
-	// a title too long for one line takes the blank line under it
-	lines := []string{" " + th.Bold.Render(m.title()), ""}
-	if tl := kit.TitleLines(m.title(), w-1); len(tl) > 1 {
-		lines = []string{" " + th.Bold.Render(tl[0]), " " + th.Bold.Render(tl[1])}
-	}
-	wrap := func(s string, st func(...string) string) {
-		for _, l := range strings.Split(kit.Wrap(s, max(10, w-2), " /"), "\n") {
-			lines = append(lines, " "+st(l))
-		}
-	}
-	plain := func(s ...string) string { return strings.Join(s, "") }
-	switch m.step {
-	case migSource, migTarget:
-		wrap("A backup can be restored only within its cloud provider. This flow backs up the source to your own bucket, has you copy the backup to a bucket on the target's provider, then restores the target from it.", th.Muted.Render)
-		if m.step == migTarget {
-			wrap("From "+m.src().NameOrID()+" ("+m.src().Provider+"). Choose a service on another provider:", plain)
-		}
-		lines = append(lines, strings.Split(m.table.View(), "\n")...)
-	case migWait:
-		src := m.src()
-		wrap(fmt.Sprintf("Backing up %s (%s) to %s.", src.NameOrID(), src.Provider, kit.Or(m.path(), "your bucket")), plain)
-		lines = append(lines, "")
-		switch {
-		case m.submitting:
-			lines = append(lines, " "+th.Pending.Render("submitting the backup job"+th.Glyphs.Ellipsis))
-		case m.backup == nil:
-			lines = append(lines, " "+th.Pending.Render("waiting for the backup to appear in the listing of "+src.NameOrID()+th.Glyphs.Ellipsis))
-		default:
-			b := m.backup
-			el := ""
-			if !b.StartTime.IsZero() {
-				el = " " + kit.Elapsed(m.common.Time().Sub(b.StartTime.Time))
-			}
-			lines = append(lines, " backup "+api.ShortKey(b.Key)+"  "+th.Status(b.Status).Render(api.BackupWord(b.Status)+el)+"  "+kit.HumanBytes(b.SizeBytes))
-		}
-		if m.listErr != nil {
-			lines = append(lines, " "+th.Warn.Render("listing failed: "+m.listErr.Error()+" (retrying)"))
-		}
-		lines = append(lines, "")
-		wrap("You can leave this screen: the backup is followed and its end is told wherever you are. m on the Restores list comes back here.", th.Muted.Render)
-	case migCopy:
-		src := m.sourcePath()
-		wrap(fmt.Sprintf("The backup of %s is in %s (%s). Copy the folder to a bucket %s (%s) can read:", m.src().NameOrID(), src, m.src().Provider, m.dst().NameOrID(), m.dst().Provider), plain)
-		lines = append(lines, "")
-		m.dest.SetWidth(max(10, w-18))
-		label := th.Label.Render("   Destination  ")
-		if m.editing {
-			label = th.Accent.Render(" " + th.Glyphs.Cursor + " Destination  ")
-		}
-		lines = append(lines, label+m.dest.View())
-		dst, err := m.destPath()
-		if err != nil {
-			lines = append(lines, "                  "+th.Warn.Render(ansi.Truncate(err.Error(), max(10, w-20), th.Glyphs.Ellipsis)))
-		} else {
-			lines = append(lines, "                  "+th.Muted.Render("copies to "+dst))
-			lines = append(lines, "")
-			cmd, note := CopyCommand(src, dst)
-			// the copy key as it works now: while the destination is
-			// typed, y is text; enter ends the typing first
-			copies := m.keys.Copy.Help().Key + " copies it"
-			if m.editing {
-				copies = m.keys.Done.Help().Key + ", then " + copies
-			}
-			lines = append(lines, " Run this where the storage tools are set up ("+copies+"):")
-			for _, l := range kit.CommandLines(cmd, max(10, w-4), true) {
-				lines = append(lines, "   "+th.Code.Render(l))
-			}
-			wrap("note: "+note, th.Muted.Render)
-		}
-		lines = append(lines, "")
-		if m.editing {
-			wrap("Type the destination (the bucket alone keeps the folder name), enter when done.", th.Muted.Render)
-		} else {
-			wrap("enter: the copy is done, restore "+m.dst().NameOrID()+" from that bucket (every field prefilled). e edits the destination.", th.Muted.Render)
-		}
-	}
-	if m.stepErr != "" {
-		lines = append(lines, "")
-		wrap("! "+m.stepErr, th.Error.Render)
-	}
-	if len(lines) > h && h > 0 {
-		lines = lines[:h]
-	}
-	for i, l := range lines {
-		lines[i] = ansi.Truncate(l, w, th.Glyphs.Ellipsis)
-	}
-	return strings.Join(lines, "\n")
-}
-
-// CapturesKeys implements kit.Pane: the migration takes every key (esc
-// goes back a step).
-func (m *migration) CapturesKeys() bool { return true }
-
-// KeyMap implements kit.Pane: the keys of the current step.
-func (m *migration) KeyMap() kit.Keys {
-	k := m.keys
-	var keys []key.Binding
-	switch m.step {
-	case migSource, migTarget:
-		keys = []key.Binding{k.Choose, m.table.Keys.Filter, k.Back}
-	case migBackup:
-		if m.form != nil {
-			keys = m.form.Keys()
-		}
-	case migWait:
-		keys = []key.Binding{k.Leave}
-		if m.stepErr != "" {
-			keys = append([]key.Binding{k.Retry}, keys...)
-		}
-	case migCopy:
-		if m.editing {
-			keys = []key.Binding{k.Done, k.StopEditing}
-		} else {
-			keys = []key.Binding{k.Copy, k.Restore, k.Edit, k.CopyBack}
-		}
-	}
-	return kit.KeysOf(keys...)
 }

@@ -1,0 +1,211 @@
+package restores
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/skytui/skytui/api"
+	"github.com/skytui/skytui/kit"
+)
+
+// The migration's view: each step's lines within the pane, the service
+// lists sized to the lines their step leaves, and the keys of each step.
+
+// listRows is how many rows of the services the source and target steps
+// keep on screen before the explanation over them gives way.
+const listRows = 6
+
+// layout gives the service list the lines its step leaves (under the
+// title, the explanation, the target's prompt; over a refusal), so a
+// row the cursor reaches and the filter line are on screen; on a short
+// terminal the explanation is left out first.
+func (m *migration) layout() {
+	room := m.height - 2 - len(m.promptLines()) - len(m.errLines())
+	intro := len(m.introLines())
+	m.intro = room-intro >= 1+min(max(1, m.table.Total()), listRows)
+	if m.intro {
+		room -= intro
+	}
+	m.table.SetSize(m.width, max(2, room))
+}
+
+// wrapLines is s wrapped to the pane's width, for a line each after a
+// space; at slashes too when paths may be longer than a line.
+func (m *migration) wrapLines(s string, slashes bool) []string {
+	bp := " "
+	if slashes {
+		bp = " /"
+	}
+	return strings.Split(kit.Wrap(s, max(10, m.width-2), bp), "\n")
+}
+
+// introLines explain the flow over the source and target lists.
+func (m *migration) introLines() []string {
+	return m.wrapLines("A backup can be restored only within its cloud provider. This flow backs up the source to your own bucket, has you copy the backup to a bucket on the target's provider, then restores the target from it.", true)
+}
+
+// promptLines name the source over the target list.
+func (m *migration) promptLines() []string {
+	if m.step != migTarget {
+		return nil
+	}
+	return m.wrapLines("From "+m.src().NameOrID()+" ("+m.src().Provider+"). Choose a service on another provider:", true)
+}
+
+// errLines are the step's refusal under it, wrapped between words.
+func (m *migration) errLines() []string {
+	if m.stepErr == "" {
+		return nil
+	}
+	return append([]string{""}, m.wrapLines("! "+m.stepErr, false)...)
+}
+
+func (m *migration) title() string {
+	n := map[migStep]int{migSource: 1, migTarget: 1, migBackup: 2, migWait: 3, migCopy: 4}[m.step]
+	what := map[migStep]string{
+		migSource: "which service to copy from? (provider A)",
+		migTarget: "which service to restore into? (provider B; its data will be erased)",
+		migBackup: "back up " + m.src().NameOrID() + " to your own bucket",
+		migWait:   "wait for the backup",
+		migCopy:   "copy the backup to " + kit.Or(m.dst().Provider, "the other provider"),
+	}[m.step]
+	return fmt.Sprintf("Migrate across providers %d/5: %s", n, what)
+}
+
+// View implements kit.Pane.
+func (m *migration) View() string {
+	th := m.common.Theme
+	w, h := m.width, m.height
+	if m.step == migBackup && m.form != nil {
+		head := " " + th.Bold.Render(m.title())
+		return ansi.Truncate(head, w, th.Glyphs.Ellipsis) + "\n" + m.form.View()
+	}
+	// a title too long for one line takes the blank line under it
+	lines := []string{" " + th.Bold.Render(m.title()), ""}
+	if tl := kit.TitleLines(m.title(), w-1); len(tl) > 1 {
+		lines = []string{" " + th.Bold.Render(tl[0]), " " + th.Bold.Render(tl[1])}
+	}
+	wrap := func(s string, st func(...string) string) {
+		for _, l := range strings.Split(kit.Wrap(s, max(10, w-2), " /"), "\n") {
+			lines = append(lines, " "+st(l))
+		}
+	}
+	plain := func(s ...string) string { return strings.Join(s, "") }
+	switch m.step {
+	case migSource, migTarget:
+		if m.intro {
+			for _, l := range m.introLines() {
+				lines = append(lines, " "+th.Muted.Render(l))
+			}
+		}
+		for _, l := range m.promptLines() {
+			lines = append(lines, " "+l)
+		}
+		lines = append(lines, strings.Split(m.table.View(), "\n")...)
+	case migWait:
+		src := m.src()
+		wrap(fmt.Sprintf("Backing up %s (%s) to %s.", src.NameOrID(), src.Provider, kit.Or(m.path(), "your bucket")), plain)
+		lines = append(lines, "")
+		switch {
+		case m.submitting:
+			lines = append(lines, " "+th.Pending.Render("submitting the backup job"+th.Glyphs.Ellipsis))
+		case m.backup == nil:
+			lines = append(lines, " "+th.Pending.Render("waiting for the backup to appear in the listing of "+src.NameOrID()+th.Glyphs.Ellipsis))
+		default:
+			b := m.backup
+			el := ""
+			if !b.StartTime.IsZero() {
+				el = " " + kit.Elapsed(m.common.Time().Sub(b.StartTime.Time))
+			}
+			lines = append(lines, " backup "+api.ShortKey(b.Key)+"  "+th.Status(b.Status).Render(api.BackupWord(b.Status)+el)+"  "+kit.HumanBytes(b.SizeBytes))
+		}
+		if m.listErr != nil {
+			lines = append(lines, " "+th.Warn.Render("listing failed: "+m.listErr.Error()+" (retrying)"))
+		}
+		lines = append(lines, "")
+		wrap("You can leave this screen: the backup is followed and its end is told wherever you are. m on the Restores list comes back here.", th.Muted.Render)
+	case migCopy:
+		src := m.sourcePath()
+		wrap(fmt.Sprintf("The backup of %s is in %s (%s). Copy the folder to a bucket %s (%s) can read:", m.src().NameOrID(), src, m.src().Provider, m.dst().NameOrID(), m.dst().Provider), plain)
+		lines = append(lines, "")
+		label := th.Label.Render("   Destination  ")
+		if m.editing {
+			label = th.Accent.Render(" " + th.Glyphs.Cursor + " Destination  ")
+		}
+		lines = append(lines, label+m.dest.View())
+		dst, err := m.destPath()
+		if err != nil {
+			// under the value, wrapped between words (it names the forms expected)
+			for _, l := range strings.Split(kit.Wrap(err.Error(), max(10, w-19)), "\n") {
+				lines = append(lines, strings.Repeat(" ", 18)+th.Warn.Render(l))
+			}
+		} else {
+			lines = append(lines, "                  "+th.Muted.Render("copies to "+dst))
+			lines = append(lines, "")
+			cmd, note := CopyCommand(src, dst)
+			// the copy key as it works now: while the destination is
+			// typed, y is text; enter ends the typing first
+			copies := m.keys.Copy.Help().Key + " copies it"
+			if m.editing {
+				copies = m.keys.Done.Help().Key + ", then " + copies
+			}
+			wrap("Run this where the storage tools are set up ("+copies+"):", plain)
+			for _, l := range kit.CommandLines(cmd, max(10, w-4), true) {
+				lines = append(lines, "   "+th.Code.Render(l))
+			}
+			wrap("note: "+note, th.Muted.Render)
+		}
+		lines = append(lines, "")
+		if m.editing {
+			wrap("Type the destination (the bucket alone keeps the folder name), enter when done.", th.Muted.Render)
+		} else {
+			wrap("enter: the copy is done, restore "+m.dst().NameOrID()+" from that bucket (every field prefilled). e edits the destination.", th.Muted.Render)
+		}
+	}
+	for _, l := range m.errLines() {
+		if l != "" {
+			l = " " + th.Error.Render(l)
+		}
+		lines = append(lines, l)
+	}
+	if len(lines) > h && h > 0 {
+		lines = lines[:h]
+	}
+	for i, l := range lines {
+		lines[i] = ansi.Truncate(l, w, th.Glyphs.Ellipsis)
+	}
+	return strings.Join(lines, "\n")
+}
+
+// CapturesKeys implements kit.Pane: the migration takes every key (esc
+// goes back a step).
+func (m *migration) CapturesKeys() bool { return true }
+
+// KeyMap implements kit.Pane: the keys of the current step.
+func (m *migration) KeyMap() kit.Keys {
+	k := m.keys
+	var keys []key.Binding
+	switch m.step {
+	case migSource, migTarget:
+		keys = []key.Binding{k.Choose, m.table.Keys.Filter, k.Back}
+	case migBackup:
+		if m.form != nil {
+			keys = m.form.Keys()
+		}
+	case migWait:
+		keys = []key.Binding{k.Leave}
+		if m.stepErr != "" {
+			keys = append([]key.Binding{k.Retry}, keys...)
+		}
+	case migCopy:
+		if m.editing {
+			keys = []key.Binding{k.Done, k.StopEditing}
+		} else {
+			keys = []key.Binding{k.Copy, k.Restore, k.Edit, k.CopyBack}
+		}
+	}
+	return kit.KeysOf(keys...)
+}
