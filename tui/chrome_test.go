@@ -112,6 +112,10 @@ func TestFormFooterKeepsEsc(t *testing.T) {
 		{"restore_source", []string{"3", "n"}, "esc back (keeps input)"},
 		{"restore_target", []string{"3", "n", "1"}, "esc back (keeps input)"},
 		{"restore_backups", nil, "esc back (keeps input)"},
+		// the new service's review: n, every choice as offered, a name,
+		// then on through nodes, SSL and the allow list
+		{"service_review", slices.Concat([]string{"n", "enter", "enter", "enter", "enter", "enter", "enter", "enter", "enter"},
+			strings.Split("orders-db3", ""), []string{"tab", "tab", "tab", "tab"}), "esc cancel"},
 	}
 	for _, size := range [][2]int{{80, 24}, {60, 16}} {
 		for _, tc := range cases {
@@ -123,8 +127,11 @@ func TestFormFooterKeepsEsc(t *testing.T) {
 				for _, k := range tc.keys {
 					h.Key(k)
 				}
+				if tc.name == "service_review" && !strings.Contains(h.Screen(), "Review: this is the request") {
+					t.Fatalf("not on the review:\n%s", h.Screen())
+				}
 				foot := footerLine(h)
-				if !strings.Contains(foot, tc.esc) {
+				if !strings.Contains(foot, tc.esc) || tc.name == "service_review" && !strings.Contains(foot, "enter launch") {
 					t.Fatalf("footer at %d columns lacks %q:\n%q\n%s", size[0], tc.esc, foot, h.Screen())
 				}
 				if strings.Contains(foot, "up/k") != strings.Contains(foot, "down/j") {

@@ -25,10 +25,13 @@ import (
 // enter launches: an enter while they are below the window shows them
 // first, as the replication wizard's steps do.
 
-// reviewKeys scroll the request when it does not fit.
-var reviewKeys = struct{ More, Less key.Binding }{
-	More: kit.BindHelp("J", "scroll down", "J", "ctrl+d", "pgdown", "down"),
-	Less: kit.BindHelp("K", "scroll up", "K", "ctrl+u", "pgup", "up"),
+// reviewKeys scroll the request when it does not fit, and cancel (the
+// draft is kept: n brings it back, as the toast says; the footer at 60
+// columns has room for "esc cancel", not for the form's longer words).
+var reviewKeys = struct{ More, Less, Cancel key.Binding }{
+	More:   kit.BindHelp("J", "scroll down", "J", "ctrl+d", "pgdown", "down"),
+	Less:   kit.BindHelp("K", "scroll up", "K", "ctrl+u", "pgup", "up"),
+	Cancel: kit.Bind("esc", "cancel"),
 }
 
 func (s *Screen) onReviewKey(msg tea.KeyPressMsg) tea.Cmd {
@@ -38,7 +41,7 @@ func (s *Screen) onReviewKey(msg tea.KeyPressMsg) tea.Cmd {
 		return nil
 	}
 	switch {
-	case key.Matches(msg, k.FormCancel):
+	case key.Matches(msg, reviewKeys.Cancel):
 		s.mode = modeList
 		return kit.Toast(kit.ToastInfo, "create cancelled; n brings back what you typed")
 	case key.Matches(msg, k.Edit):
@@ -103,14 +106,15 @@ func (r reviewPane) SetSize(int, int) {}
 // CapturesKeys implements kit.Pane.
 func (r reviewPane) CapturesKeys() bool { return false }
 
-// KeyMap implements kit.Pane: the scroll second while the request is cut
-// (a narrow footer keeps it).
+// KeyMap implements kit.Pane: launch, edit and cancel first (a 60-column
+// footer keeps them), then the scroll while the request is cut (the line
+// under the request names J and K too).
 func (r reviewPane) KeyMap() kit.Keys {
 	k := r.s.keys
 	if _, _, cut := r.s.reviewWindow(); cut {
-		return kit.KeysOf(k.Launch, kit.ScrollHelp(reviewKeys.More, reviewKeys.Less), k.Edit, k.FormCancel)
+		return kit.KeysOf(k.Launch, k.Edit, reviewKeys.Cancel, kit.ScrollHelp(reviewKeys.More, reviewKeys.Less))
 	}
-	return kit.KeysOf(k.Launch, k.Edit, k.FormCancel)
+	return kit.KeysOf(k.Launch, k.Edit, reviewKeys.Cancel)
 }
 
 // View implements kit.Pane.
