@@ -31,6 +31,7 @@ func schemeFor(provider, fallback string) string {
 func (m *migration) toCopy() {
 	m.step = migCopy
 	m.stepErr = ""
+	m.top = 0
 	if m.dest.Value() == "" {
 		m.dest.SetValue(schemeFor(m.dst().Provider, schemeOf(m.sourcePath())) + "://")
 	}

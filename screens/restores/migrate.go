@@ -71,6 +71,9 @@ type migration struct {
 	// intro: the source and target steps show the flow's explanation over
 	// the table (left out when the table would not keep its rows; layout)
 	intro bool
+	// top is the first line of the copy step's text shown (scrolled with
+	// pgdown/pgup when the terminal is short)
+	top int
 
 	keys          migKeys
 	width, height int
@@ -86,6 +89,8 @@ type migKeys struct {
 	// the copy step; Done and StopEditing while the destination is edited
 	Copy, Restore, Edit, CopyBack key.Binding
 	Done, StopEditing             key.Binding
+	// More and Less scroll the copy step's text when it does not fit
+	More, Less key.Binding
 }
 
 func newMigKeys() migKeys {
@@ -100,6 +105,8 @@ func newMigKeys() migKeys {
 		CopyBack:    kit.Bind("esc", "back to the list"),
 		Done:        kit.Bind("enter", "done"),
 		StopEditing: kit.Bind("esc", "stop editing"),
+		More:        kit.BindHelp("pgdn", "scroll", "pgdown"),
+		Less:        kit.Bind("pgup", "scroll back"),
 	}
 }
 
@@ -432,6 +439,10 @@ func (m *migration) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		}
 		return nil
 	case migCopy:
+		if d := kit.ScrollDir(msg, k.More, k.Less); d != 0 {
+			m.scroll(d)
+			return nil
+		}
 		if m.editing {
 			switch {
 			case key.Matches(msg, k.StopEditing):
@@ -451,6 +462,7 @@ func (m *migration) onKey(msg tea.KeyPressMsg) tea.Cmd {
 			var cmd tea.Cmd
 			m.dest, cmd = m.dest.Update(msg)
 			m.stepErr = ""
+			m.top = 0 // the destination typed stays in sight
 			return cmd
 		}
 		switch {
@@ -458,6 +470,7 @@ func (m *migration) onKey(msg tea.KeyPressMsg) tea.Cmd {
 			return m.exit(nil)
 		case key.Matches(msg, k.Edit):
 			m.editing = true
+			m.top = 0
 			m.dest.CursorEnd()
 			return m.dest.Focus()
 		case key.Matches(msg, k.Copy):

@@ -80,8 +80,13 @@ func (m *migration) View() string {
 	th := m.common.Theme
 	w, h := m.width, m.height
 	if m.step == migBackup && m.form != nil {
-		head := " " + th.Bold.Render(m.title())
-		return ansi.Truncate(head, w, th.Glyphs.Ellipsis) + "\n" + m.form.View()
+		// the form has the lines under two (SetSize): a title too long
+		// for one line takes the second instead of being cut
+		var head []string
+		for _, l := range kit.TitleLines(m.title(), w-1) {
+			head = append(head, ansi.Truncate(" "+th.Bold.Render(l), w, th.Glyphs.Ellipsis))
+		}
+		return strings.Join(head, "\n") + "\n" + m.form.View()
 	}
 	// a title too long for one line takes the blank line under it
 	lines := []string{" " + th.Bold.Render(m.title()), ""}
@@ -128,41 +133,11 @@ func (m *migration) View() string {
 		lines = append(lines, "")
 		wrap("You can leave this screen: the backup is followed and its end is told wherever you are. m on the Restores list comes back here.", th.Muted.Render)
 	case migCopy:
-		src := m.sourcePath()
-		wrap(fmt.Sprintf("The backup of %s is in %s (%s). Copy the folder to a bucket %s (%s) can read:", m.src().NameOrID(), src, m.src().Provider, m.dst().NameOrID(), m.dst().Provider), plain)
-		lines = append(lines, "")
-		label := th.Label.Render("   Destination  ")
-		if m.editing {
-			label = th.Accent.Render(" " + th.Glyphs.Cursor + " Destination  ")
-		}
-		lines = append(lines, label+m.dest.View())
-		dst, err := m.destPath()
-		if err != nil {
-			// under the value, wrapped between words (it names the forms expected)
-			for _, l := range strings.Split(kit.Wrap(err.Error(), max(10, w-19)), "\n") {
-				lines = append(lines, strings.Repeat(" ", 18)+th.Warn.Render(l))
-			}
-		} else {
-			lines = append(lines, "                  "+th.Muted.Render("copies to "+dst))
-			lines = append(lines, "")
-			cmd, note := CopyCommand(src, dst)
-			// the copy key as it works now: while the destination is
-			// typed, y is text; enter ends the typing first
-			copies := m.keys.Copy.Help().Key + " copies it"
-			if m.editing {
-				copies = m.keys.Done.Help().Key + ", then " + copies
-			}
-			wrap("Run this where the storage tools are set up ("+copies+"):", plain)
-			for _, l := range kit.CommandLines(cmd, max(10, w-4), true) {
-				lines = append(lines, "   "+th.Code.Render(l))
-			}
-			wrap("note: "+note, th.Muted.Render)
-		}
-		lines = append(lines, "")
-		if m.editing {
-			wrap("Type the destination (the bucket alone keeps the folder name), enter when done.", th.Muted.Render)
-		} else {
-			wrap("enter: the copy is done, restore "+m.dst().NameOrID()+" from that bucket (every field prefilled). e edits the destination.", th.Muted.Render)
+		body := m.copyLines()
+		first, rows, cut := m.copyWindow()
+		lines = append(lines, body[first:first+rows]...)
+		if cut {
+			lines = append(lines, " "+th.Muted.Render(kit.MoreLine(m.common, m.keys.More, m.keys.Less, first, len(body)-first-rows)))
 		}
 	}
 	for _, l := range m.errLines() {
@@ -178,6 +153,78 @@ func (m *migration) View() string {
 		lines[i] = ansi.Truncate(l, w, th.Glyphs.Ellipsis)
 	}
 	return strings.Join(lines, "\n")
+}
+
+// copyLines are the copy step's text under its title: where the backup
+// is, the destination typed (and its refusal), the command and its note,
+// what enter does. Its refusal (errLines) stays under it.
+func (m *migration) copyLines() []string {
+	th := m.common.Theme
+	w := m.width
+	var lines []string
+	wrap := func(s string, slashes bool, st func(...string) string) {
+		for _, l := range m.wrapLines(s, slashes) {
+			lines = append(lines, " "+st(l))
+		}
+	}
+	plain := func(s ...string) string { return strings.Join(s, "") }
+	src := m.sourcePath()
+	wrap(fmt.Sprintf("The backup of %s is in %s (%s). Copy the folder to a bucket %s (%s) can read:", m.src().NameOrID(), src, m.src().Provider, m.dst().NameOrID(), m.dst().Provider), true, plain)
+	lines = append(lines, "")
+	label := th.Label.Render("   Destination  ")
+	if m.editing {
+		label = th.Accent.Render(" " + th.Glyphs.Cursor + " Destination  ")
+	}
+	lines = append(lines, label+m.dest.View())
+	dst, err := m.destPath()
+	switch {
+	case err != nil && err.Error() == m.stepErr:
+		// said once, under the step (errLines), where it stays in sight
+	case err != nil:
+		// under the value, wrapped between words (it names the forms expected)
+		for _, l := range strings.Split(kit.Wrap(err.Error(), max(10, w-19)), "\n") {
+			lines = append(lines, strings.Repeat(" ", 18)+th.Warn.Render(l))
+		}
+	default:
+		lines = append(lines, "                  "+th.Muted.Render("copies to "+dst))
+		lines = append(lines, "")
+		cmd, note := CopyCommand(src, dst)
+		// the copy key as it works now: while the destination is typed, y
+		// is text; enter ends the typing first
+		copies := m.keys.Copy.Help().Key + " copies it"
+		if m.editing {
+			copies = m.keys.Done.Help().Key + ", then " + copies
+		}
+		wrap("Run this where the storage tools are set up ("+copies+"):", false, plain)
+		for _, l := range kit.CommandLines(cmd, max(10, w-4), true) {
+			lines = append(lines, "   "+th.Code.Render(l))
+		}
+		wrap("note: "+note, false, th.Muted.Render) // "~/.boto" whole
+	}
+	lines = append(lines, "")
+	if m.editing {
+		wrap("Type the destination (the bucket alone keeps the folder name), enter when done.", false, th.Muted.Render)
+	} else {
+		wrap("enter: the copy is done, restore "+m.dst().NameOrID()+" from that bucket (every field prefilled). e edits the destination.", true, th.Muted.Render)
+	}
+	return lines
+}
+
+// copyWindow is how the copy step's text shows under its title and over
+// its refusal: from line first, rows lines, and whether it is cut (one
+// more line then says what is above or below).
+func (m *migration) copyWindow() (first, rows int, cut bool) {
+	return kit.TextWindow(len(m.copyLines()), m.height-2-len(m.errLines()), m.top)
+}
+
+// scroll moves the copy step's text by a page (less one line, to keep
+// context).
+func (m *migration) scroll(dir int) {
+	first, rows, cut := m.copyWindow()
+	if !cut {
+		return
+	}
+	m.top = max(0, min(first+dir*max(1, rows-1), len(m.copyLines())-rows))
 }
 
 // CapturesKeys implements kit.Pane: the migration takes every key (esc
@@ -205,6 +252,11 @@ func (m *migration) KeyMap() kit.Keys {
 			keys = []key.Binding{k.Done, k.StopEditing}
 		} else {
 			keys = []key.Binding{k.Copy, k.Restore, k.Edit, k.CopyBack}
+		}
+		if _, _, cut := m.copyWindow(); cut {
+			// after the way on (enter), so a narrow footer keeps both
+			at := min(2, len(keys)-1)
+			keys = append(keys[:at:at], append([]key.Binding{kit.ScrollHelp(k.More, k.Less)}, keys[at:]...)...)
 		}
 	}
 	return kit.KeysOf(keys...)

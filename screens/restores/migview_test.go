@@ -117,3 +117,77 @@ func lineWith(view, want string) string {
 	}
 	return ""
 }
+
+// TestMigrationCopyStepScrolls: at 60x16 the copy step's text is longer
+// than the screen; it was cut at the bottom without a word (the second
+// line of the command, its note and what enter does were not shown).
+// Now a line says what is below and pgdown shows it, down to the last
+// line; the footer lists the scroll. The note's "~/.boto" stays whole.
+func TestMigrationCopyStepScrolls(t *testing.T) {
+	m := migrationOf([]api.Service{orders, gcpSvc}, &restoreform.MigrateRequest{Source: orders, Target: gcpSvc})
+	m.backup = &api.Backup{Key: hash + ":" + orders.ID + ":pod", Bucket: "s3://acme-exports/orders-mig", Status: "Succeeded"}
+	m.toCopy()
+	m.dest.SetValue("gs://acme-gcp")
+	m.Update(tuitest.KeyMsg("enter")) // done typing
+	help := func() string {
+		var keys []string
+		for _, b := range m.KeyMap().ShortHelp() {
+			keys = append(keys, b.Help().Key)
+		}
+		return strings.Join(keys, " ")
+	}
+	for _, size := range sizes {
+		m.SetSize(size[0], size[1])
+		seen := ""
+		for range 10 {
+			out := ansi.Strip(m.View())
+			if n := len(strings.Split(out, "\n")); n > size[1] {
+				t.Fatalf("%dx%d: %d lines:\n%s", size[0], size[1], n, out)
+			}
+			if cut := cutLines(m.View(), size[0]); len(cut) > 0 {
+				t.Errorf("%dx%d: cut lines %q", size[0], size[1], cut)
+			}
+			seen += out + "\n"
+			if !strings.Contains(out, "pgdn:") {
+				break
+			}
+			m.Update(tuitest.KeyMsg("pgdown"))
+		}
+		all := strings.Join(strings.Fields(seen), " ")
+		for _, want := range []string{"gs://acme-gcp/orders-mig", "section of ~/.boto", "e edits the destination."} {
+			if !strings.Contains(all, want) {
+				t.Errorf("%dx%d: never shown: %q\n%s", size[0], size[1], want, seen)
+			}
+		}
+		if size[0] == 60 && !strings.Contains(help(), "pgdn/pgup") {
+			t.Errorf("60x13: the footer does not say how to scroll: %s", help())
+		}
+		if size[0] == 80 && (strings.Contains(seen, "pgdn:") || strings.Contains(help(), "pgdn/pgup")) {
+			t.Errorf("80x21: the copy step scrolls though it fits:\n%s", seen)
+		}
+		m.Update(tuitest.KeyMsg("pgup"))
+		m.Update(tuitest.KeyMsg("pgup"))
+		m.Update(tuitest.KeyMsg("pgup"))
+	}
+}
+
+// TestMigrationBackupTitleWhole: the backup step's title ("... back up
+// orders-prod to your own bucket") takes a second line at 60 columns
+// instead of being cut ("... to your ~"), within the pane's lines.
+func TestMigrationBackupTitleWhole(t *testing.T) {
+	m := migrationOf([]api.Service{orders, gcpSvc}, &restoreform.MigrateRequest{Source: orders, Target: gcpSvc})
+	m.common.Client, _ = api.New(api.Config{BaseURL: "http://127.0.0.1:1", APIKey: "k"}) // never called
+	m.init()
+	for _, size := range sizes {
+		m.SetSize(size[0], size[1])
+		out := ansi.Strip(m.View())
+		lines := strings.Split(out, "\n")
+		title := strings.Join(strings.Fields(strings.Join(lines[:2], " ")), " ")
+		if !strings.Contains(title, "Migrate across providers 2/5: back up orders-prod to your own bucket") || len(cutLines(strings.Join(lines[:2], "\n"), size[0])) > 0 {
+			t.Errorf("%dx%d: the title is not whole:\n%s", size[0], size[1], out)
+		}
+		if len(lines) > size[1] {
+			t.Errorf("%dx%d: %d lines", size[0], size[1], len(lines))
+		}
+	}
+}
