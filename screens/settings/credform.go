@@ -4,9 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"io/fs"
 	"os"
 	"strings"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/huh/v2"
 
@@ -22,16 +25,82 @@ import (
 // kept for the next try.
 type credDraft struct {
 	kind, name, keyFile, accessKeyID, secret, region string
+	// key is the key file as read at its field (enter there reads it):
+	// its document is a secret, kept only until the form is done
+	key keyFile
+}
+
+// keyFile is a GCS key file read and checked: the path, the document,
+// or why it cannot serve.
+type keyFile struct {
+	path string
+	doc  []byte
+	err  error
+}
+
+// maxKeyFile is the largest key file read: a service-account key is a
+// few KB.
+const maxKeyFile = 1 << 20
+
+// readKeyFile reads the key file at path (in a command: I/O) and checks
+// it as the keystore will: a regular file (a FIFO would block the
+// read), readable, not too big, a service-account key (keystore's
+// GCSCredential rule). Each error starts "key file: ", the field's name.
+func readKeyFile(name, path string) keyFile {
+	k := keyFile{path: path}
+	fail := func(format string, a ...any) keyFile {
+		k.err = fmt.Errorf("key file: "+format, a...)
+		return k
+	}
+	// "PATH: no such file or directory", without os's "stat" or "open"
+	failed := func(err error) keyFile {
+		if pe := (*fs.PathError)(nil); errors.As(err, &pe) {
+			return fail("%s: %v", path, pe.Err)
+		}
+		return fail("%v", err)
+	}
+	fi, err := os.Stat(path)
+	switch {
+	case err != nil:
+		return failed(err)
+	case fi.IsDir():
+		return fail("%s is a directory", path)
+	case !fi.Mode().IsRegular():
+		return fail("%s is not a regular file", path)
+	case fi.Size() > maxKeyFile:
+		return fail("%s is %d bytes: too big for a service-account key (a few KB)", path, fi.Size())
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return failed(err)
+	}
+	defer f.Close()
+	doc, err := io.ReadAll(io.LimitReader(f, maxKeyFile+1))
+	switch {
+	case err != nil:
+		return failed(err)
+	case len(doc) > maxKeyFile:
+		return fail("%s is over %d bytes: too big for a service-account key (a few KB)", path, maxKeyFile)
+	}
+	if err := (keystore.GCSCredential{Name: name, KeyJSON: doc}).Validate(); err != nil {
+		return fail("%v", err)
+	}
+	k.doc = doc
+	return k
 }
 
 func (d *credDraft) credential() (keystore.BucketCredential, error) {
 	switch d.kind {
 	case keystore.KindGCS:
-		doc, err := os.ReadFile(strings.TrimSpace(d.keyFile))
-		if err != nil {
-			return nil, fmt.Errorf("key file: %v", err)
+		path := strings.TrimSpace(d.keyFile)
+		k := d.key
+		if k.path != path || k.doc == nil {
+			k = readKeyFile(strings.TrimSpace(d.name), path)
 		}
-		c := keystore.GCSCredential{Name: strings.TrimSpace(d.name), KeyJSON: doc}
+		if k.err != nil {
+			return nil, k.err
+		}
+		c := keystore.GCSCredential{Name: strings.TrimSpace(d.name), KeyJSON: k.doc}
 		return c, c.Validate()
 	default:
 		c := keystore.S3Credential{Name: strings.TrimSpace(d.name), AccessKeyID: strings.TrimSpace(d.accessKeyID),
@@ -59,36 +128,87 @@ func nameRule(kind, name string) error {
 	return keystore.CheckName("S3 credential", name)
 }
 
+// backGate lets shift+tab leave a field whatever it holds: huh (v2.0.3)
+// checks a field when it is left either way (Input.Blur) and keeps the
+// form on a group that then holds an error (charmbracelet/huh#540,
+// #655), so shift+tab on an empty "Access key ID" said "required" and
+// stayed. The screen notes the field shift+tab leaves; that field's
+// rule, asked once by the blur, lets it go, keeping what was typed.
+// Going on (enter, tab) is checked as before.
+type backGate struct{ leaving huh.Field }
+
+// rule is check, but for the field shift+tab is leaving.
+func (g *backGate) rule(f huh.Field, check func(string) error) func(string) error {
+	return func(v string) error {
+		if g.leaving != nil && g.leaving == f {
+			g.leaving = nil
+			return nil
+		}
+		return check(v)
+	}
+}
+
+// keyNotRead is the key file's rule until the file at the path typed has
+// been read: enter reads it in a command (readKey) and is pressed again
+// with the answer, so the field says why a file cannot serve and the form
+// goes on only with one that can; no I/O in the rule (it runs in Update).
+type keyNotRead struct{ ellipsis string }
+
+func (e keyNotRead) Error() string { return "key file: reading" + e.ellipsis }
+
+// keyRead is the key file's read under way: the keys typed meanwhile
+// wait for its answer.
+type keyRead struct{ queued []tea.KeyPressMsg }
+
+// keyReadMsg is the key file's read, for the form that asked.
+type keyReadMsg struct {
+	form *huh.Form
+	key  keyFile
+}
+
 func (s *Screen) openForm() tea.Cmd {
 	if s.draft == nil {
 		s.draft = &credDraft{kind: keystore.KindGCS}
 	}
 	d := s.draft
+	d.key = keyFile{} // read again: it may have changed since
+	s.back, s.reading = backGate{}, nil
 	kind := huh.NewSelect[string]().Title("Kind").Options(
 		huh.NewOption("GCS (gs://): a service-account JSON key file", keystore.KindGCS),
 		huh.NewOption("S3 (s3://): an access key", keystore.KindS3),
 	).Value(&d.kind)
-	name := huh.NewInput().Title("Name").Description("how forms will offer it, e.g. nightly-gcs").Value(&d.name).
-		Validate(func(n string) error {
-			if err := notEmpty("name")(n); err != nil {
-				return err
-			}
-			return nameRule(d.kind, strings.TrimSpace(n))
-		})
-	// the file is read and checked when the form is submitted, in a command
-	keyFile := huh.NewInput().Title("Key file").Description("path of the service account's JSON key (Storage Admin role)").
-		Value(&d.keyFile).Validate(notEmpty("key file"))
-	akid := huh.NewInput().Title("Access key ID").Value(&d.accessKeyID).Validate(notEmpty("access key ID"))
-	secret := huh.NewInput().Title("Secret access key").EchoMode(huh.EchoModePassword).Value(&d.secret).
-		Validate(notEmpty("secret access key"))
-	region := huh.NewInput().Title("Region").Description("the bucket's region, e.g. us-east-1").Value(&d.region).Validate(func(r string) error {
+	// each rule through the gate: shift+tab leaves a field unchecked
+	input := func(rule func(string) error) *huh.Input {
+		in := huh.NewInput()
+		return in.Validate(s.back.rule(in, rule))
+	}
+	name := input(func(n string) error {
+		if err := notEmpty("name")(n); err != nil {
+			return err
+		}
+		return nameRule(d.kind, strings.TrimSpace(n))
+	}).Title("Name").Description("how forms will offer it, e.g. nightly-gcs").Value(&d.name)
+	notRead := keyNotRead{s.common.Theme.Glyphs.Ellipsis}
+	keyField := input(func(p string) error {
+		if err := notEmpty("key file")(p); err != nil {
+			return err
+		}
+		if d.key.path != strings.TrimSpace(p) {
+			return notRead
+		}
+		return d.key.err
+	}).Title("Key file").Description("path of the service account's JSON key (Storage Admin role)").Value(&d.keyFile)
+	akid := input(notEmpty("access key ID")).Title("Access key ID").Value(&d.accessKeyID)
+	secret := input(notEmpty("secret access key")).Title("Secret access key").EchoMode(huh.EchoModePassword).Value(&d.secret)
+	region := input(func(r string) error {
 		// the name was checked on its step
 		return keystore.S3Credential{Name: strings.TrimSpace(d.name), AccessKeyID: "x", SecretAccessKey: "x", Region: strings.TrimSpace(r)}.Validate()
-	})
+	}).Title("Region").Description("the bucket's region, e.g. us-east-1").Value(&d.region)
 	s.ahead = kit.TypeAhead{}
+	s.keyField = keyField
 	s.form = kit.NewForm(s.common,
 		huh.NewGroup(kind, name).Title("Add a bucket credential"),
-		huh.NewGroup(keyFile).Title("GCS service-account key").
+		huh.NewGroup(keyField).Title("GCS service-account key").
 			WithHideFunc(func() bool { return d.kind != keystore.KindGCS }),
 		huh.NewGroup(akid, secret, region).Title("S3 access key").
 			WithHideFunc(func() bool { return d.kind != keystore.KindS3 }),
@@ -101,24 +221,70 @@ func (s *Screen) openForm() tea.Cmd {
 }
 
 func (s *Screen) updateForm(msg tea.Msg) tea.Cmd {
+	if kp, ok := msg.(tea.KeyPressMsg); ok {
+		if s.reading != nil {
+			// the key file is being read: keys wait for its answer
+			s.reading.queued = append(s.reading.queued, kp)
+			return nil
+		}
+		s.back.leaving = nil
+		if key.Matches(kp, s.keys.FormPrev) {
+			s.back.leaving = s.form.GetFocusedField()
+		}
+	}
 	var cmd tea.Cmd
 	s.form, cmd = s.ahead.Update(s.form, msg)
-	return cmd
+	return tea.Batch(cmd, s.readKey())
+}
+
+// readKey reads the key file, in a command, when enter (or tab) on its
+// field asked for it: the field's rule said it has not been read.
+func (s *Screen) readKey() tea.Cmd {
+	f := s.form.GetFocusedField()
+	if s.reading != nil || f == nil || f != s.keyField || !errors.As(f.Error(), new(keyNotRead)) {
+		return nil
+	}
+	s.reading = &keyRead{}
+	form, name, path := s.form, strings.TrimSpace(s.draft.name), strings.TrimSpace(s.draft.keyFile)
+	return func() tea.Msg { return keyReadMsg{form: form, key: readKeyFile(name, path)} }
+}
+
+// keyDone takes the key file's answer: enter is pressed again, now that
+// the field's rule knows (the form goes on, or the field says why the
+// file cannot serve and stays), then the keys typed meanwhile.
+func (s *Screen) keyDone(msg keyReadMsg) tea.Cmd {
+	if s.form == nil || msg.form != s.form || s.reading == nil {
+		return nil
+	}
+	queued := s.reading.queued
+	s.reading = nil
+	d := s.draft
+	d.key = msg.key
+	cmds := []tea.Cmd{s.updateForm(tea.KeyPressMsg{Code: tea.KeyEnter})}
+	if d.key.err != nil {
+		d.key = keyFile{} // the next enter reads it again (fixed meanwhile)
+	}
+	for _, k := range queued {
+		cmds = append(cmds, s.updateForm(k))
+	}
+	return tea.Batch(cmds...)
 }
 
 func (s *Screen) formDone(msg formDoneMsg) tea.Cmd {
 	if s.form == nil || msg.form != s.form {
 		return nil
 	}
-	s.form = nil
+	s.form, s.reading = nil, nil
 	d := s.draft
 	if msg.cancel {
-		d.secret = "" // never kept past the form
+		d.secret, d.key = "", keyFile{} // never kept past the form
 		return kit.Toast(kit.ToastInfo, "cancelled; a brings back what you typed (but the secret)")
 	}
 	// what the command reads; the draft keeps the secret until it is
 	// stored, so a refusal (or a "no" to replacing) loses nothing typed
+	// (the key file is read again when the form is opened again)
 	typed := *d
+	d.key = keyFile{}
 	st := s.common.Secrets
 	s.lastErr = ""
 	return kit.Do(kit.Action{

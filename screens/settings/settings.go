@@ -73,10 +73,13 @@ type Screen struct {
 	gen    int
 	loaded *loadedMsg
 
-	form    *huh.Form
-	ahead   kit.TypeAhead // keys typed during a move to the next field
-	draft   *credDraft
-	lastErr string // why the last credential could not be stored
+	form     *huh.Form
+	ahead    kit.TypeAhead // keys typed during a move to the next field
+	back     backGate      // shift+tab leaves a field unchecked
+	keyField huh.Field     // the GCS key file's
+	reading  *keyRead      // the key file's read under way
+	draft    *credDraft
+	lastErr  string // why the last credential could not be stored
 
 	configWarnings []string // what the config file holds that was ignored
 }
@@ -96,7 +99,7 @@ func New(c *kit.Common) *Screen {
 		FormPrev:   kit.Bind("shift+tab", "back"),
 		FormCancel: kit.Bind("esc", "cancel (keeps input but secrets)"),
 	}}
-	s.ListView = kit.NewListView(c, "Bucket credentials and encryption keys", "credentials", []kit.Column{
+	s.ListView = kit.NewListView(c, listTitle, "credentials", []kit.Column{
 		{Title: "NAME", Min: 12, Max: 24, Priority: 10},
 		{Title: "KIND", Min: 6, Max: 15, Priority: 8},
 		{Title: "IDENTITY", Min: 16, Priority: 9},
@@ -347,6 +350,8 @@ func (s *Screen) update(msg tea.Msg) tea.Cmd {
 		return s.load()
 	case formDoneMsg:
 		return s.formDone(msg)
+	case keyReadMsg:
+		return s.keyDone(msg)
 	case tea.KeyPressMsg:
 		if s.form != nil {
 			if key.Matches(msg, s.keys.FormCancel) {
@@ -477,8 +482,36 @@ func (s *Screen) View() string {
 			lines = append(lines, ansi.Truncate(th.Muted.Render("   "+s.moreText(above, below)), s.width, th.Glyphs.Ellipsis))
 		}
 	}
-	list := s.ListView.View("", th.Muted.Render("(never shown; a to add, d to remove)"))
+	list := s.ListView.View("", s.listHint())
 	return strings.Join(append(lines, list), "\n")
+}
+
+// listTitle is the title of the list's status line.
+const listTitle = "Bucket credentials and encryption keys"
+
+// listHints are the forms of the note after the list's title and count,
+// longest first (a and d are in the footer too).
+var listHints = []string{"(never shown; a to add, d to remove)", "(never shown)"}
+
+// staleNote is what kit.ListView.StatusLine adds at the end of the line
+// when the data is stale; measured here so that it is not the part cut.
+const staleNote = "showing last data"
+
+// listHint is the longest form of the hint that the status line has room
+// for whole, beside the title, the count (a filter's "0 of 4") and the
+// stale note; none when even the shortest does not fit (it was cut:
+// "(never shown; a to add, d to re~").
+func (s *Screen) listHint() string {
+	used := ansi.StringWidth(" "+listTitle) + 1 + ansi.StringWidth(s.CountText())
+	if s.Stale() {
+		used += 2 + ansi.StringWidth(staleNote)
+	}
+	for _, h := range listHints {
+		if used+2+ansi.StringWidth(h) <= s.width {
+			return s.common.Theme.Muted.Render(h)
+		}
+	}
+	return ""
 }
 
 // moreText is the line under the cut text above the list: how much is

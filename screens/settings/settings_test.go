@@ -207,12 +207,13 @@ func TestBadInputNamesTheFieldAndKeepsTheRest(t *testing.T) {
 	}
 	d.typeText(bad)
 	d.key("enter")
-	if v := d.view(); !strings.Contains(v, `"type" must be "service_account"`) {
-		t.Fatalf("a key file that is not a service-account key is refused, naming the field and the rule:\n%s", v)
+	if v := flat(d.view()); !strings.Contains(v, `! key file: `) || !strings.Contains(v, `"type" must be "service_account"`) {
+		t.Fatalf("a key file that is not a service-account key is refused at its field, naming the field and the rule:\n%s", d.view())
 	}
-	if _, err := st.BucketCredential("nightly"); err == nil {
+	if _, err := st.BucketCredential("nightly"); err == nil || len(d.actions) != 0 {
 		t.Fatal("a refused key file must not be stored")
 	}
+	d.key("esc")
 	d.key("a")
 	if d.s.draft == nil || d.s.draft.name != "nightly" || d.s.draft.keyFile != bad {
 		t.Errorf("what was typed should come back: %+v", d.s.draft)

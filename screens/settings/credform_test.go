@@ -1,0 +1,237 @@
+package settings
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/skytui/skytui/keystore"
+	"github.com/skytui/skytui/tui/tuitest"
+)
+
+// focused is the value of the form's focused field.
+func (d *driver) focused() string {
+	d.t.Helper()
+	if d.s.form == nil || d.s.form.GetFocusedField() == nil {
+		d.t.Fatalf("no form with a focused field:\n%s", d.view())
+	}
+	v, _ := d.s.form.GetFocusedField().GetValue().(string)
+	return v
+}
+
+// TestShiftTabGoesBackFromAnInvalidField: shift+tab goes back from a
+// field that is empty or that its rule refuses, with nothing said
+// against it, and keeps what was typed there; only going on is checked.
+// On the empty "Access key ID" shift+tab said "! access key ID: required"
+// and stayed (huh checks a field when it is left either way and keeps
+// the form on a group that holds an error).
+func TestShiftTabGoesBackFromAnInvalidField(t *testing.T) {
+	d := addS3(t, 80, 20)
+	d.fill("enter", "archive")
+	d.key("shift+tab") // the access key ID, empty
+	if v := d.view(); strings.Contains(v, "required") || d.focused() != "archive" {
+		t.Fatalf("shift+tab from the empty access key ID did not go back to the name:\n%s", v)
+	}
+	d.key("enter")
+	d.key("enter") // going on is checked
+	if v := d.view(); !strings.Contains(v, "! access key ID: required") {
+		t.Fatalf("enter on the empty access key ID went on:\n%s", v)
+	}
+	// within the group: an empty secret, then a refused region, each left
+	// by shift+tab with what was typed in it
+	d.fill("enter", "AKIAEXAMPLE")
+	d.key("shift+tab") // the secret, empty
+	if d.focused() != "AKIAEXAMPLE" || strings.Contains(d.view(), "required") {
+		t.Fatalf("shift+tab from the empty secret:\n%s", d.view())
+	}
+	d.fill("enter", "", "wJalrSECRET") // the key ID kept; the secret
+	d.typeText("nowhere land")
+	d.key("enter")
+	if !strings.Contains(flat(d.view()), `field "region" contains spaces`) {
+		t.Fatalf("a bad region went on:\n%s", d.view())
+	}
+	d.key("shift+tab")
+	if v := d.view(); strings.Contains(flat(v), "contains spaces") || d.focused() != "wJalrSECRET" {
+		t.Fatalf("shift+tab from a refused region did not go back to the secret:\n%s", v)
+	}
+	d.key("shift+tab")
+	d.key("shift+tab") // the access key ID, then back to the name's group
+	if d.focused() != "archive" {
+		t.Fatalf("shift+tab did not go back to the name:\n%s", d.view())
+	}
+	if dr := d.s.draft; dr.accessKeyID != "AKIAEXAMPLE" || dr.secret != "wJalrSECRET" || dr.region != "nowhere land" {
+		t.Errorf("what was typed was not kept: %+v", dr)
+	}
+	if len(d.actions) != 0 {
+		t.Errorf("nothing was to be stored: %+v", d.actions)
+	}
+
+	// GCS: the empty key file, and one that was refused, go back too
+	g := newDriver(t, newStore(t), 80, 20)
+	g.key("a")
+	g.fill("enter", "", "nightly") // GCS; the name
+	g.key("shift+tab")
+	if g.focused() != "nightly" || strings.Contains(g.view(), "required") {
+		t.Fatalf("shift+tab from the empty key file:\n%s", g.view())
+	}
+	g.key("enter")
+	missing := filepath.Join(t.TempDir(), "nonexist.json")
+	g.typeText(missing)
+	g.key("enter")
+	g.key("shift+tab")
+	if g.focused() != "nightly" || strings.Contains(g.view(), "no such file") {
+		t.Fatalf("shift+tab from a refused key file:\n%s", g.view())
+	}
+	if g.s.draft.keyFile != missing {
+		t.Errorf("the key file's path was not kept: %q", g.s.draft.keyFile)
+	}
+}
+
+// TestKeyFileCheckedAtItsField: the GCS key file is read and checked
+// when enter (or tab) leaves its field, in a command (the field's rule
+// does no I/O), and the form stays on the field with why a file cannot
+// serve next to it: a path that does not exist, a directory, a file that
+// is not JSON, a JSON key that is not a service account's. A nonexistent
+// path closed the form and the store failed after ("error: store gcs
+// credential … failed: key file: open …"), and the keys typed next went
+// to the list (its / filter). Keys typed while the file is read wait for
+// the answer; a file fixed meanwhile is read again on the next enter.
+func TestKeyFileCheckedAtItsField(t *testing.T) {
+	// short paths, relative to the test's directory: each key typed here
+	// costs the driver's wait for a cursor blink
+	t.Chdir(t.TempDir())
+	write := func(name, doc string) string {
+		if err := os.WriteFile(name, []byte(doc), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return name
+	}
+	if err := os.Mkdir("keys", 0o700); err != nil {
+		t.Fatal(err)
+	}
+	good := `{"type":"service_account","client_email":"bk@p.iam.gserviceaccount.com","private_key":"` + pk + `"}`
+	for _, tc := range []struct{ path, says string }{
+		{"nonexist.json", "key file: nonexist.json: no such file or directory"},
+		{"keys", "keys is a directory"},
+		{write("notes.txt", "not json"), "key is not valid JSON"},
+		{write("user.json", `{"type":"authorized_user"}`), `"type" must be "service_account"`},
+	} {
+		for _, size := range [][2]int{{80, 20}, {60, 12}} {
+			what := fmt.Sprintf("%s at %dx%d", tc.path, size[0], size[1])
+			st := newStore(t)
+			d := newDriver(t, st, size[0], size[1])
+			d.key("a")
+			d.fill("enter", "", "nightly")
+			d.typeText(tc.path)
+			// enter asks for the read; the rule did not read the file
+			_, cmd := d.s.Update(tuitest.KeyMsg("enter"))
+			if cmd == nil || d.s.reading == nil || !strings.Contains(d.view(), "key file: reading") {
+				t.Fatalf("%s: enter does not read the file in a command:\n%s", what, d.view())
+			}
+			d.run(cmd)
+			v := flat(d.view())
+			if d.s.form == nil || !strings.Contains(v, "! key file: ") || !strings.Contains(v, tc.says) {
+				t.Fatalf("%s: the field does not say why the file cannot serve:\n%s", what, d.view())
+			}
+			tuitest.CheckFits(t, what, d.s.View(), size[0], size[1])
+			if len(d.actions) != 0 {
+				t.Fatalf("%s: a key file refused was submitted: %+v", what, d.actions)
+			}
+			// the path typed again, of a good file: it goes on
+			p := write("good.json", good)
+			d.key("ctrl+u") // the path typed is cleared
+			d.typeText(p)
+			d.key("enter")
+			if d.s.form != nil || len(d.actions) != 1 {
+				t.Fatalf("%s: a good key file did not go on (actions %+v):\n%s", what, d.actions, d.view())
+			}
+			c, err := st.BucketCredential("nightly")
+			if err != nil || c.(keystore.GCSCredential).ClientEmail() != "bk@p.iam.gserviceaccount.com" {
+				t.Fatalf("%s: not stored: %v", what, err)
+			}
+			if d.s.draft != nil {
+				t.Errorf("%s: the draft (the key with it) was kept after the store", what)
+			}
+		}
+	}
+	// a key typed while the file is read waits for the answer, then goes
+	// to the field, which stays (it went to the list: its / filter)
+	d0 := newDriver(t, newStore(t), 80, 20)
+	d0.key("a")
+	d0.fill("enter", "", "nightly")
+	missing := "nonexist.json"
+	d0.typeText(missing)
+	_, cmd := d0.s.Update(tuitest.KeyMsg("enter"))
+	d0.s.Update(tuitest.KeyMsg("/"))
+	if d0.s.draft.keyFile != missing {
+		t.Fatalf("a key typed during the read did not wait: %q", d0.s.draft.keyFile)
+	}
+	d0.run(cmd)
+	if d0.s.form == nil || d0.s.Capturing() || d0.s.draft.keyFile != missing+"/" {
+		t.Fatalf("the key typed during the read did not reach the field (%q):\n%s", d0.s.draft.keyFile, d0.view())
+	}
+
+	// a file fixed between two enters on the same path is read again
+	st := newStore(t)
+	d := newDriver(t, st, 80, 20)
+	d.key("a")
+	d.fill("enter", "", "nightly")
+	p := write("later.json", "{}")
+	d.fill("enter", p)
+	if !strings.Contains(flat(d.view()), `"type" is missing`) {
+		t.Fatalf("the empty key is not refused at its field:\n%s", d.view())
+	}
+	write("later.json", good)
+	d.key("enter")
+	if _, err := st.BucketCredential("nightly"); err != nil || d.s.form != nil {
+		t.Fatalf("the key file fixed was not read again: %v\n%s", err, d.view())
+	}
+}
+
+// TestListHintWholeOrLeftOut: the hint after the list's title and count
+// is whole or left out, never cut: a filter's "0 of 4" left it "(never
+// shown; a to add, d to re~" at 80 columns. The longest form that fits
+// shows, else none.
+func TestListHintWholeOrLeftOut(t *testing.T) {
+	full, short := "(never shown; a to add, d to remove)", "(never shown)"
+	for _, tc := range []struct {
+		w       int
+		filter  string
+		hint    string // "" for none
+		without string
+	}{
+		{80, "", full, ""},
+		{80, "zzz", short, full},
+		{60, "", short, full},
+		{60, "zzz", "", short},
+	} {
+		what := fmt.Sprintf("%d columns, filter %q", tc.w, tc.filter)
+		st := newStore(t)
+		for _, n := range []string{"archive", "nightly", "weekly", "monthly"} {
+			if err := st.PutBucketCredential(keystore.S3Credential{Name: n, AccessKeyID: "AKIAEXAMPLE", SecretAccessKey: "x", Region: "eu-west-1"}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		d := newDriver(t, st, tc.w, 30)
+		if tc.filter != "" {
+			d.key("/")
+			d.typeText(tc.filter)
+			d.key("enter")
+		}
+		var status string
+		for _, l := range strings.Split(d.view(), "\n") {
+			if strings.HasPrefix(l, " "+listTitle) {
+				status = l
+			}
+		}
+		if status == "" {
+			t.Fatalf("%s: no status line:\n%s", what, d.view())
+		}
+		if strings.Contains(status, "~") || (tc.hint != "" && !strings.Contains(status, tc.hint)) ||
+			(tc.hint == "" && strings.Contains(status, "(")) || (tc.without != "" && strings.Contains(status, tc.without)) {
+			t.Errorf("%s: the status line reads %q, want the hint %q whole", what, status, tc.hint)
+		}
+	}
+}
