@@ -98,20 +98,45 @@ func Redacted(name, kind string) string {
 	return fmt.Sprintf("<redacted: stored %s credential %q, base64-encoded when sent>", keystore.KindLabel(kind), name)
 }
 
-// typeInfo is each type's one-line explanation (the option label) and
-// its longer description.
-var typeInfo = map[string][2]string{
-	api.BackupFull:        {"complete copy; what incremental backups build on", "A full physical backup of every database. Incremental backups build on the last full one."},
-	api.BackupIncremental: {"only changes since the last backup; needs a full one first", "Copies only what changed since the last backup: small and quick. Needs a completed full backup first."},
-	api.BackupLogical:     {"SQL statements (mysqldump): portable, to leave the service", "Writes SQL statements (mysqldump): the portable choice for moving data out of the managed service, to your own bucket."},
-	api.BackupPhysical:    {"data files (mariabackup): meant for large databases", "Copies the data files (mariabackup): meant for large databases, faster to take and to restore than logical."},
-	api.BackupBinarylog:   {"the binary logs, for point-in-time recovery", "Saves the binary logs: the changes since the last backup, for point-in-time recovery."},
-	api.BackupDump:        {"SQL statements (mysqldump): portable, to leave the service", "Writes SQL statements (mysqldump): the live service's logical backup, the portable choice for moving data out, to your own bucket."},
-	api.BackupSnapshot:    {"a storage snapshot of the service's volume", "Takes a snapshot of the service's storage volume: quick to take and to restore on the same service."},
+// typeText is what the form says of a backup type: label, its one-line
+// explanation (the option's, after the type's name), and desc, the longer
+// description the field shows for the selected type. The short forms are
+// for when the long ones do not fit: shortLabel keeps the option on one
+// line at the smallest terminal (at most labelWidth cells), shortDesc is
+// two lines there ("": desc is).
+type typeText struct {
+	label, shortLabel, desc, shortDesc string
 }
 
+var typeInfo = map[string]typeText{
+	api.BackupFull: {"complete copy; what incremental backups build on", "complete copy; incrementals build on it",
+		"A full physical backup of every database. Incremental backups build on the last full one.", ""},
+	api.BackupIncremental: {"only changes since the last backup; needs a full one first", "only changes; needs a full one first",
+		"Copies only what changed since the last backup: small and quick. Needs a completed full backup first.", ""},
+	api.BackupLogical: {"SQL statements (mysqldump): portable, to leave the service", "SQL statements (mysqldump): portable",
+		"Writes SQL statements (mysqldump): the portable choice for moving data out of the managed service, to your own bucket.",
+		"SQL statements (mysqldump): the portable choice to move data out of the service, to your own bucket."},
+	api.BackupPhysical: {"data files (mariabackup): meant for large databases", "data files (mariabackup): large databases",
+		"Copies the data files (mariabackup): meant for large databases, faster to take and to restore than logical.", ""},
+	api.BackupBinarylog: {"the binary logs, for point-in-time recovery", "binary logs, for point-in-time recovery",
+		"Saves the binary logs: the changes since the last backup, for point-in-time recovery.", ""},
+	api.BackupDump: {"SQL statements (mysqldump): portable, to leave the service", "SQL statements (mysqldump): portable",
+		"Writes SQL statements (mysqldump): the live service's logical backup, the portable choice for moving data out, to your own bucket.",
+		"The live service's logical backup: SQL statements (mysqldump), the portable choice to move data out."},
+	api.BackupSnapshot: {"a storage snapshot of the service's volume", "a snapshot of the storage volume",
+		"Takes a snapshot of the service's storage volume: quick to take and to restore on the same service.", ""},
+}
+
+// labelWidth is the widest a short label may be: at 60 columns the field
+// has 56 cells inside its bar, the cursor takes 2 and the type's name 13.
+const labelWidth = 41
+
+// typeHeight is the type field's height when there is room: its title,
+// four lines of description and the five types.
+const typeHeight = 10
+
 // TypeExplanation is the one-line explanation of a backup type.
-func TypeExplanation(t string) string { return typeInfo[t][0] }
+func TypeExplanation(t string) string { return typeInfo[t].label }
 
 // Full-backup knowledge.
 const (
@@ -199,6 +224,12 @@ type Form struct {
 	scheme                                   *kit.Value[string] // of path, for the credential options
 	full                                     *kit.Value[int]
 	credsVer                                 *kit.Value[int]
+	// hintWidth is what the fields' descriptions are wrapped to (the
+	// field's width inside its bar); typeRoom, the lines the type field
+	// has for its description with every option in view. SetSize sets both.
+	hintWidth, typeRoom      *kit.Value[int]
+	typSel, whenSel, destSel *huh.Select[string]
+	cronIn, pathIn           *huh.Input
 
 	mu       sync.Mutex // guards creds, credsErr (read by huh's option commands)
 	creds    []keystore.CredentialInfo
@@ -238,6 +269,7 @@ func New(c *kit.Common, svc api.Service, o Options) *Form {
 		typ: kit.NewValue(d.Type), when: kit.NewValue(d.When), daily: kit.NewValue(d.DailyAt), cron: kit.NewValue(d.Cron),
 		dest: kit.NewValue(d.Destination), path: kit.NewValue(d.BucketPath), cred: kit.NewValue(d.Credential),
 		scheme: kit.NewValue(keystore.SchemeOf(d.BucketPath)), full: kit.NewValue(fullUnknown), credsVer: kit.NewValue(0),
+		hintWidth: kit.NewValue(0), typeRoom: kit.NewValue(typeHeight - 1 - len(api.BackupTypes)),
 		keys: newFormKeys(),
 	}
 	if o.HasFullBackup != nil {
@@ -276,14 +308,29 @@ func (b *Form) Failed(err error) {
 	b.submitErr = err.Error()
 }
 
-// SetSize gives the form its area.
+// SetSize gives the form its area. The type field is made as high as the
+// form lets it be, at most typeHeight, and its description gets the lines
+// its options leave (typeHint picks one that fits): huh sizes the
+// options' viewport before a new description comes, so a description
+// longer than the room pushed the last option out of the form.
 func (b *Form) SetSize(w, h int) {
 	b.width, b.height = w, h
-	b.form.WithWidth(max(20, min(w-2, 100))).WithHeight(b.formHeight())
+	fw := max(20, min(w-2, 100))
+	b.form.WithWidth(fw).WithHeight(b.formHeight())
+	bar := kit.HuhTheme(b.common).Theme(b.common.Theme.Dark).Focused.Base
+	b.hintWidth.Set(max(10, fw-bar.GetHorizontalFrameSize()))
+	b.whenSel.Description(b.hint(whenDescription))
+	b.destSel.Description(b.hint(destDescription))
+	b.cronIn.Title(b.hint(cronTitle))
+	b.pathIn.Title(b.hint(pathTitle))
+	th := min(typeHeight, b.formHeight()-1) // the step's title takes a line
+	b.typSel.Height(th)
+	b.typeRoom.Set(th - 1 - len(b.typeOptions())) // the field's title, the options
 }
 
-// formHeight is the huh form's height: the area's, but the heading's lines.
-func (b *Form) formHeight() int { return max(5, b.height-3) }
+// formHeight is the huh form's height: the area's, but the heading's two
+// lines.
+func (b *Form) formHeight() int { return max(5, b.height-2) }
 
 // Init starts the form and the reads it needs (stored credential names,
 // whether a full backup exists).

@@ -7,6 +7,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"charm.land/huh/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/skytui/skytui/api"
 	"github.com/skytui/skytui/keystore"
@@ -18,9 +19,10 @@ import (
 
 func (b *Form) build() {
 	c := b.common
-	typ := huh.NewSelect[string]().Title("Backup type").Accessor(b.typ).Height(10).
-		OptionsFunc(b.typeOptions, b.full.Bind()).
-		DescriptionFunc(b.typeDescription, []any{b.typ.Bind(), b.full.Bind()}).
+	w := b.hintWidth.Bind()
+	typ := huh.NewSelect[string]().Title("Backup type").Accessor(b.typ).Height(typeHeight).
+		OptionsFunc(b.typeOptions, []any{b.full.Bind(), w}).
+		DescriptionFunc(func() string { return b.hint(b.typeHint()) }, []any{b.typ.Bind(), b.full.Bind(), w, b.typeRoom.Bind()}).
 		Validate(func(t string) error {
 			if err := api.CheckBackupType(b.live(), t); err != nil {
 				return err
@@ -33,38 +35,42 @@ func (b *Form) build() {
 			return nil
 		})
 	when := huh.NewSelect[string]().Title("When").Accessor(b.when).Height(8).
-		Description("Schedules run in UTC, the service's clock; previews show your local time too.").
+		Description(b.hint(whenDescription)).
 		Options(
 			huh.NewOption("once: now, one time", WhenOnce),
 			huh.NewOption("daily at a time you choose (UTC)", WhenDaily),
 			huh.NewOption("every hour (at minute 0)", WhenHourly),
 			huh.NewOption("custom cron expression (5 fields, UTC)", WhenCustom),
 		)
-	daily := huh.NewInput().Title("Daily at (HH:MM, 24-hour, UTC)").Accessor(b.daily).CharLimit(5).
+	// The inputs have no character limit: a full one dropped what was
+	// typed without a word (07:30 typed after the prefilled 03:00); what
+	// is too long is shown, and the hint says the rule it breaks.
+	daily := huh.NewInput().Title("Daily at (HH:MM, 24-hour, UTC)").Accessor(b.daily).
 		Placeholder("03:00").
-		DescriptionFunc(func() string { return b.dailyHint(b.daily.Get()) }, b.daily.Bind()).
+		DescriptionFunc(func() string { return b.hint(b.dailyHint(b.daily.Get())) }, []any{b.daily.Bind(), w}).
 		Validate(func(s string) error { _, _, err := api.ParseClock(s); return err })
-	cron := huh.NewInput().Title("Cron expression: minute hour day-of-month month day-of-week (UTC)").
-		Accessor(b.cron).CharLimit(80).Placeholder("30 1 * * 0").
-		DescriptionFunc(func() string { return b.cronHint(b.cron.Get()) }, b.cron.Bind()).
+	cron := huh.NewInput().Title(b.hint(cronTitle)).
+		Accessor(b.cron).Placeholder("30 1 * * 0").
+		DescriptionFunc(func() string { return b.hint(b.cronHint(b.cron.Get())) }, []any{b.cron.Bind(), w}).
 		Validate(api.ValidateSchedule)
 	dest := huh.NewSelect[string]().Title("Destination").Accessor(b.dest).Height(6).
-		Description("Managed storage restores within the same cloud provider. Your own bucket is how data leaves the service.").
+		Description(b.hint(destDescription)).
 		Options(
 			huh.NewOption("managed storage (the service's default backup storage)", DestManaged),
 			huh.NewOption("your own bucket (an s3:// or gs:// path)", DestBucket),
 		)
-	path := huh.NewInput().Title("Bucket path: s3://<bucket>/<path> or gs://<bucket>/<path>").
-		Accessor(&pathAccessor{b: b}).CharLimit(300).Placeholder("s3://my-bucket/backups").
-		DescriptionFunc(func() string { return b.pathHint(b.path.Get(), b.typ.Get()) }, []any{b.path.Bind(), b.typ.Bind()}).
+	path := huh.NewInput().Title(b.hint(pathTitle)).
+		Accessor(&pathAccessor{b: b}).Placeholder("s3://my-bucket/backups").
+		DescriptionFunc(func() string { return b.hint(b.pathHint(b.path.Get(), b.typ.Get())) }, []any{b.path.Bind(), b.typ.Bind(), w}).
 		Validate(api.ValidateBackupBucketPath)
 	cred := huh.NewSelect[string]().Title("Bucket credentials (stored in the keystore)").Accessor(b.cred).Height(7).
 		OptionsFunc(b.credOptions, []any{b.scheme.Bind(), b.credsVer.Bind()}).
-		DescriptionFunc(b.credDescription, []any{b.scheme.Bind(), b.credsVer.Bind()}).
+		DescriptionFunc(func() string { return b.hint(b.credDescription()) }, []any{b.scheme.Bind(), b.credsVer.Bind(), w}).
 		Validate(func(n string) error {
 			return keystore.CheckForBucket(b.path.Get(), n, b.credentialKind(n))
 		})
 
+	b.typSel, b.whenSel, b.destSel, b.cronIn, b.pathIn = typ, when, dest, cron, path
 	b.fields = map[string]huh.Field{"type": typ, "when": when, "daily": daily, "cron": cron, "destination": dest,
 		"bucket path": path, "credentials": cred}
 	b.groups = [][]huh.Field{{typ}, {when}, {daily}, {cron}, {dest}, {path, cred}}
@@ -89,6 +95,16 @@ func (b *Form) build() {
 	}
 }
 
+// The static descriptions of the when and destination fields, and the
+// titles that may be wider than a field (SetSize wraps them to the field,
+// between words: huh's own wrap broke "day-of-" / "week").
+const (
+	whenDescription = "Schedules run in UTC, the service's clock; previews show your local time too."
+	destDescription = "Managed storage restores within the same cloud provider. Your own bucket is how data leaves the service."
+	cronTitle       = "Cron expression: minute hour day-of-month month day-of-week (UTC)"
+	pathTitle       = "Bucket path: s3://<bucket>/<path> or gs://<bucket>/<path>"
+)
+
 // pathAccessor keeps the scheme of the bucket path beside it, so the
 // credential list is re-read only when the scheme changes.
 type pathAccessor struct{ b *Form }
@@ -101,38 +117,93 @@ func (p *pathAccessor) Set(s string) {
 	}
 }
 
+// typeOptions are the types of the profile's interface, each with its
+// explanation: the long one where it fits on the option's line at the
+// hints' width, else the short one (one line at 60 columns; a wrapped
+// option went on under its type's name).
 func (b *Form) typeOptions() []huh.Option[string] {
 	types := api.BackupTypes
 	if b.live() {
 		types = api.LiveBackupTypes
 	}
+	room := b.hintWidth.Get() - 2 - typeColumn // the cursor, the type's name
 	out := make([]huh.Option[string], 0, len(types))
 	for _, t := range types {
-		info := typeInfo[t][0]
+		long, short := typeInfo[t].label, typeInfo[t].shortLabel
 		if t == api.BackupIncremental {
 			switch b.full.Get() {
 			case fullNo:
-				info = "unavailable: this service has no completed full backup yet"
+				long, short = "unavailable: this service has no completed full backup yet", "unavailable: no completed full backup yet"
 			case fullUnknown:
-				info = "checking whether a full backup exists" + b.common.Theme.Glyphs.Ellipsis
+				long = "checking whether a full backup exists" + b.common.Theme.Glyphs.Ellipsis
+				short = long
 			}
 		}
-		out = append(out, huh.NewOption(fmt.Sprintf("%-12s %s", t, info), t))
+		info := long
+		if room > 0 && ansi.StringWidth(long) > room {
+			info = short
+		}
+		out = append(out, huh.NewOption(fmt.Sprintf("%-*s %s", typeColumn-1, t, info), t))
 	}
 	return out
 }
 
+// typeColumn is where a type's explanation starts in its option.
+const typeColumn = 13
+
+// typeDescription is the selected type's description: what it is, or
+// why it cannot be taken.
 func (b *Form) typeDescription() string {
+	return b.typeDescriptions()[0]
+}
+
+// typeDescriptions are the selected type's descriptions, the longest
+// first; the last is the shortest that still says what matters ("" when
+// the option's own line says enough).
+func (b *Form) typeDescriptions() []string {
 	t := b.typ.Get()
 	if t == api.BackupIncremental {
 		if rule := b.incrementalRule(); rule != "" {
-			return "! Not available: " + rule + "."
+			return []string{"! Not available: " + rule + ".", "! Not available: needs a completed full backup first."}
+		}
+		if b.full.Get() == fullError {
+			return []string{typeInfo[t].desc + " (Could not check for one: the API will refuse if there is none.)",
+				"! Could not check for a full backup: the API refuses if there is none.", "! Could not check for a full backup."}
 		}
 	}
-	if t == api.BackupIncremental && b.full.Get() == fullError {
-		return typeInfo[t][1] + " (Could not check for one: the API will refuse if there is none.)"
+	if d := typeInfo[t].shortDesc; d != "" {
+		return []string{typeInfo[t].desc, d, ""}
 	}
-	return typeInfo[t][1]
+	return []string{typeInfo[t].desc, ""}
+}
+
+// typeHint is the longest of the type's descriptions that fits in the
+// lines the type field has for it (typeRoom) at the hints' width, so
+// every option stays in view under it.
+func (b *Form) typeHint() string {
+	ds := b.typeDescriptions()
+	room, w := b.typeRoom.Get(), b.hintWidth.Get()
+	if w <= 0 {
+		return ds[0]
+	}
+	for _, d := range ds {
+		if d == "" || strings.Count(kit.Wrap(d, w), "\n")+1 <= room {
+			return d
+		}
+	}
+	return ds[len(ds)-1]
+}
+
+// hint is a field's description wrapped to the field between words
+// (kit.Wrap), so huh's own wrap has nothing left to do: it lets a line
+// end one cell past the field at a comma or a period, and the field's
+// frame then breaks that line again ("... since the last" / "backup," /
+// "for point-in-time recovery.").
+func (b *Form) hint(s string) string {
+	if w := b.hintWidth.Get(); w > 0 {
+		return kit.Wrap(s, w)
+	}
+	return s
 }
 
 func (b *Form) runsPreview(expr string) string {

@@ -205,11 +205,13 @@ func (b *Form) reviewView() string {
 	d := b.Draft()
 	req, _ := d.Request(b.svc.ID)
 	shown := b.shownRequest(req, d)
-	lines := []string{
-		th.Bold.Render(" Review: this is the request that will be sent"),
-		th.Muted.Render(" POST " + b.backupPath("/backups/schedules") + "   " + kit.HintLine(b.keys.Submit, b.keys.Edit, b.keys.Cancel)),
-		"",
+	// the request line, whole (wrapped if need be); the keys are the
+	// footer's
+	lines := []string{th.Bold.Render(" Review: this is the request that will be sent")}
+	for _, l := range strings.Split(kit.Wrap("POST "+b.backupPath("/backups/schedules"), max(10, w-1), " ", "/"), "\n") {
+		lines = append(lines, th.Muted.Render(" "+l))
 	}
+	lines = append(lines, "")
 	var body []string
 	for _, l := range strings.Split(RequestJSON(shown), "\n") {
 		for _, wl := range wrapJSONLine(l, max(10, w-4)) {
