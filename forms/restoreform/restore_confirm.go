@@ -153,15 +153,6 @@ func (c *Confirm) Reset() {
 	c.input.Focus()
 }
 
-// Reopen shows the step again after going back from it to the same
-// restore: what was typed is kept (esc and Back keep input), the focus is
-// in the input, never on the Restore button.
-func (c *Confirm) Reopen() {
-	c.setFocus(confirmFocusInput)
-	c.wrong = false
-	c.top = 0
-}
-
 func (c *Confirm) setFocus(f int) {
 	c.focus = f
 	if f == confirmFocusInput {

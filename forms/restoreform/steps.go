@@ -263,10 +263,10 @@ func (r *Wizard) chooseBackupID() tea.Cmd {
 func (r *Wizard) openConfirm(desc, srcName, request string) {
 	target := r.Target()
 	switch {
-	case r.confirm != nil && r.confirm.Target.ID == target.ID && r.confirm.Source == desc && r.confirm.Request == request:
-		// back to the same restore: the name typed for it is kept
-		r.confirm.Reopen()
 	case r.confirm != nil && r.confirm.Target.ID == target.ID && r.confirm.Source == desc:
+		// the name is typed again each time the step opens, even for the
+		// same restore: an enter on the step before, then another (a
+		// double press), must never restore with a name typed earlier
 		r.confirm.Request = request
 		r.confirm.Reset()
 	default:
