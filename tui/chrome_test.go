@@ -116,6 +116,8 @@ func TestFormFooterKeepsEsc(t *testing.T) {
 		// then on through nodes, SSL and the allow list
 		{"service_review", slices.Concat([]string{"n", "enter", "enter", "enter", "enter", "enter", "enter", "enter", "enter"},
 			strings.Split("orders-db3", ""), []string{"tab", "tab", "tab", "tab"}), "esc cancel"},
+		// a new backup's review: n, the type, once, managed storage
+		{"backup_review", []string{"2", "n", "enter", "enter", "enter"}, "esc cancel"},
 	}
 	for _, size := range [][2]int{{80, 24}, {60, 16}} {
 		for _, tc := range cases {
@@ -127,11 +129,12 @@ func TestFormFooterKeepsEsc(t *testing.T) {
 				for _, k := range tc.keys {
 					h.Key(k)
 				}
-				if tc.name == "service_review" && !strings.Contains(h.Screen(), "Review: this is the request") {
+				review := map[string]string{"service_review": "Review: this is the request", "backup_review": "POST /backup/v1/backups"}[tc.name]
+				if review != "" && !strings.Contains(h.Screen(), review) {
 					t.Fatalf("not on the review:\n%s", h.Screen())
 				}
 				foot := footerLine(h)
-				if !strings.Contains(foot, tc.esc) || tc.name == "service_review" && !strings.Contains(foot, "enter launch") {
+				if !strings.Contains(foot, tc.esc) || review != "" && !strings.Contains(foot, "enter ") {
 					t.Fatalf("footer at %d columns lacks %q:\n%q\n%s", size[0], tc.esc, foot, h.Screen())
 				}
 				if strings.Contains(foot, "up/k") != strings.Contains(foot, "down/j") {

@@ -22,7 +22,7 @@ import (
 
 func (b *Form) reviewKey(msg tea.KeyPressMsg) tea.Cmd {
 	switch {
-	case key.Matches(msg, b.keys.Cancel):
+	case key.Matches(msg, b.keys.ReviewQuit):
 		return b.cancel()
 	case key.Matches(msg, b.keys.Edit):
 		// to the field the refusal names (the API's first), else the start
@@ -294,8 +294,8 @@ func wrapJSONLine(l string, width int) []string {
 // the fields (Next and Prev are its keys, listed for help); esc, the
 // review's keys and the help are the form's own.
 type formKeys struct {
-	Next, Prev, Cancel key.Binding
-	Submit, Edit       key.Binding
+	Next, Prev, Cancel       key.Binding
+	Submit, Edit, ReviewQuit key.Binding
 }
 
 func newFormKeys() formKeys {
@@ -305,6 +305,9 @@ func newFormKeys() formKeys {
 		Cancel: kit.Bind("esc", "cancel (keeps input)"),
 		Submit: kit.Bind("enter", "submit", "y"),
 		Edit:   kit.Bind("e", "edit", "backspace"),
+		// the review's esc, in words a 60-column footer has room for
+		// beside submit and edit (the draft is kept there too)
+		ReviewQuit: kit.Bind("esc", "cancel"),
 	}
 }
 
@@ -318,7 +321,7 @@ func (b *Form) KeyMap() kit.Keys {
 func (b *Form) Keys() []key.Binding {
 	k := b.keys
 	if b.step == phaseReview {
-		return []key.Binding{k.Submit, k.Edit, k.Cancel}
+		return []key.Binding{k.Submit, k.Edit, k.ReviewQuit}
 	}
 	return []key.Binding{k.Next, k.Prev, k.Cancel}
 }
