@@ -550,11 +550,11 @@ func (d *restoreDriver) restoreManaged(target, source string) {
 	d.press("n", "1")
 	d.wait("which service to restore into", nil)
 	d.typ("/" + target)
-	d.press("enter", "enter")
+	d.press("enter") // keeps the name typed and chooses
 	d.wait("Backups of "+target, nil)
 	d.press("s")
 	d.typ("/" + source)
-	d.press("enter", "enter")
+	d.press("enter")
 	d.wait("", regexp.MustCompile(`> \w+\s+full\s+completed`))
 	d.press("enter")
 	d.wait("Type "+target+" to confirm", nil)
