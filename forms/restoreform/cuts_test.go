@@ -1,6 +1,7 @@
 package restoreform
 
 import (
+	"context"
 	"slices"
 	"strings"
 	"testing"
@@ -8,6 +9,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/skytui/skytui/api"
 	"github.com/skytui/skytui/tui/tuitest"
 )
 
@@ -143,5 +145,36 @@ func TestBucketStepTextWhole(t *testing.T) {
 		if strings.Contains(words, "enter on the last field") && !strings.Contains(words, "nothing is sent before it") {
 			t.Errorf("%dx%d: the last line is cut:\n%s", size[0], size[1], v)
 		}
+	}
+}
+
+// TestTargetListFromABackup: a managed backup chosen first (R on the
+// Backups screen) opens the target list with, for each service on another
+// cloud provider, "backup is on aws" (it was not marked, and the cursor
+// started on one), the cursor on a service the backup can go to, and at
+// 60x16 every service shown (the list had room for five, five blank lines
+// under it).
+func TestTargetListFromABackup(t *testing.T) {
+	e := rtSetup(t, false)
+	orders := e.byName["orders-prod"]
+	backups, err := e.client.ListBackups(context.Background(), orders.ID)
+	if err != nil || len(backups) == 0 {
+		t.Fatalf("orders-prod's backups: %v %v", len(backups), err)
+	}
+	w := e.wizard(t, Options{Source: SourceManaged, SourceServiceID: orders.ID, Backup: &backups[0]})
+	w.SetSize(60, 12) // the wizard's area at 60x16
+	v := rtView(w)
+	for name, s := range e.byName {
+		row := lineWith(v, name[:min(len(name), 10)])
+		if row == "" {
+			t.Fatalf("%s is not in the list at 60x16:\n%s", name, v)
+		}
+		if other := s.Provider != orders.Provider; other != strings.Contains(row, "backup is on "+orders.Provider) {
+			t.Errorf("%s on %s: row %q", name, s.Provider, row)
+		}
+	}
+	sel := w.service(w.targets.SelectedID())
+	if sel.Provider != orders.Provider || api.RestoreTargetProblem(sel) != "" {
+		t.Errorf("the cursor starts on %s (%s, %s)", sel.Name, sel.Provider, sel.Status)
 	}
 }

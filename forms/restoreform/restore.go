@@ -187,6 +187,10 @@ func New(c *kit.Common, o Options) *Wizard {
 	}
 	r := &Wizard{common: c, opts: o, keys: newWizardKeys(), byID: map[string]api.Service{}, backups: map[string]api.Backup{}}
 	r.targets = kit.NewTable(c, kit.ServiceColumns())
+	if b := o.Backup; b != nil && o.Source == SourceManaged && !b.IsExternalStorage {
+		// the backup is chosen first: the list says where it cannot go
+		r.targets = kit.NewTable(c, kit.NotedServiceColumns())
+	}
 	r.targets.Empty = "loading services" + c.Theme.Glyphs.Ellipsis
 	r.sources = kit.NewTable(c, kit.ServiceColumns())
 	r.sources.Empty = r.targets.Empty
@@ -267,7 +271,7 @@ func (r *Wizard) StepName() string {
 func (r *Wizard) SetSize(w, h int) {
 	r.width, r.height = w, h
 	th := max(3, h-6)
-	r.targets.SetSize(w, th)
+	r.fitTargets()
 	r.sources.SetSize(w, th)
 	r.backupTable.SetSize(w, th)
 	r.idInput.SetWidth(max(10, w-6))
@@ -299,18 +303,28 @@ func (r *Wizard) SetServices(svcs []api.Service) {
 	if svcs == nil {
 		return
 	}
+	first := r.services == nil
 	r.services = svcs
 	clear(r.byID)
 	for _, s := range svcs {
 		r.byID[s.ID] = s
 	}
-	rows := kit.ServiceRows(svcs, nil)
 	r.targets.Empty = "no services"
 	r.sources.Empty = "no services"
-	r.targets.SetRows(rows)
-	r.sources.SetRows(rows)
+	var note func(*api.Service) string
+	if r.backupProvider() != "" {
+		note = r.targetNote
+	}
+	r.targets.SetRows(kit.ServiceRows(svcs, note))
+	r.sources.SetRows(kit.ServiceRows(svcs, nil))
 	if r.targetID != "" && r.step == stageTarget && r.targets.SelectedID() == "" {
 		r.targets.Select(r.targetID)
+	}
+	if first && r.targetID == "" {
+		r.targets.StartOn(func(id string) bool {
+			v := r.service(id)
+			return api.RestoreTargetProblem(v) == "" && r.targetNote(&v) == ""
+		})
 	}
 	if r.confirm != nil {
 		if t, ok := r.byID[r.confirm.Target.ID]; ok {
@@ -318,6 +332,47 @@ func (r *Wizard) SetServices(svcs []api.Service) {
 		}
 	}
 	r.rebuildBackups()
+}
+
+// targetNote is, with the managed backup chosen already (R on the
+// Backups screen), why v cannot be the target in the few words of the
+// table's CANNOT BE column: another cloud provider than the backup's (it
+// restores only within its provider; the migration, m on Restores,
+// crosses). A state a restore refuses is the STATUS column's to show.
+func (r *Wizard) targetNote(v *api.Service) string {
+	if p := r.backupProvider(); p != "" && v.Provider != "" && !strings.EqualFold(p, v.Provider) {
+		return "backup is on " + p
+	}
+	return ""
+}
+
+// backupProvider is the cloud provider of the managed backup chosen
+// before the target (R on the Backups screen), "" when none is.
+func (r *Wizard) backupProvider() string {
+	b := r.opts.Backup
+	if b == nil || r.opts.Source != SourceManaged || b.IsExternalStorage {
+		return ""
+	}
+	if b.CloudProvider != "" {
+		return b.CloudProvider
+	}
+	return r.service(r.srcID).Provider
+}
+
+// fitTargets gives the target list the wizard's body (the area under the
+// title), less the lines of the step's refusal under it.
+func (r *Wizard) fitTargets() {
+	room := r.height - 2
+	if r.step == stageTarget && r.stepErr != "" {
+		room -= 1 + len(r.errLines(r.width))
+	}
+	r.targets.SetSize(r.width, max(3, room))
+}
+
+// errLines is the step's refusal wrapped to w, never cut: it names the
+// rule and the values.
+func (r *Wizard) errLines(w int) []string {
+	return strings.Split(kit.Wrap("! "+r.stepErr, max(10, w-3), " ,"), "\n")
 }
 
 func (r *Wizard) service(id string) api.Service {
@@ -535,6 +590,7 @@ func (r *Wizard) done(m DoneMsg) tea.Cmd {
 
 // Update handles a message: keys and pastes, the keystore listing.
 func (r *Wizard) Update(msg tea.Msg) tea.Cmd {
+	defer r.fitTargets() // a refusal said, or gone, changes its room
 	switch msg := msg.(type) {
 	case secretsMsg:
 		if msg.form == r.bucket {

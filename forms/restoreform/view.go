@@ -76,8 +76,7 @@ func (r *Wizard) View() string {
 	}
 	bl := strings.Split(body, "\n")
 	if r.stepErr != "" {
-		// the message is wrapped, never cut: it names the rule and the values
-		el := strings.Split(kit.Wrap("! "+r.stepErr, max(10, w-3), " ,"), "\n")
+		el := r.errLines(w)
 		room := max(1, bh-1-len(el))
 		if len(bl) > room {
 			bl = bl[:room]
