@@ -80,40 +80,35 @@ func TestErrorToastKeepsOffTheFieldBeingTyped(t *testing.T) {
 	}
 }
 
-// News (info, done) that waited its turn more than staleNews, a warning
-// more than staleToast, is dropped unshown (it is in the log): shown
-// after newer news it would read as the present ("schedule 6 created"
-// after "schedule 6 deleted"). An error waits for as long as it takes.
-func TestStaleNewsDroppedBeforeWarnings(t *testing.T) {
-	now := t0
-	h := newHarness(t, Options{Profile: "test", Now: func() time.Time { return now },
-		Screens: func(*kit.Common) []kit.Screen { return []kit.Screen{&fakeScreen{id: "a"}} }}, 100, 30)
-	h.Send(kit.ToastMsg{Level: kit.ToastWarn, Text: "accepted; the answer could not be read"})
-	h.Send(kit.ToastMsg{Level: kit.ToastSuccess, Text: "backup schedule 6 created"})
-	h.Send(kit.ToastMsg{Level: kit.ToastSuccess, Text: "backup schedule 6 deleted"})
-	now = now.Add(12 * time.Second)
-	h.Fire(func(tm tea.Msg) bool { _, ok := tm.(toastExpireMsg); return ok })
-	scr := h.Screen()
-	if strings.Contains(scr, "schedule 6 created") || !strings.Contains(scr, "accepted; the answer could not be read") {
-		t.Fatalf("12 s later, after the newest, the queue shows:\n%s", scr)
-	}
-}
-
-// A toast that is not an error and waited its turn longer than staleToast
-// is dropped unshown (it is in the log): news that old may be untrue now.
-// An error waits for as long as it takes.
+// A toast that is not an error and waited its turn too long is dropped
+// unshown (it is in the log): news (info, done) after staleNews, a
+// warning after staleToast. Shown after newer news it would read as the
+// present ("schedule 6 created" after "schedule 6 deleted"). An error
+// waits for as long as it takes.
 func TestStaleToastsDropped(t *testing.T) {
-	now := t0
-	h := newHarness(t, Options{Profile: "test", Now: func() time.Time { return now },
-		Screens: func(*kit.Common) []kit.Screen { return []kit.Screen{&fakeScreen{id: "a"}} }}, 100, 30)
-	h.Send(kit.ToastMsg{Level: kit.ToastError, Text: "delete schedule 9 failed: 503"})
-	h.Send(kit.ToastMsg{Level: kit.ToastSuccess, Text: "change schedule 9: done"})
-	h.Send(kit.ToastMsg{Level: kit.ToastInfo, Text: "copied the password"})
-	now = now.Add(time.Minute)
-	h.Fire(func(tm tea.Msg) bool { _, ok := tm.(toastExpireMsg); return ok })
-	scr := h.Screen()
-	if strings.Contains(scr, "change schedule 9: done") || !strings.Contains(scr, "delete schedule 9 failed") {
-		t.Fatalf("a minute later the queue shows:\n%s", scr)
+	for _, tc := range []struct {
+		toasts      []kit.ToastMsg
+		wait        time.Duration
+		gone, shown string
+	}{
+		{[]kit.ToastMsg{{Level: kit.ToastWarn, Text: "accepted; the answer could not be read"},
+			{Level: kit.ToastSuccess, Text: "backup schedule 6 created"}, {Level: kit.ToastSuccess, Text: "backup schedule 6 deleted"}},
+			12 * time.Second, "schedule 6 created", "accepted; the answer could not be read"},
+		{[]kit.ToastMsg{{Level: kit.ToastError, Text: "delete schedule 9 failed: 503"},
+			{Level: kit.ToastSuccess, Text: "change schedule 9: done"}, {Level: kit.ToastInfo, Text: "copied the password"}},
+			time.Minute, "change schedule 9: done", "delete schedule 9 failed"},
+	} {
+		now := t0
+		h := newHarness(t, Options{Profile: "test", Now: func() time.Time { return now },
+			Screens: func(*kit.Common) []kit.Screen { return []kit.Screen{&fakeScreen{id: "a"}} }}, 100, 30)
+		for _, m := range tc.toasts {
+			h.Send(m)
+		}
+		now = now.Add(tc.wait)
+		h.Fire(func(tm tea.Msg) bool { _, ok := tm.(toastExpireMsg); return ok })
+		if scr := h.Screen(); strings.Contains(scr, tc.gone) || !strings.Contains(scr, tc.shown) {
+			t.Fatalf("%v later, after the newest, the queue shows:\n%s", tc.wait, scr)
+		}
 	}
 }
 

@@ -29,16 +29,6 @@ func noCut(t *testing.T, what, view string, w int) {
 	}
 }
 
-// lineWith is the line of view that holds want, or "".
-func lineWith(view, want string) string {
-	for _, l := range strings.Split(view, "\n") {
-		if strings.Contains(l, want) {
-			return l
-		}
-	}
-	return ""
-}
-
 // TestBackupsStepLineWhole: restoring a service from its own backups, the
 // line over the table says "s restores another service's backup"; at 80
 // and 60 columns, where it does not fit after the service's name, ID and
@@ -62,10 +52,10 @@ func TestBackupsStepLineWhole(t *testing.T) {
 		w.SetSize(size[0], size[1])
 		out := rtView(w)
 		noCut(t, "the backups step", out, size[0])
-		if got := strings.TrimSpace(lineWith(out, hint)); got != hint {
+		if got := strings.TrimSpace(tuitest.LineWith(out, hint)); got != hint {
 			t.Errorf("at %d columns the hint is not whole on its own line: %q\n%s", size[0], got, out)
 		}
-		if lineWith(out, head) == "" || !strings.Contains(out, "BACKUP") {
+		if tuitest.LineWith(out, head) == "" || !strings.Contains(out, "BACKUP") {
 			t.Errorf("at %d columns the service or the table is missing:\n%s", size[0], out)
 		}
 		if n := len(strings.Split(out, "\n")); n > size[1] {
@@ -73,7 +63,7 @@ func TestBackupsStepLineWhole(t *testing.T) {
 		}
 	}
 	w.SetSize(120, 30)
-	if got := strings.TrimSpace(lineWith(rtView(w), hint)); got != head+": "+hint {
+	if got := strings.TrimSpace(tuitest.LineWith(rtView(w), hint)); got != head+": "+hint {
 		t.Errorf("at 120 columns the line is %q", got)
 	}
 
@@ -137,7 +127,7 @@ func TestBucketStepTextWhole(t *testing.T) {
 		w.SetSize(size[0], size[1])
 		v := tuitest.View(w)
 		noCut(t, "bucket step", v, size[0])
-		if lineWith(v, "gs://acme-backups/") == "" {
+		if tuitest.LineWith(v, "gs://acme-backups/") == "" {
 			t.Errorf("%dx%d: the path in the fix is not whole on a line:\n%s", size[0], size[1], v)
 		}
 		// the last line, where the height leaves room for it, reads whole
@@ -165,7 +155,7 @@ func TestTargetListFromABackup(t *testing.T) {
 	w.SetSize(60, 12) // the wizard's area at 60x16
 	v := rtView(w)
 	for name, s := range e.byName {
-		row := lineWith(v, name[:min(len(name), 10)])
+		row := tuitest.LineWith(v, name[:min(len(name), 10)])
 		if row == "" {
 			t.Fatalf("%s is not in the list at 60x16:\n%s", name, v)
 		}

@@ -12,20 +12,27 @@ import (
 // Nothing typed on the confirmation is lost, and a step's refusal leaves
 // with what it was about.
 
+// toBackups is the wizard at 80x24 on the backups step: managed storage,
+// into target, the backups of source listed.
+func (e *rtEnv) toBackups(t *testing.T, target, source string) *Wizard {
+	t.Helper()
+	w := e.wizard(t, Options{})
+	w.SetSize(80, 24)
+	rtPress(w, "1")
+	w.targets.Select(e.byName[target].ID)
+	rtPress(w, "enter", "s")
+	w.sources.Select(e.byName[source].ID)
+	rtPress(w, "enter")
+	e.feedBackups(t, w)
+	return w
+}
+
 // rtManagedConfirm is the wizard at the confirmation, at 80x24: managed
 // storage, orders-prod's newest completed backup into replica-west.
 func rtManagedConfirm(t *testing.T) (*rtEnv, *Wizard) {
 	t.Helper()
 	e := rtSetup(t, false)
-	orders, replica := e.byName["orders-prod"], e.byName["replica-west"]
-	w := e.wizard(t, Options{})
-	w.SetSize(80, 24)
-	rtPress(w, "1")
-	w.targets.Select(replica.ID)
-	rtPress(w, "enter", "s")
-	w.sources.Select(orders.ID)
-	rtPress(w, "enter")
-	e.feedBackups(t, w)
+	w := e.toBackups(t, "replica-west", "orders-prod")
 	rtPress(w, "enter")
 	if w.Confirm() == nil {
 		t.Fatalf("step %s, want the confirmation:\n%s", w.StepName(), rtView(w))
@@ -110,15 +117,8 @@ func TestConfirmBackAsksTheNameAgain(t *testing.T) {
 // refusal leaves when the cursor leaves the service it was about.
 func TestBackupRefusalLeavesWithItsList(t *testing.T) {
 	e := rtSetup(t, false)
-	analytics, orders, replica := e.byName["analytics-gcp"], e.byName["orders-prod"], e.byName["replica-west"]
-	w := e.wizard(t, Options{})
-	w.SetSize(80, 24)
-	rtPress(w, "1")
-	w.targets.Select(replica.ID)
-	rtPress(w, "enter", "s")
-	w.sources.Select(analytics.ID)
-	rtPress(w, "enter")
-	e.feedBackups(t, w)
+	orders := e.byName["orders-prod"]
+	w := e.toBackups(t, "replica-west", "analytics-gcp")
 	running := ""
 	for k, b := range w.backups {
 		if api.BackupState(b.Status) == api.BackupInProgress {

@@ -78,12 +78,12 @@ func TestMigrationTargetPickerKeepsProvider(t *testing.T) {
 			t.Fatalf("step %d", m.step)
 		}
 		out := ansi.Strip(m.View())
-		head := lineWith(out, "NAME")
+		head := tuitest.LineWith(out, "NAME")
 		if !strings.Contains(head, "PROVIDER") || !strings.Contains(strings.Join(strings.Fields(out), " "), "Choose a service on another provider:") {
 			t.Errorf("%dx%d: the targets have no PROVIDER column:\n%s", size[0], size[1], out)
 		}
 		for _, v := range svcs {
-			l := lineWith(out, " "+v.Name+"  ")
+			l := tuitest.LineWith(out, " "+v.Name+"  ")
 			if l == "" || !strings.Contains(l, "  "+v.Provider+"/") {
 				t.Errorf("%dx%d: %s is not shown whole with its provider:\n%s", size[0], size[1], v.Name, out)
 			}
@@ -106,16 +106,6 @@ func TestMigrationTargetPickerKeepsProvider(t *testing.T) {
 			t.Errorf("%dx%d: the filter line is not on screen:\n%s", size[0], size[1], out)
 		}
 	}
-}
-
-// lineWith is the line of view that holds want, or "".
-func lineWith(view, want string) string {
-	for _, l := range strings.Split(view, "\n") {
-		if strings.Contains(l, want) {
-			return l
-		}
-	}
-	return ""
 }
 
 // TestMigrationCopyStepScrolls: at 60x16 the copy step's text is longer

@@ -57,6 +57,16 @@ func CheckFits(t testing.TB, what, frame string, w, h int) {
 	}
 }
 
+// LineWith is the line of view that holds want, or "".
+func LineWith(view, want string) string {
+	for _, l := range strings.Split(view, "\n") {
+		if strings.Contains(l, want) {
+			return l
+		}
+	}
+	return ""
+}
+
 // Service is the service named name, as the API lists it; the test fails
 // if there is none.
 func Service(t testing.TB, c *api.Client, name string) api.Service {
