@@ -341,9 +341,17 @@ func (b *bucketStep) update(r *Wizard, msg tea.Msg) tea.Cmd {
 		r.stepErr = ""
 		k := r.keys
 		switch {
-		case key.Matches(kp, k.Fix) && b.focus == fieldBucket && b.applyFix():
-			return nil
-		case key.Matches(kp, k.NextField): // tab without a fix to apply, down
+		case key.Matches(kp, k.NextField):
+			// tab fixes the bucket (the fix its hint names) and goes on,
+			// so what is typed next goes to the next field; on the last
+			// field it goes on as enter does (down wraps)
+			tab := key.Matches(kp, k.Fix)
+			if tab && b.focus == fieldBucket {
+				b.applyFix()
+			}
+			if fs := b.fields(); tab && b.focus == fs[len(fs)-1] {
+				return b.proceed(r)
+			}
 			b.move(1)
 			return nil
 		case key.Matches(kp, k.PrevField):

@@ -265,7 +265,8 @@ type wizardKeys struct {
 	Leave key.Binding
 	// the source step: 1, 2 or 3 chooses at once
 	Pick key.Binding
-	// the bucket step; ToggleBack is Toggle's left (Toggle's help names it)
+	// the bucket step; ToggleBack is Toggle's left (Toggle's help names
+	// it); Fix is tab alone (NextField is tab or down)
 	Fix, NextField, PrevField, Toggle, ToggleBack, Proceed, Reload key.Binding
 	// the backup ID step (Paste is the input's, listed for help)
 	Continue, Paste key.Binding
@@ -293,7 +294,7 @@ func newWizardKeys() wizardKeys {
 		Proceed:       kit.Bind("enter", "next / continue"),
 		Reload:        kit.Bind("ctrl+r", "read the stored credentials again"),
 		Pick:          kit.BindHelp("1-4", "choose", "1", "2", "3", "4"),
-		Continue:      kit.Bind("enter", "continue"),
+		Continue:      kit.Bind("enter", "continue", "tab"), // tab on the step's last input goes on as enter does
 		Paste:         kit.Bind("ctrl+v", "paste"),
 		PITRMove:      kit.BindHelp("up/down", "service", "up", "down"),
 	}

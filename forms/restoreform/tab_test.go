@@ -1,0 +1,141 @@
+package restoreform
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/skytui/skytui/tui/tuitest"
+)
+
+// tab goes on: on a field with a fix it fixes and moves on, on a step's
+// last field it does what enter does.
+
+// bucketWizard is the own-bucket step into dev-serverless, at 80x24.
+func bucketWizard(t *testing.T) *Wizard {
+	t.Helper()
+	e := rtSetup(t, true)
+	w := e.wizard(t, Options{Source: SourceBucket, TargetID: e.byName["dev-serverless"].ID, LockTarget: true})
+	w.SetSize(80, 24)
+	if w.StepName() != "bucket" {
+		t.Fatalf("step %s", w.StepName())
+	}
+	return w
+}
+
+// TestBucketTabFixesAndMovesOn: bucket, tab, file typed in one go: tab
+// adds the slash and moves to Backup file, so the file name lands there
+// (it was appended to the bucket, "gs://qa3-bkt/y/d.sql.gz"). A whole
+// path typed as the bucket is split and the focus moves on too.
+func TestBucketTabFixesAndMovesOn(t *testing.T) {
+	w := bucketWizard(t)
+	rtType(w, "gs://qa3-bkt")
+	rtPress(w, "tab")
+	rtType(w, "y/d.sql.gz")
+	b := w.bucket
+	out := rtView(w)
+	if b.bucket.Value() != "gs://qa3-bkt/" || b.file.Value() != "y/d.sql.gz" || b.focus != fieldFile {
+		t.Fatalf("bucket %q, file %q, focus %d, want gs://qa3-bkt/, y/d.sql.gz on Backup file:\n%s", b.bucket.Value(), b.file.Value(), b.focus, out)
+	}
+	if l := tuitest.LineWith(out, "Backup file"); !strings.Contains(l, "y/d.sql.gz") || !strings.HasPrefix(strings.TrimSpace(l), ">") {
+		t.Fatalf("the file is not in the focused Backup file field:\n%s", out)
+	}
+
+	w = bucketWizard(t)
+	rtType(w, "gs://acme/exports/a.gz")
+	rtPress(w, "tab")
+	if b := w.bucket; b.bucket.Value() != "gs://acme/" || b.file.Value() != "exports/a.gz" || b.focus != fieldFile {
+		t.Fatalf("split: bucket %q, file %q, focus %d", b.bucket.Value(), b.file.Value(), b.focus)
+	}
+}
+
+// TestBucketTabOnTheLastFieldGoesOn: tab on Encryption (the last field),
+// and on Keep as when a new key is kept, does what enter does: the
+// confirmation (it wrapped to Bucket); a problem takes the focus to its
+// field, as enter does; down still wraps.
+func TestBucketTabOnTheLastFieldGoesOn(t *testing.T) {
+	w := bucketWizard(t)
+	rtType(w, "gs://acme/")
+	rtPress(w, "tab")
+	rtType(w, "dump.sql.gz")
+	rtPress(w, "down", "down", "down")
+	if w.bucket.focus != fieldEnc {
+		t.Fatalf("focus %d, want Encryption", w.bucket.focus)
+	}
+	rtPress(w, "down")
+	if w.bucket.focus != fieldBucket {
+		t.Fatalf("down on the last field: focus %d, want Bucket (wraps)", w.bucket.focus)
+	}
+	rtPress(w, "shift+tab", "tab")
+	if w.StepName() != "confirm" {
+		t.Fatalf("tab on Encryption: step %s, want confirm:\n%s", w.StepName(), rtView(w))
+	}
+
+	// a new key kept: Keep as is the last field
+	w = bucketWizard(t)
+	rtType(w, "gs://acme/")
+	rtPress(w, "tab")
+	rtType(w, "dump.sql.gz")
+	rtPress(w, "tab", "tab", "tab", "left", "tab")
+	rtType(w, "k3y")
+	rtPress(w, "tab", "space", "tab")
+	if w.bucket.focus != fieldKeepName {
+		t.Fatalf("focus %d, want Keep as", w.bucket.focus)
+	}
+	rtPress(w, "tab")
+	if w.StepName() != "confirm" {
+		t.Fatalf("tab on Keep as: step %s, want confirm:\n%s", w.StepName(), rtView(w))
+	}
+
+	// a problem: the focus goes to its field, the reason shown
+	w = bucketWizard(t)
+	rtType(w, "gs://acme/")
+	rtPress(w, "shift+tab", "tab")
+	if w.StepName() != "bucket" || w.bucket.focus != fieldFile || !strings.Contains(rtView(w), "id: is required") {
+		t.Fatalf("tab on Encryption without a file: step %s, focus %d:\n%s", w.StepName(), w.bucket.focus, rtView(w))
+	}
+}
+
+// TestBackupIDTabGoesOn: tab on the backup ID step's input does what
+// enter does (it did nothing).
+func TestBackupIDTabGoesOn(t *testing.T) {
+	e := rtSetup(t, false)
+	dev := e.byName["dev-serverless"]
+	w := e.wizard(t, Options{Source: SourceBackupID, TargetID: dev.ID, LockTarget: true})
+	rtPress(w, "tab")
+	if !strings.Contains(rtView(w), "id: is required") {
+		t.Fatalf("tab on an empty ID:\n%s", rtView(w))
+	}
+	list, err := e.client.ListBackups(context.Background(), e.byName["analytics-gcp"].ID)
+	if err != nil || len(list) == 0 {
+		t.Fatal(err)
+	}
+	rtRun(w, w.Update(tea.PasteMsg{Content: list[0].Key}))
+	rtPress(w, "tab")
+	if w.Confirm() == nil {
+		t.Fatalf("tab on the ID: step %s, want confirm:\n%s", w.StepName(), rtView(w))
+	}
+}
+
+// TestPITRTabGoesOn: tab on the moment does what enter does: a moment
+// outside the window is refused, one inside is looked up.
+func TestPITRTabGoesOn(t *testing.T) {
+	w, win := pitrAt(t, 80, 24)
+	w.pitr.moment.SetValue(win.Start.Add(-24 * time.Hour).UTC().Format("2006-01-02 15:04"))
+	rtPress(w, "tab")
+	if !strings.Contains(w.stepErr, "outside the window") {
+		t.Fatalf("tab on an outside moment: %q", w.stepErr)
+	}
+	w.pitr.moment.SetValue(tuitest.T0.Add(-time.Hour).UTC().Format("2006-01-02 15:04"))
+	msgs := rtPress(w, "tab")
+	if len(msgs) != 1 {
+		t.Fatalf("tab on a moment inside produced %v", msgs)
+	}
+	rtRun(w, w.Update(msgs[0]))
+	if cf := w.Confirm(); cf == nil || !strings.Contains(cf.Request, `"point_in_time"`) {
+		t.Fatalf("tab on the moment: step %s, want confirm:\n%s", w.StepName(), rtView(w))
+	}
+}
