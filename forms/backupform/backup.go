@@ -245,6 +245,7 @@ type Form struct {
 	reviewErr     string // the draft breaks a rule
 	submitErr     string // the API refused it
 	submitted     bool
+	top           int // the review's first line shown when it scrolls
 	keys          formKeys
 	width, height int
 }
@@ -306,6 +307,7 @@ func (b *Form) Failed(err error) {
 	b.submitted = false
 	b.step = phaseReview
 	b.submitErr = err.Error()
+	b.top = 0 // a refusal too long for the area scrolls above the request
 }
 
 // SetSize gives the form its area. The type field is made as high as the
@@ -409,7 +411,7 @@ func (b *Form) Update(msg tea.Msg) tea.Cmd {
 			return b.cancel()
 		}
 		b.step = phaseReview
-		b.reviewErr, b.submitErr = "", ""
+		b.reviewErr, b.submitErr, b.top = "", "", 0
 		if err := b.check(); err != nil {
 			b.reviewErr = err.Error()
 		}

@@ -21,6 +21,10 @@ import (
 // the submit through the action layer, and the form's view and keys.
 
 func (b *Form) reviewKey(msg tea.KeyPressMsg) tea.Cmd {
+	if d := kit.ScrollDir(msg, reviewKeys.More, reviewKeys.Less); d != 0 {
+		b.scrollReview(d)
+		return nil
+	}
 	switch {
 	case key.Matches(msg, b.keys.ReviewQuit):
 		return b.cancel()
@@ -42,6 +46,14 @@ func (b *Form) reviewKey(msg tea.KeyPressMsg) tea.Cmd {
 		if err := b.check(); err != nil {
 			b.reviewErr = err.Error()
 			return nil
+		}
+		if b.reviewHidesEnd() {
+			// what would be sent is below the window: it is shown first,
+			// and the next enter submits
+			_, body, _ := b.reviewLayout()
+			_, rows, _ := b.reviewWindow()
+			b.top = len(body) - rows
+			return kit.Toast(kit.ToastInfo, "the end of the request is shown: "+b.keys.Submit.Help().Key+" submits")
 		}
 		return b.submit()
 	}
@@ -199,7 +211,14 @@ func (b *Form) serviceWarning() string {
 	return fmt.Sprintf("%s is %s: the API takes backups of a ready service only", b.svc.Name, b.svc.Status)
 }
 
-func (b *Form) reviewView() string {
+// reviewLayout is the review in three parts: what stays on top (the
+// title and the request line), the request, which scrolls when the area is
+// too short for it (J/K, as the new service's review), and what is said
+// of it (when it repeats, the service's state, a broken rule, the API's
+// refusal), under it. When what is said leaves the request fewer than
+// reviewMinRows lines, it scrolls too, above the request (a refusal is
+// then the first thing seen), and tail is empty.
+func (b *Form) reviewLayout() (head, body, tail []string) {
 	th := b.common.Theme
 	w, h := b.width, b.height
 	d := b.Draft()
@@ -207,18 +226,17 @@ func (b *Form) reviewView() string {
 	shown := b.shownRequest(req, d)
 	// the request line, whole (wrapped if need be); the keys are the
 	// footer's
-	lines := []string{th.Bold.Render(" Review: this is the request that will be sent")}
+	head = []string{th.Bold.Render(" Review: this is the request that will be sent")}
 	for _, l := range strings.Split(kit.Wrap("POST "+b.backupPath("/backups/schedules"), max(10, w-1), " ", "/"), "\n") {
-		lines = append(lines, th.Muted.Render(" "+l))
+		head = append(head, th.Muted.Render(" "+l))
 	}
-	lines = append(lines, "")
-	var body []string
+	head = append(head, "")
+	var request []string
 	for _, l := range strings.Split(RequestJSON(shown), "\n") {
 		for _, wl := range wrapJSONLine(l, max(10, w-4)) {
-			body = append(body, "   "+th.Code.Render(wl))
+			request = append(request, "   "+th.Code.Render(wl))
 		}
 	}
-	var tail []string
 	svcName := b.svc.Name
 	if svcName == "" {
 		svcName = b.svc.ID
@@ -248,13 +266,71 @@ func (b *Form) reviewView() string {
 		tail = append(tail, th.Error.Render(kit.Wrap(" ! the API refused it: "+b.submitErr, w)))
 		tail = append(tail, th.Muted.Render(" everything you typed is kept: "+b.editHint(b.submitErr)+", enter to try again"))
 	}
-	tail = strings.Split(strings.Join(tail, "\n"), "\n")
-	room := h - len(lines) - len(tail) - 1
-	if len(body) > room && room > 1 {
-		more := len(body) - room + 1
-		body = append(body[:room-1], th.Muted.Render(fmt.Sprintf("   %s %d more lines", th.Glyphs.Ellipsis, more)))
+	if len(tail) > 0 {
+		tail = strings.Split(strings.Join(tail, "\n"), "\n")
 	}
-	lines = append(lines, body...)
+	if len(head)+1+len(tail)+min(len(request), reviewMinRows) <= h {
+		return head, request, tail
+	}
+	if len(tail) > 0 {
+		body = append(append(tail, ""), request...)
+		return head, body, nil
+	}
+	return head, request, nil
+}
+
+// reviewMinRows is the fewest lines of the request (with the line saying
+// what is below) that what is said under it leaves on screen, or it
+// scrolls with the request.
+const reviewMinRows = 5
+
+// reviewWindow is how the request shows: from line first, rows lines of
+// it, and whether it is cut (then one more line says what is above and
+// below). The top kept is held within what the size allows.
+func (b *Form) reviewWindow() (first, rows int, cut bool) {
+	head, body, tail := b.reviewLayout()
+	return kit.TextWindow(len(body), b.reviewRoom(head, tail), b.top)
+}
+
+// reviewRoom is how many lines the request has between what stays on top
+// and what is said under it (with the blank line before it).
+func (b *Form) reviewRoom(head, tail []string) int {
+	return b.height - len(head) - 1 - len(tail)
+}
+
+// reviewHidesEnd reports that the request's last line is below the window.
+func (b *Form) reviewHidesEnd() bool {
+	_, body, _ := b.reviewLayout()
+	first, rows, cut := b.reviewWindow()
+	return cut && rows > 0 && first+rows < len(body)
+}
+
+// scrollReview moves the request by its window less a line (kept for
+// context): dir 1 down, -1 up.
+func (b *Form) scrollReview(dir int) {
+	_, body, _ := b.reviewLayout()
+	first, rows, cut := b.reviewWindow()
+	if !cut {
+		return
+	}
+	b.top = max(0, min(first+dir*max(1, rows-1), len(body)-rows))
+}
+
+func (b *Form) reviewView() string {
+	th := b.common.Theme
+	w, h := b.width, b.height
+	head, body, tail := b.reviewLayout()
+	first, rows, cut := b.reviewWindow()
+	lines := append([]string{}, head...)
+	if cut {
+		lines = append(lines, body[first:first+rows]...)
+		if b.reviewRoom(head, tail) > 0 {
+			more := kit.MoreLine(b.common, reviewKeys.More, reviewKeys.Less, first, len(body)-first-rows)
+			lines = append(lines, th.Muted.Render("   "+more))
+		}
+	} else {
+		lines = append(lines, body...)
+	}
 	lines = append(lines, "")
 	lines = append(lines, tail...)
 	for i, l := range lines {
@@ -311,7 +387,16 @@ func newFormKeys() formKeys {
 	}
 }
 
-// KeyMap implements kit.Pane: the bindings of the current phase.
+// reviewKeys scroll the review's request when it does not fit, as the new
+// service's review does.
+var reviewKeys = struct{ More, Less key.Binding }{
+	More: kit.BindHelp("J", "scroll down", "J", "ctrl+d", "pgdown", "down"),
+	Less: kit.BindHelp("K", "scroll up", "K", "ctrl+u", "pgup", "up"),
+}
+
+// KeyMap implements kit.Pane: the bindings of the current phase (in the
+// review submit, edit and esc first, then the scroll while the request
+// is cut).
 func (b *Form) KeyMap() kit.Keys {
 	keys := b.Keys()
 	return kit.KeysOf(keys...)
@@ -321,6 +406,9 @@ func (b *Form) KeyMap() kit.Keys {
 func (b *Form) Keys() []key.Binding {
 	k := b.keys
 	if b.step == phaseReview {
+		if _, _, cut := b.reviewWindow(); cut {
+			return []key.Binding{k.Submit, k.Edit, k.ReviewQuit, kit.ScrollHelp(reviewKeys.More, reviewKeys.Less)}
+		}
 		return []key.Binding{k.Submit, k.Edit, k.ReviewQuit}
 	}
 	return []key.Binding{k.Next, k.Prev, k.Cancel}
