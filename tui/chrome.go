@@ -31,27 +31,36 @@ type toast struct {
 // how many wait). An error stays: when its time is up it goes below the
 // toasts still waiting (above older errors) and shows, with no time,
 // until X dismisses it. At most 5 wait; the oldest go first, errors
-// last; a toast that is not an error and waited longer than its stale
-// time is dropped unshown (news that old may no longer be true, and shown
-// after newer news it reads as the present: "schedule 6 created" after
-// "schedule 6 deleted"). Every toast is in the message log (L), whole.
+// last. News (info, done) gives way to a newer toast and is not shown
+// again (shown after newer news it reads as the present: "schedule 6
+// created" after "schedule 6 deleted", a hint after the launch it was
+// about), unless both came in one burst (newsBurst: a restore's end and
+// its target ready): then it waits its turn, for staleNews at most. A
+// warning that waited longer than staleToast is dropped unshown. Every
+// toast is in the message log (L), whole.
 
-// staleToast is how long a warning may wait its turn; staleNews, how
-// long news (info, done) may.
+// staleToast is how long a warning may wait its turn, staleNews news;
+// newsBurst, how close news and a newer toast come for the news to wait.
 const (
 	staleToast = 30 * time.Second
 	staleNews  = 10 * time.Second
+	newsBurst  = time.Second
 )
 
 // stale reports that t waited too long to be shown (never an error).
 func (t toast) stale(now time.Time) bool {
-	switch t.level {
-	case kit.ToastError:
-		return false
-	case kit.ToastWarn:
+	switch {
+	case t.news():
+		return now.Sub(t.at) > staleNews
+	case t.level == kit.ToastWarn:
 		return now.Sub(t.at) > staleToast
 	}
-	return now.Sub(t.at) > staleNews
+	return false
+}
+
+// news reports that t is news (info, done), which a newer toast replaces.
+func (t toast) news() bool {
+	return t.level == kit.ToastInfo || t.level == kit.ToastSuccess
 }
 
 func (m *Model) toast(level kit.ToastLevel, text string) tea.Cmd {
@@ -77,7 +86,9 @@ func (m *Model) toastWith(level kit.ToastLevel, text string, fields []logField) 
 	m.relayoutLog()
 	m.toastID++
 	id := m.toastID
-	m.toasts = append(m.toasts, toast{id: id, level: level, text: text, at: m.common.Wall()})
+	now := m.common.Wall()
+	m.toasts = slices.DeleteFunc(m.toasts, func(t toast) bool { return t.news() && now.Sub(t.at) >= newsBurst })
+	m.toasts = append(m.toasts, toast{id: id, level: level, text: text, at: now})
 	for len(m.toasts) > 5 {
 		drop := 0
 		for i, t := range m.toasts {

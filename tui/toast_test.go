@@ -11,26 +11,30 @@ import (
 	"github.com/skytui/skytui/kit"
 )
 
-// TestQueuedToastsShowInTurn: a toast covered by a newer one is not lost:
-// when the newer one's time is up, the covered one shows for its own whole
-// time, and "(+n)" counts those waiting.
+// TestQueuedToastsShowInTurn: a warning covered by a newer toast is not
+// lost: when the newer one's time is up, the covered one shows for its
+// own whole time, and "(+n)" counts those waiting. News (info, done) gives
+// way to a newer toast and does not come back (shown after newer news it
+// would read as the present), unless both came in one burst.
 func TestQueuedToastsShowInTurn(t *testing.T) {
-	h := fakeApp(t, time.Minute, &fakeScreen{id: "a"})
-	for _, text := range []string{"first", "second", "copied the password"} {
-		h.Send(kit.ToastMsg{Level: kit.ToastInfo, Text: text})
-	}
+	now := t0
+	h := newHarness(t, Options{Profile: "test", Now: func() time.Time { return now },
+		Screens: func(*kit.Common) []kit.Screen { return []kit.Screen{&fakeScreen{id: "a"}} }}, 100, 30)
 	line := func() string {
 		for _, l := range strings.Split(h.Screen(), "\n") {
-			if strings.Contains(l, "first") || strings.Contains(l, "second") || strings.Contains(l, "copied") {
-				return strings.TrimSpace(l)
+			if strings.Contains(l, "first") || strings.Contains(l, "second") || strings.Contains(l, "third") || strings.Contains(l, "schedule") {
+				return strings.TrimPrefix(strings.TrimSpace(l), "! ")
 			}
 		}
 		return ""
 	}
-	if got := line(); got != "copied the password  (+2)" {
+	expire := func(tm tea.Msg) bool { _, ok := tm.(toastExpireMsg); return ok }
+	for _, text := range []string{"first", "second", "third"} {
+		h.Send(kit.ToastMsg{Level: kit.ToastWarn, Text: text})
+	}
+	if got := line(); got != "third  (+2)" {
 		t.Fatalf("newest first: %q", got)
 	}
-	expire := func(tm tea.Msg) bool { _, ok := tm.(toastExpireMsg); return ok }
 	// every timer armed so far is up: only the front's counts
 	h.Fire(expire)
 	if got := line(); got != "second  (+1)" {
@@ -43,6 +47,23 @@ func TestQueuedToastsShowInTurn(t *testing.T) {
 	h.Fire(expire)
 	if got := line(); got != "" {
 		t.Fatalf("all shown, still %q", got)
+	}
+	h.Send(kit.ToastMsg{Level: kit.ToastSuccess, Text: "schedule 6 created"})
+	now = now.Add(3 * time.Second)
+	h.Send(kit.ToastMsg{Level: kit.ToastSuccess, Text: "schedule 6 deleted"})
+	if got := line(); got != "ok schedule 6 deleted" {
+		t.Fatalf("news after news: %q", got)
+	}
+	h.Fire(expire)
+	if got := line(); got != "" {
+		t.Fatalf("the older news came back: %q", got)
+	}
+	// news in one burst (a restore's end, its target ready) waits its turn
+	h.Send(kit.ToastMsg{Level: kit.ToastSuccess, Text: "schedule 7 created"})
+	h.Send(kit.ToastMsg{Level: kit.ToastInfo, Text: "schedule 7 runs daily"})
+	h.Fire(expire)
+	if got := line(); got != "ok schedule 7 created" {
+		t.Fatalf("news of one burst: %q", got)
 	}
 }
 
