@@ -92,7 +92,7 @@ const bucketLabelWidth = 13
 func (b *bucketStep) view(r *Wizard, w, h int) string {
 	th := b.common.Theme
 	const lw = bucketLabelWidth
-	var lines []string
+	var lines []string // the intro, then the fields from fieldsAt
 	intro := "Restore " + r.Target().NameOrID() + " from a gzip backup file in a bucket you own."
 	if b.note != "" {
 		intro = b.note
@@ -101,6 +101,9 @@ func (b *bucketStep) view(r *Wizard, w, h int) string {
 		lines = append(lines, " "+th.Muted.Render(l))
 	}
 	lines = append(lines, "")
+	fieldsAt := len(lines)
+	// the focused field's line and its hint: lines[focusFrom:focusTo]
+	focusFrom, focusTo := 0, 0
 	choice := func(opts []string, cur string) string {
 		var parts []string
 		for _, o := range opts {
@@ -151,6 +154,9 @@ func (b *bucketStep) view(r *Wizard, w, h int) string {
 			}
 			val = "  " + box + " keep the key in the keystore"
 		}
+		if focused {
+			focusFrom = len(lines)
+		}
 		lines = append(lines, lab+val)
 		if hint, ok := b.hint(f); hint != "" && (focused || !ok) {
 			st := th.Muted
@@ -161,13 +167,41 @@ func (b *bucketStep) view(r *Wizard, w, h int) string {
 				lines = append(lines, strings.Repeat(" ", lw+2)+st.Render(l))
 			}
 		}
+		if focused {
+			focusTo = len(lines)
+		}
 	}
-	lines = append(lines, "")
+	closing := []string{""}
 	for _, l := range strings.Split(kit.Wrap("enter on the last field continues to the confirmation; nothing is sent before it", max(10, w-2)), "\n") {
-		lines = append(lines, " "+th.Muted.Render(l))
+		closing = append(closing, " "+th.Muted.Render(l))
 	}
-	if len(lines) > h && h > 0 {
-		lines = lines[:h]
+	if h <= 0 || len(lines)+len(closing) <= h {
+		return strings.Join(append(lines, closing...), "\n")
 	}
-	return strings.Join(lines, "\n")
+	return strings.Join(b.window(r, lines, fieldsAt, focusFrom, focusTo, h), "\n")
+}
+
+// window is the step's lines (the intro, then the fields from fieldsAt)
+// in h lines when they do not all fit: the closing line gives way first,
+// then the lines scroll so that the focused field and its hint
+// (lines[from:to]) stay in view (a shift+tab that wraps to the last field
+// showed the window's top, the focus below it), with a line saying what is
+// above and below. Only the field's own line is sure to show when its
+// hint is taller than the room.
+func (b *bucketStep) window(r *Wizard, lines []string, fieldsAt, from, to, h int) []string {
+	if len(lines) <= h {
+		return lines
+	}
+	if h < 3 { // no room for the line saying what is cut
+		top := min(from, max(0, to-h))
+		return lines[top:min(len(lines), top+h)]
+	}
+	top := min(from, max(0, to-(h-1)))
+	if top > 0 && top < fieldsAt {
+		top = min(from, fieldsAt) // the intro goes whole, not half a sentence
+	}
+	first, rows, _ := kit.TextWindow(len(lines), h, top)
+	out := append([]string(nil), lines[first:first+rows]...)
+	more := kit.MoreLine(b.common, r.keys.NextField, r.keys.PrevField, first, len(lines)-first-rows)
+	return append(out, " "+b.common.Theme.Muted.Render(more))
 }

@@ -139,3 +139,41 @@ func TestPITRTabGoesOn(t *testing.T) {
 		t.Fatalf("tab on the moment: step %s, want confirm:\n%s", w.StepName(), rtView(w))
 	}
 }
+
+// TestBucketStepKeepsTheFocusInView: at 60x16 (the wizard's 60x12) with
+// the .gz warning under Backup file, shift+tab from Bucket wraps to
+// Encryption, below the window: the fields scroll so that it and its
+// hint show, with a line saying what is above; back on Bucket the top
+// shows again. Every view fits its height.
+func TestBucketStepKeepsTheFocusInView(t *testing.T) {
+	w := bucketWizard(t)
+	w.SetSize(60, 12)
+	rtType(w, "gs://qa3-bkt/")
+	rtPress(w, "tab")
+	rtType(w, "y/d.sql")
+	rtPress(w, "shift+tab", "shift+tab")
+	if w.bucket.focus != fieldEnc {
+		t.Fatalf("focus %d, want Encryption", w.bucket.focus)
+	}
+	out := rtView(w)
+	if n := len(strings.Split(out, "\n")); n > 12 {
+		t.Fatalf("%d lines in 12:\n%s", n, out)
+	}
+	if !strings.HasPrefix(tuitest.LineWith(out, "Encryption"), ">") || tuitest.LineWith(out, "only if the backup is encrypted") == "" {
+		t.Fatalf("the focused Encryption is not in view:\n%s", out)
+	}
+	if tuitest.LineWith(out, "does not end in .gz") == "" || tuitest.LineWith(out, "lines above") == "" {
+		t.Fatalf("the warning or the line saying what is above is missing:\n%s", out)
+	}
+	// down on Encryption wraps to Bucket: the intro shows again
+	w = bucketWizard(t)
+	w.SetSize(60, 12)
+	rtType(w, "gs://qa3-bkt/")
+	rtPress(w, "tab")
+	rtType(w, "y/d.sql")
+	rtPress(w, "shift+tab", "shift+tab", "down")
+	out = rtView(w)
+	if w.bucket.focus != fieldBucket || !strings.HasPrefix(tuitest.LineWith(out, "Bucket"), ">") || tuitest.LineWith(out, "Restore dev-serverless") == "" {
+		t.Fatalf("back on Bucket: the top is not shown:\n%s", out)
+	}
+}

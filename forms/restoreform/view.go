@@ -54,7 +54,13 @@ func (r *Wizard) View() string {
 	case stageBackup:
 		body = r.backupView(w)
 	case stageBucket:
-		body = r.bucket.view(r, w, bh)
+		// the room the refusal under the step leaves, so the focused
+		// field it names is in view
+		room := bh
+		if r.stepErr != "" {
+			room = max(1, bh-1-len(r.errLines(w)))
+		}
+		body = r.bucket.view(r, w, room)
 	case stageBackupID:
 		body = r.backupIDView(w)
 	case stagePITR:
