@@ -62,11 +62,31 @@ func TestJumpToBackupsAndRestoresAndBack(t *testing.T) {
 			t.Fatalf("R shows another service's restore: %q\n%s", line, h.Screen())
 		}
 	}
-	// the service filter is the screen's: esc shows all first, as it says
-	h.sees(t, "(esc shows all)", "the Restores do not say esc shows all")
-	escStays("[ 3 Restores ]", "esc went back before showing every restore")
+	// the service filter is the jump's, as with b: one esc goes back and
+	// ends it (3 then shows every restore); a shows all without leaving
+	h.sees(t, "(a shows all)", "the Restores do not say a shows all")
 	h.sees(t, "esc back to services", "the footer does not say esc goes back")
 	backToServices("esc did not go back from the Restores")
+	h.Key("3")
+	if strings.Contains(h.Screen(), "service: orders-prod") {
+		t.Fatalf("after esc out of the R jump, 3 still shows one service:\n%s", h.Screen())
+	}
+	h.Key("1")
+	h.Key("R")
+	h.Key("1")
+	h.Key("3")
+	if strings.Contains(h.Screen(), "service: orders-prod") {
+		t.Fatalf("after 1 out of the R jump, 3 still shows one service:\n%s", h.Screen())
+	}
+	h.Key("f")
+	h.TypeText("orders-prod")
+	h.Key("enter")
+	h.sees(t, "service: orders-prod", "f did not choose orders-prod")
+	h.Key("a")
+	if strings.Contains(h.Screen(), "service: orders-prod") {
+		t.Fatalf("a did not show every service's restores:\n%s", h.Screen())
+	}
+	h.Key("1")
 
 	// a switch by number forgets the jump: esc then stays
 	h.Key("b")

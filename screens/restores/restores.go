@@ -12,6 +12,7 @@ package restores
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -136,19 +137,33 @@ func (s *Screen) CapturesKeys() bool {
 	return s.Capturing()
 }
 
-// UsesEsc implements kit.EscUser: the wizard and the migration take esc,
-// then a filter, the service filter (as the status line says: esc shows
-// all) and the pane; after a jump, the esc after those goes back.
-func (s *Screen) UsesEsc() bool { return s.mode != modeList || s.BackUsed() || s.svcFilter != "" }
+// UsesEsc implements kit.EscUser: the wizard and the migration take
+// esc, then the detail pane and a filter; after a jump (Services' R) the
+// esc after those goes back, and the jump's service filter ends with it
+// (Scope). Without a jump, esc then shows every service's restores.
+func (s *Screen) UsesEsc() bool { return s.mode != modeList || s.BackUsed() }
+
+// Scope implements kit.Scoped: the service shown, else AllArg. Going back
+// from a jump here opens the screen on the scope it had before: the jump
+// narrows the view for that visit only, while f and ":restores NAME"
+// choose it until changed.
+func (s *Screen) Scope() string { return kit.Or(s.svcFilter, AllArg) }
+
+// AllArg is the ":restores" argument that shows every service's restores.
+const AllArg = "all"
 
 // Open implements kit.Opener: ":restores <service>" shows the restores of
 // one service (name or ID).
 func (s *Screen) Open(arg string) tea.Cmd {
 	arg = strings.TrimSpace(arg)
-	if arg == "" {
+	switch arg {
+	case "":
 		return nil
+	case AllArg:
+		s.svcFilter = ""
+	default:
+		s.svcFilter = s.resolve(arg)
 	}
-	s.svcFilter = s.resolve(arg)
 	s.mode = modeList
 	s.rebuildRows()
 	return nil
@@ -347,8 +362,8 @@ func (s *Screen) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		return s.migrate.Update(msg)
 	case s.Capturing():
 		// the filter is being typed: every key is the list's
-	case key.Matches(msg, s.Keys.Back) && s.Table.Filter() == "" && s.svcFilter != "":
-		// after the typed filter, before the pane: the service filter
+	case key.Matches(msg, s.Keys.Back) && !s.BackUsed() && s.svcFilter != "":
+		// after the pane and the typed filter: the service filter
 		s.svcFilter = ""
 		s.rebuildRows()
 		return nil
@@ -358,6 +373,8 @@ func (s *Screen) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		return s.openMigration(nil)
 	case key.Matches(msg, k.Delete):
 		return s.deleteSelected()
+	case key.Matches(msg, k.All) && s.svcFilter != "":
+		return s.Open(AllArg)
 	case key.Matches(msg, k.Service):
 		if len(s.svcList) == 0 {
 			return kit.Toast(kit.ToastInfo, "services not loaded yet")
@@ -369,7 +386,7 @@ func (s *Screen) onKey(msg tea.KeyPressMsg) tea.Cmd {
 }
 
 type keyMap struct {
-	New, Delete, Migrate, Service key.Binding
+	New, Delete, Migrate, Service, All key.Binding
 }
 
 func newKeyMap() keyMap {
@@ -378,6 +395,7 @@ func newKeyMap() keyMap {
 		Delete:  kit.Bind("d", "delete", "delete"),
 		Migrate: kit.Bind("m", "across clouds"),
 		Service: kit.Bind("f", "by service"),
+		All:     kit.Bind("a", "all services"),
 	}
 }
 
@@ -387,8 +405,13 @@ func (s *Screen) KeyMap() help.KeyMap {
 		return p.KeyMap()
 	}
 	k := s.keys
-	short := []key.Binding{s.Keys.Detail, k.New, k.Migrate, k.Delete, k.Service, s.Table.Keys.Filter}
-	return s.ListView.KeyMap(short, k.New, k.Delete, k.Migrate, k.Service)
+	// a (all services) only where it does something: narrowed
+	var all []key.Binding
+	if s.svcFilter != "" {
+		all = []key.Binding{k.All}
+	}
+	short := slices.Concat([]key.Binding{s.Keys.Detail, k.New, k.Migrate, k.Delete, k.Service}, all, []key.Binding{s.Table.Keys.Filter})
+	return s.ListView.KeyMap(short, slices.Concat([]key.Binding{k.New, k.Delete, k.Migrate, k.Service}, all)...)
 }
 
 // ---- view ----
@@ -405,7 +428,7 @@ func (s *Screen) View() string {
 	}
 	var note string
 	if s.svcFilter != "" {
-		note = th.Accent.Render("service: "+s.serviceName(s.svcFilter)) + th.Muted.Render(" (esc shows all)")
+		note = th.Accent.Render("service: "+s.serviceName(s.svcFilter)) + th.Muted.Render(" (a shows all)")
 	}
 	return s.ListView.View(count, note)
 }

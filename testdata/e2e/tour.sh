@@ -229,10 +229,9 @@ wait_re "^> orders-prod "
 STEP="jump R"
 keys R
 wait_for "[ 3 Restores ]"
-wait_for "service: orders-prod (esc shows all)"
-keys Escape # the service filter first
+wait_for "service: orders-prod (a shows all)"
 wait_for "esc back to services"
-keys Escape
+keys Escape # back, the jump's service filter ends with it
 wait_for "[ 1 Services ]"
 wait_re "^> orders-prod "
 
