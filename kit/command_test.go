@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/charmbracelet/x/ansi"
 )
 
 // TestCommandLinesNeverSplitATokenOrAQuote: a command wraps only between
@@ -52,5 +54,28 @@ func TestCommandLinesQuotedApostrophe(t *testing.T) {
 	sql := `CHANGE MASTER TO MASTER_PASSWORD='p\'w x', MASTER_USER='o''k y'`
 	if got := CommandLines(sql, 40, false); !slices.Equal(got, []string{"CHANGE MASTER TO", `MASTER_PASSWORD='p\'w x',`, `MASTER_USER='o''k y'`}) {
 		t.Fatalf("sql lines %q", got)
+	}
+}
+
+// TestCommandLinesBreakAfterACallsParenthesis: an SQL call whose first
+// argument makes its first token wider than the screen (at 60 columns
+// the host's "calhost'," was cut off the line) breaks after "(", where SQL
+// takes a line break as a space; wide, it is one line as written.
+func TestCommandLinesBreakAfterACallsParenthesis(t *testing.T) {
+	call := "CALL sky.change_external_primary_gtid('dbtaf85489797.sandbox.localhost', 34923, '0-2476-65595600', true)"
+	lines := CommandLines(call, 56, false)
+	for _, l := range lines {
+		if ansi.StringWidth(l) > 56 {
+			t.Errorf("a line is wider than 56: %q", l)
+		}
+	}
+	if got := strings.Join(lines, "\n"); !strings.Contains(got, "sky.change_external_primary_gtid(\n'dbtaf85489797.sandbox.localhost',") {
+		t.Errorf("not broken after the parenthesis:\n%s", got)
+	}
+	if got := CommandLines(call, 200, false); !slices.Equal(got, []string{call}) {
+		t.Errorf("wide: %q", got)
+	}
+	if got := CommandLines("echo f(x)", 200, true); !slices.Equal(got, []string{"echo f(x)"}) {
+		t.Errorf("a shell command is not split at (: %q", got)
 	}
 }

@@ -181,7 +181,7 @@ func (mf *managedFlow) View() string {
 	lines := mf.head(w)
 	if mf.phase != review {
 		lines = append(lines, mf.table.View())
-		return fit(strings.Join(lines, "\n"), w, mf.height)
+		return fit(strings.Join(lines, "\n"), w, mf.height, mf.common.Theme)
 	}
 	th := mf.common.Theme
 	pri, rep := replsetup.SvcName(mf.primary), replsetup.SvcName(mf.replica)
@@ -203,7 +203,7 @@ func (mf *managedFlow) View() string {
 	} else {
 		lines = append(lines, wrap(" ", th.Accent.Render("enter")+" sets it up (asked yes/no); t switches uni- / bi-directional; esc goes back", w)...)
 	}
-	return fit(strings.Join(lines, "\n"), w, mf.height)
+	return fit(strings.Join(lines, "\n"), w, mf.height, mf.common.Theme)
 }
 
 // KeyMap implements kit.Pane: the keys of the current phase, enter and

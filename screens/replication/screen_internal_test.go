@@ -166,3 +166,13 @@ func TestEmptyScreenSaysWhereProgressIsKept(t *testing.T) {
 		}
 	}
 }
+
+// TestFitMarksACut: a line wider than the screen is cut with the ellipsis
+// glyph, so a statement's token cut at the edge never reads as whole.
+func TestFitMarksACut(t *testing.T) {
+	th := tuitest.Common().Theme
+	got := fit("CALL sky.start_replication()\nok", 12, 5, th)
+	if want := "CALL sky.st" + th.Glyphs.Ellipsis + "\nok"; got != want {
+		t.Errorf("fit = %q, want %q", got, want)
+	}
+}

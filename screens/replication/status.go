@@ -495,7 +495,7 @@ func (g *grantView) View() string {
 		lines = append(lines, "")
 		lines = append(lines, wrap("  ", th.Muted.Render("It holds the replication user's password: it is never saved by skytui."), w)...)
 	}
-	return fit(strings.Join(lines, "\n"), g.width, g.height)
+	return fit(strings.Join(lines, "\n"), g.width, g.height, g.common.Theme)
 }
 
 // grantLines shows a grant verbatim, wrapped between its tokens only.

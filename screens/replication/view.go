@@ -19,18 +19,21 @@ func (s *Screen) View() string {
 		return p.View()
 	}
 	w, h := s.Size()
-	return fit(s.statusView(), w, h)
+	return fit(s.statusView(), w, h, s.common.Theme)
 }
 
-// fit makes s at most h lines of at most w cells.
-func fit(s string, w, h int) string {
+// fit makes s at most h lines of at most w cells; a line cut at the
+// right ends with the ellipsis glyph, so a cut never reads as whole (a
+// token wider than the screen, a statement's host: the copy key copies
+// it whole).
+func fit(s string, w, h int, th *theme.Theme) string {
 	lines := strings.Split(s, "\n")
 	if h > 0 && len(lines) > h {
 		lines = lines[:h]
 	}
 	for i, l := range lines {
 		if ansi.StringWidth(l) > w {
-			lines[i] = ansi.Truncate(l, w, "")
+			lines[i] = ansi.Truncate(l, w, th.Glyphs.Ellipsis)
 		}
 	}
 	return strings.Join(lines, "\n")

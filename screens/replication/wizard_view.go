@@ -61,7 +61,7 @@ func (wz *wizard) View() string {
 	}
 	if wz.confirm != nil {
 		head := wz.confirmHead(title)
-		return fit(strings.Join(head, "\n")+"\n"+wz.confirm.View(), w, wz.height)
+		return fit(strings.Join(head, "\n")+"\n"+wz.confirm.View(), w, wz.height, wz.common.Theme)
 	}
 	lines := []string{ansi.Truncate(title, w, wz.ellipsis())}
 	for st := replsetup.StepPair; st <= replsetup.StepStart; st++ {
@@ -71,7 +71,7 @@ func (wz *wizard) View() string {
 	}
 	lines = append(lines, th.Muted.Render(strings.Repeat(th.Glyphs.HRule, w)))
 	lines = append(lines, wz.bodyView()...)
-	return fit(strings.Join(lines, "\n"), w, wz.height)
+	return fit(strings.Join(lines, "\n"), w, wz.height, wz.common.Theme)
 }
 
 // confirmHead is what the restore's confirm has above it.
