@@ -206,3 +206,17 @@ func TestFailedRefreshIsLoggedWhole(t *testing.T) {
 		t.Fatalf("the recovery is not logged: %+v", h.m.msgs.entries)
 	}
 }
+
+// TestStaleHeaderKeepsItsSpacing: without a badge before it, the failing
+// refresh's text keeps two spaces from the profile however long its
+// reason (it lost them: "profile skysql stale 05:29:28, …").
+func TestStaleHeaderKeepsItsSpacing(t *testing.T) {
+	h, srv, clk := demoHarness(t, 80, 24, func(o *Options) { o.Demo = false; o.Profile = "skysql" })
+	h.Sees("orders-prod")
+	srv.SetFaults(sandbox.Faults{ErrorRate: 1})
+	clk.Advance(14 * time.Second)
+	h.Key("r")
+	if head := strings.Split(h.Screen(), "\n")[0]; !regexp.MustCompile(`skysql  +(\S+  +)?stale `).MatchString(head) {
+		t.Errorf("the stale text is not set apart: %q", head)
+	}
+}

@@ -21,13 +21,13 @@ func (m *Model) headerView(w int) string {
 	// headerDrops), until how fresh the data is has its room
 	var p headerParts
 	for _, p = range headerDrops {
-		if w-ansi.StringWidth(m.headerLeft(p))-2 >= ansi.StringWidth(m.pausedMark(p.hint))+m.freshnessRoom() {
+		if w-ansi.StringWidth(m.headerLeft(p))-3 >= ansi.StringWidth(m.pausedMark(p.hint))+m.freshnessRoom() {
 			break
 		}
 	}
 	left := m.headerLeft(p)
 	lw := ansi.StringWidth(left)
-	room := w - lw - 2
+	room := w - lw - 3 // two spaces between the parts, one at the edge
 	if room < 12 {
 		left = ansi.Truncate(left, w, th.Glyphs.Ellipsis)
 		return left
@@ -39,7 +39,7 @@ func (m *Model) headerView(w int) string {
 	if ansi.StringWidth(right) > room {
 		right = ansi.Truncate(right, room, th.Glyphs.Ellipsis)
 	}
-	return left + strings.Repeat(" ", max(1, w-lw-ansi.StringWidth(right)-1)) + right
+	return left + strings.Repeat(" ", max(2, w-lw-ansi.StringWidth(right)-1)) + right
 }
 
 // minFreshness is the room the header keeps for how fresh the data is
