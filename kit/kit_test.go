@@ -413,6 +413,13 @@ func TestEscClosesThePaneBeforeTheFilter(t *testing.T) {
 	if used, _ := l.HandleKey(esc); !used || l.DetailShown() || l.Table.Filter() != "app" {
 		t.Fatalf("esc: used %v, pane %v, filter %q; want the pane closed, the filter kept", used, l.DetailShown(), l.Table.Filter())
 	}
+	footer = nil
+	for _, b := range l.KeyMap([]key.Binding{l.Keys.Detail}).ShortHelp() {
+		footer = append(footer, b.Help().Key+" "+b.Help().Desc)
+	}
+	if !slices.Contains(footer, "esc clear filter") {
+		t.Fatalf("with the pane closed, the footer does not say esc clears the kept filter: %v", footer)
+	}
 	if used, _ := l.HandleKey(esc); !used || l.Table.Filter() != "" {
 		t.Fatalf("second esc: used %v, filter %q; want the filter cleared", used, l.Table.Filter())
 	}

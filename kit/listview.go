@@ -388,6 +388,10 @@ func (l *ListView) KeyMap(short []key.Binding, screen ...key.Binding) Keys {
 			back = BindHelp(k.Back.Help().Key, "close", k.Back.Keys()...)
 		}
 		short = append([]key.Binding{short[0], scroll, back}, short[1:]...)
+	} else if l.Table.Filter() != "" && len(short) > 0 {
+		// a kept filter: esc clears it, as the footer says
+		clearF := BindHelp(k.Back.Help().Key, "clear filter", k.Back.Keys()...)
+		short = append([]key.Binding{short[0], clearF}, short[1:]...)
 	}
 	return Keys{Short: short, Full: [][]key.Binding{first, l.NavKeys()}}
 }
