@@ -110,6 +110,10 @@ func resolveService(svcs []api.Service, arg string) (*api.Service, error) {
 	}
 	switch len(found) {
 	case 0:
+		if api.ValidateServiceID(arg) == nil {
+			// it reads as an ID (a name may too)
+			return nil, notFoundErrf("no service with the ID or name %q", arg)
+		}
 		return nil, notFoundErrf("no service named %q", arg)
 	case 1:
 		return found[0], nil

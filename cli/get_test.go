@@ -257,7 +257,7 @@ func TestScriptExitStatus(t *testing.T) {
 
 	// 4: not found
 	h.fails(exitNotFound, `skytui: no service named "no-such-db"`+"\n", args(p, "services", "get", "no-such-db")...)
-	h.fails(exitNotFound, `skytui: no service named "dbzz00000000"`+"\n", args(p, "backups", "list", "--service", "dbzz00000000")...)
+	h.fails(exitNotFound, `skytui: no service with the ID or name "dbzz00000000"`+"\n", args(p, "backups", "list", "--service", "dbzz00000000")...)
 	h.fails(exitNotFound, `skytui: no service named "no-such-db"`+"\n", args(p, "schedules", "list", "--service", "no-such-db")...)
 
 	// 2: usage
@@ -395,6 +395,21 @@ func TestNameServiceIDs(t *testing.T) {
 	} {
 		if got := nameServiceIDs(in, svcs); got != want {
 			t.Errorf("%q\n got %q\nwant %q", in, got, want)
+		}
+	}
+}
+
+// TestResolveServiceNamesAnIDAsOne: an unknown argument that reads as a
+// service ID is not called a name ("no service named \"dbtaf72309916\""
+// for a deleted service's ID).
+func TestResolveServiceNamesAnIDAsOne(t *testing.T) {
+	svcs := []api.Service{{ID: "dbtaf85489797", Name: "orders-prod"}}
+	for arg, want := range map[string]string{
+		"dbtaf72309916": `no service with the ID or name "dbtaf72309916"`,
+		"no-such-db":    `no service named "no-such-db"`,
+	} {
+		if _, err := resolveService(svcs, arg); err == nil || err.Error() != want {
+			t.Errorf("%s: %v, want %s", arg, err, want)
 		}
 	}
 }
