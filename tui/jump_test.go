@@ -67,25 +67,21 @@ func TestJumpToBackupsAndRestoresAndBack(t *testing.T) {
 	h.sees(t, "(a shows all)", "the Restores do not say a shows all")
 	h.sees(t, "esc back to services", "the footer does not say esc goes back")
 	backToServices("esc did not go back from the Restores")
-	h.Key("3")
-	if strings.Contains(h.Screen(), "service: orders-prod") {
-		t.Fatalf("after esc out of the R jump, 3 still shows one service:\n%s", h.Screen())
+	// allRestores presses keys, then says what if one service is shown
+	allRestores := func(what string, keys ...string) {
+		t.Helper()
+		h.Keys(keys...)
+		if strings.Contains(h.Screen(), "service: orders-prod") {
+			t.Fatalf("%s: one service's restores:\n%s", what, h.Screen())
+		}
 	}
-	h.Key("1")
-	h.Key("R")
-	h.Key("1")
-	h.Key("3")
-	if strings.Contains(h.Screen(), "service: orders-prod") {
-		t.Fatalf("after 1 out of the R jump, 3 still shows one service:\n%s", h.Screen())
-	}
+	allRestores("3 after esc out of the R jump", "3")
+	allRestores("3 after 1 out of the R jump", "1", "R", "1", "3")
 	h.Key("f")
 	h.TypeText("orders-prod")
 	h.Key("enter")
 	h.sees(t, "service: orders-prod", "f did not choose orders-prod")
-	h.Key("a")
-	if strings.Contains(h.Screen(), "service: orders-prod") {
-		t.Fatalf("a did not show every service's restores:\n%s", h.Screen())
-	}
+	allRestores("a after f", "a")
 	h.Key("1")
 
 	// a switch by number forgets the jump: esc then stays
