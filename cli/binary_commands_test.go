@@ -563,6 +563,17 @@ func TestBinaryRestores(t *testing.T) {
 		t.Errorf("%d restores sent, want 2", n)
 	}
 	h.fails(exitFailed, "only a restore that has not finished can be deleted", "restores", "delete", id, "--yes", "--confirm", sandbox.DemoReplica)
+	// every restore, by ID (the live service's listings come per service)
+	var ids []int
+	for _, l := range strings.Split(first(h.run(0, "restores", "list", "--no-headers")), "\n") {
+		if f := strings.Fields(l); len(f) > 0 {
+			n, _ := strconv.Atoi(f[0])
+			ids = append(ids, n)
+		}
+	}
+	if len(ids) < 3 || !slices.IsSorted(ids) {
+		t.Errorf("restores list is not in ID order: %v", ids)
+	}
 }
 
 // TestBinaryRestoreRunning: on a sandbox at real speed a restore runs for

@@ -1,7 +1,9 @@
 package cli
 
 import (
+	"cmp"
 	"context"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -447,6 +449,9 @@ func newRestoresCmd(e *env) *cobra.Command {
 		if err != nil {
 			return err
 		}
+		// by ID, as `restores get ID` names them (the live service's
+		// listings come per service, in its order)
+		slices.SortStableFunc(restores, func(a, b api.Restore) int { return cmp.Compare(a.ID, b.ID) })
 		return c.out.emit(e.stdout, nonNil(restores), restoresTable(restores, serviceNames(svcs)))
 	})
 	get := e.newRestoreCmd("get ID", "Read one restore by its ID", func(cmd *cobra.Command, c *api.Client, id int64) (*api.Restore, error) {
