@@ -12,6 +12,7 @@ import (
 
 	"github.com/skytui/skytui/api"
 	"github.com/skytui/skytui/kit"
+	"github.com/skytui/skytui/theme"
 	"github.com/skytui/skytui/tui/tuitest"
 )
 
@@ -288,5 +289,33 @@ func TestPITRMomentFormsWrapWhole(t *testing.T) {
 				t.Fatalf("a line wider than %d:\n%s", sz.w, v)
 			}
 		}
+	}
+}
+
+// TestPITRSourcesShowTheirProvider: restoring replica-west (aws) to a
+// moment, the services whose history could serve are listed with their
+// provider, and those on another provider muted (enter refuses them; they
+// were listed like the others), at 80 columns with every name whole.
+func TestPITRSourcesShowTheirProvider(t *testing.T) {
+	wz, _ := pitrAt(t, 80, 20)
+	seen := 0
+	for _, w := range wz.pitr.windows {
+		src := wz.service(w.ServiceID)
+		wz.pitr.table.Select(w.ServiceID)
+		row, ok := wz.pitr.table.Selected()
+		if !ok || src.Provider == "" {
+			continue
+		}
+		seen++
+		other := src.Provider != "aws"
+		if row.Cells[2] != src.Provider || (row.Kinds[0] == theme.KindMuted) != other {
+			t.Errorf("%s on %s: cells %v kinds %v", src.Name, src.Provider, row.Cells, row.Kinds)
+		}
+		if l := tuitest.LineWith(rtView(wz), src.Name); !strings.Contains(l, src.Name+" ") {
+			t.Errorf("%s is not whole at 80 columns: %q", src.Name, l)
+		}
+	}
+	if seen < 3 {
+		t.Fatalf("only %d services with a window", seen)
 	}
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/skytui/skytui/api"
 	"github.com/skytui/skytui/kit"
+	"github.com/skytui/skytui/theme"
 )
 
 // The wizard's steps: the keys of each, the choices they make, and the
@@ -480,8 +481,9 @@ type pitrTargetsMsg struct {
 func newPITRStep(c *kit.Common) *pitrStep {
 	p := &pitrStep{common: c}
 	p.table = kit.NewTable(c, []kit.Column{
-		{Title: "SERVICE", Min: 10, Max: 24, Priority: 9},
+		{Title: "SERVICE", Min: 14, Max: 24, Priority: 9},
 		{Title: "ID", Min: 13, Max: 16, Priority: 5},
+		{Title: "PROVIDER", Min: 8, Max: 8, Priority: 7},
 		{Title: "FROM (UTC)", Min: 19, Max: 19, Priority: 8},
 		{Title: "TO (UTC)", Min: 19, Max: 19, Priority: 8},
 	})
@@ -514,12 +516,18 @@ func (p *pitrStep) onData(r *Wizard, msg kit.DataMsg) {
 	p.err, p.loaded = nil, true
 	p.windows, _ = msg.Data.([]api.PITRWindow)
 	rows := make([]kit.Row, 0, len(p.windows))
+	target := r.Target()
 	for _, w := range p.windows {
-		name := w.ServiceName
-		if name == "" {
-			name = r.service(w.ServiceID).NameOrID()
+		src := r.service(w.ServiceID)
+		name := kit.Or(w.ServiceName, src.NameOrID())
+		// another provider than the target's cannot serve it: shown up
+		// front, muted, as enter would refuse it
+		kind := theme.Kind(0)
+		if src.Provider != "" && target.Provider != "" && !strings.EqualFold(src.Provider, target.Provider) {
+			kind = theme.KindMuted
 		}
-		rows = append(rows, kit.Row{ID: w.ServiceID, Cells: []string{name, w.ServiceID, utcText(w.Start), utcText(w.End)}})
+		rows = append(rows, kit.Row{ID: w.ServiceID, Cells: []string{name, w.ServiceID, kit.OrDash(src.Provider), utcText(w.Start), utcText(w.End)},
+			Kinds: []theme.Kind{kind, kind, kind}})
 	}
 	p.table.Empty = "no service can restore to a point in time: it needs a completed full backup in managed storage and its binary logs"
 	first := p.table.Total() == 0
