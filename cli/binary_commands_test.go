@@ -207,6 +207,8 @@ func TestBinaryServices(t *testing.T) {
 	h.refused("services delete needs --confirm with the target service's exact name: pass --confirm bin-stage (nothing was sent)", "services", "delete", h.serviceID("bin-stage"), "--yes")
 	h.refused(`--confirm "bin" does not match the target service's name: pass --confirm bin-stage`, "services", "delete", "bin-stage", "--yes", "--confirm", "bin")
 	h.refused("services delete is destructive: pass --yes", "services", "delete", "bin-stage", "--confirm", "bin-stage")
+	// neither: one refusal names both, with the name
+	h.refused("services delete is destructive: pass --yes --confirm bin-stage (the target service's exact name; nothing was sent)", "services", "delete", "bin-stage")
 	h.refused("profile audit is read-only: services delete refused", "services", "delete", "bin-stage", "--yes", "--confirm", "bin-stage", "--profile", "audit")
 	deleted := jsonOf[map[string]any](t, first(h.run(0, append([]string{"services", "delete", "bin-stage", "--yes", "--confirm", "bin-stage", "--wait", "-o", "json"}, binPoll...)...)))
 	if deleted["status"] != "deleted" || deleted["name"] != "bin-stage" {

@@ -200,6 +200,21 @@ func needYes(c *changeFlags, what string) error {
 	return nil
 }
 
+// needYesConfirm refuses a destructive change to target without --yes or
+// with a --confirm that is missing or not target's exact name, in one
+// refusal that says all that is to pass ("pass --yes --confirm
+// staging-eu"), asked once the target is read. what names the change
+// in the --yes refusals, short in the --confirm ones.
+func needYesConfirm(c *changeFlags, what, short string, target *api.Service) error {
+	if !c.yes && c.confirm != target.NameOrID() {
+		return refusedErrf("%s is destructive: pass --yes --confirm %s (the target service's exact name; nothing was sent)", what, kit.ShellQuote(target.NameOrID()))
+	}
+	if err := needYes(c, what); err != nil {
+		return err
+	}
+	return needConfirm(c, short, target)
+}
+
 // needConfirm refuses a change to target whose --confirm is missing or
 // does not match target's exact name, saying what to pass. It is asked
 // once the target is read (a read sends no change), so the refusal names
@@ -314,7 +329,7 @@ func (e *env) openService(cmd *cobra.Command, op serviceOp, arg string) (*change
 	switch {
 	case op.cf == nil:
 		c, err = e.openRead(cmd)
-	case op.yes:
+	case op.yes && !op.confirm:
 		c, err = e.openDestructive(cmd, op.cf, op.what)
 	default:
 		c, err = e.openChange(cmd, op.cf, op.what)
@@ -323,7 +338,10 @@ func (e *env) openService(cmd *cobra.Command, op serviceOp, arg string) (*change
 		return nil, nil, nil, err
 	}
 	s, svcs, err := c.serviceByArg(cmd, op.arg, arg)
-	if err == nil && op.confirm {
+	switch {
+	case err == nil && op.confirm && op.yes:
+		err = needYesConfirm(op.cf, op.what, op.what, s)
+	case err == nil && op.confirm:
 		err = needConfirm(op.cf, op.what, s)
 	}
 	if err != nil {

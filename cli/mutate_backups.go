@@ -263,15 +263,12 @@ func (e *env) createRestore(cmd *cobra.Command, cf *changeFlags, service string,
 	if err != nil {
 		return err
 	}
-	if err := needYes(cf, "a restore (it stops the target and erases all its data)"); err != nil {
-		return err
-	}
 	ctx := cmd.Context()
 	target, svcs, err := c.serviceByArg(cmd, "--service", service)
 	if err != nil {
 		return err
 	}
-	if err := needConfirm(cf, "a restore", target); err != nil {
+	if err := needYesConfirm(cf, "a restore (it stops the target and erases all its data)", "a restore", target); err != nil {
 		return err
 	}
 	// the secrets are read before anything is sent
