@@ -26,6 +26,21 @@ func TextWindow(n, room, top int) (first, rows int, cut bool) {
 	return max(0, min(top, n-rows)), rows, true
 }
 
+// PageTop is the top line after a page of scroll from the window first,
+// rows lines of a text of n lines: dir 1 down, -1 up, by the window less
+// a line (kept for context), held within the text.
+func PageTop(first, rows, n, dir int) int {
+	return max(0, min(first+dir*max(1, rows-1), n-rows))
+}
+
+// ReviewKeys scroll a review's request when it does not fit (the new
+// service's, the new backup's): J and K, as the detail pane, with the
+// page and arrow keys, since a review has no list to move in.
+var ReviewKeys = struct{ More, Less key.Binding }{
+	More: BindHelp("J", "scroll down", "J", "ctrl+d", "pgdown", "down"),
+	Less: BindHelp("K", "scroll up", "K", "ctrl+u", "pgup", "up"),
+}
+
 // MoreLine says what a cut text has below and above its window and the
 // keys that show it: "~ pgdn: 4 more lines, pgup: 3 lines above".
 func MoreLine(c *Common, down, up key.Binding, above, below int) string {

@@ -21,7 +21,7 @@ import (
 // the submit through the action layer, and the form's view and keys.
 
 func (b *Form) reviewKey(msg tea.KeyPressMsg) tea.Cmd {
-	if d := kit.ScrollDir(msg, reviewKeys.More, reviewKeys.Less); d != 0 {
+	if d := kit.ScrollDir(msg, kit.ReviewKeys.More, kit.ReviewKeys.Less); d != 0 {
 		b.scrollReview(d)
 		return nil
 	}
@@ -313,7 +313,7 @@ func (b *Form) scrollReview(dir int) {
 	if !cut {
 		return
 	}
-	b.top = max(0, min(first+dir*max(1, rows-1), len(body)-rows))
+	b.top = kit.PageTop(first, rows, len(body), dir)
 }
 
 func (b *Form) reviewView() string {
@@ -325,7 +325,7 @@ func (b *Form) reviewView() string {
 	if cut {
 		lines = append(lines, body[first:first+rows]...)
 		if b.reviewRoom(head, tail) > 0 {
-			more := kit.MoreLine(b.common, reviewKeys.More, reviewKeys.Less, first, len(body)-first-rows)
+			more := kit.MoreLine(b.common, kit.ReviewKeys.More, kit.ReviewKeys.Less, first, len(body)-first-rows)
 			lines = append(lines, th.Muted.Render("   "+more))
 		}
 	} else {
@@ -387,13 +387,6 @@ func newFormKeys() formKeys {
 	}
 }
 
-// reviewKeys scroll the review's request when it does not fit, as the new
-// service's review does.
-var reviewKeys = struct{ More, Less key.Binding }{
-	More: kit.BindHelp("J", "scroll down", "J", "ctrl+d", "pgdown", "down"),
-	Less: kit.BindHelp("K", "scroll up", "K", "ctrl+u", "pgup", "up"),
-}
-
 // KeyMap implements kit.Pane: the bindings of the current phase (in the
 // review submit, edit and esc first, then the scroll while the request
 // is cut).
@@ -407,7 +400,7 @@ func (b *Form) Keys() []key.Binding {
 	k := b.keys
 	if b.step == phaseReview {
 		if _, _, cut := b.reviewWindow(); cut {
-			return []key.Binding{k.Submit, k.Edit, k.ReviewQuit, kit.ScrollHelp(reviewKeys.More, reviewKeys.Less)}
+			return []key.Binding{k.Submit, k.Edit, k.ReviewQuit, kit.ScrollHelp(kit.ReviewKeys.More, kit.ReviewKeys.Less)}
 		}
 		return []key.Binding{k.Submit, k.Edit, k.ReviewQuit}
 	}

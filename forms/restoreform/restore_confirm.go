@@ -372,7 +372,7 @@ func (c *Confirm) scroll(dir int) {
 		return
 	}
 	_, body, _ := c.layout()
-	c.top = max(0, min(top+dir*max(1, rows-1), len(body)-rows))
+	c.top = kit.PageTop(top, rows, len(body), dir)
 }
 
 // View renders the step within the SetSize area. On a short terminal the

@@ -52,7 +52,7 @@ func (wz *wizard) scroll(dir int) {
 	if !l.cut {
 		return
 	}
-	wz.top = max(0, min(l.top+dir*max(1, l.rows-1), len(l.text)-l.rows))
+	wz.top = kit.PageTop(l.top, l.rows, len(l.text), dir)
 }
 
 // hidesWhatItRuns reports that the step's text is cut above its end on a

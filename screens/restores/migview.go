@@ -224,7 +224,7 @@ func (m *migration) scroll(dir int) {
 	if !cut {
 		return
 	}
-	m.top = max(0, min(first+dir*max(1, rows-1), len(m.copyLines())-rows))
+	m.top = kit.PageTop(first, rows, len(m.copyLines()), dir)
 }
 
 // CapturesKeys implements kit.Pane: the migration takes every key (esc

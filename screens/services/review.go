@@ -25,23 +25,19 @@ import (
 // enter launches: an enter while they are below the window shows them
 // first, as the replication wizard's steps do.
 
-// reviewKeys scroll the request when it does not fit, and cancel (the
-// draft is kept: n brings it back, as the toast says; the footer at 60
-// columns has room for "esc cancel", not for the form's longer words).
-var reviewKeys = struct{ More, Less, Cancel key.Binding }{
-	More:   kit.BindHelp("J", "scroll down", "J", "ctrl+d", "pgdown", "down"),
-	Less:   kit.BindHelp("K", "scroll up", "K", "ctrl+u", "pgup", "up"),
-	Cancel: kit.Bind("esc", "cancel"),
-}
+// reviewCancel leaves the review (the draft is kept: n brings it back,
+// as the toast says; the footer at 60 columns has room for "esc cancel",
+// not for the form's longer words). kit.ReviewKeys scroll it.
+var reviewCancel = kit.Bind("esc", "cancel")
 
 func (s *Screen) onReviewKey(msg tea.KeyPressMsg) tea.Cmd {
 	k := s.keys
-	if d := kit.ScrollDir(msg, reviewKeys.More, reviewKeys.Less); d != 0 {
+	if d := kit.ScrollDir(msg, kit.ReviewKeys.More, kit.ReviewKeys.Less); d != 0 {
 		s.scrollReview(d)
 		return nil
 	}
 	switch {
-	case key.Matches(msg, reviewKeys.Cancel):
+	case key.Matches(msg, reviewCancel):
 		s.mode = modeList
 		return kit.Toast(kit.ToastInfo, "create cancelled; n brings back what you typed")
 	case key.Matches(msg, k.Edit):
@@ -112,9 +108,9 @@ func (r reviewPane) CapturesKeys() bool { return false }
 func (r reviewPane) KeyMap() kit.Keys {
 	k := r.s.keys
 	if _, _, cut := r.s.reviewWindow(); cut {
-		return kit.KeysOf(k.Launch, k.Edit, reviewKeys.Cancel, kit.ScrollHelp(reviewKeys.More, reviewKeys.Less))
+		return kit.KeysOf(k.Launch, k.Edit, reviewCancel, kit.ScrollHelp(kit.ReviewKeys.More, kit.ReviewKeys.Less))
 	}
-	return kit.KeysOf(k.Launch, k.Edit, reviewKeys.Cancel)
+	return kit.KeysOf(k.Launch, k.Edit, reviewCancel)
 }
 
 // View implements kit.Pane.
@@ -217,7 +213,7 @@ func (s *Screen) scrollReview(dir int) {
 	if !cut {
 		return
 	}
-	s.draft.top = max(0, min(first+dir*max(1, rows-1), len(body)-rows))
+	s.draft.top = kit.PageTop(first, rows, len(body), dir)
 }
 
 func (s *Screen) reviewView() string {
@@ -229,7 +225,7 @@ func (s *Screen) reviewView() string {
 	if cut {
 		lines = append(lines, body[first:first+rows]...)
 		if s.reviewRoom(head) > 0 {
-			more := kit.MoreLine(s.common, reviewKeys.More, reviewKeys.Less, first, len(body)-first-rows)
+			more := kit.MoreLine(s.common, kit.ReviewKeys.More, kit.ReviewKeys.Less, first, len(body)-first-rows)
 			lines = append(lines, th.Muted.Render("   "+more))
 		}
 	} else {
