@@ -714,6 +714,27 @@ func TestWatchRestoreOutcome(t *testing.T) {
 	}
 }
 
+// rtLeave checks that ctrl+x is in the keys of where the wizard is (the
+// step, the confirmation) and that it leaves the wizard at once: one
+// DoneMsg, cancelled, of this wizard.
+func rtLeave(t *testing.T, w *Wizard, where string) {
+	t.Helper()
+	found := false
+	for _, b := range w.KeyMap().ShortHelp() {
+		found = found || b.Help().Key == "ctrl+x"
+	}
+	if !found {
+		t.Fatalf("the %s's keys do not show ctrl+x", where)
+	}
+	msgs := rtPress(w, "ctrl+x")
+	if len(msgs) != 1 {
+		t.Fatalf("ctrl+x gave %d messages", len(msgs))
+	}
+	if done, ok := msgs[0].(DoneMsg); !ok || !done.Cancelled || done.Wizard != w {
+		t.Fatalf("ctrl+x = %#v", msgs[0])
+	}
+}
+
 // TestRestoreLeaveFromAnyStep: ctrl+x leaves the wizard from a later step
 // at once, keeping what was typed (the screen keeps the wizard as its
 // draft), and it is in the step's keys.
@@ -722,21 +743,7 @@ func TestRestoreLeaveFromAnyStep(t *testing.T) {
 	dev := e.byName["dev-serverless"]
 	w := e.wizard(t, Options{Source: SourceBackupID, TargetID: dev.ID, LockTarget: true})
 	rtRun(w, w.Update(tea.PasteMsg{Content: "abc123"}))
-	found := false
-	for _, b := range w.KeyMap().ShortHelp() {
-		found = found || b.Help().Key == "ctrl+x"
-	}
-	if !found {
-		t.Fatal("the step's keys do not show ctrl+x")
-	}
-	msgs := rtPress(w, "ctrl+x")
-	if len(msgs) != 1 {
-		t.Fatalf("ctrl+x gave %d messages", len(msgs))
-	}
-	done, ok := msgs[0].(DoneMsg)
-	if !ok || !done.Cancelled || done.Wizard != w {
-		t.Fatalf("ctrl+x = %#v", msgs[0])
-	}
+	rtLeave(t, w, "step")
 	if w.StepName() != "backup-id" || !strings.Contains(rtView(w), "abc123") {
 		t.Fatalf("what was typed is not kept: step %s\n%s", w.StepName(), rtView(w))
 	}
@@ -897,20 +904,7 @@ func TestRestoreLeaveFromConfirm(t *testing.T) {
 		t.Fatalf("step %s:\n%s", w.StepName(), rtView(w))
 	}
 	rtType(w, "dev-s")
-	found := false
-	for _, b := range w.KeyMap().ShortHelp() {
-		found = found || b.Help().Key == "ctrl+x"
-	}
-	if !found {
-		t.Fatal("the confirmation's keys do not show ctrl+x")
-	}
-	msgs := rtPress(w, "ctrl+x")
-	if len(msgs) != 1 {
-		t.Fatalf("ctrl+x gave %d messages", len(msgs))
-	}
-	if done, ok := msgs[0].(DoneMsg); !ok || !done.Cancelled || done.Wizard != w {
-		t.Fatalf("ctrl+x = %#v", msgs[0])
-	}
+	rtLeave(t, w, "confirmation")
 	if w.StepName() != "confirm" || w.Confirm().Typed() != "dev-s" {
 		t.Fatalf("what was typed is not kept: step %s, typed %q", w.StepName(), w.Confirm().Typed())
 	}
