@@ -18,6 +18,15 @@ import (
 
 var bg = context.Background()
 
+// joined is what of each of xs, in order, joined by spaces.
+func joined[T any](xs []T, what func(T) string) string {
+	out := make([]string, len(xs))
+	for i, x := range xs {
+		out[i] = what(x)
+	}
+	return strings.Join(out, " ")
+}
+
 // An endpoint that lists its addresses only in the deprecated allowList
 // (plain strings) still has them: listing shows them, and setting a comment
 // puts every one of them back with the new entry (before, the list read as
@@ -46,11 +55,7 @@ func TestDeprecatedAllowListKept(t *testing.T) {
 	}
 	mu.Lock()
 	defer mu.Unlock()
-	var ips []string
-	for _, e := range put {
-		ips = append(ips, e.IP)
-	}
-	if strings.Join(ips, " ") != "203.0.113.0/24 198.51.100.10/32 192.0.2.5/32" {
+	if ips := joined(put, func(e AllowListEntry) string { return e.IP }); ips != "203.0.113.0/24 198.51.100.10/32 192.0.2.5/32" {
 		t.Fatalf("PUT replaced the list with %v: the addresses listed only in allowList are lost", ips)
 	}
 }
@@ -117,11 +122,7 @@ func TestOptionListingsFollowPages(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var names []string
-	for _, s := range sizes {
-		names = append(names, s.Name)
-	}
-	if strings.Join(names, " ") != "sky-2x8 sky-4x16 sky-8x32" {
+	if names := joined(sizes, func(s Size) string { return s.Name }); names != "sky-2x8 sky-4x16 sky-8x32" {
 		t.Fatalf("sizes %v, want both pages", names)
 	}
 }
