@@ -147,16 +147,27 @@ func (st *store) begin(c *reqCtx, from, done, pending string, d time.Duration, t
 	return nil
 }
 
+// requiredBool reads a JSON request body of one true-or-false field, name,
+// with bodyField's refusals; a body without it is refused too, values
+// saying what each value does.
+func requiredBool(c *reqCtx, name, values string) (bool, *apiError) {
+	v, err := bodyField[*bool](c, name)
+	if err != nil {
+		return false, err
+	}
+	if v == nil {
+		return false, errf(http.StatusBadRequest, name, "%s: is required (%s)", name, values)
+	}
+	return *v, nil
+}
+
 // POST /services/{id}/power: {"is_active": true} starts, false stops.
 func hPowerService(st *store, c *reqCtx) (int, any, *apiError) {
-	active, err := bodyField[*bool](c, "is_active")
+	active, err := requiredBool(c, "is_active", "true starts the service, false stops it")
 	if err != nil {
 		return 0, nil, err
 	}
-	if active == nil {
-		return 0, nil, errf(http.StatusBadRequest, "is_active", "is_active: is required (true starts the service, false stops it)")
-	}
-	if *active {
+	if active {
 		return hStartService(st, c)
 	}
 	return hStopService(st, c)
@@ -257,18 +268,15 @@ func hSetStorageSize(st *store, c *reqCtx) (int, any, *apiError) {
 
 // PATCH /services/{id}/security/ssl {"ssl_enabled": bool}: at once.
 func hSetSSL(st *store, c *reqCtx) (int, any, *apiError) {
-	on, err := bodyField[*bool](c, "ssl_enabled")
+	on, err := requiredBool(c, "ssl_enabled", "true or false")
 	if err != nil {
 		return 0, nil, err
-	}
-	if on == nil {
-		return 0, nil, errf(http.StatusBadRequest, "ssl_enabled", "ssl_enabled: is required (true or false)")
 	}
 	s, err := changeableService(st, c)
 	if err != nil {
 		return 0, nil, err
 	}
-	s.ssl = *on
+	s.ssl = on
 	s.updated = c.now
 	return http.StatusOK, st.render(s), nil
 }
