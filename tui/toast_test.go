@@ -28,43 +28,37 @@ func TestQueuedToastsShowInTurn(t *testing.T) {
 		}
 		return ""
 	}
+	// shows: the toast's line is want, or the test stops saying what
+	// (a format for the line shown)
+	shows := func(want, what string) {
+		t.Helper()
+		if got := line(); got != want {
+			t.Fatalf(what, got)
+		}
+	}
 	expire := func(tm tea.Msg) bool { _, ok := tm.(toastExpireMsg); return ok }
 	for _, text := range []string{"first", "second", "third"} {
 		h.Send(kit.ToastMsg{Level: kit.ToastWarn, Text: text})
 	}
-	if got := line(); got != "third  (+2)" {
-		t.Fatalf("newest first: %q", got)
-	}
+	shows("third  (+2)", "newest first: %q")
 	// every timer armed so far is up: only the front's counts
 	h.Fire(expire)
-	if got := line(); got != "second  (+1)" {
-		t.Fatalf("after the newest's time: %q", got)
-	}
+	shows("second  (+1)", "after the newest's time: %q")
 	h.Fire(expire)
-	if got := line(); got != "first" {
-		t.Fatalf("after the second's time: %q", got)
-	}
+	shows("first", "after the second's time: %q")
 	h.Fire(expire)
-	if got := line(); got != "" {
-		t.Fatalf("all shown, still %q", got)
-	}
+	shows("", "all shown, still %q")
 	h.Send(kit.ToastMsg{Level: kit.ToastSuccess, Text: "schedule 6 created"})
 	now = now.Add(3 * time.Second)
 	h.Send(kit.ToastMsg{Level: kit.ToastSuccess, Text: "schedule 6 deleted"})
-	if got := line(); got != "ok schedule 6 deleted" {
-		t.Fatalf("news after news: %q", got)
-	}
+	shows("ok schedule 6 deleted", "news after news: %q")
 	h.Fire(expire)
-	if got := line(); got != "" {
-		t.Fatalf("the older news came back: %q", got)
-	}
+	shows("", "the older news came back: %q")
 	// news in one burst (a restore's end, its target ready) waits its turn
 	h.Send(kit.ToastMsg{Level: kit.ToastSuccess, Text: "schedule 7 created"})
 	h.Send(kit.ToastMsg{Level: kit.ToastInfo, Text: "schedule 7 runs daily"})
 	h.Fire(expire)
-	if got := line(); got != "ok schedule 7 created" {
-		t.Fatalf("news of one burst: %q", got)
-	}
+	shows("ok schedule 7 created", "news of one burst: %q")
 }
 
 // typingScreen has a field with the keys, as a form does.
