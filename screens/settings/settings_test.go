@@ -25,6 +25,16 @@ const pk = `-----BEGIN PRIVATE KEY-----\nMIIEsecretmaterial\n-----END PRIVATE KE
 
 func newStore(t *testing.T) *keystore.Store { return tuitest.EmptySecrets(t) }
 
+// putCreds stores cs in st, failing the test if one is refused.
+func putCreds(t *testing.T, st *keystore.Store, cs ...keystore.BucketCredential) {
+	t.Helper()
+	for _, c := range cs {
+		if err := st.PutBucketCredential(c); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
 // driver runs the screen's commands synchronously. Actions are run as the
 // action layer would after a "yes", and their outcome is delivered back.
 type driver struct {
@@ -139,12 +149,8 @@ func TestShowsWhereSecretsAreAndNeverTheSecrets(t *testing.T) {
 	if err := st.SetAPIKey("prod", "skysql.key.supersecret"); err != nil {
 		t.Fatal(err)
 	}
-	if err := st.PutBucketCredential(keystore.GCSCredential{Name: "nightly", KeyJSON: []byte(`{"type":"service_account","client_email":"bk@p.iam.gserviceaccount.com","private_key":"` + pk + `"}`)}); err != nil {
-		t.Fatal(err)
-	}
-	if err := st.PutBucketCredential(keystore.S3Credential{Name: "archive", AccessKeyID: "AKIAEXAMPLE", SecretAccessKey: "wJalrSECRET", Region: "eu-west-1"}); err != nil {
-		t.Fatal(err)
-	}
+	putCreds(t, st, keystore.GCSCredential{Name: "nightly", KeyJSON: []byte(`{"type":"service_account","client_email":"bk@p.iam.gserviceaccount.com","private_key":"` + pk + `"}`)})
+	putCreds(t, st, keystore.S3Credential{Name: "archive", AccessKeyID: "AKIAEXAMPLE", SecretAccessKey: "wJalrSECRET", Region: "eu-west-1"})
 	d := newDriver(t, st, 100, 30)
 	v := d.view()
 	for _, want := range []string{"memory (test)", keystore.Fingerprint("skysql.key.supersecret"), "nightly", "bk@p.iam.gserviceaccount.com", "archive", "AKIAEXAMPLE (eu-west-1)"} {
@@ -222,9 +228,7 @@ func TestBadInputNamesTheFieldAndKeepsTheRest(t *testing.T) {
 
 func TestRemoveGoesThroughAConfirmedAction(t *testing.T) {
 	st := newStore(t)
-	if err := st.PutBucketCredential(keystore.S3Credential{Name: "archive", AccessKeyID: "AKIA", SecretAccessKey: "x", Region: "us-east-1"}); err != nil {
-		t.Fatal(err)
-	}
+	putCreds(t, st, keystore.S3Credential{Name: "archive", AccessKeyID: "AKIA", SecretAccessKey: "x", Region: "us-east-1"})
 	d := newDriver(t, st, 100, 30)
 	d.key("d")
 	if len(d.actions) != 1 || d.actions[0].Confirm.Kind != kit.ConfirmYesNo {
@@ -293,9 +297,7 @@ func TestShortTerminalScrollsTheList(t *testing.T) {
 	st := newStore(t)
 	for i := range 8 {
 		name := fmt.Sprintf("cred%d", i)
-		if err := st.PutBucketCredential(keystore.S3Credential{Name: name, AccessKeyID: "AKIA" + name, SecretAccessKey: "x", Region: "us-east-1"}); err != nil {
-			t.Fatal(err)
-		}
+		putCreds(t, st, keystore.S3Credential{Name: name, AccessKeyID: "AKIA" + name, SecretAccessKey: "x", Region: "us-east-1"})
 	}
 	d := newDriver(t, st, 60, 12)
 	check := func() string {
@@ -498,9 +500,7 @@ func TestRefusalAfterTheSecretKeepsIt(t *testing.T) {
 // the key.
 func TestDetailScrollKeysAreTheOnesListed(t *testing.T) {
 	st := newStore(t)
-	if err := st.PutBucketCredential(keystore.S3Credential{Name: "archive", AccessKeyID: "AKIAEXAMPLE", SecretAccessKey: "x", Region: "eu-west-1"}); err != nil {
-		t.Fatal(err)
-	}
+	putCreds(t, st, keystore.S3Credential{Name: "archive", AccessKeyID: "AKIAEXAMPLE", SecretAccessKey: "x", Region: "eu-west-1"})
 	d := newDriver(t, st, 60, 12)
 	d.key("enter")
 	if !d.s.DetailShown() {
