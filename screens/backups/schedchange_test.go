@@ -20,7 +20,13 @@ const scheduleRoute = "/backup/v1/backups/schedules/{id}"
 // requests of a method to a schedule.
 func openDaily(t *testing.T, tweak func(*tui.Options)) (h *harness, clk *sandbox.ManualClock, sent func(method string) int) {
 	t.Helper()
-	h, srv, clk := app(t, 100, 30, true, tweak)
+	return openDailyAt(t, 100, 30, tweak)
+}
+
+// openDailyAt is openDaily in a terminal of w by ht.
+func openDailyAt(t *testing.T, w, ht int, tweak func(*tui.Options)) (h *harness, clk *sandbox.ManualClock, sent func(method string) int) {
+	t.Helper()
+	h, srv, clk := app(t, w, ht, true, tweak)
 	h.command("backups orders-prod")
 	h.Key("t")
 	h.Sees("Schedules of orders-prod")
@@ -287,10 +293,7 @@ func TestScheduleEditRefused(t *testing.T) {
 // "day-of-week" on its own line, instead of being cut at the edge; the
 // wrapped lines keep the indent.
 func TestScheduleEditNarrow(t *testing.T) {
-	h, _, _ := app(t, 60, 16, true, nil)
-	h.command("backups orders-prod")
-	h.Key("t")
-	h.Sees("daily at 03:00 UTC")
+	h, _, _ := openDailyAt(t, 60, 16, nil)
 	h.Key("e")
 	h.Sees("> 0 3 * * *")
 	lines := strings.Split(h.Screen(), "\n")
