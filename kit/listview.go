@@ -45,6 +45,14 @@ type ListView struct {
 	// NoSelection is what the pane says when no row is selected.
 	NoSelection string
 
+	// PaneOf, when set, is the screen's one switch over its modes: the
+	// sub-view that takes the body while it is open (a form, a wizard),
+	// nil while the list shows. The list then sizes the open pane with
+	// itself (SetSize), asks it CapturesKeys and hands it the messages
+	// that are not the screen's (Update); the screen's View and KeyMap
+	// give the pane's (OpenPane) before the list's.
+	PaneOf func() Pane
+
 	// sort is the order the user chooses (SetSort); onSort re-sorts.
 	sort   *listSort
 	onSort func()
@@ -144,6 +152,26 @@ func NewListView(c *Common, title, noun string, cols []Column) *ListView {
 func (l *ListView) SetSize(w, h int) {
 	l.width, l.height = w, h
 	l.layout()
+	if p := l.OpenPane(); p != nil {
+		p.SetSize(w, h)
+	}
+}
+
+// OpenPane is the sub-view open instead of the list (PaneOf), or nil.
+func (l *ListView) OpenPane() Pane {
+	if l.PaneOf == nil {
+		return nil
+	}
+	return l.PaneOf()
+}
+
+// CapturesKeys implements kit.Screen for a list screen: the open pane's
+// answer, else whether the filter is being typed.
+func (l *ListView) CapturesKeys() bool {
+	if p := l.OpenPane(); p != nil {
+		return p.CapturesKeys()
+	}
+	return l.Capturing()
 }
 
 func (l *ListView) layout() {
@@ -317,9 +345,17 @@ func (l *ListView) scroll(n int) {
 	l.Detail.ScrollBy(n)
 }
 
-// Update passes a message that is not a key (the filter input's cursor)
-// to the table.
+// Update passes a message that is not the screen's own (a form's
+// internals, the filter input's cursor) to the open pane when it takes
+// messages (PaneUpdater), to nothing while a pane that takes none is
+// open, else to the table.
 func (l *ListView) Update(msg tea.Msg) tea.Cmd {
+	if p := l.OpenPane(); p != nil {
+		if u, ok := p.(PaneUpdater); ok {
+			return u.Update(msg)
+		}
+		return nil
+	}
 	_, cmd := l.Table.Update(msg)
 	return cmd
 }

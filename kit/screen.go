@@ -116,14 +116,21 @@ type Screen interface {
 
 // Pane is a screen's sub-view that takes the body while it is open (a
 // form, a wizard, an allow list): the screen's one switch over its modes
-// returns it, and View, KeyMap and CapturesKeys are then the pane's. It
-// is sized like everything else: SetSize when it opens and on every
-// resize while it exists.
+// returns it (ListView.PaneOf), and View, KeyMap and CapturesKeys are
+// then the pane's. It is sized when it opens, and by the ListView on
+// every resize while it is open.
 type Pane interface {
 	View() string
 	KeyMap() Keys
 	CapturesKeys() bool
 	SetSize(w, h int)
+}
+
+// PaneUpdater is a Pane that takes the messages of its own components (a
+// form's cursor, its async checks) while it is open.
+type PaneUpdater interface {
+	Pane
+	Update(msg tea.Msg) tea.Cmd
 }
 
 // Name is embedded by every screen: kit.Screen's ID and Title, and an

@@ -257,8 +257,13 @@ func (t *Table) Update(msg tea.Msg) (bool, tea.Cmd) {
 	kp, ok := msg.(tea.KeyPressMsg)
 	if !ok {
 		if t.filtering {
+			// the cursor's blink, or a paste: a pasted name filters at once
 			var cmd tea.Cmd
 			t.input, cmd = t.input.Update(msg)
+			if v := t.input.Value(); v != t.filter {
+				t.filter = v
+				t.refilter()
+			}
 			return false, cmd
 		}
 		return false, nil

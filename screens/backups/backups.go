@@ -96,6 +96,7 @@ func New(c *kit.Common) *Screen {
 	}
 	s.ListView = kit.NewListView(c, "", "backups", tableColumns(true))
 	s.DetailOf = s.detailOf
+	s.PaneOf = s.pane
 	s.SetSort(int(sortStarted), s.rebuild, kit.Desc("started"), kit.Asc("type"), kit.Asc("status"), kit.Desc("size"))
 	s.Table.SetSortIndicator(s.col(colStarted), true)
 	s.resetData()
@@ -237,15 +238,13 @@ func (s *Screen) nameOf(id, fallback string) string {
 
 func (s *Screen) serviceName() string { return s.nameOf(s.svcID, "") }
 
-// CapturesKeys implements kit.Screen.
+// CapturesKeys implements kit.Screen: the schedules' filter, else the
+// open pane's or the backups' filter.
 func (s *Screen) CapturesKeys() bool {
-	if p := s.pane(); p != nil {
-		return p.CapturesKeys()
-	}
 	if s.mode == modeSchedules {
 		return s.sched.Capturing()
 	}
-	return s.Capturing()
+	return s.ListView.CapturesKeys()
 }
 
 // pane is the sub-view shown instead of the backups or the schedules (nil:
@@ -271,15 +270,6 @@ func (s *Screen) UsesEsc() bool { return s.mode != modeList || s.BackUsed() }
 func (s *Screen) SetSize(w, h int) {
 	s.ListView.SetSize(w, h)
 	s.sched.SetSize(w, h)
-	if s.form != nil {
-		s.form.SetSize(w, h)
-	}
-	if s.edit != nil {
-		s.edit.SetSize(w, h)
-	}
-	if s.restore != nil {
-		s.restore.SetSize(w, h)
-	}
 	s.retitle() // the service's ID shows from 100 columns
 }
 
@@ -311,26 +301,14 @@ func (s *Screen) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
 		return s, s.onKey(msg)
 	}
 	// component messages (form internals, input cursor…)
-	switch s.mode {
-	case modeSchedEdit:
-		if s.edit != nil {
-			_, cmd := s.edit.Update(msg)
-			return s, cmd
-		}
-	case modeRestore:
-		if s.restore != nil {
-			return s, s.restore.Update(msg)
-		}
-	case modeForm:
-		if s.form != nil {
-			return s, s.form.Update(msg)
-		}
-	case modeSchedules:
+	switch {
+	case s.mode == modeSchedules:
 		return s, s.sched.Update(msg)
-	default:
-		return s, s.ListView.Update(msg)
+	case s.mode == modeSchedEdit && s.edit != nil:
+		_, cmd := s.edit.Update(msg)
+		return s, cmd
 	}
-	return s, nil
+	return s, s.ListView.Update(msg)
 }
 
 func (s *Screen) onData(msg kit.DataMsg) tea.Cmd {

@@ -155,6 +155,16 @@ func (mf *managedFlow) layout() {
 }
 
 // CapturesKeys implements kit.Pane: a filter typed takes every key.
+// Update implements kit.PaneUpdater: a paste or the filter input's cursor
+// goes to the list shown.
+func (mf *managedFlow) Update(msg tea.Msg) tea.Cmd {
+	if mf.table == nil {
+		return nil
+	}
+	_, cmd := mf.table.Update(msg)
+	return cmd
+}
+
 func (mf *managedFlow) CapturesKeys() bool { return mf.table != nil && mf.table.Filtering() }
 
 // head is what is above the table: the title, what managed replication

@@ -110,6 +110,7 @@ func NewWithOptions(c *kit.Common, o Options) *Screen {
 	// has nothing to open, J/K scroll that status.
 	s.Keys.Detail.SetEnabled(false)
 	s.Scroll = s.scroll
+	s.PaneOf = s.pane
 	// g shows the grant: the first row is home here (one key, one meaning)
 	s.Table.Keys.Top = kit.Bind("home", "first row")
 	s.wizard = newWizard(c, s)
@@ -141,14 +142,6 @@ func (s *Screen) pane() kit.Pane {
 		return s.managed
 	}
 	return nil
-}
-
-// CapturesKeys implements kit.Screen.
-func (s *Screen) CapturesKeys() bool {
-	if p := s.pane(); p != nil {
-		return p.CapturesKeys()
-	}
-	return s.Capturing()
 }
 
 // SetSize implements kit.Screen.
@@ -263,17 +256,8 @@ func (s *Screen) update(msg tea.Msg) tea.Cmd {
 		}
 		return s.onStatusKey(msg)
 	}
-	// pastes and component messages (the filter input's cursor…)
-	if s.mode == modeWizard {
-		return s.wizard.Update(msg)
-	}
-	if s.mode == modeManaged {
-		if s.managed.table != nil {
-			_, cmd := s.managed.table.Update(msg)
-			return cmd
-		}
-		return nil
-	}
+	// pastes and component messages (the filter input's cursor…): the
+	// open pane's, else the list's
 	return s.ListView.Update(msg)
 }
 

@@ -114,6 +114,7 @@ func New(c *kit.Common) *Screen {
 	// esc also shows every service's restores again
 	s.Keys.Back.SetHelp("esc", "back / clear filter")
 	s.DetailOf = s.detailOf
+	s.PaneOf = s.pane
 	return s
 }
 
@@ -126,15 +127,6 @@ func (s *Screen) pane() kit.Pane {
 		return s.migrate
 	}
 	return nil
-}
-
-// CapturesKeys implements kit.Screen: the wizard and the migration take
-// every key (esc goes back a step); the list only while filtering.
-func (s *Screen) CapturesKeys() bool {
-	if p := s.pane(); p != nil {
-		return p.CapturesKeys()
-	}
-	return s.Capturing()
 }
 
 // UsesEsc implements kit.EscUser: the wizard and the migration take
@@ -213,17 +205,6 @@ var listKeys = []string{kit.RestoresKey.String(), kit.ServicesKey.String()}
 // refreshLists re-reads the restores and the services.
 func refreshLists() tea.Cmd { return kit.Refresh(listKeys...) }
 
-// SetSize implements kit.Screen.
-func (s *Screen) SetSize(w, h int) {
-	s.ListView.SetSize(w, h)
-	if s.wizard != nil {
-		s.wizard.SetSize(w, h)
-	}
-	if s.migrate != nil {
-		s.migrate.SetSize(w, h)
-	}
-}
-
 // ---- data ----
 
 // Update implements kit.Screen.
@@ -256,13 +237,8 @@ func (s *Screen) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
 	case tea.KeyPressMsg:
 		return s, s.onKey(msg)
 	case tea.PasteMsg:
-		switch s.mode {
-		case modeWizard:
-			return s, s.wizard.Update(msg)
-		case modeMigrate:
-			return s, s.migrate.Update(msg)
-		}
-		if s.Capturing() {
+		// to the wizard, the migration or a filter being typed
+		if s.OpenPane() != nil || s.Capturing() {
 			return s, s.ListView.Update(msg)
 		}
 		return s, nil

@@ -120,6 +120,7 @@ func New(c *kit.Common) *Screen {
 		colVersion: {Title: "VERSION", Min: 8, Max: 14, Priority: 3},
 		colRW:      {Title: "READWRITE", Min: 40, Max: 52, Priority: 2},
 	})
+	s.PaneOf = s.pane
 	s.SetSort(sortName, s.rebuildRows, kit.Asc("name"), kit.Asc("status"), kit.Desc("created"))
 	s.Table.SetSortIndicator(colName, false)
 	s.DetailOf = s.detailOf
@@ -143,14 +144,6 @@ func (s *Screen) pane() kit.Pane {
 	return nil
 }
 
-// CapturesKeys implements kit.Screen.
-func (s *Screen) CapturesKeys() bool {
-	if p := s.pane(); p != nil {
-		return p.CapturesKeys()
-	}
-	return s.mode == modeList && s.Capturing()
-}
-
 // Resources implements kit.Screen: the listing, and the allow list of the
 // service whose allow list is open.
 func (s *Screen) Resources() []kit.Resource {
@@ -159,23 +152,6 @@ func (s *Screen) Resources() []kit.Resource {
 		res = append(res, s.allow.resource())
 	}
 	return res
-}
-
-// SetSize implements kit.Screen.
-func (s *Screen) SetSize(w, h int) {
-	s.ListView.SetSize(w, h)
-	if s.form != nil {
-		s.form.SetSize(w, h)
-	}
-	if s.allow != nil {
-		s.allow.SetSize(w, h)
-	}
-	if s.creds != nil {
-		s.creds.SetSize(w, h)
-	}
-	if s.scale != nil {
-		s.scale.SetSize(w, h)
-	}
 }
 
 // ---- data ----
@@ -222,19 +198,7 @@ func (s *Screen) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
 		return s, s.onKey(msg)
 	}
 	// component messages (form internals, input cursor…)
-	switch s.mode {
-	case modeCreate:
-		if s.form != nil {
-			return s, s.form.Update(msg)
-		}
-	case modeAllow:
-		if s.allow != nil {
-			return s, s.allow.Update(msg)
-		}
-	case modeList:
-		return s, s.ListView.Update(msg)
-	}
-	return s, nil
+	return s, s.ListView.Update(msg)
 }
 
 func (s *Screen) onData(msg kit.DataMsg) tea.Cmd {
