@@ -251,6 +251,17 @@ func (t *Table) FilterFirst(msg tea.KeyPressMsg, back key.Binding) (used bool, c
 	return false, nil
 }
 
+// typed gives the filter input a message and filters by what it holds.
+func (t *Table) typed(msg tea.Msg) tea.Cmd {
+	var cmd tea.Cmd
+	t.input, cmd = t.input.Update(msg)
+	if v := t.input.Value(); v != t.filter {
+		t.filter = v
+		t.refilter()
+	}
+	return cmd
+}
+
 // Update handles navigation and the filter. It reports whether it used the
 // message.
 func (t *Table) Update(msg tea.Msg) (bool, tea.Cmd) {
@@ -258,13 +269,7 @@ func (t *Table) Update(msg tea.Msg) (bool, tea.Cmd) {
 	if !ok {
 		if t.filtering {
 			// the cursor's blink, or a paste: a pasted name filters at once
-			var cmd tea.Cmd
-			t.input, cmd = t.input.Update(msg)
-			if v := t.input.Value(); v != t.filter {
-				t.filter = v
-				t.refilter()
-			}
-			return false, cmd
+			return false, t.typed(msg)
 		}
 		return false, nil
 	}
@@ -285,13 +290,7 @@ func (t *Table) Update(msg tea.Msg) (bool, tea.Cmd) {
 			// purpose: those bindings' other keys (j, k, ctrl+b, ctrl+f)
 			// are text while the filter is typed.
 		default:
-			var cmd tea.Cmd
-			t.input, cmd = t.input.Update(msg)
-			if v := t.input.Value(); v != t.filter {
-				t.filter = v
-				t.refilter()
-			}
-			return true, cmd
+			return true, t.typed(msg)
 		}
 	}
 	page := max(1, t.rowsHeight()-1)
