@@ -189,9 +189,13 @@ func (a *allowView) validate() {
 	}
 }
 
-// Update takes a key, a paste or a component message (the input's
-// cursor, the table's filter).
+// Update takes a key, a paste, the address check it asked for or a
+// component message (the input's cursor, the table's filter).
 func (a *allowView) Update(msg tea.Msg) tea.Cmd {
+	if m, ok := msg.(ipCheckMsg); ok {
+		a.onCheck(m)
+		return nil
+	}
 	if a.adding || a.checking {
 		var cmd tea.Cmd
 		a.input, cmd = a.input.Update(msg)

@@ -396,6 +396,14 @@ func (c *credsView) load() tea.Cmd {
 	}
 }
 
+// Update implements kit.PaneUpdater: the credentials it asked for.
+func (c *credsView) Update(msg tea.Msg) tea.Cmd {
+	if m, ok := msg.(credsMsg); ok {
+		c.onLoaded(m)
+	}
+	return nil
+}
+
 func (c *credsView) onLoaded(msg credsMsg) {
 	if msg.id != c.svc.ID {
 		return

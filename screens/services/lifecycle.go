@@ -227,6 +227,14 @@ func (sv *scaleView) load() tea.Cmd {
 	}
 }
 
+// Update implements kit.PaneUpdater: the choices it asked for.
+func (sv *scaleView) Update(msg tea.Msg) tea.Cmd {
+	if m, ok := msg.(scaleChoicesMsg); ok {
+		sv.onChoices(m)
+	}
+	return nil
+}
+
 func (sv *scaleView) onChoices(msg scaleChoicesMsg) {
 	if msg.serviceID != sv.svc.ID || msg.kind != sv.kind || sv.step != scalePickValue {
 		return

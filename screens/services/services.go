@@ -173,31 +173,17 @@ func (s *Screen) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
 		return s, nil
 	case kit.ActionDoneMsg:
 		return s, s.onActionDone(msg)
-	case credsMsg:
-		if s.creds != nil {
-			s.creds.onLoaded(msg)
-		}
-		return s, nil
 	case formDoneMsg:
 		return s, s.onFormDone(msg)
-	case ipCheckMsg:
-		if s.allow != nil {
-			s.allow.onCheck(msg)
-		}
-		return s, nil
 	case shellReadyMsg:
 		return s, s.onShellReady(msg)
 	case shellDoneMsg:
 		return s, s.onShellDone(msg)
-	case scaleChoicesMsg:
-		if s.scale != nil {
-			s.scale.onChoices(msg)
-		}
-		return s, nil
 	case tea.KeyPressMsg:
 		return s, s.onKey(msg)
 	}
-	// component messages (form internals, input cursor…)
+	// the open pane's messages (form internals, what it asked for, the
+	// input's cursor), else the list's
 	return s, s.ListView.Update(msg)
 }
 
