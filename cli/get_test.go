@@ -384,7 +384,7 @@ func TestRestoreSourceText(t *testing.T) {
 // its name, is left alone.
 func TestNameServiceIDs(t *testing.T) {
 	svcs := []api.Service{{ID: "dbtaf85489797", Name: "orders-prod"}, {ID: "dbtaf93155232", Name: "replica-west"}, {ID: "dbtgf00000001"}}
-	for in, want := range map[string]string{
+	rewrites(t, "nameServiceIDs", func(in string) string { return nameServiceIDs(in, svcs) }, map[string]string{
 		"replica-west already replicates from dbtaf85489797: end that replication first": "replica-west already replicates from orders-prod (dbtaf85489797): end that replication first",
 		"service dbtaf93155232 already replicates from dbtaf85489797":                    "service replica-west (dbtaf93155232) already replicates from orders-prod (dbtaf85489797)",
 		"from dbtaf85489797.":                                     "from orders-prod (dbtaf85489797).",
@@ -392,9 +392,16 @@ func TestNameServiceIDs(t *testing.T) {
 		"host dbtaf85489797.sandbox.localhost":                    "host dbtaf85489797.sandbox.localhost",
 		"backup cf29:dbtaf85489797:dbtaf85489797-mdb-ms-0":        "backup cf29:dbtaf85489797:dbtaf85489797-mdb-ms-0",
 		"xdbtaf85489797 and dbtaf85489797x and dbtgf00000001 too": "xdbtaf85489797 and dbtaf85489797x and dbtgf00000001 too",
-	} {
-		if got := nameServiceIDs(in, svcs); got != want {
-			t.Errorf("%q\n got %q\nwant %q", in, got, want)
+	})
+}
+
+// rewrites checks that f, a rewording of a text, turns each text of cases
+// into its value.
+func rewrites(t *testing.T, name string, f func(string) string, cases map[string]string) {
+	t.Helper()
+	for in, want := range cases {
+		if got := f(in); got != want {
+			t.Errorf("%s(%q)\n got %q\nwant %q", name, in, got, want)
 		}
 	}
 }

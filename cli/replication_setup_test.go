@@ -20,6 +20,7 @@ import (
 
 	"github.com/skytui/skytui/api"
 	"github.com/skytui/skytui/api/replsetup"
+	"github.com/skytui/skytui/internal/testenv"
 	"github.com/skytui/skytui/sandbox"
 	"github.com/skytui/skytui/sandbox/demosql"
 	"github.com/skytui/skytui/sandbox/mariadb/mariadbtest"
@@ -265,11 +266,7 @@ func TestReplicationSetupMariaDB(t *testing.T) {
 			"--topology", "es-single", "--size", "sky-2x8", "--storage", "100", "--wait", "--timeout", "2m"}, poll...)...))
 	}
 	priID := serviceID(t, h, "real-main")
-	root, err := sb.MariaDB(priID).DB()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer root.Close()
+	root := testenv.RootDB(t, sb, priID)
 	mariadbtest.Exec(t, root, "CREATE DATABASE shop", "CREATE TABLE shop.orders (id INT PRIMARY KEY, item VARCHAR(20))",
 		"INSERT INTO shop.orders VALUES (1,'kettle'),(2,'teapot')")
 	h.ok(h.live(append([]string{"backups", "create", "--service", "real-main", "--type", "full", "--wait", "--timeout", "2m"}, poll...)...)...)
@@ -663,17 +660,13 @@ func TestReplicationSetupFollowsTheRestore(t *testing.T) {
 
 func TestRedactGrant(t *testing.T) {
 	grant := "GRANT REPLICATION SLAVE ON *.* TO 'repl'@'198.51.100.98' IDENTIFIED BY 'E9D9C258AD67';"
-	for in, want := range map[string]string{
+	rewrites(t, "redactGrant", func(in string) string { return redactGrant(in, grant) }, map[string]string{
 		"near 'IDENTIFIED BY 'E9D9C258AD67'' at line 1":   "near 'IDENTIFIED BY '****'' at line 1",
 		"near 'identified by 'E9D9C2":                     "near 'identified by '****'",
 		"near 'IDENTIFIED BY PASSWORD '*A4B6157319038724": "near 'IDENTIFIED BY PASSWORD '****'",
 		"the password E9D9C258AD67, again":                "the password ****, again",
 		"no grant here":                                   "no grant here",
-	} {
-		if got := redactGrant(in, grant); got != want {
-			t.Errorf("redactGrant(%q) = %q, want %q", in, got, want)
-		}
-	}
+	})
 }
 
 // Every engine text the command line rewords is still the engine's: a

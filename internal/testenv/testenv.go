@@ -1,10 +1,12 @@
 // Package testenv holds what the tests of several packages share: the
 // fixed moment deterministic tests start at, the time zone their
-// snapshots are taken in, and a sandbox served on loopback with a client
-// of it, reached over HTTP like a real account.
+// snapshots are taken in, a sandbox served on loopback with a client of
+// it, reached over HTTP like a real account, and a root connection to a
+// sandbox service's real server.
 package testenv
 
 import (
+	"database/sql"
 	"os"
 	"testing"
 	"time"
@@ -38,4 +40,16 @@ func Serve(t testing.TB, srv *sandbox.Server, key string) *api.Client {
 		t.Fatal(err)
 	}
 	return c
+}
+
+// RootDB connects as root to the real server (sandbox.SQLMariaDB) of the
+// sandbox service id, and closes the connection when the test ends.
+func RootDB(t testing.TB, srv *sandbox.Server, id string) *sql.DB {
+	t.Helper()
+	db, err := srv.MariaDB(id).DB()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
 }

@@ -92,11 +92,7 @@ func TestMariaDBWizardEndToEnd(t *testing.T) {
 			return s.Ready(), s.Status
 		})
 	}
-	root, err := srv.MariaDB(priID).DB()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer root.Close()
+	root := testenv.RootDB(t, srv, priID)
 	mariadbtest.Exec(t, root, "CREATE DATABASE shop", "CREATE TABLE shop.orders (id INT PRIMARY KEY, item VARCHAR(20))",
 		"INSERT INTO shop.orders VALUES (1,'kettle'),(2,'teapot'),(3,'mug')")
 
