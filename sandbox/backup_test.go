@@ -319,12 +319,18 @@ func TestBackupStatusCallForms(t *testing.T) {
 	}
 }
 
+// refusal checks the status and the live error body, whose first message
+// says want.
+func (r *resp) refusal(t *testing.T, status int, want string) {
+	t.Helper()
+	if msg := r.errBody(t, status).Errors[0].Message; !strings.Contains(msg, want) {
+		t.Fatalf("%d %q, want it to say %q", status, msg, want)
+	}
+}
+
 func TestScheduleRefusals(t *testing.T) {
 	h := newHarness(t, Options{})
-	b := h.do("POST", "/backup/v1/backups/schedules", api.ScheduleRequest{BackupType: "full", Schedule: "once", ServiceID: "dbtaf99999999"}).errBody(t, http.StatusNotFound)
-	if !strings.Contains(b.Errors[0].Message, "dbtaf99999999") {
-		t.Fatalf("%q", b.Errors[0].Message)
-	}
+	h.do("POST", "/backup/v1/backups/schedules", api.ScheduleRequest{BackupType: "full", Schedule: "once", ServiceID: "dbtaf99999999"}).refusal(t, http.StatusNotFound, "dbtaf99999999")
 	h.do("GET", "/backup/v1/backups/schedules/77", nil).errBody(t, 404)
 	h.do("GET", "/backup/v1/backups/schedules/x", nil).errBody(t, 400)
 }

@@ -159,10 +159,7 @@ func TestDeleteRestoreOnlyWhileRunning(t *testing.T) {
 	// A finished restore cannot be deleted.
 	h.do("POST", "/skybackup/v1/restores", api.ManagedRestore(dst, key)).want(t, 200).decode(t, &r)
 	h.clk.Advance(time.Hour)
-	b := h.do("DELETE", "/skybackup/v1/restores/"+jsonString(r.ID), nil).errBody(t, http.StatusConflict)
-	if !strings.Contains(b.Errors[0].Message, "finished") {
-		t.Fatalf("%q", b.Errors[0].Message)
-	}
+	h.do("DELETE", "/skybackup/v1/restores/"+jsonString(r.ID), nil).refusal(t, http.StatusConflict, "finished")
 	h.do("DELETE", "/skybackup/v1/restores/999", nil).errBody(t, 404)
 	h.do("DELETE", "/skybackup/v1/restores/abc", nil).errBody(t, 400)
 }
