@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/skytui/skytui/api"
 	"github.com/skytui/skytui/sandbox"
 )
 
@@ -88,5 +89,40 @@ func TestChangeAnswerReported(t *testing.T) {
 				t.Errorf("%d PATCHes sent by a refused request", sent)
 			}
 		})
+	}
+}
+
+// TestAnswered: what the four changes share, on answers the sandbox does
+// not give them: a refusal naming a field (one the command's own checks
+// missed) is that flag's usage error; a refused field no flag sets keeps
+// its name; a 404 is exit 4.
+func TestAnswered(t *testing.T) {
+	var stderr strings.Builder
+	e := &env{stderr: &stderr}
+	flags := map[string]string{"backup_type": "--type"}
+	for _, c := range []struct {
+		err  error
+		code int
+		want string
+	}{
+		{&api.FieldError{Field: "backup_type", Rule: "is not taken here"}, exitUsage, "invalid request: --type (backup_type): is not taken here"},
+		{api.ValidationErrors{{Field: "backup_type", Rule: "a"}, {Field: "service_id", Rule: "b"}}, exitUsage, "invalid request: --type (backup_type): a; service_id: b"},
+		{&api.Error{Method: "PATCH", Path: "/x", Status: 404, Message: "gone"}, exitNotFound, "404 Not Found: gone (PATCH /x)"},
+		{&api.Error{Method: "PATCH", Path: "/x", Status: 409, Message: "busy"}, exitFailed, "409 Conflict: busy (PATCH /x)"},
+		{&api.Error{Method: "PATCH", Path: "/x", Unknown: true}, exitFailed, "outcome unknown: the request was sent and no answer came back (PATCH /x); it may have been carried out: check with `skytui schedules get 1` before sending it again"},
+	} {
+		err := e.answered((*api.Schedule)(nil), c.err, flags, "skytui schedules get 1")
+		var eb strings.Builder
+		if code := reportError(&eb, err); code != c.code || eb.String() != "skytui: "+c.want+"\n" {
+			t.Errorf("%v: exit %d %q, want %d %q", c.err, code, eb.String(), c.code, c.want)
+		}
+	}
+	if err := e.answered(&api.Schedule{}, nil, flags, ""); err != nil || stderr.Len() != 0 {
+		t.Errorf("a read answer: %v, stderr %q", err, stderr.String())
+	}
+	sc := &api.Schedule{}
+	sc.Unreadable = "200 answer to PATCH /x: not JSON\x1b[2J"
+	if err := e.answered(sc, nil, flags, ""); err != nil || stderr.String() != "skytui: accepted; the answer could not be read: 200 answer to PATCH /x: not JSON\n" {
+		t.Errorf("an unreadable answer: %v, stderr %q", err, stderr.String())
 	}
 }

@@ -288,6 +288,24 @@ func (e *env) noteUnreadable(why string) {
 	fmt.Fprintf(e.stderr, "skytui: accepted; the answer could not be read: %s\n", api.CleanText(why))
 }
 
+// answered reports the answer to a change that answers a record (ans,
+// read only when err is nil): a refusal naming a field is that flag's
+// usage error (requestErr; flags maps a field to its flag); any other
+// error is sentErr's, naming check; an accepted answer that could not be
+// read is noted on stderr (noteUnreadable) and is no failure.
+func (e *env) answered(ans api.AnswerUnreadableError, err error, flags map[string]string, check string) error {
+	if err != nil {
+		if verr := requestErr(err, flags); verr != err {
+			return verr
+		}
+		return sentErr(err, check)
+	}
+	if why := ans.AnswerUnreadable(); why != "" {
+		e.noteUnreadable(why)
+	}
+	return nil
+}
+
 // encodeStored reads the named bucket credentials from the keystore and
 // encodes them for a bucket path by the rules the TUI's forms use
 // (keystore.EncodeForBucket): the kind is checked against the scheme, and

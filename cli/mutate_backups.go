@@ -103,14 +103,8 @@ bucket credentials stored with `+"`skytui creds add`"+` (never the secret itself
 			name := kit.ShellQuote(s.NameOrID())
 			submitted := time.Now()
 			sc, err := c.client.CreateSchedule(ctx, req)
-			if err != nil {
-				if verr := requestErr(err, backupFlags); verr != err {
-					return verr
-				}
-				return sentErr(err, "skytui backups list --service "+name+"` and `skytui schedules list --service "+name)
-			}
-			if sc.Unreadable != "" {
-				e.noteUnreadable(sc.Unreadable)
+			if err := e.answered(sc, err, backupFlags, "skytui backups list --service "+name+"` and `skytui schedules list --service "+name); err != nil {
+				return err
 			}
 			if !cf.wait {
 				return c.out.emit(e.stdout, sc, schedulesTable([]api.Schedule{*sc}))
@@ -314,14 +308,8 @@ func (e *env) createRestore(cmd *cobra.Command, cf *changeFlags, service string,
 	name := kit.ShellQuote(target.NameOrID())
 	check := "skytui restores list --service " + name
 	r, err := c.client.CreateRestore(ctx, req)
-	if err != nil {
-		if verr := requestErr(err, restoreFlags); verr != err {
-			return verr
-		}
-		return sentErr(err, check)
-	}
-	if r.Unreadable != "" {
-		e.noteUnreadable(r.Unreadable)
+	if err := e.answered(r, err, restoreFlags, check); err != nil {
+		return err
 	}
 	if !cf.wait {
 		return c.emitRestore(ctx, e, r)

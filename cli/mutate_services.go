@@ -76,14 +76,8 @@ nothing sent).
 				return err
 			}
 			s, err := c.client.CreateService(ctx, req)
-			if err != nil {
-				if verr := requestErr(err, createServiceFlags); verr != err {
-					return verr
-				}
-				return sentErr(err, "skytui services get "+kit.ShellQuote(req.Name))
-			}
-			if s.Unreadable != "" {
-				e.noteUnreadable(s.Unreadable)
+			if err := e.answered(s, err, createServiceFlags, "skytui services get "+kit.ShellQuote(req.Name)); err != nil {
+				return err
 			}
 			if cf.wait {
 				id := s.ID

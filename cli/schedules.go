@@ -86,14 +86,8 @@ type, or suspend it (no backups are taken while suspended) and resume it
 				fmt.Fprintf(e.stderr, "skytui: schedules edit: schedule %d could not be read (%s); the API judges the change\n", id, firstLine(err))
 			}
 			sc, err := c.client.UpdateSchedule(cmd.Context(), id, u)
-			if err != nil {
-				if verr := requestErr(err, scheduleFlags); verr != err {
-					return verr
-				}
-				return sentErr(err, "skytui schedules get "+strconv.FormatInt(id, 10))
-			}
-			if sc.Unreadable != "" {
-				e.noteUnreadable(sc.Unreadable)
+			if err := e.answered(sc, err, scheduleFlags, "skytui schedules get "+strconv.FormatInt(id, 10)); err != nil {
+				return err
 			}
 			return c.out.emit(e.stdout, sc, schedulesTable([]api.Schedule{*sc}))
 		})
