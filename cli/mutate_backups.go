@@ -417,7 +417,13 @@ func newRestoresDeleteCmd(e *env) *cobra.Command {
 needs --yes and --confirm with the target service's exact name.`,
 		cobra.ExactArgs(1), func(cmd *cobra.Command, args []string) error {
 			const what = "restores delete"
-			c, id, err := e.openRecord(cmd, args[0], parseRestoreID, &cf, what)
+			id, err := parseRestoreID(args[0])
+			if err != nil {
+				return err
+			}
+			// --yes and --confirm are asked once the target is read, in
+			// one refusal that names them both
+			c, err := e.openChange(cmd, &cf, what)
 			if err != nil {
 				return err
 			}
@@ -436,7 +442,7 @@ needs --yes and --confirm with the target service's exact name.`,
 					target = &svcs[i]
 				}
 			}
-			if err := needConfirm(&cf, what, target); err != nil {
+			if err := needYesConfirm(&cf, what, what, target); err != nil {
 				return err
 			}
 			if err := c.client.DeleteRestore(ctx, id); err != nil {

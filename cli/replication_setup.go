@@ -130,16 +130,13 @@ func (e *env) runReplicationSetup(cmd *cobra.Command, secondary string, f *setup
 		return err
 	}
 	what := "replication setup"
-	var c *changeSession
-	var err error
-	if f.managed {
-		// managed replication erases nothing: --yes confirms what it
-		// changes, said in the refusal
-		if c, err = e.openChange(cmd, &f.cf, what); err == nil && !f.cf.yes {
-			err = refusedErrf("replication setup --managed: %s; pass --yes to make that change (nothing was sent)", managedChange(secondary, f.primary, f.mode))
-		}
-	} else {
-		c, err = e.openDestructive(cmd, &f.cf, what)
+	// managed replication erases nothing: --yes confirms what it changes,
+	// said in the refusal; the sky procedures' setup erases the
+	// secondary: --yes and --confirm are asked once it is read, in one
+	// refusal that names them both
+	c, err := e.openChange(cmd, &f.cf, what)
+	if err == nil && f.managed && !f.cf.yes {
+		err = refusedErrf("replication setup --managed: %s; pass --yes to make that change (nothing was sent)", managedChange(secondary, f.primary, f.mode))
 	}
 	if err != nil {
 		return err
@@ -154,7 +151,7 @@ func (e *env) runReplicationSetup(cmd *cobra.Command, secondary string, f *setup
 		return err
 	}
 	if !f.managed {
-		if err := needConfirm(&f.cf, what, sec); err != nil {
+		if err := needYesConfirm(&f.cf, what, what, sec); err != nil {
 			return err
 		}
 	}
