@@ -53,6 +53,11 @@ type ListView struct {
 	// give the pane's (OpenPane) before the list's.
 	PaneOf func() Pane
 
+	// Changes are the screen's keys that change the account (new, delete,
+	// stop): on a read-only profile KeyMap leaves them out of the footer
+	// and "?" marks them refused (ReadOnlyHelp).
+	Changes []key.Binding
+
 	// sort is the order the user chooses (SetSort); onSort re-sorts.
 	sort   *listSort
 	onSort func()
@@ -230,6 +235,16 @@ func (l *ListView) SetRows(rows []Row) {
 func (l *ListView) Loaded(empty string) {
 	l.loaded, l.loadErr = true, nil
 	l.Table.Empty = empty
+}
+
+// Invite is what an empty list says: what ("no services yet"), then how
+// to make one ("press n to create one"), unless the profile is read-only,
+// where that key is refused.
+func Invite(c *Common, what, how string) string {
+	if c.ReadOnly {
+		return what + " (read-only profile)"
+	}
+	return what + ": " + how
 }
 
 // Failed records a refresh that failed. The last data stays; before any
@@ -429,7 +444,32 @@ func (l *ListView) KeyMap(short []key.Binding, screen ...key.Binding) Keys {
 		clearF := BindHelp(k.Back.Help().Key, "clear filter", k.Back.Keys()...)
 		short = append([]key.Binding{short[0], clearF}, short[1:]...)
 	}
-	return Keys{Short: short, Full: [][]key.Binding{first, l.NavKeys()}}
+	return ReadOnlyHelp(l.common, Keys{Short: short, Full: [][]key.Binding{first, l.NavKeys()}}, l.Changes...)
+}
+
+// ReadOnlyHelp is the help k on a read-only profile: the keys among
+// changes (those that change the account) leave the footer, and "?"
+// lists them as refused ("n new service (read-only)"), so the keys the
+// footer shows are keys that work. Elsewhere it is k.
+func ReadOnlyHelp(c *Common, k Keys, changes ...key.Binding) Keys {
+	if !c.ReadOnly || len(changes) == 0 {
+		return k
+	}
+	change := func(b key.Binding) bool {
+		return slices.ContainsFunc(changes, func(ch key.Binding) bool { return ch.Help() == b.Help() })
+	}
+	out := Keys{Short: slices.DeleteFunc(slices.Clone(k.Short), change)}
+	for _, col := range k.FullHelp() {
+		marked := make([]key.Binding, len(col))
+		for i, b := range col {
+			if change(b) && b.Enabled() {
+				b = BindHelp(b.Help().Key, b.Help().Desc+" (read-only)", b.Keys()...)
+			}
+			marked[i] = b
+		}
+		out.Full = append(out.Full, marked)
+	}
+	return out
 }
 
 // NavKeys are the table's movement keys, the filter and back.

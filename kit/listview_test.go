@@ -1,8 +1,10 @@
 package kit
 
 import (
+	"slices"
 	"testing"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 )
 
@@ -78,5 +80,50 @@ func TestListViewHostsTheOpenPane(t *testing.T) {
 	}
 	if !l.CapturesKeys() {
 		t.Fatal("with no pane open, the filter being typed does not capture keys")
+	}
+}
+
+// On a read-only profile the footer shows only keys that work; "?" still
+// lists the others, marked refused.
+func TestReadOnlyHelpHidesChanges(t *testing.T) {
+	c := common()
+	l := NewListView(c, "Things", "things", cols())
+	create, copyKey := Bind("n", "new thing"), Bind("y", "copy key")
+	l.Changes = []key.Binding{create}
+	help := func() (short, full []string) {
+		k := l.KeyMap([]key.Binding{l.Keys.Detail, create, copyKey}, create, copyKey)
+		for _, b := range k.ShortHelp() {
+			short = append(short, b.Help().Key+" "+b.Help().Desc)
+		}
+		for _, col := range k.FullHelp() {
+			for _, b := range col {
+				full = append(full, b.Help().Key+" "+b.Help().Desc)
+			}
+		}
+		return short, full
+	}
+	short, full := help()
+	if !slices.Contains(short, "n new thing") || !slices.Contains(full, "n new thing") {
+		t.Fatalf("a writable profile's help lacks the change key: footer %v, help %v", short, full)
+	}
+	c.ReadOnly = true
+	short, full = help()
+	if slices.Contains(short, "n new thing") || !slices.Contains(short, "y copy key") {
+		t.Fatalf("read-only footer %v: want n gone, y kept", short)
+	}
+	if !slices.Contains(full, "n new thing (read-only)") || !slices.Contains(full, "y copy key") {
+		t.Fatalf("read-only help %v: want n marked refused, y as it is", full)
+	}
+}
+
+// An empty list invites its key only where the key works.
+func TestInviteOnlyWhereTheKeyWorks(t *testing.T) {
+	c := common()
+	if got := Invite(c, "no services yet", "press n to create one"); got != "no services yet: press n to create one" {
+		t.Fatalf("writable: %q", got)
+	}
+	c.ReadOnly = true
+	if got := Invite(c, "no services yet", "press n to create one"); got != "no services yet (read-only profile)" {
+		t.Fatalf("read-only: %q", got)
 	}
 }

@@ -18,6 +18,7 @@ import (
 	"fmt"
 	"strings"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/skytui/skytui/api"
@@ -96,6 +97,7 @@ func New(c *kit.Common) *Screen {
 	}
 	s.ListView = kit.NewListView(c, "", "backups", tableColumns(true))
 	s.DetailOf = s.detailOf
+	s.Changes = []key.Binding{s.keys.New, s.keys.Restore}
 	s.PaneOf = s.pane
 	s.SetSort(int(sortStarted), s.rebuild, kit.Desc("started"), kit.Asc("type"), kit.Asc("status"), kit.Desc("size"))
 	s.Table.SetSortIndicator(s.col(colStarted), true)

@@ -217,7 +217,7 @@ func (s *Screen) KeyMap() help.KeyMap {
 			slices.Concat([]key.Binding{k.Schedules, k.Edit, k.Suspend, k.Delete, k.New, k.Pick}, all, []key.Binding{l.ScrollDown, l.ScrollUp, l.Back}),
 			{t.Up, t.Down, t.PageUp, t.PageDown, t.Top, t.Bottom, t.Filter},
 		}
-		return kit.Keys{Short: short, Full: full}
+		return kit.ReadOnlyHelp(s.common, kit.Keys{Short: short, Full: full}, k.Edit, k.Suspend, k.Delete, k.New)
 	}
 	short := slices.Concat([]key.Binding{l.Detail, k.New, k.Schedules, k.Restore}, all, []key.Binding{k.CopyKey, k.CopyGTID, k.Pick, t.Filter, l.Sort})
 	return s.ListView.KeyMap(short, slices.Concat([]key.Binding{k.New, k.Restore, k.Schedules, k.Pick}, all, []key.Binding{k.CopyKey, k.CopyGTID})...)

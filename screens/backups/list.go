@@ -18,11 +18,11 @@ import (
 func (s *Screen) emptyText() string {
 	switch {
 	case !s.all():
-		return "no backups yet: n takes one (the platform also takes a nightly full backup)"
+		return kit.Invite(s.common, "no backups yet", "n takes one (the platform also takes a nightly full backup)")
 	case s.svcsOK && len(s.services) == 0:
-		return "no services in this account yet: create one on the Services screen (1, then n)"
+		return kit.Invite(s.common, "no services in this account yet", "create one on the Services screen (1, then n)")
 	}
-	return "no backups of any service yet: p picks a service, then n takes one"
+	return kit.Invite(s.common, "no backups of any service yet", s.keys.Pick.Help().Key+" picks a service, then n takes one")
 }
 
 // itemService is the service of a backup: its service_id, else the one in

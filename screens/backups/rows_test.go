@@ -363,7 +363,7 @@ func TestAllServicesWithoutSelection(t *testing.T) {
 			t.Errorf("%s with nothing selected: %#v, mode %v", k, msg, s.mode)
 		}
 	}
-	if v := tuitest.View(s); !strings.Contains(v, "Backups of all services") || !strings.Contains(v, "no backups of any service yet") {
+	if v := tuitest.View(s); !strings.Contains(v, "Backups of all services") || !strings.Contains(v, "no backups of any service yet: f picks a service") {
 		t.Errorf("empty all-services view:\n%s", v)
 	}
 }

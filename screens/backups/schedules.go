@@ -230,7 +230,7 @@ func (v *schedView) onData(msg kit.DataMsg) {
 		return
 	}
 	v.listed = list
-	v.Loaded("no schedules: n with a daily, hourly or cron schedule creates one")
+	v.Loaded(kit.Invite(v.common, "no schedules", "n with a daily, hourly or cron schedule creates one"))
 	for _, sc := range list {
 		delete(v.made, scheduleKey(&sc))
 	}

@@ -161,6 +161,11 @@ func TestFlowReadOnlyRefusesEveryChange(t *testing.T) {
 	h := d.app(120, 40, ro)
 	before := d.srv.Stats()
 	h.Keys("4")
+	// the empty screen does not invite a key that is refused
+	h.Sees("This profile is read-only: setting up replication is refused")
+	if strings.Contains(h.Screen(), "Press n") {
+		t.Fatalf("a read-only profile's empty screen invites n:\n%s", h.Screen())
+	}
 	h.refused("n", "Choose the PRIMARY")
 	if got := h.lastToast(); !strings.Contains(got, "not allowed on read-only profile demo: setting up replication") {
 		t.Fatalf("n on a read-only profile: %q", got)

@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/skytui/skytui/api"
@@ -111,6 +112,7 @@ func NewWithOptions(c *kit.Common, o Options) *Screen {
 	s.Keys.Detail.SetEnabled(false)
 	s.Scroll = s.scroll
 	s.PaneOf = s.pane
+	s.Changes = []key.Binding{s.keys.New, s.keys.Stop, s.keys.Start, s.keys.End}
 	// g shows the grant: the first row is home here (one key, one meaning)
 	s.Table.Keys.Top = kit.Bind("home", "first row")
 	s.wizard = newWizard(c, s)

@@ -138,10 +138,14 @@ func (s *Screen) statusView() string {
 		if s.common.Demo {
 			kept = "Progress is kept (without secrets) while this demo runs: leave the screen and come back, the setup resumes; the next demo starts clean."
 		}
+		how := "Press n to make"
+		if s.common.ReadOnly {
+			how = "This profile is read-only: setting up replication is refused. On a writable profile, n makes"
+		}
 		for _, p := range []string{
 			"No replication set up with skytui yet.",
 			"",
-			"Press n to make one service (the secondary) replicate from another (the primary). The wizard checks the allow list, restores a recent backup of the primary into the secondary (erasing it), points the secondary at the primary, has the grant run on the primary and starts replication; each step says pass or fail and how to fix it. Its first step offers managed replication instead (m): the service's own, one request.",
+			how + " one service (the secondary) replicate from another (the primary). The wizard checks the allow list, restores a recent backup of the primary into the secondary (erasing it), points the secondary at the primary, has the grant run on the primary and starts replication; each step says pass or fail and how to fix it. Its first step offers managed replication instead (m): the service's own, one request.",
 			"",
 			kept,
 		} {

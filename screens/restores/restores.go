@@ -114,6 +114,7 @@ func New(c *kit.Common) *Screen {
 	// esc also shows every service's restores again
 	s.Keys.Back.SetHelp("esc", "back / clear filter")
 	s.DetailOf = s.detailOf
+	s.Changes = []key.Binding{s.keys.New, s.keys.Delete, s.keys.Migrate}
 	s.PaneOf = s.pane
 	return s
 }

@@ -19,7 +19,7 @@ import (
 // setRestores replaces the listing, keeping the restores just accepted
 // that it does not show yet.
 func (s *Screen) setRestores(rs []api.Restore) {
-	s.Loaded("no restores yet: press n to restore a backup into a service")
+	s.Loaded(kit.Invite(s.common, "no restores yet", "press n to restore a backup into a service"))
 	seen := make(map[int64]bool, len(rs))
 	now := s.common.Time()
 	for _, r := range rs {

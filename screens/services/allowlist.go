@@ -106,7 +106,7 @@ func (a *allowView) KeyMap() kit.Keys {
 		return kit.KeysOf(k.AddConfirm, k.AddCancel)
 	}
 	b := []key.Binding{k.Add, k.Remove, k.Check, k.SSL, k.Back}
-	return kit.Keys{Short: b, Full: [][]key.Binding{append(b, t.Filter), {t.Up, t.Down}}}
+	return kit.ReadOnlyHelp(a.common, kit.Keys{Short: b, Full: [][]key.Binding{append(b, t.Filter), {t.Up, t.Down}}}, k.Add, k.Remove, k.SSL)
 }
 
 // SetSize implements kit.Pane.

@@ -124,6 +124,7 @@ func New(c *kit.Common) *Screen {
 	s.SetSort(sortName, s.rebuildRows, kit.Asc("name"), kit.Asc("status"), kit.Desc("created"))
 	s.Table.SetSortIndicator(colName, false)
 	s.DetailOf = s.detailOf
+	s.Changes = []key.Binding{s.keys.Create, s.keys.StopStart, s.keys.Delete, s.keys.Scale}
 	return s
 }
 
@@ -205,7 +206,7 @@ func (s *Screen) onData(msg kit.DataMsg) tea.Cmd {
 // setServices replaces the listing, keeps services just created that the
 // listing does not show yet, and toasts the services that became ready.
 func (s *Screen) setServices(svcs []api.Service) tea.Cmd {
-	s.Loaded("no services yet: press n to create one")
+	s.Loaded(kit.Invite(s.common, "no services yet", "press n to create one"))
 	seen := make(map[string]bool, len(svcs))
 	for _, v := range svcs {
 		seen[v.ID] = true
