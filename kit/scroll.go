@@ -1,10 +1,12 @@
 package kit
 
 import (
+	"slices"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 )
 
 // A text taller than its room scrolls the same way wherever it is (the
@@ -70,4 +72,88 @@ func ScrollDir(msg tea.KeyPressMsg, down, up key.Binding) int {
 		return -1
 	}
 	return 0
+}
+
+// Review is a request shown before it is sent (the new service's, the new
+// backup's): Head stays on top, Tail at the bottom, and Body, the request,
+// scrolls between them with ReviewKeys when the area is too short. A
+// review keeps only the first line shown (its top); the rest follows from
+// the area.
+type Review struct {
+	Head, Body, Tail []string
+}
+
+// ReviewMinRows is the fewest lines of the request (with the line saying
+// what is below) that what is said of it leaves on screen, or it scrolls
+// with the request.
+const ReviewMinRows = 5
+
+// NewReview lays a review out in h lines: head, then the request. What is
+// said of the request (notes: a warning, a refusal, each line whole) stays
+// in place, above the request or, below, under it after a blank line,
+// while it leaves the request ReviewMinRows lines; otherwise it scrolls
+// with the request, above it, so a refusal is the first thing seen.
+func NewReview(h int, head, notes, request []string, below bool) Review {
+	fits := len(head)+len(notes)+1+min(len(request), ReviewMinRows) <= h
+	switch {
+	case fits && below:
+		return Review{Head: head, Body: request, Tail: append([]string{""}, notes...)}
+	case fits:
+		return Review{Head: append(append(slices.Clip(head), notes...), ""), Body: request}
+	}
+	body := request
+	if len(notes) > 0 {
+		body = append(append(slices.Clip(notes), ""), request...)
+	}
+	if below {
+		return Review{Head: head, Body: body, Tail: []string{""}}
+	}
+	return Review{Head: append(slices.Clip(head), ""), Body: body}
+}
+
+// Window is which lines of the request show in h lines from top: from
+// first, rows of them, and whether it is cut (one more line then says what
+// is above and below).
+func (r Review) Window(h, top int) (first, rows int, cut bool) {
+	return TextWindow(len(r.Body), h-len(r.Head)-len(r.Tail), top)
+}
+
+// Scroll is the top after a page of scroll (dir 1 down, -1 up).
+func (r Review) Scroll(h, top, dir int) int {
+	first, rows, cut := r.Window(h, top)
+	if !cut {
+		return top
+	}
+	return PageTop(first, rows, len(r.Body), dir)
+}
+
+// End is the top that shows the request's last line, and whether the
+// window at top hides it (then a submit shows it first).
+func (r Review) End(h, top int) (endTop int, hidden bool) {
+	first, rows, cut := r.Window(h, top)
+	return len(r.Body) - rows, cut && rows > 0 && first+rows < len(r.Body)
+}
+
+// View draws the review in w×h from top.
+func (r Review) View(c *Common, w, h, top int) string {
+	th := c.Theme
+	first, rows, cut := r.Window(h, top)
+	lines := slices.Clone(r.Head)
+	if cut {
+		lines = append(lines, r.Body[first:first+rows]...)
+		if h-len(r.Head)-len(r.Tail) > 0 {
+			more := MoreLine(c, ReviewKeys.More, ReviewKeys.Less, first, len(r.Body)-first-rows)
+			lines = append(lines, th.Muted.Render("   "+more))
+		}
+	} else {
+		lines = append(lines, r.Body...)
+	}
+	lines = append(lines, r.Tail...)
+	if h > 0 && len(lines) > h {
+		lines = lines[:h]
+	}
+	for i, l := range lines {
+		lines[i] = ansi.Truncate(l, w, th.Glyphs.Ellipsis)
+	}
+	return strings.Join(lines, "\n")
 }

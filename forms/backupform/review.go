@@ -22,7 +22,7 @@ import (
 
 func (b *Form) reviewKey(msg tea.KeyPressMsg) tea.Cmd {
 	if d := kit.ScrollDir(msg, kit.ReviewKeys.More, kit.ReviewKeys.Less); d != 0 {
-		b.scrollReview(d)
+		b.top = b.reviewLayout().Scroll(b.height, b.top, d)
 		return nil
 	}
 	switch {
@@ -47,12 +47,10 @@ func (b *Form) reviewKey(msg tea.KeyPressMsg) tea.Cmd {
 			b.reviewErr = err.Error()
 			return nil
 		}
-		if b.reviewHidesEnd() {
+		if end, hidden := b.reviewLayout().End(b.height, b.top); hidden {
 			// what would be sent is below the window: it is shown first,
 			// and the next enter submits
-			_, body, _ := b.reviewLayout()
-			_, rows, _ := b.reviewWindow()
-			b.top = len(body) - rows
+			b.top = end
 			return kit.Toast(kit.ToastInfo, "the end of the request is shown: "+b.keys.Submit.Help().Key+" submits")
 		}
 		return b.submit()
@@ -187,7 +185,7 @@ func RequestJSON(req api.ScheduleRequest) string {
 // View renders the form or the review in the area given by SetSize.
 func (b *Form) View() string {
 	if b.step == phaseReview {
-		return b.reviewView()
+		return b.reviewLayout().View(b.common, b.width, b.height, b.top)
 	}
 	th := b.common.Theme
 	name := b.svc.Name
@@ -216,9 +214,9 @@ func (b *Form) serviceWarning() string {
 // too short for it (J/K, as the new service's review), and what is said
 // of it (when it repeats, the service's state, a broken rule, the API's
 // refusal), under it. When what is said leaves the request fewer than
-// reviewMinRows lines, it scrolls too, above the request (a refusal is
+// kit.ReviewMinRows lines, it scrolls too, above the request (a refusal is
 // then the first thing seen), and tail is empty.
-func (b *Form) reviewLayout() (head, body, tail []string) {
+func (b *Form) reviewLayout() kit.Review {
 	th := b.common.Theme
 	w, h := b.width, b.height
 	d := b.Draft()
@@ -226,7 +224,7 @@ func (b *Form) reviewLayout() (head, body, tail []string) {
 	shown := b.shownRequest(req, d)
 	// the request line, whole (wrapped if need be); the keys are the
 	// footer's
-	head = []string{th.Bold.Render(" Review: this is the request that will be sent")}
+	head := []string{th.Bold.Render(" Review: this is the request that will be sent")}
 	for _, l := range strings.Split(kit.Wrap("POST "+b.backupPath("/backups/schedules"), max(10, w-1), " ", "/"), "\n") {
 		head = append(head, th.Muted.Render(" "+l))
 	}
@@ -241,6 +239,7 @@ func (b *Form) reviewLayout() (head, body, tail []string) {
 	if svcName == "" {
 		svcName = b.svc.ID
 	}
+	var tail []string
 	if req.Schedule == "once" {
 		tail = append(tail, " "+strings.ReplaceAll(kit.Wrap("Starts now: "+What(req, svcName)+". It appears in the list at once and is followed until it completes.", max(10, w-2)), "\n", "\n "))
 	} else if req.Schedule != "" {
@@ -269,77 +268,7 @@ func (b *Form) reviewLayout() (head, body, tail []string) {
 	if len(tail) > 0 {
 		tail = strings.Split(strings.Join(tail, "\n"), "\n")
 	}
-	if len(head)+1+len(tail)+min(len(request), reviewMinRows) <= h {
-		return head, request, tail
-	}
-	if len(tail) > 0 {
-		body = append(append(tail, ""), request...)
-		return head, body, nil
-	}
-	return head, request, nil
-}
-
-// reviewMinRows is the fewest lines of the request (with the line saying
-// what is below) that what is said under it leaves on screen, or it
-// scrolls with the request.
-const reviewMinRows = 5
-
-// reviewWindow is how the request shows: from line first, rows lines of
-// it, and whether it is cut (then one more line says what is above and
-// below). The top kept is held within what the size allows.
-func (b *Form) reviewWindow() (first, rows int, cut bool) {
-	head, body, tail := b.reviewLayout()
-	return kit.TextWindow(len(body), b.reviewRoom(head, tail), b.top)
-}
-
-// reviewRoom is how many lines the request has between what stays on top
-// and what is said under it (with the blank line before it).
-func (b *Form) reviewRoom(head, tail []string) int {
-	return b.height - len(head) - 1 - len(tail)
-}
-
-// reviewHidesEnd reports that the request's last line is below the window.
-func (b *Form) reviewHidesEnd() bool {
-	_, body, _ := b.reviewLayout()
-	first, rows, cut := b.reviewWindow()
-	return cut && rows > 0 && first+rows < len(body)
-}
-
-// scrollReview moves the request by its window less a line (kept for
-// context): dir 1 down, -1 up.
-func (b *Form) scrollReview(dir int) {
-	_, body, _ := b.reviewLayout()
-	first, rows, cut := b.reviewWindow()
-	if !cut {
-		return
-	}
-	b.top = kit.PageTop(first, rows, len(body), dir)
-}
-
-func (b *Form) reviewView() string {
-	th := b.common.Theme
-	w, h := b.width, b.height
-	head, body, tail := b.reviewLayout()
-	first, rows, cut := b.reviewWindow()
-	lines := append([]string{}, head...)
-	if cut {
-		lines = append(lines, body[first:first+rows]...)
-		if b.reviewRoom(head, tail) > 0 {
-			more := kit.MoreLine(b.common, kit.ReviewKeys.More, kit.ReviewKeys.Less, first, len(body)-first-rows)
-			lines = append(lines, th.Muted.Render("   "+more))
-		}
-	} else {
-		lines = append(lines, body...)
-	}
-	lines = append(lines, "")
-	lines = append(lines, tail...)
-	for i, l := range lines {
-		lines[i] = ansi.Truncate(l, w, th.Glyphs.Ellipsis)
-	}
-	if len(lines) > h && h > 0 {
-		lines = lines[:h]
-	}
-	return strings.Join(lines, "\n")
+	return kit.NewReview(h, head, tail, request, true)
 }
 
 // wrapJSONLine wraps one line of the indented request to width between
@@ -399,7 +328,7 @@ func (b *Form) KeyMap() kit.Keys {
 func (b *Form) Keys() []key.Binding {
 	k := b.keys
 	if b.step == phaseReview {
-		if _, _, cut := b.reviewWindow(); cut {
+		if _, _, cut := b.reviewLayout().Window(b.height, b.top); cut {
 			return []key.Binding{k.Submit, k.Edit, k.ReviewQuit, kit.ScrollHelp(kit.ReviewKeys.More, kit.ReviewKeys.Less)}
 		}
 		return []key.Binding{k.Submit, k.Edit, k.ReviewQuit}

@@ -10,7 +10,6 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/skytui/skytui/api"
 	"github.com/skytui/skytui/kit"
@@ -33,7 +32,8 @@ var reviewCancel = kit.Bind("esc", "cancel")
 func (s *Screen) onReviewKey(msg tea.KeyPressMsg) tea.Cmd {
 	k := s.keys
 	if d := kit.ScrollDir(msg, kit.ReviewKeys.More, kit.ReviewKeys.Less); d != 0 {
-		s.scrollReview(d)
+		_, h := s.Size()
+		s.draft.top = s.reviewLayout().Scroll(h, s.draft.top, d)
 		return nil
 	}
 	switch {
@@ -47,11 +47,11 @@ func (s *Screen) onReviewKey(msg tea.KeyPressMsg) tea.Cmd {
 		if err != nil {
 			return nil // the review says why, next to e to edit
 		}
-		if _, body := s.reviewLayout(); s.reviewHidesEnd(len(body)) {
+		_, h := s.Size()
+		if end, hidden := s.reviewLayout().End(h, s.draft.top); hidden {
 			// what would be sent is below the window: it is shown first,
 			// and the next enter launches
-			_, rows, _ := s.reviewWindow()
-			s.draft.top = len(body) - rows
+			s.draft.top = end
 			return kit.Toast(kit.ToastInfo, "the end of the request is shown: "+k.Launch.Help().Key+" launches")
 		}
 		client := s.common.Client
@@ -107,14 +107,18 @@ func (r reviewPane) CapturesKeys() bool { return false }
 // under the request names J and K too).
 func (r reviewPane) KeyMap() kit.Keys {
 	k := r.s.keys
-	if _, _, cut := r.s.reviewWindow(); cut {
+	_, h := r.s.Size()
+	if _, _, cut := r.s.reviewLayout().Window(h, r.s.draft.top); cut {
 		return kit.KeysOf(k.Launch, k.Edit, reviewCancel, kit.ScrollHelp(kit.ReviewKeys.More, kit.ReviewKeys.Less))
 	}
 	return kit.KeysOf(k.Launch, k.Edit, reviewCancel)
 }
 
 // View implements kit.Pane.
-func (r reviewPane) View() string { return r.s.reviewView() }
+func (r reviewPane) View() string {
+	w, h := r.s.Size()
+	return r.s.reviewLayout().View(r.s.common, w, h, r.s.draft.top)
+}
 
 // reviewLayout is the review in two parts: what stays on top (the title,
 // the path, and what is said of the request: a wide network, why the
@@ -122,12 +126,12 @@ func (r reviewPane) View() string { return r.s.reviewView() }
 // scrolls. What is said is under the title, not under the request: an
 // error's toast covers the bottom lines of the body, and the refusal is
 // then still seen whole (its status, message and trace ID) next to it.
-// When it leaves the request fewer than reviewMinRows lines, it scrolls
+// When it leaves the request fewer than kit.ReviewMinRows lines, it scrolls
 // with the request, above it, rather than be cut.
-func (s *Screen) reviewLayout() (head, body []string) {
+func (s *Screen) reviewLayout() kit.Review {
 	th := s.common.Theme
 	w, h := s.Size()
-	head = []string{
+	head := []string{
 		th.Bold.Render(" Review: this is the request that will be sent"),
 		th.Muted.Render(" POST " + api.DefaultProvisioningPrefix + "/services"),
 	}
@@ -167,77 +171,7 @@ func (s *Screen) reviewLayout() (head, body []string) {
 		say(th.Error, "! the API refused it: "+s.submitErr)
 		say(th.Muted, "everything you typed is kept: "+editHint(s.submitErr)+", enter to try again")
 	}
-	if len(head)+len(notes)+1+min(len(request), reviewMinRows) <= h {
-		head = append(append(head, notes...), "")
-		return head, request
-	}
-	head = append(head, "")
-	if len(notes) > 0 {
-		body = append(append(notes, ""), request...)
-		return head, body
-	}
-	return head, request
-}
-
-// reviewMinRows is the fewest lines of the request (with the line saying
-// what is below) that what is said of it leaves on screen, or it scrolls
-// with the request.
-const reviewMinRows = 5
-
-// reviewRoom is how many lines the request has under what stays on top.
-func (s *Screen) reviewRoom(head []string) int {
-	_, h := s.Size()
-	return h - len(head)
-}
-
-// reviewWindow is how the request shows: from line first, rows lines of
-// it, and whether it is cut (then one more line says what is above and
-// below). The draft's top is kept within what the size allows.
-func (s *Screen) reviewWindow() (first, rows int, cut bool) {
-	head, body := s.reviewLayout()
-	return kit.TextWindow(len(body), s.reviewRoom(head), s.draft.top)
-}
-
-// reviewHidesEnd reports that the request's last line (of n) is below the
-// window.
-func (s *Screen) reviewHidesEnd(n int) bool {
-	first, rows, cut := s.reviewWindow()
-	return cut && rows > 0 && first+rows < n
-}
-
-// scrollReview moves the request by its window less a line (kept for
-// context): dir 1 down, -1 up.
-func (s *Screen) scrollReview(dir int) {
-	_, body := s.reviewLayout()
-	first, rows, cut := s.reviewWindow()
-	if !cut {
-		return
-	}
-	s.draft.top = kit.PageTop(first, rows, len(body), dir)
-}
-
-func (s *Screen) reviewView() string {
-	th := s.common.Theme
-	w, h := s.Size()
-	head, body := s.reviewLayout()
-	first, rows, cut := s.reviewWindow()
-	lines := append([]string{}, head...)
-	if cut {
-		lines = append(lines, body[first:first+rows]...)
-		if s.reviewRoom(head) > 0 {
-			more := kit.MoreLine(s.common, kit.ReviewKeys.More, kit.ReviewKeys.Less, first, len(body)-first-rows)
-			lines = append(lines, th.Muted.Render("   "+more))
-		}
-	} else {
-		lines = append(lines, body...)
-	}
-	if h > 0 && len(lines) > h {
-		lines = lines[:h]
-	}
-	for i, l := range lines {
-		lines[i] = ansi.Truncate(l, w, th.Glyphs.Ellipsis)
-	}
-	return strings.Join(lines, "\n")
+	return kit.NewReview(h, head, notes, request, false)
 }
 
 // editHint is "e to edit" and, when the refusal names a field, which.
