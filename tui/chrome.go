@@ -429,7 +429,7 @@ func (m *Model) footerLayout(w int) (string, []footerKey) {
 	var items, globals []key.Binding
 	switch {
 	case m.showHelp:
-		items = append(items, m.keys.HelpView.Close, m.keys.HelpView.Down, m.keys.HelpView.Top)
+		items = append(items, m.keys.HelpView.Close, m.keys.HelpView.Down, m.keys.HelpView.PageDown, m.keys.HelpView.Top)
 	case len(m.dialogs) > 0:
 		if d, ok := m.dialogs[len(m.dialogs)-1].(interface{ KeyMap() help.KeyMap }); ok {
 			items = append(items, d.KeyMap().ShortHelp()...)

@@ -29,9 +29,11 @@ type globalKeys struct {
 // generated from them.
 type helpKeys struct {
 	Close key.Binding
-	// Down's help ("j/k scroll") names Up too; Up has none of its own.
-	Down, Up    key.Binding
-	Top, Bottom key.Binding
+	// Down's help ("j/k scroll") names Up too, PageDown's ("pgdn/pgup
+	// page") PageUp; Up and PageUp have none of their own.
+	Down, Up         key.Binding
+	PageDown, PageUp key.Binding
+	Top, Bottom      key.Binding
 }
 
 func defaultGlobalKeys() globalKeys {
@@ -55,10 +57,12 @@ func defaultGlobalKeys() globalKeys {
 		Suspend: kit.Bind("ctrl+z", "suspend"),
 		HelpView: helpKeys{
 			Close:  kit.BindHelp("esc/?", "close help", "esc", "?", "q", "enter"),
-			Down:   kit.BindHelp("j/k", "scroll", "j", "down", "pgdown", "space"),
-			Up:     key.NewBinding(key.WithKeys("k", "up", "pgup")),
-			Top:    kit.BindHelp("g/G", "top/bottom", "g", "home"),
-			Bottom: key.NewBinding(key.WithKeys("G", "end")),
+			Down:     kit.BindHelp("j/k", "scroll", "j", "down"),
+			Up:       key.NewBinding(key.WithKeys("k", "up")),
+			PageDown: kit.BindHelp("pgdn/pgup", "page", "pgdown", "space", "ctrl+d"),
+			PageUp:   key.NewBinding(key.WithKeys("pgup", "ctrl+u")),
+			Top:      kit.BindHelp("g/G", "top/bottom", "g", "home"),
+			Bottom:   key.NewBinding(key.WithKeys("G", "end")),
 		},
 	}
 }
@@ -70,11 +74,17 @@ func (m *Model) updateHelp(msg tea.KeyPressMsg) {
 	case key.Matches(msg, k.Close):
 		m.showHelp = false
 		m.helpOffset = 0
-	case key.Matches(msg, k.Down):
-		_, _, _, maxOff := m.helpLayout(m.width, m.bodyHeight())
-		m.helpOffset = min(m.helpOffset+5, maxOff)
-	case key.Matches(msg, k.Up):
-		m.helpOffset = max(0, m.helpOffset-5)
+	case key.Matches(msg, k.Down), key.Matches(msg, k.Up), key.Matches(msg, k.PageDown), key.Matches(msg, k.PageUp):
+		// a line with j/k, a page (less a line, kept for context) with pgdn/pgup
+		_, rows, _, maxOff := m.helpLayout(m.width, m.bodyHeight())
+		by := 1
+		if key.Matches(msg, k.PageDown) || key.Matches(msg, k.PageUp) {
+			by = max(1, rows-1)
+		}
+		if key.Matches(msg, k.Up) || key.Matches(msg, k.PageUp) {
+			by = -by
+		}
+		m.helpOffset = max(0, min(m.helpOffset+by, maxOff))
 	case key.Matches(msg, k.Top):
 		m.helpOffset = 0
 	case key.Matches(msg, k.Bottom):
@@ -113,7 +123,7 @@ func (m *Model) helpView(w, h int) string {
 	k := m.keys.HelpView
 	title := th.Bold.Render(" Help") + th.Muted.Render("  ("+strings.ReplaceAll(k.Close.Help().Key, "/", " or ")+" to close)")
 	if maxOff > 0 {
-		title += th.Muted.Render("  " + kit.HintLine(k.Down, k.Top))
+		title += th.Muted.Render("  " + kit.HintLine(k.Down, k.PageDown, k.Top))
 	}
 	return title + "\n\n" + strings.Join(out, "\n")
 }

@@ -95,3 +95,26 @@ func flatten(groups [][]key.Binding) []key.Binding {
 	}
 	return out
 }
+
+// TestHelpScrollsByLineAndByPage: j/k move the help one line, pgdn/pgup a
+// page less a line (kept for context), never past either end.
+func TestHelpScrollsByLineAndByPage(t *testing.T) {
+	h, _, _ := demoHarness(t, 60, 16, nil)
+	h.Key("?")
+	_, rows, _, maxOff := h.m.helpLayout(h.m.width, h.m.bodyHeight())
+	if maxOff < rows {
+		t.Fatalf("the help fits in %d rows (scrolls %d): nothing to page", rows, maxOff)
+	}
+	for _, step := range []struct {
+		key  string
+		want int
+	}{{"j", 1}, {"down", 2}, {"k", 1}, {"pgdown", rows}, {"pgup", 1}, {"k", 0}, {"k", 0}, {"G", maxOff}, {"space", maxOff}} {
+		h.Key(step.key)
+		if h.m.helpOffset != step.want {
+			t.Fatalf("after %s the help is scrolled %d lines, want %d", step.key, h.m.helpOffset, step.want)
+		}
+	}
+	if !strings.Contains(h.Screen(), "pgdn/pgup page") {
+		t.Errorf("the footer does not name the page keys:\n%s", h.Screen())
+	}
+}

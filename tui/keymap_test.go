@@ -25,7 +25,7 @@ func (m *Model) activeBindings() []key.Binding {
 	switch {
 	case m.showHelp:
 		h := g.HelpView
-		return append(always, h.Close, h.Down, h.Up, h.Top, h.Bottom)
+		return append(always, h.Close, h.Down, h.Up, h.PageDown, h.PageUp, h.Top, h.Bottom)
 	case m.cmdline.active:
 		return append(always, m.cmdline.keys.list()...)
 	}
