@@ -56,7 +56,7 @@ func defaultGlobalKeys() globalKeys {
 		// ctrl+z works everywhere, in a form field too (handleKey)
 		Suspend: kit.Bind("ctrl+z", "suspend"),
 		HelpView: helpKeys{
-			Close:  kit.BindHelp("esc/?", "close help", "esc", "?", "q", "enter"),
+			Close:    kit.BindHelp("esc/?", "close help", "esc", "?", "q", "enter"),
 			Down:     kit.BindHelp("j/k", "scroll", "j", "down"),
 			Up:       key.NewBinding(key.WithKeys("k", "up")),
 			PageDown: kit.BindHelp("pgdn/pgup", "page", "pgdown", "space", "ctrl+d"),
