@@ -13,12 +13,15 @@ import (
 // TestWizardFooterKeepsEsc: on every step of the wizard, at 80x24 and
 // 60x16, the footer (the root's, laid out from the step's short help)
 // shows enter and esc, the way out that the README promises a wizard's
-// footer always keeps; at 80 columns each numbered step's footer shows
-// bksp (the previous step) too. The list's movement keys give way: at 80
-// columns the chooser's footer read "enter choose primary  up/k move up
-// down/j move down  / filter  ? help  q quit", and the restore step's
-// "enter restore (type to confirm)  c check again  ? help  q quit". The
-// help (?) still says what esc keeps: "leave (progress kept)".
+// footer always keeps, and then the step's own keys before the generic
+// ones (bksp, the scroll, a list's movement): at 80 columns every own key
+// of each step. The list's movement keys give way: at 80 columns the
+// chooser's footer read "enter choose primary  up/k move up down/j move
+// down  / filter  ? help  q quit". The grant step's y and m gave way to
+// "bksp previous step" at 80 columns and to nothing at 60 ("enter run
+// grant on primary  esc leave  ? help  q quit"), the two keys a user at
+// that step needs. The help (?) still says what esc keeps: "leave
+// (progress kept)".
 func TestWizardFooterKeepsEsc(t *testing.T) {
 	for _, size := range [][2]int{{80, 24}, {60, 16}} {
 		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
@@ -27,15 +30,22 @@ func TestWizardFooterKeepsEsc(t *testing.T) {
 			d.failAllowList(pri, sec) // step 1 fails: its fix is enter's
 			h := d.app(size[0], size[1], nil)
 			wide := size[0] >= 80
-			check := func(step string, prev bool) {
+			// check: enter, esc and, at 80 columns, wide (else narrow)
+			check := func(step string, wide80, narrow []string) {
 				t.Helper()
 				lines := strings.Split(h.Screen(), "\n")
 				f := lines[len(lines)-1]
 				if !strings.Contains(f, " enter ") || !strings.Contains(f, " esc ") {
 					t.Errorf("%s: the footer lacks enter or esc: %q", step, f)
 				}
-				if prev && wide && !strings.Contains(f, "bksp previous step") {
-					t.Errorf("%s: the footer lacks bksp: %q", step, f)
+				want := narrow
+				if wide {
+					want = wide80
+				}
+				for _, k := range want {
+					if !strings.Contains(f, "  "+k) {
+						t.Errorf("%s: the footer lacks %q: %q", step, k, f)
+					}
 				}
 			}
 			// enter until the next step shows (on a short terminal, a
@@ -52,33 +62,33 @@ func TestWizardFooterKeepsEsc(t *testing.T) {
 			}
 			h.Keys("4", "n")
 			h.Sees("Choose the PRIMARY")
-			check("choosing the primary", false)
+			check("choosing the primary", []string{"/ filter", "m managed"}, nil)
 			h.pick("orders-prod")
 			h.Sees("Choose the SECONDARY")
-			check("choosing the secondary", false)
+			check("choosing the secondary", []string{"/ filter"}, nil)
 			h.pick("replica-west")
 			h.Sees("Step 1 of 6")
 			h.Sees("FAIL  1 Allow list")
-			check("the allow list failing", true)
+			check("the allow list failing", []string{"c check again", "bksp back"}, nil)
 			next("Step 2 of 6")
-			check("the backup", true)
+			check("the backup", []string{"b GTID/binlog", "c check again"}, nil)
 			next("Step 3 of 6")
-			check("the restore", true)
+			check("the restore", []string{"c check again"}, nil)
 			h.Key("enter")
 			h.Sees("This erases ALL data in replica-west.")
-			check("the restore's confirmation", false)
+			check("the restore's confirmation", nil, nil)
 			h.TypeText("replica-west")
 			h.Key("enter")
 			h.Sees("WAIT  3 Restore")
-			check("the restore running", true)
+			check("the restore running", []string{"c check again", "bksp back"}, nil)
 			d.clk.Advance(time.Hour)
 			h.FirePolls()
 			h.Sees("Step 4 of 6")
-			check("change primary", true)
+			check("change primary", []string{"b GTID/binlog", "bksp back"}, []string{"b GTID/binlog"})
 			next("Step 5 of 6")
-			check("the grant", true)
+			check("the grant", []string{"y copy grant", "m I ran the grant"}, []string{"y copy", "m I ran it"})
 			next("Step 6 of 6")
-			check("the start", true)
+			check("the start", []string{"y copy grant", "bksp back"}, []string{"y copy"})
 
 			var full []key.Binding
 			for _, col := range h.active().KeyMap().FullHelp() {

@@ -76,23 +76,68 @@ func (wz *wizard) stepKeys(run key.Binding, prev bool, rest []key.Binding, moves
 }
 
 // orderKeys is a key map in the order the footer keeps its entries: the
-// step's enter (run, as the step names it), then the ways back, esc
-// (escShort in the footer, escFull in the help) and, with prev, bksp
-// (the previous step), then the scroll while the step's text is cut,
-// the step's own keys (rest), and a list's movement (moves) last.
+// step's enter (run, as the step names it), esc (escShort in the footer,
+// escFull in the help), the step's own keys (rest: what the step asks
+// for, y and m at the grant), then the generic ones: with prev, bksp
+// (the previous step), the scroll while the step's text is cut, and a
+// list's movement (moves) last. The footer says each in its own words
+// (footWords); the help keeps the whole.
 func (wz *wizard) orderKeys(run, escShort, escFull key.Binding, prev bool, rest, moves []key.Binding) kit.Keys {
 	k := wz.keys
-	short := []key.Binding{run, escShort}
 	full := []key.Binding{run, escFull}
 	if prev {
-		short, full = append(short, k.Prev), append(full, k.Prev)
+		full = append(full, k.Prev)
 	}
 	if wz.w != nil && wz.bodyLayout().cut {
-		short, full = append(short, k.scrollKey()), append(full, k.scrollKey())
+		full = append(full, k.scrollKey())
 	}
-	short = append(append(short, rest...), moves...)
 	full = append(append(full, rest...), moves...)
+	short := []key.Binding{run, escShort}
+	short = append(short, rest...)
+	if prev {
+		short = append(short, k.Prev)
+	}
+	if wz.w != nil && wz.bodyLayout().cut {
+		short = append(short, k.scrollKey())
+	}
+	short = append(short, moves...)
+	for i, b := range short {
+		short[i] = wz.footWords(b)
+	}
 	return kit.Keys{Short: short, Full: [][]key.Binding{full}}
+}
+
+// footWide and footNarrow are the footer's shorter words for a key's help
+// from 80 columns and below: with them the grant step's footer keeps y
+// and m beside enter and esc at 60 columns, and the chooser's m at 80.
+var (
+	footWide = map[string]string{
+		"run grant on primary":        "run grant",
+		"GTID / binlog position":      "GTID/binlog",
+		"managed replication instead": "managed replication",
+		"previous step":               "back",
+	}
+	footNarrow = map[string]string{
+		"run grant on primary":        "run it",
+		"copy grant":                  "copy",
+		"I ran the grant":             "I ran it",
+		"GTID / binlog position":      "GTID/binlog",
+		"call change primary":         "run it",
+		"managed replication instead": "managed",
+		"previous step":               "back",
+	}
+)
+
+// footWords is b in the footer's words at the wizard's width.
+func (wz *wizard) footWords(b key.Binding) key.Binding {
+	words := footWide
+	if wz.width < 80 {
+		words = footNarrow
+	}
+	if d, ok := words[b.Help().Desc]; ok {
+		return withHelp(b, d)
+	}
+	return b
 }
 
 // withHelp is b described otherwise (the same keys).
