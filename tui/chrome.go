@@ -505,19 +505,18 @@ func (m *Model) footerLayout(w int) (string, []footerKey) {
 }
 
 // footerUnits are the footer's entries (indices into items) in the order
-// they are kept when not all fit, each unit kept whole or not at all. With
-// "? help" in the footer, that is their own order. Without it (a field, a
-// dialog, the command line or the help has the keys: ? is typed, or not
-// theirs, and the footer is all there is to read) esc comes first, the
-// way back out of the form, the wizard, the dialog; and a list's movement
-// keys go first, together (every list has them, and half of them says
-// nothing).
+// they are kept when not all fit, each unit kept whole or not at all: esc
+// first, the way back out of a view, a form, a wizard, a dialog; then
+// their own order. Without "? help" in the footer (a field, a dialog, the
+// command line or the help has the keys: ? is typed, or not theirs, and
+// the footer is all there is to read) a list's movement keys go last,
+// together (every list has them, and half of them says nothing).
 func footerUnits(items []key.Binding, noHelp bool) [][]int {
 	var first, units [][]int
 	var moves []int
 	for i, b := range items {
 		switch {
-		case noHelp && slices.Contains(b.Keys(), "esc"):
+		case slices.Contains(b.Keys(), "esc"):
 			first = append(first, []int{i})
 		case noHelp && isMovement(b):
 			moves = append(moves, i)
