@@ -136,57 +136,6 @@ func serviceNames(svcs []api.Service) map[string]string {
 	return m
 }
 
-// nameServiceIDs names in s each service of svcs that s names by its ID
-// alone: "replicates from dbtaf85489797" becomes "replicates from
-// orders-prod (dbtaf85489797)". An ID inside a longer word (a backup key,
-// a host name) or already after its name is left as it is.
-func nameServiceIDs(s string, svcs []api.Service) string {
-	for _, svc := range svcs {
-		if svc.ID == "" || svc.Name == "" || svc.Name == svc.ID {
-			continue
-		}
-		named := svc.Name + " (" + svc.ID + ")"
-		var b strings.Builder
-		rest := s
-		for {
-			i := strings.Index(rest, svc.ID)
-			if i < 0 {
-				b.WriteString(rest)
-				break
-			}
-			before, after := rest[:i], rest[i+len(svc.ID):]
-			b.WriteString(before)
-			if idAlone(b.String(), after) && !strings.HasSuffix(b.String(), svc.Name+" (") {
-				b.WriteString(named)
-			} else {
-				b.WriteString(svc.ID)
-			}
-			rest = after
-		}
-		s = b.String()
-	}
-	return s
-}
-
-// idAlone reports whether an ID between before and after stands as a word
-// of its own: after a space, a bracket or a quote (or at the start), and
-// before a space, a bracket, a quote, a comma or semicolon, or a colon or
-// full stop that ends a clause (or at the end).
-func idAlone(before, after string) bool {
-	if before != "" && !strings.ContainsAny(before[len(before)-1:], " (\"'") {
-		return false
-	}
-	switch {
-	case after == "":
-		return true
-	case strings.ContainsAny(after[:1], " ),;\"'"):
-		return true
-	case strings.ContainsAny(after[:1], ":."):
-		return len(after) == 1 || after[1] == ' '
-	}
-	return false
-}
-
 func nameOf(names map[string]string, id, given string) string {
 	switch {
 	case given != "":

@@ -379,22 +379,6 @@ func TestRestoreSourceText(t *testing.T) {
 	}
 }
 
-// TestNameServiceIDs: a service an engine's text names by ID alone is
-// named "name (ID)"; an ID inside a key or a host name, or already after
-// its name, is left alone.
-func TestNameServiceIDs(t *testing.T) {
-	svcs := []api.Service{{ID: "dbtaf85489797", Name: "orders-prod"}, {ID: "dbtaf93155232", Name: "replica-west"}, {ID: "dbtgf00000001"}}
-	rewrites(t, "nameServiceIDs", func(in string) string { return nameServiceIDs(in, svcs) }, map[string]string{
-		"replica-west already replicates from dbtaf85489797: end that replication first": "replica-west already replicates from orders-prod (dbtaf85489797): end that replication first",
-		"service dbtaf93155232 already replicates from dbtaf85489797":                    "service replica-west (dbtaf93155232) already replicates from orders-prod (dbtaf85489797)",
-		"from dbtaf85489797.":                                     "from orders-prod (dbtaf85489797).",
-		"orders-prod (dbtaf85489797) is ready":                    "orders-prod (dbtaf85489797) is ready",
-		"host dbtaf85489797.sandbox.localhost":                    "host dbtaf85489797.sandbox.localhost",
-		"backup cf29:dbtaf85489797:dbtaf85489797-mdb-ms-0":        "backup cf29:dbtaf85489797:dbtaf85489797-mdb-ms-0",
-		"xdbtaf85489797 and dbtaf85489797x and dbtgf00000001 too": "xdbtaf85489797 and dbtaf85489797x and dbtgf00000001 too",
-	})
-}
-
 // rewrites checks that f, a rewording of a text, turns each text of cases
 // into its value.
 func rewrites(t *testing.T, name string, f func(string) string, cases map[string]string) {

@@ -240,7 +240,7 @@ var cliWords = strings.NewReplacer(cliWordPairs...)
 // on one line, a service it names by ID named "name (ID)", without the
 // replication password.
 func (r *setupRun) text(s string) string {
-	s = nameServiceIDs(cell(cliWords.Replace(s)), r.svcs)
+	s = api.NameServiceIDs(cell(cliWords.Replace(s)), r.svcs)
 	if r.w != nil {
 		s = redactGrant(s, r.w.Grant)
 	}
