@@ -296,7 +296,7 @@ func (mf *managedFlow) choose(eng *replsetup.Engine) tea.Cmd {
 		case !v.Ready():
 			mf.err = fmt.Sprintf("%s is %s: the primary must be ready", v.NameOrID(), api.OrID(v.Status, "unknown"))
 		case api.ManagedReplicaOf(&v) != "":
-			mf.err = fmt.Sprintf("%s is itself a replica: choose a service that is not", v.NameOrID())
+			mf.err = mf.named(fmt.Sprintf("%s is itself a replica of %s: choose a service that is not a replica", v.NameOrID(), api.ManagedReplicaOf(&v)))
 		default:
 			mf.primary, mf.phase, mf.err = &v, pickReplica, ""
 			mf.table.SetFilter("")
@@ -304,11 +304,17 @@ func (mf *managedFlow) choose(eng *replsetup.Engine) tea.Cmd {
 		return nil
 	}
 	if err := replsetup.ValidateManagedPair(mf.primary, &v); err != nil {
-		mf.err = err.Error()
+		mf.err = mf.named(err.Error())
 		return nil
 	}
 	mf.replica, mf.phase, mf.err = &v, review, ""
 	return nil
+}
+
+// named is a refusal's text with each service it names by ID alone named
+// "name (ID)", as the command line says it: a user knows services by name.
+func (mf *managedFlow) named(s string) string {
+	return api.NameServiceIDs(s, mf.services)
 }
 
 // send hands the request to the action layer: refused on a read-only
@@ -370,10 +376,10 @@ func (mf *managedFlow) onDone(msg kit.ActionDoneMsg) (replsetup.Pair, bool) {
 		return replsetup.Pair{}, false
 	}
 	if msg.Err != nil {
-		mf.err = errText(msg.Err)
+		mf.err = mf.named(errText(msg.Err))
 		if api.IsOutcomeUnknown(msg.Err) {
 			mf.err = "outcome unknown: the request was sent and no answer came back; the Services screen shows whether " +
-				tag.pair.SecondaryName + " now replicates from " + tag.pair.PrimaryName + ": " + errText(msg.Err)
+				tag.pair.SecondaryName + " now replicates from " + tag.pair.PrimaryName + ": " + mf.named(errText(msg.Err))
 		}
 		return replsetup.Pair{}, false
 	}

@@ -139,7 +139,8 @@ func TestFlowManagedReadOnly(t *testing.T) {
 }
 
 // The end refused by the API while the replica is pending: its status,
-// message and trace ID are shown, and the pair stays.
+// message (the service named "name (ID)") and trace ID are shown, and the
+// pair stays.
 func TestFlowManagedEndWhilePending(t *testing.T) {
 	d := newDemo(t)
 	pri, rep := d.byName("orders-prod"), d.byName("replica-west")
@@ -154,7 +155,7 @@ func TestFlowManagedEndWhilePending(t *testing.T) {
 	h.Key("E")
 	h.Sees("End managed replication?")
 	h.Key("y")
-	h.Sees("Refused       409 Conflict: service " + rep.ID + " is in a pending state")
+	h.Sees("Refused       409 Conflict: service replica-west (" + rep.ID + ") is in a pending state")
 	if !regexp.MustCompile(`trace [0-9a-f]{32}`).MatchString(strings.ReplaceAll(h.Screen(), "\n", " ")) {
 		t.Fatalf("the refusal lacks the message or the trace ID:\n%s", h.Screen())
 	}
@@ -214,4 +215,42 @@ func TestFlowManagedAnswerLostOrUnreadable(t *testing.T) {
 			}
 		})
 	}
+}
+
+// The managed setup's refusals name the other service as the command line
+// does, "name (ID)": a user knows services by name, and the rules (and
+// the API) name the service a replica replicates from by its ID alone.
+func TestFlowManagedRefusalsNameServices(t *testing.T) {
+	d := newDemo(t)
+	pri, rep := d.byName("orders-prod"), d.byName("replica-west")
+	if _, err := d.c.StartManagedReplication(bg, rep.ID, pri.ID, "uni-directional"); err != nil {
+		t.Fatal(err)
+	}
+	h := d.app(200, 40, nil)
+	h.Keys("4", "n", "m")
+	h.Sees("Managed replication")
+	h.pick("replica-west")
+	h.Sees("refused: replica-west is itself a replica of orders-prod (" + pri.ID + "): choose a service that is not a replica")
+	h.Key("esc") // the filter
+	h.pick("analytics-gcp")
+	h.Sees("Choose the REPLICA")
+	h.pick("replica-west")
+	h.Sees("refused: replica-west already replicates from orders-prod (" + pri.ID + "): end that replication first")
+}
+
+// The API's refusal of the setup (the replica began replicating after it
+// was chosen) names both services "name (ID)" too.
+func TestFlowManagedAPIRefusalNamesServices(t *testing.T) {
+	d := newDemo(t)
+	pri, rep := d.byName("orders-prod"), d.byName("replica-west")
+	h := d.app(200, 40, nil)
+	h.Keys("4", "n", "m")
+	h.pick("analytics-gcp")
+	h.pick("replica-west")
+	h.Sees("Sends  POST")
+	if _, err := d.c.StartManagedReplication(bg, rep.ID, pri.ID, "uni-directional"); err != nil {
+		t.Fatal(err)
+	}
+	h.answer("enter", "y", "POST", managedPOST, 2, "Set up managed replication?")
+	h.Sees("service replica-west (" + rep.ID + ") already replicates from orders-prod (" + pri.ID + ")")
 }

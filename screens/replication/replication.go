@@ -448,7 +448,7 @@ func (s *Screen) onActionDone(msg kit.ActionDoneMsg) tea.Cmd {
 		if pv := s.view(tag.secondary); pv != nil {
 			pv.busy, pv.refused = "", ""
 			if msg.Err != nil && !errors.Is(msg.Err, kit.ErrCancelled) && !errors.Is(msg.Err, kit.ErrReadOnly) {
-				pv.refused = errText(msg.Err)
+				pv.refused = s.managed.named(errText(msg.Err))
 			}
 		}
 		if msg.Err != nil {
