@@ -30,8 +30,8 @@ type toast struct {
 // newer toast covered show in turn after it, newest first ("(+n)" says
 // how many wait). An error stays: when its time is up it goes below the
 // toasts still waiting (above older errors) and shows, with no time,
-// until X dismisses it. At most 5 wait; the oldest go first, errors
-// last. News (info, done) gives way to a newer toast and is not shown
+// until X dismisses it. The same message again replaces the one waiting.
+// At most 5 wait; the oldest go first, errors last. News (info, done) gives way to a newer toast and is not shown
 // again (shown after newer news it reads as the present: "schedule 6
 // created" after "schedule 6 deleted", a hint after the launch it was
 // about), unless both came in one burst (newsBurst: a restore's end and
@@ -87,7 +87,11 @@ func (m *Model) toastWith(level kit.ToastLevel, text string, fields []logField) 
 	m.toastID++
 	id := m.toastID
 	now := m.common.Wall()
-	m.toasts = slices.DeleteFunc(m.toasts, func(t toast) bool { return t.news() && now.Sub(t.at) >= newsBurst })
+	m.toasts = slices.DeleteFunc(m.toasts, func(t toast) bool {
+		// news gives way; the same message again (a refused key pressed
+		// twice) is shown once, now
+		return t.news() && now.Sub(t.at) >= newsBurst || t.level == level && t.text == text
+	})
 	m.toasts = append(m.toasts, toast{id: id, level: level, text: text, at: now})
 	for len(m.toasts) > 5 {
 		drop := 0

@@ -15,21 +15,24 @@ import (
 // when completed.
 var commands = []struct {
 	name, arg, desc string
+	// change: it changes the account (refused on a read-only profile,
+	// marked so in the help)
+	change bool
 }{
-	{"services", "", "Services screen"},
-	{"backups", "[service|all]", "Backups of all or of one service"},
-	{"restores", "", "Restores screen"},
-	{"replication", "", "Replication screen"},
-	{"stop", "<service>", "stop a ready service (confirmed)"},
-	{"start", "<service>", "start a stopped service (confirmed)"},
-	{"scale", "<service>", "scale a service: nodes, size or storage"},
-	{"delete", "<service>", "delete a service (type its name)"},
-	{"settings", "", "Settings screen: profile, secrets"},
-	{"profile", "[name]", "switch profile (alone: a picker)"},
-	{"login", "", "enter the API key"},
-	{"log", "", "message log: toasts, changes, errors"},
-	{"help", "", "show help"},
-	{"q", "", "quit"},
+	{"services", "", "Services screen", false},
+	{"backups", "[service|all]", "Backups of all or of one service", false},
+	{"restores", "", "Restores screen", false},
+	{"replication", "", "Replication screen", false},
+	{"stop", "<service>", "stop a ready service (confirmed)", true},
+	{"start", "<service>", "start a stopped service (confirmed)", true},
+	{"scale", "<service>", "scale a service: nodes, size or storage", true},
+	{"delete", "<service>", "delete a service (type its name)", true},
+	{"settings", "", "Settings screen: profile, secrets", false},
+	{"profile", "[name]", "switch profile (alone: a picker)", false},
+	{"login", "", "enter the API key", false},
+	{"log", "", "message log: toasts, changes, errors", false},
+	{"help", "", "show help", false},
+	{"q", "", "quit", false},
 }
 
 type cmdLine struct {

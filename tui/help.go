@@ -152,7 +152,11 @@ func (m *Model) helpLayout(w, h int) (columns [][]string, rows, cols, maxOff int
 	var cmds []key.Binding
 	for _, c := range commands {
 		k := strings.TrimSpace(":" + c.name + " " + c.arg)
-		cmds = append(cmds, kit.BindHelp(k, c.desc, ":"+c.name))
+		desc := c.desc
+		if c.change && m.common.ReadOnly {
+			desc += " (read-only)"
+		}
+		cmds = append(cmds, kit.BindHelp(k, desc, ":"+c.name))
 	}
 	groups = append(groups, group{"Commands", cmds})
 	// blocks are the groups' lines, one block per group (its title and its

@@ -118,3 +118,18 @@ func TestHelpScrollsByLineAndByPage(t *testing.T) {
 		t.Errorf("the footer does not name the page keys:\n%s", h.Screen())
 	}
 }
+
+// TestHelpMarksChangeCommandsReadOnly: on a read-only profile the help
+// marks the ":" commands that change the account, as it marks the keys.
+func TestHelpMarksChangeCommandsReadOnly(t *testing.T) {
+	h, _, _ := demoHarness(t, 140, 40, func(o *Options) { o.ReadOnly = true })
+	h.Key("?")
+	h.Key("G")
+	screen := h.Screen()
+	for _, c := range commands {
+		marked := strings.Contains(screen, c.desc+" (read-only)")
+		if marked != c.change {
+			t.Errorf(":%s marked read-only: %v, want %v:\n%s", c.name, marked, c.change, screen)
+		}
+	}
+}

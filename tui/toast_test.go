@@ -48,6 +48,15 @@ func TestQueuedToastsShowInTurn(t *testing.T) {
 	shows("first", "after the second's time: %q")
 	h.Fire(expire)
 	shows("", "all shown, still %q")
+	// the same message again (a refused key pressed twice) waits once
+	for _, text := range []string{"second", "first", "second"} {
+		h.Send(kit.ToastMsg{Level: kit.ToastWarn, Text: text})
+	}
+	shows("second  (+1)", "the same warning twice: %q")
+	h.Fire(expire)
+	shows("first", "after the repeated warning's time: %q")
+	h.Fire(expire)
+	shows("", "the repeated warning came back: %q")
 	h.Send(kit.ToastMsg{Level: kit.ToastSuccess, Text: "schedule 6 created"})
 	now = now.Add(3 * time.Second)
 	h.Send(kit.ToastMsg{Level: kit.ToastSuccess, Text: "schedule 6 deleted"})
