@@ -71,13 +71,19 @@ type Table struct {
 	Keys   TableKeys
 	// Empty is shown when there are no rows at all.
 	Empty string
-	// TypeFilters: a typed character that is none of the table's keys
-	// starts the filter (a choice to make: a picker, a wizard's list of
-	// services), so a name typed without "/" first is not lost. Only for
+	// TypeFilters: a typed character that is none of the table's keys,
+	// or a paste, starts the filter (a choice to make: a picker, a
+	// wizard's list of services), so a name typed or pasted without "/"
+	// first is not lost. Only for
 	// a table whose owner takes every key (a dialog, a CapturesKeys step):
 	// elsewhere the global keys would take a name's first letter. The
 	// owner matches its own keys before it hands the table the key.
 	TypeFilters bool
+	// Choosable, when set, says which rows may be chosen (a wizard's list
+	// marks the others): when the filter changes, a cursor on a row it
+	// refuses moves to the first shown row it allows (StartOn), so the
+	// name typed lands on a row that enter takes.
+	Choosable func(id string) bool
 
 	cols    []Column
 	rows    []Row
@@ -209,7 +215,16 @@ func (t *Table) Cursor() int { return t.cursor }
 func (t *Table) SetFilter(f string) {
 	t.filter = f
 	t.input.SetValue(f)
+	t.refiltered()
+}
+
+// refiltered recomputes the shown rows after the filter changed and, in a
+// table with Choosable, puts the cursor on a row that may be chosen.
+func (t *Table) refiltered() {
 	t.refilter()
+	if t.Choosable != nil {
+		t.StartOn(t.Choosable)
+	}
 }
 
 // typeToFilter starts the filter with a typed character (a table that
@@ -224,8 +239,23 @@ func (t *Table) typeToFilter(kp tea.KeyPressMsg) (used bool, cmd tea.Cmd) {
 	t.input.SetValue(t.filter + kp.Text)
 	t.input.CursorEnd()
 	t.filter = t.input.Value()
-	t.refilter()
+	t.refiltered()
 	return true, t.input.Focus()
+}
+
+// pasteToFilter starts the filter with pasted text (a table that
+// TypeFilters, its filter not being typed): as typeToFilter does with a
+// typed character, the text is added to the filter kept, and the rows
+// are filtered at once. Pasted white space alone is not taken.
+func (t *Table) pasteToFilter(p tea.PasteMsg) (used bool, cmd tea.Cmd) {
+	if strings.TrimSpace(p.Content) == "" {
+		return false, nil
+	}
+	t.filtering = true
+	t.input.SetValue(t.filter)
+	t.input.CursorEnd()
+	focus := t.input.Focus() // the input takes text only while focused
+	return true, tea.Batch(focus, t.typed(p))
 }
 
 // FilterFirst gives the filter the first say over a key in a table that
@@ -257,7 +287,7 @@ func (t *Table) typed(msg tea.Msg) tea.Cmd {
 	t.input, cmd = t.input.Update(msg)
 	if v := t.input.Value(); v != t.filter {
 		t.filter = v
-		t.refilter()
+		t.refiltered()
 	}
 	return cmd
 }
@@ -267,6 +297,10 @@ func (t *Table) typed(msg tea.Msg) tea.Cmd {
 func (t *Table) Update(msg tea.Msg) (bool, tea.Cmd) {
 	kp, ok := msg.(tea.KeyPressMsg)
 	if !ok {
+		if p, paste := msg.(tea.PasteMsg); paste && t.TypeFilters && !t.filtering {
+			// a name pasted where one is typed: the filter starts with it
+			return t.pasteToFilter(p)
+		}
 		if t.filtering {
 			// the cursor's blink, or a paste: a pasted name filters at once
 			return false, t.typed(msg)

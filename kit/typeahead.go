@@ -2,6 +2,7 @@ package kit
 
 import (
 	"time"
+	"unicode"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -16,6 +17,13 @@ import (
 // the end of the name above it. While a move is under way the keys wait,
 // and go to the form once the focus has moved (or after moveWait, when
 // the key did not move it after all).
+//
+// A paste reaches the form as the key press of its text (pastedKey): huh
+// gives a tea.PasteMsg to the focused field's text input but does not do
+// what it does on a key (clear the field's error, filter a select's
+// options by what its filter holds), so a pasted name left a select
+// unfiltered and an old error shown until the next key. As a key, a
+// paste made during a move waits for the field it was made for too.
 //
 // The zero value is ready; a form's host keeps one next to the form and
 // passes every message through Update.
@@ -41,6 +49,12 @@ var moveKeys = key.NewBinding(key.WithKeys("enter", "tab", "shift+tab"))
 // Update passes msg to form, holding keys while the focus moves; it
 // returns the form (huh may return a new one) and what to run.
 func (t *TypeAhead) Update(form *huh.Form, msg tea.Msg) (*huh.Form, tea.Cmd) {
+	if p, ok := msg.(tea.PasteMsg); ok {
+		if p.Content == "" {
+			return form, nil
+		}
+		msg = pastedKey(p)
+	}
 	kp, isKey := msg.(tea.KeyPressMsg)
 	if done, ok := msg.(typeAheadDone); ok {
 		if done.t != t || done.seq != t.seq || !t.moving {
@@ -88,4 +102,18 @@ func (t *TypeAhead) release(form *huh.Form, cmd tea.Cmd) (*huh.Form, tea.Cmd) {
 		cmds = append(cmds, c)
 	}
 	return form, tea.Batch(cmds...)
+}
+
+// pastedKey is pasted text as the key press huh gets when it is typed:
+// the bubbles text input inserts all of a key press's text (tabs and line
+// breaks made spaces, as in a paste). Text of more than one character is
+// a key of its own (tea.KeyExtended, as a terminal sends a grapheme of
+// several runes), which no binding matches; one printable character is
+// that character's key.
+func pastedKey(p tea.PasteMsg) tea.KeyPressMsg {
+	kp := tea.KeyPressMsg{Code: tea.KeyExtended, Text: p.Content}
+	if r := []rune(p.Content); len(r) == 1 && unicode.IsPrint(r[0]) {
+		kp.Code = r[0]
+	}
+	return kp
 }
