@@ -205,6 +205,7 @@ func New(c *kit.Common, o Options) *Wizard {
 	})
 	r.backupTable.Empty = "loading backups" + c.Theme.Glyphs.Ellipsis
 	r.targets.TypeFilters, r.sources.TypeFilters, r.backupTable.TypeFilters = true, true, true
+	r.targets.Choosable = r.choosableTarget
 	r.idInput = kit.NewInput("> ", "")
 	r.idInput.SetValue(o.BackupID)
 	r.bucket = newBucketStep(c, o.Bucket)
@@ -321,10 +322,7 @@ func (r *Wizard) SetServices(svcs []api.Service) {
 		r.targets.Select(r.targetID)
 	}
 	if first && r.targetID == "" {
-		r.targets.StartOn(func(id string) bool {
-			v := r.service(id)
-			return api.RestoreTargetProblem(v) == "" && r.targetNote(&v) == ""
-		})
+		r.targets.StartOn(r.choosableTarget)
 	}
 	if r.confirm != nil {
 		if t, ok := r.byID[r.confirm.Target.ID]; ok {
@@ -332,6 +330,27 @@ func (r *Wizard) SetServices(svcs []api.Service) {
 		}
 	}
 	r.rebuildBackups()
+}
+
+// choosableTarget reports that the service with the ID can be the
+// target: ready or stopped, and on the chosen backup's cloud provider.
+func (r *Wizard) choosableTarget(id string) bool {
+	v := r.service(id)
+	return api.RestoreTargetProblem(v) == "" && r.targetNote(&v) == ""
+}
+
+// list is the table of a step that chooses from one (the target, the
+// backup, or the source service while it is chosen): nil elsewhere.
+func (r *Wizard) list() *kit.Table {
+	switch {
+	case r.step == stageTarget:
+		return r.targets
+	case r.step == stageBackup && r.pickingSource:
+		return r.sources
+	case r.step == stageBackup:
+		return r.backupTable
+	}
+	return nil
 }
 
 // targetNote is, with the managed backup chosen already (R on the
@@ -612,6 +631,12 @@ func (r *Wizard) Update(msg tea.Msg) tea.Cmd {
 		return r.onKey(msg)
 	case tea.PasteMsg:
 		switch r.step {
+		case stageTarget, stageBackup:
+			// a name pasted into the list: its filter takes it
+			t := r.list()
+			defer r.clearErrOff(t, t.SelectedID())
+			_, cmd := t.Update(msg)
+			return cmd
 		case stageBackupID:
 			var cmd tea.Cmd
 			r.idInput, cmd = r.idInput.Update(msg)
