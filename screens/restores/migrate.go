@@ -115,6 +115,7 @@ func newMigration(c *kit.Common, svcs []api.Service, req *restoreform.MigrateReq
 	m.table = kit.NewTable(c, migColumns())
 	m.table.Empty = "loading services" + c.Theme.Glyphs.Ellipsis
 	m.table.TypeFilters = true
+	m.table.Choosable = m.usable // a name typed lands on a service this step takes
 	m.dest = kit.NewInput("> ", "")
 	m.setServices(svcs)
 	if req != nil {
@@ -382,6 +383,11 @@ func (m *migration) update(msg tea.Msg) tea.Cmd {
 	case tea.KeyPressMsg:
 		return m.onKey(msg)
 	case tea.PasteMsg:
+		if m.step == migSource || m.step == migTarget {
+			// a name pasted into the list: its filter takes it
+			_, cmd := m.table.Update(msg)
+			return cmd
+		}
 		if m.step == migCopy && m.editing {
 			var cmd tea.Cmd
 			m.dest, cmd = m.dest.Update(msg)
