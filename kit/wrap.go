@@ -82,3 +82,23 @@ func TitleLines(title string, w int) []string {
 	tl := strings.Split(Wrap(title, max(10, w)), "\n")
 	return []string{tl[0], strings.Join(tl[1:], " ")}
 }
+
+// Said wraps a line said of a form, a step or a review to w cells (Wrap),
+// indented one; a message that starts "! " (a warning, a refusal) goes on
+// under its words, not under the "!", so a wrapped refusal still reads as
+// one message.
+func Said(text string, w int) string {
+	hang := " "
+	if strings.HasPrefix(text, "! ") {
+		hang = "   "
+	}
+	lines := strings.Split(Wrap(text, max(10, w-len(hang))), "\n")
+	for i := range lines {
+		if i == 0 {
+			lines[i] = " " + lines[i]
+		} else {
+			lines[i] = hang + lines[i]
+		}
+	}
+	return strings.Join(lines, "\n")
+}

@@ -51,3 +51,24 @@ func TestWrapMovesAPathWhole(t *testing.T) {
 		t.Errorf("a path longer than a line breaks at its slashes, its names whole:\n%s", long)
 	}
 }
+
+// A refusal wrapped on a review goes on under its words, not at the
+// margin, and keeps its end (the trace ID) whole.
+func TestSaidHangsUnderTheWords(t *testing.T) {
+	got := Said("! the API refused it: 409 Conflict: service dbt1 is stopped (trace 4bf92f3577b34da6)", 40)
+	lines := strings.Split(got, "\n")
+	if len(lines) < 2 || !strings.HasPrefix(lines[0], " ! the API") {
+		t.Fatalf("first line: %q", got)
+	}
+	for _, l := range lines[1:] {
+		if !strings.HasPrefix(l, "   ") || strings.HasPrefix(l, "    ") || len(l) > 40 {
+			t.Errorf("a continuation line not under the words, or wider than 40: %q", l)
+		}
+	}
+	if !strings.Contains(got, "4bf92f3577b34da6") {
+		t.Errorf("the trace ID is not whole:\n%s", got)
+	}
+	if plain := Said("Repeats: daily at 02:00 UTC", 40); plain != " Repeats: daily at 02:00 UTC" {
+		t.Errorf("a short line: %q", plain)
+	}
+}

@@ -253,16 +253,16 @@ func (b *Form) reviewLayout() kit.Review {
 		}
 	}
 	if wn := b.serviceWarning(); wn != "" {
-		tail = append(tail, th.Warn.Render(kit.Wrap(" ! "+wn, w)))
+		tail = append(tail, th.Warn.Render(kit.Said("! "+wn, w)))
 	}
 	if b.reviewErr != "" {
 		for _, l := range strings.Split(b.reviewErr, "\n") {
-			tail = append(tail, th.Error.Render(kit.Wrap(" ! "+l, w)))
+			tail = append(tail, th.Error.Render(kit.Said("! "+l, w)))
 		}
 		tail = append(tail, th.Muted.Render(" "+b.editHint(b.reviewErr)))
 	}
 	if b.submitErr != "" {
-		tail = append(tail, th.Error.Render(kit.Wrap(" ! the API refused it: "+b.submitErr, w)))
+		tail = append(tail, th.Error.Render(kit.Said("! the API refused it: "+b.submitErr, w)))
 		tail = append(tail, th.Muted.Render(" everything you typed is kept: "+b.editHint(b.submitErr)+", enter to try again"))
 	}
 	if len(tail) > 0 {

@@ -141,18 +141,10 @@ func (s *Screen) reviewLayout() kit.Review {
 		request = append(request, "   "+th.Code.Render(l))
 	}
 	var notes []string
-	// say adds text wrapped between words, a "! " message's next lines
-	// under its words
+	// say adds text wrapped between words (kit.Said)
 	say := func(st lipgloss.Style, text string) {
-		hang := ""
-		if strings.HasPrefix(text, "! ") {
-			hang = "  "
-		}
-		for i, l := range strings.Split(kit.Wrap(text, max(10, w-1-len(hang))), "\n") {
-			if i > 0 {
-				l = hang + l
-			}
-			notes = append(notes, st.Render(" "+l))
+		for _, l := range strings.Split(kit.Said(text, w), "\n") {
+			notes = append(notes, st.Render(l))
 		}
 	}
 	if wide := wideNetworks(req.AllowList); wide != "" && err == nil {
