@@ -93,12 +93,10 @@ func TestTableFilterLandsOnAChoosableRow(t *testing.T) {
 	}
 }
 
-// sendAll passes msg through ta to form and answers its commands as the
-// program would: the form's own messages go back to it (a blink or the
-// like, not answered at once, is left).
-func sendAll(ta *TypeAhead, form *huh.Form, msg tea.Msg) *huh.Form {
-	var cmd tea.Cmd
-	form, cmd = ta.Update(form, msg)
+// answers runs cmd as the program would, batches flattened: the
+// messages that come at once (a blink or the like, later, is left).
+func answers(cmd tea.Cmd) []tea.Msg {
+	var out []tea.Msg
 	pending := []tea.Cmd{cmd}
 	for n := 0; len(pending) > 0 && n < 50; n++ {
 		c := pending[0]
@@ -110,16 +108,24 @@ func sendAll(ta *TypeAhead, form *huh.Form, msg tea.Msg) *huh.Form {
 		go func() { ch <- c() }()
 		select {
 		case m := <-ch:
-			switch m := m.(type) {
-			case tea.BatchMsg:
-				pending = append(pending, m...)
-			case nil:
-			default:
-				form, cmd = ta.Update(form, m)
-				pending = append(pending, cmd)
+			if b, ok := m.(tea.BatchMsg); ok {
+				pending = append(pending, b...)
+			} else if m != nil {
+				out = append(out, m)
 			}
 		case <-time.After(100 * time.Millisecond):
 		}
+	}
+	return out
+}
+
+// sendAll passes msg through ta to form and the form's answers back to
+// it, as the program would.
+func sendAll(ta *TypeAhead, form *huh.Form, msg tea.Msg) *huh.Form {
+	var cmd tea.Cmd
+	form, cmd = ta.Update(form, msg)
+	for _, m := range answers(cmd) {
+		form = sendAll(ta, form, m)
 	}
 	return form
 }
@@ -174,5 +180,30 @@ func TestFormTakesAPasteAsTyped(t *testing.T) {
 	form = sendAll(&ta, form, enter)
 	if topo != "galera" {
 		t.Fatalf("enter after the paste chose %q, want galera", topo)
+	}
+}
+
+// TestTypeAheadKeepsAPasteForTheNextField: a paste that comes in the
+// burst of the enter that leaves a field (before the form's move comes
+// back) goes to the field the focus moves to, as keys typed there do,
+// not to the end of the one left.
+func TestTypeAheadKeepsAPasteForTheNextField(t *testing.T) {
+	var name, secret string
+	form := NewForm(common(), huh.NewGroup(
+		huh.NewInput().Title("Name").Value(&name),
+		huh.NewInput().Title("Secret").EchoMode(huh.EchoModePassword).Value(&secret),
+	))
+	var ta TypeAhead
+	form.Init()
+	form = sendAll(&ta, form, tea.PasteMsg{Content: "name"})
+	enter, _ := KeyPress("enter")
+	var cmd tea.Cmd
+	form, cmd = ta.Update(form, enter) // the move's answer is not back yet
+	form, _ = ta.Update(form, tea.PasteMsg{Content: "s3c"})
+	for _, m := range answers(cmd) { // the move comes back
+		form = sendAll(&ta, form, m)
+	}
+	if name != "name" || form.GetFocusedField().GetValue() != "s3c" {
+		t.Fatalf("the name holds %q, the secret %q: the paste after enter went to the name", name, form.GetFocusedField().GetValue())
 	}
 }
