@@ -239,7 +239,23 @@ func (b *Form) reviewLayout() kit.Review {
 	if svcName == "" {
 		svcName = b.svc.ID
 	}
+	// the answer to the last submit first: on a short terminal what is
+	// said scrolls with the request, and the refusal (its trace ID) is
+	// what the user looks for
 	var tail []string
+	if b.reviewErr != "" {
+		for _, l := range strings.Split(b.reviewErr, "\n") {
+			tail = append(tail, th.Error.Render(kit.Said("! "+l, w)))
+		}
+		tail = append(tail, th.Muted.Render(" "+b.editHint(b.reviewErr)))
+	}
+	if b.submitErr != "" {
+		tail = append(tail, th.Error.Render(kit.Said("! the API refused it: "+b.submitErr, w)))
+		tail = append(tail, th.Muted.Render(" everything you typed is kept: "+b.editHint(b.submitErr)+", enter to try again"))
+	}
+	if wn := b.serviceWarning(); wn != "" {
+		tail = append(tail, th.Warn.Render(kit.Said("! "+wn, w)))
+	}
 	if req.Schedule == "once" {
 		tail = append(tail, " "+strings.ReplaceAll(kit.Wrap("Starts now: "+What(req, svcName)+". It appears in the list at once and is followed until it completes.", max(10, w-2)), "\n", "\n "))
 	} else if req.Schedule != "" {
@@ -251,19 +267,6 @@ func (b *Form) reviewLayout() kit.Review {
 		for _, l := range runs {
 			tail = append(tail, th.Muted.Render("   next "+l))
 		}
-	}
-	if wn := b.serviceWarning(); wn != "" {
-		tail = append(tail, th.Warn.Render(kit.Said("! "+wn, w)))
-	}
-	if b.reviewErr != "" {
-		for _, l := range strings.Split(b.reviewErr, "\n") {
-			tail = append(tail, th.Error.Render(kit.Said("! "+l, w)))
-		}
-		tail = append(tail, th.Muted.Render(" "+b.editHint(b.reviewErr)))
-	}
-	if b.submitErr != "" {
-		tail = append(tail, th.Error.Render(kit.Said("! the API refused it: "+b.submitErr, w)))
-		tail = append(tail, th.Muted.Render(" everything you typed is kept: "+b.editHint(b.submitErr)+", enter to try again"))
 	}
 	if len(tail) > 0 {
 		tail = strings.Split(strings.Join(tail, "\n"), "\n")
