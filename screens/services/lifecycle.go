@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -412,7 +413,7 @@ func (s *Screen) Open(arg string) tea.Cmd {
 	case "stop", "start", "scale", "delete":
 		verb = f[0]
 		if len(f) < 2 {
-			return kit.Toast(kit.ToastError, ":"+verb+" needs a service name or ID")
+			return kit.Toast(kit.ToastWarn, ":"+verb+" needs a service name or ID")
 		}
 		name = strings.Join(f[1:], " ")
 	}
@@ -425,6 +426,35 @@ func (s *Screen) Open(arg string) tea.Cmd {
 
 type openRequest struct{ verb, name string }
 
+// notFound says that no service has the name or ID a command typed (a
+// warning, gone in its time like any other: a typing slip, not a failure
+// to keep), and, when the text is part of names, which to type: a command
+// acts on a whole name or ID only, never on a part. Short, for the
+// message line of an 80-column terminal.
+func notFound(verb, name string, svcs []api.Service) string {
+	cmd := ":" + ID
+	if verb != "" {
+		cmd = ":" + verb
+	}
+	var holding []string
+	for _, v := range svcs {
+		if v.Name != "" && strings.Contains(strings.ToLower(v.Name), strings.ToLower(name)) {
+			holding = append(holding, v.Name)
+		}
+	}
+	slices.Sort(holding)
+	switch n := len(holding); {
+	case n == 1:
+		return fmt.Sprintf("no service is named %q: type the whole name, %s %s", name, cmd, holding[0])
+	case n > 1:
+		if n > 3 {
+			holding = append(holding[:3], "…")
+		}
+		return fmt.Sprintf("no service is named %q: type one whole (%s)", name, strings.Join(holding, ", "))
+	}
+	return fmt.Sprintf("no service has the name or ID %q", name)
+}
+
 func (s *Screen) openNow(verb, name string) tea.Cmd {
 	var v api.Service
 	found := false
@@ -435,7 +465,7 @@ func (s *Screen) openNow(verb, name string) tea.Cmd {
 		}
 	}
 	if !found {
-		return kit.Toast(kit.ToastError, "no service named "+name)
+		return kit.Toast(kit.ToastWarn, notFound(verb, name, s.services))
 	}
 	s.mode = modeList
 	s.Table.SetFilter("")
