@@ -57,6 +57,10 @@ type ListView struct {
 	// stop): on a read-only profile KeyMap leaves them out of the footer
 	// and "?" marks them refused (ReadOnlyHelp).
 	Changes []key.Binding
+	// OnRow are the screen's keys that act on the selected row (copy its
+	// key, delete it): with no row selected (an empty list, a filter
+	// that matches nothing) they leave the footer, with enter.
+	OnRow []key.Binding
 
 	// sort is the order the user chooses (SetSort); onSort re-sorts.
 	sort   *listSort
@@ -425,6 +429,12 @@ func (l *ListView) KeyMap(short []key.Binding, screen ...key.Binding) Keys {
 		return filterKeys(l.Table.Keys)
 	}
 	k := l.Keys
+	if l.Table.SelectedID() == "" && len(short) > 0 {
+		noRow := append([]key.Binding{k.Detail}, l.OnRow...)
+		short = slices.DeleteFunc(slices.Clone(short), func(b key.Binding) bool {
+			return slices.ContainsFunc(noRow, func(r key.Binding) bool { return r.Help() == b.Help() })
+		})
+	}
 	if l.sort != nil {
 		screen = append(slices.Clip(screen), k.Sort, k.Reverse)
 	}

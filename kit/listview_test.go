@@ -2,6 +2,7 @@ package kit
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"charm.land/bubbles/v2/key"
@@ -125,5 +126,33 @@ func TestInviteOnlyWhereTheKeyWorks(t *testing.T) {
 	c.ReadOnly = true
 	if got := Invite(c, "no services yet", "press n to create one"); got != "no services yet (read-only profile)" {
 		t.Fatalf("read-only: %q", got)
+	}
+}
+
+// With no row selected (an empty list, a filter matching nothing) the
+// footer drops enter and the keys that act on a row; "?" keeps them.
+func TestFooterDropsRowKeysWithoutARow(t *testing.T) {
+	l := NewListView(common(), "Things", "things", cols())
+	l.SetSize(80, 24)
+	create, copyKey := Bind("n", "new thing"), Bind("y", "copy key")
+	l.OnRow = []key.Binding{copyKey}
+	footer := func() (short, full string) {
+		k := l.KeyMap([]key.Binding{l.Keys.Detail, create, copyKey}, create, copyKey)
+		for _, b := range k.ShortHelp() {
+			short += b.Help().Key + " " + b.Help().Desc + "  "
+		}
+		for _, col := range k.FullHelp() {
+			for _, b := range col {
+				full += b.Help().Key + " " + b.Help().Desc + "  "
+			}
+		}
+		return short, full
+	}
+	if short, full := footer(); strings.Contains(short, "enter") || strings.Contains(short, "y copy key") || !strings.Contains(short, "n new thing") || !strings.Contains(full, "y copy key") {
+		t.Fatalf("empty list: footer %q, help %q", short, full)
+	}
+	l.SetRows([]Row{{ID: "a", Cells: []string{"apple"}}})
+	if short, _ := footer(); !strings.Contains(short, "enter details") || !strings.Contains(short, "y copy key") {
+		t.Fatalf("a row selected: footer %q", short)
 	}
 }

@@ -98,6 +98,7 @@ func New(c *kit.Common) *Screen {
 	s.ListView = kit.NewListView(c, "", "backups", tableColumns(true))
 	s.DetailOf = s.detailOf
 	s.Changes = []key.Binding{s.keys.New, s.keys.Restore}
+	s.OnRow = []key.Binding{s.keys.Restore, s.keys.CopyKey, s.keys.CopyGTID}
 	s.PaneOf = s.pane
 	s.SetSort(int(sortStarted), s.rebuild, kit.Desc("started"), kit.Asc("type"), kit.Asc("status"), kit.Desc("size"))
 	s.Table.SetSortIndicator(s.col(colStarted), true)

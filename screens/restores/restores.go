@@ -115,6 +115,7 @@ func New(c *kit.Common) *Screen {
 	s.Keys.Back.SetHelp("esc", "back / clear filter")
 	s.DetailOf = s.detailOf
 	s.Changes = []key.Binding{s.keys.New, s.keys.Delete, s.keys.Migrate}
+	s.OnRow = []key.Binding{s.keys.Delete}
 	s.PaneOf = s.pane
 	return s
 }

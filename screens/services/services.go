@@ -125,6 +125,8 @@ func New(c *kit.Common) *Screen {
 	s.Table.SetSortIndicator(colName, false)
 	s.DetailOf = s.detailOf
 	s.Changes = []key.Binding{s.keys.Create, s.keys.StopStart, s.keys.Delete, s.keys.Scale}
+	k := s.keys
+	s.OnRow = []key.Binding{k.StopStart, k.Scale, k.Delete, k.Creds, k.Allow, k.Shell, k.Backups, k.Restores}
 	return s
 }
 

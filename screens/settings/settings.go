@@ -109,6 +109,7 @@ func New(c *kit.Common) *Screen {
 	s.Keys.ScrollDown = kit.Bind("ctrl+d", "scroll details down")
 	s.Keys.ScrollUp = kit.Bind("ctrl+u", "scroll details up")
 	s.DetailOf = s.detailOf
+	s.OnRow = []key.Binding{s.keys.Remove}
 	// the same keys scroll the text above the list when it is cut
 	s.Scroll = s.scroll
 	return s
