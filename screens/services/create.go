@@ -72,7 +72,7 @@ func (d *draft) request() (api.CreateServiceRequest, error) {
 		Storage: d.Storage, Name: strings.TrimSpace(d.Name), Version: d.Version,
 		SSLEnabled: d.SSL,
 	}
-	n, err := parseNodes(d.Nodes)
+	n, err := parseNodesFor(d.Nodes, d.Topology)
 	if err != nil {
 		return req, err
 	}
@@ -91,6 +91,48 @@ func parseNodes(s string) (int, error) {
 		return 0, errors.New("nodes: must be a whole number, at least 1")
 	}
 	return n, nil
+}
+
+// nodeRange is how many nodes a topology has, by the API's rule: one for
+// a single-node topology (api.SingleNode), 2 to 5 for es-replica; known
+// is false for any other, which the API alone judges (at least 1 here).
+func nodeRange(topology string) (lo, hi int, known bool) {
+	switch {
+	case topology == "":
+		return 1, 0, false
+	case api.SingleNode(topology):
+		return 1, 1, true
+	case strings.EqualFold(topology, "es-replica"):
+		return 2, 5, true
+	}
+	return 1, 0, false
+}
+
+// parseNodesFor is parseNodes and the topology's node range, in the
+// API's words: "nodes: es-replica has 2 to 5 nodes".
+func parseNodesFor(s, topology string) (int, error) {
+	n, err := parseNodes(s)
+	if err != nil {
+		return 0, err
+	}
+	lo, hi, known := nodeRange(topology)
+	switch {
+	case !known || (n >= lo && n <= hi):
+		return n, nil
+	case lo == hi:
+		return 0, fmt.Errorf("nodes: %s has exactly %s", topology, kit.Count(lo, "node", "nodes"))
+	}
+	return 0, fmt.Errorf("nodes: %s has %d to %d nodes", topology, lo, hi)
+}
+
+// fitNodes is the nodes after a change of topology: what was typed when
+// it fits the new topology, else the topology's least.
+func fitNodes(typed, topology string) string {
+	if _, err := parseNodesFor(typed, topology); err == nil {
+		return typed
+	}
+	lo, _, _ := nodeRange(topology)
+	return strconv.Itoa(lo)
 }
 
 // parseAllowList reads "203.0.113.7, 198.51.100.0/24" (commas or spaces),
@@ -123,6 +165,11 @@ type createForm struct {
 	opts   *optionSource
 	fields map[string]huh.Field // by the names namedField gives
 	groups [][]huh.Field        // as in the form
+	// nodes is the nodes field, given the topology's least when a new
+	// topology (topology: the one it was last fitted to) leaves what it
+	// holds out of range
+	nodes    *huh.Input
+	topology string
 	// hintWidth is what the hints under the fields are wrapped to (the
 	// field's width inside its bar), between words only: huh's own wrap
 	// breaks at every "." and so inside an address
@@ -429,7 +476,8 @@ func newCreateForm(c *kit.Common, keys keyMap, d *draft, taken []string) *create
 		DescriptionFunc(func() string { return f.hint(nameHint(v.name.Get(), taken)) }, []any{v.name.Bind(), f.hintWidth.Bind()}).
 		Validate(api.ValidateServiceName)
 	nodes := huh.NewInput().Title("Nodes").Accessor(v.nodes).CharLimit(3).
-		Validate(func(s string) error { _, err := parseNodes(s); return err })
+		Validate(func(s string) error { _, err := parseNodesFor(s, v.topology.Get()); return err })
+	f.nodes, f.topology = nodes, v.topology.Get()
 	ssl := huh.NewConfirm().Title("SSL").Affirmative("on").Negative("off").Accessor(v.ssl)
 	allow := huh.NewInput().Title("Allow list").Accessor(v.allow).
 		Placeholder("203.0.113.7, 198.51.100.0/24").
@@ -523,7 +571,21 @@ func (f *createForm) filtering() bool {
 func (f *createForm) Update(msg tea.Msg) tea.Cmd {
 	var cmd tea.Cmd
 	f.form, cmd = f.ahead.Update(f.form, msg)
+	f.fitNodes()
 	return cmd
+}
+
+// fitNodes follows a change of topology: the nodes become its least
+// unless what they hold fits it.
+func (f *createForm) fitNodes() {
+	v := f.values
+	if t := v.topology.Get(); t != f.topology {
+		f.topology = t
+		if n := fitNodes(v.nodes.Get(), t); n != v.nodes.Get() {
+			v.nodes.Set(n)
+			f.nodes.Accessor(v.nodes) // the field shows it
+		}
+	}
 }
 
 // CapturesKeys implements kit.Pane: the form takes every key.

@@ -254,3 +254,61 @@ func TestCreateHeadIsWhole(t *testing.T) {
 		t.Fatalf("the footer lacks the form's keys: %s", f)
 	}
 }
+
+// TestCreateNodesFollowTheTopology: choosing es-replica makes the nodes
+// its least (2), as the API's rule has it; a number out of its range is
+// refused at the field in the rule's words, before the review; back on a
+// single-node topology the nodes are 1 again.
+func TestCreateNodesFollowTheTopology(t *testing.T) {
+	_, _, client := tuitest.Sandbox(t, true)
+	c := tuitest.Common()
+	c.Client = client
+	s := New(c)
+	s.SetSize(60, 12)
+	hs := (&tuitest.Harness{T: t, Model: screenApp{s}, Render: s.View, Quiet: 50 * time.Millisecond}).Start(60, 12)
+	hs.Key("n")
+	hs.Until("the providers", func() bool { return strings.Contains(hs.Screen(), "(us-east-1)") })
+	hs.Keys("enter", "enter")
+	hs.Until("the service types", func() bool { return strings.Contains(hs.Screen(), "(transactional)") })
+	hs.Key("enter")
+	hs.Until("the topologies", func() bool { return s.form.focused() == "topology" && strings.Contains(hs.Screen(), "(es-replica)") })
+	hs.Key("down")
+	hs.Until("es-replica chosen", func() bool { return s.form.values.topology.Get() == "es-replica" })
+	if n := s.form.values.nodes.Get(); n != "2" {
+		t.Fatalf("es-replica chosen: nodes %q, want its least, 2", n)
+	}
+	hs.Key("up")
+	hs.Until("es-single chosen", func() bool { return s.form.values.topology.Get() == "es-single" })
+	if n := s.form.values.nodes.Get(); n != "1" {
+		t.Fatalf("es-single chosen again: nodes %q, want 1", n)
+	}
+	hs.Key("down")
+	hs.Until("es-replica chosen", func() bool { return s.form.values.nodes.Get() == "2" })
+	for _, next := range []string{"> Sky-2x8", "> 100 GB", "5/5: name and access"} {
+		hs.Keys("enter", "enter")
+		hs.Until(next, func() bool { return strings.Contains(hs.Screen(), next) })
+	}
+	hs.TypeText("orders-db2")
+	hs.Key("enter")
+	hs.Until("the nodes", func() bool { return s.form.focused() == "nodes" })
+	if !strings.Contains(hs.Screen(), "> 2") {
+		t.Fatalf("the nodes field does not show 2:\n%s", hs.Screen())
+	}
+	hs.Keys("backspace")
+	hs.TypeText("7")
+	hs.Key("enter")
+	hs.Until("the refusal", func() bool { return strings.Contains(hs.Screen(), "nodes: es-replica has 2 to 5 nodes") })
+	if f := s.form.focused(); f != "nodes" || s.mode != modeCreate {
+		t.Fatalf("7 nodes of es-replica moved on to %q (mode %v):\n%s", f, s.mode, hs.Screen())
+	}
+	// a number that fits is kept through a change of topology
+	if got := fitNodes("3", "es-replica"); got != "3" {
+		t.Errorf("fitNodes(3, es-replica) = %q, want 3 kept", got)
+	}
+	if _, err := parseNodesFor("1", "es-replica"); err == nil || err.Error() != "nodes: es-replica has 2 to 5 nodes" {
+		t.Errorf("parseNodesFor(1, es-replica) = %v", err)
+	}
+	if _, err := parseNodesFor("2", "es-single"); err == nil || err.Error() != "nodes: es-single has exactly 1 node" {
+		t.Errorf("parseNodesFor(2, es-single) = %v", err)
+	}
+}
