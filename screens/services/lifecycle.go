@@ -10,6 +10,7 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/skytui/skytui/api"
 	"github.com/skytui/skytui/kit"
@@ -105,6 +106,7 @@ const (
 // scaleChoice is one offered value; blocked says why it cannot be chosen.
 type scaleChoice struct {
 	label   string
+	spec    string // what a size gives ("2 vCPU, 8 GB RAM"), a column of its own
 	value   string
 	n       int
 	blocked string
@@ -190,10 +192,7 @@ func (sv *scaleView) load() tea.Cmd {
 				return msg
 			}
 			for _, z := range sizes {
-				c := scaleChoice{label: z.Name, value: z.Name}
-				if d := z.Spec(); d != "" {
-					c.label += "  " + d
-				}
+				c := scaleChoice{label: z.Name, value: z.Name, spec: z.Spec()}
 				if z.Name == v.Size {
 					c.blocked = "current"
 				}
@@ -375,10 +374,18 @@ func (sv *scaleView) View() string {
 		lines = append(lines, "   "+th.Error.Render(trunc("could not read the choices: "+sv.err.Error())))
 	}
 	list := sv.list()
-	rows := max(1, sv.height-6)
-	start := 0
-	if sv.cursor >= rows {
-		start = sv.cursor - rows + 1
+	// the list takes the rest of the area; cut, its last line says what
+	// is below and above
+	room := max(1, sv.height-len(lines))
+	start, rows := 0, len(list)
+	if len(list) > room {
+		rows = max(1, room-1)
+		start = max(0, min(sv.cursor-rows+1, len(list)-rows))
+	}
+	// the names as one column, what they give as the next
+	nameW := 0
+	for _, c := range list {
+		nameW = max(nameW, ansi.StringWidth(c.label))
 	}
 	for i := start; i < len(list) && i < start+rows; i++ {
 		c := list[i]
@@ -386,13 +393,20 @@ func (sv *scaleView) View() string {
 		if i == sv.cursor {
 			prefix = " " + th.Glyphs.Cursor + " "
 		}
-		line := prefix + c.label
+		text := c.label
+		if c.spec != "" {
+			text += strings.Repeat(" ", nameW-ansi.StringWidth(c.label)) + "  " + c.spec
+		}
+		line := prefix + text
 		if c.blocked != "" {
-			line = prefix + th.Muted.Render(c.label+"  ("+c.blocked+")")
+			line = prefix + th.Muted.Render(text+"  ("+c.blocked+")")
 		} else if i == sv.cursor {
-			line = prefix + th.Bold.Render(c.label)
+			line = prefix + th.Bold.Render(text)
 		}
 		lines = append(lines, trunc(line))
+	}
+	if rows < len(list) {
+		lines = append(lines, trunc("   "+th.Muted.Render(kit.MoreLine(sv.common, sv.keys.ScaleDown, sv.keys.ScaleUp, start, len(list)-start-rows))))
 	}
 	return strings.Join(lines, "\n")
 }

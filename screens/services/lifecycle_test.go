@@ -1,9 +1,11 @@
 package services
 
 import (
+	"strings"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/skytui/skytui/api"
 	"github.com/skytui/skytui/kit"
@@ -41,5 +43,45 @@ func TestOpenUnknownServiceWarns(t *testing.T) {
 		if s.mode != modeList || s.pane() != nil {
 			t.Errorf("%s: a part of a name opened something (mode %v)", arg, s.mode)
 		}
+	}
+}
+
+// TestScaleSizesFillTheAreaAsATable: at 60x16 (a 12-line area) the seven
+// sizes show whole, none hidden while rows are free; the sizes' specs
+// start in one column whatever the name's length; a list longer than the
+// area says what is below.
+func TestScaleSizesFillTheAreaAsATable(t *testing.T) {
+	s := newScreen(60, 12)
+	v := svc(1, "ready")
+	v.Topology, v.Size = "es-replica", "sky-4x16"
+	sv := newScaleView(s.common, s.keys, v)
+	sv.SetSize(60, 12)
+	sv.step, sv.kind = scalePickValue, scaleSize
+	var choices []scaleChoice
+	for _, z := range []api.Size{{Name: "sky-2x8", CPU: "2", RAM: "8"}, {Name: "sky-4x16", CPU: "4", RAM: "16"},
+		{Name: "sky-4x32", CPU: "4", RAM: "32"}, {Name: "sky-8x32", CPU: "8", RAM: "32"}, {Name: "sky-8x64", CPU: "8", RAM: "64"},
+		{Name: "sky-16x64", CPU: "16", RAM: "64"}, {Name: "sky-32x128", CPU: "32", RAM: "128"}} {
+		choices = append(choices, scaleChoice{label: z.Name, value: z.Name, spec: z.Spec()})
+	}
+	sv.onChoices(scaleChoicesMsg{serviceID: v.ID, kind: scaleSize, choices: choices})
+	out := ansi.Strip(sv.View())
+	if !strings.Contains(out, "sky-32x128") {
+		t.Fatalf("the last size is hidden with room to spare:\n%s", out)
+	}
+	col := -1
+	for _, l := range strings.Split(out, "\n") {
+		if i := strings.Index(l, "vCPU"); i >= 0 {
+			at := strings.LastIndex(l[:i-1], " ") // the spec's start
+			if col >= 0 && at+strings.Index(l[at:], strings.TrimSpace(l[at:i])) != col {
+				t.Fatalf("the specs do not start in one column:\n%s", out)
+			}
+			col = at + strings.Index(l[at:], strings.TrimSpace(l[at:i]))
+		}
+	}
+	sv.SetSize(60, 6)
+	sv.cursor = 0
+	out = ansi.Strip(sv.View())
+	if n := len(strings.Split(out, "\n")); n > 6 || !strings.Contains(out, "more lines") {
+		t.Fatalf("a list cut to 6 lines (%d) does not say what is below:\n%s", n, out)
 	}
 }
