@@ -47,6 +47,9 @@ type allowView struct {
 	checking bool
 	checked  string // the last check's answer, in words
 	checkBad bool   // the address is not allowed, or the check failed
+	// addText and checkText are what was typed to add and to check, kept
+	// through esc while the one input serves the other
+	addText, checkText string
 	// hintLines and checkedLines are the hint under the input (while an
 	// address is typed) and the check's answer in lines of the width,
 	// wrapped between words, an address whole (layout)
@@ -236,6 +239,7 @@ func (a *allowView) checkKey(msg tea.KeyPressMsg) tea.Cmd {
 	switch {
 	case key.Matches(msg, a.keys.AddCancel):
 		a.checking = false
+		a.checkText = a.input.Value() // kept for the next i
 		a.input.Blur()
 		return nil
 	case key.Matches(msg, a.keys.AddConfirm):
@@ -247,6 +251,7 @@ func (a *allowView) checkKey(msg tea.KeyPressMsg) tea.Cmd {
 		a.checking = false
 		a.input.Blur()
 		a.input.SetValue("")
+		a.checkText = ""
 		a.checked, a.checkBad = "checking "+v+a.common.Theme.Glyphs.Ellipsis, false
 		client, id := a.common.Client, a.svc.ID
 		ctx := a.common.Ctx()
@@ -304,6 +309,7 @@ func (a *allowView) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		switch {
 		case key.Matches(msg, a.keys.AddCancel):
 			a.adding = false
+			a.addText = a.input.Value() // kept for the next n
 			a.input.Blur()
 			return nil
 		case key.Matches(msg, a.keys.AddConfirm):
@@ -356,7 +362,7 @@ func (a *allowView) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	switch {
 	case key.Matches(msg, a.keys.Check):
 		a.checking = true
-		a.input.SetValue("")
+		a.input.SetValue(a.checkText)
 		a.input.Prompt, a.input.Placeholder = "check> ", "203.0.113.7"
 		a.hint, a.invalid = "the address to check, such as 203.0.113.7", false
 		return a.input.Focus()
@@ -367,6 +373,7 @@ func (a *allowView) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 			return kit.RefuseReadOnly(a.common, "adding to the allow list of "+a.svc.Name)
 		}
 		a.adding = true
+		a.input.SetValue(a.addText)
 		a.input.Prompt, a.input.Placeholder = addPrompt, addPlaceholder
 		a.validate()
 		return a.input.Focus()
@@ -405,6 +412,7 @@ func (a *allowView) onActionDone(msg kit.ActionDoneMsg, tag allowTag) tea.Cmd {
 	if tag.add {
 		a.adding = false
 		a.input.SetValue("")
+		a.addText = ""
 		a.input.Blur()
 		a.layout()
 	}

@@ -154,3 +154,35 @@ func TestAllowListHintsWrapWhole(t *testing.T) {
 		}
 	}
 }
+
+// TestAllowListInputsKeepTheirTextThroughEsc: what was typed to check (i)
+// is there again at the next i after esc, as what was typed to add (n) is
+// at the next n; neither takes the other's.
+func TestAllowListInputsKeepTheirTextThroughEsc(t *testing.T) {
+	a := newAllowView(tuitest.Common(), newKeyMap(), svc(1, "ready"))
+	a.SetSize(80, 20)
+	typeIn := func(keys ...string) {
+		for _, k := range keys {
+			a.onKey(tuitest.KeyMsg(k))
+		}
+	}
+	typeIn("i")
+	for _, m := range tuitest.Typed("203.0.113.9") {
+		a.onKey(m)
+	}
+	typeIn("esc", "n")
+	if v := a.input.Value(); v != "" {
+		t.Fatalf("n after a check's esc: the add input holds %q", v)
+	}
+	for _, m := range tuitest.Typed("198.51.100.0/24") {
+		a.onKey(m)
+	}
+	typeIn("esc", "i")
+	if v := a.input.Value(); v != "203.0.113.9" || !a.checking {
+		t.Fatalf("i after esc: the check input holds %q, want 203.0.113.9", v)
+	}
+	typeIn("esc", "n")
+	if v := a.input.Value(); v != "198.51.100.0/24" || !a.adding {
+		t.Fatalf("n after esc: the add input holds %q, want 198.51.100.0/24", v)
+	}
+}
