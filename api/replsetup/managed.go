@@ -33,32 +33,66 @@ const (
 
 // ValidateManagedPair applies the rules of managed replication: two
 // different services, both ready (not pending), a replica that is not one
-// already, and a primary that is not itself a replica.
+// already, and a primary that is not itself a replica. A refusal is a
+// *PairError (its Note is a chooser's CANNOT BE column).
 func ValidateManagedPair(primary, replica *api.Service) error {
 	if primary == nil || replica == nil {
-		return errors.New("choose a primary and a replica")
+		return &PairError{"", "", "choose a primary and a replica"}
 	}
 	if primary.ID == replica.ID {
-		return fmt.Errorf("%s cannot replicate from itself: choose two different services", SvcName(primary))
+		return &PairError{"", "the primary", fmt.Sprintf("%s cannot replicate from itself: choose two different services", SvcName(primary))}
 	}
 	for _, x := range []struct {
 		role string
 		s    *api.Service
 	}{{"primary", primary}, {"replica", replica}} {
 		if x.s.Pending() {
-			return fmt.Errorf("the %s %s is %s: a service in a pending state cannot take part; wait until it is ready", x.role, SvcName(x.s), x.s.Status)
+			return &PairError{x.role, "pending", fmt.Sprintf("the %s %s is %s: a service in a pending state cannot take part; wait until it is ready", x.role, SvcName(x.s), x.s.Status)}
 		}
 		if !x.s.Ready() {
-			return fmt.Errorf("the %s %s is %s: both services must be ready", x.role, SvcName(x.s), api.OrID(x.s.Status, "unknown"))
+			return &PairError{x.role, "not ready", fmt.Sprintf("the %s %s is %s: both services must be ready", x.role, SvcName(x.s), api.OrID(x.s.Status, "unknown"))}
 		}
 	}
 	if p := api.ManagedReplicaOf(replica); p != "" {
-		return fmt.Errorf("%s already replicates from %s: end that replication first", SvcName(replica), p)
+		return &PairError{"replica", "replicates already", fmt.Sprintf("%s already replicates from %s: end that replication first", SvcName(replica), p)}
 	}
 	if p := api.ManagedReplicaOf(primary); p != "" {
-		return fmt.Errorf("the primary %s is itself a replica of %s: choose a service that is not a replica", SvcName(primary), p)
+		return &PairError{"primary", "is a replica", fmt.Sprintf("the primary %s is itself a replica of %s: choose a service that is not a replica", SvcName(primary), p)}
 	}
 	return nil
+}
+
+// CheckManagedPrimary applies the rules a managed replication's primary
+// meets on its own (ready, not pending, not itself a replica), so a
+// chooser refuses it before any replica is chosen. A refusal is a
+// *PairError.
+func CheckManagedPrimary(v *api.Service) error {
+	switch {
+	case v.Pending():
+		return &PairError{"primary", "pending", fmt.Sprintf("%s is %s: a service in a pending state cannot be the primary; wait until it is ready", SvcName(v), v.Status)}
+	case !v.Ready():
+		return &PairError{"primary", "not ready", fmt.Sprintf("%s is %s: the primary must be ready", SvcName(v), api.OrID(v.Status, "unknown"))}
+	case api.ManagedReplicaOf(v) != "":
+		return &PairError{"primary", "is a replica", fmt.Sprintf("%s is itself a replica of %s: choose a service that is not a replica", SvcName(v), api.ManagedReplicaOf(v))}
+	}
+	return nil
+}
+
+// ManagedNote is why v cannot be chosen in a managed replication's
+// chooser, in a few words (PairError.Note), or "" when it can: as the
+// primary while primary is nil, else as primary's replica.
+func ManagedNote(primary, v *api.Service) string {
+	var err error
+	if primary == nil {
+		err = CheckManagedPrimary(v)
+	} else {
+		err = ValidateManagedPair(primary, v)
+	}
+	var pe *PairError
+	if errors.As(err, &pe) {
+		return pe.Note()
+	}
+	return ""
 }
 
 // CheckManagedPair reads both services and applies ValidateManagedPair.

@@ -1,6 +1,7 @@
 package replsetup
 
 import (
+	"errors"
 	"strings"
 	"testing"
 
@@ -49,5 +50,44 @@ func TestManagedThroughEngine(t *testing.T) {
 	}
 	if o := e.eng.StartManaged(bg, pri.ID, rep.ID, api.ReplicationUni); o.Verdict != Fail || !api.IsConflict(o.Err) {
 		t.Fatalf("sent twice: %+v", o)
+	}
+}
+
+// A managed replication's chooser marks in advance what cannot be
+// chosen, in a few words naming the side at fault: the primary itself,
+// a stopped or pending service, a replica already, a primary that is a
+// replica; the whole reason stays the refusal's.
+func TestManagedNote(t *testing.T) {
+	ready := func(id string) *api.Service { return &api.Service{ID: id, Name: id, Status: "ready"} }
+	pri := ready("p")
+	stopped, pending := ready("s"), ready("n")
+	stopped.Status, pending.Status = "stopped", "pending_create"
+	replica := ready("r")
+	replica.PrimaryHost = "x"
+	for _, c := range []struct {
+		primary, v *api.Service
+		want       string
+	}{
+		{nil, pri, ""},
+		{nil, stopped, "primary: not ready"},
+		{nil, pending, "primary: pending"},
+		{pri, pri, "the primary"},
+		{pri, stopped, "replica: not ready"},
+		{pri, pending, "replica: pending"},
+		{pri, ready("q"), ""},
+	} {
+		if got := ManagedNote(c.primary, c.v); got != c.want {
+			t.Errorf("ManagedNote(%v, %s) = %q, want %q", c.primary != nil, c.v.Status, got, c.want)
+		}
+	}
+	if got := ManagedNote(nil, replica); got != "primary: is a replica" {
+		t.Errorf("a replica as the primary: %q", got)
+	}
+	if got := ManagedNote(pri, replica); got != "replica: replicates already" {
+		t.Errorf("a replica already: %q", got)
+	}
+	var pe *PairError
+	if err := CheckManagedPrimary(stopped); !errors.As(err, &pe) || err.Error() != "s is stopped: the primary must be ready" {
+		t.Errorf("stopped primary: %v", err)
 	}
 }

@@ -1,6 +1,7 @@
 package replication_test
 
 import (
+	"fmt"
 	"os"
 	"regexp"
 	"strings"
@@ -410,4 +411,29 @@ func (d *demo) sqlOf(t *testing.T, v api.Service) *api.SQLClient {
 	}
 	t.Cleanup(func() { db.Close() })
 	return db
+}
+
+// The wizard's list of services cut by the terminal says how many are
+// below and above the rows shown (at 80x24 it showed 4 of 8 and at 60x16
+// 2, saying nothing of the rest).
+func TestWizardChooserSaysCut(t *testing.T) {
+	for _, c := range []struct {
+		w, h         int
+		below, above string
+	}{
+		{80, 24, "down/j: 5 more services", "up/k: 5 services above"},
+		{60, 16, "down/j: 6 more services", "up/k: 6 services above"},
+	} {
+		t.Run(fmt.Sprintf("%dx%d", c.w, c.h), func(t *testing.T) {
+			h := newDemo(t).app(c.w, c.h, nil)
+			h.Keys("4", "n")
+			h.Sees("Choose the PRIMARY")
+			h.Sees(c.below)
+			h.Key("G")
+			h.Sees(c.above)
+			if strings.Contains(h.Screen(), "more services") {
+				t.Fatalf("the last row shown, the list says more are below:\n%s", h.Screen())
+			}
+		})
+	}
 }

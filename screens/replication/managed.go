@@ -49,10 +49,16 @@ type managedFlow struct {
 	servicesLoaded bool
 	servicesErr    error // why the last listing failed
 	width, height  int
+	// top is the first line shown of what scrolls: the text above the
+	// chooser's list, the review's request
+	top int
 }
 
 type managedKeys struct {
 	Run, Mode, Back key.Binding
+	// More and Less scroll the text above the chooser's list when it
+	// does not fit (the review scrolls with kit.ReviewKeys).
+	More, Less key.Binding
 }
 
 // Action tags of the managed flow and of the status list's E.
@@ -69,6 +75,8 @@ func newManagedFlow(c *kit.Common) *managedFlow {
 		Run:  kit.Bind("enter", "choose"),
 		Mode: kit.Bind("t", "uni- / bi-directional"),
 		Back: kit.Bind("esc", "back"),
+		More: kit.BindHelp("J", "scroll down", "J", "ctrl+d"),
+		Less: kit.BindHelp("K", "scroll up", "K", "ctrl+u"),
 	}}
 }
 
@@ -76,14 +84,20 @@ func newManagedFlow(c *kit.Common) *managedFlow {
 // in the wizard's chooser).
 func (mf *managedFlow) start(primary *api.Service) {
 	mf.table = kit.NewTable(mf.common, []kit.Column{
-		{Title: "NAME", Min: 8, Max: 24, Priority: 10},
-		{Title: "ID", Min: 8, Max: 16, Priority: 8},
-		{Title: "STATUS", Min: 6, Max: 18, Priority: 9},
-		{Title: "PROVIDER/REGION", Min: 10, Max: 24, Priority: 7},
+		{Title: "NAME", Min: 14, Max: 24, Priority: 10},
+		{Title: "ID", Min: 13, Max: 16, Priority: 4},
+		{Title: "STATUS", Min: 14, Max: 18, Priority: 9},
+		{Title: "PROVIDER/REGION", Min: 15, Max: 24, Priority: 7},
 		{Title: "REPLICATES FROM", Min: 8, Max: 16, Priority: 5},
+		{Title: "CANNOT BE", Min: 20, Max: 26, Priority: 8},
 	})
+	// a name typed lands on a service this step takes
+	mf.table.Choosable = func(id string) bool {
+		v, ok := mf.service(id)
+		return ok && mf.refusal(&v) == ""
+	}
 	mf.servicesEmpty()
-	mf.phase, mf.primary, mf.replica, mf.err, mf.busy = pickPrimary, nil, nil, "", false
+	mf.phase, mf.primary, mf.replica, mf.err, mf.busy, mf.top = pickPrimary, nil, nil, "", false, 0
 	mf.gen++
 	mf.mode = api.ReplicationUni
 	if primary != nil {
@@ -91,7 +105,18 @@ func (mf *managedFlow) start(primary *api.Service) {
 		mf.primary, mf.phase = &p, pickReplica
 	}
 	mf.rebuild()
+	mf.table.StartOn(mf.table.Choosable)
 	mf.layout()
+}
+
+// refusal is why v cannot be taken at this step of the chooser, in a few
+// words (its CANNOT BE column; the rules' whole reason shows on enter),
+// or "".
+func (mf *managedFlow) refusal(v *api.Service) string {
+	if mf.phase == pickPrimary {
+		return replsetup.ManagedNote(nil, v)
+	}
+	return replsetup.ManagedNote(mf.primary, v)
 }
 
 // servicesEmpty says why the list has no service to offer while none were
@@ -107,9 +132,13 @@ func (mf *managedFlow) servicesEmpty() {
 }
 
 func (mf *managedFlow) setServices(svcs []api.Service) {
+	first := !mf.servicesLoaded
 	mf.services, mf.servicesLoaded = svcs, true
 	if mf.table != nil {
 		mf.rebuild()
+		if first { // a refresh leaves the cursor where the user put it
+			mf.table.StartOn(mf.table.Choosable)
+		}
 	}
 }
 
@@ -135,8 +164,12 @@ func (mf *managedFlow) rebuild() {
 				from = ps.NameOrID()
 			}
 		}
-		rows = append(rows, kit.Row{ID: v.ID, Cells: []string{v.Name, v.ID, v.Status, v.Where(), from},
-			Kinds: []theme.Kind{0, 0, theme.StatusKind(v.Status)}})
+		note := mf.refusal(&v)
+		kinds := []theme.Kind{0, 0, theme.StatusKind(v.Status), 0, 0, theme.KindMuted}
+		if note != "" {
+			kinds[0] = theme.KindMuted
+		}
+		rows = append(rows, kit.Row{ID: v.ID, Cells: []string{v.Name, v.ID, v.Status, v.Where(), from, note}, Kinds: kinds})
 	}
 	mf.table.SetRows(rows)
 }
@@ -148,10 +181,12 @@ func (mf *managedFlow) SetSize(w, h int) {
 }
 
 func (mf *managedFlow) layout() {
-	if mf.table == nil {
+	if mf.table == nil || mf.phase == review {
 		return
 	}
-	mf.table.SetSize(mf.width, max(3, mf.height-len(mf.head(mf.width))))
+	l := mf.chooserLayout()
+	sizeList(mf.table, mf.width, max(1, l.listH))
+	mf.top = l.top
 }
 
 // CapturesKeys implements kit.Pane: a filter typed takes every key.
@@ -167,61 +202,120 @@ func (mf *managedFlow) Update(msg tea.Msg) tea.Cmd {
 
 func (mf *managedFlow) CapturesKeys() bool { return mf.table != nil && mf.table.Filtering() }
 
-// head is what is above the table: the title, what managed replication
-// does and needs, whom to choose, and why the last choice was refused.
-func (mf *managedFlow) head(w int) []string {
+// title is the flow's first line.
+func (mf *managedFlow) title() string {
 	th := mf.common.Theme
-	lines := []string{th.Bold.Render(" Managed replication") + th.Muted.Render("  esc: back to the wizard")}
-	lines = append(lines, styled(" ", replsetup.ManagedText, th.Muted.Render, w)...)
-	switch mf.phase {
-	case pickPrimary:
-		lines = append(lines, " "+th.Accent.Render("Choose the PRIMARY")+" (the service to replicate from):")
-	case pickReplica:
-		lines = append(lines, wrap(" ", "Primary: "+th.Bold.Render(replsetup.SvcName(mf.primary))+". "+th.Accent.Render("Choose the REPLICA")+" (it will follow the primary):", w)...)
-	}
-	if mf.err != "" {
-		lines = append(lines, styled(" ", "refused: "+mf.err, th.Error.Render, w)...)
-	}
-	return lines
+	return th.Bold.Render(" Managed replication") + th.Muted.Render("  esc: back to the wizard")
 }
 
-// View is the chooser, or the review of the request.
-func (mf *managedFlow) View() string {
-	w := mf.width
-	lines := mf.head(w)
-	if mf.phase != review {
-		lines = append(lines, mf.table.View())
-		return fit(strings.Join(lines, "\n"), w, mf.height, mf.common.Theme)
+// chooserLayout is the chooser under its title: what managed replication
+// does and needs (it scrolls, J/K, when the whole does not fit), whom to
+// choose and why the last choice was refused (kept in sight), and the
+// list, never cut below its header, two rows and the line saying what is
+// cut.
+func (mf *managedFlow) chooserLayout() bodyLayout {
+	th, w := mf.common.Theme, mf.width
+	parts := bodyParts{status: -1, text: styled(" ", replsetup.ManagedText, th.Muted.Render, w)}
+	switch mf.phase {
+	case pickPrimary:
+		parts.keep = append(parts.keep, " "+th.Accent.Render("Choose the PRIMARY")+" (the service to replicate from):")
+	case pickReplica:
+		parts.keep = append(parts.keep, wrap(" ", "Primary: "+th.Bold.Render(replsetup.SvcName(mf.primary))+". "+th.Accent.Render("Choose the REPLICA")+" (it will follow the primary):", w)...)
 	}
-	th := mf.common.Theme
+	parts.keep = append(parts.keep, mf.errLines()...)
+	t := mf.table
+	parts.list = func(int) []string { return listLines(mf.common, t) }
+	parts.listMin = listMin(t)
+	return layParts(parts, max(0, mf.height-1), mf.top)
+}
+
+// errLines say why the last choice or the request was refused.
+func (mf *managedFlow) errLines() []string {
+	if mf.err == "" {
+		return nil
+	}
+	return styled(" ", "refused: "+mf.err, mf.common.Theme.Error.Render, mf.width)
+}
+
+// reviewOf is the review of the request: the title on top (and what
+// managed replication does when there is room), why it was
+// refused or that it is being sent kept in place (or scrolled with it
+// on a short terminal), the pair, the type, the request and what enter,
+// t and esc do scrolled between (kit.Review).
+func (mf *managedFlow) reviewOf() kit.Review {
+	th, w := mf.common.Theme, mf.width
 	pri, rep := replsetup.SvcName(mf.primary), replsetup.SvcName(mf.replica)
-	lines = append(lines, "")
-	lines = append(lines, wrap(" ", th.Title.Render(rep+" "+th.Glyphs.Arrow+" replicates from "+th.Glyphs.Arrow+" "+pri), w)...)
+	notes := mf.errLines()
+	if mf.busy {
+		notes = append(notes, " "+th.Pending.Render("sending"+th.Glyphs.Ellipsis))
+	}
+	req := wrap(" ", th.Title.Render(rep+" "+th.Glyphs.Arrow+" replicates from "+th.Glyphs.Arrow+" "+pri), w)
 	for _, t := range api.ReplicationTypes {
 		mark := "( )"
 		if t == mf.mode {
 			mark = th.Accent.Render("(*)")
 		}
-		lines = append(lines, wrap("   "+mark+" ", t+": "+api.ReplicationTypeText(t), w)...)
+		req = append(req, wrap("   "+mark+" ", t+": "+api.ReplicationTypeText(t), w)...)
 	}
-	lines = append(lines, "")
-	lines = append(lines, wrap(" ", th.Label.Render("Sends  ")+"POST /provisioning/v1/services/"+mf.replica.ID+"/replication", w)...)
-	lines = append(lines, wrap("        ", fmt.Sprintf(`{"primary_host":%q,"replication_type":%q}`, mf.primary.ID, mf.mode), w)...)
-	lines = append(lines, wrap(" ", th.Label.Render("Then   ")+"the pair joins the status list; its status is read over SQL on "+rep+". E there ends it.", w)...)
-	if mf.busy {
-		lines = append(lines, " "+th.Pending.Render("sending"+th.Glyphs.Ellipsis))
-	} else {
-		lines = append(lines, wrap(" ", th.Accent.Render("enter")+" sets it up (asked yes/no); t switches uni- / bi-directional; esc goes back", w)...)
+	req = append(req, "")
+	req = append(req, wrap(" ", th.Label.Render("Sends  ")+"POST /provisioning/v1/services/"+mf.replica.ID+"/replication", w)...)
+	req = append(req, wrap("        ", fmt.Sprintf(`{"primary_host":%q,"replication_type":%q}`, mf.primary.ID, mf.mode), w)...)
+	req = append(req, wrap(" ", th.Label.Render("Then   ")+"the pair joins the status list; its status is read over SQL on "+rep+". E there ends it.", w)...)
+	if !mf.busy {
+		how := th.Accent.Render("enter") + " sets it up (asked yes/no); t switches uni- / bi-directional; esc goes back"
+		if mf.common.ReadOnly {
+			how = "This profile is read-only: setting it up is refused. t switches uni- / bi-directional; esc goes back"
+		}
+		req = append(req, wrap(" ", how, w)...)
 	}
-	return fit(strings.Join(lines, "\n"), w, mf.height, mf.common.Theme)
+	head := []string{mf.title()}
+	// what managed replication does stays above when the whole fits; on a
+	// short terminal the request has the room (the chooser showed it)
+	if text := styled(" ", replsetup.ManagedText, th.Muted.Render, w); len(head)+len(text)+len(notes)+1+len(req) <= mf.height {
+		head = append(head, text...)
+	}
+	return kit.NewReview(mf.height, head, notes, req, false)
+}
+
+// View is the chooser, or the review of the request.
+func (mf *managedFlow) View() string {
+	if mf.phase == review {
+		return mf.reviewOf().View(mf.common, mf.width, mf.height, mf.top)
+	}
+	lines := append([]string{mf.title()}, mf.chooserLayout().view(mf.common, mf.keys.More, mf.keys.Less)...)
+	return fit(strings.Join(lines, "\n"), mf.width, mf.height, mf.common.Theme)
+}
+
+// cut reports that what scrolls does not fit: the chooser's text, the
+// review's request.
+func (mf *managedFlow) cut() bool {
+	if mf.table == nil {
+		return false
+	}
+	if mf.phase == review {
+		_, _, cut := mf.reviewOf().Window(mf.height, mf.top)
+		return cut
+	}
+	return mf.chooserLayout().cut
 }
 
 // KeyMap implements kit.Pane: the keys of the current phase, enter and
-// esc first.
+// esc first, then the scroll while the text is cut. On a read-only
+// profile the review's enter, a change, is left out of the footer and
+// marked in the help.
 func (mf *managedFlow) KeyMap() kit.Keys {
 	k := mf.keys
 	if mf.phase == review {
-		return kit.KeysOf(withHelp(k.Run, "set up managed replication"), k.Back, k.Mode)
+		// the footer's words are short: at 60 columns it keeps t and
+		// the scroll beside enter and esc; the help says them whole
+		run := withHelp(k.Run, "set up managed replication")
+		full := []key.Binding{run, k.Back, k.Mode}
+		short := []key.Binding{withHelp(run, "set up"), k.Back, withHelp(k.Mode, "uni/bi")}
+		if mf.cut() {
+			scroll := kit.ScrollHelp(kit.ReviewKeys.More, kit.ReviewKeys.Less)
+			full, short = append(full, scroll), append(short, withHelp(scroll, "scroll"))
+		}
+		return kit.ReadOnlyHelp(mf.common, kit.Keys{Short: short, Full: [][]key.Binding{full}}, run, withHelp(run, "set up"))
 	}
 	if mf.table != nil && mf.table.Filtering() {
 		return kit.FilterKeys()
@@ -236,16 +330,31 @@ func (mf *managedFlow) KeyMap() kit.Keys {
 	}
 	// esc, the way back, before the filter and the list's movement: a
 	// narrow footer keeps enter and esc
-	return kit.KeysOf(withHelp(k.Run, role), k.Back, t.Filter, t.Up, t.Down)
+	keys := []key.Binding{withHelp(k.Run, role), k.Back, t.Filter}
+	if mf.cut() {
+		keys = append(keys, kit.ScrollHelp(k.More, k.Less))
+	}
+	return kit.KeysOf(append(keys, t.Up, t.Down)...)
 }
 
 // onKey is a key in the flow; back reports leaving it.
 func (mf *managedFlow) onKey(msg tea.KeyPressMsg, eng *replsetup.Engine) (cmd tea.Cmd, back bool) {
 	k := mf.keys
-	if mf.phase != review {
+	if mf.phase == review {
+		if d := kit.ScrollDir(msg, kit.ReviewKeys.More, kit.ReviewKeys.Less); d != 0 {
+			mf.top = mf.reviewOf().Scroll(mf.height, mf.top, d)
+			return nil, false
+		}
+	} else {
 		if used, cmd := mf.table.FilterFirst(msg, k.Back); used {
 			mf.layout()
 			return cmd, false
+		}
+		if d := kit.ScrollDir(msg, k.More, k.Less); d != 0 {
+			if l := mf.chooserLayout(); l.cut {
+				mf.top = kit.PageTop(l.top, l.rows, len(l.text), d)
+			}
+			return nil, false
 		}
 	}
 	switch {
@@ -253,9 +362,13 @@ func (mf *managedFlow) onKey(msg tea.KeyPressMsg, eng *replsetup.Engine) (cmd te
 		switch {
 		case mf.busy:
 		case mf.phase == review:
-			mf.phase, mf.replica, mf.err = pickReplica, nil, ""
+			mf.phase, mf.replica, mf.err, mf.top = pickReplica, nil, "", 0
 		case mf.phase == pickReplica:
-			mf.phase, mf.primary, mf.err = pickPrimary, nil, ""
+			id := mf.primary.ID
+			mf.phase, mf.primary, mf.err, mf.top = pickPrimary, nil, "", 0
+			mf.rebuild() // the primary's refusals
+			mf.table.Select(id)
+			mf.table.StartOn(mf.table.Choosable)
 		default:
 			return nil, true
 		}
@@ -267,6 +380,14 @@ func (mf *managedFlow) onKey(msg tea.KeyPressMsg, eng *replsetup.Engine) (cmd te
 		}
 		return nil, false
 	case key.Matches(msg, k.Run):
+		if mf.phase == review && !mf.busy {
+			// the request below the window is shown first, and the
+			// next enter asks
+			if end, hidden := mf.reviewOf().End(mf.height, mf.top); hidden {
+				mf.top = end
+				return kit.Toast(kit.ToastInfo, "the rest of the request is shown now: read it, then enter sets it up"), false
+			}
+		}
 		cmd := mf.choose(eng)
 		mf.layout()
 		return cmd, false
@@ -290,16 +411,14 @@ func (mf *managedFlow) choose(eng *replsetup.Engine) tea.Cmd {
 		return nil
 	}
 	if mf.phase == pickPrimary {
-		switch {
-		case v.Pending():
-			mf.err = fmt.Sprintf("%s is %s: a service in a pending state cannot be the primary; wait until it is ready", v.NameOrID(), v.Status)
-		case !v.Ready():
-			mf.err = fmt.Sprintf("%s is %s: the primary must be ready", v.NameOrID(), api.OrID(v.Status, "unknown"))
-		case api.ManagedReplicaOf(&v) != "":
-			mf.err = mf.named(fmt.Sprintf("%s is itself a replica of %s: choose a service that is not a replica", v.NameOrID(), api.ManagedReplicaOf(&v)))
+		switch err := replsetup.CheckManagedPrimary(&v); {
+		case err != nil:
+			mf.err = mf.named(err.Error())
 		default:
-			mf.primary, mf.phase, mf.err = &v, pickReplica, ""
+			mf.primary, mf.phase, mf.err, mf.top = &v, pickReplica, "", 0
 			mf.table.SetFilter("")
+			mf.rebuild() // the replica's refusals
+			mf.table.StartOn(mf.table.Choosable)
 		}
 		return nil
 	}
@@ -307,7 +426,7 @@ func (mf *managedFlow) choose(eng *replsetup.Engine) tea.Cmd {
 		mf.err = mf.named(err.Error())
 		return nil
 	}
-	mf.replica, mf.phase, mf.err = &v, review, ""
+	mf.replica, mf.phase, mf.err, mf.top = &v, review, "", 0
 	return nil
 }
 

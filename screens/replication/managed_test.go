@@ -254,3 +254,63 @@ func TestFlowManagedAPIRefusalNamesServices(t *testing.T) {
 	h.answer("enter", "y", "POST", managedPOST, 2, "Set up managed replication?")
 	h.Sees("service replica-west (" + rep.ID + ") already replicates from orders-prod (" + pri.ID + ")")
 }
+
+// Managed replication's lists on a 60x16 terminal: they say how many
+// services are below and above the rows shown (one row showed, nothing
+// said), and the services that cannot take the role are marked before
+// enter (CANNOT BE; enter on the primary was refused only after).
+func TestFlowManagedShortLists(t *testing.T) {
+	d := newDemo(t)
+	h := d.app(60, 16, nil)
+	h.Keys("4", "n", "m")
+	h.Sees("Choose the PRIMARY")
+	h.Sees("CANNOT BE")
+	h.Sees("down/j: 6 more services")
+	h.Keys("G")
+	h.Sees("up/k: 6 services above")
+	h.Sees("primary: pending") // reporting-new, last by name
+	h.Keys("g")
+	h.pick("orders-prod")
+	h.Sees("Choose the REPLICA")
+	// the primary is marked, and the cursor starts on one that can be chosen
+	if !regexp.MustCompile(`(?m)^  orders-prod +ready +the primary`).MatchString(h.Screen()) {
+		t.Fatalf("the primary is not marked in the replica's list:\n%s", h.Screen())
+	}
+	h.onRow("analytics-gcp")
+	h.cut("J: 3 more lines")
+	h.Key("J")
+	h.Sees("K: 3 lines above")
+}
+
+// The managed review on a 60x16 terminal: cut, it says what is below,
+// scrolls with J/K, keeps enter, esc and t in the footer, and a first
+// enter with the request below the window shows it; only the next asks
+// (it opened the yes/no at once, the request never seen).
+func TestFlowManagedShortReview(t *testing.T) {
+	d := newDemo(t)
+	h := d.app(60, 16, nil)
+	h.Keys("4", "n", "m")
+	h.pick("orders-prod")
+	h.pick("replica-west")
+	h.Sees("replica-west -> replicates from -> orders-prod")
+	reqEnd := `"replication_type":"uni-directional"}`
+	if strings.Contains(h.Screen(), reqEnd) || !regexp.MustCompile(`J: \d+ more lines`).MatchString(h.Screen()) {
+		t.Fatalf("the cut review does not say what is below:\n%s", h.Screen())
+	}
+	lines := strings.Split(h.Screen(), "\n")
+	if f := lines[len(lines)-1]; !strings.Contains(f, " enter ") || !strings.Contains(f, " esc ") || !strings.Contains(f, " t uni/bi") {
+		t.Fatalf("the review's footer lacks enter, esc or t: %q", f)
+	}
+	h.Key("J")
+	h.Sees(reqEnd)
+	h.Sees("t switches uni- /")
+	h.Key("K")
+	h.Sees("replica-west -> replicates from -> orders-prod")
+	// the first enter shows the request, sending nothing and asking nothing
+	h.Key("enter")
+	h.Sees(reqEnd)
+	if strings.Contains(h.Screen(), "Set up managed replication?") || d.srv.Stats().Count("POST", managedPOST) != 0 {
+		t.Fatalf("enter asked before the request was shown:\n%s", h.Screen())
+	}
+	h.answer("enter", "n", "POST", managedPOST, 0, "Set up managed replication?")
+}

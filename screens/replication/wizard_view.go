@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"charm.land/bubbles/v2/key"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/skytui/skytui/api"
@@ -280,8 +281,8 @@ func (wz *wizard) stepParts(w, h int) bodyParts {
 		if c := wz.chooser; c != nil {
 			lines = append(lines, wz.managedNote(w)...)
 			parts.keep = wz.chooserHead(w)
-			parts.list = func(int) []string { return strings.Split(c.table.View(), "\n") }
-			parts.listMin = 3 // the header and two rows, or one and the filter
+			parts.list = func(int) []string { return listLines(wz.common, c.table) }
+			parts.listMin = listMin(c.table)
 		}
 	case replsetup.StepAllowList:
 		if hasSec {
@@ -356,14 +357,19 @@ func (wz *wizard) stepParts(w, h int) bodyParts {
 	return parts
 }
 
-// bodyLayout lays the current step's body out in its room. Everything
-// fits: the text, then the list in the rest. Else the list keeps listMin
-// lines with what is kept above it, the lines under the list join the
-// text, and the text shows from wz.top in what is left, its last line
-// saying what J and K scroll to.
+// bodyLayout lays the current step's body out in its room (layParts).
 func (wz *wizard) bodyLayout() bodyLayout {
 	w, h := wz.width, wz.bodyHeight()
-	l := bodyLayout{bodyParts: wz.stepParts(w, h)}
+	return layParts(wz.stepParts(w, h), h, wz.top)
+}
+
+// layParts lays a body out in h lines from the text's line top.
+// Everything fits: the text, then the list in the rest. Else the list
+// keeps listMin lines with what is kept above it, the lines under the
+// list join the text, and the text shows from top in what is left, its
+// last line saying what J and K scroll to.
+func layParts(parts bodyParts, h, top int) bodyLayout {
+	l := bodyLayout{bodyParts: parts}
 	fixed := len(l.keep) + len(l.below)
 	if l.list != nil {
 		fixed += l.listMin
@@ -381,17 +387,22 @@ func (wz *wizard) bodyLayout() bodyLayout {
 		room -= l.listMin
 		l.listH = l.listMin
 	}
-	l.top, l.rows, _ = kit.TextWindow(len(l.text), room, wz.top) // one line says what is above and below
+	l.top, l.rows, _ = kit.TextWindow(len(l.text), room, top) // one line says what is above and below
 	return l
 }
 
 // bodyView is the current step's body as laid out.
 func (wz *wizard) bodyView() []string {
-	th := wz.common.Theme
-	l := wz.bodyLayout()
+	return wz.bodyLayout().view(wz.common, wz.keys.More, wz.keys.Less)
+}
+
+// view is the body as laid out: the text's window (cut, with the line
+// saying what more and less, its scroll keys, show), the lines kept, the
+// list and the lines under it.
+func (l bodyLayout) view(c *kit.Common, more, less key.Binding) []string {
 	lines := append([]string{}, l.text[l.top:l.top+l.rows]...)
 	if l.cut {
-		lines = append(lines, th.Muted.Render(" "+kit.MoreLine(wz.common, wz.keys.More, wz.keys.Less, l.top, len(l.text)-l.top-l.rows)))
+		lines = append(lines, c.Theme.Muted.Render(" "+kit.MoreLine(c, more, less, l.top, len(l.text)-l.top-l.rows)))
 	}
 	lines = append(lines, l.keep...)
 	if l.list != nil && l.listH > 0 {
@@ -410,7 +421,7 @@ func (wz *wizard) layoutBody() {
 	}
 	l := wz.bodyLayout()
 	if wz.chooser != nil && wz.w.Current() == replsetup.StepPair {
-		wz.chooser.table.SetSize(wz.width, max(1, l.listH))
+		sizeList(wz.chooser.table, wz.width, max(1, l.listH))
 	}
 	sig := strconv.Itoa(int(wz.w.Current()))
 	if l.status >= 0 {
