@@ -480,14 +480,42 @@ func (s *Screen) onCredsKey(msg tea.KeyPressMsg) tea.Cmd {
 	return nil
 }
 
-// View implements kit.Pane.
+// View implements kit.Pane. On a short area (60x16) the credentials keep
+// what connecting needs (host, port, user, the password masked, the
+// command) and the copy keys' line: "esc back" (which the footer keeps)
+// and the blank lines go first, from the bottom up.
 func (c *credsView) View() string {
-	th, w, h := c.common.Theme, c.width, c.height
+	w, h := c.width, c.height
+	lines, spare := c.lines()
+	for i := len(lines) - 1; i >= 0 && len(lines) > h; i-- {
+		if spare[i] {
+			lines = append(lines[:i], lines[i+1:]...)
+		}
+	}
+	for i, l := range lines {
+		lines[i] = ansi.Truncate(l, w, c.common.Theme.Glyphs.Ellipsis)
+	}
+	if len(lines) > h {
+		lines = lines[:h]
+	}
+	return strings.Join(lines, "\n")
+}
+
+// lines are the view's lines and which of them a short area leaves out
+// (spare): the blank lines and "esc back".
+func (c *credsView) lines() (lines []string, spare []bool) {
+	th, w := c.common.Theme, c.width
 	g := th.Glyphs
-	var lines []string
-	lines = append(lines, th.Bold.Render(" Credentials")+"  "+c.svc.Name+" "+th.Muted.Render("("+c.svc.ID+")"), "")
+	add := func(s string, sp bool) {
+		for _, l := range strings.Split(s, "\n") {
+			lines, spare = append(lines, l), append(spare, sp)
+		}
+	}
+	gap := func() { add("", true) }
+	add(th.Bold.Render(" Credentials")+"  "+c.svc.Name+" "+th.Muted.Render("("+c.svc.ID+")"), false)
+	gap()
 	row := func(label, value string) {
-		lines = append(lines, "  "+th.Label.Render(fmt.Sprintf("%-9s", label))+"  "+value)
+		add("  "+th.Label.Render(fmt.Sprintf("%-9s", label))+"  "+value, false)
 	}
 	switch {
 	case !c.svc.Ready():
@@ -499,17 +527,16 @@ func (c *credsView) View() string {
 			why = "The service is changing; its credentials are readable when it is ready again. " +
 				"This view fills in by itself."
 		}
-		lines = append(lines,
-			"  "+th.Status(c.svc.Status).Render(statusText(&c.svc, c.common.Time())),
-			"",
-			indent(kit.Wrap(why, max(20, w-4)), "  "),
-		)
+		add("  "+th.Status(c.svc.Status).Render(statusText(&c.svc, c.common.Time())), false)
+		gap()
+		add(indent(kit.Wrap(why, max(20, w-4)), "  "), false)
 	case c.loading:
-		lines = append(lines, "  reading credentials"+g.Ellipsis)
+		add("  reading credentials"+g.Ellipsis, false)
 	case c.err != nil:
-		lines = append(lines, "  "+th.Error.Render("Could not read the credentials."),
-			indent(kit.Wrap(credsErrText(c.err), max(20, w-4)), "  "),
-			"", th.Muted.Render("  enter to try again, esc to go back"))
+		add("  "+th.Error.Render("Could not read the credentials."), false)
+		add(indent(kit.Wrap(credsErrText(c.err), max(20, w-4)), "  "), false)
+		gap()
+		add(th.Muted.Render("  enter to try again, esc to go back"), false)
 	case c.creds != nil:
 		pw := strings.Repeat(g.Mask, min(12, max(8, len([]rune(c.creds.Password)))))
 		if c.reveal {
@@ -528,21 +555,23 @@ func (c *credsView) View() string {
 		row("Username", c.creds.Username)
 		row("Password", pw+th.Muted.Render("   v "+map[bool]string{false: "reveal", true: "hide"}[c.reveal]))
 		row("SSL", ssl)
-		lines = append(lines, "", "  "+th.Bold.Render("Connect")+th.Muted.Render(" (prompts for the password)"))
+		gap()
+		add("  "+th.Bold.Render("Connect")+th.Muted.Render(" (prompts for the password)"), false)
 		for _, l := range kit.CommandLines(c.command(), max(20, w-4), true) {
-			lines = append(lines, "    "+th.Code.Render(l))
+			add("    "+th.Code.Render(l), false)
 		}
-		lines = append(lines, "", th.Muted.Render("  y copy password   Y copy command   u copy username   (OSC 52; works over SSH)"))
+		gap()
+		k := c.keys
+		copyKeys := fmt.Sprintf("  %s copy password   %s copy command   %s copy username",
+			k.CopyPassword.Help().Key, k.CopyCommand.Help().Key, k.CopyUser.Help().Key)
+		if note := "   (OSC 52; works over SSH)"; ansi.StringWidth(copyKeys+note) <= w {
+			copyKeys += note // where it fits: the keys are not cut for it
+		}
+		add(th.Muted.Render(copyKeys), false)
 	}
-	lines = append(lines, "", th.Muted.Render("  esc back"))
-	lines = strings.Split(strings.Join(lines, "\n"), "\n")
-	for i, l := range lines {
-		lines[i] = ansi.Truncate(l, w, g.Ellipsis)
-	}
-	if len(lines) > h {
-		lines = lines[:h]
-	}
-	return strings.Join(lines, "\n")
+	gap()
+	add(th.Muted.Render("  "+c.keys.Back.Help().Key+" back"), true)
+	return lines, spare
 }
 
 // credsErrText explains a failed credentials read in words.

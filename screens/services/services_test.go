@@ -255,7 +255,7 @@ func TestEditAfterRefusalGoesToTheField(t *testing.T) {
 	} {
 		s := newScreen(120, 30)
 		s.draft = &draft{Name: "my-db", Nodes: "2", Provider: "aws", Region: "us-east-1", ServiceType: "transactional",
-			Topology: "es-single", Architecture: "amd64", Size: "sky-2x8", Storage: 100, SSL: true, AllowList: "203.0.113.7"}
+			Topology: "es-replica", Architecture: "amd64", Size: "sky-2x8", Storage: 100, SSL: true, AllowList: "203.0.113.7"}
 		s.mode = modeReview
 		s.Update(kit.ActionDoneMsg{Tag: createTag{name: "my-db"}, Err: &api.Error{Status: 400, Message: tc.msg}})
 		if tc.field != "provider" && !strings.Contains(tuitest.View(s), "e to edit "+tc.field) {
@@ -273,7 +273,7 @@ func TestEditAfterRefusalGoesToTheField(t *testing.T) {
 
 func TestRequestJSONIsTheBodySent(t *testing.T) {
 	d := &draft{Name: "my-db", Nodes: "2", Provider: "aws", Region: "us-east-1", ServiceType: "transactional",
-		Topology: "es-single", Architecture: "amd64", Size: "sky-2x8", Storage: 100, SSL: true,
+		Topology: "es-replica", Architecture: "amd64", Size: "sky-2x8", Storage: 100, SSL: true,
 		AllowList: "203.0.113.7, 198.51.100.0/24"}
 	req, err := d.request()
 	if err != nil {
@@ -671,5 +671,34 @@ func TestLateLaunchKeepsTheColumns(t *testing.T) {
 		if got := statusText(&v, now); ansi.StringWidth(got) > widest || !strings.HasSuffix(got, ">~5m") {
 			t.Errorf("%v late: %q", d, got)
 		}
+	}
+}
+
+// TestCredentialsShortAreaKeepsWhatMatters: in a 60x16 terminal's area
+// the credentials keep the host, port, user, the password masked, the
+// whole command and the line of the copy keys (y, Y, u): the blank lines
+// and "esc back", which the footer keeps, go first.
+func TestCredentialsShortAreaKeepsWhatMatters(t *testing.T) {
+	s := newScreen(60, 12)
+	v := svc(1, "ready")
+	v.SSLEnabled = true
+	feed(s, []api.Service{v})
+	press(s, "c")
+	s.creds.onLoaded(credsMsg{id: v.ID, creds: &api.Credentials{Username: "dbpaf00000001", Password: "hunter22-secret"}})
+	out := tuitest.View(s)
+	tuitest.CheckFits(t, "60x12", s.View(), 60, 12)
+	for _, want := range []string{"Host", "Port", "Username   dbpaf00000001", "Password   ****", "Connect",
+		"--ssl-verify-server-cert", "y copy password", "Y copy command", "u copy username"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("60x12: %q is not shown:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "hunter22") {
+		t.Fatal("the password is shown unmasked")
+	}
+	// with room, the blank lines and esc back are there
+	s.SetSize(80, 20)
+	if out := tuitest.View(s); !strings.Contains(out, "esc back") || !strings.Contains(out, "(OSC 52; works over SSH)") {
+		t.Errorf("80x20: esc back or the clipboard's note is missing:\n%s", out)
 	}
 }
