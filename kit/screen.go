@@ -203,6 +203,12 @@ func Refresh(keys ...string) tea.Cmd {
 // (about every 10 s) so relative times ("3m ago") stay current.
 type ClockMsg struct{ Now time.Time }
 
+// ResizedMsg goes to the visible screen after every resize (SetSize has
+// run): a huh form lays itself out only in Update, so a form open on the
+// screen passes it to its form, which then shows the new size at once
+// instead of after the next key.
+type ResizedMsg struct{}
+
 // Bind is a binding whose help names its first key: Bind("D", "delete"),
 // Bind("n", "add entry", "+") (n and + both add; the help says n).
 func Bind(k, desc string, more ...string) key.Binding {

@@ -59,7 +59,8 @@ func (m *Model) own(msg tea.Msg, from string) (tea.Cmd, bool) {
 			d.SetSize(m.dialogArea())
 		}
 		m.cmdline.setWidth(m.width)
-		return nil, true
+		// a form open on the visible screen lays itself out again now
+		return m.toScreen(kit.ResizedMsg{}), true
 	case tea.BackgroundColorMsg:
 		m.common.Theme = newTheme(m.opts, msg.IsDark())
 		for _, s := range m.screens {

@@ -361,3 +361,22 @@ func TestEscKeepsWhatWasTyped(t *testing.T) {
 	h.Keys("enter", "enter")
 	h.Sees("> 0 4 * * 1-5")
 }
+
+// TestFormLaidOutAgainOnResize: a form open at 60x16 shows the new size's
+// layout as soon as the terminal grows, without waiting for a key (huh
+// lays a form out only in Update).
+func TestFormLaidOutAgainOnResize(t *testing.T) {
+	h, _, _ := app(t, 60, 16, true, nil)
+	h.command("backups orders-prod")
+	h.Keys("n", "enter", "enter", "down", "enter") // full, once, your own bucket
+	h.TypeText("s3://bucket/path")
+	h.Key("enter") // to the credentials: at 60x16 the path's title scrolls away
+	h.Sees("Bucket credentials")
+	if strings.Contains(h.Screen(), "Bucket path:") {
+		t.Fatalf("at 60x16 the path's title is still shown; the test shows nothing:\n%s", h.Screen())
+	}
+	h.Send(tea.WindowSizeMsg{Width: 80, Height: 24})
+	if v := h.Screen(); !strings.Contains(v, "Bucket path:") || !strings.Contains(v, "s3://bucket/path") {
+		t.Fatalf("grown to 80x24, the form keeps its 60x16 layout:\n%s", v)
+	}
+}
