@@ -312,3 +312,29 @@ func TestCreateNodesFollowTheTopology(t *testing.T) {
 		t.Errorf("parseNodesFor(2, es-single) = %v", err)
 	}
 }
+
+// TestCreateStepSaysWhatIsCut: in a 60x16 terminal's area the last step
+// does not fit: the field typed in is shown with its input, and the last
+// line names the fields below and above it and the keys that go there;
+// where the step fits (80x24) nothing is said.
+func TestCreateStepSaysWhatIsCut(t *testing.T) {
+	hs, s := createHarness(t, 60, 12)
+	v := hs.Screen()
+	tuitest.CheckFits(t, "60x12", s.View(), 60, 12)
+	if !strings.Contains(v, "> 203.0.113.7, 198.51.100.0/24") || !strings.Contains(v, "above: name, nodes (shift+tab)") {
+		t.Fatalf("on the allow list: its input or the mark of what is above is missing:\n%s", v)
+	}
+	hs.Keys("shift+tab", "shift+tab")
+	hs.Until("the nodes", func() bool { return s.form.focused() == "nodes" })
+	v = hs.Screen()
+	tuitest.CheckFits(t, "60x12", s.View(), 60, 12)
+	if !strings.Contains(v, "> 1") || !strings.Contains(v, "below: allow list (enter/tab)") || !strings.Contains(v, "above: name") {
+		t.Fatalf("on the nodes: their input or the mark of what is cut is missing:\n%s", v)
+	}
+
+	hs, s = createHarness(t, 80, 20)
+	if v := hs.Screen(); strings.Contains(v, "below:") || strings.Contains(v, "above:") {
+		t.Fatalf("80x20: the step fits, yet something is said cut:\n%s", v)
+	}
+	_ = s
+}
