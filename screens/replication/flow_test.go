@@ -437,3 +437,44 @@ func TestWizardChooserSaysCut(t *testing.T) {
 		})
 	}
 }
+
+// A read-only profile's replication screen invites no key it refuses: an
+// unfinished setup is offered to be shown (c), not n, which is refused;
+// c with none says so without inviting n; at the allow list's step the
+// fix says where to add the entry instead of "press enter", the footer
+// leaves enter out and the help marks it "(read-only)".
+func TestFlowReadOnlyInvitesNoRefusedKey(t *testing.T) {
+	d := newDemo(t)
+	pri, sec := d.byName("orders-prod"), d.byName("replica-west")
+	d.failAllowList(pri, sec)
+	ro := func(o *tui.Options) { o.ReadOnly, o.Profile = true, "demo" }
+	h := d.replication(ro)
+	h.Key("c")
+	if got := h.lastToast(); !strings.Contains(got, "no unfinished setup") || strings.Contains(got, "n starts") {
+		t.Fatalf("c with no setup on a read-only profile: %q", got)
+	}
+
+	eng := &replsetup.Engine{Client: d.c, Now: d.clk.Now}
+	w := replsetup.NewWizard(d.clk.Now())
+	w.Apply(eng.CheckPair(bg, pri.ID, sec.ID), d.clk.Now())
+	w.Apply(eng.CheckAllowList(bg, w.Progress), d.clk.Now())
+	step1 := w.Progress
+	d.save(replsetup.ProfileState{Setup: &step1})
+	h = d.replication(ro, "Unfinished setup: orders-prod -> replica-west", "this profile is read-only")
+	if strings.Contains(h.Screen(), "n starts") {
+		t.Fatalf("a read-only profile invites n:\n%s", h.Screen())
+	}
+	h.Key("c")
+	h.Sees("FAIL  1 Allow list")
+	h.Sees("Fix: this profile is read-only: add")
+	if scr := h.Screen(); strings.Contains(scr, "press enter") {
+		t.Fatalf("the fix invites a refused enter:\n%s", scr)
+	}
+	lines := strings.Split(h.Screen(), "\n")
+	if f := lines[len(lines)-1]; strings.Contains(f, "enter") || !strings.Contains(f, "c check again") {
+		t.Fatalf("the footer invites the refused enter or lacks c: %q", f)
+	}
+	if help := fmt.Sprint(h.active().KeyMap().FullHelp()); !strings.Contains(help, "add to allow list (read-only)") {
+		t.Fatalf("the help does not mark enter read-only: %s", help)
+	}
+}

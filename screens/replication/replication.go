@@ -331,6 +331,9 @@ func (s *Screen) continueSetup() tea.Cmd {
 			s.mode = modeWizard
 			return nil
 		}
+		if s.common.ReadOnly {
+			return kit.Toast(kit.ToastInfo, "no unfinished setup: this profile is read-only, so none can be started here")
+		}
 		return kit.Toast(kit.ToastInfo, "no unfinished setup: n starts one")
 	}
 	s.mode = modeWizard

@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"charm.land/bubbles/v2/key"
+
 	"github.com/skytui/skytui/api"
 	"github.com/skytui/skytui/api/replsetup"
 	"github.com/skytui/skytui/kit"
@@ -175,4 +177,35 @@ func TestFitMarksACut(t *testing.T) {
 	if want := "CALL sky.st" + th.Glyphs.Ellipsis + "\nok"; got != want {
 		t.Errorf("fit = %q, want %q", got, want)
 	}
+}
+
+// At the allow list's step, enter checks again as c does unless entries
+// are missing (then it adds them): the footer and the help say "check
+// again" once, not for both keys (while a check runs, or after one that
+// failed for another reason).
+func TestAllowListSaysCheckAgainOnce(t *testing.T) {
+	s := NewWithOptions(tuitest.Common(), Options{Store: &replsetup.Store{Path: t.TempDir() + "/r.json"}})
+	s.wizard.w = replsetup.Resume(replsetup.Progress{PrimaryID: "dbtaaaa1", SecondaryID: "dbtaaaa2", Step: replsetup.StepAllowList, Passed: 1})
+	s.mode = modeWizard
+	s.SetSize(120, 40)
+	check := func(state string) {
+		t.Helper()
+		k := s.KeyMap()
+		for what, keys := range map[string][]key.Binding{"footer": k.ShortHelp(), "help": k.FullHelp()[0]} {
+			n := 0
+			for _, b := range keys {
+				if b.Help().Desc == "check again" {
+					n++
+				}
+			}
+			if n != 1 {
+				t.Errorf("%s: the %s says check again %d times: %v", state, what, n, keys)
+			}
+		}
+	}
+	check("unchecked")
+	s.Update(s.wizard.check(replsetup.StepAllowList, "checking", func(context.Context) replsetup.Outcome {
+		return replsetup.Outcome{Step: replsetup.StepAllowList, Verdict: replsetup.Fail, Problem: "the listing failed"}
+	})())
+	check("failed, nothing missing")
 }

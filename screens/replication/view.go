@@ -68,6 +68,10 @@ func (s *Screen) headLines() []string {
 	if st := s.state.Setup; st != nil {
 		text := fmt.Sprintf("Unfinished setup: %s, at step %d (%s). c continues it, n starts a new one.",
 			st.PairText(th.Glyphs.Arrow), int(st.Step), st.Step.Title())
+		if s.common.ReadOnly { // n is refused, and so is each change of the setup
+			text = fmt.Sprintf("Unfinished setup: %s, at step %d (%s). c shows it; this profile is read-only: its changes are refused.",
+				st.PairText(th.Glyphs.Arrow), int(st.Step), st.Step.Title())
+		}
 		lines = append(lines, wrap(" ", th.Warn.Render(text), w)...)
 	}
 	return lines

@@ -251,11 +251,11 @@ func (wz *wizard) KeyMap() kit.Keys {
 	case replsetup.StepPair:
 		return wz.chooserKeyMap()
 	case replsetup.StepAllowList:
-		run := withHelp(k.Run, "check again")
-		if o := w.Result(replsetup.StepAllowList); o.Verdict == replsetup.Fail && len(o.Missing) > 0 {
-			run = withHelp(k.Run, "add to allow list")
+		if wz.addsAllowList() {
+			return wz.changeKeys(wz.stepKeys(withHelp(k.Run, "add to allow list"), true, []key.Binding{k.Recheck}))
 		}
-		return wz.stepKeys(run, true, []key.Binding{k.Recheck})
+		// enter checks again, as c does: one entry says it
+		return wz.stepKeys(withHelp(k.Run, "check again"), true, nil)
 	case replsetup.StepBackup:
 		return wz.stepKeys(withHelp(k.Run, "use this backup"), true, []key.Binding{k.Method, k.Recheck}, k.Up, k.Down)
 	case replsetup.StepRestore:
@@ -266,15 +266,39 @@ func (wz *wizard) KeyMap() kit.Keys {
 		case replsetup.Waiting:
 			run = withHelp(k.Run, "(restore running)")
 		}
-		return wz.stepKeys(run, true, []key.Binding{k.Recheck})
+		keys := wz.stepKeys(run, true, []key.Binding{k.Recheck})
+		if w.Verdict(replsetup.StepRestore) == replsetup.Pass || w.Verdict(replsetup.StepRestore) == replsetup.Waiting {
+			return keys
+		}
+		return wz.changeKeys(keys)
 	case replsetup.StepChange:
-		return wz.stepKeys(withHelp(k.Run, "call change primary"), true, []key.Binding{k.Method})
+		return wz.changeKeys(wz.stepKeys(withHelp(k.Run, "call change primary"), true, []key.Binding{k.Method}))
 	case replsetup.StepGrant:
-		return wz.stepKeys(withHelp(k.Run, "run grant on primary"), true, []key.Binding{k.Copy, k.RanIt, k.Recheck})
+		return wz.changeKeys(wz.stepKeys(withHelp(k.Run, "run grant on primary"), true, []key.Binding{k.Copy, k.RanIt, k.Recheck}))
 	case replsetup.StepStart:
-		return wz.stepKeys(withHelp(k.Run, "start replication"), true, []key.Binding{k.Copy})
+		return wz.changeKeys(wz.stepKeys(withHelp(k.Run, "start replication"), true, []key.Binding{k.Copy}))
 	}
 	return wz.stepKeys(withHelp(k.Run, "status view"), false, nil)
+}
+
+// addsAllowList reports that enter at the allow list's step adds the
+// entries missing (else it checks again).
+func (wz *wizard) addsAllowList() bool {
+	o := wz.w.Result(replsetup.StepAllowList)
+	return wz.w.Current() == replsetup.StepAllowList && o.Verdict == replsetup.Fail && len(o.Missing) > 0
+}
+
+// changeKeys is a step's keys whose enter changes a service: on a
+// read-only profile enter leaves the footer and the help marks it
+// "(read-only)" (kit.ReadOnlyHelp), as the action layer refuses it.
+func (wz *wizard) changeKeys(keys kit.Keys) kit.Keys {
+	var changes []key.Binding
+	for _, b := range keys.FullHelp()[0] {
+		if b.Help().Key == wz.keys.Run.Help().Key {
+			changes = append(changes, b, wz.footWords(b))
+		}
+	}
+	return kit.ReadOnlyHelp(wz.common, keys, changes...)
 }
 
 // chooser is the wizard's pair step: a table of the services, first the

@@ -193,8 +193,8 @@ func (wz *wizard) bodyHead(w int) (lines []string, status int) {
 		switch o.Verdict {
 		case replsetup.Fail:
 			add(" ", o.Problem, th.Error.Render)
-			if o.Fix != "" {
-				add(" Fix: ", o.Fix, th.Warn.Render)
+			if fix := wz.fixText(o); fix != "" {
+				add(" Fix: ", fix, th.Warn.Render)
 			}
 		case replsetup.Pass:
 			add(" ", o.Summary, th.OK.Render)
@@ -219,6 +219,18 @@ func (wz *wizard) bodyHead(w int) (lines []string, status int) {
 		return lines, -1
 	}
 	return lines, question
+}
+
+// fixText is what fixes a failed step: the engine's words, but on a
+// read-only profile, where enter cannot add the allow list's entries,
+// where else to add them.
+func (wz *wizard) fixText(o replsetup.Outcome) string {
+	if wz.common.ReadOnly && wz.addsAllowList() && o.Step == replsetup.StepAllowList {
+		p := wz.w.Progress
+		return "this profile is read-only: add " + strings.Join(replsetup.HostCIDRs(o.Missing), ", ") + " to " +
+			api.OrID(p.PrimaryName, p.PrimaryID) + "'s allow list from a writable profile, then check again (c)"
+	}
+	return o.Fix
 }
 
 // styled wraps text after prefix, each line in style; nothing for "".
@@ -310,7 +322,11 @@ func (wz *wizard) stepParts(w, h int) bodyParts {
 			add("   ", replsetup.CredentialsNote(p)+".", th.Warn.Render)
 		case replsetup.Waiting:
 		default:
-			add("   ", "Backup "+api.ShortKey(p.BackupKey)+" of "+pri+" ("+sw.PositionText()+") into "+sec+". enter asks you to type "+sec+"'s name.", plain)
+			how := " enter asks you to type " + sec + "'s name."
+			if wz.common.ReadOnly {
+				how = " This profile is read-only: the restore is refused."
+			}
+			add("   ", "Backup "+api.ShortKey(p.BackupKey)+" of "+pri+" ("+sw.PositionText()+") into "+sec+"."+how, plain)
 		}
 		if hasSec && secSvc.Pending() {
 			add("   ", sec+" is "+secSvc.Status, th.Pending.Render)
