@@ -38,8 +38,10 @@ func (s *Screen) openMigration(req *restoreform.MigrateRequest) tea.Cmd {
 	if s.common.ReadOnly {
 		return kit.RefuseReadOnly(s.common, "a migration (it takes a backup and restores it)")
 	}
-	if req == nil && s.migrate != nil && s.migrate.step >= migWait {
-		s.mode = modeMigrate // back to the migration under way
+	if req == nil && s.migrate != nil {
+		// back to the migration under way, or to the one left before its
+		// backup with what was chosen and typed
+		s.mode = modeMigrate
 		s.migrate.SetSize(s.Size())
 		return nil
 	}
@@ -94,10 +96,11 @@ func (s *Screen) onMigrationExit(msg migrationExitMsg) tea.Cmd {
 		s.mode = modeWizard
 		return s.wizard.Init()
 	}
-	if s.migrate.step < migWait {
-		s.migrate = nil
-	}
 	s.mode = modeList
+	if s.migrate.step < migWait {
+		// kept: m brings it back as it was left
+		return kit.Toast(kit.ToastInfo, "migration not started; m brings back what you chose and typed")
+	}
 	return nil
 }
 
