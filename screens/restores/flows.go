@@ -112,6 +112,9 @@ func (s *Screen) deleteSelected() tea.Cmd {
 	if !ok {
 		return nil
 	}
+	if s.common.ReadOnly { // at the key, as every change
+		return kit.RefuseReadOnly(s.common, "deleting a restore")
+	}
 	target := s.targetName(&r)
 	switch {
 	case r.ID == 0 && s.pending != nil && r.Status == s.pending.Status:

@@ -466,3 +466,52 @@ func TestMigrationListsStartOnAChoosableService(t *testing.T) {
 		t.Fatalf("the target step starts on %s, which cannot be the target now", got)
 	}
 }
+
+// TestMigrationLeftIsBroughtBack: a migration left before its backup (esc
+// from its first list) is kept: m brings it back as it was, with the
+// source chosen and the backup form's draft, instead of a new one.
+func TestMigrationLeftIsBroughtBack(t *testing.T) {
+	s := newScreen(120, 30)
+	feed(s, listing())
+	press(s, "m")
+	m := s.migrate
+	press(s, "enter") // the source under the cursor
+	src := m.srcID
+	if m.step != migTarget || src == "" {
+		t.Fatalf("enter on a source: step %d, source %q", m.step, src)
+	}
+	press(s, "esc") // back to the sources
+	exit := press(s, "esc")
+	if exit == nil {
+		t.Fatal("esc on the first list does not leave the migration")
+	}
+	_, cmd := s.Update(exit())
+	if s.mode != modeList {
+		t.Fatalf("after leaving, mode %v", s.mode)
+	}
+	if cmd == nil {
+		t.Fatal("leaving the migration says nothing")
+	}
+	if msg, ok := cmd().(kit.ToastMsg); !ok || !strings.Contains(msg.Text, "m brings back what you chose") {
+		t.Fatalf("leaving the migration says %#v", msg)
+	}
+	press(s, "m")
+	if s.migrate != m || s.mode != modeMigrate || m.srcID != src {
+		t.Fatalf("m after leaving: same migration %v, mode %v, source %q (was %q)", s.migrate == m, s.mode, m.srcID, src)
+	}
+}
+
+// TestReadOnlyDeleteRefusedAtTheKey: d on a read-only profile says the
+// profile is read-only, whatever the restore's state.
+func TestReadOnlyDeleteRefusedAtTheKey(t *testing.T) {
+	s := newScreen(120, 30)
+	s.common.ReadOnly = true
+	feed(s, listing())
+	cmd := press(s, "d")
+	if cmd == nil {
+		t.Fatal("d on a read-only profile says nothing")
+	}
+	if msg, ok := cmd().(kit.ToastMsg); !ok || !strings.Contains(msg.Text, "read-only") {
+		t.Fatalf("d on a read-only profile: %#v", msg)
+	}
+}
