@@ -158,7 +158,7 @@ func (e keyNotRead) Error() string { return "key file: reading" + e.ellipsis }
 
 // keyRead is the key file's read under way: the keys typed meanwhile
 // wait for its answer.
-type keyRead struct{ queued []tea.KeyPressMsg }
+type keyRead struct{ queued []tea.Msg } // keys and pastes
 
 // keyReadMsg is the key file's read, for the form that asked.
 type keyReadMsg struct {
@@ -221,6 +221,11 @@ func (s *Screen) openForm() tea.Cmd {
 }
 
 func (s *Screen) updateForm(msg tea.Msg) tea.Cmd {
+	if _, paste := msg.(tea.PasteMsg); paste && s.reading != nil {
+		// the key file is being read: a paste waits with the keys
+		s.reading.queued = append(s.reading.queued, msg)
+		return nil
+	}
 	if kp, ok := msg.(tea.KeyPressMsg); ok {
 		if s.reading != nil {
 			// the key file is being read: keys wait for its answer

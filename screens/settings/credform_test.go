@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/skytui/skytui/keystore"
 	"github.com/skytui/skytui/tui/tuitest"
 )
@@ -168,9 +169,13 @@ func TestKeyFileCheckedAtItsField(t *testing.T) {
 	if d0.s.draft.keyFile != missing {
 		t.Fatalf("a key typed during the read did not wait: %q", d0.s.draft.keyFile)
 	}
+	d0.s.Update(tea.PasteMsg{Content: "x"})
+	if d0.s.draft.keyFile != missing {
+		t.Fatalf("a paste during the read did not wait: %q", d0.s.draft.keyFile)
+	}
 	d0.run(cmd)
-	if d0.s.form == nil || d0.s.Capturing() || d0.s.draft.keyFile != missing+"/" {
-		t.Fatalf("the key typed during the read did not reach the field (%q):\n%s", d0.s.draft.keyFile, d0.view())
+	if d0.s.form == nil || d0.s.Capturing() || d0.s.draft.keyFile != missing+"/x" {
+		t.Fatalf("the key and the paste typed during the read did not reach the field in order (%q):\n%s", d0.s.draft.keyFile, d0.view())
 	}
 
 	// a file fixed between two enters on the same path is read again
