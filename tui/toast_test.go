@@ -37,9 +37,12 @@ func TestQueuedToastsShowInTurn(t *testing.T) {
 		}
 	}
 	expire := func(tm tea.Msg) bool { _, ok := tm.(toastExpireMsg); return ok }
-	for _, text := range []string{"first", "second", "third"} {
-		h.Send(kit.ToastMsg{Level: kit.ToastWarn, Text: text})
+	warn := func(texts ...string) {
+		for _, text := range texts {
+			h.Send(kit.ToastMsg{Level: kit.ToastWarn, Text: text})
+		}
 	}
+	warn("first", "second", "third")
 	shows("third  (+2)", "newest first: %q")
 	// every timer armed so far is up: only the front's counts
 	h.Fire(expire)
@@ -49,9 +52,7 @@ func TestQueuedToastsShowInTurn(t *testing.T) {
 	h.Fire(expire)
 	shows("", "all shown, still %q")
 	// the same message again (a refused key pressed twice) waits once
-	for _, text := range []string{"second", "first", "second"} {
-		h.Send(kit.ToastMsg{Level: kit.ToastWarn, Text: text})
-	}
+	warn("second", "first", "second")
 	shows("second  (+1)", "the same warning twice: %q")
 	h.Fire(expire)
 	shows("first", "after the repeated warning's time: %q")

@@ -172,12 +172,7 @@ func TestFlowReadOnlyRefusesEveryChange(t *testing.T) {
 		t.Fatalf("n on a read-only profile: %q", got)
 	}
 	// the unfinished setup, at step 1
-	eng := &replsetup.Engine{Client: d.c, Now: d.clk.Now}
-	w := replsetup.NewWizard(d.clk.Now())
-	w.Apply(eng.CheckPair(bg, pri.ID, sec.ID), d.clk.Now())
-	w.Apply(eng.CheckAllowList(bg, w.Progress), d.clk.Now())
-	step1 := w.Progress
-	d.save(replsetup.ProfileState{Setup: &step1})
+	d.saveAtAllowList(pri, sec)
 	h = d.app(120, 40, ro)
 	h.Keys("4", "c")
 	h.Sees("FAIL  1 Allow list")
@@ -214,7 +209,8 @@ func TestFlowReadOnlyRefusesEveryChange(t *testing.T) {
 
 	// Steps 4–6 and stop/start: set up by a writable engine up to the
 	// change, then resumed read-only at each step.
-	w = d.setupToChange(t, eng, pri, sec)
+	eng := &replsetup.Engine{Client: d.c, Now: d.clk.Now}
+	w := d.setupToChange(t, eng, pri, sec)
 	// resumed read-only at the saved step, whose enter is refused
 	refusedAt := func(step string, shows ...string) {
 		t.Helper()
@@ -355,7 +351,8 @@ func TestChooserSaysWhatCannotBeChosen(t *testing.T) {
 func TestSmallStepShowsWhatItRunsFirst(t *testing.T) {
 	d := newDemo(t)
 	pri, sec := d.byName("orders-prod"), d.byName("replica-west")
-	w := d.setupToChange(t, &replsetup.Engine{Client: d.c, Now: d.clk.Now}, pri, sec)
+	eng := &replsetup.Engine{Client: d.c, Now: d.clk.Now}
+	w := d.setupToChange(t, eng, pri, sec)
 	p := w.Progress
 	d.save(replsetup.ProfileState{Setup: &p})
 	h := d.app(60, 16, nil)
@@ -454,12 +451,7 @@ func TestFlowReadOnlyInvitesNoRefusedKey(t *testing.T) {
 		t.Fatalf("c with no setup on a read-only profile: %q", got)
 	}
 
-	eng := &replsetup.Engine{Client: d.c, Now: d.clk.Now}
-	w := replsetup.NewWizard(d.clk.Now())
-	w.Apply(eng.CheckPair(bg, pri.ID, sec.ID), d.clk.Now())
-	w.Apply(eng.CheckAllowList(bg, w.Progress), d.clk.Now())
-	step1 := w.Progress
-	d.save(replsetup.ProfileState{Setup: &step1})
+	d.saveAtAllowList(pri, sec)
 	h = d.replication(ro, "Unfinished setup: orders-prod -> replica-west", "this profile is read-only")
 	if strings.Contains(h.Screen(), "n starts") {
 		t.Fatalf("a read-only profile invites n:\n%s", h.Screen())

@@ -148,6 +148,18 @@ func (d *demo) save(st replsetup.ProfileState) {
 	}
 }
 
+// saveAtAllowList saves an unfinished setup of pri -> sec checked up to
+// its allow-list step (step 1), as a setup left there earlier.
+func (d *demo) saveAtAllowList(pri, sec api.Service) {
+	d.t.Helper()
+	eng := &replsetup.Engine{Client: d.c, Now: d.clk.Now}
+	w := replsetup.NewWizard(d.clk.Now())
+	w.Apply(eng.CheckPair(bg, pri.ID, sec.ID), d.clk.Now())
+	w.Apply(eng.CheckAllowList(bg, w.Progress), d.clk.Now())
+	step1 := w.Progress
+	d.save(replsetup.ProfileState{Setup: &step1})
+}
+
 // savePair saves one pair set up earlier.
 func (d *demo) savePair(p replsetup.Pair) {
 	d.t.Helper()
