@@ -168,12 +168,25 @@ func (sv *scaleView) load() tea.Cmd {
 		var out []scaleChoice
 		for n := 1; n <= 9; n++ {
 			c := scaleChoice{label: strconv.Itoa(n), value: strconv.Itoa(n), n: n}
-			if n == v.Nodes {
+			if _, err := parseNodesFor(c.value, v.Topology); err != nil {
+				c.blocked = strings.TrimPrefix(err.Error(), "nodes: ") // "es-replica has 2 to 5 nodes"
+			} else if n == v.Nodes {
 				c.blocked = "current"
 			}
 			out = append(out, c)
 		}
+		// the cursor on one more than now, else the nearest that can be chosen
 		sv.choices, sv.cursor = out, min(v.Nodes, len(out)-1)
+		for d := 0; d < len(out); d++ {
+			if i := sv.cursor - d; i >= 0 && out[i].blocked == "" {
+				sv.cursor = i
+				break
+			}
+			if i := sv.cursor + d; i < len(out) && out[i].blocked == "" {
+				sv.cursor = i
+				break
+			}
+		}
 		return nil
 	}
 	sv.loading, sv.err, sv.choices = true, nil, nil

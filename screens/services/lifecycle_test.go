@@ -85,3 +85,31 @@ func TestScaleSizesFillTheAreaAsATable(t *testing.T) {
 		t.Fatalf("a list cut to 6 lines (%d) does not say what is below:\n%s", n, out)
 	}
 }
+
+// TestScaleNodesKeepToTheTopology: the node counts es-replica cannot have
+// are offered blocked, in the API's rule's words, and the cursor starts
+// on one that can be chosen (one more than now, else the nearest).
+func TestScaleNodesKeepToTheTopology(t *testing.T) {
+	s := newScreen(60, 12)
+	v := svc(1, "ready")
+	v.Topology, v.Nodes = "es-replica", 5
+	sv := newScaleView(s.common, s.keys, v)
+	sv.SetSize(60, 12)
+	sv.step, sv.kind = scalePickValue, scaleNodes
+	sv.load()
+	for _, c := range sv.choices {
+		want := ""
+		switch {
+		case c.n < 2 || c.n > 5:
+			want = "es-replica has 2 to 5 nodes"
+		case c.n == 5:
+			want = "current"
+		}
+		if c.blocked != want {
+			t.Errorf("%d nodes: blocked %q, want %q", c.n, c.blocked, want)
+		}
+	}
+	if c := sv.choices[sv.cursor]; c.n != 4 {
+		t.Errorf("the cursor starts on %d nodes, want 4", c.n)
+	}
+}
