@@ -112,10 +112,10 @@ func (s *Screen) deleteSelected() tea.Cmd {
 	if !ok {
 		return nil
 	}
-	if s.common.ReadOnly { // at the key, as every change
-		return kit.RefuseReadOnly(s.common, "deleting a restore")
-	}
 	target := s.targetName(&r)
+	if s.common.ReadOnly { // at the key, as every change
+		return kit.RefuseReadOnly(s.common, fmt.Sprintf("delete restore %d into %s", int64(r.ID), target))
+	}
 	switch {
 	case r.ID == 0 && s.pending != nil && r.Status == s.pending.Status:
 		return kit.Toast(kit.ToastInfo, "the restore into "+target+" is still being submitted; it can be deleted once the API has answered")
