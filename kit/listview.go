@@ -468,7 +468,7 @@ func ReadOnlyHelp(c *Common, k Keys, changes ...key.Binding) Keys {
 	change := func(b key.Binding) bool {
 		return slices.ContainsFunc(changes, func(ch key.Binding) bool { return ch.Help() == b.Help() })
 	}
-	out := Keys{Short: slices.DeleteFunc(slices.Clone(k.Short), change)}
+	out := Keys{Short: slices.DeleteFunc(slices.Clone(k.Short), change), Title: k.Title}
 	for _, col := range k.FullHelp() {
 		marked := make([]key.Binding, len(col))
 		for i, b := range col {

@@ -226,6 +226,9 @@ func BindHelp(help, desc string, keys ...string) key.Binding {
 type Keys struct {
 	Short []key.Binding
 	Full  [][]key.Binding
+	// Title, when set, heads these keys in "?" instead of the screen's
+	// title: a pane's own keys ("Allow list" on the Services screen).
+	Title string
 }
 
 // KeysOf is a key map of one group: the footer's and the help's.

@@ -141,8 +141,12 @@ func (m *Model) helpLayout(w, h int) (columns [][]string, rows, cols, maxOff int
 		keys  []key.Binding
 	}
 	var groups []group
-	for i, g := range m.screen().KeyMap().FullHelp() {
+	km := m.screen().KeyMap()
+	for i, g := range km.FullHelp() {
 		title := m.screen().Title()
+		if k, ok := km.(kit.Keys); ok && k.Title != "" {
+			title = k.Title // a pane's keys
+		}
 		if i > 0 {
 			title = "" // continuation of the screen's keys
 		}

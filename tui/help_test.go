@@ -133,3 +133,18 @@ func TestHelpMarksChangeCommandsReadOnly(t *testing.T) {
 		}
 	}
 }
+
+// TestHelpTitlesAPanesKeys: the help of a pane open on a screen (the
+// allow list, the credentials) is headed by the pane's name, not the
+// screen's.
+func TestHelpTitlesAPanesKeys(t *testing.T) {
+	for key, title := range map[string]string{"a": "Allow list", "c": "Credentials"} {
+		h, _, _ := demoHarness(t, 140, 40, nil)
+		h.Key(key)
+		h.Key("?")
+		lines := strings.Split(h.Screen(), "\n")
+		if len(lines) < 5 || strings.TrimSpace(lines[4]) != title && !strings.HasPrefix(strings.TrimSpace(lines[4]), title+" ") {
+			t.Errorf("%s: the help's first group is not %q:\n%s", key, title, h.Screen())
+		}
+	}
+}

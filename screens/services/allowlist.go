@@ -101,6 +101,12 @@ func (a *allowView) CapturesKeys() bool { return a.adding || a.checking || a.tab
 
 // KeyMap implements kit.Pane.
 func (a *allowView) KeyMap() kit.Keys {
+	keys := a.keyMap()
+	keys.Title = "Allow list" // in ?, under the Services screen's keys
+	return keys
+}
+
+func (a *allowView) keyMap() kit.Keys {
 	k, t := a.keys, a.table.Keys
 	switch {
 	case a.checking:

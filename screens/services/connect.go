@@ -375,7 +375,9 @@ func (c *credsView) KeyMap() kit.Keys {
 	if c.err != nil {
 		b = append(b, k.Retry)
 	}
-	return kit.KeysOf(b...)
+	keys := kit.KeysOf(b...)
+	keys.Title = "Credentials" // in ?
+	return keys
 }
 
 // SetSize implements kit.Pane.

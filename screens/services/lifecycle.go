@@ -351,6 +351,12 @@ func (sv *scaleView) CapturesKeys() bool { return false }
 
 // KeyMap implements kit.Pane: the choice, then its review.
 func (sv *scaleView) KeyMap() kit.Keys {
+	keys := sv.keyMap()
+	keys.Title = "Scale" // in ?
+	return keys
+}
+
+func (sv *scaleView) keyMap() kit.Keys {
 	k := sv.keys
 	if sv.step == scaleReview {
 		return kit.KeysOf(k.ScaleApply, k.ScaleBack)
