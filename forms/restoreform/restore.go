@@ -598,6 +598,12 @@ func (r *Wizard) enter(s stage) tea.Cmd {
 		return r.idInput.Focus()
 	case stagePITR:
 		return r.pitr.moment.Focus()
+	case stageConfirm:
+		// brought back (n after esc or ctrl+x): the name is asked again,
+		// never kept armed from before
+		if r.confirm != nil {
+			r.confirm.Reset()
+		}
 	}
 	return nil
 }

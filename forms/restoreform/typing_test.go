@@ -109,6 +109,14 @@ func TestConfirmBackAsksTheNameAgain(t *testing.T) {
 	if w.StepName() != "confirm" {
 		t.Fatalf("enter with no name typed left the step: %s", w.StepName())
 	}
+	// left with ctrl+x, the name typed, and brought back (n: Init): the
+	// name is asked again, not kept armed
+	rtType(w, "replica-west")
+	rtPress(w, "ctrl+x")
+	rtRun(w, w.Init())
+	if cf := w.Confirm(); cf == nil || cf.Typed() != "" || cf.focus != confirmFocusInput || cf.Matches() {
+		t.Fatalf("brought back after ctrl+x: the name typed before is kept\n%s", rtView(w))
+	}
 }
 
 // TestBackupRefusalLeavesWithItsList: the refusal of a running backup of
