@@ -46,6 +46,9 @@ type wizard struct {
 	// fit (J/K scroll it); shown is what happened when it was laid out.
 	top   int
 	shown string
+	// held keeps the wizard at the allow list's step when bksp went back
+	// to it: its check, passing, would move on to the backup at once
+	held bool
 }
 
 // wizardHost is what the wizard needs from the screen that holds it.
@@ -292,6 +295,11 @@ func (wz *wizard) onCheck(msg checkMsg) tea.Cmd {
 		}
 	}
 	changed := w.Apply(o, wz.common.Time())
+	if wz.held && o.Step == replsetup.StepAllowList && changed {
+		w.GoTo(replsetup.StepAllowList)
+		changed = false
+	}
+	wz.held = false
 	cmds := []tea.Cmd{wz.host.save()}
 	if changed {
 		cmds = append(cmds, wz.enterStep())

@@ -193,6 +193,9 @@ func (wz *wizard) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Prev):
 		if w.Current() > replsetup.StepPair && wz.busy == "" {
 			w.GoTo(w.Current() - 1)
+			// the allow list's check passes on its own: it is shown, not
+			// passed through, until enter or c checks it again
+			wz.held = w.Current() == replsetup.StepAllowList
 			if w.Current() == replsetup.StepPair {
 				wz.openChooser()
 			}
