@@ -376,6 +376,9 @@ func (w *Wizard) Apply(o Outcome, now time.Time) bool {
 		}
 		w.Results[o.Step] = o
 		if o.Verdict == Pass {
+			// the start's last outcome (error 1045 without the grant) no
+			// longer holds
+			delete(w.Results, StepStart)
 			p.Passed.add(StepGrant)
 			if p.GrantRunBy == "" {
 				p.GrantRunBy = GrantBySkytui
@@ -403,6 +406,7 @@ func (w *Wizard) GrantRanByUser(now time.Time) {
 	if w.Results == nil {
 		w.Results = map[Step]Outcome{}
 	}
+	delete(w.Results, StepStart)
 	w.Results[StepGrant] = Outcome{Step: StepGrant, Verdict: Pass,
 		Summary: "you ran the grant on " + api.OrID(w.Progress.PrimaryName, w.Progress.PrimaryID) + " yourself"}
 	if w.Progress.Step == StepGrant {

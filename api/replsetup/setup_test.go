@@ -516,3 +516,20 @@ func TestPairRefusalNamesTheServiceAtFault(t *testing.T) {
 		}
 	}
 }
+
+// A grant that passes (run by skytui or by the user) voids the start's
+// last outcome: its error 1045 was the grant missing.
+func TestGrantPassForgetsTheStartsFailure(t *testing.T) {
+	for _, byUser := range []bool{false, true} {
+		w := Resume(Progress{PrimaryID: "dbtaaaa1", SecondaryID: "dbtaaaa2", Step: StepGrant})
+		w.Results = map[Step]Outcome{StepStart: {Step: StepStart, Verdict: Fail, Problem: "refused (error 1045)"}}
+		if byUser {
+			w.GrantRanByUser(time.Time{})
+		} else {
+			w.Apply(Outcome{Step: StepGrant, Verdict: Pass}, time.Time{})
+		}
+		if v := w.Verdict(StepStart); v != Unchecked || w.Current() != StepStart {
+			t.Fatalf("by user %v: the start shows %v at %v", byUser, v, w.Current())
+		}
+	}
+}

@@ -31,3 +31,25 @@ func TestBackFromBackupStaysAtAllowList(t *testing.T) {
 	h.Key("backspace")
 	h.Sees("Choose the PRIMARY")
 }
+
+// The start refused (error 1045: the grant was said to be run but was
+// not), bksp and the grant run: the start's step no longer shows its old
+// failure; enter at it starts replication.
+func TestRerunClearsOldFailure(t *testing.T) {
+	h := newDemo(t).replication(nil, "No replication set up with skytui yet.")
+	h.toRestored()
+	h.Sees("Step 4 of 6")
+	h.Key("enter")
+	h.Sees("Step 5 of 6")
+	h.Keys("m", "y")
+	h.Sees("Step 6 of 6")
+	h.Key("enter")
+	h.Sees("error 1045")
+	h.Key("backspace")
+	h.Sees("Step 5 of 6")
+	h.Key("enter")
+	h.Sees("Step 6 of 6")
+	if strings.Contains(h.Screen(), "error 1045") {
+		t.Fatalf("the grant ran, step 6 still shows the start's old failure:\n%s", h.Screen())
+	}
+}

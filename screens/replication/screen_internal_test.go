@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"charm.land/bubbles/v2/key"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/skytui/skytui/api"
 	"github.com/skytui/skytui/api/replsetup"
@@ -208,4 +209,19 @@ func TestAllowListSaysCheckAgainOnce(t *testing.T) {
 		return replsetup.Outcome{Step: replsetup.StepAllowList, Verdict: replsetup.Fail, Problem: "the listing failed"}
 	})())
 	check("failed, nothing missing")
+}
+
+// A step run again shows WAIT and what runs, not its last failure, until
+// the answer comes.
+func TestStepRerunDropsItsOldFailure(t *testing.T) {
+	s := NewWithOptions(tuitest.Common(), Options{Store: &replsetup.Store{Path: t.TempDir() + "/r.json"}})
+	s.wizard.w = replsetup.Resume(replsetup.Progress{PrimaryID: "dbtaaaa1", SecondaryID: "dbtaaaa2", Step: replsetup.StepStart, Passed: 0x3f})
+	s.wizard.w.Results = map[replsetup.Step]replsetup.Outcome{replsetup.StepStart: {Step: replsetup.StepStart, Verdict: replsetup.Fail, Problem: "refused (error 1045)"}}
+	s.mode = modeWizard
+	s.SetSize(100, 30)
+	s.wizard.runStep()
+	s.SetSize(100, 30)
+	if v := ansi.Strip(s.View()); strings.Contains(v, "1045") || !strings.Contains(v, "WAIT  6 Start") {
+		t.Fatalf("the start runs again, its old failure shows:\n%s", v)
+	}
 }

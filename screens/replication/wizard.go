@@ -387,6 +387,9 @@ func outcomeText(res any) string {
 // act hands a step's mutating call to the action layer.
 func (wz *wizard) act(step replsetup.Step, op, name, key string, run func(ctx context.Context) replsetup.Outcome, refresh ...string) tea.Cmd {
 	wz.busy = name
+	// the step runs again: its last outcome (a failure) is no longer its
+	// state; the answer is
+	delete(wz.w.Results, step)
 	return kit.Do(kit.Action{
 		Name:     name,
 		Key:      key,
