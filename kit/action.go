@@ -147,8 +147,12 @@ func RefuseReadOnly(c *Common, what string) tea.Cmd {
 // what was refused ("delete service x", "creating a service"), so a
 // narrow message line cuts only the end of what.
 func ReadOnlyText(c *Common, what string) string {
-	return fmt.Sprintf("not allowed on read-only profile %s: %s", c.Profile, what)
+	return fmt.Sprintf("%s%s: %s", ReadOnlyPrefix, c.Profile, what)
 }
+
+// ReadOnlyPrefix starts every read-only refusal: the answer to a key, so
+// a newer one replaces one still waiting to be shown.
+const ReadOnlyPrefix = "not allowed on read-only profile "
 
 // OpenDialogMsg pushes a dialog on the root's dialog stack.
 type OpenDialogMsg struct{ Dialog Dialog }

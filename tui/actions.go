@@ -149,10 +149,12 @@ func (m *Model) actionDone(msg actionResultMsg) tea.Cmd {
 		// The server accepted the change (2xx); only its answer is
 		// unreadable. Never a failure, and nothing invites a second submit:
 		// the lists it changed are read again at once.
+		m.dropToasts(a.Name + " failed: ") // an earlier failure is over
 		cmds = append(cmds, m.toastWith(kit.ToastWarn, a.Name+": accepted; the answer could not be read: "+why,
 			[]logField{{"outcome", "accepted: " + a.Name}}))
 		cmds = append(cmds, m.endWatches(a))
 	default:
+		m.dropToasts(a.Name + " failed: ") // an earlier failure is over
 		text := a.Name + ": done"
 		if a.Success != nil {
 			text = a.Success(msg.result)

@@ -218,3 +218,42 @@ func TestActionErrorToastHasStatusAndTrace(t *testing.T) {
 		}
 	}
 }
+
+// TestSuccessRetiresTheEarlierFailure: an action that failed and then,
+// sent again, succeeds leaves no error behind to come back later as if
+// current; read-only refusals replace each other (each answers a key).
+func TestSuccessRetiresTheEarlierFailure(t *testing.T) {
+	h := newHarness(t, Options{Profile: "prod", Now: func() time.Time { return t0 },
+		Screens: func(*kit.Common) []kit.Screen { return []kit.Screen{&fakeScreen{id: "a"}} }}, 200, 30)
+	fail := true
+	start := kit.Action{Name: "start replication on replica-west", Mutating: true, Origin: "a",
+		Run: func(context.Context) (any, error) {
+			if fail {
+				return nil, errors.New("the primary refused the replication user (error 1045)")
+			}
+			return nil, nil
+		}}
+	h.Send(kit.ActionRequestMsg{Action: start})
+	if got := lastToast(h); !strings.Contains(got, "start replication on replica-west failed") {
+		t.Fatalf("the failure: %q", got)
+	}
+	fail = false
+	h.Send(kit.ActionRequestMsg{Action: start})
+	for _, tt := range h.m.toasts {
+		if strings.Contains(tt.text, "failed") {
+			t.Fatalf("after the success the failure still waits to be shown: %q", tt.text)
+		}
+	}
+	for _, what := range []string{"edit schedule 1", "suspend schedule 1", "delete schedule 1"} {
+		h.Send(kit.ToastMsg{Level: kit.ToastWarn, Text: kit.ReadOnlyText(h.m.common, what)})
+	}
+	var refusals int
+	for _, tt := range h.m.toasts {
+		if strings.HasPrefix(tt.text, kit.ReadOnlyPrefix) {
+			refusals++
+		}
+	}
+	if refusals != 1 || !strings.Contains(lastToast(h), "delete schedule 1") {
+		t.Fatalf("%d read-only refusals wait; the newest is %q", refusals, lastToast(h))
+	}
+}

@@ -30,7 +30,9 @@ type toast struct {
 // newer toast covered show in turn after it, newest first ("(+n)" says
 // how many wait). An error stays: when its time is up it goes below the
 // toasts still waiting (above older errors) and shows, with no time,
-// until X dismisses it. The same message again replaces the one waiting.
+// until X dismisses it. The same message again replaces the one waiting,
+// as a read-only refusal replaces an earlier one (each is the answer to a
+// key), and an action that succeeds retires its earlier failure.
 // At most 5 wait; the oldest go first, errors last. News (info, done) gives way to a newer toast and is not shown
 // again (shown after newer news it reads as the present: "schedule 6
 // created" after "schedule 6 deleted", a hint after the launch it was
@@ -87,10 +89,12 @@ func (m *Model) toastWith(level kit.ToastLevel, text string, fields []logField) 
 	m.toastID++
 	id := m.toastID
 	now := m.common.Wall()
+	refusal := strings.HasPrefix(text, kit.ReadOnlyPrefix)
 	m.toasts = slices.DeleteFunc(m.toasts, func(t toast) bool {
-		// news gives way; the same message again (a refused key pressed
-		// twice) is shown once, now
-		return t.news() && now.Sub(t.at) >= newsBurst || t.level == level && t.text == text
+		// news gives way; the same message again is shown once, now; a
+		// read-only refusal is the answer to a key: the newer replaces it
+		return t.news() && now.Sub(t.at) >= newsBurst || t.level == level && t.text == text ||
+			refusal && strings.HasPrefix(t.text, kit.ReadOnlyPrefix)
 	})
 	m.toasts = append(m.toasts, toast{id: id, level: level, text: text, at: now})
 	for len(m.toasts) > 5 {
