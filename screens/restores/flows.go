@@ -40,9 +40,13 @@ func (s *Screen) openMigration(req *restoreform.MigrateRequest) tea.Cmd {
 	}
 	if req == nil && s.migrate != nil {
 		// back to the migration under way, or to the one left before its
-		// backup with what was chosen and typed
+		// backup with what was chosen and typed; left from its backup form,
+		// the form is drawn again at once with its draft
 		s.mode = modeMigrate
 		s.migrate.SetSize(s.Size())
+		if s.migrate.step == migBackup && s.migrate.form == nil {
+			return s.migrate.openForm()
+		}
 		return nil
 	}
 	s.migrate = newMigration(s.common, s.svcList, req)
@@ -56,15 +60,23 @@ func (s *Screen) onWizardDone(msg restoreform.DoneMsg) tea.Cmd {
 	if msg.Wizard == nil || msg.Wizard != s.wizard {
 		return nil
 	}
+	mine := s.migrate != nil && s.migrate.wizard == msg.Wizard
 	switch {
 	case msg.Submitted:
+		if mine {
+			// the migration ends with its restore; kept aside until the
+			// API accepts it, so a refusal's esc goes back to it
+			s.sent, s.migrate = s.migrate, nil
+		}
 		s.pending = msg.Pending
 		s.pendingKnown = make(map[int64]bool, len(s.restores))
 		for _, r := range s.restores {
 			s.pendingKnown[int64(r.ID)] = true
 		}
 		s.wizard = nil
-		s.draft = nil
+		if !mine {
+			s.draft = nil // the user's own draft stays through the migration's restore
+		}
 		s.mode = modeList
 		s.svcFilter = ""
 		s.Table.SetFilter("")
@@ -76,6 +88,13 @@ func (s *Screen) onWizardDone(msg restoreform.DoneMsg) tea.Cmd {
 		s.draft = s.wizard
 		s.wizard = nil
 		return s.openMigration(msg.Migrate)
+	case msg.Cancelled && mine:
+		// the migration's restore: back to its copy step, the wizard kept
+		// with it (enter reopens it as it was); n's draft is the user's own
+		s.wizard = nil
+		s.mode = modeMigrate
+		s.migrate.SetSize(s.Size())
+		return nil
 	case msg.Cancelled:
 		s.draft = s.wizard
 		s.wizard = nil
@@ -90,8 +109,17 @@ func (s *Screen) onMigrationExit(msg migrationExitMsg) tea.Cmd {
 		return nil
 	}
 	if msg.restore != nil {
-		s.migrate = nil
-		s.wizard = restoreform.New(s.common, *msg.restore)
+		// the migration is kept until its restore is accepted: esc in the
+		// wizard comes back to the copy step, and enter there reopens the
+		// same wizard while the copy's destination is unchanged
+		m := s.migrate
+		if prefill := msg.restore.Bucket.Bucket + msg.restore.Bucket.File; m.wizard == nil || m.wizardFor != prefill {
+			m.wizard, m.wizardFor = restoreform.New(s.common, *msg.restore), prefill
+		} else {
+			m.wizard.SetServices(s.svcList)
+		}
+		s.wizard = m.wizard
+		s.servicesFailed()
 		s.wizard.SetSize(s.Size())
 		s.mode = modeWizard
 		return s.wizard.Init()
@@ -156,6 +184,14 @@ func (s *Screen) onActionDone(msg kit.ActionDoneMsg) tea.Cmd {
 	switch tag := msg.Tag.(type) {
 	case restoreform.Tag:
 		s.pending = nil
+		if s.sent != nil && s.sent.wizard == tag.Wizard {
+			if msg.Err == nil || api.IsOutcomeUnknown(msg.Err) {
+				s.sent = nil // the migration's restore was sent: it is over
+			} else if s.migrate == nil {
+				// refused: the migration is back, its wizard reopened below
+				s.migrate, s.sent = s.sent, nil
+			}
+		}
 		if api.IsOutcomeUnknown(msg.Err) {
 			// sent, never answered: the root's dialog shows any restore that
 			// appeared on the target and offers the resend; the wizard is
@@ -177,8 +213,8 @@ func (s *Screen) onActionDone(msg kit.ActionDoneMsg) tea.Cmd {
 				s.wizard.SetServices(s.svcList)
 				s.wizard.SetSize(s.Size())
 				s.mode = modeWizard
-			} else {
-				s.draft = tag.Wizard
+			} else if s.migrate == nil || s.migrate.wizard != tag.Wizard {
+				s.draft = tag.Wizard // else kept by its migration: m, enter
 			}
 			tag.Wizard.Failed(msg.Err)
 			s.rebuildRows()

@@ -68,6 +68,10 @@ type migration struct {
 
 	dest    kit.Input
 	editing bool
+	// wizard is the restore opened from the copy step, kept when esc comes
+	// back here; wizardFor is the bucket and file it was prefilled with
+	wizard    *restoreform.Wizard
+	wizardFor string
 	// intro: the source and target steps show the flow's explanation over
 	// the table (left out when the table would not keep its rows; layout)
 	intro bool

@@ -87,6 +87,10 @@ type Screen struct {
 	// draft is a wizard left with esc: n brings it back as it was.
 	draft   *restoreform.Wizard
 	migrate *migration
+	// sent is the migration whose restore was submitted and not yet
+	// answered: a refusal brings it back (esc from the wizard then returns
+	// to its copy step)
+	sent *migration
 }
 
 // New builds the screen.

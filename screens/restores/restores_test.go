@@ -515,3 +515,120 @@ func TestReadOnlyDeleteRefusedAtTheKey(t *testing.T) {
 		t.Fatalf("d on a read-only profile: %#v", msg)
 	}
 }
+
+// atCopy is a screen showing a migration from orders to analytics-gcp at
+// its copy step, the destination typed.
+func atCopy(t *testing.T) (*Screen, *migration) {
+	t.Helper()
+	s := newScreen(120, 30)
+	feed(s, listing())
+	m := newMigration(s.common, s.svcList, &restoreform.MigrateRequest{Source: orders, Target: gcpSvc})
+	m.backup = &api.Backup{Key: hash + ":" + orders.ID + ":pod", Bucket: "s3://acme-exports/orders-mig", Status: "Succeeded", Type: api.BackupLogical}
+	m.toCopy()
+	m.dest.SetValue("gs://acme-gcp")
+	s.migrate, s.mode = m, modeMigrate
+	m.SetSize(s.Size())
+	press(s, "enter") // done typing
+	return s, m
+}
+
+// run runs cmd and hands what it answers (batches and sequences too) to
+// s, a few rounds deep.
+func run(s *Screen, cmd tea.Cmd) { runDepth(s, cmd, 4) }
+
+func runDepth(s *Screen, cmd tea.Cmd, depth int) {
+	if cmd == nil || depth == 0 {
+		return
+	}
+	switch msg := cmd().(type) {
+	case tea.BatchMsg:
+		for _, c := range msg {
+			runDepth(s, c, depth)
+		}
+	case nil:
+	default:
+		if cmds, ok := tuitest.Sequence(msg); ok {
+			for _, c := range cmds {
+				runDepth(s, c, depth)
+			}
+			return
+		}
+		_, next := s.Update(msg)
+		runDepth(s, next, depth-1)
+	}
+}
+
+// TestEscFromTheMigrationsRestoreGoesBackToIt: the restore the migration
+// opens is left with esc back to the migration's copy step (kept, with
+// its wizard: enter reopens it as it was), never into n's draft; n then
+// opens a wizard of its own, on its first step.
+func TestEscFromTheMigrationsRestoreGoesBackToIt(t *testing.T) {
+	s, m := atCopy(t)
+	run(s, press(s, "enter"))
+	if s.mode != modeWizard || s.wizard == nil || s.wizard.StepName() != "bucket" {
+		t.Fatalf("enter at the copy step: mode %d", s.mode)
+	}
+	w := s.wizard
+	for i := 0; i < 5 && s.mode == modeWizard; i++ {
+		run(s, press(s, "esc"))
+	}
+	if s.mode != modeMigrate || s.migrate != m || m.step != migCopy {
+		t.Fatalf("esc from the migration's restore: mode %d, migration kept %v", s.mode, s.migrate == m)
+	}
+	if s.draft != nil {
+		t.Fatal("the migration's restore became n's draft")
+	}
+	run(s, press(s, "enter"))
+	if s.mode != modeWizard || s.wizard != w {
+		t.Fatalf("enter again at the copy step: mode %d, same wizard %v", s.mode, s.wizard == w)
+	}
+	for i := 0; i < 5 && s.mode == modeWizard; i++ {
+		run(s, press(s, "esc"))
+	}
+	run(s, press(s, "esc")) // the copy step, back to the list
+	if s.mode != modeList || s.migrate != m {
+		t.Fatalf("esc at the copy step: mode %d, migration kept %v", s.mode, s.migrate == m)
+	}
+	press(s, "n")
+	if s.mode != modeWizard || s.wizard == w || s.wizard.StepName() == "bucket" {
+		t.Fatalf("n after the migration's restore: same wizard %v, step %q", s.wizard == w, s.wizard.StepName())
+	}
+	run(s, press(s, "esc"))
+	press(s, "m")
+	if s.mode != modeMigrate || s.migrate != m || m.step != migCopy {
+		t.Fatalf("m after all that: mode %d, same migration %v", s.mode, s.migrate == m)
+	}
+}
+
+// TestMigrationLeftFromItsFormComesBackDrawn: a migration from a restore's
+// refusal left with esc in its backup form comes back with m drawn at
+// once, the form's draft kept, and the first key acts in the form.
+func TestMigrationLeftFromItsFormComesBackDrawn(t *testing.T) {
+	s := newScreen(120, 30)
+	feed(s, listing())
+	run(s, s.openMigration(&restoreform.MigrateRequest{Source: orders, Target: gcpSvc}))
+	m := s.migrate
+	if m.form == nil {
+		t.Fatal("the migration from a refusal does not open its form")
+	}
+	cmd := press(s, "esc")
+	for i := 0; i < 3 && cmd != nil && s.mode == modeMigrate; i++ {
+		msg := cmd()
+		_, cmd = s.Update(msg)
+		if _, ok := msg.(migrationExitMsg); ok {
+			break
+		}
+	}
+	if s.mode != modeList || s.migrate != m || m.form != nil {
+		t.Fatalf("esc in the form: mode %d, kept %v", s.mode, s.migrate == m)
+	}
+	m.draft.Type = api.BackupPhysical // as if chosen before esc
+	run(s, press(s, "m"))
+	if m.form == nil || !strings.Contains(view(s), "Step 1 of 3: type") || !strings.Contains(view(s), "> physical") {
+		t.Fatalf("m brings back an empty migration, or not its draft:\n%s", view(s))
+	}
+	press(s, "up")
+	if strings.Contains(view(s), "> physical") {
+		t.Fatalf("the first key after m did nothing in the form:\n%s", view(s))
+	}
+}
