@@ -154,6 +154,9 @@ type Options struct {
 	// Type presets the backup type (the migration flow asks for logical).
 	Type string
 	// Bucket presets the destination: the user's own bucket at this path.
+	// A scheme alone ("s3://", "gs://") is not a value but the path
+	// field's placeholder (PathPlaceholder): a URL pasted or typed there is
+	// the whole path, never put after a prefilled scheme.
 	Bucket string
 	// Credential presets the stored credentials' name for Bucket.
 	Credential string
@@ -258,6 +261,9 @@ func New(c *kit.Common, svc api.Service, o Options) *Form {
 	}
 	if o.Bucket != "" {
 		d.Destination, d.BucketPath, d.Credential = DestBucket, o.Bucket, o.Credential
+		if SchemeOnly(o.Bucket) != "" {
+			d.BucketPath = ""
+		}
 	}
 	if o.Draft != nil {
 		d = *o.Draft
@@ -269,7 +275,7 @@ func New(c *kit.Common, svc api.Service, o Options) *Form {
 		id: formIDs.Add(1), common: c, svc: svc, opts: o,
 		typ: kit.NewValue(d.Type), when: kit.NewValue(d.When), daily: kit.NewValue(d.DailyAt), cron: kit.NewValue(d.Cron),
 		dest: kit.NewValue(d.Destination), path: kit.NewValue(d.BucketPath), cred: kit.NewValue(d.Credential),
-		scheme: kit.NewValue(keystore.SchemeOf(d.BucketPath)), full: kit.NewValue(fullUnknown), credsVer: kit.NewValue(0),
+		scheme: kit.NewValue(kit.Or(keystore.SchemeOf(d.BucketPath), SchemeOnly(o.Bucket))), full: kit.NewValue(fullUnknown), credsVer: kit.NewValue(0),
 		hintWidth: kit.NewValue(0), typeRoom: kit.NewValue(typeHeight - 1 - len(api.BackupTypes)),
 		keys: newFormKeys(),
 	}

@@ -497,3 +497,32 @@ func deliver(b *Form, cmd tea.Cmd, depth int) {
 		deliver(b, b.Update(msg), depth-1)
 	}
 }
+
+// TestSchemeOnlyBucketIsAPlaceholder: a bucket preset to a scheme alone
+// (the migration's "gs://") is the path field's placeholder, not its
+// value: a whole URL pasted into it is the path (it read
+// "s3://s3://mig-bucket/orders").
+func TestSchemeOnlyBucketIsAPlaceholder(t *testing.T) {
+	for _, sc := range []string{"s3", "gs"} {
+		b := form(t, common(t, tuitest.Secrets(t, "team"), nil), Options{HasFullBackup: boolp(true), Once: true, Bucket: sc + "://"})
+		b.SetSize(80, 24)
+		b.Init()
+		if d := b.Draft(); d.Destination != DestBucket || d.BucketPath != "" {
+			t.Fatalf("%s: preset to %+v", sc, d)
+		}
+		kit.FocusField(b.form, b.groups, b.fields["bucket path"])
+		if v := tuitest.View(b); !strings.Contains(v, sc+"://my-bucket/backups") {
+			t.Errorf("%s: the placeholder is not shown:\n%s", sc, v)
+		}
+		url := sc + "://mig-bucket/orders"
+		deliver(b, b.Update(tea.PasteMsg{Content: url}), 2)
+		if got := b.Draft().BucketPath; got != url {
+			t.Fatalf("%s: pasted %q, the path is %q", sc, url, got)
+		}
+	}
+	// a whole path preset stays the value
+	b := form(t, common(t, tuitest.Secrets(t, "team"), nil), Options{Bucket: "s3://acme/x"})
+	if got := b.Draft().BucketPath; got != "s3://acme/x" {
+		t.Fatalf("a whole preset path became %q", got)
+	}
+}

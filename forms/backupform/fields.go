@@ -60,7 +60,7 @@ func (b *Form) build() {
 			huh.NewOption("your own bucket (an s3:// or gs:// path)", DestBucket),
 		)
 	path := huh.NewInput().Title(b.hint(pathTitle)).
-		Accessor(&pathAccessor{b: b}).Placeholder("s3://my-bucket/backups").
+		Accessor(&pathAccessor{b: b}).Placeholder(PathPlaceholder(kit.Or(SchemeOnly(b.opts.Bucket), "s3"))).
 		DescriptionFunc(func() string { return b.hint(b.pathHint(b.path.Get(), b.typ.Get())) }, []any{b.path.Bind(), b.typ.Bind(), w}).
 		Validate(api.ValidateBackupBucketPath)
 	cred := huh.NewSelect[string]().Title("Bucket credentials (stored in the keystore)").Accessor(b.cred).Height(7).
@@ -104,6 +104,23 @@ const (
 	cronTitle       = "Cron expression: minute hour day-of-month month day-of-week (UTC)"
 	pathTitle       = "Bucket path: s3://<bucket>/<path> or gs://<bucket>/<path>"
 )
+
+// SchemeOnly is the scheme of a bucket path that is only a scheme
+// ("s3://" gives "s3"), else "". Such a prefill is shown as a placeholder
+// (PathPlaceholder), not held as a value: a whole URL pasted after it
+// read "s3://s3://bucket/folder".
+func SchemeOnly(path string) string {
+	for _, sc := range []string{"s3", "gs"} {
+		if strings.TrimSpace(path) == sc+"://" {
+			return sc
+		}
+	}
+	return ""
+}
+
+// PathPlaceholder is the example a bucket path field shows while empty,
+// in the scheme the destination's provider reads.
+func PathPlaceholder(scheme string) string { return scheme + "://my-bucket/backups" }
 
 // pathAccessor keeps the scheme of the bucket path beside it, so the
 // credential list is re-read only when the scheme changes.

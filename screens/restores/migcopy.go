@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/skytui/skytui/api"
+	"github.com/skytui/skytui/forms/backupform"
 	"github.com/skytui/skytui/forms/restoreform"
 	"github.com/skytui/skytui/kit"
 )
@@ -32,9 +33,9 @@ func (m *migration) toCopy() {
 	m.step = migCopy
 	m.stepErr = ""
 	m.top = 0
-	if m.dest.Value() == "" {
-		m.dest.SetValue(schemeFor(m.dst().Provider, schemeOf(m.sourcePath())) + "://")
-	}
+	// the scheme the target's provider reads is the placeholder's, not a
+	// value: a whole URL pasted is the destination (backupform.SchemeOnly)
+	m.dest.Placeholder = backupform.PathPlaceholder(schemeFor(m.dst().Provider, schemeOf(m.sourcePath())))
 	m.editing = true
 	m.dest.CursorEnd()
 	m.dest.Focus()
@@ -56,6 +57,9 @@ func schemeOf(uri string) string {
 // bucket with the source's folder when only a bucket was typed.
 func (m *migration) destPath() (string, error) {
 	v := strings.TrimSpace(m.dest.Value())
+	if v == "" {
+		return "", fmt.Errorf("destination: is required (expected gs://<bucket>/<folder> or s3://<bucket>/<folder>)")
+	}
 	scheme, bucket, path, err := api.ParseBucketURI(v)
 	if err != nil {
 		return "", fmt.Errorf("destination: %v (expected gs://<bucket>/<folder> or s3://<bucket>/<folder>)", err)

@@ -317,7 +317,7 @@ func TestMigrationPrefillsTheRestore(t *testing.T) {
 	m.onData(kit.DataMsg{Key: m.backupsKey().String(), Data: []api.Backup{
 		{Key: key, Bucket: "s3://acme-exports/orders-mig", Type: api.BackupLogical, Method: "mysqldump", Status: "Succeeded", StartTime: api.Time{Time: now}},
 	}})
-	if m.step != migCopy || !m.editing || m.dest.Value() != "gs://" {
+	if m.step != migCopy || !m.editing || m.dest.Value() != "" || m.dest.Placeholder != "gs://my-bucket/backups" {
 		t.Fatalf("step %d dest %q", m.step, m.dest.Value())
 	}
 	m.dest.SetValue("gs://acme-gcp")
@@ -630,5 +630,21 @@ func TestMigrationLeftFromItsFormComesBackDrawn(t *testing.T) {
 	press(s, "up")
 	if strings.Contains(view(s), "> physical") {
 		t.Fatalf("the first key after m did nothing in the form:\n%s", view(s))
+	}
+}
+
+// TestMigrationDestinationPastedWhole: the copy step's destination holds
+// no prefilled scheme (its placeholder shows it): a whole URL pasted is
+// the destination, not "gs://gs://…".
+func TestMigrationDestinationPastedWhole(t *testing.T) {
+	m := migrationOf([]api.Service{orders, gcpSvc}, &restoreform.MigrateRequest{Source: orders, Target: gcpSvc})
+	m.backup = &api.Backup{Key: hash + ":" + orders.ID + ":pod", Bucket: "s3://acme-exports/orders-mig", Status: "Succeeded"}
+	m.toCopy()
+	if !strings.Contains(ansi.Strip(m.View()), "gs://my-bucket/backups") {
+		t.Errorf("the destination's placeholder does not show the target's scheme:\n%s", ansi.Strip(m.View()))
+	}
+	m.Update(tea.PasteMsg{Content: "gs://acme-gcp/orders"})
+	if got := m.dest.Value(); got != "gs://acme-gcp/orders" {
+		t.Fatalf("pasted gs://acme-gcp/orders, the destination is %q", got)
 	}
 }
