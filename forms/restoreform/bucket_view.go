@@ -19,15 +19,21 @@ func (b *bucketStep) hint(f bucketField) (string, bool) {
 		if v == "" {
 			return "gs://NAME/ or s3://NAME/ with the trailing slash; the file goes below", true
 		}
+		if s, name, path, err := api.ParseBucketURI(v); err == nil && strings.Trim(path, "/") != "" {
+			// a file path typed as the bucket: the API's "trailing slash"
+			// rule would name a wrong fix (the path with a slash after it)
+			bucket := s + "://" + name + "/"
+			if fx := b.fixable(); fx != "" {
+				return "! external_source.bucket: has a path after the bucket name " + b.common.Theme.Glyphs.Dash + " " + fx, false
+			}
+			return "! external_source.bucket: has a path after the bucket name; the bucket is " + bucket + " alone, the file goes below", false
+		}
 		if err := api.ValidateRestoreBucket(v); err != nil {
 			msg := "! " + err.Error()
 			if fx := b.fixable(); fx != "" {
 				msg += " " + b.common.Theme.Glyphs.Dash + " " + fx
 			}
 			return msg, false
-		}
-		if fx := b.fixable(); fx != "" {
-			return "! has a path after the bucket name; the bucket is gs://NAME/ or s3://NAME/ " + b.common.Theme.Glyphs.Dash + " " + fx, false
 		}
 		s, name, _, _ := api.ParseBucketURI(v)
 		return "ok: " + s + " bucket " + name, true

@@ -245,7 +245,7 @@ func (b *bucketStep) fixable() string {
 	if p := strings.Trim(path, "/"); p != "" {
 		f := strings.TrimSpace(b.file.Value())
 		if f == "" || f == p {
-			return "tab splits it: bucket " + scheme + "://" + name + "/ and file " + p
+			return "tab splits it: " + scheme + "://" + name + "/ and the file " + p
 		}
 		return ""
 	}

@@ -513,7 +513,7 @@ func TestRestoreBucketFixes(t *testing.T) {
 	}{
 		{"gs://acme", "", "tab adds the slash", "gs://acme/", ""},
 		{"s3://acme-dumps", "x.gz", "tab adds the slash", "s3://acme-dumps/", "x.gz"},
-		{"gs://acme/exports/orders.sql.gz", "", "tab splits it: bucket gs://acme/ and file exports/orders.sql.gz", "gs://acme/", "exports/orders.sql.gz"},
+		{"gs://acme/exports/orders.sql.gz", "", "tab splits it: gs://acme/ and the file exports/orders.sql.gz", "gs://acme/", "exports/orders.sql.gz"},
 		{"gs://acme/", "", "", "gs://acme/", ""},
 		{"ftp://acme", "", "", "ftp://acme", ""},
 		{"gs://acme/exports/a.gz", "other.gz", "", "gs://acme/exports/a.gz", "other.gz"},
@@ -533,6 +533,23 @@ func TestRestoreBucketFixes(t *testing.T) {
 	if h, ok := b.hint(fieldBucket); ok || !strings.Contains(h, api.ValidateRestoreBucket("gs://acme").Error()) {
 		t.Fatalf("hint %q", h)
 	}
+	// a file path typed as the bucket: the message says what tab does,
+	// not the API's "trailing slash" rule, whose fix would be the path
+	// with a slash after it
+	for _, v := range []string{"s3://qa-b/dumps/full.gz", "s3://qa-b/dumps/full.gz/"} {
+		b.bucket.SetValue(v)
+		b.file.SetValue("")
+		h, ok := b.hint(fieldBucket)
+		if ok || !strings.Contains(h, "external_source.bucket") || !strings.Contains(h, "tab splits it: s3://qa-b/ and the file dumps/full.gz") ||
+			strings.Contains(h, "trailing slash") {
+			t.Errorf("%s: hint %q", v, h)
+		}
+	}
+	b.file.SetValue("other.gz") // tab would not split: the bucket alone is named
+	if h, _ := b.hint(fieldBucket); !strings.Contains(h, "the bucket is s3://qa-b/ alone") || strings.Contains(h, "tab") {
+		t.Errorf("with another file: hint %q", h)
+	}
+	b.bucket.SetValue("gs://acme")
 	b.file.SetValue("dump.sql")
 	if h, ok := b.hint(fieldFile); ok || !strings.Contains(h, "does not end in .gz") {
 		t.Fatalf("no .gz warning: %q", h)
