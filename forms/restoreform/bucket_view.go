@@ -26,7 +26,9 @@ func (b *bucketStep) hint(f bucketField) (string, bool) {
 			if fx := b.fixable(); fx != "" {
 				return "! external_source.bucket: has a path after the bucket name " + b.common.Theme.Glyphs.Dash + " " + fx, false
 			}
-			return "! external_source.bucket: has a path after the bucket name; the bucket is " + bucket + " alone, the file goes below", false
+			if api.ValidateRestoreBucket(v) != nil {
+				return "! external_source.bucket: has a path after the bucket name; the bucket is " + bucket + " alone, the file goes below", false
+			}
 		}
 		if err := api.ValidateRestoreBucket(v); err != nil {
 			msg := "! " + err.Error()

@@ -545,6 +545,7 @@ func TestRestoreBucketFixes(t *testing.T) {
 			t.Errorf("%s: hint %q", v, h)
 		}
 	}
+	b.bucket.SetValue("s3://qa-b/dumps/full.gz")
 	b.file.SetValue("other.gz") // tab would not split: the bucket alone is named
 	if h, _ := b.hint(fieldBucket); !strings.Contains(h, "the bucket is s3://qa-b/ alone") || strings.Contains(h, "tab") {
 		t.Errorf("with another file: hint %q", h)
