@@ -103,3 +103,54 @@ func TestRestorePointInTime(t *testing.T) {
 		t.Fatalf("restore %+v", r)
 	}
 }
+
+// TestPointInTimeSourcesSayWhyNot: a source that cannot serve the target
+// (another provider) says why in words in the list's CANNOT BE column,
+// not by its colour alone, at 120 and at 80 columns.
+func TestPointInTimeSourcesSayWhyNot(t *testing.T) {
+	e := rtSetup(t, false)
+	orders := e.byName["orders-prod"]
+	var target api.Service
+	for _, v := range e.byName {
+		if v.Provider != "" && v.Provider != orders.Provider && api.RestoreTargetProblem(v) == "" {
+			target = v
+			break
+		}
+	}
+	if target.ID == "" {
+		t.Skip("the sandbox has no ready service on another provider than orders-prod's")
+	}
+	w := e.wizard(t, Options{})
+	rtPress(w, "4")
+	w.targets.Select(target.ID)
+	rtPress(w, "enter")
+	res := w.Resources()
+	data, err := res[0].Fetch(context.Background())
+	if err != nil || !w.OnData(kit.DataMsg{Key: res[0].Key, Data: data}) {
+		t.Fatal(err)
+	}
+	if _, ok := api.WindowOf(data.([]api.PITRWindow), orders.ID); !ok {
+		t.Fatalf("orders-prod has no window: %v", data)
+	}
+	want := "other provider (" + orders.Provider + ")"
+	for _, width := range []int{120, 80} {
+		w.SetSize(width, 24)
+		out := rtView(w)
+		var line string
+		for _, l := range strings.Split(out, "\n") {
+			if strings.Contains(l, "orders-prod") {
+				line = l
+				break
+			}
+		}
+		if !strings.Contains(out, "CANNOT BE") || !strings.Contains(line, want) {
+			t.Errorf("at %d columns the orders-prod row does not say %q:\n%s", width, want, out)
+		}
+	}
+	w.pitr.table.Select(orders.ID)
+	rtType(w, tuitest.T0.Add(-time.Hour).UTC().Format("2006-01-02 15:04"))
+	rtPress(w, "enter")
+	if !strings.Contains(w.stepErr, "possible only within the same cloud provider") {
+		t.Fatalf("enter on orders-prod: %q", w.stepErr)
+	}
+}

@@ -483,9 +483,12 @@ func newPITRStep(c *kit.Common) *pitrStep {
 	p.table = kit.NewTable(c, []kit.Column{
 		{Title: "SERVICE", Min: 14, Max: 24, Priority: 9},
 		{Title: "ID", Min: 13, Max: 16, Priority: 5},
-		{Title: "PROVIDER", Min: 8, Max: 8, Priority: 7},
+		{Title: "PROVIDER", Min: 8, Max: 8, Priority: 6},
 		{Title: "FROM (UTC)", Min: 19, Max: 19, Priority: 8},
 		{Title: "TO (UTC)", Min: 19, Max: 19, Priority: 8},
+		// why a source cannot serve the target, in words (as the other
+		// lists' CANNOT BE), not by its colour alone
+		{Title: "CANNOT BE", Min: 20, Max: 24, Priority: 7},
 	})
 	p.table.Empty = "asking which services can restore to a point in time" + c.Theme.Glyphs.Ellipsis
 	p.moment = kit.NewInput("> ", "")
@@ -521,13 +524,14 @@ func (p *pitrStep) onData(r *Wizard, msg kit.DataMsg) {
 		src := r.service(w.ServiceID)
 		name := kit.Or(w.ServiceName, src.NameOrID())
 		// another provider than the target's cannot serve it: shown up
-		// front, muted, as enter would refuse it
+		// front, muted and said in words, as enter would refuse it
 		kind := theme.Kind(0)
-		if src.Provider != "" && target.Provider != "" && !strings.EqualFold(src.Provider, target.Provider) {
+		short, _ := pitrRefusal(src, target)
+		if short != "" {
 			kind = theme.KindMuted
 		}
-		rows = append(rows, kit.Row{ID: w.ServiceID, Cells: []string{name, w.ServiceID, kit.OrDash(src.Provider), utcText(w.Start), utcText(w.End)},
-			Kinds: []theme.Kind{kind, kind, kind}})
+		rows = append(rows, kit.Row{ID: w.ServiceID, Cells: []string{name, w.ServiceID, kit.OrDash(src.Provider), utcText(w.Start), utcText(w.End), short},
+			Kinds: []theme.Kind{kind, kind, kind, 0, 0, theme.KindMuted}})
 	}
 	p.table.Empty = "no service can restore to a point in time: it needs a completed full backup in managed storage and its binary logs"
 	first := p.table.Total() == 0
@@ -535,6 +539,17 @@ func (p *pitrStep) onData(r *Wizard, msg kit.DataMsg) {
 	if first {
 		p.table.Select(r.targetID) // restoring a service to its own past is the common case
 	}
+}
+
+// pitrRefusal is why the backups of src cannot restore target: in a few
+// words (the list's CANNOT BE) and whole (said on enter); "" when they can.
+func pitrRefusal(src, target api.Service) (short, long string) {
+	if src.Provider == "" || target.Provider == "" || strings.EqualFold(src.Provider, target.Provider) {
+		return "", ""
+	}
+	return "other provider (" + src.Provider + ")",
+		fmt.Sprintf("%s runs on %s and %s on %s: a restore from a service's backups is possible only within the same cloud provider",
+			src.NameOrID(), src.Provider, target.NameOrID(), target.Provider)
 }
 
 func utcText(t api.Time) string {
@@ -593,10 +608,8 @@ func (r *Wizard) choosePITR() tea.Cmd {
 		r.stepErr = "nothing was sent: " + err.Error()
 		return nil
 	}
-	src, target := r.service(w.ServiceID), r.Target()
-	if src.Provider != "" && target.Provider != "" && src.Provider != target.Provider {
-		r.stepErr = fmt.Sprintf("%s runs on %s and %s on %s: a restore from a service's backups is possible only within the same cloud provider",
-			src.NameOrID(), src.Provider, target.NameOrID(), target.Provider)
+	if _, why := pitrRefusal(r.service(w.ServiceID), r.Target()); why != "" {
+		r.stepErr = why
 		return nil
 	}
 	client := r.common.Client
