@@ -1,6 +1,8 @@
 package replication_test
 
 import (
+	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -51,5 +53,46 @@ func TestRerunClearsOldFailure(t *testing.T) {
 	h.Sees("Step 6 of 6")
 	if strings.Contains(h.Screen(), "error 1045") {
 		t.Fatalf("the grant ran, step 6 still shows the start's old failure:\n%s", h.Screen())
+	}
+}
+
+// toBackups drives the wizard to step 2 at h's size.
+func (h *harness) toBackups() {
+	h.T.Helper()
+	h.Keys("4", "n")
+	h.Sees("Choose the PRIMARY")
+	h.choosePair("orders-prod", "replica-west")
+	for i := 0; i < 3 && !strings.Contains(h.Screen(), "Step 2 of 6"); i++ {
+		h.Key("enter") // the missing entry added (the step's end shown first)
+	}
+	h.Sees("Step 2 of 6")
+}
+
+// The backups' list cut to its room says how many rows are below and
+// above (as the services' list does), its cut header is marked, and the
+// selected row's reason, cut in its row, shows whole under the list.
+func TestBackupListSaysCutAndWhyWhole(t *testing.T) {
+	for _, size := range [][2]int{{80, 24}, {60, 16}} {
+		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
+			h := newDemo(t).app(size[0], size[1], nil)
+			h.toBackups()
+			if !regexp.MustCompile(`down/j: \d+ more backups`).MatchString(h.Screen()) {
+				t.Fatalf("the cut backups' list does not say so:\n%s", h.Screen())
+			}
+			if size[0] == 60 && !regexp.MustCompile(`GTID / WHY (~|…)`).MatchString(h.Screen()) {
+				t.Fatalf("the header is cut without a mark:\n%s", h.Screen())
+			}
+			for i := 0; i < 20 && !strings.Contains(h.Screen(), "up/k: "); i++ {
+				h.Key("j")
+			}
+			h.Sees("above")
+			for i := 0; i < 20 && !strings.Contains(h.Screen(), "refused: t"); i++ {
+				h.Key("j")
+			}
+			// cut in its row, whole under the list
+			h.Sees("refused: taken")
+			h.Sees("binary logs from")
+			h.Sees("its position)")
+		})
 	}
 }

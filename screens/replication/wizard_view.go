@@ -312,7 +312,9 @@ func (wz *wizard) stepParts(w, h int) bodyParts {
 			add(" ", o.Summary+"; enter uses the one under the cursor.", th.Muted.Render)
 		}
 		parts.list = func(h int) []string { return wz.backupLines(w, h) }
-		parts.listMin = 3
+		// the header, the selected row, the line saying what is cut and
+		// the row's GTID or reason whole when the row cuts it
+		parts.listMin = min(3, 1+max(1, len(sw.Backups))) + len(wz.backupWhole(w))
 		if sw.Hidden > 0 {
 			parts.below = styled("   ", fmt.Sprintf("%d incremental / binary log backups not listed: they cannot seed a replica on their own", sw.Hidden), th.Muted.Render, w)
 		}
@@ -457,12 +459,13 @@ func (wz *wizard) layoutBody() {
 	wz.top = max(0, min(wz.top, len(l.text)-l.rows))
 }
 
-// backupLines is the backup chooser: newest first, the cursor on the
-// selected one, refused ones with their reason.
+// backupLines is the backup chooser in at most h lines: newest first,
+// the cursor on the selected one, refused ones with their reason; when
+// the rows are cut, a line says how many are below and above; when the
+// selected row's GTID or reason is cut, it shows whole under the list.
 func (wz *wizard) backupLines(w, h int) []string {
 	th := wz.common.Theme
 	sw := wz.w
-	now := wz.common.Time()
 	if len(sw.Backups) == 0 {
 		if wz.busy != "" {
 			return nil
@@ -470,44 +473,93 @@ func (wz *wizard) backupLines(w, h int) []string {
 		return []string{"   " + th.Muted.Render("no full backups listed")}
 	}
 	cur := min(max(0, wz.backupCur), len(sw.Backups)-1)
-	off := 0
-	if cur >= h-1 {
-		off = cur - (h - 2)
-	}
 	hdr := fmt.Sprintf("     %-16s %-5s %-8s %9s  %s", "TAKEN", "AGE", "TYPE", "SIZE", "GTID / WHY NOT")
-	lines := []string{th.TableHdr.Render(ansi.Truncate(hdr, w, ""))}
-	for i := off; i < len(sw.Backups) && len(lines) < h; i++ {
-		c := sw.Backups[i]
-		mark := "  "
-		if p := sw.Progress; p.BackupKey == c.Backup.Key && p.HasPassed(replsetup.StepBackup) {
-			mark = th.Glyphs.Check
-			if len(mark) < 2 {
-				mark += " "
-			}
+	lines := []string{th.TableHdr.Render(ansi.Truncate(hdr, w, wz.ellipsis()))}
+	// the line saying what is cut, when the rows do not all fit
+	more := 0
+	if len(sw.Backups) > h-1 && h > 2 {
+		more = 1
+	}
+	// the selected row's GTID or reason, whole, when its row cuts it; at
+	// most what leaves the header, the selected row and that line
+	whole := wz.backupWhole(w)
+	if room := max(0, h-2-more); len(whole) > room {
+		whole = whole[:room]
+		if room > 0 {
+			whole[room-1] = ansi.Truncate(whole[room-1], w-1, "") + wz.ellipsis()
 		}
-		taken := "-"
-		if !c.Time.IsZero() {
-			taken = c.Time.Local().Format("2006-01-02 15:04")
-		}
-		info := c.Backup.BinlogGTIDPosition
-		if info == "" && c.HasBinlog() {
-			info = fmt.Sprintf("%s:%d", c.Backup.BinlogFile, c.BinlogPos)
-		}
-		if !c.Usable {
-			info = "refused: " + c.Reason
-		} else if c.Note != "" {
-			info += "  (" + c.Note + ")"
-		}
-		row := fmt.Sprintf("%s %-16s %-5s %-8s %9s  %s", mark, taken, replsetup.Ago(now.Sub(c.Time)), ansi.Truncate(c.Backup.Type, 8, ""), kit.HumanBytes(c.Backup.SizeBytes), info)
-		row = ansi.Truncate(row, w-2, wz.ellipsis())
+	}
+	rows := max(1, h-1-len(whole)-more)
+	if more == 1 && len(sw.Backups) <= rows+1 {
+		rows, more = rows+1, 0 // all fit without the line
+	}
+	off := 0
+	if cur >= rows {
+		off = cur - rows + 1
+	}
+	for i := off; i < len(sw.Backups) && i < off+rows; i++ {
+		text, _ := wz.backupRow(i)
+		text = ansi.Truncate(text, w-2, wz.ellipsis())
 		switch {
 		case i == cur:
-			lines = append(lines, th.Selected.Render(th.Glyphs.Cursor+" "+row+strings.Repeat(" ", max(0, w-2-ansi.StringWidth(row)))))
-		case !c.Usable:
-			lines = append(lines, "  "+th.Muted.Render(row))
+			lines = append(lines, th.Selected.Render(th.Glyphs.Cursor+" "+text+strings.Repeat(" ", max(0, w-2-ansi.StringWidth(text)))))
+		case !sw.Backups[i].Usable:
+			lines = append(lines, "  "+th.Muted.Render(text))
 		default:
-			lines = append(lines, "  "+row)
+			lines = append(lines, "  "+text)
 		}
 	}
-	return lines
+	if below := len(sw.Backups) - off - rows; more == 1 {
+		lines = append(lines, moreRows(wz.common, wz.keys.Down, wz.keys.Up, below, off, "backup", "backups"))
+	}
+	return append(lines, whole...)
+}
+
+// backupRow is backup i's row (uncut) and its GTID or reason.
+func (wz *wizard) backupRow(i int) (text, info string) {
+	th := wz.common.Theme
+	sw := wz.w
+	c := sw.Backups[i]
+	mark := "  "
+	if p := sw.Progress; p.BackupKey == c.Backup.Key && p.HasPassed(replsetup.StepBackup) {
+		mark = th.Glyphs.Check
+		if len(mark) < 2 {
+			mark += " "
+		}
+	}
+	taken := "-"
+	if !c.Time.IsZero() {
+		taken = c.Time.Local().Format("2006-01-02 15:04")
+	}
+	info = c.Backup.BinlogGTIDPosition
+	if info == "" && c.HasBinlog() {
+		info = fmt.Sprintf("%s:%d", c.Backup.BinlogFile, c.BinlogPos)
+	}
+	if !c.Usable {
+		info = "refused: " + c.Reason
+	} else if c.Note != "" {
+		info += "  (" + c.Note + ")"
+	}
+	now := wz.common.Time()
+	return fmt.Sprintf("%s %-16s %-5s %-8s %9s  %s", mark, taken, replsetup.Ago(now.Sub(c.Time)), ansi.Truncate(c.Backup.Type, 8, ""), kit.HumanBytes(c.Backup.SizeBytes), info), info
+}
+
+// backupWhole is the selected backup's GTID or reason, whole, when its
+// row (w wide) cuts it; nothing else.
+func (wz *wizard) backupWhole(w int) []string {
+	th := wz.common.Theme
+	sw := wz.w
+	if len(sw.Backups) == 0 {
+		return nil
+	}
+	cur := min(max(0, wz.backupCur), len(sw.Backups)-1)
+	text, info := wz.backupRow(cur)
+	if ansi.StringWidth(text) <= w-2 || info == "" {
+		return nil
+	}
+	style := th.Muted.Render
+	if !sw.Backups[cur].Usable {
+		style = th.Warn.Render
+	}
+	return styled("   ", info, style, w)
 }
