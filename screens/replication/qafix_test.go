@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/skytui/skytui/tui"
 )
 
 // bksp at the backup's step goes back to the allow list's step and stays
@@ -95,4 +97,17 @@ func TestBackupListSaysCutAndWhyWhole(t *testing.T) {
 			h.Sees("its position)")
 		})
 	}
+}
+
+// With no pair, the text saying how to make one, cut at 60x16 on a
+// read-only profile, says what is below and scrolls with J/K.
+func TestEmptyTextScrolls(t *testing.T) {
+	h := newDemo(t).app(60, 16, func(o *tui.Options) { o.ReadOnly = true })
+	h.Key("4")
+	h.Sees("No replication set up with skytui yet.")
+	h.Sees("J: ")
+	h.Keys("J", "J", "J")
+	h.Sees("starts clean.")
+	h.Sees("K: ")
+	h.Sees("Its first step offers managed")
 }

@@ -114,13 +114,22 @@ func (s *Screen) detailRoom() int {
 	return h - len(s.headLines()) - s.Table.Height() - 1
 }
 
-// detailMax is how far the pair's status scrolls.
+// detailMax is how far the pair's status scrolls (with no pair: the
+// text saying how to make one).
 func (s *Screen) detailMax() int {
+	w, h := s.Size()
+	if len(s.state.Pairs) == 0 {
+		text := s.emptyLines(w)
+		room := h - len(s.headLines())
+		if len(text) <= room {
+			return 0
+		}
+		return max(0, len(text)-max(0, room-1))
+	}
 	p, ok := s.selectedPair()
 	if !ok {
 		return 0
 	}
-	w, _ := s.Size()
 	return max(0, len(s.pairDetail(p, w))-s.detailRoom()+1)
 }
 
@@ -131,33 +140,18 @@ func (s *Screen) scroll(n int) {
 
 func (s *Screen) statusView() string {
 	th := s.common.Theme
-	w, _ := s.Size()
+	w, h := s.Size()
 	lines := s.headLines()
 	if len(s.state.Pairs) == 0 {
 		if !s.IsLoaded() {
 			return strings.Join(lines, "\n")
 		}
-		lines = append(lines, "")
-		kept := "Progress is kept (without secrets) in the user state directory: leave and come back, the setup resumes."
-		if s.common.Demo {
-			kept = "Progress is kept (without secrets) while this demo runs: leave the screen and come back, the setup resumes; the next demo starts clean."
-		}
-		how := "Press n to make"
-		if s.common.ReadOnly {
-			how = "This profile is read-only: setting up replication is refused. On a writable profile, n makes"
-		}
-		for _, p := range []string{
-			"No replication set up with skytui yet.",
-			"",
-			how + " one service (the secondary) replicate from another (the primary). The wizard checks the allow list, restores a recent backup of the primary into the secondary (erasing it), points the secondary at the primary, has the grant run on the primary and starts replication; each step says pass or fail and how to fix it. Its first step offers managed replication instead (m): the service's own, one request.",
-			"",
-			kept,
-		} {
-			if p == "" {
-				lines = append(lines, "")
-				continue
-			}
-			lines = append(lines, wrap("  ", p, w)...)
+		text := s.emptyLines(w)
+		room := max(0, h-len(lines))
+		first, rows, cut := kit.TextWindow(len(text), room, s.detailOff)
+		lines = append(lines, text[first:first+rows]...)
+		if cut && room > 0 {
+			lines = append(lines, th.Muted.Render("  "+kit.MoreLine(s.common, s.Keys.ScrollDown, s.Keys.ScrollUp, first, len(text)-first-rows)))
 		}
 		return strings.Join(lines, "\n")
 	}
@@ -285,6 +279,34 @@ func (s *Screen) pairDetail(p replsetup.Pair, w int) []string {
 	}
 	if !pv.at.IsZero() && pv.err == nil {
 		f("Read", pv.at.Local().Format("15:04:05")+" ("+kit.Ago(now.Sub(pv.at))+" ago)", theme.KindMuted)
+	}
+	return lines
+}
+
+// emptyLines is what the screen says with no pair: none yet, how to make
+// one, where the progress is kept (under a blank line).
+func (s *Screen) emptyLines(w int) []string {
+	kept := "Progress is kept (without secrets) in the user state directory: leave and come back, the setup resumes."
+	if s.common.Demo {
+		kept = "Progress is kept (without secrets) while this demo runs: leave the screen and come back, the setup resumes; the next demo starts clean."
+	}
+	how := "Press n to make"
+	if s.common.ReadOnly {
+		how = "This profile is read-only: setting up replication is refused. On a writable profile, n makes"
+	}
+	lines := []string{""}
+	for _, p := range []string{
+		"No replication set up with skytui yet.",
+		"",
+		how + " one service (the secondary) replicate from another (the primary). The wizard checks the allow list, restores a recent backup of the primary into the secondary (erasing it), points the secondary at the primary, has the grant run on the primary and starts replication; each step says pass or fail and how to fix it. Its first step offers managed replication instead (m): the service's own, one request.",
+		"",
+		kept,
+	} {
+		if p == "" {
+			lines = append(lines, "")
+			continue
+		}
+		lines = append(lines, wrap("  ", p, w)...)
 	}
 	return lines
 }
