@@ -147,3 +147,20 @@ func ManagedPair(primary, replica *api.Service, typ string, now time.Time) Pair 
 
 // Managed reports a pair set up by managed replication.
 func (p Pair) Managed() bool { return p.Method == MethodManaged }
+
+// KnownReplica refuses replica as the replica (role: "replica" or
+// "secondary") of a new replication when a saved pair has it replicate
+// already (set up with the sky procedures or managed), which the
+// service's own fields may not say: a *PairError, nil when no pair has
+// it.
+func KnownReplica(pairs []Pair, role string, replica *api.Service) error {
+	if replica == nil {
+		return nil
+	}
+	for _, p := range pairs {
+		if p.SecondaryID == replica.ID {
+			return &PairError{role, "replicates already", fmt.Sprintf("%s already replicates from %s (set up with skytui, on the replication list): end that replication first", SvcName(replica), api.OrID(p.PrimaryName, p.PrimaryID))}
+		}
+	}
+	return nil
+}

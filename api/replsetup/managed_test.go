@@ -91,3 +91,17 @@ func TestManagedNote(t *testing.T) {
 		t.Errorf("stopped primary: %v", err)
 	}
 }
+
+// A service a saved pair has replicate already is refused as a replica,
+// its primary named; one no pair has is not.
+func TestKnownReplica(t *testing.T) {
+	pairs := []Pair{{PrimaryID: "dbtaaaa1", PrimaryName: "orders-prod", SecondaryID: "dbtaaaa2", SecondaryName: "replica-west"}}
+	var pe *PairError
+	err := KnownReplica(pairs, "replica", &api.Service{ID: "dbtaaaa2", Name: "replica-west"})
+	if !errors.As(err, &pe) || pe.Note() != "replica: replicates already" || !strings.Contains(err.Error(), "replica-west already replicates from orders-prod") {
+		t.Fatalf("got %v", err)
+	}
+	if err := KnownReplica(pairs, "replica", &api.Service{ID: "dbtaaaa1"}); err != nil {
+		t.Fatalf("the primary refused as a replica: %v", err)
+	}
+}

@@ -48,7 +48,9 @@ type managedFlow struct {
 	services       []api.Service
 	servicesLoaded bool
 	servicesErr    error // why the last listing failed
-	width, height  int
+	// pairs are the saved pairs (their secondaries replicate already)
+	pairs         func() []replsetup.Pair
+	width, height int
 	// top is the first line shown of what scrolls: the text above the
 	// chooser's list, the review's request
 	top int
@@ -89,7 +91,7 @@ func (mf *managedFlow) start(primary *api.Service) {
 		{Title: "STATUS", Min: 14, Max: 18, Priority: 9},
 		{Title: "PROVIDER/REGION", Min: 15, Max: 24, Priority: 7},
 		{Title: "REPLICATES FROM", Min: 8, Max: 16, Priority: 5},
-		{Title: "CANNOT BE", Min: 20, Max: 26, Priority: 8},
+		{Title: "CANNOT BE", Min: 20, Max: 30, Priority: 8},
 	})
 	// a name typed lands on a service this step takes
 	mf.table.Choosable = func(id string) bool {
@@ -116,7 +118,23 @@ func (mf *managedFlow) refusal(v *api.Service) string {
 	if mf.phase == pickPrimary {
 		return replsetup.ManagedNote(nil, v)
 	}
-	return replsetup.ManagedNote(mf.primary, v)
+	if note := replsetup.ManagedNote(mf.primary, v); note != "" {
+		return note
+	}
+	var pe *replsetup.PairError
+	if errors.As(mf.known(v), &pe) {
+		return pe.Note()
+	}
+	return ""
+}
+
+// known refuses v as the replica when a saved pair has it replicate
+// already (the service's own fields say so only of managed replication).
+func (mf *managedFlow) known(v *api.Service) error {
+	if mf.pairs == nil {
+		return nil
+	}
+	return replsetup.KnownReplica(mf.pairs(), "replica", v)
 }
 
 // servicesEmpty says why the list has no service to offer while none were
@@ -424,6 +442,10 @@ func (mf *managedFlow) choose(eng *replsetup.Engine) tea.Cmd {
 	}
 	if err := replsetup.ValidateManagedPair(mf.primary, &v); err != nil {
 		mf.err = mf.named(err.Error())
+		return nil
+	}
+	if err := mf.known(&v); err != nil {
+		mf.err = err.Error()
 		return nil
 	}
 	mf.replica, mf.phase, mf.err, mf.top = &v, review, "", 0

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/skytui/skytui/api/replsetup"
 	"github.com/skytui/skytui/tui"
 )
 
@@ -110,4 +111,43 @@ func TestEmptyTextScrolls(t *testing.T) {
 	h.Sees("starts clean.")
 	h.Sees("K: ")
 	h.Sees("Its first step offers managed")
+}
+
+// A service that a saved pair has replicate already (set up with the sky
+// procedures) is marked in the managed flow's replica list and in the
+// guided wizard's secondary list, and enter on it is refused with its
+// primary named, before any request.
+func TestKnownReplicaMarked(t *testing.T) {
+	d := newDemo(t)
+	pri, sec := d.byName("orders-prod"), d.byName("replica-west")
+	d.savePair(replsetup.Pair{PrimaryID: pri.ID, PrimaryName: pri.Name, SecondaryID: sec.ID, SecondaryName: sec.Name, Method: replsetup.MethodGTID})
+	h := d.replication(nil, "1 pair")
+	rowOf := func(name string) string {
+		for _, l := range strings.Split(h.Screen(), "\n") {
+			if strings.Contains(l, name) && !strings.Contains(l, "->") && !strings.Contains(l, "Primary") {
+				return l
+			}
+		}
+		return ""
+	}
+	// managed: n, m, the primary
+	h.Keys("n", "m")
+	h.pick("orders-prod")
+	if r := rowOf("replica-west"); !strings.Contains(r, "replica: replicates already") {
+		t.Fatalf("managed: replica-west's row %q:\n%s", r, h.Screen())
+	}
+	h.pick("replica-west")
+	h.Sees("replica-west already replicates from orders-prod")
+	h.Keys("esc", "esc", "esc", "esc")
+	// guided: the secondary's list
+	h.Key("n")
+	h.Sees("Choose the PRIMARY")
+	h.pick("orders-prod")
+	h.Sees("Choose the SECONDARY")
+	if r := rowOf("replica-west"); !strings.Contains(r, "secondary: replicates already") {
+		t.Fatalf("guided: replica-west's row %q:\n%s", r, h.Screen())
+	}
+	h.pick("replica-west")
+	h.Sees("replica-west already replicates from orders-prod")
+	h.Sees("Choose the SECONDARY")
 }

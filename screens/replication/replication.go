@@ -117,6 +117,7 @@ func NewWithOptions(c *kit.Common, o Options) *Screen {
 	s.Table.Keys.Top = kit.Bind("home", "first row")
 	s.wizard = newWizard(c, s)
 	s.managed = newManagedFlow(c)
+	s.managed.pairs = s.pairs
 	return s
 }
 
@@ -487,3 +488,7 @@ func (s *Screen) MouseList() (*kit.ListView, int) {
 	}
 	return s.ListView, len(s.headLines()) - 1
 }
+
+// pairs are the saved pairs: the choosers refuse their secondaries as a
+// new replica (they replicate already).
+func (s *Screen) pairs() []replsetup.Pair { return s.state.Pairs }

@@ -64,6 +64,8 @@ type wizardHost interface {
 	leave() tea.Cmd
 	// openManaged leaves the chooser for managed replication.
 	openManaged(primary *api.Service) tea.Cmd
+	// pairs are the saved pairs (a secondary of one replicates already).
+	pairs() []replsetup.Pair
 }
 
 // checkMsg answers a read-only check.

@@ -311,6 +311,8 @@ type chooser struct {
 	table   *kit.Table
 	primary *api.Service
 	err     string
+	// pairs are the saved pairs (their secondaries replicate already)
+	pairs func() []replsetup.Pair
 }
 
 func (wz *wizard) openChooser() {
@@ -320,9 +322,9 @@ func (wz *wizard) openChooser() {
 		{Title: "STATUS", Min: 14, Max: 18, Priority: 9},
 		{Title: "PROVIDER/REGION", Min: 15, Max: 24, Priority: 7},
 		{Title: "OUTBOUND IP", Min: 13, Max: 32, Priority: 3},
-		{Title: "CANNOT BE", Min: 20, Max: 26, Priority: 8},
+		{Title: "CANNOT BE", Min: 20, Max: 30, Priority: 8},
 	})
-	wz.chooser = &chooser{table: t}
+	wz.chooser = &chooser{table: t, pairs: wz.host.pairs}
 	wz.servicesEmpty()
 	wz.rebuildChooser()
 	wz.startOnChoosable()
@@ -371,7 +373,23 @@ func (c *chooser) refusal(v *api.Service) string {
 		}
 		return ""
 	}
-	return replsetup.PairNote(c.primary, v)
+	if note := replsetup.PairNote(c.primary, v); note != "" {
+		return note
+	}
+	var pe *replsetup.PairError
+	if errors.As(c.known(v), &pe) {
+		return pe.Note()
+	}
+	return ""
+}
+
+// known refuses v as the secondary when a saved pair has it replicate
+// already.
+func (c *chooser) known(v *api.Service) error {
+	if c.pairs == nil {
+		return nil
+	}
+	return replsetup.KnownReplica(c.pairs(), "secondary", v)
 }
 
 // chooserHead is what the chooser keeps in sight above its table: whom
@@ -477,6 +495,10 @@ func (wz *wizard) choose() tea.Cmd {
 		return nil
 	}
 	if err := replsetup.ValidatePair(c.primary, &v); err != nil {
+		c.err = err.Error()
+		return nil
+	}
+	if err := c.known(&v); err != nil {
 		c.err = err.Error()
 		return nil
 	}
