@@ -121,6 +121,10 @@ func (m *Model) helpView(w, h int) string {
 		out = append(out, strings.TrimRight(row.String(), " "))
 	}
 	k := m.keys.HelpView
+	if maxOff > 0 {
+		below := len(columns[0]) - off - rows
+		out = append(out, th.Muted.Render("  "+kit.MoreLine(m.common, kit.Bind("j", ""), kit.Bind("k", ""), off, below)))
+	}
 	title := th.Bold.Render(" Help") + th.Muted.Render("  ("+strings.ReplaceAll(k.Close.Help().Key, "/", " or ")+" to close)")
 	if maxOff > 0 {
 		title += th.Muted.Render("  " + kit.HintLine(k.Down, k.PageDown, k.Top))
@@ -270,5 +274,6 @@ func (m *Model) helpLayout(w, h int) (columns [][]string, rows, cols, maxOff int
 		}
 		one = append(one, b...)
 	}
+	rows = max(1, rows-1) // the last line says what is below and above
 	return [][]string{one}, rows, 1, max(0, len(one)-rows)
 }
