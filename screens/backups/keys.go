@@ -212,7 +212,16 @@ func (s *Screen) KeyMap() help.KeyMap {
 	}
 	t, l := s.Table.Keys, s.Keys
 	if s.mode == modeSchedules {
-		short := slices.Concat([]key.Binding{k.Schedules, k.Edit, k.Suspend, k.Delete, k.New, k.Pick}, all, []key.Binding{t.Filter, l.Back})
+		// e and s only for a schedule they can change: a one-time job has
+		// no expression to edit and nothing to suspend
+		var change []key.Binding
+		switch sc, ok := s.selectedSchedule(); {
+		case ok && isOnce(&sc):
+			change = []key.Binding{k.Delete}
+		case ok:
+			change = []key.Binding{k.Edit, k.Suspend, k.Delete}
+		}
+		short := slices.Concat([]key.Binding{k.Schedules}, change, []key.Binding{k.New, k.Pick}, all, []key.Binding{t.Filter, l.Back})
 		full := [][]key.Binding{
 			slices.Concat([]key.Binding{k.Schedules, k.Edit, k.Suspend, k.Delete, k.New, k.Pick}, all, []key.Binding{l.ScrollDown, l.ScrollUp, l.Back}),
 			{t.Up, t.Down, t.PageUp, t.PageDown, t.Top, t.Bottom, t.Filter},

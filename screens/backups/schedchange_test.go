@@ -315,3 +315,45 @@ func TestScheduleEditNarrow(t *testing.T) {
 		t.Fatalf("label not wrapped whole:\n%s", h.Screen())
 	}
 }
+
+// TestOnceScheduleFooterOffersNoEdit: on a one-time job the footer leaves
+// out e and s (refused there: nothing to edit or suspend); on a repeating
+// schedule it offers them.
+func TestOnceScheduleFooterOffersNoEdit(t *testing.T) {
+	h, _, _ := openDaily(t, nil)
+	h.Keys("n", "enter", "enter", "enter") // a full backup, once, managed storage
+	h.Sees("Review: this is the request that will be sent")
+	h.Key("enter") // a one-time job: to the backups, where it shows
+	h.Sees("backup job")
+	h.Key("t")
+	h.Sees("Schedules of orders-prod")
+	footer := func() string {
+		lines := strings.Split(h.Screen(), "\n")
+		return lines[len(lines)-1]
+	}
+	var once, daily bool
+	for range 4 {
+		var row string
+		for _, l := range strings.Split(h.Screen(), "\n") {
+			if strings.HasPrefix(l, ">") {
+				row = l
+			}
+		}
+		switch {
+		case strings.Contains(row, "once"):
+			once = true
+			if strings.Contains(footer(), "e edit") || strings.Contains(footer(), "s suspend") {
+				t.Fatalf("a one-time job's footer offers e or s: %q", footer())
+			}
+		case strings.Contains(row, "daily"):
+			daily = true
+			if !strings.Contains(footer(), "e edit") {
+				t.Fatalf("a repeating schedule's footer lacks e: %q", footer())
+			}
+		}
+		h.Key("down")
+	}
+	if !once || !daily {
+		t.Fatalf("saw a one-time job %v, a repeating schedule %v:\n%s", once, daily, h.Screen())
+	}
+}
