@@ -46,12 +46,18 @@ var ReviewKeys = struct{ More, Less key.Binding }{
 // MoreLine says what a cut text has below and above its window and the
 // keys that show it: "~ pgdn: 4 more lines, pgup: 3 lines above".
 func MoreLine(c *Common, down, up key.Binding, above, below int) string {
+	return MoreOf(c, down, up, above, below, "line", "lines")
+}
+
+// MoreOf is MoreLine for a cut list of things called one and many: "~
+// down/j: 5 more services, up/k: 2 services above".
+func MoreOf(c *Common, down, up key.Binding, above, below int, one, many string) string {
 	var more []string
 	if below > 0 {
-		more = append(more, down.Help().Key+": "+Count(below, "more line", "more lines"))
+		more = append(more, down.Help().Key+": "+Count(below, "more "+one, "more "+many))
 	}
 	if above > 0 {
-		more = append(more, up.Help().Key+": "+Count(above, "line", "lines")+" above")
+		more = append(more, up.Help().Key+": "+Count(above, one, many)+" above")
 	}
 	return c.Theme.Glyphs.Ellipsis + " " + strings.Join(more, ", ")
 }

@@ -3,8 +3,6 @@ package replication
 import (
 	"strings"
 
-	"charm.land/bubbles/v2/key"
-
 	"github.com/skytui/skytui/kit"
 )
 
@@ -43,21 +41,7 @@ func listLines(c *kit.Common, t *kit.Table) []string {
 	}
 	first, _ := t.RowAt(1)
 	below := t.Len() - first - tableRows(t)
-	return append(lines, moreRows(c, t.Keys.Down, t.Keys.Up, below, first, "service", "services"))
-}
-
-// moreRows is the line under a cut list: how many rows are below and
-// above the ones shown, and the keys that move there ("… down/j: 5 more
-// services, up/k: 2 services above"); one and many name a row.
-func moreRows(c *kit.Common, down, up key.Binding, below, above int, one, many string) string {
-	var more []string
-	if below > 0 {
-		more = append(more, down.Help().Key+": "+kit.Count(below, "more "+one, "more "+many))
-	}
-	if above > 0 {
-		more = append(more, up.Help().Key+": "+kit.Count(above, one, many)+" above")
-	}
-	return c.Theme.Muted.Render("  " + c.Theme.Glyphs.Ellipsis + " " + strings.Join(more, ", "))
+	return append(lines, c.Theme.Muted.Render("  "+kit.MoreOf(c, t.Keys.Down, t.Keys.Up, first, below, "service", "services")))
 }
 
 // listMin is the fewest lines t keeps when the text above it is cut: the

@@ -510,7 +510,7 @@ func (wz *wizard) backupLines(w, h int) []string {
 		}
 	}
 	if below := len(sw.Backups) - off - rows; more == 1 {
-		lines = append(lines, moreRows(wz.common, wz.keys.Down, wz.keys.Up, below, off, "backup", "backups"))
+		lines = append(lines, wz.common.Theme.Muted.Render("  "+kit.MoreOf(wz.common, wz.keys.Down, wz.keys.Up, off, below, "backup", "backups")))
 	}
 	return append(lines, whole...)
 }
