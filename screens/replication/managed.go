@@ -207,7 +207,6 @@ func (mf *managedFlow) layout() {
 	mf.top = l.top
 }
 
-// CapturesKeys implements kit.Pane: a filter typed takes every key.
 // Update implements kit.PaneUpdater: a paste or the filter input's cursor
 // goes to the list shown.
 func (mf *managedFlow) Update(msg tea.Msg) tea.Cmd {
@@ -218,6 +217,7 @@ func (mf *managedFlow) Update(msg tea.Msg) tea.Cmd {
 	return cmd
 }
 
+// CapturesKeys implements kit.Pane: a filter typed takes every key.
 func (mf *managedFlow) CapturesKeys() bool { return mf.table != nil && mf.table.Filtering() }
 
 // title is the flow's first line.
