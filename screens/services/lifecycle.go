@@ -425,7 +425,7 @@ func (sv *scaleView) View() string {
 		lines = append(lines, trunc(line))
 	}
 	if rows < len(list) {
-		lines = append(lines, trunc("   "+th.Muted.Render(kit.MoreLine(sv.common, sv.keys.ScaleDown, sv.keys.ScaleUp, start, len(list)-start-rows))))
+		lines = append(lines, trunc("   "+th.Muted.Render(kit.MoreOf(sv.common, sv.keys.ScaleDown, sv.keys.ScaleUp, start, len(list)-start-rows, "choice", "choices"))))
 	}
 	return strings.Join(lines, "\n")
 }

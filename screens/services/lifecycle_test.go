@@ -81,7 +81,7 @@ func TestScaleSizesFillTheAreaAsATable(t *testing.T) {
 	sv.SetSize(60, 6)
 	sv.cursor = 0
 	out = ansi.Strip(sv.View())
-	if n := len(strings.Split(out, "\n")); n > 6 || !strings.Contains(out, "more lines") {
+	if n := len(strings.Split(out, "\n")); n > 6 || !strings.Contains(out, "more choices") {
 		t.Fatalf("a list cut to 6 lines (%d) does not say what is below:\n%s", n, out)
 	}
 }
