@@ -88,6 +88,19 @@ func SingleNode(topology string) bool {
 	return strings.Contains(t, "single") || strings.Contains(t, "standalone") || t == "sa"
 }
 
+// NodeRange is how many nodes a topology has, by the API's rule: es-replica
+// 2 to 5, a single-node topology (SingleNode) exactly 1; known is false for
+// any other, which the API judges. The sandbox applies the same rule.
+func NodeRange(topology string) (lo, hi int, known bool) {
+	switch {
+	case SingleNode(topology):
+		return 1, 1, true
+	case strings.EqualFold(topology, "es-replica"):
+		return 2, 5, true
+	}
+	return 1, 0, false
+}
+
 // ValidateStorageChange checks a new storage size against the current one:
 // storage only grows.
 func ValidateStorageChange(from, to int) error {

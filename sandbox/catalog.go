@@ -171,10 +171,11 @@ func (c *catalogT) defaultVersion(topology string) string {
 	return ""
 }
 
-// maxNodes is the node limit of a topology.
+// maxNodes is the node limit of a topology: the API's rule (api.NodeRange),
+// one node for a topology it does not know.
 func maxNodes(topology string) (lo, hi int) {
-	if topology == "es-replica" {
-		return 2, 5
+	if lo, hi, known := api.NodeRange(topology); known {
+		return lo, hi
 	}
 	return 1, 1
 }

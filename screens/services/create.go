@@ -90,21 +90,6 @@ func parseNodes(s string) (int, error) {
 	return n, nil
 }
 
-// nodeRange is how many nodes a topology has, by the API's rule: one for
-// a single-node topology (api.SingleNode), 2 to 5 for es-replica; known
-// is false for any other, which the API alone judges (at least 1 here).
-func nodeRange(topology string) (lo, hi int, known bool) {
-	switch {
-	case topology == "":
-		return 1, 0, false
-	case api.SingleNode(topology):
-		return 1, 1, true
-	case strings.EqualFold(topology, "es-replica"):
-		return 2, 5, true
-	}
-	return 1, 0, false
-}
-
 // parseNodesFor is parseNodes and the topology's node range, in the
 // API's words: "nodes: es-replica has 2 to 5 nodes".
 func parseNodesFor(s, topology string) (int, error) {
@@ -112,7 +97,7 @@ func parseNodesFor(s, topology string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	lo, hi, known := nodeRange(topology)
+	lo, hi, known := api.NodeRange(topology)
 	switch {
 	case !known || (n >= lo && n <= hi):
 		return n, nil
@@ -128,7 +113,7 @@ func fitNodes(typed, topology string) string {
 	if _, err := parseNodesFor(typed, topology); err == nil {
 		return typed
 	}
-	lo, _, _ := nodeRange(topology)
+	lo, _, _ := api.NodeRange(topology)
 	return strconv.Itoa(lo)
 }
 
