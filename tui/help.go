@@ -127,7 +127,13 @@ func (m *Model) helpView(w, h int) string {
 	}
 	title := th.Bold.Render(" Help") + th.Muted.Render("  ("+strings.ReplaceAll(k.Close.Help().Key, "/", " or ")+" to close)")
 	if maxOff > 0 {
-		title += th.Muted.Render("  " + kit.HintLine(k.Down, k.PageDown, k.Top))
+		// the scroll keys that fit, whole (the footer names them too)
+		for _, keys := range [][]key.Binding{{k.Down, k.PageDown, k.Top}, {k.Down, k.Top}, {k.Down}} {
+			if hint := "  " + kit.HintLine(keys...); ansi.StringWidth(title+hint) <= w {
+				title += th.Muted.Render(hint)
+				break
+			}
+		}
 	}
 	return title + "\n\n" + strings.Join(out, "\n")
 }

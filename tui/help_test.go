@@ -117,6 +117,12 @@ func TestHelpScrollsByLineAndByPage(t *testing.T) {
 	if !strings.Contains(h.Screen(), "pgdn/pgup page") {
 		t.Errorf("the footer does not name the page keys:\n%s", h.Screen())
 	}
+	// at 60 columns the title names the keys that fit, each whole
+	title := strings.Split(h.Screen(), "\n")[2]
+	if strings.Contains(title, "g/G") != strings.Contains(title, "g/G top/bottom") ||
+		strings.Contains(title, "pgdn") != strings.Contains(title, "pgdn/pgup page") {
+		t.Errorf("the help's title cuts a key's hint: %q", title)
+	}
 }
 
 // TestHelpMarksChangeCommandsReadOnly: on a read-only profile the help
