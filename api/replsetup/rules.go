@@ -35,6 +35,16 @@ func (e *PairError) Note() string {
 	return e.Role + ": " + e.Short
 }
 
+// NoteOf is err's Note when it is a *PairError, else "" (no refusal, or
+// one a chooser does not show in its CANNOT BE column).
+func NoteOf(err error) string {
+	var pe *PairError
+	if errors.As(err, &pe) {
+		return pe.Note()
+	}
+	return ""
+}
+
 // CheckPrimary applies the rules a primary meets on its own (ready, with
 // an endpoint), so a chooser refuses it before any secondary is blamed
 // for it. A refusal is a *PairError.

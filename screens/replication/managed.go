@@ -121,11 +121,7 @@ func (mf *managedFlow) refusal(v *api.Service) string {
 	if note := replsetup.ManagedNote(mf.primary, v); note != "" {
 		return note
 	}
-	var pe *replsetup.PairError
-	if errors.As(mf.known(v), &pe) {
-		return pe.Note()
-	}
-	return ""
+	return replsetup.NoteOf(mf.known(v))
 }
 
 // known refuses v as the replica when a saved pair has it replicate

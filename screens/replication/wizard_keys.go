@@ -2,7 +2,6 @@ package replication
 
 import (
 	"context"
-	"errors"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -367,20 +366,12 @@ func (wz *wizard) startOnChoosable() {
 // or "".
 func (c *chooser) refusal(v *api.Service) string {
 	if c.primary == nil {
-		var pe *replsetup.PairError
-		if errors.As(replsetup.CheckPrimary(v), &pe) {
-			return pe.Note()
-		}
-		return ""
+		return replsetup.NoteOf(replsetup.CheckPrimary(v))
 	}
 	if note := replsetup.PairNote(c.primary, v); note != "" {
 		return note
 	}
-	var pe *replsetup.PairError
-	if errors.As(c.known(v), &pe) {
-		return pe.Note()
-	}
-	return ""
+	return replsetup.NoteOf(c.known(v))
 }
 
 // known refuses v as the secondary when a saved pair has it replicate
