@@ -124,8 +124,9 @@ func newServicesScaleCmd(e *env) *cobra.Command {
 	var size string
 	cmd := cf.verb(withWait, "scale SERVICE --nodes N | --size SIZE | --storage GB",
 		"Change a ready service's nodes, instance size or storage (storage only grows)",
-		`Scale a ready service: one of --nodes (not on a single-node topology,
-such as es-single: it has one node; other counts are the API's to judge),
+		`Scale a ready service: one of --nodes (within the topology's range: a
+single-node topology such as es-single has one node, es-replica 2 to 5;
+other topologies' counts are the API's to judge),
 --size (one of the sizes listed for its provider, topology and
 architecture) or --storage (GB, only upward, one of the storage sizes
 listed for its topology). A choice that is not offered exits 2 naming the
@@ -241,11 +242,16 @@ func sizeNames(sizes []api.Size) []string {
 
 func intWords(ns []int) []string { return namesOf(ns, strconv.Itoa) }
 
-// checkNodes refuses more than one node on a single-node topology (a
-// usage error, nothing sent).
+// checkNodes refuses a node count the topology cannot have (api.NodeRange:
+// a single-node topology one, es-replica 2 to 5): a usage error, nothing
+// sent. Any other topology's count is the API's to judge.
 func checkNodes(nodes int, topology string) error {
-	if nodes != 1 && api.SingleNode(topology) {
+	lo, hi, known := api.NodeRange(topology)
+	switch {
+	case !known || nodes >= lo && nodes <= hi:
+		return nil
+	case lo == hi && lo == 1:
 		return usageErrf("--nodes %d: topology %s has one node (nothing was sent)", nodes, topology)
 	}
-	return nil
+	return usageErrf("--nodes %d: topology %s has %d to %d nodes (nothing was sent)", nodes, topology, lo, hi)
 }

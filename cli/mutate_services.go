@@ -41,8 +41,8 @@ Before anything is sent the request is checked; a check that fails exits
     architecture), --storage (the topology's storage sizes) and
     --version when given (the topology's versions);
   - --nodes: a single-node topology (es-single, sa,
-    serverless-standalone) has one node; other counts are the API's to
-    judge;
+    serverless-standalone) has one node, es-replica 2 to 5 (without
+    --nodes, the topology's least); other counts are the API's to judge;
   - --name: a name another service has is refused, naming its ID, unless
     --allow-duplicate-name (commands that take a name then need the ID).
 A listing that cannot be read is said on standard error and its check is
@@ -58,6 +58,13 @@ nothing sent).
 			for _, a := range allow {
 				for _, ip := range strings.FieldsFunc(a, func(r rune) bool { return r == ',' || r == ' ' || r == ';' }) {
 					req.AllowList = append(req.AllowList, api.AllowListEntry{IP: api.NormalizeAllowListIP(ip)})
+				}
+			}
+			if !cmd.Flags().Changed("nodes") {
+				// not given: the topology's least (es-replica 2), as the form's
+				req.Nodes = 1
+				if lo, _, known := api.NodeRange(req.Topology); known {
+					req.Nodes = lo
 				}
 			}
 			if err := req.Validate(); err != nil {
@@ -102,7 +109,7 @@ nothing sent).
 	fl.StringVar(&req.Architecture, "architecture", "amd64", "hardware architecture: amd64 or arm64")
 	fl.StringVar(&req.Size, "size", "", "instance size, such as sky-2x8 (required)")
 	fl.IntVar(&req.Storage, "storage", 0, "storage size in GB (required)")
-	fl.IntVar(&req.Nodes, "nodes", 1, "number of nodes")
+	fl.IntVar(&req.Nodes, "nodes", 0, "number of nodes (default: the topology's least, 2 for es-replica, else 1)")
 	fl.StringVar(&req.Version, "version", "", "software version (default: the API's default)")
 	fl.BoolVar(&req.SSLEnabled, "ssl", true, "SSL for connections (--ssl=false turns it off)")
 	fl.StringSliceVar(&allow, "allow", nil, "an address or CIDR network allowed to connect (repeat or separate with commas)")

@@ -92,6 +92,7 @@ func TestChangeServicesCreate(t *testing.T) {
 		{[]string{"--size", "sky-99"}, "skytui: --size sky-99: not offered for es-single on aws (amd64); choose one of sky-2x8, sky-4x16, "},
 		{[]string{"--storage", "7"}, "skytui: --storage 7: not offered for es-single; choose one of 100, 200, 300, 400, 500, 1000, 1500, 2000 GB (nothing was sent)\n"},
 		{[]string{"--nodes", "3"}, "skytui: --nodes 3: topology es-single has one node (nothing was sent)\n"},
+		{[]string{"--topology", "es-replica", "--nodes", "7"}, "skytui: --nodes 7: topology es-replica has 2 to 5 nodes (nothing was sent)\n"},
 		{[]string{"--version", "9.9.9"}, "skytui: --version 9.9.9: not offered for es-single; choose one of 11.4.2-1, 10.11.8-1, 10.6.18-1 (nothing was sent)\n"},
 		{[]string{"--topology", "es-nope"}, "skytui: --topology es-nope: not offered for service type transactional; choose one of es-single, es-replica, sa (nothing was sent)\n"},
 		{[]string{"--type", "analytical"}, "skytui: --type analytical: not offered; choose one of transactional, transactional_serverless (nothing was sent)\n"},
@@ -124,8 +125,14 @@ func TestChangeServicesCreate(t *testing.T) {
 	if !strings.Contains(fmt.Sprint(wide["endpoints"]), "allow_list:[map[ip:10.0.0.0/8]]") {
 		t.Errorf("create --allow 10.0.0.0/8 --yes: %v", wide)
 	}
-	if n := sb.Stats().Count("POST", "/provisioning/v1/services"); n != 3 {
-		t.Errorf("%d POSTs, want 3", n)
+	// es-replica without --nodes: its least, 2 (1, the flag's old default,
+	// the API refuses)
+	rep := decodeJSON[map[string]any](t, h.ok(h.live(append(base, "--name", "cli-replica", "--topology", "es-replica", "--storage", "1000", "-o", "json")...)...))
+	if rep["nodes"] != float64(2) {
+		t.Errorf("es-replica created without --nodes has %v nodes, want 2", rep["nodes"])
+	}
+	if n := sb.Stats().Count("POST", "/provisioning/v1/services"); n != 4 {
+		t.Errorf("%d POSTs, want 4", n)
 	}
 
 	// wait service: the first one is ready by now too
