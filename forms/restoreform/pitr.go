@@ -147,10 +147,7 @@ func (r *Wizard) onPITRKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Continue):
 		return r.choosePITR()
 	}
-	var cmd tea.Cmd
-	p.moment, cmd = p.moment.Update(msg)
-	r.stepErr = ""
-	return cmd
+	return r.typeInto(&p.moment, msg)
 }
 
 // choosePITR checks the moment against the chosen window (nothing is sent

@@ -644,20 +644,14 @@ func (r *Wizard) Update(msg tea.Msg) tea.Cmd {
 			_, cmd := t.Update(msg)
 			return cmd
 		case stageBackupID:
-			var cmd tea.Cmd
-			r.idInput, cmd = r.idInput.Update(msg)
-			r.stepErr = ""
-			return cmd
+			return r.typeInto(&r.idInput, msg)
 		case stageBucket:
 			return r.bucket.update(r, msg)
 		case stageConfirm:
 			_, cmd := r.confirm.Update(msg)
 			return cmd
 		case stagePITR:
-			var cmd tea.Cmd
-			r.pitr.moment, cmd = r.pitr.moment.Update(msg)
-			r.stepErr = ""
-			return cmd
+			return r.typeInto(&r.pitr.moment, msg)
 		}
 	}
 	return nil

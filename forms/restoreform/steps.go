@@ -64,10 +64,7 @@ func (r *Wizard) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		case key.Matches(msg, k.Continue):
 			return r.chooseBackupID()
 		}
-		var cmd tea.Cmd
-		r.idInput, cmd = r.idInput.Update(msg)
-		r.stepErr = ""
-		return cmd
+		return r.typeInto(&r.idInput, msg)
 	case stageRefusal:
 		switch {
 		case key.Matches(msg, k.Back):
@@ -175,6 +172,15 @@ func (r *Wizard) onBackupKey(msg tea.KeyPressMsg) tea.Cmd {
 	}
 	r.stepErr = ""
 	_, cmd := r.backupTable.Update(msg)
+	return cmd
+}
+
+// typeInto gives a step's input a key or a paste;
+// what is typed clears the step's refusal.
+func (r *Wizard) typeInto(in *kit.Input, msg tea.Msg) tea.Cmd {
+	var cmd tea.Cmd
+	*in, cmd = in.Update(msg)
+	r.stepErr = ""
 	return cmd
 }
 
