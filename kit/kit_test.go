@@ -239,7 +239,8 @@ func TestListViewSort(t *testing.T) {
 	c := &Common{Theme: theme.Default()}
 	l := NewListView(c, "Things", "things", []Column{{Title: "NAME", Min: 4, Max: 10}})
 	sorts := 0
-	l.SetSort(0, func() { sorts++ }, Asc("name"), Desc("created"))
+	l.Rebuild = func() { sorts++ }
+	l.SetSort(0, Asc("name"), Desc("created"))
 	press := func(k string) {
 		msg, _ := KeyPress(k)
 		if used, _ := l.HandleKey(msg); !used {
@@ -279,6 +280,30 @@ func TestListViewSort(t *testing.T) {
 	s, _ := KeyPress("s")
 	if used, _ := plain.HandleKey(s); used || plain.SortNote() != "" {
 		t.Fatal("a list without orders took s")
+	}
+}
+
+// The clock's tick makes a list's rows again while they show times that
+// move (a running restore's elapsed time), and leaves them be when all is
+// settled, so "3m ago" stays current without rebuilding idle lists.
+func TestListViewClockRebuildsWhileMoving(t *testing.T) {
+	c := &Common{Theme: theme.Default()}
+	l := NewListView(c, "Things", "things", []Column{{Title: "NAME", Min: 4, Max: 10}})
+	rebuilt, moving := 0, false
+	l.Rebuild = func() { rebuilt++ }
+	l.Update(ClockMsg{})
+	if rebuilt != 1 {
+		t.Fatalf("no Moving: a tick rebuilds every time; rebuilt %d", rebuilt)
+	}
+	l.Moving = func() bool { return moving }
+	l.Update(ClockMsg{})
+	if rebuilt != 1 {
+		t.Fatalf("nothing moves: the tick rebuilt the rows")
+	}
+	moving = true
+	l.Update(ClockMsg{})
+	if rebuilt != 2 {
+		t.Fatalf("something moves: the tick did not rebuild the rows")
 	}
 }
 

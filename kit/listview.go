@@ -42,6 +42,13 @@ type ListView struct {
 	// instead of Detail: the pane of a screen that draws its own.
 	Scroll func(n int)
 
+	// Rebuild, when set, makes the rows again from the screen's data: after
+	// the user chooses another order (SetSort), and on the clock's tick
+	// (ClockMsg) while Moving says the rows show times that move (a
+	// running restore's elapsed time); nil Moving: on every tick.
+	Rebuild func()
+	Moving  func() bool
+
 	// NoSelection is what the pane says when no row is selected.
 	NoSelection string
 
@@ -62,9 +69,8 @@ type ListView struct {
 	// that matches nothing) they leave the footer, with enter.
 	OnRow []key.Binding
 
-	// sort is the order the user chooses (SetSort); onSort re-sorts.
-	sort   *listSort
-	onSort func()
+	// sort is the order the user chooses (SetSort).
+	sort *listSort
 
 	showDetail    bool
 	detailID      string // the record the pane shows (its scroll is from its top)
@@ -104,10 +110,9 @@ type listSort struct {
 
 // SetSort gives the list orders the user cycles through with s (each in
 // its own first direction) and reverses with S; the list starts on
-// orders[start] in its first direction. onSort re-sorts the rows.
-func (l *ListView) SetSort(start int, onSort func(), orders ...Order) {
+// orders[start] in its first direction. Rebuild re-sorts the rows.
+func (l *ListView) SetSort(start int, orders ...Order) {
 	l.sort = &listSort{orders: orders, by: start, desc: orders[start].DescFirst}
-	l.onSort = onSort
 	names := make([]string, len(orders))
 	for i, o := range orders {
 		names[i] = o.Name
@@ -339,11 +344,11 @@ func (l *ListView) HandleKey(msg tea.KeyPressMsg) (bool, tea.Cmd) {
 	case l.sort != nil && key.Matches(msg, k.Sort):
 		l.sort.by = (l.sort.by + 1) % len(l.sort.orders)
 		l.sort.desc = l.sort.orders[l.sort.by].DescFirst
-		l.onSort()
+		l.rebuild()
 		return true, nil
 	case l.sort != nil && key.Matches(msg, k.Reverse):
 		l.sort.desc = !l.sort.desc
-		l.onSort()
+		l.rebuild()
 		return true, nil
 	case ScrollDir(msg, k.ScrollDown, k.ScrollUp) != 0:
 		l.scroll(3 * ScrollDir(msg, k.ScrollDown, k.ScrollUp))
@@ -364,11 +369,24 @@ func (l *ListView) scroll(n int) {
 	l.Detail.ScrollBy(n)
 }
 
-// Update passes a message that is not the screen's own (a form's
-// internals, the filter input's cursor) to the open pane when it takes
-// messages (PaneUpdater), to nothing while a pane that takes none is
-// open, else to the table.
+func (l *ListView) rebuild() {
+	if l.Rebuild != nil {
+		l.Rebuild()
+	}
+}
+
+// Update rebuilds the rows on the clock's tick (Rebuild, Moving), and
+// passes a message that is not the screen's own (a form's internals, the
+// filter input's cursor) to the open pane when it takes messages
+// (PaneUpdater), to nothing while a pane that takes none is open, else to
+// the table.
 func (l *ListView) Update(msg tea.Msg) tea.Cmd {
+	if _, ok := msg.(ClockMsg); ok {
+		if l.Moving == nil || l.Moving() {
+			l.rebuild()
+		}
+		return nil
+	}
 	if p := l.OpenPane(); p != nil {
 		if u, ok := p.(PaneUpdater); ok {
 			return u.Update(msg)

@@ -100,7 +100,8 @@ func New(c *kit.Common) *Screen {
 	s.Changes = []key.Binding{s.keys.New, s.keys.Restore}
 	s.OnRow = []key.Binding{s.keys.Restore, s.keys.CopyKey, s.keys.CopyGTID}
 	s.PaneOf = s.pane
-	s.SetSort(int(sortStarted), s.rebuild, kit.Desc("started"), kit.Asc("type"), kit.Asc("status"), kit.Desc("size"))
+	s.Rebuild = s.rebuild
+	s.SetSort(int(sortStarted), kit.Desc("started"), kit.Asc("type"), kit.Asc("status"), kit.Desc("size"))
 	s.Table.SetSortIndicator(s.col(colStarted), true)
 	s.resetData()
 	s.retitle()
@@ -284,9 +285,9 @@ func (s *Screen) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
 	case kit.DataMsg:
 		return s, s.onData(msg)
 	case kit.ClockMsg:
-		s.rebuild()
-		s.sched.rebuild()
-		return s, nil
+		// both lists: the one not shown is current when t shows it
+		s.sched.Update(msg)
+		return s, s.ListView.Update(msg)
 	case kit.ActionDoneMsg:
 		return s, s.onActionDone(msg)
 	case backupform.SubmitMsg:

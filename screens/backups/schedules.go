@@ -183,6 +183,7 @@ func newSchedView(c *kit.Common) *schedView {
 		ListView: kit.NewListView(c, "", "schedules", scheduleColumns())}
 	v.NoSelection = ""
 	v.DetailOf = v.detailOf
+	v.Rebuild = v.rebuild
 	v.PinPane()
 	v.reset()
 	return v

@@ -118,6 +118,7 @@ func New(c *kit.Common) *Screen {
 	// esc also shows every service's restores again
 	s.Keys.Back.SetHelp("esc", "back / clear filter")
 	s.DetailOf = s.detailOf
+	s.Rebuild, s.Moving = s.rebuildRows, s.anyRunning
 	s.Changes = []key.Binding{s.keys.New, s.keys.Delete, s.keys.Migrate}
 	s.OnRow = []key.Binding{s.keys.Delete}
 	s.PaneOf = s.pane
@@ -219,10 +220,7 @@ func (s *Screen) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
 	case kit.DataMsg:
 		return s, s.onData(msg)
 	case kit.ClockMsg:
-		if s.anyRunning() {
-			s.rebuildRows()
-		}
-		return s, nil
+		return s, s.ListView.Update(msg)
 	case kit.ActionDoneMsg:
 		return s, s.onActionDone(msg)
 	case kit.WatchDoneMsg:

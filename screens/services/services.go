@@ -121,7 +121,8 @@ func New(c *kit.Common) *Screen {
 		colRW:      {Title: "READWRITE", Min: 40, Max: 52, Priority: 2},
 	})
 	s.PaneOf = s.pane
-	s.SetSort(sortName, s.rebuildRows, kit.Asc("name"), kit.Asc("status"), kit.Desc("created"))
+	s.Rebuild, s.Moving = s.rebuildRows, s.anyPending
+	s.SetSort(sortName, kit.Asc("name"), kit.Asc("status"), kit.Desc("created"))
 	s.Table.SetSortIndicator(colName, false)
 	s.DetailOf = s.detailOf
 	s.Changes = []key.Binding{s.keys.Create, s.keys.StopStart, s.keys.Delete, s.keys.Scale}
@@ -164,11 +165,6 @@ func (s *Screen) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
 	switch msg := msg.(type) {
 	case kit.DataMsg:
 		return s, s.onData(msg)
-	case kit.ClockMsg:
-		if s.anyPending() {
-			s.rebuildRows()
-		}
-		return s, nil
 	case kit.ActionSentMsg:
 		if tag, ok := msg.Tag.(createTag); ok {
 			s.submitting = "create service " + tag.name
@@ -185,8 +181,8 @@ func (s *Screen) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
 	case tea.KeyPressMsg:
 		return s, s.onKey(msg)
 	}
-	// the open pane's messages (form internals, what it asked for, the
-	// input's cursor), else the list's
+	// the clock (the list's rows), the open pane's messages (form
+	// internals, what it asked for, the input's cursor), else the list's
 	return s, s.ListView.Update(msg)
 }
 
