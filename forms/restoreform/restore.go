@@ -608,6 +608,10 @@ func (r *Wizard) enter(s stage) tea.Cmd {
 	return nil
 }
 
+// OpenedOn is the backup the wizard was opened on (Options.Backup), nil
+// when it asks for one.
+func (r *Wizard) OpenedOn() *api.Backup { return r.opts.Backup }
+
 func (r *Wizard) done(m DoneMsg) tea.Cmd {
 	m.Wizard = r
 	return func() tea.Msg { return m }

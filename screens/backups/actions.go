@@ -165,14 +165,20 @@ func (s *Screen) openRestore() tea.Cmd {
 	case it.IsExternalStorage:
 		return kit.Toast(kit.ToastWarn, "backup "+short+" is in your own bucket ("+kit.OrDash(it.Bucket)+"): restore it from the Restores screen (3, n, 2: your own bucket)")
 	}
-	s.restore = restoreform.New(s.common, restoreform.Options{
-		Origin:          ID,
-		Source:          restoreform.SourceManaged,
-		SourceServiceID: itemService(&it),
-		Backup:          &it.Backup,
-		Services:        s.services,
-		ResourcePrefix:  restoreWizardPrefix,
-	})
+	if s.left != nil && s.left.OpenedOn().Key == it.Key {
+		s.restore = s.left
+		s.restore.SetServices(s.services)
+	} else {
+		s.restore = restoreform.New(s.common, restoreform.Options{
+			Origin:          ID,
+			Source:          restoreform.SourceManaged,
+			SourceServiceID: itemService(&it),
+			Backup:          &it.Backup,
+			Services:        s.services,
+			ResourcePrefix:  restoreWizardPrefix,
+		})
+	}
+	s.left = nil
 	s.restore.SetSize(s.Size())
 	s.mode = modeRestore
 	return s.restore.Init()
@@ -191,7 +197,8 @@ func (s *Screen) onRestoreDone(msg restoreform.DoneMsg) tea.Cmd {
 	case msg.Migrate != nil:
 		return kit.Toast(kit.ToastInfo, "the migration across providers starts from the Restores screen: 3, then m")
 	}
-	return kit.Toast(kit.ToastInfo, "restore not started")
+	s.left = msg.Wizard
+	return kit.Toast(kit.ToastInfo, "restore not started; R on backup "+api.ShortKey(msg.Wizard.OpenedOn().Key)+" brings it back")
 }
 
 // onRestoreActionDone: an accepted restore is watched to its end (the

@@ -76,8 +76,9 @@ type Screen struct {
 	sched *schedView
 	edit  *schedEdit // the schedule being edited (modeSchedEdit)
 
-	// the restore wizard opened on a backup (R)
-	restore *restoreform.Wizard
+	// the restore wizard opened on a backup (R), and the one left with esc
+	// or ctrl+x: R on its backup brings it back as it was
+	restore, left *restoreform.Wizard
 
 	// the new-backup form
 	form       *backupform.Form

@@ -219,6 +219,38 @@ func TestRestoreThisBackup(t *testing.T) {
 	}
 }
 
+// TestRestoreThisBackupKept: a wizard left with ctrl+x is kept: R on the
+// same backup brings it back where it was (the name asked again, never
+// armed from before), R on another backup starts afresh.
+func TestRestoreThisBackupKept(t *testing.T) {
+	h, _, _ := app(t, 120, 36, true, nil)
+	h.command("backups orders-prod")
+	h.Sees("Backups of orders-prod")
+	h.Keys("down", "down", "down")
+	key := selectedKey(t, h)
+	h.Key("R")
+	h.Key("/")
+	h.TypeText("replica")
+	h.Keys("enter", "enter")
+	h.Sees("Type replica-west to confirm")
+	h.TypeText("replica-west")
+	h.Key("ctrl+x")
+	h.Sees("restore not started; R on backup " + key + " brings it back")
+	h.Key("R")
+	h.Sees("New restore 4/4: confirm")
+	h.Sees("backup " + key + " of orders-prod")
+	if strings.Contains(h.Screen(), "> replica-west") {
+		t.Fatalf("the name came back typed, the restore armed:\n%s", h.Screen())
+	}
+	h.Key("ctrl+x")
+	h.Key("up")
+	if selectedKey(t, h) == key {
+		t.Fatal("the cursor did not move to another backup")
+	}
+	h.Key("R")
+	h.Sees("New restore 2/4: which service to restore into?")
+}
+
 // TestRestoreThisBackupFollowed: a restore submitted from here (R) is
 // watched to its end like one started on the Restores screen: its outcome
 // is told here, with the bell when the user is on another screen.
