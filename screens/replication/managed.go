@@ -49,7 +49,7 @@ type managedFlow struct {
 	servicesLoaded bool
 	servicesErr    error // why the last listing failed
 	// pairs are the saved pairs (their secondaries replicate already)
-	pairs         func() []replsetup.Pair
+	pairs         savedPairs
 	width, height int
 	// top is the first line shown of what scrolls: the text above the
 	// chooser's list, the review's request
@@ -121,16 +121,7 @@ func (mf *managedFlow) refusal(v *api.Service) string {
 	if note := replsetup.ManagedNote(mf.primary, v); note != "" {
 		return note
 	}
-	return replsetup.NoteOf(mf.known(v))
-}
-
-// known refuses v as the replica when a saved pair has it replicate
-// already (the service's own fields say so only of managed replication).
-func (mf *managedFlow) known(v *api.Service) error {
-	if mf.pairs == nil {
-		return nil
-	}
-	return replsetup.KnownReplica(mf.pairs(), "replica", v)
+	return replsetup.NoteOf(mf.pairs.known("replica", v))
 }
 
 // servicesEmpty says why the list has no service to offer while none were
@@ -440,7 +431,7 @@ func (mf *managedFlow) choose(eng *replsetup.Engine) tea.Cmd {
 		mf.err = mf.named(err.Error())
 		return nil
 	}
-	if err := mf.known(&v); err != nil {
+	if err := mf.pairs.known("replica", &v); err != nil {
 		mf.err = err.Error()
 		return nil
 	}

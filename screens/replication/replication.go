@@ -492,3 +492,16 @@ func (s *Screen) MouseList() (*kit.ListView, int) {
 // pairs are the saved pairs: the choosers refuse their secondaries as a
 // new replica (they replicate already).
 func (s *Screen) pairs() []replsetup.Pair { return s.state.Pairs }
+
+// savedPairs gives a chooser the saved pairs (Screen.pairs; nil: none).
+type savedPairs func() []replsetup.Pair
+
+// known refuses v in the role (a replica, a secondary) when a saved pair
+// has it replicate already (the service's own fields say so only of
+// managed replication).
+func (p savedPairs) known(role string, v *api.Service) error {
+	if p == nil {
+		return nil
+	}
+	return replsetup.KnownReplica(p(), role, v)
+}

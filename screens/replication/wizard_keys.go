@@ -311,7 +311,7 @@ type chooser struct {
 	primary *api.Service
 	err     string
 	// pairs are the saved pairs (their secondaries replicate already)
-	pairs func() []replsetup.Pair
+	pairs savedPairs
 }
 
 func (wz *wizard) openChooser() {
@@ -371,16 +371,7 @@ func (c *chooser) refusal(v *api.Service) string {
 	if note := replsetup.PairNote(c.primary, v); note != "" {
 		return note
 	}
-	return replsetup.NoteOf(c.known(v))
-}
-
-// known refuses v as the secondary when a saved pair has it replicate
-// already.
-func (c *chooser) known(v *api.Service) error {
-	if c.pairs == nil {
-		return nil
-	}
-	return replsetup.KnownReplica(c.pairs(), "secondary", v)
+	return replsetup.NoteOf(c.pairs.known("secondary", v))
 }
 
 // chooserHead is what the chooser keeps in sight above its table: whom
@@ -489,7 +480,7 @@ func (wz *wizard) choose() tea.Cmd {
 		c.err = err.Error()
 		return nil
 	}
-	if err := c.known(&v); err != nil {
+	if err := c.pairs.known("secondary", &v); err != nil {
 		c.err = err.Error()
 		return nil
 	}
