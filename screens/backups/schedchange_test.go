@@ -191,20 +191,7 @@ func TestScheduleChangesReadOnly(t *testing.T) {
 // target, then the name typed; a backup in progress is refused with the
 // reason; read-only is refused.
 func TestRestoreThisBackup(t *testing.T) {
-	h, _, _ := app(t, 120, 36, true, nil)
-	h.command("backups orders-prod")
-	h.Sees("Backups of orders-prod")
-	h.Keys("down", "down", "down")
-	key := selectedKey(t, h)
-	h.Key("R")
-	h.Sees("New restore 2/4: which service to restore into?")
-	h.Key("/")
-	h.TypeText("replica")
-	h.Keys("enter", "enter")
-	// the backup is R's: not asked again, straight to the name typed
-	h.Sees("New restore 4/4: confirm")
-	h.Sees("backup " + key + " of orders-prod")
-	h.Sees("Type replica-west to confirm")
+	h, _ := restoreToConfirm(t)
 	for i := 0; i < 6 && strings.Contains(h.Screen(), "New restore"); i++ {
 		h.Key("esc") // back, step by step, then closed
 	}
@@ -223,16 +210,7 @@ func TestRestoreThisBackup(t *testing.T) {
 // same backup brings it back where it was (the name asked again, never
 // armed from before), R on another backup starts afresh.
 func TestRestoreThisBackupKept(t *testing.T) {
-	h, _, _ := app(t, 120, 36, true, nil)
-	h.command("backups orders-prod")
-	h.Sees("Backups of orders-prod")
-	h.Keys("down", "down", "down")
-	key := selectedKey(t, h)
-	h.Key("R")
-	h.Key("/")
-	h.TypeText("replica")
-	h.Keys("enter", "enter")
-	h.Sees("Type replica-west to confirm")
+	h, key := restoreToConfirm(t)
 	h.TypeText("replica-west")
 	h.Key("ctrl+x")
 	h.Sees("restore not started; R on backup " + key + " brings it back")
@@ -249,6 +227,26 @@ func TestRestoreThisBackupKept(t *testing.T) {
 	}
 	h.Key("R")
 	h.Sees("New restore 2/4: which service to restore into?")
+}
+
+// restoreToConfirm presses R on a completed backup of orders-prod and
+// chooses replica-west: the backup is R's, not asked again, so the wizard
+// goes straight to the name typed. It returns the backup's short key.
+func restoreToConfirm(t *testing.T) (*harness, string) {
+	h, _, _ := app(t, 120, 36, true, nil)
+	h.command("backups orders-prod")
+	h.Sees("Backups of orders-prod")
+	h.Keys("down", "down", "down")
+	key := selectedKey(t, h)
+	h.Key("R")
+	h.Sees("New restore 2/4: which service to restore into?")
+	h.Key("/")
+	h.TypeText("replica")
+	h.Keys("enter", "enter")
+	h.Sees("New restore 4/4: confirm")
+	h.Sees("backup " + key + " of orders-prod")
+	h.Sees("Type replica-west to confirm")
+	return h, key
 }
 
 // TestRestoreThisBackupFollowed: a restore submitted from here (R) is
