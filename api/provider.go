@@ -40,6 +40,30 @@ func CheckSameProvider(b Backup, source, target Service) *CrossProvider {
 	return &CrossProvider{Backup: ShortKey(b.Key), SourceService: source, Target: target, SourceProvider: sp, TargetProvider: tp, Record: &bb}
 }
 
+// ManagedRestoreRefusal says why backup b of a listing cannot be restored
+// from managed storage ("" when it can): only a completed backup can be,
+// and one written to the user's own bucket is restored from there. The
+// restore wizard and the command line refuse it with this before anything
+// is sent.
+func ManagedRestoreRefusal(b Backup) string {
+	switch BackupState(b.Status) {
+	case BackupInProgress:
+		return "backup " + ShortKey(b.Key) + " is still running; only a completed backup can be restored"
+	case BackupFailed:
+		return "backup " + ShortKey(b.Key) + " failed; only a completed backup can be restored"
+	case "":
+		return "backup " + ShortKey(b.Key) + " is " + b.Status + "; only a completed backup can be restored"
+	}
+	if b.IsExternalStorage {
+		where := b.Bucket
+		if where == "" {
+			where = "your own bucket"
+		}
+		return "backup " + ShortKey(b.Key) + " was written to " + where + ", not to managed storage: restore it with the own-bucket source"
+	}
+	return ""
+}
+
 // HasCompletedFull reports a completed full backup in a listing (an
 // incremental backup needs one).
 func HasCompletedFull(list []Backup) bool {

@@ -293,8 +293,11 @@ func (e *env) createRestore(cmd *cobra.Command, cf *changeFlags, service string,
 			return err
 		}
 	default:
-		key, err := c.backupKey(ctx, strings.TrimSpace(src.backup), svcs)
+		key, listed, err := c.backupKey(ctx, strings.TrimSpace(src.backup), svcs)
 		if err != nil {
+			return err
+		}
+		if err := managedRestorable(listed); err != nil {
 			return err
 		}
 		if err := sameProvider(key, svcs, target); err != nil {
@@ -329,30 +332,48 @@ func (e *env) createRestore(cmd *cobra.Command, cf *changeFlags, service string,
 }
 
 // backupKey finds a managed backup's full key: a full key is taken as
-// given; a short one is looked up in the backups of every service.
-func (c *changeSession) backupKey(ctx context.Context, ref string, svcs []api.Service) (string, error) {
+// given (no record read: nil); a short one is looked up in the backups of
+// every service, and its record returned too.
+func (c *changeSession) backupKey(ctx context.Context, ref string, svcs []api.Service) (string, *api.Backup, error) {
 	if strings.Contains(ref, ":") {
-		return ref, nil
+		return ref, nil, nil
 	}
 	all, err := c.client.ListAllBackups(ctx, serviceIDs(svcs))
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
-	var keys []string
+	var found []api.Backup
 	for _, b := range all {
-		if b.Key == ref || api.ShortKey(b.Key) == ref {
-			keys = append(keys, b.Key)
+		if (b.Key == ref || api.ShortKey(b.Key) == ref) && !slices.ContainsFunc(found, func(f api.Backup) bool { return f.Key == b.Key }) {
+			found = append(found, b)
 		}
 	}
-	slices.Sort(keys)
-	keys = slices.Compact(keys)
-	switch len(keys) {
+	switch len(found) {
 	case 0:
-		return "", notFoundErrf("no backup with the key %q (see `skytui backups list`)", ref)
+		return "", nil, notFoundErrf("no backup with the key %q (see `skytui backups list`)", ref)
 	case 1:
-		return keys[0], nil
+		return found[0].Key, &found[0], nil
 	}
-	return "", usageErrf("--backup %q matches %d backups: give the full key", ref, len(keys))
+	return "", nil, usageErrf("--backup %q matches %d backups: give the full key", ref, len(found))
+}
+
+// managedRestorable refuses, before anything is sent, a backup the listing
+// says cannot be restored from managed storage (api.ManagedRestoreRefusal,
+// as the TUI's wizard): one still running, failed, or in the user's own
+// bucket. A backup given by its full key, not read (nil), is the API's to
+// judge.
+func managedRestorable(b *api.Backup) error {
+	if b == nil {
+		return nil
+	}
+	why := api.ManagedRestoreRefusal(*b)
+	switch {
+	case why == "":
+		return nil
+	case b.IsExternalStorage && api.BackupState(b.Status) == api.BackupCompleted:
+		why += " (--bucket URI --file F --method M --creds NAME)"
+	}
+	return usageErrf("--backup: %s (nothing was sent)", why)
 }
 
 // sameProvider refuses, before anything is sent, a managed restore across

@@ -382,6 +382,43 @@ func TestChangeRestores(t *testing.T) {
 	h.fails(exitNotFound, "skytui: 404 Not Found", h.live("wait", "restore", "987654")...)
 }
 
+// TestRestoreRefusesUnrestorableBackup: a managed backup the listing says
+// is still running, failed, or in the user's own bucket is refused before
+// anything is sent (exit 2), naming the backup and why, as the TUI's
+// wizard refuses it.
+func TestRestoreRefusesUnrestorableBackup(t *testing.T) {
+	// a clock that stands still: the running backup stays running
+	h, sb := serveHarness(t, sandbox.Options{DemoData: true, Seed: 7, Clock: sandbox.NewManualClock(testenv.T0)}, goodKey)
+	bs := decodeJSON[[]map[string]any](t, h.ok(h.live("backups", "list", "-o", "json")...))
+	want := map[string]string{
+		"Running": " is still running; only a completed backup can be restored (nothing was sent)\n",
+		"Failed":  " failed; only a completed backup can be restored (nothing was sent)\n",
+		"own":     ", not to managed storage: restore it with the own-bucket source (--bucket URI --file F --method M --creds NAME) (nothing was sent)\n",
+	}
+	tried := map[string]bool{}
+	for _, b := range bs {
+		kind, _ := b["status"].(string)
+		if ext, _ := b["is_external_storage"].(bool); ext && kind != "Running" && kind != "Failed" {
+			kind = "own"
+		}
+		if want[kind] == "" || tried[kind] {
+			continue
+		}
+		tried[kind] = true
+		short := b["id"].(string)[:12]
+		stderr := h.fails(exitUsage, "skytui: --backup: backup "+short, h.live("restores", "create", "--service", sandbox.DemoReplica, "--backup", short, "--yes", "--confirm", sandbox.DemoReplica)...)
+		if !strings.HasSuffix(stderr, want[kind]) {
+			t.Errorf("%s backup: stderr %q, want it to end %q", kind, stderr, want[kind])
+		}
+	}
+	if len(tried) != len(want) {
+		t.Fatalf("the demo has no backup of each kind: %v", tried)
+	}
+	if n := sb.Stats().Count("POST", "/skybackup/v1/restores"); n != 0 {
+		t.Fatalf("%d restores sent for backups that cannot be restored", n)
+	}
+}
+
 // TestChangeOutcomes: a change whose answer was lost is "outcome unknown"
 // with the command to check, exit 1; a 2xx answer nobody can read is an
 // accepted change, exit 0.

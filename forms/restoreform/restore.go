@@ -478,27 +478,6 @@ func (r *Wizard) OnData(msg kit.DataMsg) bool {
 	return true
 }
 
-// restorable says why a backup of the listing cannot be restored from
-// managed storage ("" when it can).
-func restorable(b api.Backup) string {
-	switch api.BackupState(b.Status) {
-	case api.BackupInProgress:
-		return "backup " + api.ShortKey(b.Key) + " is still running; only a completed backup can be restored"
-	case api.BackupFailed:
-		return "backup " + api.ShortKey(b.Key) + " failed; only a completed backup can be restored"
-	case "":
-		return "backup " + api.ShortKey(b.Key) + " is " + b.Status + "; only a completed backup can be restored"
-	}
-	if b.IsExternalStorage {
-		where := b.Bucket
-		if where == "" {
-			where = "your own bucket"
-		}
-		return "backup " + api.ShortKey(b.Key) + " was written to " + where + ", not to managed storage: restore it with the own-bucket source"
-	}
-	return ""
-}
-
 func (r *Wizard) rebuildBackups() {
 	if r.backupsFor != r.sourceServiceID() {
 		return
@@ -546,7 +525,7 @@ func (r *Wizard) rebuildBackups() {
 		// start on the preselected backup, else the newest restorable one
 		if r.backupKey == "" || !r.backupTable.Select(r.backupKey) {
 			for _, b := range list {
-				if restorable(b) == "" {
+				if api.ManagedRestoreRefusal(b) == "" {
 					r.backupTable.Select(b.Key)
 					break
 				}

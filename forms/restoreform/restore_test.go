@@ -941,7 +941,7 @@ func TestRestoreGivenBackup(t *testing.T) {
 	}
 	var given *api.Backup
 	for i := len(list) - 1; i >= 0; i-- { // the oldest completed: not the one the list would start on
-		if restorable(list[i]) == "" {
+		if api.ManagedRestoreRefusal(list[i]) == "" {
 			given = &list[i]
 			break
 		}

@@ -207,7 +207,7 @@ func (r *Wizard) chooseBackup() tea.Cmd {
 // the reason on that step, or the cross-provider refusal, or the
 // confirmation; esc from either returns to from.
 func (r *Wizard) pickBackup(b api.Backup, from stage) tea.Cmd {
-	if why := restorable(b); why != "" {
+	if why := api.ManagedRestoreRefusal(b); why != "" {
 		r.stepErr = why
 		return nil
 	}
