@@ -306,6 +306,35 @@ func (e *env) answered(ans api.AnswerUnreadableError, err error, flags map[strin
 	return nil
 }
 
+// unreadJSON is what -o json prints for a change the server accepted
+// (2xx) whose answer ans could not be read, and true; else false. Not a
+// record: the client's stand-in for it, made from the request, has no ID
+// and a guessed status, and a script reading .id must not take it for the
+// server's. It says the change was accepted, that its answer was
+// unreadable and why, the command that shows the record (check), and what
+// the request named (named: service, name, type…).
+func (f *outputFlags) unreadJSON(ans api.AnswerUnreadableError, check string, named map[string]any) (map[string]any, bool) {
+	why := ans.AnswerUnreadable()
+	if why == "" || f.output != outJSON {
+		return nil, false
+	}
+	v := map[string]any{}
+	for k, x := range named {
+		v[k] = x
+	}
+	v["accepted"], v["answer"], v["reason"], v["check"] = true, "unreadable", api.CleanText(why), check
+	return v, true
+}
+
+// emitAnswer emits the record a change answered (its table t), or under
+// -o json, when the answer could not be read, unreadJSON's object.
+func (f *outputFlags) emitAnswer(w io.Writer, ans api.AnswerUnreadableError, t *table, check string, named map[string]any) error {
+	if v, ok := f.unreadJSON(ans, check, named); ok {
+		return f.emit(w, v, nil)
+	}
+	return f.emit(w, ans, t)
+}
+
 // encodeStored reads the named bucket credentials from the keystore and
 // encodes them for a bucket path by the rules the TUI's forms use
 // (keystore.EncodeForBucket): the kind is checked against the scheme, and

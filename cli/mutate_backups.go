@@ -107,7 +107,8 @@ bucket credentials stored with `+"`skytui creds add`"+` (never the secret itself
 				return err
 			}
 			if !cf.wait {
-				return c.out.emit(e.stdout, sc, schedulesTable([]api.Schedule{*sc}))
+				return c.out.emitAnswer(e.stdout, sc, schedulesTable([]api.Schedule{*sc}), "skytui backups list --service "+name,
+					map[string]any{"service": s.NameOrID(), "service_id": s.ID, "type": typ, "schedule": schedule})
 			}
 			w := e.newWaiter(&cf, "backup of "+s.NameOrID(), "skytui backups list --service "+name)
 			b, err := w.waitBackup(ctx, c.client, s.ID, newBackupFinder(sc.BackupID, typ, before, submitted))
@@ -315,6 +316,9 @@ func (e *env) createRestore(cmd *cobra.Command, cf *changeFlags, service string,
 		return err
 	}
 	if !cf.wait {
+		if v, ok := c.out.unreadJSON(r, check, restoreNamed(req, target)); ok {
+			return c.out.emit(e.stdout, v, nil)
+		}
 		return c.emitRestore(ctx, e, r)
 	}
 	id := int64(r.ID)
@@ -329,6 +333,23 @@ func (e *env) createRestore(cmd *cobra.Command, cf *changeFlags, service string,
 	}
 	fmt.Fprintf(e.stderr, "skytui: restore %d into %s succeeded: its default username and password are now the source service's (`skytui services credentials %s`)\n", id, target.NameOrID(), name)
 	return c.emitRestore(ctx, e, final)
+}
+
+// restoreNamed is what a restore request named, for unreadJSON: the
+// target and the source.
+func restoreNamed(req api.RestoreRequest, target *api.Service) map[string]any {
+	v := map[string]any{"service": target.NameOrID(), "service_id": req.ServiceID}
+	switch {
+	case req.PointInTime != "":
+		v["from"], v["at"] = req.ID, req.PointInTime
+	case req.ExternalSource != nil:
+		v["bucket"], v["file"], v["method"] = req.ExternalSource.Bucket, req.ID, req.ExternalSource.Method
+	case req.Key != "":
+		v["backup"] = req.Key
+	case req.ID != "":
+		v["backup_id"] = req.ID
+	}
+	return v
 }
 
 // backupKey finds a managed backup's full key: a full key is taken as

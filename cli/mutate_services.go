@@ -98,7 +98,8 @@ nothing sent).
 					return err
 				}
 			}
-			return c.out.emit(e.stdout, s, servicesTable([]api.Service{*s}))
+			return c.out.emitAnswer(e.stdout, s, servicesTable([]api.Service{*s}), "skytui services get "+kit.ShellQuote(req.Name),
+				map[string]any{"name": req.Name, "provider": req.Provider, "region": req.Region, "topology": req.Topology})
 		})
 	fl := cmd.Flags()
 	fl.StringVar(&req.Name, "name", "", "the service's name, 4 to 24 characters (required)")

@@ -738,7 +738,8 @@ func TestCreateNameTakenAndListingsUnread(t *testing.T) {
 // report that answer alike: an answer that never came is "outcome
 // unknown" naming the command that shows what happened (exit 1); an
 // accepted answer that could not be read is said on stderr and the change
-// stands (exit 0, the record on stdout); a request rule the client refuses
+// stands (exit 0; under -o json not a record made up from the request but
+// an object that says it was accepted and what the request named); a request rule the client refuses
 // names the flag (exit 2, nothing sent).
 func TestChangeAnswerReported(t *testing.T) {
 	h, sb := newChangeHarness(t)
@@ -761,24 +762,25 @@ func TestChangeAnswerReported(t *testing.T) {
 		{"services create, unreadable", sandbox.AnswerUnreadable, "POST", "/provisioning/v1/services",
 			append(create, "--name", "cli-unread", "-o", "json"), 0,
 			"skytui: accepted; the answer could not be read: 202 answer to POST /provisioning/v1/services" + unread,
-			map[string]any{"name": "cli-unread", "status": "pending_create"}},
+			map[string]any{"accepted": true, "answer": "unreadable", "name": "cli-unread", "check": "skytui services get cli-unread"}},
 		{"services create, dropped", sandbox.AnswerDropped, "POST", "/provisioning/v1/services",
 			append(create, "--name", "cli-dropped", "-o", "json"), exitFailed,
 			dropped + "(POST /provisioning/v1/services); it may have been carried out: check with `skytui services get cli-dropped` before sending it again\n", nil},
 		{"backups create, unreadable", sandbox.AnswerUnreadable, "POST", "/skybackup/v1/backups/schedules",
 			[]string{"backups", "create", "--service", sandbox.DemoOrders, "--type", "dump", "-o", "json"}, 0,
 			"skytui: accepted; the answer could not be read: 200 answer to POST /skybackup/v1/backups/schedules" + unread,
-			map[string]any{"type": "dump", "schedule": "once"}},
+			map[string]any{"accepted": true, "answer": "unreadable", "service": "orders-prod", "type": "dump", "schedule": "once"}},
 		{"backups create, dropped", sandbox.AnswerDropped, "POST", "/skybackup/v1/backups/schedules",
 			[]string{"backups", "create", "--service", sandbox.DemoOrders, "--type", "dump", "-o", "json"}, exitFailed,
 			dropped + "(POST /skybackup/v1/backups/schedules); it may have been carried out: check with `skytui backups list --service orders-prod` and `skytui schedules list --service orders-prod` before sending it again\n", nil},
 		{"restores create, unreadable", sandbox.AnswerUnreadable, "POST", "/skybackup/v1/restores",
 			[]string{"restores", "create", "--service", sandbox.DemoReplica, "--backup", key, "--yes", "--confirm", sandbox.DemoReplica, "-o", "json"}, 0,
-			"skytui: accepted; the answer could not be read: ", nil},
+			"skytui: accepted; the answer could not be read: ",
+			map[string]any{"accepted": true, "answer": "unreadable", "service": "replica-west", "backup": key, "check": "skytui restores list --service replica-west"}},
 		{"schedules edit, unreadable", sandbox.AnswerUnreadable, "PATCH", "/skybackup/v1/backups/schedules/{id}",
 			[]string{"schedules", "edit", sched, "--cron", "0 4 * * *", "-o", "json"}, 0,
 			"skytui: accepted; the answer could not be read: 200 answer to PATCH /skybackup/v1/backups/schedules/" + sched + unread,
-			map[string]any{"cron": "0 4 * * *"}},
+			map[string]any{"accepted": true, "answer": "unreadable", "cron": "0 4 * * *"}},
 		{"schedules edit, dropped", sandbox.AnswerDropped, "PATCH", "/skybackup/v1/backups/schedules/{id}",
 			[]string{"schedules", "edit", sched, "--cron", "0 5 * * *"}, exitFailed,
 			dropped + "(PATCH /skybackup/v1/backups/schedules/" + sched + "); it may have been carried out: check with `skytui schedules get " + sched + "` before sending it again\n", nil},
@@ -807,6 +809,13 @@ func TestChangeAnswerReported(t *testing.T) {
 				for k, v := range c.json {
 					if got[k] != v {
 						t.Errorf("-o json %s = %v, want %v (%v)", k, got[k], v, got)
+					}
+				}
+				// an unread answer is no record: nothing a script could
+				// take for the server's ID or status
+				for _, k := range []string{"id", "status"} {
+					if _, has := got[k]; has && c.json["accepted"] == true {
+						t.Errorf("-o json of an unreadable answer has %q: %v", k, got)
 					}
 				}
 			}

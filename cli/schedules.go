@@ -89,7 +89,17 @@ type, or suspend it (no backups are taken while suspended) and resume it
 			if err := e.answered(sc, err, scheduleFlags, "skytui schedules get "+strconv.FormatInt(id, 10)); err != nil {
 				return err
 			}
-			return c.out.emit(e.stdout, sc, schedulesTable([]api.Schedule{*sc}))
+			named := map[string]any{"schedule_id": id}
+			if u.Schedule != "" {
+				named["cron"] = u.Schedule
+			}
+			if u.BackupType != "" {
+				named["type"] = u.BackupType
+			}
+			if u.Suspended != nil {
+				named["suspended"] = *u.Suspended
+			}
+			return c.out.emitAnswer(e.stdout, sc, schedulesTable([]api.Schedule{*sc}), "skytui schedules get "+strconv.FormatInt(id, 10), named)
 		})
 	fl := cmd.Flags()
 	fl.StringVar(&cronExpr, "cron", "", `a new 5-field cron expression in UTC, such as "0 3 * * *"`)
