@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
@@ -29,8 +30,8 @@ type keyPrompt struct {
 	keys    keyPromptKeys
 }
 
-// keyPromptKeys are the prompt's bindings; its hint line is generated
-// from them.
+// keyPromptKeys are the prompt's bindings; its hint line and the footer
+// are generated from them.
 type keyPromptKeys struct {
 	Submit, Later key.Binding
 }
@@ -49,6 +50,12 @@ func newKeyPrompt(c *kit.Common, reason string) *keyPrompt {
 		Submit: kit.Bind("enter", "check and store"),
 		Later:  kit.Bind("esc", "later (:login reopens)"),
 	}}
+}
+
+// KeyMap is the prompt's keys for the footer: its own, not a generic
+// dialog's "enter choose".
+func (k *keyPrompt) KeyMap() help.KeyMap {
+	return kit.KeysOf(k.keys.Submit, k.keys.Later)
 }
 
 func (k *keyPrompt) Update(msg tea.Msg) (kit.Dialog, tea.Cmd) {

@@ -176,3 +176,14 @@ func TestRefusedEnvironmentKeySaysWhereItCameFrom(t *testing.T) {
 		}
 	})
 }
+
+// TestKeyPromptFooterIsItsKeys: while the key prompt is open the footer
+// says what its keys do there, not a generic dialog's.
+func TestKeyPromptFooterIsItsKeys(t *testing.T) {
+	h, _ := refusedKeyHarness(t, false)
+	lines := strings.Split(h.Screen(), "\n")
+	footer := lines[len(lines)-1]
+	if !strings.Contains(footer, "enter check and store") || !strings.Contains(footer, "esc later (:login reopens)") || strings.Contains(footer, "choose") {
+		t.Fatalf("the footer should be the prompt's keys: %q", footer)
+	}
+}
