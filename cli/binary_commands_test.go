@@ -103,7 +103,7 @@ func TestBinaryServices(t *testing.T) {
 	if so, _ = h.exec("", 0, "services", "credentials", "bin-stage", "--show-password"); !strings.Contains(so, pw) {
 		t.Errorf("--show-password:\n%s", so)
 	}
-	h.fails(exitFailed, "broken-import is failed: its credentials exist once it is ready", "services", "credentials", sandbox.DemoBroken)
+	h.fails(exitFailed, "broken-import is failed: launch failed", "services", "credentials", sandbox.DemoBroken)
 	h.fails(exitNotFound, `no service named "no-such-db"`, "services", "credentials", "no-such-db")
 
 	// stop: --yes, read-only, then --wait to stopped

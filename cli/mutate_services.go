@@ -307,8 +307,17 @@ only when standard output is not a terminal (a pipe, a file) or with
 			if err != nil {
 				return err
 			}
-			if !s.Ready() {
-				return &exitError{code: exitFailed, err: fmt.Errorf("%s is %s: its credentials exist once it is ready (`skytui wait service %s --for ready`)", s.NameOrID(), kit.Or(s.Status, "not ready"), kit.ShellQuote(s.NameOrID()))}
+			// the way to a ready service, where there is one: a failed
+			// service will not become ready, a stopped one once started
+			name := kit.ShellQuote(s.NameOrID())
+			switch {
+			case s.Ready():
+			case api.StatusIs(s.Status, "failed"):
+				return fmt.Errorf("%s; it has no credentials to read", failedText(s))
+			case api.StatusIs(s.Status, "stopped"):
+				return fmt.Errorf("%s is stopped: its credentials can be read once it is started (`skytui services start %s --wait`)", s.NameOrID(), name)
+			default:
+				return fmt.Errorf("%s is %s: its credentials exist once it is ready (`skytui wait service %s --for ready`)", s.NameOrID(), kit.Or(s.Status, "not ready"), name)
 			}
 			cr, err := c.client.GetCredentials(cmd.Context(), s.ID)
 			if err != nil {

@@ -224,6 +224,10 @@ func TestChangeCredentials(t *testing.T) {
 	// the demo's launch ends within milliseconds)
 	slow, _ := serveHarness(t, sandbox.Options{DemoData: true, Seed: 7}, goodKey)
 	slow.fails(exitFailed, "skytui: reporting-new is pending_create: its credentials exist once it is ready", slow.live("services", "credentials", sandbox.DemoReporting)...)
+	// a failed service will not become ready: no wait to suggest (that
+	// wait fails at once), its reason instead; a stopped one, once started
+	h.fails(exitFailed, "skytui: broken-import is failed: launch failed: insufficient capacity for sky-2x8 in eastus; try another region or size; it has no credentials to read\n", h.live("services", "credentials", sandbox.DemoBroken)...)
+	h.fails(exitFailed, "skytui: legacy-batch is stopped: its credentials can be read once it is started (`skytui services start legacy-batch --wait`)\n", h.live("services", "credentials", sandbox.DemoLegacy)...)
 }
 
 func TestChangeAllowlist(t *testing.T) {

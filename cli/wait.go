@@ -167,11 +167,7 @@ func (w *waiter) waitService(ctx context.Context, c *api.Client, id, want string
 			want == forDeleted && api.StatusIs(s.Status, "deleted", "retired"):
 			return s.Status, true, nil
 		case api.StatusIs(s.Status, "failed"):
-			msg := fmt.Sprintf("%s is %s", s.NameOrID(), s.Status)
-			if len(s.Errors) > 0 {
-				msg += ": " + strings.Join(s.Errors, "; ")
-			}
-			return s.Status, true, &endError{errors.New(msg)}
+			return s.Status, true, &endError{errors.New(failedText(s))}
 		case want == forReady && api.StatusIs(s.Status, "stopped") && !s.Pending() && settled():
 			return s.Status, true, &endError{fmt.Errorf("%s is stopped: it will not become ready until it is started", s.NameOrID())}
 		case want == forStopped && api.StatusIs(s.Status, "ready") && !s.Pending() && settled():
@@ -180,6 +176,16 @@ func (w *waiter) waitService(ctx context.Context, c *api.Client, id, want string
 		return kit.Or(s.Status, "?"), false, nil
 	})
 	return last, err
+}
+
+// failedText says that a failed service failed, with the reasons it gives:
+// "broken-import is failed: launch failed: …".
+func failedText(s *api.Service) string {
+	msg := fmt.Sprintf("%s is %s", s.NameOrID(), s.Status)
+	if len(s.Errors) > 0 {
+		msg += ": " + strings.Join(s.Errors, "; ")
+	}
+	return msg
 }
 
 // waitRestore follows a restore until it succeeded (nil) or failed.
