@@ -34,7 +34,7 @@ func TestBinaryServices(t *testing.T) {
 		t.Errorf("--no-headers: %d rows\n%s", len(rows), so)
 	}
 	so, _ = h.run(0, "services", "list", "-o", "wide")
-	if r := tableRow(so, sandbox.DemoOrders); len(r) != 10 || r[6] != "es-replica" || !strings.HasPrefix(r[8], r[1]) {
+	if r := tableRow(so, sandbox.DemoOrders); len(r) != 11 || r[6] != "es-replica" || !strings.HasPrefix(r[8], r[1]) {
 		t.Errorf("-o wide: %v\n%s", r, so)
 	}
 	list := jsonOf[[]map[string]any](t, first(h.run(0, "services", "list", "-o", "json")))

@@ -281,15 +281,18 @@ func newServicesCmd(e *env) *cobra.Command {
 func servicesTable(svcs []api.Service) *table {
 	t := &table{
 		head:     []string{"NAME", "ID", "STATUS", "PROVIDER/REGION", "SIZE", "NODES"},
-		wideHead: []string{"TOPOLOGY", "VERSION", "FQDN", "CREATED"},
+		wideHead: []string{"TOPOLOGY", "VERSION", "FQDN", "CREATED", "STORAGE"},
 	}
 	for _, s := range svcs {
-		nodes := ""
+		nodes, storage := "", ""
 		if s.Nodes > 0 {
 			nodes = strconv.Itoa(s.Nodes)
 		}
+		if s.StorageVolume != nil && s.StorageVolume.Size > 0 {
+			storage = strconv.Itoa(s.StorageVolume.Size) + "GB" // -o json: storage_volume.size
+		}
 		t.add(s.Name, s.ID, s.Status, s.Where(), s.Size, nodes,
-			s.Topology, s.Version, s.FQDN, unixTime(s.CreatedOn))
+			s.Topology, s.Version, s.FQDN, unixTime(s.CreatedOn), storage)
 	}
 	return t
 }

@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"strconv"
 	"strings"
@@ -122,8 +123,18 @@ func TestScriptServices(t *testing.T) {
 	}
 
 	wide := h.ok(args(p, "services", "list", "-o", "wide")...)
-	if hd := headerOf(wide); !strings.HasSuffix(strings.Join(strings.Fields(hd), " "), "TOPOLOGY VERSION FQDN CREATED") {
+	if hd := headerOf(wide); !strings.HasSuffix(strings.Join(strings.Fields(hd), " "), "TOPOLOGY VERSION FQDN CREATED STORAGE") {
 		t.Errorf("wide header %q", hd)
+	}
+	// STORAGE is the JSON's storage_volume.size, in GB
+	for _, line := range strings.Split(strings.TrimSpace(wide), "\n")[1:] {
+		if f := strings.Fields(line); f[0] == sandbox.DemoOrders {
+			s := decodeJSON[map[string]any](t, h.ok(args(p, "services", "get", sandbox.DemoOrders, "-o", "json")...))
+			vol, _ := s["storage_volume"].(map[string]any)
+			if want := fmt.Sprintf("%vGB", vol["size"]); vol["size"] == nil || f[len(f)-1] != want {
+				t.Errorf("-o wide STORAGE of %s %q, want %q (storage_volume %v)", sandbox.DemoOrders, f[len(f)-1], want, vol)
+			}
+		}
 	}
 
 	noHead := h.ok(args(p, "services", "list", "--no-headers")...)
