@@ -43,7 +43,7 @@ not have yet is created with --api-url.`,
 		RunE: func(cmd *cobra.Command, _ []string) error { return e.authLogin(cmd.Context(), f) },
 	}
 	login.Flags().StringVar(&f.profile, "profile", "", "profile (default: the config file's default, else skysql)")
-	login.Flags().StringVar(&f.apiURL, "api-url", "", "base URL for a new profile, or to change the profile's")
+	login.Flags().StringVar(&f.apiURL, "api-url", "", "API base URL (HTTPS unless loopback): required for a new profile; for an existing one, it replaces the profile's URL")
 	login.Flags().StringVar(&f.org, "org", "", "organisation sent as X-MDB-Org")
 	login.Flags().BoolVar(&f.noCheck, "no-check", false, "store the key without checking it against the API")
 

@@ -96,3 +96,28 @@ func TestCredsListJSON(t *testing.T) {
 		t.Errorf("creds list --no-headers: %v %q", err, stdout)
 	}
 }
+
+// TestProfileAndAPIURLFlagsAreUsage: a --profile that is not there and an
+// --api-url the rules refuse are usage errors (exit 2) naming the flag and
+// the rule, on the commands for scripts, auth and the TUI's start alike;
+// not a failure blamed on the profile.
+func TestProfileAndAPIURLFlagsAreUsage(t *testing.T) {
+	h := newHarness(t)
+	for _, cmd := range [][]string{{"services", "list"}, {"auth", "login"}, {}} {
+		for _, c := range []struct {
+			flags []string
+			want  string
+		}{
+			{[]string{"--api-url", "http://10.0.0.1:1"}, "skytui: --api-url: base URL http://10.0.0.1:1: HTTPS is required for non-loopback hosts\n"},
+			{[]string{"--api-url", "ftp://example.com"}, `skytui: --api-url: base URL ftp://example.com: scheme "ftp" not supported (want https)` + "\n"},
+			{[]string{"--profile", "nosuchprof"}, `skytui: --profile nosuchprof: profile "nosuchprof" not found (known: skysql)` + "\n"},
+		} {
+			h.fails(exitUsage, c.want, append(append([]string{}, cmd...), c.flags...)...)
+		}
+	}
+	// auth login's help says what --api-url does, whole
+	out, err := h.run("", "auth", "login", "--help")
+	if err != nil || !strings.Contains(out, "required for a new profile; for an existing one, it replaces the profile's URL") {
+		t.Errorf("auth login --help: %v\n%s", err, out)
+	}
+}

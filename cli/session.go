@@ -83,15 +83,23 @@ func (e *env) openSession(profileName, apiURL string) (*session, error) {
 		return nil, err
 	}
 	p, err := cfg.Profile(profileName)
-	if err != nil {
-		if apiURL == "" || profileName == "" {
-			return nil, err
-		}
+	switch {
+	case err == nil:
+	case profileName == "":
+		return nil, err
+	case apiURL == "":
+		// a profile named on the command line that is not there: the flag
+		// is wrong (exit 2)
+		return nil, usageErrf("--profile %s: %v", profileName, err)
+	default:
 		// a new profile named on the command line with its URL
 		p = config.NewProfile(profileName, apiURL)
 	}
 	if apiURL != "" {
 		p.BaseURL = apiURL
+		if err := api.ValidateBaseURL(apiURL); err != nil {
+			return nil, usageErrf("--api-url: %v", err)
+		}
 	}
 	if err := api.ValidateBaseURL(p.BaseURL); err != nil {
 		return nil, fmt.Errorf("profile %q: %w", p.Name, err)
