@@ -107,10 +107,31 @@ func (c *changeFlags) register(cmd *cobra.Command, n needs) {
 // --poll-interval.
 func (c *changeFlags) registerTimeout(cmd *cobra.Command, usage string) {
 	fl := cmd.Flags()
-	fl.DurationVar(&c.timeout, "timeout", 30*time.Minute, usage)
+	c.timeout = 30 * time.Minute
+	fl.Var((*positiveDuration)(&c.timeout), "timeout", usage)
 	fl.DurationVar(&c.poll, "poll-interval", 3*time.Second, "how often to read the state while waiting")
 	_ = fl.MarkHidden("poll-interval")
 }
+
+// positiveDuration is a duration flag that takes only a positive value: a
+// negative or zero one is refused as the flag is parsed (exit 2, naming
+// the flag and the rule), never taken as "no timeout".
+type positiveDuration time.Duration
+
+func (d *positiveDuration) Set(s string) error {
+	v, err := time.ParseDuration(s)
+	switch {
+	case err != nil:
+		return errors.New("must be a duration such as 30m, 2h or 90s")
+	case v <= 0:
+		return errors.New("must be positive, such as 30m, 2h or 90s")
+	}
+	*d = positiveDuration(v)
+	return nil
+}
+
+func (d *positiveDuration) String() string { return time.Duration(*d).String() }
+func (d *positiveDuration) Type() string   { return "duration" }
 
 // addReadOnlyFlag gives a noun with changing verbs the persistent
 // --read-only flag.

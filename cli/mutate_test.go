@@ -619,6 +619,28 @@ func TestNewestRunningRestoreOfTheBackup(t *testing.T) {
 	}
 }
 
+// TestNegativeTimeoutIsUsage: a --timeout that is not positive is refused
+// as the flag is parsed (exit 2, naming --timeout and the rule, nothing
+// sent), never taken as "no timeout".
+func TestNegativeTimeoutIsUsage(t *testing.T) {
+	h, sb := newChangeHarness(t)
+	for _, a := range [][]string{
+		{"wait", "restore", "1", "--timeout", "-5s"},
+		{"wait", "service", sandbox.DemoOrders, "--timeout=-1s"},
+		{"services", "stop", sandbox.DemoOrders, "--yes", "--wait", "--timeout", "0"},
+		{"replication", "setup", sandbox.DemoReplica, "--primary", sandbox.DemoOrders, "--yes", "--confirm", sandbox.DemoReplica, "--timeout", "-1m"},
+	} {
+		stderr := h.fails(exitUsage, "skytui: invalid argument ", h.live(a...)...)
+		if !strings.Contains(stderr, `for "--timeout" flag: must be positive, such as 30m, 2h or 90s`) {
+			t.Errorf("%v: %s", a, stderr)
+		}
+	}
+	h.fails(exitUsage, "skytui: invalid argument \"soon\" for \"--timeout\" flag: must be a duration such as 30m, 2h or 90s\n", h.live("wait", "restore", "1", "--timeout", "soon")...)
+	if n := tuitest.Changes(sb); n != 0 {
+		t.Fatalf("%d changes sent", n)
+	}
+}
+
 // An allow-list comment on a service whose endpoints list different
 // addresses is refused before the change is sent: exit 3, no PUT.
 func TestAllowListCommentRefusedWhenEndpointsDiffer(t *testing.T) {
