@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"regexp"
 	"strings"
@@ -326,11 +327,15 @@ func (r *setupRun) say(o replsetup.Outcome, title string) error {
 		msg += "; fix: " + o.Fix
 	}
 	err := &stepError{msg: msg, err: o.Err}
-	if api.IsNotFound(o.Err) {
+	if api.IsNotFound(o.Err) || errors.Is(o.Err, errNoSuchBackup) {
 		return &exitError{code: exitNotFound, err: err}
 	}
 	return err
 }
+
+// errNoSuchBackup is the outcome's error of a --backup the primary's
+// backups do not hold: a step that stops on it exits 4 (not found).
+var errNoSuchBackup = errors.New("no such backup")
 
 // sky runs the wizard's steps 0 to 6. The reads come before the first
 // change: the pair, the allow list and the primary's backups are checked,
@@ -446,8 +451,10 @@ func (r *setupRun) chooseBackup(ctx context.Context, w *replsetup.Wizard) replse
 			}
 		}
 		if key == "" {
-			return failed("--backup "+f.backup+" is not among "+name+"'s backups",
+			o := failed("--backup "+f.backup+" is not among "+name+"'s backups",
 				"see `skytui backups list --service "+kit.ShellQuote(name)+"`, or leave --backup out for the newest usable one")
+			o.Err = errNoSuchBackup // exit 4, as restores create's unknown --backup
+			return o
 		}
 	}
 	if key == "" {

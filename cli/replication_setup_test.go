@@ -568,11 +568,11 @@ func TestReplicationSetupStepErrorsWrap(t *testing.T) {
 
 // Every flag is checked before the first change is sent: a --backup that
 // is not among the primary's stops the setup before --allow-list adds
-// anything.
+// anything; it exits 4 (not found), as restores create's does.
 func TestReplicationSetupChecksFlagsBeforeChanges(t *testing.T) {
 	h, sb := replHarness(t, 6000)
 	_, stderr, code := h.script(setupArgs(h, "--allow-list", "--backup", "abcdefabcdef", "--yes", "--confirm", sandbox.DemoReplica)...)
-	if code != exitFailed || !strings.Contains(stderr, "skytui: replication setup stopped at step 2 (backup): --backup abcdefabcdef is not among orders-prod's backups") {
+	if code != exitNotFound || !strings.Contains(stderr, "skytui: replication setup stopped at step 2 (backup): --backup abcdefabcdef is not among orders-prod's backups") {
 		t.Fatalf("exit %d\n%s", code, stderr)
 	}
 	if n := tuitest.Changes(sb); n != 0 {
