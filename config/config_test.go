@@ -360,6 +360,7 @@ base_ur = "https://typo.example.com"
 refresh = 10
 default_profile = "prod"
 some_future_option = true
+refresh_secs = 10
 `)
 	c, err := LoadFile(path)
 	if err != nil {
@@ -371,6 +372,7 @@ some_future_option = true
 		path + `:12: unknown key "refresh" in [[profile]] "lab" (did you mean "refresh_seconds"?)`,
 		path + `:13: unknown key "default_profile" in [[profile]] "lab" (default_profile belongs before the first [[profile]])`,
 		path + `:14: unknown key "some_future_option" in [[profile]] "lab"`,
+		path + `:15: unknown key "refresh_secs" in [[profile]] "lab" (did you mean "refresh_seconds"?)`,
 	}
 	if !reflect.DeepEqual(c.Warnings, want) {
 		t.Fatalf("warnings:\n%s\nwant:\n%s", strings.Join(c.Warnings, "\n"), strings.Join(want, "\n"))

@@ -275,7 +275,10 @@ func suggest(s string, known []string) string {
 	for _, k := range known {
 		nk := norm(k)
 		d := editDistance(ns, nk)
-		if d > 2 && len(ns) >= 4 && (strings.HasPrefix(nk, ns) || strings.HasPrefix(ns, nk)) {
+		// one a prefix of the other ("refresh"), or both sharing a long
+		// beginning, most of the shorter ("refresh_secs")
+		if d > 2 && len(ns) >= 4 && (strings.HasPrefix(nk, ns) || strings.HasPrefix(ns, nk) ||
+			commonPrefix(ns, nk) >= max(6, 3*min(len(ns), len(nk))/4)) {
 			d = 2
 		}
 		if d < bestD {
@@ -283,6 +286,15 @@ func suggest(s string, known []string) string {
 		}
 	}
 	return best
+}
+
+// commonPrefix is the length of the longest common beginning of a and b.
+func commonPrefix(a, b string) int {
+	n := 0
+	for n < len(a) && n < len(b) && a[n] == b[n] {
+		n++
+	}
+	return n
 }
 
 // editDistance is the Levenshtein distance of two short strings.
