@@ -162,7 +162,7 @@ follows it there.
 			case cmd.Flags().Changed("nodes"):
 				run.check = func(_ context.Context, _ *api.Client, s *api.Service) error {
 					if s.Nodes == nodes {
-						return usageErrf("--nodes %d: %s already has %d nodes (nothing was sent)", nodes, s.NameOrID(), nodes)
+						return usageErrf("--nodes %d: %s already has %s (nothing was sent)", nodes, s.NameOrID(), kit.Count(nodes, "node", "nodes"))
 					}
 					return checkNodes(nodes, s.Topology)
 				}

@@ -83,6 +83,8 @@ func TestChangeServicesScale(t *testing.T) {
 	h.fails(exitUsage, "skytui: --storage 3000: not offered for es-replica; choose one of 1000, 1500, 2000 GB (nothing was sent)\n", h.live("services", "scale", sandbox.DemoOrders, "--storage", "3000")...)
 	// a single-node topology has one node (the TUI's scale screen dims it)
 	h.fails(exitUsage, "skytui: --nodes 3: topology es-single has one node (nothing was sent)\n", h.live("services", "scale", sandbox.DemoAnalytics, "--nodes", "3")...)
+	h.fails(exitUsage, "skytui: --nodes 1: analytics-gcp already has 1 node (nothing was sent)\n", h.live("services", "scale", sandbox.DemoAnalytics, "--nodes", "1")...)
+	h.fails(exitUsage, "skytui: --nodes 2: orders-prod already has 2 nodes (nothing was sent)\n", h.live("services", "scale", sandbox.DemoOrders, "--nodes", "2")...)
 	if n := tuitest.Changes(sb); n != 0 {
 		t.Fatalf("%d changes sent by refused scales", n)
 	}
