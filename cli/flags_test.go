@@ -121,3 +121,16 @@ func TestProfileAndAPIURLFlagsAreUsage(t *testing.T) {
 		t.Errorf("auth login --help: %v\n%s", err, out)
 	}
 }
+
+// TestUIFlagOnACommandSaysWhose: a flag of the terminal UI given to a
+// command says it is the UI's; --demo also says how the commands reach a
+// sandbox (--api-url, the key in SKYSQL_API_KEY). Exit 2.
+func TestUIFlagOnACommandSaysWhose(t *testing.T) {
+	h := newHarness(t)
+	h.fails(exitUsage, "skytui: unknown flag: --demo: --demo starts the terminal UI on a built-in sandbox (skytui --demo); the commands take --profile or --api-url instead, "+
+		"such as a sandbox's: run `skytui sandbox` and pass the URL and key it prints (--api-url URL, the key in SKYSQL_API_KEY)\n", "--demo", "services", "list")
+	h.fails(exitUsage, "skytui: unknown flag: --demo: --demo starts the terminal UI", "services", "list", "--demo")
+	h.fails(exitUsage, "skytui: unknown flag: --accessible: --accessible is a flag of the terminal UI (skytui --accessible), not of `skytui backups list`\n", "backups", "list", "--accessible")
+	// a flag nobody has stays as it was
+	h.fails(exitUsage, "skytui: unknown flag: --bogus\n", "services", "list", "--bogus")
+}

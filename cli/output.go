@@ -79,7 +79,7 @@ func usageArgs(check cobra.PositionalArgs) cobra.PositionalArgs {
 // unknown verb after a noun that only holds verbs (auth, creds, creds add),
 // which cobra would answer with the noun's help and exit 0.
 func usageTree(root *cobra.Command) {
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageErr(err) })
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return usageErr(uiFlagHint(root, c, err)) })
 	var walk func(c *cobra.Command)
 	walk = func(c *cobra.Command) {
 		switch {
@@ -99,6 +99,21 @@ func usageTree(root *cobra.Command) {
 		}
 	}
 	walk(root)
+}
+
+// uiFlagHint adds to the error of a flag c does not know, when it is one of
+// the terminal UI's (root's own), whose flag it is; for --demo, how the
+// commands reach a sandbox instead.
+func uiFlagHint(root, c *cobra.Command, err error) error {
+	name, ok := strings.CutPrefix(err.Error(), "unknown flag: --")
+	if !ok || c == root || root.LocalNonPersistentFlags().Lookup(name) == nil {
+		return err
+	}
+	if name == "demo" {
+		return fmt.Errorf("%w: --demo starts the terminal UI on a built-in sandbox (skytui --demo); the commands take --profile or --api-url instead, "+
+			"such as a sandbox's: run `skytui sandbox` and pass the URL and key it prints (--api-url URL, the key in SKYSQL_API_KEY)", err)
+	}
+	return fmt.Errorf("%w: --%s is a flag of the terminal UI (skytui --%s), not of `%s`", err, name, name, c.CommandPath())
 }
 
 // Output formats.
