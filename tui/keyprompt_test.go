@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	tea "charm.land/bubbletea/v2"
+
 	"github.com/skytui/skytui/api"
 	"github.com/skytui/skytui/sandbox"
 	"github.com/skytui/skytui/tui/tuitest"
@@ -186,4 +188,46 @@ func TestKeyPromptFooterIsItsKeys(t *testing.T) {
 	if !strings.Contains(footer, "enter check and store") || !strings.Contains(footer, "esc later (:login reopens)") || strings.Contains(footer, "choose") {
 		t.Fatalf("the footer should be the prompt's keys: %q", footer)
 	}
+}
+
+// TestKeyPromptOnTheSmallestTerminal: at 60x16 a refused key's prompt
+// keeps its input, the refusal with its trace ID and its bottom border;
+// the text above the input is what gives way, with a line naming the key
+// that scrolls it, and pgdn scrolls it.
+func TestKeyPromptOnTheSmallestTerminal(t *testing.T) {
+	both(t, "keystore", "environment", func(t *testing.T, fromEnv bool) {
+		h, _ := refusedKeyHarness(t, fromEnv)
+		h.Send(tea.WindowSizeMsg{Width: MinWidth, Height: MinHeight})
+		h.TypeText("still-wrong")
+		h.Key("enter")
+		scr := h.Screen()
+		lines := strings.Split(scr, "\n")
+		input, trace := -1, -1
+		for i, l := range lines {
+			switch {
+			case strings.Contains(l, "> ***********"):
+				input = i
+			case input >= 0 && strings.Contains(l, "trace "):
+				trace = i
+			}
+		}
+		if input < 0 || trace < input {
+			t.Fatalf("the input and the refusal's trace ID should show, in that order:\n%s", scr)
+		}
+		if !strings.Contains(lines[trace+1], "+----") {
+			t.Fatalf("the box should close under the refusal:\n%s", scr)
+		}
+		if !strings.Contains(lines[input-1], "pgdn: ") || !strings.Contains(lines[input-1], "more lines") {
+			t.Fatalf("the line above the input should say what of the text is below and which key shows it:\n%s", scr)
+		}
+		before := lines[input-2]
+		h.Key("pgdown")
+		lines = strings.Split(h.Screen(), "\n")
+		if lines[input-2] == before || !strings.Contains(lines[input-1], "pgup: ") {
+			t.Fatalf("pgdn should scroll the text:\n%s", h.Screen())
+		}
+		if !strings.Contains(lines[input], "> ***********") {
+			t.Fatalf("pgdn should leave what was typed:\n%s", h.Screen())
+		}
+	})
 }
