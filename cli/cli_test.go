@@ -210,6 +210,33 @@ func TestCredsRejectsBadInputNamingTheField(t *testing.T) {
 	}
 }
 
+// TestCredsExitStatuses: creds add's and remove's bad input is a usage
+// error (exit 2) naming the flag or the rule; removing a name that is not
+// stored is not found (exit 4), said in a sentence, not the keystore's
+// error; nothing is stored by a refused add.
+func TestCredsExitStatuses(t *testing.T) {
+	h := newHarness(t)
+	notJSON := filepath.Join(t.TempDir(), "key.txt")
+	_ = os.WriteFile(notJSON, []byte("not json"), 0o600)
+	for _, c := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"creds", "add", "gcs", "bad name", "--key-file", notJSON}, exitUsage, `skytui: invalid bucket credential name "bad name": use letters, digits`},
+		{[]string{"creds", "add", "s3", "bad/name", "--access-key-id", "AKIA", "--region", "eu-west-1"}, exitUsage, `skytui: invalid bucket credential name "bad/name"`},
+		{[]string{"creds", "add", "gcs", "nightly"}, exitUsage, "skytui: --key-file is required: the service account's JSON key file\n"},
+		{[]string{"creds", "add", "gcs", "nightly", "--key-file", notJSON + ".missing"}, exitUsage, "skytui: --key-file: open " + notJSON + ".missing: no such file or directory\n"},
+		{[]string{"creds", "add", "gcs", "nightly", "--key-file", notJSON}, exitUsage, `skytui: invalid GCS credential "nightly": `},
+		{[]string{"creds", "remove", "nosuch"}, exitNotFound, "skytui: no stored bucket credential nosuch (see `skytui creds list`)\n"},
+	} {
+		h.fails(c.code, c.want, c.args...)
+	}
+	if out, err := h.run("", "creds", "list", "--no-headers"); err != nil || out != "" {
+		t.Errorf("stored by refused adds: %v %q", err, out)
+	}
+}
+
 func TestSandboxFlagsValidated(t *testing.T) {
 	h := newHarness(t)
 	if _, err := h.run("", "sandbox", "--faults", "error=2"); err == nil {

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -20,19 +21,27 @@ from it. They are kept in the keystore, raw, and base64-encoded only when
 sent. Secrets are read without echo, never from the command line.`,
 	}
 	var keyFile, accessKeyID, region string
+	var replace bool
 	gcs := &cobra.Command{
 		Use:   "gcs NAME --key-file FILE",
 		Short: "Import a GCS service-account JSON key file",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := checkCredName(args[0]); err != nil {
+				return err
+			}
 			if keyFile == "" {
-				return fmt.Errorf("--key-file is required: the service account's JSON key file")
+				return usageErrf("--key-file is required: the service account's JSON key file")
 			}
 			doc, err := os.ReadFile(keyFile)
 			if err != nil {
+				return usageErrf("--key-file: %v", err)
+			}
+			st, err := e.credStore(args[0], replace)
+			if err != nil {
 				return err
 			}
-			return e.putCred(keystore.GCSCredential{Name: args[0], KeyJSON: doc})
+			return e.putCred(st, keystore.GCSCredential{Name: args[0], KeyJSON: doc})
 		},
 	}
 	gcs.Flags().StringVar(&keyFile, "key-file", "", "service-account JSON key file (needs the Storage Admin role)")
@@ -41,8 +50,14 @@ sent. Secrets are read without echo, never from the command line.`,
 		Short: "Store an S3 access key (the secret is read without echo)",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := checkCredName(args[0]); err != nil {
+				return err
+			}
+			st, err := e.credStore(args[0], replace)
+			if err != nil {
+				return err
+			}
 			p := e.prompter()
-			var err error
 			if accessKeyID == "" {
 				if accessKeyID, err = p.Ask("Access key ID"); err != nil {
 					return err
@@ -57,7 +72,7 @@ sent. Secrets are read without echo, never from the command line.`,
 					return err
 				}
 			}
-			return e.putCred(keystore.S3Credential{Name: args[0], AccessKeyID: accessKeyID, SecretAccessKey: secret, Region: region})
+			return e.putCred(st, keystore.S3Credential{Name: args[0], AccessKeyID: accessKeyID, SecretAccessKey: secret, Region: region})
 		},
 	}
 	s3.Flags().StringVar(&accessKeyID, "access-key-id", "", "access key ID (asked when omitted)")
@@ -98,6 +113,12 @@ credentials are kept, or one JSON document (-o json: an array of
 				return err
 			}
 			if err := st.DeleteBucketCredential(args[0]); err != nil {
+				switch {
+				case errors.Is(err, keystore.ErrNotFound):
+					return notFoundErrf("no stored bucket credential %s (see `skytui creds list`)", args[0])
+				case errors.Is(err, keystore.ErrInvalid):
+					return usageErr(err)
+				}
 				return err
 			}
 			fmt.Fprintf(e.stdout, "Removed bucket credential %s.\n", args[0])
@@ -173,13 +194,25 @@ func (e *env) listCreds(asJSON, noHeaders bool) error {
 	return nil
 }
 
-func (e *env) putCred(c keystore.BucketCredential) error {
-	if err := c.Validate(); err != nil {
-		return err
+// checkCredName refuses a bucket credential name the keystore does not
+// take (exit 2), before anything is read or asked.
+func checkCredName(name string) error {
+	if err := keystore.CheckName("bucket credential", name); err != nil {
+		return usageErr(err)
 	}
-	st, err := e.openStore(e.prompter().Passphrase)
-	if err != nil {
-		return err
+	return nil
+}
+
+// credStore opens the keystore for storing the credential name.
+func (e *env) credStore(name string, replace bool) (*keystore.Store, error) {
+	return e.openStore(e.prompter().Passphrase)
+}
+
+// putCred stores c in st: a credential the rules refuse is a usage error
+// (exit 2) naming the field.
+func (e *env) putCred(st *keystore.Store, c keystore.BucketCredential) error {
+	if err := c.Validate(); err != nil {
+		return usageErr(err)
 	}
 	if err := st.PutBucketCredential(c); err != nil {
 		return err
