@@ -237,6 +237,30 @@ func TestCredsExitStatuses(t *testing.T) {
 	}
 }
 
+// TestCredsAddRefusesANameInUse: creds add under a name that is stored
+// already is refused (exit 3) before the secret is asked, naming
+// --replace; with --replace the new one takes its place, as the TUI's
+// "Replace credential NAME?".
+func TestCredsAddRefusesANameInUse(t *testing.T) {
+	h := newHarness(t)
+	add := func(keyID string, more ...string) []string {
+		return append([]string{"creds", "add", "s3", "nightly", "--access-key-id", keyID, "--region", "eu-west-1"}, more...)
+	}
+	if out, err := h.run("secret-one\n", add("AKIAFIRST")...); err != nil {
+		t.Fatalf("%v %s", err, out)
+	}
+	h.fails(exitRefused, "skytui: a bucket credential named nightly is stored already: pass --replace to replace it (nothing was stored)\n", add("AKIASECOND")...)
+	if out, _ := h.run("", "creds", "list"); !strings.Contains(out, "AKIAFIRST") || strings.Contains(out, "AKIASECOND") {
+		t.Errorf("after the refusal:\n%s", out)
+	}
+	if out, err := h.run("secret-two\n", add("AKIASECOND", "--replace")...); err != nil {
+		t.Fatalf("--replace: %v %s", err, out)
+	}
+	if out, _ := h.run("", "creds", "list"); strings.Contains(out, "AKIAFIRST") || !strings.Contains(out, "AKIASECOND") {
+		t.Errorf("after --replace:\n%s", out)
+	}
+}
+
 func TestSandboxFlagsValidated(t *testing.T) {
 	h := newHarness(t)
 	if _, err := h.run("", "sandbox", "--faults", "error=2"); err == nil {

@@ -53,6 +53,7 @@ sent. Secrets are read without echo, never from the command line.`,
 			if err := checkCredName(args[0]); err != nil {
 				return err
 			}
+			// a name in use is refused before anything is asked
 			st, err := e.credStore(args[0], replace)
 			if err != nil {
 				return err
@@ -78,7 +79,8 @@ sent. Secrets are read without echo, never from the command line.`,
 	s3.Flags().StringVar(&accessKeyID, "access-key-id", "", "access key ID (asked when omitted)")
 	s3.Flags().StringVar(&region, "region", "", "region (asked when omitted)")
 
-	add := &cobra.Command{Use: "add", Short: "Store a named bucket credential"}
+	add := &cobra.Command{Use: "add", Short: "Store a named bucket credential (a name in use needs --replace)"}
+	add.PersistentFlags().BoolVar(&replace, "replace", false, "replace the credential stored under NAME (without it, a name in use is refused)")
 	add.AddCommand(gcs, s3)
 
 	var listOut string
@@ -203,9 +205,25 @@ func checkCredName(name string) error {
 	return nil
 }
 
-// credStore opens the keystore for storing the credential name.
+// credStore opens the keystore for storing the credential name: one
+// already stored under that name is replaced only with --replace (as the
+// TUI asks "Replace credential NAME?"); without it the change is refused
+// (exit 3, nothing stored).
 func (e *env) credStore(name string, replace bool) (*keystore.Store, error) {
-	return e.openStore(e.prompter().Passphrase)
+	st, err := e.openStore(e.prompter().Passphrase)
+	if err != nil {
+		return nil, err
+	}
+	if replace {
+		return st, nil
+	}
+	switch _, err := st.BucketCredential(name); {
+	case errors.Is(err, keystore.ErrNotFound):
+		return st, nil
+	case err != nil:
+		return nil, refusedErrf("%v: pass --replace to store the new one in its place (nothing was stored)", err)
+	}
+	return nil, refusedErrf("a bucket credential named %s is stored already: pass --replace to replace it (nothing was stored)", name)
 }
 
 // putCred stores c in st: a credential the rules refuse is a usage error
