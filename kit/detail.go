@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"charm.land/bubbles/v2/key"
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
@@ -37,6 +38,10 @@ type Detail struct {
 	height   int
 	lines    []string // rendered, cached until content, width or theme changes
 	theme    *theme.Theme
+
+	// Down and Up, when set, are the keys that scroll the pane: the line
+	// saying what is below names them, as a cut text's does (MoreLine).
+	Down, Up key.Binding
 }
 
 // NewDetail returns an empty pane.
@@ -130,7 +135,11 @@ func (d *Detail) View() string {
 	lines := d.lines[start:end]
 	if end < len(d.lines) && len(lines) > 0 {
 		lines = append([]string(nil), lines...)
-		lines[len(lines)-1] = d.common.Theme.Muted.Render(fmt.Sprintf("  %s %d more lines", d.common.Theme.Glyphs.Ellipsis, len(d.lines)-end+1))
+		more := fmt.Sprintf("%s %d more lines", d.common.Theme.Glyphs.Ellipsis, len(d.lines)-end+1)
+		if len(d.Down.Keys()) > 0 {
+			more = MoreLine(d.common, d.Down, d.Up, start, len(d.lines)-end+1)
+		}
+		lines[len(lines)-1] = d.common.Theme.Muted.Render("  " + more)
 	}
 	return strings.Join(lines, "\n")
 }

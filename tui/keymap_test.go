@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/skytui/skytui/api/replsetup"
 	"github.com/skytui/skytui/kit"
@@ -115,4 +116,23 @@ func TestOneKeyOneMeaning(t *testing.T) {
 func footer(frame string) string {
 	lines := strings.Split(strings.TrimRight(frame, "\n"), "\n")
 	return lines[len(lines)-1]
+}
+
+// TestSettingsDetailFooterSaysRemove: with a credential's detail open, the
+// footer names d (the pane says "d removes it") and the pane's scroll
+// keys, at 80x24 and at the smallest size, where the pane's "more lines"
+// names the key too.
+func TestSettingsDetailFooterSaysRemove(t *testing.T) {
+	h, _, _ := demoHarness(t, 80, 24, func(o *Options) { o.Secrets = tuitest.Secrets(t, "keys") })
+	h.Keys("5", "enter")
+	for _, size := range [][2]int{{80, 24}, {MinWidth, MinHeight}} {
+		h.Send(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
+		f := footer(h.Screen())
+		if !strings.Contains(f, "d remove") || !strings.Contains(f, "ctrl+d/ctrl+u scroll") || !strings.Contains(f, "esc close") {
+			t.Errorf("%dx%d: the footer should say d removes the entry shown, and how to scroll and close the pane: %q", size[0], size[1], f)
+		}
+	}
+	if !strings.Contains(h.Screen(), "~ ctrl+d: ") {
+		t.Errorf("the pane's line saying what is below should name its key:\n%s", h.Screen())
+	}
 }

@@ -108,6 +108,8 @@ func New(c *kit.Common) *Screen {
 	// the footer and the help name (J alone would scroll one way only)
 	s.Keys.ScrollDown = kit.Bind("ctrl+d", "scroll details down")
 	s.Keys.ScrollUp = kit.Bind("ctrl+u", "scroll details up")
+	// the pane's "more lines" names them too
+	s.Detail.Down, s.Detail.Up = s.Keys.ScrollDown, s.Keys.ScrollUp
 	s.DetailOf = s.detailOf
 	s.OnRow = []key.Binding{s.keys.Remove}
 	// the same keys scroll the text above the list when it is cut
@@ -138,7 +140,12 @@ func (s *Screen) KeyMap() help.KeyMap {
 		b = []key.Binding{k.Add, k.Remove, k.Reload}
 	}
 	short := b
-	if s.headCut() && !s.DetailShown() {
+	if s.DetailShown() {
+		// the entry shown: removing it comes first, before the pane's
+		// scroll and close keys (kit.ListView.KeyMap), so that all of
+		// them fit 60 columns
+		short = slices.Concat([]key.Binding{k.Remove}, slices.DeleteFunc(slices.Clone(b), func(x key.Binding) bool { return x.Help() == k.Remove.Help() }))
+	} else if s.headCut() {
 		// the text above is cut: how to scroll it comes second (the line
 		// under it says so too; the full help says "the text above")
 		l := s.ListView.Keys
@@ -214,6 +221,13 @@ func (s *Screen) layout() {
 	}
 	s.Keys.ScrollDown.SetHelp(s.Keys.ScrollDown.Help().Key, down)
 	s.Keys.ScrollUp.SetHelp(s.Keys.ScrollUp.Help().Key, up)
+	// with the pane open, d removes the entry it shows
+	remove := "remove selected"
+	if s.DetailShown() {
+		remove = "remove"
+	}
+	s.keys.Remove.SetHelp(s.keys.Remove.Help().Key, remove)
+	s.OnRow = []key.Binding{s.keys.Remove}
 }
 
 // keystoreKey is the keystore's listing, polled like the API's lists while
