@@ -276,6 +276,21 @@ func (t *Table) move(d int) {
 	}
 }
 
+// Cut reports that t has more rows than its height shows.
+func (t *Table) Cut() bool { return len(t.view) > t.rowsHeight() }
+
+// MoreRows is the line under a table cut to its height (MoreOf): how many
+// rows are below and above those shown and the keys that move there,
+// "~ down/j: 5 more services, up/k: 2 services above"; "" when every row
+// shows (or none can).
+func (t *Table) MoreRows(one, many string) string {
+	rh := t.rowsHeight()
+	if !t.Cut() || rh == 0 {
+		return ""
+	}
+	return MoreOf(t.common, t.Keys.Down, t.Keys.Up, t.offset, max(0, len(t.view)-t.offset-rh), one, many)
+}
+
 func (t *Table) rowsHeight() int {
 	h := t.height - 1 // header
 	if t.filtering || t.filter != "" {

@@ -14,34 +14,19 @@ import (
 // the line listLines says what is cut in.
 func sizeList(t *kit.Table, w, h int) {
 	t.SetSize(w, h)
-	if h > 3 && listCut(t) {
+	if h > 3 && t.Cut() {
 		t.SetSize(w, h-1)
 	}
 }
-
-// tableRows is how many rows t shows at most: its height less the header
-// and the filter's line.
-func tableRows(t *kit.Table) int {
-	rh := t.Height() - 1
-	if t.Filtering() || t.Filter() != "" {
-		rh--
-	}
-	return max(0, rh)
-}
-
-// listCut reports that t has more rows than it shows.
-func listCut(t *kit.Table) bool { return t.Len() > tableRows(t) }
 
 // listLines is t's view, and when its rows are cut the line saying how
 // many are below and above: "… down/j: 5 more services, up/k: 2 above".
 func listLines(c *kit.Common, t *kit.Table) []string {
 	lines := strings.Split(t.View(), "\n")
-	if !listCut(t) || tableRows(t) == 0 {
-		return lines
+	if more := t.MoreRows("service", "services"); more != "" {
+		lines = append(lines, c.Theme.Muted.Render("  "+more))
 	}
-	first, _ := t.RowAt(1)
-	below := t.Len() - first - tableRows(t)
-	return append(lines, c.Theme.Muted.Render("  "+kit.MoreOf(c, t.Keys.Down, t.Keys.Up, first, below, "service", "services")))
+	return lines
 }
 
 // listMin is the fewest lines t keeps when the text above it is cut: the

@@ -209,10 +209,14 @@ func (s *Screen) layout() {
 		least = minPaneHeight
 	}
 	h := min(s.height, max(least, s.height-len(s.head())))
-	if w, _ := s.ListView.Size(); h != s.listHeight || w != s.width {
-		s.listHeight = h
-		s.ListView.SetSize(s.width, h)
+	s.sizeList(h)
+	if !s.DetailShown() && s.Table.Cut() {
+		// a list cut to its room says what is below on a line of its own
+		// (View), and keeps its rows
+		h = min(s.height, max(least+1, h))
+		s.sizeList(h - 1)
 	}
+	s.listHeight = h
 	s.clampHead()
 	// the full help says what the scroll keys scroll now
 	down, up := "scroll details down", "scroll details up"
@@ -228,6 +232,13 @@ func (s *Screen) layout() {
 	}
 	s.keys.Remove.SetHelp(s.keys.Remove.Help().Key, remove)
 	s.OnRow = []key.Binding{s.keys.Remove}
+}
+
+// sizeList gives the list h lines, unless it has them.
+func (s *Screen) sizeList(h int) {
+	if w, lh := s.ListView.Size(); lh != h || w != s.width {
+		s.ListView.SetSize(s.width, h)
+	}
 }
 
 // keystoreKey is the keystore's listing, polled like the API's lists while
@@ -497,8 +508,11 @@ func (s *Screen) View() string {
 			lines = append(lines, ansi.Truncate(th.Muted.Render("   "+s.moreText(above, below)), s.width, th.Glyphs.Ellipsis))
 		}
 	}
-	list := s.ListView.View("", s.listHint())
-	return strings.Join(append(lines, list), "\n")
+	lines = append(lines, s.ListView.View("", s.listHint()))
+	if more := s.Table.MoreRows("entry", "entries"); more != "" && !s.DetailShown() {
+		lines = append(lines, ansi.Truncate(th.Muted.Render("  "+more), s.width, th.Glyphs.Ellipsis))
+	}
+	return strings.Join(lines, "\n")
 }
 
 // listTitle is the title of the list's status line.

@@ -730,3 +730,26 @@ func TestTabOnTheLastFieldStores(t *testing.T) {
 		t.Errorf("stored %+v", s3)
 	}
 }
+
+// TestCutListSaysWhatIsBelow: on a short body with more entries than the
+// list shows, a line under the rows says how many are below and which key
+// moves there; at the bottom it says what is above.
+func TestCutListSaysWhatIsBelow(t *testing.T) {
+	st := newStore(t)
+	for i := range 4 {
+		name := fmt.Sprintf("cred%d", i)
+		putCreds(t, st, keystore.S3Credential{Name: name, AccessKeyID: "AKIA" + name, SecretAccessKey: "x", Region: "us-east-1"})
+	}
+	d := newDriver(t, st, 60, 12) // the body of a 60x16 terminal
+	v := d.view()
+	tuitest.CheckFits(t, "body of 60x12", v, 60, 12)
+	if !strings.Contains(v, "down/j: 1 more entry") || !strings.Contains(v, "cred2") {
+		t.Fatalf("three rows and a line saying one more is below should show:\n%s", v)
+	}
+	for range 3 {
+		d.key("j")
+	}
+	if v := d.view(); !strings.Contains(v, "cred3") || !strings.Contains(v, "up/k: 1 entry above") {
+		t.Fatalf("at the bottom the line should say what is above:\n%s", v)
+	}
+}
