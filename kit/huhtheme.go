@@ -89,7 +89,8 @@ func formKeys() *huh.KeyMap {
 // error, so the footer fell below the form's area and enter seemed to do
 // nothing. Here the footer is turned off (the viewport keeps its height)
 // and the lines of the errors are taken from the form's own area: blank
-// lines and the fields below the focused one first, then lines above it.
+// lines and the fields below the focused one first (the last line then
+// says "~ enter/tab: more below"), then lines above it.
 // The form must be made by NewForm (no error footer): View writes nothing.
 func FormView(c *Common, form *huh.Form, height int) string {
 	view := form.View()
@@ -140,8 +141,9 @@ func FormView(c *Common, form *huh.Form, height int) string {
 	if height <= 0 {
 		return strings.Join(out, "\n")
 	}
-	// cut to height: blank lines below the errors, then lines below them,
-	// then lines above
+	// cut to height: blank lines below the errors, then lines below them
+	// (the last line then says more is below), then lines above
+	cut := false
 	for len(out) > height {
 		blank := -1
 		for i := len(out) - 1; i >= end; i-- {
@@ -155,10 +157,23 @@ func FormView(c *Common, form *huh.Form, height int) string {
 			out = slices.Delete(out, blank, blank+1)
 		case len(out) > end:
 			out = out[:len(out)-1]
+			cut = true
 		default:
 			out = out[1:]
 			end--
 		}
+	}
+	if cut && len(out) > 0 {
+		// the fields below are reached once the error is mended: the last
+		// line says so, instead of the last line below the errors or,
+		// when none is left, instead of the first line above them
+		if len(out) == end {
+			out = out[1:]
+		} else {
+			out = out[:len(out)-1]
+		}
+		more := c.Theme.Glyphs.Ellipsis + " enter/tab: more below"
+		out = append(out, c.Theme.Muted.Render(ansi.Truncate(more, width, c.Theme.Glyphs.Ellipsis)))
 	}
 	return strings.Join(out, "\n")
 }

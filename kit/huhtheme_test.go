@@ -55,6 +55,35 @@ func TestFormViewShowsTheErrorUnderTheField(t *testing.T) {
 	}
 }
 
+// TestFormViewSaysWhatTheErrorPushedOut: where the error's lines leave no
+// room for the fields below it (an S3 credential's name refused at
+// 60x16), the last line says more is below and the key that goes there, instead of dropping the next field's input silently.
+func TestFormViewSaysWhatTheErrorPushedOut(t *testing.T) {
+	c := common()
+	var name, region, bucket string
+	field := huh.NewInput().Title("Name").Value(&name).Validate(func(string) error {
+		return errors.New("name: 1 to 64 letters, digits, dots, dashes or underscores")
+	})
+	form := NewForm(c, huh.NewGroup(field,
+		huh.NewInput().Title("Region").Value(&region),
+		huh.NewInput().Title("Bucket").Value(&bucket))).WithWidth(58).WithHeight(5)
+	form.Init()
+	for _, k := range []tea.KeyPressMsg{{Code: '/', Text: "/"}, {Code: tea.KeyEnter}} {
+		form.Update(k)
+	}
+	out := ansi.Strip(FormView(c, form, 5))
+	lines := strings.Split(out, "\n")
+	if len(lines) > 5 {
+		t.Fatalf("%d lines, over the form's 5:\n%s", len(lines), out)
+	}
+	if !strings.Contains(out, "! name: 1 to 64") || !strings.Contains(out, "> /") {
+		t.Fatalf("the refused field or its error is not shown:\n%s", out)
+	}
+	if last := lines[len(lines)-1]; !strings.Contains(last, "enter/tab: more below") {
+		t.Fatalf("the fields below are cut without a line saying so:\n%s", out)
+	}
+}
+
 // TestFormViewWithoutErrorsIsTheForm: nothing refused, nothing changed.
 func TestFormViewWithoutErrorsIsTheForm(t *testing.T) {
 	c := common()
