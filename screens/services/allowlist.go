@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"slices"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -47,6 +48,11 @@ type allowView struct {
 	checking bool
 	checked  string // the last check's answer, in words
 	checkBad bool   // the address is not allowed, or the check failed
+	// checkedIP is the address of the answer shown ("": none); checkSeq
+	// numbers the checks asked, so an answer older than the last one
+	// asked (the list changed meanwhile) is dropped
+	checkedIP string
+	checkSeq  int
 	// addText and checkText are what was typed to add and to check, kept
 	// through esc while the one input serves the other
 	addText, checkText string
@@ -59,6 +65,7 @@ type allowView struct {
 // ipCheckMsg is the answer of "is this address allowed?".
 type ipCheckMsg struct {
 	serviceID, ip string
+	seq           int // the check's number (allowView.checkSeq)
 	res           *api.IPAllowed
 	err           error
 }
@@ -145,19 +152,48 @@ func (a *allowView) layout() {
 	}
 }
 
-// onData takes the allow list's answer; it reports whether msg was it.
-func (a *allowView) onData(msg kit.DataMsg) bool {
+// onData takes the allow list's answer; it reports whether msg was it,
+// and the address check asked again when the list changed.
+func (a *allowView) onData(msg kit.DataMsg) (bool, tea.Cmd) {
 	g, err, ok := kit.AllowListKey(a.svc.ID).Of(msg)
 	switch {
 	case !ok:
-		return false
+		return false, nil
 	case err != nil:
 		a.err = err
-	default:
-		a.groups, a.loaded, a.err = g, true, nil
-		a.rebuild()
+		return true, nil
 	}
-	return true
+	a.err = nil
+	return true, a.setGroups(g)
+}
+
+// setGroups takes the allow list as read or as a change answered it. When
+// its addresses changed, the answer of the last address check says what
+// the list was: the address is checked again, the answer meanwhile saying
+// so.
+func (a *allowView) setGroups(g []api.AllowListGroup) tea.Cmd {
+	changed := !slices.Equal(allowedIPs(a.groups), allowedIPs(g))
+	a.groups, a.loaded = g, true
+	a.rebuild()
+	if !changed || a.checkedIP == "" {
+		return nil
+	}
+	ip := a.checkedIP
+	a.checked, a.checkBad = "the allow list changed: checking "+ip+" again"+a.common.Theme.Glyphs.Ellipsis, false
+	a.layout()
+	return a.check(ip)
+}
+
+// allowedIPs are the addresses of groups, normalized and sorted.
+func allowedIPs(groups []api.AllowListGroup) []string {
+	var ips []string
+	for _, g := range groups {
+		for _, e := range g.AllowList {
+			ips = append(ips, api.NormalizeAllowListIP(e.IP))
+		}
+	}
+	slices.Sort(ips)
+	return slices.Compact(ips)
 }
 
 func (a *allowView) rebuild() {
@@ -221,8 +257,8 @@ func (a *allowView) Update(msg tea.Msg) tea.Cmd {
 
 // onCheck takes the answer of an address check.
 func (a *allowView) onCheck(msg ipCheckMsg) {
-	if msg.serviceID != a.svc.ID {
-		return
+	if msg.serviceID != a.svc.ID || msg.seq != a.checkSeq {
+		return // another service's, or asked before the list changed
 	}
 	defer a.layout()
 	switch {
@@ -259,20 +295,28 @@ func (a *allowView) checkKey(msg tea.KeyPressMsg) tea.Cmd {
 		a.input.SetValue("")
 		a.checkText = ""
 		a.checked, a.checkBad = "checking "+v+a.common.Theme.Glyphs.Ellipsis, false
-		client, id := a.common.Client, a.svc.ID
-		ctx := a.common.Ctx()
-		return func() tea.Msg {
-			if client == nil {
-				return ipCheckMsg{serviceID: id, ip: v, err: errors.New("no API client")}
-			}
-			res, err := client.IsIPAllowed(ctx, id, v)
-			return ipCheckMsg{serviceID: id, ip: v, res: res, err: err}
-		}
+		return a.check(v)
 	}
 	var cmd tea.Cmd
 	a.input, cmd = a.input.Update(msg)
 	a.hint, a.invalid = "the address to check, such as 203.0.113.7", false
 	return cmd
+}
+
+// check asks the service whether ip may connect; the answer replaces the
+// one shown (checkedIP), and an answer of a check asked before is dropped.
+func (a *allowView) check(ip string) tea.Cmd {
+	a.checkSeq++
+	a.checkedIP = ip
+	client, id, seq := a.common.Client, a.svc.ID, a.checkSeq
+	ctx := a.common.Ctx()
+	return func() tea.Msg {
+		if client == nil {
+			return ipCheckMsg{serviceID: id, ip: ip, seq: seq, err: errors.New("no API client")}
+		}
+		res, err := client.IsIPAllowed(ctx, id, ip)
+		return ipCheckMsg{serviceID: id, ip: ip, seq: seq, res: res, err: err}
+	}
 }
 
 // toggleSSL turns the service's SSL off or on, confirmed.
@@ -423,8 +467,7 @@ func (a *allowView) onActionDone(msg kit.ActionDoneMsg, tag allowTag) tea.Cmd {
 		a.layout()
 	}
 	if g, ok := msg.Result.([]api.AllowListGroup); ok && g != nil {
-		a.groups, a.loaded = g, true
-		a.rebuild()
+		return a.setGroups(g)
 	}
 	return nil
 }

@@ -186,3 +186,71 @@ func TestAllowListInputsKeepTheirTextThroughEsc(t *testing.T) {
 		t.Fatalf("n after esc: the add input holds %q, want 198.51.100.0/24", v)
 	}
 }
+
+// checkedAddress presses i on the open allow list of s, types ip and
+// enter, and answers the check it asks with allowed.
+func checkedAddress(t *testing.T, s *Screen, ip string, allowed bool) {
+	t.Helper()
+	press(s, "i")
+	for _, m := range tuitest.Typed(ip) {
+		s.Update(m)
+	}
+	m, ok := press(s, "enter")().(ipCheckMsg)
+	if !ok || m.ip != ip {
+		t.Fatalf("enter did not check %s: %#v", ip, m)
+	}
+	m.err, m.res = nil, &api.IPAllowed{IsAllowed: allowed}
+	s.Update(m)
+}
+
+// TestAllowListCheckAskedAgainWhenTheListChanges: an address checked,
+// then its entry removed: the answer "is allowed" is not left under a
+// list that no longer allows it; the address is checked again (the
+// answer meanwhile says so) and the new answer shows. An answer to the
+// check asked before the change, arriving late, is dropped.
+func TestAllowListCheckAskedAgainWhenTheListChanges(t *testing.T) {
+	v := svc(1, "ready")
+	v.Name = "orders-qa01"
+	v.Endpoints[0].AllowList = []api.AllowListEntry{{IP: "203.0.113.7/32", Comment: "office"}}
+	s := newScreen(80, 20)
+	feed(s, []api.Service{v})
+	press(s, "a")
+	checkedAddress(t, s, "203.0.113.7", true)
+	allowed := "203.0.113.7 is allowed to connect to orders-qa01"
+	if out := tuitest.View(s); !strings.Contains(out, allowed) {
+		t.Fatalf("no answer:\n%s", out)
+	}
+	stale := ipCheckMsg{serviceID: v.ID, ip: "203.0.113.7", seq: s.allow.checkSeq, res: &api.IPAllowed{IsAllowed: true}}
+
+	// the entry removed: the remove's answer is the list, now empty
+	_, cmd := s.Update(kit.ActionDoneMsg{Tag: allowTag{serviceID: v.ID, ip: "203.0.113.7/32"},
+		Result: []api.AllowListGroup{{Name: "primary"}}})
+	out := tuitest.View(s)
+	if strings.Contains(out, allowed) || !strings.Contains(out, "no entries: no address may connect") {
+		t.Fatalf("after the entry's removal the old answer stays:\n%s", out)
+	}
+	if !strings.Contains(strings.Join(strings.Fields(out), " "), "the allow list changed: checking 203.0.113.7 again") {
+		t.Fatalf("the answer does not say the address is checked again:\n%s", out)
+	}
+	if cmd == nil {
+		t.Fatal("the address is not checked again")
+	}
+	again, ok := cmd().(ipCheckMsg)
+	if !ok || again.ip != "203.0.113.7" {
+		t.Fatalf("checked again: %#v", again)
+	}
+	s.Update(stale) // the first check's answer, late
+	if out := tuitest.View(s); strings.Contains(out, allowed) {
+		t.Fatalf("a late answer of before the change is shown:\n%s", out)
+	}
+	again.err, again.res = nil, &api.IPAllowed{IsAllowed: false}
+	s.Update(again)
+	if out := tuitest.View(s); !strings.Contains(strings.Join(strings.Fields(out), " "), "203.0.113.7 is NOT allowed to connect to orders-qa01") {
+		t.Fatalf("the new answer is not shown:\n%s", out)
+	}
+	// the poll reading the same list asks nothing again
+	_, cmd = s.Update(kit.DataMsg{Key: kit.AllowListKey(v.ID).String(), Data: []api.AllowListGroup{{Name: "primary"}}, At: now})
+	if cmd != nil {
+		t.Fatal("an unchanged list checked the address again")
+	}
+}

@@ -187,8 +187,10 @@ func (s *Screen) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
 }
 
 func (s *Screen) onData(msg kit.DataMsg) tea.Cmd {
-	if s.allow != nil && s.allow.onData(msg) {
-		return nil
+	if s.allow != nil {
+		if mine, cmd := s.allow.onData(msg); mine {
+			return cmd
+		}
 	}
 	svcs, err, ok := kit.ServicesKey.Of(msg)
 	switch {
