@@ -122,6 +122,10 @@ func (a *allowView) keyMap() kit.Keys {
 		return kit.KeysOf(k.AddConfirm, k.AddCancel)
 	}
 	b := []key.Binding{k.Add, k.Remove, k.Check, k.SSL, k.Back}
+	if _, ok := a.table.Selected(); !ok {
+		// no entry (or none the filter shows): nothing for d to remove
+		b = slices.DeleteFunc(b, func(x key.Binding) bool { return x.Help() == k.Remove.Help() })
+	}
 	return kit.ReadOnlyHelp(a.common, kit.Keys{Short: b, Full: [][]key.Binding{append(b, t.Filter), {t.Up, t.Down}}}, k.Add, k.Remove, k.SSL)
 }
 
@@ -430,7 +434,11 @@ func (a *allowView) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, a.keys.Remove):
 		r, ok := a.table.Selected()
 		if !ok {
-			return nil
+			why := "the allow list of " + a.svc.Name + " has no entry to remove"
+			if a.table.Filter() != "" {
+				why = "no entry of the allow list of " + a.svc.Name + " matches the filter: nothing to remove"
+			}
+			return kit.Toast(kit.ToastInfo, why)
 		}
 		ip, client, id, name := r.ID, c.Client, a.svc.ID, a.svc.Name
 		return kit.Do(kit.Action{

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
@@ -252,5 +253,33 @@ func TestAllowListCheckAskedAgainWhenTheListChanges(t *testing.T) {
 	_, cmd = s.Update(kit.DataMsg{Key: kit.AllowListKey(v.ID).String(), Data: []api.AllowListGroup{{Name: "primary"}}, At: now})
 	if cmd != nil {
 		t.Fatal("an unchanged list checked the address again")
+	}
+}
+
+// TestAllowListRemoveOnAnEmptyList: with no entry, d leaves the footer,
+// and pressed anyway it says there is nothing to remove.
+func TestAllowListRemoveOnAnEmptyList(t *testing.T) {
+	v := svc(1, "ready")
+	v.Name = "orders-qa01"
+	s := newScreen(100, 24)
+	feed(s, []api.Service{v})
+	press(s, "a")
+	for _, b := range s.KeyMap().ShortHelp() {
+		if b.Help().Key == "d" {
+			t.Fatalf("the footer offers d on an empty list: %v", b.Help())
+		}
+	}
+	cmd := press(s, "d")
+	if cmd == nil {
+		t.Fatal("d on an empty list says nothing")
+	}
+	if m, ok := cmd().(kit.ToastMsg); !ok || m.Text != "the allow list of orders-qa01 has no entry to remove" {
+		t.Fatalf("d on an empty list: %#v", m)
+	}
+	// with an entry, d is offered
+	v.Endpoints[0].AllowList = []api.AllowListEntry{{IP: "203.0.113.7/32"}}
+	s.Update(kit.DataMsg{Key: kit.AllowListKey(v.ID).String(), Data: []api.AllowListGroup{{Name: "primary", AllowList: v.Endpoints[0].AllowList}}, At: now})
+	if !slices.ContainsFunc(s.KeyMap().ShortHelp(), func(b key.Binding) bool { return b.Help().Key == "d" }) {
+		t.Fatal("d is not offered with an entry")
 	}
 }
