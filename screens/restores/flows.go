@@ -160,11 +160,17 @@ func (s *Screen) deleteSelected() tea.Cmd {
 		Mutating: true,
 		Origin:   ID,
 		Tag:      deleteTag{id: id},
+		// the target's name typed, as the restore itself and as the
+		// CLI's `restores delete --confirm TARGET`: a restore stops the
+		// target and erases its data, and what a cancel leaves it in is
+		// not documented
 		Confirm: kit.Confirm{
-			Kind:  kit.ConfirmYesNo,
+			Kind:  kit.ConfirmTypeName,
 			Title: fmt.Sprintf("Delete restore %d?", id),
-			Detail: fmt.Sprintf("Restore %d into %s (%s) is %s. Deleting cancels it; the API refuses once the restore has finished or can no longer be stopped.",
-				id, target, r.ServiceID, s.statusText(&r, s.common.Time())),
+			Name:  target,
+			// what it leaves first: a short terminal cuts the end
+			Detail: fmt.Sprintf("Restore %d into %s is %s. Deleting cancels it and may leave %s partly restored: check its data or restore it again. The API refuses once the restore can no longer be stopped.",
+				id, target, s.statusText(&r, s.common.Time()), target),
 		},
 		Run: func(ctx context.Context) (any, error) {
 			if client == nil {

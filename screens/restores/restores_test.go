@@ -133,7 +133,8 @@ func TestFilterByService(t *testing.T) {
 }
 
 // TestDeleteOnlyUnfinished: d on a finished restore explains; on a
-// running one it asks the action layer, yes/no with the cursor on no.
+// running one it asks the action layer for the target's name typed (as
+// the CLI's --confirm), saying the target may be left partly restored.
 func TestDeleteOnlyUnfinished(t *testing.T) {
 	s := newScreen(160, 20)
 	feed(s, listing())
@@ -149,8 +150,9 @@ func TestDeleteOnlyUnfinished(t *testing.T) {
 		t.Fatalf("d on a running restore: %#v", msg)
 	}
 	a := req.Action
-	if !a.Mutating || a.Confirm.Kind != kit.ConfirmYesNo || a.Name != "delete restore 2 into replica-west" ||
-		!strings.Contains(a.Confirm.Detail, "Running 1m12s") {
+	if !a.Mutating || a.Confirm.Kind != kit.ConfirmTypeName || a.Confirm.Name != "replica-west" || a.Name != "delete restore 2 into replica-west" ||
+		!strings.Contains(a.Confirm.Detail, "Running 1m12s") ||
+		!strings.Contains(a.Confirm.Detail, "Deleting cancels it and may leave replica-west partly restored: check its data or restore it again") {
 		t.Fatalf("action %+v", a)
 	}
 	// once deleted, the row goes
