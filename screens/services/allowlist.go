@@ -26,17 +26,20 @@ type allowTag struct {
 // allowView shows a service's allow list (polled as kit.AllowListKey while
 // open) and adds or removes entries through the action layer.
 type allowView struct {
-	common  *kit.Common
-	keys    keyMap
-	svc     api.Service
-	groups  []api.AllowListGroup
-	loaded  bool
-	err     error
-	table   *kit.Table
-	adding  bool
-	input   kit.Input
-	hint    string
-	wide    bool // the typed network is wide: the hint warns
+	common *kit.Common
+	keys   keyMap
+	svc    api.Service
+	groups []api.AllowListGroup
+	loaded bool
+	err    error
+	table  *kit.Table
+	adding bool
+	input  kit.Input
+	hint   string
+	wide   bool // the typed network is wide: the hint warns
+	// replace: the typed address is listed already with another comment,
+	// which enter asks before replacing (the hint warns)
+	replace bool
 	invalid bool
 	width   int
 	height  int
@@ -118,6 +121,9 @@ func (a *allowView) keyMap() kit.Keys {
 	switch {
 	case a.checking:
 		return kit.KeysOf(k.CheckConfirm, k.AddCancel)
+	case a.replace:
+		// the address is listed: enter asks to replace its comment
+		return kit.KeysOf(kit.BindHelp(k.AddConfirm.Help().Key, "replace comment", k.AddConfirm.Keys()...), k.AddCancel)
 	case a.CapturesKeys():
 		return kit.KeysOf(k.AddConfirm, k.AddCancel)
 	}
@@ -200,6 +206,19 @@ func allowedIPs(groups []api.AllowListGroup) []string {
 	return slices.Compact(ips)
 }
 
+// listed finds ip (normalized) in the allow list: its comment, and
+// whether it is there.
+func (a *allowView) listed(ip string) (comment string, ok bool) {
+	for _, g := range a.groups {
+		for _, e := range g.AllowList {
+			if api.NormalizeAllowListIP(e.IP) == ip {
+				return e.Comment, true
+			}
+		}
+	}
+	return "", false
+}
+
 func (a *allowView) rebuild() {
 	var rows []kit.Row
 	for _, g := range a.groups {
@@ -219,7 +238,7 @@ func splitEntry(typed string) (ip, comment string) {
 
 func (a *allowView) validate() {
 	v, comment := splitEntry(a.input.Value())
-	a.invalid, a.wide = false, false
+	a.invalid, a.wide, a.replace = false, false, false
 	if v == "" {
 		a.hint = "an address (a /32 is added for one host) or a CIDR network, then a comment if you like"
 		return
@@ -229,7 +248,26 @@ func (a *allowView) validate() {
 		a.invalid = true
 		return
 	}
-	a.hint = "will add " + api.NormalizeAllowListIP(v)
+	ip := api.NormalizeAllowListIP(v)
+	if old, ok := a.listed(ip); ok {
+		// listed already: enter sets a new comment, asked when it
+		// replaces one; anything else would change nothing
+		switch {
+		case comment != "" && old == "":
+			a.hint = fmt.Sprintf("%s is in the allow list already, without a comment: will set its comment to %q", ip, comment)
+		case comment != "" && comment != old:
+			a.hint = fmt.Sprintf("warning: %s is in the allow list already with the comment %q; asked before replacing it with %q", ip, old, comment)
+			a.replace = true
+		case old != "":
+			a.hint = fmt.Sprintf("%s is in the allow list already with the comment %q (type a new comment after the address to replace it)", ip, old)
+			a.invalid = true
+		default:
+			a.hint = fmt.Sprintf("%s is in the allow list already (type a comment after the address to set one)", ip)
+			a.invalid = true
+		}
+		return
+	}
+	a.hint = "will add " + ip
 	if comment != "" {
 		a.hint += fmt.Sprintf(" with the comment %q", comment)
 	}
@@ -375,12 +413,30 @@ func (a *allowView) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 			ip := api.NormalizeAllowListIP(v)
 			client, id := c.Client, a.svc.ID
 			var confirm kit.Confirm
-			if wide := api.WideNetwork(ip); wide != "" {
+			name := fmt.Sprintf("add %s to the allow list of %s", ip, a.svc.Name)
+			success := func(any) string {
+				if comment != "" {
+					return fmt.Sprintf("%s is in the allow list of %s with the comment %q", ip, a.svc.Name, comment)
+				}
+				return fmt.Sprintf("%s added to the allow list of %s", ip, a.svc.Name)
+			}
+			old, listed := a.listed(ip)
+			switch wide := api.WideNetwork(ip); {
+			case listed:
+				name = fmt.Sprintf("set the comment of %s in the allow list of %s", ip, a.svc.Name)
+				if old != "" {
+					confirm = kit.Confirm{Kind: kit.ConfirmYesNo, Title: "Replace the comment?",
+						Detail: fmt.Sprintf("%s is in the allow list of %s (%s) already, with the comment %q. Replace its comment with %q?", ip, a.svc.Name, id, old, comment)}
+				}
+				success = func(any) string {
+					return fmt.Sprintf("the comment of %s in the allow list of %s is now %q", ip, a.svc.Name, comment)
+				}
+			case wide != "":
 				confirm = kit.Confirm{Kind: kit.ConfirmYesNo, Title: "Allow a wide network?",
 					Detail: fmt.Sprintf("%s: only the password then keeps them out. Add it to the allow list of %s (%s) anyway?", wide, a.svc.Name, id)}
 			}
 			return kit.Do(kit.Action{
-				Name:     fmt.Sprintf("add %s to the allow list of %s", ip, a.svc.Name),
+				Name:     name,
 				Key:      allowChangeKey(id),
 				Confirm:  confirm,
 				Mutating: true,
@@ -393,12 +449,7 @@ func (a *allowView) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 					}
 					return client.AddAllowListEntry(ctx, id, ip)
 				},
-				Success: func(any) string {
-					if comment != "" {
-						return fmt.Sprintf("%s is in the allow list of %s with the comment %q", ip, a.svc.Name, comment)
-					}
-					return fmt.Sprintf("%s added to the allow list of %s", ip, a.svc.Name)
-				},
+				Success:    success,
 				Refresh:    []string{a.key(), kit.ServicesKey.String()},
 				Evidence:   kit.AllowListEvidence(client, id, a.svc.Name),
 				EvidenceOf: "the allow list of " + a.svc.Name,
@@ -521,7 +572,7 @@ func (a *allowView) View() string {
 		switch {
 		case a.invalid:
 			st = th.Error
-		case a.wide:
+		case a.wide || a.replace:
 			st = th.Warn
 		}
 		for _, l := range a.hintLines {

@@ -256,6 +256,60 @@ func TestAllowListCheckAskedAgainWhenTheListChanges(t *testing.T) {
 	}
 }
 
+// TestAllowListAddOfAListedAddress: n with an address the list has
+// already says so with its comment as it is typed; with the same comment
+// or none, enter sends nothing and keeps what was typed; with another
+// comment, enter asks yes/no before replacing the comment, naming both.
+func TestAllowListAddOfAListedAddress(t *testing.T) {
+	v := svc(1, "ready")
+	v.Name = "orders-prod"
+	v.Endpoints[0].AllowList = []api.AllowListEntry{{IP: "198.51.100.0/24", Comment: "app servers"}}
+	for _, typed := range []string{"198.51.100.0/24", "198.51.100.0/24 app servers"} {
+		s := newScreen(100, 24)
+		feed(s, []api.Service{v})
+		press(s, "a")
+		press(s, "n")
+		s.Update(tea.PasteMsg{Content: typed})
+		out := strings.Join(strings.Fields(tuitest.View(s)), " ")
+		if !strings.Contains(out, `198.51.100.0/24 is in the allow list already with the comment "app servers"`) {
+			t.Fatalf("%q: the hint does not say it is listed:\n%s", typed, tuitest.View(s))
+		}
+		if cmd := press(s, "enter"); cmd != nil {
+			if _, ok := cmd().(kit.ActionRequestMsg); ok {
+				t.Fatalf("%q: a listed address was sent", typed)
+			}
+		}
+		if got := s.allow.input.Value(); got != typed || !s.allow.adding {
+			t.Fatalf("%q: what was typed was lost: %q", typed, got)
+		}
+	}
+
+	s := newScreen(100, 24)
+	feed(s, []api.Service{v})
+	press(s, "a")
+	press(s, "n")
+	s.Update(tea.PasteMsg{Content: "198.51.100.0/24 new app tier"})
+	out := strings.Join(strings.Fields(tuitest.View(s)), " ")
+	if !strings.Contains(out, `warning: 198.51.100.0/24 is in the allow list already with the comment "app servers"; asked before replacing it with "new app tier"`) {
+		t.Fatalf("the hint does not warn:\n%s", tuitest.View(s))
+	}
+	if !slices.ContainsFunc(s.KeyMap().ShortHelp(), func(b key.Binding) bool { return b.Help().Desc == "replace comment" }) {
+		t.Errorf("the footer does not say enter replaces the comment: %v", s.KeyMap().ShortHelp())
+	}
+	req, ok := press(s, "enter")().(kit.ActionRequestMsg)
+	if !ok || !req.Action.Mutating {
+		t.Fatalf("action = %#v", req)
+	}
+	c := req.Action.Confirm
+	if c.Kind != kit.ConfirmYesNo || c.Title != "Replace the comment?" ||
+		!strings.Contains(c.Detail, `with the comment "app servers". Replace its comment with "new app tier"?`) || !strings.Contains(c.Detail, "orders-prod") {
+		t.Fatalf("confirmation = %#v", c)
+	}
+	if got := req.Action.Success(nil); got != `the comment of 198.51.100.0/24 in the allow list of orders-prod is now "new app tier"` {
+		t.Fatalf("success = %q", got)
+	}
+}
+
 // TestAllowListRemoveOnAnEmptyList: with no entry, d leaves the footer,
 // and pressed anyway it says there is nothing to remove.
 func TestAllowListRemoveOnAnEmptyList(t *testing.T) {
