@@ -153,7 +153,7 @@ func (e *env) authLogout(profile string) error {
 	if err != nil {
 		return err
 	}
-	err = s.store.DeleteAPIKey(s.profile.Name)
+	from, err := s.store.DeleteAPIKey(s.profile.Name)
 	if errors.Is(err, keystore.ErrNotFound) {
 		fmt.Fprintf(e.stdout, "Profile %s had no stored API key.\n", s.profile.Name)
 		return nil
@@ -161,7 +161,7 @@ func (e *env) authLogout(profile string) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(e.stdout, "Removed the API key of profile %s from %s.\n", s.profile.Name, storePlace(s.store.Backend()))
+	fmt.Fprintf(e.stdout, "Removed the API key of profile %s from %s.\n", s.profile.Name, storePlaces(from))
 	return nil
 }
 
@@ -200,6 +200,9 @@ func (e *env) authStatus(profile string) error {
 			state = "unusable: " + st.Reason
 		} else if st.ReadOnly {
 			state = "usable, read-only"
+		}
+		if st.Note != "" {
+			state += "; " + st.Note
 		}
 		fmt.Fprintf(w, "  %s%-8s %s — %s\n", mark, st.Name, st.Label, state)
 	}

@@ -537,6 +537,49 @@ func (h *harness) runSplitStdin(stdin string, args ...string) (stdout, stderr st
 	return out.String(), errOut.String(), err
 }
 
+// TestKeystoreSaysWhereEachSecretIs: what an SSH session stored in the
+// kernel keyring is read, listed and removed once the Secret Service is
+// the backend in use, and each output says where each secret is.
+func TestKeystoreSaysWhereEachSecretIs(t *testing.T) {
+	h := newHarness(t)
+	kc := keystore.NewMemoryBackend("kernel keyring (kept until reboot)")
+	ss := keystore.NewMemoryBackend("Secret Service (OS keyring)")
+	run := func(backends []keystore.Backend, stdin string, args ...string) string {
+		t.Helper()
+		var out bytes.Buffer
+		e := h.newEnv(stdin, &out, io.Discard)
+		e.openStore = func(keystore.PassphraseFunc) (*keystore.Store, error) {
+			return keystore.Open(keystore.Options{Backends: backends})
+		}
+		cmd := newRootCmd(e)
+		cmd.SetArgs(args)
+		if err := cmd.ExecuteContext(context.Background()); err != nil {
+			t.Fatalf("%v: %v\n%s", args, err, out.String())
+		}
+		return out.String()
+	}
+	ssh, desk := []keystore.Backend{kc}, []keystore.Backend{ss, kc}
+	run(ssh, goodKey+"\n", "auth", "login", "--profile", "lab", "--api-url", h.url)
+	run(ssh, "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY\n", "creds", "add", "s3", "archive", "--access-key-id", "AKIAEXAMPLE", "--region", "eu-west-1")
+	run(desk, "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY\n", "creds", "add", "s3", "nightly", "--access-key-id", "AKIAEXAMPLE2", "--region", "eu-west-1")
+	for _, c := range []struct {
+		out  string
+		want []string
+	}{
+		{run(desk, "", "auth", "status", "--profile", "lab"), []string{"API key:   " + keystore.Fingerprint(goodKey) + " from kernel keyring (kept until reboot)\n"}},
+		{run(desk, "", "creds", "list"), []string{"STORED IN", "archive  s3    AKIAEXAMPLE (eu-west-1)   the kernel keyring", "nightly  s3    AKIAEXAMPLE2 (eu-west-1)  the Secret Service"}},
+		{run(desk, "", "creds", "remove", "archive"), []string{"Removed bucket credential archive from the kernel keyring.\n"}},
+		{run(desk, "", "creds", "list"), []string{"(stored in the Secret Service, OS keyring)\n"}},
+		{run(desk, "", "auth", "logout", "--profile", "lab"), []string{"Removed the API key of profile lab from the kernel keyring.\n"}},
+	} {
+		for _, w := range c.want {
+			if !strings.Contains(c.out, w) {
+				t.Errorf("output:\n%s\nwant %q", c.out, w)
+			}
+		}
+	}
+}
+
 // TestKeystorePlaceReadsAsASentence: the keystore's place is said in a
 // sentence, its note as a clause: no "(kept in kernel keyring (kept until
 // reboot))", and a removal does not say how long the key would be kept.

@@ -93,7 +93,10 @@ client e-mail, an S3 key's access key ID and region), never a secret.
 
 Output: an aligned table (-o table, the default) followed by where the
 credentials are kept, or one JSON document (-o json: an array of
-{"name", "kind", "client_email" or "access_key_id" and "region"}).
+{"name", "kind", "client_email" or "access_key_id" and "region",
+"backend": where it is kept, keyring, keyctl or file}). When the credentials
+are kept in more than one backend, a STORED IN column says where each is,
+instead of the line.
 --no-headers leaves out the table's header line and the line after it.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -114,7 +117,8 @@ credentials are kept, or one JSON document (-o json: an array of
 			if err != nil {
 				return err
 			}
-			if err := st.DeleteBucketCredential(args[0]); err != nil {
+			from, err := st.DeleteBucketCredential(args[0])
+			if err != nil {
 				switch {
 				case errors.Is(err, keystore.ErrNotFound):
 					return notFoundErrf("no stored bucket credential %s (see `skytui creds list`)", args[0])
@@ -123,7 +127,7 @@ credentials are kept, or one JSON document (-o json: an array of
 				}
 				return err
 			}
-			fmt.Fprintf(e.stdout, "Removed bucket credential %s.\n", args[0])
+			fmt.Fprintf(e.stdout, "Removed bucket credential %s from %s.\n", args[0], storePlaces(from))
 			return nil
 		},
 	}
@@ -140,6 +144,8 @@ type credRecord struct {
 	AccessKeyID string `json:"access_key_id,omitempty"` // s3
 	Region      string `json:"region,omitempty"`        // s3
 	Unreadable  string `json:"unreadable,omitempty"`    // why the stored value could not be read
+	Backend     string `json:"backend"`                 // where it is kept: keyring, keyctl, file
+	where       string // that backend's label
 }
 
 func (e *env) listCreds(asJSON, noHeaders bool) error {
@@ -153,7 +159,7 @@ func (e *env) listCreds(asJSON, noHeaders bool) error {
 	}
 	records := make([]credRecord, 0, len(infos))
 	for _, in := range infos {
-		r := credRecord{Name: in.Name, Kind: in.Kind}
+		r := credRecord{Name: in.Name, Kind: in.Kind, Backend: in.Backend, where: in.Where}
 		c, err := st.BucketCredential(in.Name)
 		switch c := c.(type) {
 		case keystore.GCSCredential:
@@ -175,9 +181,20 @@ func (e *env) listCreds(asJSON, noHeaders bool) error {
 		}
 		return nil
 	}
+	// kept in one backend, the line under the table says which; in more
+	// (the kernel keyring's of an SSH session, the Secret Service's of a
+	// desktop one), a column says it for each
+	mixed := false
+	for _, r := range records {
+		mixed = mixed || r.where != records[0].where
+	}
 	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
 	if !noHeaders {
-		fmt.Fprintln(tw, "NAME\tKIND\tIDENTITY")
+		head := "NAME\tKIND\tIDENTITY"
+		if mixed {
+			head += "\tSTORED IN"
+		}
+		fmt.Fprintln(tw, head)
 	}
 	for _, r := range records {
 		ident := r.ClientEmail
@@ -187,11 +204,16 @@ func (e *env) listCreds(asJSON, noHeaders bool) error {
 		case r.AccessKeyID != "":
 			ident = r.AccessKeyID + " (" + r.Region + ")"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\n", cell(r.Name), cell(r.Kind), cell(ident))
+		line := fmt.Sprintf("%s\t%s\t%s", cell(r.Name), cell(r.Kind), cell(ident))
+		if mixed {
+			place, _ := splitLabel(r.where)
+			line += "\t" + cell(place)
+		}
+		fmt.Fprintln(tw, line)
 	}
 	tw.Flush()
-	if !noHeaders {
-		fmt.Fprintf(e.stdout, "(stored in %s)\n", storeWhere(st.Backend()))
+	if !noHeaders && !mixed {
+		fmt.Fprintf(e.stdout, "(stored in %s)\n", whereLabel(records[0].where))
 	}
 	return nil
 }
@@ -243,8 +265,11 @@ func (e *env) putCred(st *keystore.Store, c keystore.BucketCredential) error {
 // sentence: "the" and its label, whose note in parentheses becomes a
 // clause ("kernel keyring (kept until reboot)" is "the kernel keyring,
 // kept until reboot"), so that it reads well inside parentheses too.
-func storeWhere(b keystore.Backend) string {
-	place, note := splitLabel(b.Label())
+func storeWhere(b keystore.Backend) string { return whereLabel(b.Label()) }
+
+// whereLabel is storeWhere of a backend's label.
+func whereLabel(label string) string {
+	place, note := splitLabel(label)
 	if note == "" {
 		return place
 	}
@@ -256,6 +281,16 @@ func storeWhere(b keystore.Backend) string {
 func storePlace(b keystore.Backend) string {
 	place, _ := splitLabel(b.Label())
 	return place
+}
+
+// storePlaces is storePlace of each backend a secret was removed from:
+// "the Secret Service and the kernel keyring".
+func storePlaces(bs []keystore.Backend) string {
+	places := make([]string, len(bs))
+	for i, b := range bs {
+		places[i] = storePlace(b)
+	}
+	return strings.Join(places, " and ")
 }
 
 func splitLabel(label string) (place, note string) {

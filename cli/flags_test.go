@@ -84,7 +84,7 @@ func TestCredsListJSON(t *testing.T) {
 		t.Fatalf("%v %s", err, stderr)
 	}
 	got := decodeJSON[[]map[string]string](t, stdout)
-	want := map[string]string{"name": "backups", "kind": "s3", "access_key_id": "AKIAEXAMPLE", "region": "eu-west-1"}
+	want := map[string]string{"name": "backups", "kind": "s3", "access_key_id": "AKIAEXAMPLE", "region": "eu-west-1", "backend": "file"}
 	if len(got) != 1 || fmt.Sprint(got[0]) != fmt.Sprint(want) {
 		t.Errorf("creds list -o json = %v, want [%v]", got, want)
 	}

@@ -191,10 +191,10 @@ func TestEnvIsReadOnlyAndPreferredForReads(t *testing.T) {
 	if _, _, err := s.APIKey("other"); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("missing profile = %v", err)
 	}
-	if err := s.DeleteAPIKey("prod"); err != nil {
+	if _, err := s.DeleteAPIKey("prod"); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.DeleteAPIKey("prod"); !errors.Is(err, ErrNotFound) {
+	if _, err := s.DeleteAPIKey("prod"); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("second delete = %v", err)
 	}
 }

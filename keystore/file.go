@@ -63,6 +63,18 @@ func (f *fileBackend) Probe() error {
 	return nil
 }
 
+// mustAsk: the file exists and its passphrase is not known yet, so
+// reading it would ask for it.
+func (f *fileBackend) mustAsk() bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.havePass || f.path == "" {
+		return false
+	}
+	_, err := os.Stat(f.path)
+	return err == nil
+}
+
 func (f *fileBackend) getPass(create bool) (string, error) {
 	if f.havePass {
 		return f.passphrase, nil

@@ -102,7 +102,7 @@ func TestFileRoundTrip(t *testing.T) {
 	if b.calls != 1 || b.creates != 0 {
 		t.Fatalf("second run asked %d times (%d create)", b.calls, b.creates)
 	}
-	if err := s2.DeleteAPIKey("default"); err != nil {
+	if _, err := s2.DeleteAPIKey("default"); err != nil {
 		t.Fatal(err)
 	}
 	if _, _, err := openFile(t, path, b.ask).APIKey("default"); !errors.Is(err, ErrNotFound) {
@@ -126,7 +126,7 @@ func TestFileWrongPassphrase(t *testing.T) {
 	}
 	for _, op := range []func() error{
 		func() error { return s2.SetAPIKey("default", "sk-2") },
-		func() error { return s2.DeleteAPIKey("default") },
+		func() error { _, err := s2.DeleteAPIKey("default"); return err },
 		func() error { return s2.PutEncryptionKey("k", "v") },
 	} {
 		if err := op(); !errors.Is(err, ErrWrongPassphrase) {
@@ -190,3 +190,4 @@ func TestFileNeedsPassphraseSource(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+

@@ -55,13 +55,13 @@ func (f *fakeBackend) value(n string) (string, bool) {
 // API key from s, and checks that both are gone.
 func deleteBoth(t *testing.T, s *Store, name string) {
 	t.Helper()
-	if err := s.DeleteBucketCredential(name); err != nil {
+	if _, err := s.DeleteBucketCredential(name); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := s.BucketCredential(name); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("bucket credential after delete: %v", err)
 	}
-	if err := s.DeleteAPIKey("default"); err != nil {
+	if _, err := s.DeleteAPIKey("default"); err != nil {
 		t.Fatal(err)
 	}
 	if _, _, err := s.APIKey("default"); !errors.Is(err, ErrNotFound) {

@@ -46,14 +46,14 @@ func TestKeyringAdapterMock(t *testing.T) {
 	if err != nil || v != "sk-test-1" || src.Name() != BackendKeyring {
 		t.Fatalf("APIKey = %q, %v, %v", v, src, err)
 	}
-	if err := s.DeleteAPIKey("default"); err != nil {
+	if _, err := s.DeleteAPIKey("default"); err != nil {
 		t.Fatal(err)
 	}
 	// keyring.ErrNotFound is translated.
 	if _, _, err := s.APIKey("default"); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("after delete: %v", err)
 	}
-	if err := s.DeleteAPIKey("default"); !errors.Is(err, ErrNotFound) {
+	if _, err := s.DeleteAPIKey("default"); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("second delete: %v", err)
 	}
 }
@@ -278,8 +278,16 @@ func TestNoBusFallsThroughWithoutSpawning(t *testing.T) {
 // TestSecretServiceReal runs a real gnome-keyring Secret Service under
 // dbus-run-session by re-executing this test binary inside it.
 func TestSecretServiceReal(t *testing.T) {
+	inSecretService(t, secretServiceRoundTrip)
+}
+
+// inSecretService runs child in this test binary re-executed inside
+// dbus-run-session with an unlocked gnome-keyring (and a HOME of its
+// own), then checks the session's daemons are gone with it.
+func inSecretService(t *testing.T, child func(*testing.T)) {
+	t.Helper()
 	if os.Getenv("SKYTUI_TEST_IN_DBUS") != "" {
-		secretServiceRoundTrip(t)
+		child(t)
 		return
 	}
 	for _, tool := range []string{"dbus-run-session", "gnome-keyring-daemon"} {
@@ -292,7 +300,7 @@ func TestSecretServiceReal(t *testing.T) {
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "dbus-run-session", "--", "sh", "-c",
 		`echo -n test-pass | gnome-keyring-daemon --unlock --components=secrets >/dev/null && exec "$@"`,
-		"sh", os.Args[0], "-test.run=^TestSecretServiceReal$", "-test.v", "-test.count=1")
+		"sh", os.Args[0], "-test.run=^"+t.Name()+"$", "-test.v", "-test.count=1")
 	var env []string
 	for _, kv := range os.Environ() {
 		k, _, _ := strings.Cut(kv, "=")
@@ -303,11 +311,13 @@ func TestSecretServiceReal(t *testing.T) {
 		env = append(env, kv)
 	}
 	cmd.Env = append(env, "HOME="+home, "SKYTUI_TEST_IN_DBUS=1")
+	// a daemon left holding the output pipe does not keep the test waiting
+	cmd.WaitDelay = 10 * time.Second
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("Secret Service child failed: %v\n%s", err, out)
 	}
-	if !strings.Contains(string(out), "--- PASS: TestSecretServiceReal") {
+	if !strings.Contains(string(out), "--- PASS: "+t.Name()) {
 		t.Fatalf("child did not pass:\n%s", out)
 	}
 	t.Logf("child output:\n%s", out)
@@ -361,8 +371,145 @@ func secretServiceRoundTrip(t *testing.T) {
 			t.Fatalf("secret-tool lookup: %v (%d bytes)", err, len(out))
 		}
 	}
-	if list, err := s.ListBucketCredentials(); err != nil || len(list) != 1 || list[0] != (CredentialInfo{"gcs-real", KindGCS}) {
+	if list, err := s.ListBucketCredentials(); err != nil || len(list) != 1 || list[0] != (CredentialInfo{"gcs-real", KindGCS, BackendKeyring, "Secret Service (OS keyring)"}) {
 		t.Fatalf("list = %+v, %v", list, err)
 	}
 	deleteBoth(t, s, "gcs-real")
+}
+
+// TestSecretServiceReadsKernelKeyring: what an SSH session without a
+// session bus stored in the kernel keyring is still read, listed, replaced
+// and removed once a real Secret Service is there and preferred; the
+// encrypted file, not in use, is said to be there without its passphrase
+// being asked.
+func TestSecretServiceReadsKernelKeyring(t *testing.T) {
+	inSecretService(t, readsKernelKeyring)
+}
+
+func readsKernelKeyring(t *testing.T) {
+	kc := newKeyctlBackend()
+	kc.prefix = fmt.Sprintf("skytui-test-%d:", os.Getpid()) // never touch real keys
+	if err := kc.Probe(); err != nil {
+		if keyctlBlocked(err) {
+			skipOrFail(t, "kernel keyring syscalls blocked here: %v", err)
+		}
+		t.Fatalf("keyctl Probe: %v", err)
+	}
+	t.Cleanup(func() {
+		for _, n := range []string{"apikey/p", "bucket/archive", "enckey/dumps", indexName} {
+			_ = kc.Delete(n)
+		}
+	})
+	// The encrypted file, written once with its passphrase.
+	path := filepath.Join(t.TempDir(), "secrets.age")
+	pw := func(string, bool) (string, error) { return "correct horse", nil }
+	if err := newFileBackend(path, nil, pw, 10).Set("apikey/old", "sk-in-file"); err != nil {
+		t.Fatal(err)
+	}
+	asked := 0
+	ask := func(string, bool) (string, error) { asked++; return "correct horse", nil }
+
+	// The SSH session: no bus, so the kernel keyring.
+	noBus := newKeyringBackend(goKeyring{}, mapEnv(nil), t.TempDir(), time.Second)
+	ssh, err := Open(Options{Getenv: mapEnv(nil), Backends: []Backend{noBus, kc, newFileBackend(path, nil, ask, 10)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ssh.Backend() != Backend(kc) {
+		t.Fatalf("headless: selected %s, want keyctl", ssh.Backend().Name())
+	}
+	if err := ssh.SetAPIKey("p", "sk-from-ssh"); err != nil {
+		t.Fatal(err)
+	}
+	s3 := S3Credential{Name: "archive", AccessKeyID: "AKIAIOSFODNN7EXAMPLE", SecretAccessKey: "wJalrXUtnFEMI/K7MDENG", Region: "eu-west-1"}
+	if err := ssh.PutBucketCredential(s3); err != nil {
+		t.Fatal(err)
+	}
+	if err := ssh.PutEncryptionKey("dumps", "0123456789abcdef"); err != nil {
+		t.Fatal(err)
+	}
+
+	// The session with an unlocked gnome-keyring: preferred for writes.
+	kr := newKeyringBackend(goKeyring{}, os.Getenv, "", DefaultKeyringTimeout)
+	fb := newFileBackend(path, nil, ask, 10)
+	desk, err := Open(Options{Getenv: mapEnv(nil), Backends: []Backend{kr, kc, fb}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if desk.Backend() != Backend(kr) {
+		t.Fatalf("selected %s, want the Secret Service", desk.Backend().Name())
+	}
+	if v, src, err := desk.APIKey("p"); err != nil || v != "sk-from-ssh" || src != Backend(kc) {
+		t.Fatalf("APIKey with a Secret Service = %q from %v, %v; want the kernel keyring's", v, src, err)
+	}
+	if c, err := desk.BucketCredential("archive"); err != nil || c.(S3Credential) != s3 {
+		t.Fatalf("bucket credential from the kernel keyring: %v", err)
+	}
+	if k, err := desk.EncryptionKey("dumps"); err != nil || k != "0123456789abcdef" {
+		t.Fatalf("encryption key from the kernel keyring: %v", err)
+	}
+	// A new credential goes to the Secret Service; the list holds both,
+	// each with where it is kept.
+	gcs := GCSCredential{Name: "nightly", KeyJSON: fakeGCSKey(t, 1270)}
+	if err := desk.PutBucketCredential(gcs); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := keyring.Get(Service, "bucket/nightly"); err != nil {
+		t.Fatalf("new credential not in the Secret Service: %v", err)
+	}
+	list, err := desk.ListBucketCredentials()
+	want := []CredentialInfo{
+		{"archive", KindS3, BackendKeyctl, "kernel keyring (kept until reboot)"},
+		{"nightly", KindGCS, BackendKeyring, "Secret Service (OS keyring)"},
+	}
+	if err != nil || len(list) != 2 || list[0] != want[0] || list[1] != want[1] {
+		t.Fatalf("list = %+v, %v; want %+v", list, err, want)
+	}
+	if names, err := desk.ListEncryptionKeys(); err != nil || len(names) != 1 || names[0] != "dumps" {
+		t.Fatalf("encryption keys = %v, %v", names, err)
+	}
+	// The file, not in use, is not opened: it is said to be there.
+	if _, _, err := desk.APIKey("other"); !errors.Is(err, ErrNotFound) || !strings.Contains(err.Error(), "encrypted file "+path+" exists but was not read") {
+		t.Fatalf("missing key = %v", err)
+	}
+	if st := desk.Probe()[3]; st.Name != BackendFile || !st.Usable || !strings.Contains(st.Note, "the file exists but is not read") {
+		t.Fatalf("file status = %+v", st)
+	}
+	if asked != 0 {
+		t.Fatalf("the file's passphrase was asked %d times just to look", asked)
+	}
+	// Replaced, the key is written to the Secret Service and over the
+	// kernel keyring's copy, which a later SSH session reads.
+	if err := desk.SetAPIKey("p", "sk-replaced"); err != nil {
+		t.Fatal(err)
+	}
+	if v, src, err := desk.APIKey("p"); err != nil || v != "sk-replaced" || src != Backend(kr) {
+		t.Fatalf("after replace: %q from %v, %v", v, src, err)
+	}
+	if v, _, err := ssh.APIKey("p"); err != nil || v != "sk-replaced" {
+		t.Fatalf("the SSH session reads %q, %v after the replace", v, err)
+	}
+	// Removed, from both, saying so.
+	from, err := desk.DeleteAPIKey("p")
+	if err != nil || len(from) != 2 || from[0] != Backend(kr) || from[1] != Backend(kc) {
+		t.Fatalf("DeleteAPIKey = %v, %v; want from the Secret Service and the kernel keyring", from, err)
+	}
+	if _, _, err := ssh.APIKey("p"); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("the SSH session still reads a removed key: %v", err)
+	}
+	if from, err := desk.DeleteBucketCredential("archive"); err != nil || len(from) != 1 || from[0] != Backend(kc) {
+		t.Fatalf("DeleteBucketCredential(archive) = %v, %v", from, err)
+	}
+	if list, err := ssh.ListBucketCredentials(); err != nil || len(list) != 0 {
+		t.Fatalf("SSH list after remove = %+v, %v", list, err)
+	}
+	if _, err := desk.DeleteEncryptionKey("dumps"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := desk.DeleteBucketCredential("nightly"); err != nil {
+		t.Fatal(err)
+	}
+	if asked != 0 {
+		t.Fatalf("the file's passphrase was asked %d times", asked)
+	}
 }

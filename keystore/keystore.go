@@ -122,6 +122,9 @@ type Status struct {
 	Reason   string // why unusable; empty when usable
 	ReadOnly bool
 	Selected bool // the backend writes go to
+	// Note is said beside a usable backend that is not read in this run
+	// (the encrypted file, there but locked, when another is in use).
+	Note string
 }
 
 // Store is the secrets chain. It is safe for concurrent use.
@@ -263,10 +266,14 @@ func (s *Store) Probe() []Status {
 	})
 	for _, b := range s.chain {
 		err := s.probe(b)
-		out = append(out, Status{
+		st := Status{
 			Name: b.Name(), Label: b.Label(), Usable: err == nil,
 			Reason: errString(err), Selected: s.selected == b,
-		})
+		}
+		if a, ok := b.(asker); ok && err == nil && !st.Selected && a.mustAsk() {
+			st.Note = fmt.Sprintf("the file exists but is not read (its passphrase is asked only when it is the backend in use: %s=file)", EnvBackend)
+		}
+		out = append(out, st)
 	}
 	return out
 }
@@ -286,6 +293,9 @@ func (s *Store) Describe() string {
 		}
 		if st.Selected {
 			state += " (selected)"
+		}
+		if st.Note != "" {
+			state += "; " + st.Note
 		}
 		fmt.Fprintf(&sb, "  %-8s %s — %s\n", st.Name, st.Label, state)
 	}
@@ -316,57 +326,192 @@ func checkName(name string) error {
 	return nil
 }
 
-// Get reads a secret from the selected backend.
-func (s *Store) Get(name string) (string, error) {
-	if err := checkName(name); err != nil {
-		return "", err
-	}
+// asker is a backend that must ask the user something (the encrypted
+// file's passphrase) before it can be read now.
+type asker interface{ mustAsk() bool }
+
+// readers are the backends reads look in, in order: the one writes go to,
+// then, in auto mode, every later usable backend of the chain (a secret
+// stored where an earlier session found no better one: the kernel keyring
+// of an SSH session, read again once a Secret Service appears). A backend
+// that would have to ask something to be read (the encrypted file, not in
+// use and locked) is passed over and returned in skipped: nothing is asked
+// just to look. In forced mode only the forced backend is read.
+func (s *Store) readers() (rs, skipped []Backend, err error) {
 	b, err := s.writable()
 	if err != nil {
-		return "", err
+		return nil, nil, err
 	}
-	v, err := b.Get(name)
+	rs = []Backend{b}
+	if s.forced != "" {
+		return rs, nil, nil
+	}
+	after := false
+	for _, c := range s.chain {
+		if c == b {
+			after = true
+			continue
+		}
+		if !after || s.probe(c) != nil {
+			continue
+		}
+		if a, ok := c.(asker); ok && a.mustAsk() {
+			skipped = append(skipped, c)
+			continue
+		}
+		rs = append(rs, c)
+	}
+	return rs, skipped, nil
+}
+
+// notRead says which backends were passed over because reading them would
+// ask for something ("" when none was).
+func notRead(skipped []Backend) string {
+	if len(skipped) == 0 {
+		return ""
+	}
+	labels := make([]string, len(skipped))
+	for i, b := range skipped {
+		labels[i] = b.Label()
+	}
+	return fmt.Sprintf("; %s exists but was not read (its passphrase is asked only when it is the backend in use: %s=file)", strings.Join(labels, ", "), EnvBackend)
+}
+
+// get reads name from the first reader holding it and says which one
+// that is. Not found anywhere, the error wraps ErrNotFound and names every
+// backend looked in; a backend after the first that failed otherwise makes
+// the error its own (the secret may be there).
+func (s *Store) get(name string) (string, Backend, error) {
+	if err := checkName(name); err != nil {
+		return "", nil, err
+	}
+	rs, skipped, err := s.readers()
 	if err != nil {
-		return "", fmt.Errorf("%s: get %q: %w", b.Label(), name, err)
+		return "", nil, err
 	}
-	return v, nil
+	var failed error
+	labels := make([]string, 0, len(rs))
+	for i, b := range rs {
+		v, err := b.Get(name)
+		switch {
+		case err == nil:
+			return v, b, nil
+		case errors.Is(err, ErrNotFound):
+			labels = append(labels, b.Label())
+		case i == 0:
+			return "", b, fmt.Errorf("%s: get %q: %w", b.Label(), name, err)
+		case failed == nil:
+			failed = fmt.Errorf("%s: get %q: %w", b.Label(), name, err)
+		}
+	}
+	if failed != nil {
+		return "", rs[0], failed
+	}
+	return "", rs[0], fmt.Errorf("%s: get %q: %w%s", strings.Join(labels, ", "), name, ErrNotFound, notRead(skipped))
+}
+
+// Get reads a secret from the first usable backend holding it: the one
+// writes go to first, then (auto mode) the later ones of the chain.
+func (s *Store) Get(name string) (string, error) {
+	v, _, err := s.get(name)
+	return v, err
 }
 
 // Set compacts value (when it is a JSON object or array), checks it
-// against the selected backend's size limit, and writes it there. It never
-// writes to the environment.
+// against the selected backend's size limit, and writes it there, and
+// over the copies other readable backends hold of it. It never writes to
+// the environment.
 func (s *Store) Set(name, value string) error {
+	_, err := s.put(name, value)
+	return err
+}
+
+// put is Set, which also replaces the copies other readable backends
+// hold of name (so that a later session reading one of those reads the
+// same value). It returns every backend written, the selected one first.
+func (s *Store) put(name, value string) ([]Backend, error) {
 	if err := checkName(name); err != nil {
-		return err
+		return nil, err
 	}
 	b, err := s.writable()
 	if err != nil {
-		return err
+		return nil, err
 	}
 	value = Compact(value)
 	if err := checkSize(b, name, value); err != nil {
-		return err
+		return nil, err
 	}
 	if err := b.Set(name, value); err != nil {
-		return fmt.Errorf("%s: set %q: %w", b.Label(), name, err)
+		return nil, fmt.Errorf("%s: set %q: %w", b.Label(), name, err)
 	}
-	return nil
+	written := []Backend{b}
+	rs, _, _ := s.readers()
+	for _, o := range rs {
+		if o == b {
+			continue
+		}
+		if _, err := o.Get(name); err != nil {
+			continue // no copy there (or none readable)
+		}
+		err := checkSize(o, name, value)
+		if err == nil {
+			err = o.Set(name, value)
+		}
+		if err != nil {
+			return written, fmt.Errorf("%q is stored in %s, but its older copy in %s was not replaced: %w", name, b.Label(), o.Label(), err)
+		}
+		written = append(written, o)
+	}
+	return written, nil
 }
 
-// Delete removes a secret from the selected backend; ErrNotFound (wrapped)
-// when it was absent.
+// Delete removes a secret from every readable backend holding it;
+// ErrNotFound (wrapped) when it was in none.
 func (s *Store) Delete(name string) error {
+	_, err := s.remove(name, nil)
+	return err
+}
+
+// remove is Delete, which with unindex (reporting whether the index held
+// the item) also removes the item from each backend's index. It returns
+// the backends the secret (or its index entry) was removed from.
+func (s *Store) remove(name string, unindex func(*index) bool) ([]Backend, error) {
 	if err := checkName(name); err != nil {
-		return err
+		return nil, err
 	}
-	b, err := s.writable()
+	rs, skipped, err := s.readers()
 	if err != nil {
-		return err
+		return nil, err
 	}
-	if err := b.Delete(name); err != nil {
-		return fmt.Errorf("%s: delete %q: %w", b.Label(), name, err)
+	var from []Backend
+	labels := make([]string, 0, len(rs))
+	for _, b := range rs {
+		delErr := b.Delete(name)
+		if delErr != nil && !errors.Is(delErr, ErrNotFound) {
+			return from, fmt.Errorf("%s: delete %q: %w", b.Label(), name, delErr)
+		}
+		indexed := false
+		if unindex != nil {
+			ix, err := readIndexIn(b)
+			if err != nil {
+				return from, err
+			}
+			if indexed = unindex(&ix); indexed {
+				if err := writeIndexIn(b, ix); err != nil {
+					return from, err
+				}
+			}
+		}
+		if delErr == nil || indexed {
+			from = append(from, b)
+		} else {
+			labels = append(labels, b.Label())
+		}
 	}
-	return nil
+	if len(from) == 0 {
+		return nil, fmt.Errorf("%s: delete %q: %w%s", strings.Join(labels, ", "), name, ErrNotFound, notRead(skipped))
+	}
+	return from, nil
 }
 
 // noneBackend stands for "nothing usable".

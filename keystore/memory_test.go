@@ -21,7 +21,7 @@ func TestMemoryBackendInAChain(t *testing.T) {
 	if err != nil || got.Kind() != KindS3 {
 		t.Fatalf("%v %v", got, err)
 	}
-	if err := s.DeleteBucketCredential("demo"); err != nil {
+	if _, err := s.DeleteBucketCredential("demo"); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := s.BucketCredential("demo"); !errors.Is(err, ErrNotFound) {

@@ -44,7 +44,8 @@ func checkItemName(what, name string) error {
 // ---- API keys ----
 
 // APIKey returns the API key of profile and where it came from.
-// SKYSQL_API_KEY, when set, overrides every stored key.
+// SKYSQL_API_KEY, when set, overrides every stored key; otherwise it is
+// read from the first usable backend holding it (see Get).
 func (s *Store) APIKey(profile string) (string, Backend, error) {
 	if err := checkItemName("profile", profile); err != nil {
 		return "", nil, err
@@ -52,13 +53,12 @@ func (s *Store) APIKey(profile string) (string, Backend, error) {
 	if v, err := s.env.Get(apiKeyPrefix + profile); err == nil {
 		return v, s.env, nil
 	}
-	b, err := s.writable()
-	if err != nil {
+	if _, err := s.writable(); err != nil {
 		return "", nil, fmt.Errorf("no API key for profile %q: %s is not set and %w", profile, EnvAPIKey, err)
 	}
-	v, err := b.Get(apiKeyPrefix + profile)
+	v, b, err := s.get(apiKeyPrefix + profile)
 	if err != nil {
-		return "", b, fmt.Errorf("API key for profile %q in %s: %w", profile, b.Label(), err)
+		return "", b, fmt.Errorf("API key for profile %q: %w", profile, err)
 	}
 	return v, b, nil
 }
@@ -79,13 +79,14 @@ func (s *Store) SetAPIKey(profile, key string) error {
 	return s.Set(apiKeyPrefix+profile, key)
 }
 
-// DeleteAPIKey removes the stored API key of profile (ErrNotFound, wrapped,
-// when there was none). It cannot remove SKYSQL_API_KEY.
-func (s *Store) DeleteAPIKey(profile string) error {
+// DeleteAPIKey removes the stored API key of profile from every backend
+// holding it and says which (ErrNotFound, wrapped, when there was none).
+// It cannot remove SKYSQL_API_KEY.
+func (s *Store) DeleteAPIKey(profile string) ([]Backend, error) {
 	if err := checkItemName("profile", profile); err != nil {
-		return err
+		return nil, err
 	}
-	return s.Delete(apiKeyPrefix + profile)
+	return s.remove(apiKeyPrefix+profile, nil)
 }
 
 // ---- bucket credentials ----
@@ -176,8 +177,10 @@ type s3Stored struct {
 
 // CredentialInfo names a stored credential without its secret.
 type CredentialInfo struct {
-	Name string
-	Kind string // KindGCS or KindS3
+	Name    string
+	Kind    string // KindGCS or KindS3
+	Backend string // the name of the backend it is read from: keyring, keyctl, file
+	Where   string // that backend's label
 }
 
 type index struct {
@@ -185,37 +188,71 @@ type index struct {
 	EncryptionKeys []string          `json:"encryption_keys,omitempty"` // sorted names
 }
 
-// readIndex: keyrings cannot enumerate reliably, so names are kept in an
-// index entry. Caller holds s.mu.
-func (s *Store) readIndex() (index, error) {
+// readIndexIn reads b's index: keyrings cannot enumerate reliably, so
+// each backend keeps the names it holds in an index entry.
+func readIndexIn(b Backend) (index, error) {
 	var ix index
-	v, err := s.Get(indexName)
+	v, err := b.Get(indexName)
 	if errors.Is(err, ErrNotFound) {
 		return ix, nil
 	}
 	if err != nil {
-		return ix, err
+		return ix, fmt.Errorf("%s: get %q: %w", b.Label(), indexName, err)
 	}
 	if err := json.Unmarshal([]byte(v), &ix); err != nil {
-		return index{}, fmt.Errorf("secrets index %q is damaged; re-add the credentials", indexName)
+		return index{}, fmt.Errorf("secrets index %q in %s is damaged; re-add the credentials", indexName, b.Label())
 	}
 	return ix, nil
 }
 
-// lockedIndex reads the index under the store's lock.
-func (s *Store) lockedIndex() (index, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.readIndex()
-}
-
-func (s *Store) writeIndex(ix index) error {
+func writeIndexIn(b Backend, ix index) error {
 	sort.Strings(ix.EncryptionKeys)
-	b, err := json.Marshal(ix)
+	v, err := json.Marshal(ix)
 	if err != nil {
 		return err
 	}
-	return s.Set(indexName, string(b))
+	if err := checkSize(b, indexName, string(v)); err != nil {
+		return err
+	}
+	if err := b.Set(indexName, string(v)); err != nil {
+		return fmt.Errorf("%s: set %q: %w", b.Label(), indexName, err)
+	}
+	return nil
+}
+
+// putIndexed stores prefix+name (see put) and adds it, with add, to the
+// index of every backend written. Caller holds s.mu.
+func (s *Store) putIndexed(name, value string, add func(*index)) error {
+	written, err := s.put(name, value)
+	for _, b := range written {
+		ix, ierr := readIndexIn(b)
+		if ierr == nil {
+			add(&ix)
+			ierr = writeIndexIn(b, ix)
+		}
+		if ierr != nil && err == nil {
+			err = ierr
+		}
+	}
+	return err
+}
+
+// indexes reads the index of every readable backend, the one writes go
+// to first.
+func (s *Store) indexes() ([]Backend, []index, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	rs, _, err := s.readers()
+	if err != nil {
+		return nil, nil, err
+	}
+	ixs := make([]index, len(rs))
+	for i, b := range rs {
+		if ixs[i], err = readIndexIn(b); err != nil {
+			return nil, nil, err
+		}
+	}
+	return rs, ixs, nil
 }
 
 // PutBucketCredential validates c and stores it (compacted, raw JSON for
@@ -242,18 +279,12 @@ func (s *Store) PutBucketCredential(c BucketCredential) error {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if err := s.Set(bucketPrefix+c.CredentialName(), value); err != nil {
-		return err
-	}
-	ix, err := s.readIndex()
-	if err != nil {
-		return err
-	}
-	if ix.Buckets == nil {
-		ix.Buckets = map[string]string{}
-	}
-	ix.Buckets[c.CredentialName()] = c.Kind()
-	return s.writeIndex(ix)
+	return s.putIndexed(bucketPrefix+c.CredentialName(), value, func(ix *index) {
+		if ix.Buckets == nil {
+			ix.Buckets = map[string]string{}
+		}
+		ix.Buckets[c.CredentialName()] = c.Kind()
+	})
 }
 
 func s3Value(c S3Credential) string {
@@ -291,24 +322,32 @@ func (s *Store) BucketCredential(name string) (BucketCredential, error) {
 	return nil, fmt.Errorf("bucket credential %q: stored value is of an unknown kind", name)
 }
 
-// ListBucketCredentials lists stored credentials (names and kinds only),
-// sorted by name.
+// ListBucketCredentials lists stored credentials (names, kinds and where
+// each is read from, never a secret) of every readable backend, sorted by
+// name. One held by two backends is listed once, where it is read from.
 func (s *Store) ListBucketCredentials() ([]CredentialInfo, error) {
-	ix, err := s.lockedIndex()
+	rs, ixs, err := s.indexes()
 	if err != nil {
 		return nil, err
 	}
-	out := make([]CredentialInfo, 0, len(ix.Buckets))
-	for n, k := range ix.Buckets {
-		out = append(out, CredentialInfo{Name: n, Kind: k})
+	out := []CredentialInfo{}
+	seen := map[string]bool{}
+	for i, ix := range ixs {
+		for n, k := range ix.Buckets {
+			if !seen[n] {
+				seen[n] = true
+				out = append(out, CredentialInfo{Name: n, Kind: k, Backend: rs[i].Name(), Where: rs[i].Label()})
+			}
+		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out, nil
 }
 
-// DeleteBucketCredential removes a credential and its index entry. It is
-// an ErrNotFound (wrapped) only when neither existed.
-func (s *Store) DeleteBucketCredential(name string) error {
+// DeleteBucketCredential removes a credential and its index entry from
+// every backend holding either, and says which. It is an ErrNotFound
+// (wrapped) only when none did.
+func (s *Store) DeleteBucketCredential(name string) ([]Backend, error) {
 	return s.deleteIndexed("bucket credential", bucketPrefix, name, func(ix *index) bool {
 		if _, ok := ix.Buckets[name]; !ok {
 			return false
@@ -319,26 +358,15 @@ func (s *Store) DeleteBucketCredential(name string) error {
 }
 
 // deleteIndexed removes the item prefix+name and, with unindex (which
-// reports whether there was one), its index entry. It is an ErrNotFound
-// (wrapped) only when neither existed.
-func (s *Store) deleteIndexed(what, prefix, name string, unindex func(*index) bool) error {
+// reports whether there was one), its index entry, from every backend
+// holding either.
+func (s *Store) deleteIndexed(what, prefix, name string, unindex func(*index) bool) ([]Backend, error) {
 	if err := checkItemName(what, name); err != nil {
-		return err
+		return nil, err
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	delErr := s.Delete(prefix + name)
-	if delErr != nil && !errors.Is(delErr, ErrNotFound) {
-		return delErr
-	}
-	ix, err := s.readIndex()
-	if err != nil {
-		return err
-	}
-	if !unindex(&ix) {
-		return delErr
-	}
-	return s.writeIndex(ix)
+	return s.remove(prefix+name, unindex)
 }
 
 // ---- restore encryption keys ----
@@ -353,20 +381,11 @@ func (s *Store) PutEncryptionKey(name, key string) error {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if err := s.Set(encKeyPrefix+name, key); err != nil {
-		return err
-	}
-	ix, err := s.readIndex()
-	if err != nil {
-		return err
-	}
-	for _, n := range ix.EncryptionKeys {
-		if n == name {
-			return nil
+	return s.putIndexed(encKeyPrefix+name, key, func(ix *index) {
+		if !slices.Contains(ix.EncryptionKeys, name) {
+			ix.EncryptionKeys = append(ix.EncryptionKeys, name)
 		}
-	}
-	ix.EncryptionKeys = append(ix.EncryptionKeys, name)
-	return s.writeIndex(ix)
+	})
 }
 
 // EncryptionKey returns the encryption key stored under name.
@@ -377,17 +396,28 @@ func (s *Store) EncryptionKey(name string) (string, error) {
 	return s.Get(encKeyPrefix + name)
 }
 
-// ListEncryptionKeys lists the names of stored encryption keys.
+// ListEncryptionKeys lists the names of stored encryption keys, of every
+// readable backend.
 func (s *Store) ListEncryptionKeys() ([]string, error) {
-	ix, err := s.lockedIndex()
+	_, ixs, err := s.indexes()
 	if err != nil {
 		return nil, err
 	}
-	return append([]string(nil), ix.EncryptionKeys...), nil
+	var out []string
+	for _, ix := range ixs {
+		for _, n := range ix.EncryptionKeys {
+			if !slices.Contains(out, n) {
+				out = append(out, n)
+			}
+		}
+	}
+	sort.Strings(out)
+	return out, nil
 }
 
-// DeleteEncryptionKey removes the key and its index entry.
-func (s *Store) DeleteEncryptionKey(name string) error {
+// DeleteEncryptionKey removes the key and its index entry from every
+// backend holding either, and says which.
+func (s *Store) DeleteEncryptionKey(name string) ([]Backend, error) {
 	return s.deleteIndexed("encryption key", encKeyPrefix, name, func(ix *index) bool {
 		before := len(ix.EncryptionKeys)
 		ix.EncryptionKeys = slices.DeleteFunc(ix.EncryptionKeys, func(n string) bool { return n == name })

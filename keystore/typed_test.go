@@ -190,7 +190,7 @@ func TestBucketCredentialsAndIndex(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []CredentialInfo{{"aws-prod", KindS3}, {"gcs-backups", KindGCS}}
+	want := []CredentialInfo{{"aws-prod", KindS3, "keyring", "fake keyring"}, {"gcs-backups", KindGCS, "keyring", "fake keyring"}}
 	if len(list) != 2 || list[0] != want[0] || list[1] != want[1] {
 		t.Fatalf("list = %+v", list)
 	}
@@ -214,13 +214,13 @@ func TestBucketCredentialsAndIndex(t *testing.T) {
 	if err := s.PutBucketCredential(S3Credential{Name: "x", AccessKeyID: "a", Region: "us-east-1"}); !errors.Is(err, ErrInvalid) {
 		t.Fatalf("invalid S3 stored: %v", err)
 	}
-	if err := s.DeleteBucketCredential("aws-prod"); err != nil {
+	if _, err := s.DeleteBucketCredential("aws-prod"); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := s.BucketCredential("aws-prod"); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("after delete: %v", err)
 	}
-	if err := s.DeleteBucketCredential("aws-prod"); !errors.Is(err, ErrNotFound) {
+	if _, err := s.DeleteBucketCredential("aws-prod"); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("second delete: %v", err)
 	}
 	list, _ = s.ListBucketCredentials()
@@ -229,7 +229,7 @@ func TestBucketCredentialsAndIndex(t *testing.T) {
 	}
 	// An index entry whose secret vanished (e.g. keyring wiped) is cleaned.
 	_ = f.Delete("bucket/gcs-backups")
-	if err := s.DeleteBucketCredential("gcs-backups"); err != nil {
+	if _, err := s.DeleteBucketCredential("gcs-backups"); err != nil {
 		t.Fatalf("delete of dangling index entry: %v", err)
 	}
 	if list, _ = s.ListBucketCredentials(); len(list) != 0 {
@@ -255,7 +255,7 @@ func TestEncryptionKeys(t *testing.T) {
 	if err := s.PutEncryptionKey("k2", " "); !errors.Is(err, ErrInvalid) {
 		t.Fatalf("empty key accepted: %v", err)
 	}
-	if err := s.DeleteEncryptionKey("restore-2024"); err != nil {
+	if _, err := s.DeleteEncryptionKey("restore-2024"); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := s.EncryptionKey("restore-2024"); !errors.Is(err, ErrNotFound) {
@@ -264,7 +264,7 @@ func TestEncryptionKeys(t *testing.T) {
 	if names, _ := s.ListEncryptionKeys(); len(names) != 0 {
 		t.Fatalf("names = %v", names)
 	}
-	if err := s.DeleteEncryptionKey("restore-2024"); !errors.Is(err, ErrNotFound) {
+	if _, err := s.DeleteEncryptionKey("restore-2024"); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("second delete = %v", err)
 	}
 }

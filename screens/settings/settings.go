@@ -6,6 +6,7 @@
 package settings
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -30,6 +31,7 @@ type row struct {
 	kind     string // "gcs", "s3" or "encryption key"
 	name     string
 	identity string
+	where    string // the label of the backend it is read from ("" for an encryption key)
 }
 
 // id is the row's table ID: a credential and a key may share a name.
@@ -322,7 +324,7 @@ func read(gen int, st *keystore.Store, profile string, demo bool, inUse string) 
 		return m
 	}
 	for _, in := range infos {
-		r := row{kind: in.Kind, name: in.Name}
+		r := row{kind: in.Kind, name: in.Name, where: in.Where}
 		switch c, err := st.BucketCredential(in.Name); {
 		case err != nil:
 			r.identity = "unreadable: " + err.Error()
@@ -436,7 +438,7 @@ func (s *Screen) detailOf(id string) (string, []kit.Section, bool) {
 		{Label: "Name", Value: r.name},
 		{Label: "Kind", Value: r.kind},
 		{Label: "Identity", Value: r.identity},
-		{Label: "Kept in", Value: s.loaded.label},
+		{Label: "Kept in", Value: cmp.Or(r.where, s.loaded.label)},
 		{Label: "Note", Value: "The secret itself is never shown. d removes it; forms that name it will need it added again."},
 	}}}, true
 }
@@ -474,19 +476,29 @@ func (s *Screen) onKey(msg tea.KeyPressMsg) tea.Cmd {
 func (s *Screen) remove(r row) tea.Cmd {
 	st := s.common.Secrets
 	what := r.kind + " credential " + r.name
-	run := func(context.Context) (any, error) { return nil, st.DeleteBucketCredential(r.name) }
+	run := func(context.Context) (any, error) { return st.DeleteBucketCredential(r.name) }
 	if r.kind == "encryption key" {
 		what = "encryption key " + r.name
-		run = func(context.Context) (any, error) { return nil, st.DeleteEncryptionKey(r.name) }
+		run = func(context.Context) (any, error) { return st.DeleteEncryptionKey(r.name) }
 	}
 	return kit.Do(kit.Action{
 		Name:     "remove " + what,
 		Mutating: false,
 		Origin:   ID,
 		Confirm: kit.Confirm{Kind: kit.ConfirmYesNo, Title: "Remove " + what + "?",
-			Detail: "It is deleted from " + s.loaded.label + ". Backups and restores that name it will need it added again."},
-		Run:     run,
-		Success: func(any) string { return what + " removed" },
+			Detail: "It is deleted from " + cmp.Or(r.where, s.loaded.label) + ". Backups and restores that name it will need it added again."},
+		Run: run,
+		Success: func(v any) string {
+			from, _ := v.([]keystore.Backend)
+			if len(from) == 0 {
+				return what + " removed"
+			}
+			labels := make([]string, len(from))
+			for i, b := range from {
+				labels[i] = b.Label()
+			}
+			return what + " removed from " + strings.Join(labels, " and ")
+		},
 	})
 }
 
@@ -646,6 +658,9 @@ func (s *Screen) head() []string {
 				state, style = "unusable: "+b.Reason, th.Muted.Render
 			} else if b.ReadOnly {
 				state = "usable, read-only"
+			}
+			if b.Note != "" {
+				state += "; " + b.Note
 			}
 			mark := "  "
 			if b.Selected {
