@@ -10,6 +10,8 @@ import (
 	"sync/atomic"
 
 	"golang.org/x/term"
+
+	"github.com/skytui/skytui/keystore"
 )
 
 // prompter reads answers and secrets: from the terminal without echo when
@@ -95,7 +97,7 @@ func (p *prompter) Passphrase(path string, create bool) (string, error) {
 	if !create {
 		return ask("Passphrase for " + path)
 	}
-	fmt.Fprintf(tty, "No OS keyring here: secrets go to the encrypted file %s.\n", path)
+	fmt.Fprintln(tty, keystore.FileNote(os.Getenv, path))
 	a, err := ask("New passphrase")
 	if err != nil {
 		return "", err

@@ -191,3 +191,19 @@ func TestFileNeedsPassphraseSource(t *testing.T) {
 	}
 }
 
+// TestFileNoteSaysWhyTheFile: the sentence said before the encrypted file
+// is created names SKYTUI_SECRETS_BACKEND when that chose the file, and
+// otherwise says that neither keyring is usable.
+func TestFileNoteSaysWhyTheFile(t *testing.T) {
+	path := "/home/u/.config/skytui/secrets.age"
+	if got, want := FileNote(mapEnv(map[string]string{EnvBackend: " File "}), path),
+		"Secrets go to the encrypted file "+path+", chosen by SKYTUI_SECRETS_BACKEND=file."; got != want {
+		t.Errorf("forced: %q, want %q", got, want)
+	}
+	for _, v := range []string{"", "auto"} {
+		if got, want := FileNote(mapEnv(map[string]string{EnvBackend: v}), path),
+			"No OS keyring or kernel keyring is usable here: secrets go to the encrypted file "+path+"."; got != want {
+			t.Errorf("%q: %q, want %q", v, got, want)
+		}
+	}
+}

@@ -163,7 +163,7 @@ func Open(opts Options) (*Store, error) {
 
 	mode, source := strings.ToLower(strings.TrimSpace(opts.Backend)), "option"
 	if mode == "" {
-		mode, source = strings.ToLower(strings.TrimSpace(getenv(EnvBackend))), EnvBackend
+		mode, source = envChoice(getenv), EnvBackend
 	}
 	if mode == "" || mode == "auto" {
 		for _, b := range s.chain {
@@ -193,6 +193,22 @@ func Open(opts Options) (*Store, error) {
 	s.forced = mode
 	s.selected = b
 	return s, nil
+}
+
+// envChoice is SKYTUI_SECRETS_BACKEND as Open reads it: trimmed, lower
+// case ("" or "auto" for the chain).
+func envChoice(getenv func(string) string) string {
+	return strings.ToLower(strings.TrimSpace(getenv(EnvBackend)))
+}
+
+// FileNote is the sentence said before the encrypted file is created:
+// why secrets go there (SKYTUI_SECRETS_BACKEND chose it, or neither
+// keyring is usable) and where it is.
+func FileNote(getenv func(string) string, path string) string {
+	if envChoice(getenv) == BackendFile {
+		return fmt.Sprintf("Secrets go to the encrypted file %s, chosen by %s=file.", path, EnvBackend)
+	}
+	return fmt.Sprintf("No OS keyring or kernel keyring is usable here: secrets go to the encrypted file %s.", path)
 }
 
 func defaultChain(opts Options, getenv func(string) string) []Backend {
