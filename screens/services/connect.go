@@ -368,10 +368,14 @@ func newCredsView(c *kit.Common, keys keyMap, v api.Service) *credsView {
 // CapturesKeys implements kit.Pane.
 func (c *credsView) CapturesKeys() bool { return false }
 
-// KeyMap implements kit.Pane: a read again when the read failed.
+// KeyMap implements kit.Pane: the copy keys and v while there are
+// credentials, a read again when the read failed.
 func (c *credsView) KeyMap() kit.Keys {
 	k := c.keys
-	b := []key.Binding{k.CopyPassword, k.CopyCommand, k.CopyUser, k.Reveal, k.Back}
+	b := []key.Binding{k.Back}
+	if c.creds != nil {
+		b = []key.Binding{k.CopyPassword, k.CopyCommand, k.CopyUser, k.Reveal, k.Back}
+	}
 	if c.err != nil {
 		b = append(b, k.Retry)
 	}
@@ -448,30 +452,38 @@ func (c *credsView) command() string {
 	return kit.ShellCommand(parts...) // a username like x;curl … stays one word
 }
 
+// noCreds says why a copy key or v has nothing to work on: the
+// credentials are not there (the service is not ready, they are being
+// read, or the read failed).
+func (c *credsView) noCreds() string {
+	switch {
+	case !c.svc.Ready():
+		return fmt.Sprintf("nothing to copy while %s is %s", c.svc.Name, kit.OrDash(c.svc.Status))
+	case c.err != nil:
+		return "nothing to copy: the credentials could not be read (" + c.keys.Retry.Help().Key + " reads them again)"
+	}
+	return "nothing to copy yet: reading the credentials of " + c.svc.Name
+}
+
 func (s *Screen) onCredsKey(msg tea.KeyPressMsg) tea.Cmd {
 	k, c := s.keys, s.creds
-	switch {
-	case key.Matches(msg, k.Back):
+	if key.Matches(msg, k.Back) {
 		s.creds = nil // drop the password
 		s.mode = modeList
 		return nil
+	}
+	if c.creds == nil && (key.Matches(msg, k.Reveal, k.CopyPassword, k.CopyUser, k.CopyCommand)) {
+		return kit.Toast(kit.ToastInfo, c.noCreds())
+	}
+	switch {
 	case key.Matches(msg, k.Reveal):
 		c.reveal = !c.reveal
 		return nil
 	case key.Matches(msg, k.CopyPassword):
-		if c.creds == nil {
-			return nil
-		}
 		return kit.Copy(s.common, "password of "+c.svc.Name, c.creds.Password)
 	case key.Matches(msg, k.CopyUser):
-		if c.creds == nil {
-			return nil
-		}
 		return kit.Copy(s.common, "username of "+c.svc.Name, c.creds.Username)
 	case key.Matches(msg, k.CopyCommand):
-		if c.creds == nil {
-			return nil
-		}
 		return kit.Copy(s.common, "mariadb command for "+c.svc.Name, c.command())
 	case key.Matches(msg, k.Retry):
 		if c.err != nil {

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
@@ -362,6 +363,44 @@ func TestCredentialsBeforeReadyExplains(t *testing.T) {
 	// it fills in by itself once ready
 	if cmd := feed(s, []api.Service{svc(1, "ready")}); cmd == nil {
 		t.Fatal("no credentials read when the service became ready")
+	}
+}
+
+// TestCredentialsOfAStoppedServiceOfferNoCopy: the credentials view of a
+// stopped service explains, and its footer offers no copy key nor v (there
+// is nothing to copy); pressed anyway, each says why. Once the
+// credentials are read, the footer offers them.
+func TestCredentialsOfAStoppedServiceOfferNoCopy(t *testing.T) {
+	v := svc(1, "ready")
+	v.Name, v.Status = "legacy-batch", "stopped"
+	s := newScreen(100, 24)
+	feed(s, []api.Service{v})
+	press(s, "c")
+	if out := tuitest.View(s); !strings.Contains(out, "Credentials are readable once the service is ready again") {
+		t.Fatalf("no explanation:\n%s", out)
+	}
+	offered := func(k string) bool {
+		return slices.ContainsFunc(s.KeyMap().ShortHelp(), func(b key.Binding) bool { return b.Help().Key == k })
+	}
+	for _, k := range []string{"y", "Y", "u", "v"} {
+		if offered(k) {
+			t.Errorf("the footer offers %s with nothing to copy", k)
+		}
+		cmd := press(s, k)
+		if cmd == nil {
+			t.Fatalf("%s with nothing to copy says nothing", k)
+		}
+		if m, ok := cmd().(kit.ToastMsg); !ok || m.Text != "nothing to copy while legacy-batch is stopped" {
+			t.Fatalf("%s with nothing to copy: %#v", k, m)
+		}
+	}
+	v.Status = "ready"
+	feed(s, []api.Service{v})
+	s.creds.onLoaded(credsMsg{id: v.ID, creds: &api.Credentials{Username: "u1", Password: "hunter22-secret"}})
+	for _, k := range []string{"y", "Y", "u", "v"} {
+		if !offered(k) {
+			t.Errorf("the footer does not offer %s with the credentials read", k)
+		}
 	}
 }
 
