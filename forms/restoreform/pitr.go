@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -48,16 +49,23 @@ type pitrTargetsMsg struct {
 func newPITRStep(c *kit.Common) *pitrStep {
 	p := &pitrStep{common: c}
 	p.table = kit.NewTable(c, []kit.Column{
-		{Title: "SERVICE", Min: 14, Max: 24, Priority: 9},
+		{Title: "SERVICE", Min: 14, Max: 24, Priority: 10},
 		{Title: "ID", Min: 13, Max: 16, Priority: 5},
 		{Title: "PROVIDER", Min: 8, Max: 8, Priority: 6},
-		{Title: "FROM (UTC)", Min: 19, Max: 19, Priority: 8},
+		// at 60 columns FROM gives way (the line under the moment says
+		// the chosen service's whole window)
+		{Title: "FROM (UTC)", Min: 19, Max: 19, Priority: 7},
 		{Title: "TO (UTC)", Min: 19, Max: 19, Priority: 8},
 		// why a source cannot serve the target, in words (as the other
-		// lists' CANNOT BE), not by its colour alone
-		{Title: "CANNOT BE", Min: 20, Max: 24, Priority: 7},
+		// lists' CANNOT BE), not by its colour alone: it stays as long as
+		// the name does
+		{Title: "CANNOT BE", Min: 20, Max: 24, Priority: 9},
 	})
 	p.table.Empty = "asking which services can restore to a point in time" + c.Theme.Glyphs.Ellipsis
+	// the arrows move in the list, letters are the moment's: the line
+	// under a cut list names the arrows (MoreRows)
+	p.table.Keys.Up = kit.Bind("up", "move up")
+	p.table.Keys.Down = kit.Bind("down", "move down")
 	p.moment = kit.NewInput("> ", "")
 	return p
 }
@@ -114,7 +122,9 @@ func pitrRefusal(src, target api.Service) (short, long string) {
 	if src.Provider == "" || target.Provider == "" || strings.EqualFold(src.Provider, target.Provider) {
 		return "", ""
 	}
-	return "other provider (" + src.Provider + ")",
+	// within the column's least width (20) at 60 columns: "other
+	// provider (azure)" was cut there
+	return "other cloud (" + src.Provider + ")",
 		fmt.Sprintf("%s runs on %s and %s on %s: a restore from a service's backups is possible only within the same cloud provider",
 			src.NameOrID(), src.Provider, target.NameOrID(), target.Provider)
 }
@@ -224,9 +234,11 @@ func (r *Wizard) onPITRTargets(msg pitrTargetsMsg) {
 }
 
 // pitrView is the step in h lines: the text under the moment's field is
-// wrapped, never cut (an RFC 3339 example is as long as a line); the
-// window's line, which the table's FROM and TO columns say already, gives
-// way when the lines do not fit.
+// wrapped, never cut (an RFC 3339 example is as long as a line); a list
+// cut to its height says how many services are below and above it; the
+// blank line over the moment, then the window's line (which the table's
+// FROM and TO columns say, when both show), give way when the lines do
+// not fit.
 func (r *Wizard) pitrView(w, h int) string {
 	th := r.common.Theme
 	p := r.pitr
@@ -240,6 +252,10 @@ func (r *Wizard) pitrView(w, h int) string {
 		lines = append(lines, " "+th.Warn.Render("showing the last answer: "+p.err.Error()))
 	}
 	lines = append(lines, strings.Split(p.table.View(), "\n")...)
+	if more := p.table.MoreRows("service", "services"); more != "" {
+		lines = append(lines, th.Muted.Render("  "+more))
+	}
+	gap := len(lines) // the blank line over the moment
 	lines = append(lines, "", " Moment: "+p.moment.View())
 	hint, style := "accepted: "+api.MomentForms, th.Muted.Render
 	outside := ""
@@ -261,9 +277,15 @@ func (r *Wizard) pitrView(w, h int) string {
 	}
 	if sel, ok := p.selected(); ok {
 		win := momentLines("window of "+kit.Or(sel.ServiceName, sel.ServiceID)+": "+sel.String(), w, th.Muted.Render)
+		if len(lines)+len(win) == h+1 {
+			lines, gap = slices.Delete(lines, gap, gap+1), -1
+		}
 		if len(lines)+len(win) <= h {
 			lines = append(lines, win...)
 		}
+	}
+	if len(lines) > h && gap >= 0 {
+		lines = slices.Delete(lines, gap, gap+1)
 	}
 	return strings.Join(lines, "\n")
 }

@@ -106,7 +106,8 @@ func TestRestorePointInTime(t *testing.T) {
 
 // TestPointInTimeSourcesSayWhyNot: a source that cannot serve the target
 // (another provider) says why in words in the list's CANNOT BE column,
-// not by its colour alone, at 120 and at 80 columns.
+// not by its colour alone, at 120, 80 and 60 columns (there FROM gives
+// way, the name and CANNOT BE stay, whole).
 func TestPointInTimeSourcesSayWhyNot(t *testing.T) {
 	e := rtSetup(t, false)
 	orders := e.byName["orders-prod"]
@@ -132,19 +133,19 @@ func TestPointInTimeSourcesSayWhyNot(t *testing.T) {
 	if _, ok := api.WindowOf(data.([]api.PITRWindow), orders.ID); !ok {
 		t.Fatalf("orders-prod has no window: %v", data)
 	}
-	want := "other provider (" + orders.Provider + ")"
-	for _, width := range []int{120, 80} {
+	for _, width := range []int{120, 80, 60} {
 		w.SetSize(width, 24)
-		out := rtView(w)
-		var line string
-		for _, l := range strings.Split(out, "\n") {
-			if strings.Contains(l, "orders-prod") {
-				line = l
-				break
+		for _, win := range w.pitr.windows {
+			src := w.service(win.ServiceID)
+			if src.Provider == "" || src.Provider == target.Provider {
+				continue
 			}
-		}
-		if !strings.Contains(out, "CANNOT BE") || !strings.Contains(line, want) {
-			t.Errorf("at %d columns the orders-prod row does not say %q:\n%s", width, want, out)
+			want := "other cloud (" + src.Provider + ")"
+			w.pitr.table.Select(win.ServiceID)
+			out := rtView(w)
+			if line := tuitest.LineWith(out, src.Name+" "); !strings.Contains(out, "CANNOT BE") || !strings.Contains(line, want) {
+				t.Errorf("at %d columns the %s row does not say %q:\n%s", width, src.Name, want, out)
+			}
 		}
 	}
 	w.pitr.table.Select(orders.ID)
@@ -152,5 +153,44 @@ func TestPointInTimeSourcesSayWhyNot(t *testing.T) {
 	rtPress(w, "enter")
 	if !strings.Contains(w.stepErr, "possible only within the same cloud provider") {
 		t.Fatalf("enter on orders-prod: %q", w.stepErr)
+	}
+}
+
+// TestPointInTimeListSaysItIsCut: at 60x16 (the wizard's 12 lines) the
+// list of services with a history shows two of them; the line under it
+// says how many are below and above and names the arrows (letters go
+// into the moment), and the window of the chosen service still shows.
+func TestPointInTimeListSaysItIsCut(t *testing.T) {
+	wz, win := pitrAt(t, 60, 12)
+	n := len(wz.pitr.windows)
+	if n < 4 {
+		t.Fatalf("only %d services with a window", n)
+	}
+	wz.pitr.table.Select(wz.pitr.windows[0].ServiceID)
+	v := rtView(wz)
+	tuitest.CheckFits(t, "the point-in-time step", v, 60, 12)
+	shown := 0
+	for _, w := range wz.pitr.windows {
+		if tuitest.LineWith(v, kit.Or(w.ServiceName, w.ServiceID)+"  ") != "" { // a row's cell
+			shown++
+		}
+	}
+	if shown == n {
+		t.Fatalf("every service shows at 60x12; the test needs a cut list:\n%s", v)
+	}
+	if want := "down: " + kit.Count(n-shown, "more service", "more services"); !strings.Contains(v, want) {
+		t.Fatalf("the cut list does not say %q:\n%s", want, v)
+	}
+	for range n {
+		rtPress(wz, "down")
+	}
+	v = rtView(wz)
+	tuitest.CheckFits(t, "the point-in-time step at its last service", v, 60, 12)
+	if want := "up: " + kit.Count(n-shown, "service", "services") + " above"; !strings.Contains(v, want) || strings.Contains(v, "more service") {
+		t.Fatalf("at the last service the line does not say %q alone:\n%s", want, v)
+	}
+	wz.pitr.table.Select(win.ServiceID)
+	if v := rtView(wz); !strings.Contains(v, "window of orders-prod: ") || !strings.Contains(v, "Moment: ") {
+		t.Fatalf("the moment or the window gave way to the line:\n%s", v)
 	}
 }

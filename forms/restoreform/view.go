@@ -64,7 +64,13 @@ func (r *Wizard) View() string {
 	case stageBackupID:
 		body = r.backupIDView(w)
 	case stagePITR:
-		body = r.pitrView(w, bh)
+		// the room the refusal under the step leaves: the blank line
+		// and the window's give way before the moment's lines are cut
+		room := bh
+		if r.stepErr != "" {
+			room = max(1, bh-1-len(r.errLines(w)))
+		}
+		body = r.pitrView(w, room)
 	case stageRefusal:
 		back := "choose another backup"
 		if r.prev == stageTarget {
