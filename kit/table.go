@@ -154,6 +154,10 @@ func (t *Table) Height() int { return t.height }
 func (t *Table) Len() int   { return len(t.view) }
 func (t *Table) Total() int { return len(t.rows) }
 
+// Shown reports whether column col has room at the table's width (which
+// columns show depends on the width alone; see relayout).
+func (t *Table) Shown(col int) bool { return col >= 0 && col < len(t.widths) && t.widths[col] > 0 }
+
 // Selected returns the row under the cursor.
 func (t *Table) Selected() (Row, bool) {
 	if t.cursor < 0 || t.cursor >= len(t.view) {

@@ -215,7 +215,7 @@ func (s *Screen) choose(id string) tea.Cmd {
 		}
 	}
 	s.rebuild()
-	s.ListView.SetSize(s.Size())
+	s.resize(s.Size())
 	s.retitle()
 	return nil
 }
@@ -273,9 +273,19 @@ func (s *Screen) UsesEsc() bool { return s.mode != modeList || s.BackUsed() }
 
 // SetSize implements kit.Screen.
 func (s *Screen) SetSize(w, h int) {
-	s.ListView.SetSize(w, h)
+	s.resize(w, h)
 	s.sched.SetSize(w, h)
 	s.retitle() // the service's ID shows from 100 columns
+}
+
+// resize sizes the list; when the AGE column comes or goes, the rows are
+// made again (STATUS says "too old" where AGE has no room).
+func (s *Screen) resize(w, h int) {
+	age := s.Table.Shown(s.col(colAge))
+	s.ListView.SetSize(w, h)
+	if s.Table.Shown(s.col(colAge)) != age {
+		s.rebuild()
+	}
 }
 
 // ---- messages ----

@@ -116,3 +116,44 @@ func TestNoTooOldNoteWithoutOldBackups(t *testing.T) {
 		t.Fatalf("status line = %q", line)
 	}
 }
+
+// TestTooOldRowsSayItAtEveryWidth: the row of a backup too old to start
+// replication says "too old" at 140, 80 and 60 columns, in the view of
+// every service (where at 60 columns AGE has no room and the status line
+// none for the note) and of one: in AGE where it shows, else in STATUS.
+// A recent backup's row says completed. Resizing makes the rows again.
+func TestTooOldRowsSayItAtEveryWidth(t *testing.T) {
+	old := bk("0ld0", "full", "Succeeded", 5*24*time.Hour)
+	done := bk("d0ne", "incremental", "Succeeded", time.Hour)
+	services := []api.Service{{ID: sid, Name: "orders-prod"}}
+	rowOf := func(s *Screen, short string) string {
+		for _, l := range strings.Split(tuitest.View(s), "\n") {
+			if strings.Contains(l, short) {
+				return l
+			}
+		}
+		t.Fatalf("no row of %s:\n%s", short, tuitest.View(s))
+		return ""
+	}
+	for _, all := range []bool{true, false} {
+		var s *Screen
+		if all {
+			s = New(tuitest.Common())
+			s.SetSize(140, 16)
+			s.Update(kit.DataMsg{Key: kit.ServicesKey.String(), Data: services, At: now})
+			s.Update(kit.DataMsg{Key: kit.AllBackupsKey.String(), Data: []api.Backup{old, done}, At: now})
+		} else {
+			s = newScreen(t, 140, 16)
+			feed(s, backupData{Backups: []api.Backup{old, done}})
+		}
+		for _, w := range []int{140, 80, 60, 80} {
+			s.SetSize(w, 16)
+			if r := rowOf(s, api.ShortKey(old.Key)); !strings.Contains(r, "too old") {
+				t.Errorf("all=%v at %d columns the old backup's row does not say too old:\n%s", all, w, tuitest.View(s))
+			}
+			if r := rowOf(s, api.ShortKey(done.Key)); strings.Contains(r, "too old") || !strings.Contains(r, "completed") {
+				t.Errorf("all=%v at %d columns the recent backup's row = %q", all, w, r)
+			}
+		}
+	}
+}

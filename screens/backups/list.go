@@ -45,18 +45,6 @@ func (s *Screen) rebuild() {
 	by, desc := s.SortOrder()
 	sortItems(items, sortKey(by), desc)
 	s.items = items
-	now := s.common.Time()
-	rows := make([]kit.Row, len(items))
-	clear(s.byKey)
-	for i := range items {
-		s.byKey[items[i].Key] = i
-		rows[i] = items[i].row(now)
-		if s.all() {
-			r := &rows[i]
-			r.Cells = append([]string{s.nameOf(itemService(&items[i]), items[i].ServiceName)}, r.Cells...)
-			r.Kinds = append([]theme.Kind{theme.KindNeutral}, r.Kinds...)
-		}
-	}
 	col := colStarted
 	switch sortKey(by) {
 	case sortType:
@@ -66,7 +54,21 @@ func (s *Screen) rebuild() {
 	case sortSize:
 		col = colSize
 	}
+	// first: the sort mark's room may change which columns show
 	s.Table.SetSortIndicator(s.col(col), desc)
+	now := s.common.Time()
+	ageShown := s.Table.Shown(s.col(colAge))
+	rows := make([]kit.Row, len(items))
+	clear(s.byKey)
+	for i := range items {
+		s.byKey[items[i].Key] = i
+		rows[i] = items[i].row(now, ageShown)
+		if s.all() {
+			r := &rows[i]
+			r.Cells = append([]string{s.nameOf(itemService(&items[i]), items[i].ServiceName)}, r.Cells...)
+			r.Kinds = append([]theme.Kind{theme.KindNeutral}, r.Kinds...)
+		}
+	}
 	s.SetRows(rows)
 }
 
@@ -141,7 +143,8 @@ const staleNote = "showing last data"
 // gives way to it (the sort is the table header's arrow, and the default,
 // newest first, is the AGE column's order); else the sort note alone.
 // What does not fit whole is left out, never cut inside a word (the AGE
-// cells still say "too old", and the detail pane says why).
+// cells still say "too old", or STATUS where AGE has no room, and the
+// detail pane says why).
 func (s *Screen) sortNotes(count string, after []string) []string {
 	th := s.common.Theme
 	w, _ := s.Size()

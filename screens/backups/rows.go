@@ -11,6 +11,9 @@ import (
 	"github.com/skytui/skytui/theme"
 )
 
+// tooOldWord marks a backup older than ReplicationMaxAge in its row.
+const tooOldWord = "too old"
+
 // ReplicationMaxAge is the default binlog retention: a backup older than
 // this cannot be used to start replication.
 const ReplicationMaxAge = 4 * 24 * time.Hour
@@ -208,7 +211,7 @@ func (it *item) ageText(now time.Time) string {
 		return "-"
 	}
 	if it.TooOld(now) {
-		return kit.Ago(a) + " too old"
+		return kit.Ago(a) + " " + tooOldWord
 	}
 	return kit.Ago(a)
 }
@@ -311,10 +314,17 @@ func tableColumns(service bool) []kit.Column {
 	return cols
 }
 
-func (it *item) row(now time.Time) kit.Row {
+// row is the backup's row. ageShown says whether the AGE column has room:
+// where it has none, the STATUS of a backup too old to start replication
+// says "too old" (it is completed), so the word stays in view.
+func (it *item) row(now time.Time, ageShown bool) kit.Row {
 	ageKind := theme.KindNeutral
+	status, statusKind := it.Word, theme.StatusKind(it.Word)
 	if it.TooOld(now) {
 		ageKind = theme.KindWarn
+		if !ageShown {
+			status, statusKind = tooOldWord, theme.KindWarn
+		}
 	}
 	key := api.ShortKey(it.Key)
 	if it.Optimistic && strings.HasPrefix(it.Key, "job ") {
@@ -325,7 +335,7 @@ func (it *item) row(now time.Time) kit.Row {
 		Cells: []string{
 			colKey:      key,
 			colType:     it.Type,
-			colStatus:   it.Word,
+			colStatus:   status,
 			colAge:      it.ageText(now),
 			colStarted:  kit.ShortTime(it.StartTime),
 			colDuration: it.durationText(now),
@@ -334,7 +344,7 @@ func (it *item) row(now time.Time) kit.Row {
 			colGTID:     kit.OrDash(it.BinlogGTIDPosition),
 			colBinlog:   it.binlogText(),
 		},
-		Kinds: []theme.Kind{colStatus: theme.StatusKind(it.Word), colAge: ageKind, colBinlog: 0},
+		Kinds: []theme.Kind{colStatus: statusKind, colAge: ageKind, colBinlog: 0},
 	}
 }
 
