@@ -319,6 +319,28 @@ func TestEscKeepsTheDraft(t *testing.T) {
 	}
 }
 
+// TestBucketHintNamesTheProfilesLogicalType: the bucket path's hint names
+// the logical backup the type field offers: dump on the live service's
+// interface (which has no logical), logical elsewhere.
+func TestBucketHintNamesTheProfilesLogicalType(t *testing.T) {
+	for _, tc := range []struct{ prefix, want, not string }{
+		{"", "A logical backup (SQL statements) is the portable choice for leaving the service; you chose full.", "dump"},
+		{api.LiveBackupPrefix, "A dump (the logical backup: SQL statements) is the portable choice for leaving the service; you chose full.", "A logical backup"},
+	} {
+		client, err := api.New(api.Config{BaseURL: "http://127.0.0.1:1", APIKey: "k", BackupPrefix: tc.prefix})
+		if err != nil {
+			t.Fatal(err)
+		}
+		b := New(common(t, nil, client), svc, Options{})
+		for _, path := range []string{"", "s3://acme-exports/orders/"} {
+			got := b.pathHint(path, api.BackupFull)
+			if !strings.Contains(got, tc.want) || strings.Contains(got, tc.not) {
+				t.Errorf("prefix %q, path %q: hint %q, want %q", tc.prefix, path, got, tc.want)
+			}
+		}
+	}
+}
+
 // TestTypesOfTheProfilesInterface: on the live service's backup prefix the
 // form offers its types (dump, snapshot), not the interface document's
 // logical and physical, which it would refuse.

@@ -256,7 +256,16 @@ func (b *Form) cronHint(s string) string {
 
 func (b *Form) pathHint(path, typ string) string {
 	path = strings.TrimSpace(path)
+	// the logical backup's name where the profile offers it: dump on the
+	// live service's interface
+	logical := api.BackupLogical
+	if b.common.Client != nil {
+		logical = b.common.Client.LogicalBackupType()
+	}
 	portable := "A logical backup (SQL statements) is the portable choice for leaving the service"
+	if logical != api.BackupLogical {
+		portable = "A " + logical + " (the logical backup: SQL statements) is the portable choice for leaving the service"
+	}
 	if typ == api.BackupLogical || typ == api.BackupDump {
 		portable = "Logical (SQL statements): the portable choice for leaving the service."
 	} else {
