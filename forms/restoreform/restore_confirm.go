@@ -307,7 +307,7 @@ func (c *Confirm) layout() (head, body, foot []string) {
 		if c.common.Client != nil {
 			path = c.common.Client.BackupPath("/restores")
 		}
-		for _, l := range wrap("POST "+path+" "+c.Request, 2) {
+		for _, l := range requestLines("POST "+path+" "+c.Request, max(10, w-2)) {
 			body = append(body, " "+th.Code.Render(l))
 		}
 	}
@@ -396,4 +396,62 @@ func (c *Confirm) View() string {
 		lines[i] = ansi.Truncate(l, c.width, th.Glyphs.Ellipsis)
 	}
 	return strings.Join(lines, "\n")
+}
+
+// requestLines lays out a request line and its JSON body in lines of at
+// most w cells, breaking after the path and after the commas between
+// members, never inside a string (a moment's "2026-11-24 10:00:00" stays
+// whole). A member wider than a line breaks after its name's colon; only
+// a value wider than a line is wrapped inside, at its spaces, commas,
+// slashes and colons (a long bucket path, a backup's key).
+func requestLines(req string, w int) []string {
+	var lines []string
+	cur := ""
+	for _, member := range jsonTokens(req, ", ") {
+		if ansi.StringWidth(strings.TrimRight(cur+member, " ")) <= w {
+			cur += member
+			continue
+		}
+		if cur != "" {
+			lines = append(lines, strings.TrimRight(cur, " "))
+			cur = ""
+		}
+		for _, tok := range jsonTokens(member, ":") {
+			switch {
+			case ansi.StringWidth(cur+tok) <= w:
+				cur += tok
+			case ansi.StringWidth(tok) <= w:
+				lines = append(lines, cur)
+				cur = tok
+			default:
+				// a backup's key (colons between its parts) or a bucket
+				// path wider than a line
+				parts := strings.Split(kit.Wrap(cur+tok, w, " ,/:"), "\n")
+				lines = append(lines, parts[:len(parts)-1]...)
+				cur = parts[len(parts)-1]
+			}
+		}
+	}
+	if cur != "" {
+		lines = append(lines, strings.TrimRight(cur, " "))
+	}
+	return lines
+}
+
+// jsonTokens cuts s after each of the runes in after that is outside a
+// string.
+func jsonTokens(s, after string) []string {
+	var toks []string
+	var b strings.Builder
+	for r, quoted := range api.Quoting(s, false) {
+		b.WriteRune(r)
+		if !quoted && strings.ContainsRune(after, r) {
+			toks = append(toks, b.String())
+			b.Reset()
+		}
+	}
+	if b.Len() > 0 {
+		toks = append(toks, b.String())
+	}
+	return toks
 }

@@ -267,6 +267,47 @@ func TestRestoreConfirmSaysWhatHappens(t *testing.T) {
 	}
 }
 
+// TestRestoreConfirmRequestWrapsBetweenMembers: at 60 columns the
+// request shown by the confirmation breaks between its members, never
+// inside a string: the point-in-time restore's moment "2026-11-24
+// 10:00:00" stays whole; a backup restore's key, longer than a line,
+// breaks only at the colons between its parts.
+func TestRestoreConfirmRequestWrapsBetweenMembers(t *testing.T) {
+	c := tuitest.Common()
+	target := api.Service{ID: "dbtaf65932198", Name: "legacy-batch", Status: "stopped", Provider: "aws", Region: "eu-west-1"}
+	key := "40338a2852e1e4494db86220225f466c:dbtgf08521099:dbtgf08521099-mdb-ms-0"
+	for _, tc := range []struct {
+		what, req string
+		want      []string
+	}{
+		{"point in time", `{"service_id":"dbtaf65932198","id":"dbtaf85489797","point_in_time":"2026-11-24 10:00:00"}`, []string{
+			`POST /backup/v1/restores {"service_id":"dbtaf65932198",`,
+			`"id":"dbtaf85489797",`,
+			`"point_in_time":"2026-11-24 10:00:00"}`,
+		}},
+		{"backup", `{"service_id":"dbtaf65932198","key":"` + key + `"}`, []string{
+			`POST /backup/v1/restores {"service_id":"dbtaf65932198",`,
+			`"key":"40338a2852e1e4494db86220225f466c:dbtgf08521099:`,
+			`dbtgf08521099-mdb-ms-0"}`,
+		}},
+	} {
+		cf := NewConfirm(c, target, "orders-prod as it was", "orders-prod", tc.req)
+		cf.SetSize(60, 60) // tall: the whole request shows
+		out := tuitest.View(cf)
+		var got []string
+		for _, l := range strings.Split(out, "\n") {
+			if l = strings.TrimSpace(l); strings.HasPrefix(l, "POST ") || len(got) > 0 && l != "" {
+				got = append(got, l)
+			} else if len(got) > 0 {
+				break
+			}
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("%s: the request reads\n%s\nwant\n%s", tc.what, strings.Join(got, "\n"), strings.Join(tc.want, "\n"))
+		}
+	}
+}
+
 // TestRestoreConfirmScrollsOnAShortTerminal: at 60x16 the whole
 // explanation does not fit between the warning and the name to type; the
 // line under it says how much is below, pgdown shows what happens and the
