@@ -275,7 +275,8 @@ func TestRestoreStartedThenDeletedOnSandbox(t *testing.T) {
 	if !strings.Contains(h.Screen(), "Delete restore 3?") {
 		t.Fatalf("d is not on the new restore:\n%s", h.Screen())
 	}
-	h.Key("y")
+	h.TypeText("dev-serverless")
+	h.Key("enter")
 	if n := srv.Stats().Count("DELETE", "/backup/v1/restores/{id}"); n != 1 {
 		t.Fatalf("DELETE sent %d times", n)
 	}

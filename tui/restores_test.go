@@ -155,7 +155,8 @@ func TestRestoreReadOnly(t *testing.T) {
 }
 
 // TestRestoreDelete: only a restore that has not finished can be deleted,
-// after a yes/no whose cursor starts on no.
+// once the target's name is typed (as the CLI's --confirm); the dialog
+// says the target may be left partly restored.
 func TestRestoreDelete(t *testing.T) {
 	h, srv, _ := demoHarness(t, 100, 30, nil)
 	h.Key("3")
@@ -166,15 +167,22 @@ func TestRestoreDelete(t *testing.T) {
 	}
 	h.Key("k") // restore 2: running
 	h.Key("d")
-	if !strings.Contains(h.Screen(), "Delete restore 2?") || !strings.Contains(h.Screen(), "(cursor on No)") {
-		t.Fatalf("no confirmation with the cursor on No:\n%s", h.Screen())
+	if sc := h.Screen(); !strings.Contains(sc, "Delete restore 2?") || !strings.Contains(sc, "Type staging-eu to confirm") ||
+		!strings.Contains(sc, "partly restored") {
+		t.Fatalf("no typed-name confirmation saying what the target is left in:\n%s", sc)
 	}
-	h.Key("enter") // the default: no
-	if n := srv.Stats().Count("DELETE", "/backup/v1/restores/{id}"); n != 0 {
-		t.Fatalf("enter on the default deleted (%d)", n)
-	}
-	h.Key("d")
 	h.Key("y")
+	h.Key("enter") // not the name
+	if n := srv.Stats().Count("DELETE", "/backup/v1/restores/{id}"); n != 0 {
+		t.Fatalf("a wrong name deleted (%d)", n)
+	}
+	if !strings.Contains(h.Screen(), "does not match") {
+		t.Fatalf("a wrong name is not said:\n%s", h.Screen())
+	}
+	h.Key("esc")
+	h.Key("d")
+	h.TypeText("staging-eu")
+	h.Key("enter")
 	if n := srv.Stats().Count("DELETE", "/backup/v1/restores/{id}"); n != 1 {
 		t.Fatalf("DELETE sent %d times, want 1", n)
 	}
