@@ -455,8 +455,10 @@ func newRestoresDeleteCmd(e *env) *cobra.Command {
 	var cf changeFlags
 	return cf.verb(withYes|withConfirm, "delete ID --yes --confirm TARGET",
 		"Delete (cancel) a restore that has not finished",
-		`Delete a restore that has not finished; the target keeps its data. It
-needs --yes and --confirm with the target service's exact name.`,
+		`Delete (cancel) a restore that has not finished. It may leave the target
+partly restored: check its data or restore it again. The API refuses once
+the restore can no longer be stopped. It needs --yes and --confirm with the
+target service's exact name.`,
 		cobra.ExactArgs(1), func(cmd *cobra.Command, args []string) error {
 			const what = "restores delete"
 			id, err := parseRestoreID(args[0])
