@@ -68,6 +68,20 @@ type Action struct {
 	// EvidenceOf names what Evidence reads, for the dialog: "restores of
 	// orders-db".
 	EvidenceOf string
+	// Effect tells whether a reading of one of the Refresh resources shows
+	// the change carried out, for a change of an existing item's state,
+	// which Evidence cannot see as something new (ServiceEffect: a stop
+	// shows as pending_stop or stopped). While the change's outcome is
+	// unknown, every fresh reading is given to it; the line it returns
+	// ("replica-west (db1): pending_stop") is what shows it, "" nothing
+	// yet. It runs in Update: no I/O.
+	Effect func(msg DataMsg) string
+	// Follow is the watch the change starts once the server carried it
+	// out (done, accepted with an unreadable answer, or its Effect seen
+	// after an unknown outcome): it says when the item reaches the state
+	// the change leads to ("service replica-west (db1) is stopped").
+	// The zero Watch: none.
+	Follow Watch
 	// Ends lists the watches (kit.Watch keys) this change ends: the
 	// delete of a restore being followed. When the change succeeds, or the
 	// watch finds the operation gone while the change is being sent, the

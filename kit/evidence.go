@@ -115,3 +115,39 @@ func orUnknown(s string) string {
 	}
 	return s
 }
+
+// ServiceEffect is a kit.Action.Effect for a change of service id (named
+// name): the services listing shows it carried out when shows says so of
+// the listed service, or of nil when the listing no longer has it.
+func ServiceEffect(id, name string, shows func(v *api.Service) bool) func(DataMsg) string {
+	return func(msg DataMsg) string {
+		svcs, err, ok := ServicesKey.Of(msg)
+		if !ok || err != nil || svcs == nil {
+			return "" // not a reading of the services
+		}
+		for i := range svcs {
+			if v := &svcs[i]; v.ID == id {
+				if shows(v) {
+					return fmt.Sprintf("%s (%s): %s", api.OrID(v.Name, name), id, orUnknown(v.Status))
+				}
+				return ""
+			}
+		}
+		if shows(nil) {
+			return fmt.Sprintf("%s (%s): no longer listed", name, id)
+		}
+		return ""
+	}
+}
+
+// StatusIn is a ServiceEffect test: the service is listed with one of
+// statuses (a stop: pending_stop, stopped).
+func StatusIn(statuses ...string) func(v *api.Service) bool {
+	return func(v *api.Service) bool { return v != nil && api.StatusIs(v.Status, statuses...) }
+}
+
+// GoneOr is a ServiceEffect test: the service is no longer listed, or is
+// listed with one of statuses (a delete: pending_delete, deleted).
+func GoneOr(statuses ...string) func(v *api.Service) bool {
+	return func(v *api.Service) bool { return v == nil || api.StatusIs(v.Status, statuses...) }
+}

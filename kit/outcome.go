@@ -1,7 +1,7 @@
 package kit
 
 import (
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -35,6 +35,12 @@ type OutcomeDialog struct {
 	of       string // what is read, "restores of orders-db"
 	checking bool
 	checked  OutcomeCheckedMsg
+	// seen lists what a refreshed list showed of the change's effect on an
+	// existing item (Action.Effect): "replica-west (db1): pending_stop".
+	seen []string
+	// effect says refreshed lists are checked for the change's effect
+	// (Action.Effect): the dialog updates when one shows it
+	effect   bool
 	resend   bool // cursor on "Send again"
 	answered bool
 	keys     outcomeKeys
@@ -72,6 +78,20 @@ func (d *OutcomeDialog) Checking() bool { return d.checking }
 func (d *OutcomeDialog) Checked(msg OutcomeCheckedMsg) {
 	d.checking = false
 	d.checked = msg
+}
+
+// ChecksEffect says that every refreshed list is checked for the change's
+// effect on an existing item (Action.Effect) while the dialog is open.
+func (d *OutcomeDialog) ChecksEffect() { d.effect = true }
+
+// Seen takes what a refreshed list shows of the change's effect: the
+// dialog then says it was most likely carried out, and the cursor goes
+// back to "Leave it".
+func (d *OutcomeDialog) Seen(line string) {
+	if !slices.Contains(d.seen, line) {
+		d.seen = append(d.seen, line)
+	}
+	d.resend = false
 }
 
 func (d *OutcomeDialog) answer(resend bool) tea.Cmd {
@@ -114,6 +134,14 @@ func (d *OutcomeDialog) View() string {
 	body = append(body, Wrap("The request was sent, but no answer came back ("+d.why+"). The server may or may not have carried it out.", inner))
 	body = append(body, "")
 	switch {
+	case len(d.seen) > 0:
+		body = append(body, Wrap("Seen in "+Or(d.of, "the list")+" since it was sent:", inner))
+		found := append(append([]string(nil), d.seen...), d.checked.Found...)
+		if d.checked.All {
+			found = d.seen // everything now, not what changed
+		}
+		body = append(body, d.bullets(found, inner)...)
+		body = append(body, "", Wrap("It was most likely carried out: sending it again would do it twice.", inner))
 	case d.checking:
 		body = append(body, th.Muted.Render(Wrap("Reading "+Or(d.of, "the list")+" again"+d.common.Theme.Glyphs.Ellipsis, inner)))
 	case d.checked.Err != nil:
@@ -121,6 +149,8 @@ func (d *OutcomeDialog) View() string {
 		body = append(body, Wrap("Look at the list yourself before sending it again.", inner))
 	case d.of == "":
 		body = append(body, Wrap("skytui cannot check this change: look at the list before sending it again.", inner))
+	case len(d.checked.Found) == 0 && d.effect:
+		body = append(body, Wrap("Nothing in "+d.of+" shows it yet. It may still appear: this updates each time the list is read again.", inner))
 	case len(d.checked.Found) == 0:
 		body = append(body, Wrap("Nothing new in "+d.of+" since it was sent. It was probably not carried out, but it may still appear.", inner))
 	default:
@@ -129,16 +159,7 @@ func (d *OutcomeDialog) View() string {
 			head = "In " + d.of + " now (what was there before could not be read):"
 		}
 		body = append(body, Wrap(head, inner))
-		found := append([]string(nil), d.checked.Found...)
-		sort.Strings(found)
-		const most = 6
-		for i, f := range found {
-			if i == most {
-				body = append(body, th.Muted.Render("  "+th.Glyphs.Ellipsis+" and "+strconv.Itoa(len(found)-most)+" more"))
-				break
-			}
-			body = append(body, th.Bold.Render(ansi.Truncate("  "+th.Glyphs.Bullet+" "+f, inner, th.Glyphs.Ellipsis)))
-		}
+		body = append(body, d.bullets(d.checked.Found, inner)...)
 		body = append(body, "", Wrap("It was most likely carried out: sending it again would do it twice.", inner))
 	}
 	// the box's borders, title and the blank under it: 4 lines; the blank,
@@ -168,4 +189,21 @@ func (d *OutcomeDialog) View() string {
 	}
 	body = append(body, th.Muted.Render(ansi.Truncate(hint, inner, th.Glyphs.Ellipsis)))
 	return Box(th, "Outcome unknown: "+d.name, strings.Join(body, "\n"), w)
+}
+
+// bullets lists what was found, sorted, six at most.
+func (d *OutcomeDialog) bullets(found []string, inner int) []string {
+	th := d.common.Theme
+	found = slices.Sorted(slices.Values(found))
+	found = slices.Compact(found)
+	var out []string
+	const most = 6
+	for i, f := range found {
+		if i == most {
+			out = append(out, th.Muted.Render("  "+th.Glyphs.Ellipsis+" and "+strconv.Itoa(len(found)-most)+" more"))
+			break
+		}
+		out = append(out, th.Bold.Render(ansi.Truncate("  "+th.Glyphs.Bullet+" "+f, inner, th.Glyphs.Ellipsis)))
+	}
+	return out
 }

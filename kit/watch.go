@@ -2,8 +2,11 @@ package kit
 
 import (
 	"context"
+	"fmt"
 
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/skytui/skytui/api"
 )
 
 // Watch follows one long operation (a restore, a backup job) to its end
@@ -45,4 +48,51 @@ type WatchDoneMsg struct {
 	Key  string
 	Data any
 	Gone bool
+}
+
+// ServiceWatch follows service id (named name) after a stop or a delete
+// to the state it leads to, and says so as the listing says a service that
+// became ready ("service replica-west (db1) is stopped", "… is gone"):
+// stopped for a stop; gone (404), deleted or retired for a delete (gone
+// set). A failed service ends it with its status; a service that left its
+// pending state for another status ends it too, saying that status.
+func ServiceWatch(client *api.Client, origin, id, name string, gone bool) Watch {
+	what, end := "stop", "stopped"
+	if gone {
+		what, end = "delete", "gone"
+	}
+	seenPending := false
+	return Watch{
+		Key:    "service/" + id + "/" + what,
+		Name:   what + " " + name,
+		Origin: origin,
+		Fetch: func(ctx context.Context) (any, error) {
+			if client == nil {
+				return nil, errNoClient
+			}
+			v, err := client.GetService(ctx, id)
+			if gone && api.IsNotFound(err) {
+				return (*api.Service)(nil), nil
+			}
+			return v, err
+		},
+		Outcome: func(data any) (bool, ToastLevel, string) {
+			v, _ := data.(*api.Service)
+			ended := fmt.Sprintf("service %s (%s) is %s", name, id, end)
+			switch {
+			case v == nil && gone, gone && api.StatusIs(v.Status, "deleted", "retired"),
+				!gone && v != nil && api.StatusIs(v.Status, "stopped"):
+				return true, ToastSuccess, ended
+			case v == nil:
+				return false, 0, ""
+			case api.StatusIs(v.Status, "failed"):
+				return true, ToastWarn, fmt.Sprintf("service %s (%s) is %s", name, id, v.Status)
+			case v.Pending():
+				seenPending = true
+			case seenPending:
+				return true, ToastWarn, fmt.Sprintf("service %s (%s) is %s, not %s", name, id, orUnknown(v.Status), end)
+			}
+			return false, 0, ""
+		},
+	}
 }

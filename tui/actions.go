@@ -3,7 +3,9 @@ package tui
 import (
 	"fmt"
 	"reflect"
+	"slices"
 	"sort"
+	"strings"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -152,7 +154,7 @@ func (m *Model) actionDone(msg actionResultMsg) tea.Cmd {
 		m.dropToasts(a.Name + " failed: ") // an earlier failure is over
 		cmds = append(cmds, m.toastWith(kit.ToastWarn, a.Name+": accepted; the answer could not be read: "+why,
 			[]logField{{"outcome", "accepted: " + a.Name}}))
-		cmds = append(cmds, m.endWatches(a))
+		cmds = append(cmds, m.endWatches(a), m.follow(a))
 	default:
 		m.dropToasts(a.Name + " failed: ") // an earlier failure is over
 		text := a.Name + ": done"
@@ -160,7 +162,7 @@ func (m *Model) actionDone(msg actionResultMsg) tea.Cmd {
 			text = a.Success(msg.result)
 		}
 		cmds = append(cmds, m.toastWith(kit.ToastSuccess, text, []logField{{"outcome", "done: " + a.Name}}))
-		cmds = append(cmds, m.endWatches(a))
+		cmds = append(cmds, m.endWatches(a), m.follow(a))
 	}
 	if (msg.err == nil || api.IsOutcomeUnknown(msg.err)) && len(a.Refresh) > 0 && sameProfile {
 		cmds = append(cmds, m.engine.refresh(a.Refresh, true)...)
@@ -186,7 +188,12 @@ func unreadableAnswer(result any) string {
 	return ""
 }
 
-type unknownAction struct{ action kit.Action }
+// unknownAction is a change whose outcome is unknown, while its dialog
+// is open; found is set once a reading showed it carried out.
+type unknownAction struct {
+	action kit.Action
+	found  bool
+}
 
 // outcomeUnknown handles a change that was sent and never answered: it is
 // not reported as refused; its lists are read again (by the caller, with
@@ -208,7 +215,11 @@ func (m *Model) outcomeUnknown(a kit.Action, msg actionResultMsg, sameProfile bo
 	id := l.id()
 	l.unknown[id] = unknownAction{action: a}
 	l.keys[a.Key] = true
-	m.pushDialog(kit.NewOutcomeDialog(m.common, id, a.Name, why, a.EvidenceOf, a.Evidence != nil))
+	d := kit.NewOutcomeDialog(m.common, id, a.Name, why, a.EvidenceOf, a.Evidence != nil)
+	if a.Effect != nil {
+		d.ChecksEffect()
+	}
+	m.pushDialog(d)
 	if a.Evidence == nil {
 		return toast
 	}
@@ -228,11 +239,69 @@ func (m *Model) outcomeUnknown(a kit.Action, msg actionResultMsg, sameProfile bo
 	})
 }
 
-// outcomeChecked hands a reading to its dialog, if it is still open.
+// outcomeChecked hands a reading to its dialog, if it is still open; what
+// appeared since the change was sent is the outcome found, in the log.
 func (m *Model) outcomeChecked(msg kit.OutcomeCheckedMsg) {
+	if d := m.outcomeDialog(msg.ID); d != nil {
+		d.Checked(msg)
+	}
+	if u, ok := m.actions.unknown[msg.ID]; ok && msg.Err == nil && !msg.All && len(msg.Found) > 0 {
+		m.logFound(u.action, msg.Found)
+	}
+}
+
+// outcomeDialog is the open outcome dialog with that ID, or nil.
+func (m *Model) outcomeDialog(id int) *kit.OutcomeDialog {
 	for _, d := range m.dialogs {
-		if o, ok := d.(*kit.OutcomeDialog); ok && o.ID == msg.ID {
-			o.Checked(msg)
+		if o, ok := d.(*kit.OutcomeDialog); ok && o.ID == id {
+			return o
 		}
 	}
+	return nil
+}
+
+// effectSeen gives a fresh reading to the changes whose outcome is unknown
+// (kit.Action.Effect): one the reading shows carried out says so in its
+// dialog and in the log, and starts its Follow watch.
+func (m *Model) effectSeen(data kit.DataMsg) tea.Cmd {
+	var cmds []tea.Cmd
+	for id, u := range m.actions.unknown {
+		if u.found || u.action.Effect == nil || !slices.Contains(u.action.Refresh, data.Key) {
+			continue
+		}
+		line := u.action.Effect(data)
+		if line == "" {
+			continue
+		}
+		u.found = true
+		m.actions.unknown[id] = u
+		if d := m.outcomeDialog(id); d != nil {
+			d.Seen(line)
+		}
+		m.logFound(u.action, []string{line})
+		cmds = append(cmds, m.follow(u.action))
+	}
+	return tea.Batch(cmds...)
+}
+
+// logFound records in the log what a reading found of a change whose
+// outcome was unknown: it was most likely carried out.
+func (m *Model) logFound(a kit.Action, found []string) {
+	found = slices.Sorted(slices.Values(found))
+	m.msgs.add(logEntry{at: m.common.Wall(), level: kit.ToastInfo,
+		text:   a.Name + ": most likely carried out; the list shows " + strings.Join(found, "; "),
+		fields: []logField{{"outcome", "found: " + a.Name + " was most likely carried out"}}})
+	m.relayoutLog()
+}
+
+// follow starts the watch a change carried out starts (kit.Action.Follow).
+func (m *Model) follow(a kit.Action) tea.Cmd {
+	w := a.Follow
+	if w.Key == "" {
+		return nil
+	}
+	if w.Origin == "" {
+		w.Origin = a.Origin
+	}
+	return m.startWatch(w)
 }

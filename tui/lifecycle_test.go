@@ -49,6 +49,10 @@ func TestServiceStopStartFlow(t *testing.T) {
 	clk.Advance(sandbox.StopDuration + time.Second)
 	h.Key("r")
 	h.sees(t, "stopped", "not stopped after the stop's time")
+	// the stop's end is said, as a start's "is ready" is
+	rstFireWatches(h)
+	h.toastSays(t, "service replica-west (")
+	h.toastSays(t, ") is stopped")
 	// x on the stopped service starts it
 	h.Key("x")
 	h.sees(t, "Start service?", "no start confirmation")
@@ -87,6 +91,11 @@ func TestServiceDeleteFlow(t *testing.T) {
 	h.TypeText("-batch")
 	h.sends(t, srv, "enter", "DELETE", servicePath, "", "pending_delete")
 	clk.Advance(sandbox.DeleteDuration + time.Second)
+	h.Key("2") // the end is said on any screen
+	rstFireWatches(h)
+	h.toastSays(t, "service legacy-batch (")
+	h.toastSays(t, ") is gone")
+	h.Key("1")
 	h.Key("r")
 	if strings.Contains(h.Screen(), "legacy-batch") {
 		t.Fatalf("the deleted service is still listed:\n%s", h.Screen())

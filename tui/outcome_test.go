@@ -121,3 +121,53 @@ func TestOutcomeUnknownServiceCreate(t *testing.T) {
 		t.Fatalf("%d service POSTs after leaving it, want 1", n)
 	}
 }
+
+// A stop, start or scale whose answer is lost but which the server
+// carried out shows as the service's status moving the way the change
+// moves it: the dialog says it was most likely carried out (from the list
+// read again after the lost answer), the log records it, and enter leaves
+// it (nothing sent again).
+func TestOutcomeUnknownServiceChange(t *testing.T) {
+	for _, tc := range []struct {
+		name, method, path, want string
+		send                     func(h *harness)
+	}{
+		{"stop", "POST", servicePath + "/stop", "replica-west (", func(h *harness) {
+			h.runCompleted("stop replica-w", "stop replica-west")
+			h.Key("y")
+		}},
+		{"start", "POST", servicePath + "/start", "legacy-batch (", func(h *harness) {
+			h.runCompleted("start legacy-b", "start legacy-batch")
+			h.Key("y")
+		}},
+		{"scale", "POST", servicePath + "/size", "orders-prod (", func(h *harness) {
+			h.runCompleted("scale orders-p", "scale orders-prod")
+			h.Keys("j", "enter", "enter", "enter")
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h, srv, _ := demoHarness(t, 140, 40, nil)
+			if err := srv.ArmFault(sandbox.ArmedFault{Kind: sandbox.AnswerDropped, Method: tc.method, Path: tc.path}); err != nil {
+				t.Fatal(err)
+			}
+			tc.send(h)
+			wantScreen(t, h, "Outcome unknown: "+tc.name, "Seen in the services since it was sent:", tc.want,
+				"It was most likely carried out: sending it again would do it twice")
+			refuseScreen(t, h, "probably not carried out")
+			found := false
+			for _, e := range h.m.msgs.entries {
+				for _, f := range e.fields {
+					found = found || f.label == "outcome" && strings.HasPrefix(f.value, "found: "+tc.name)
+				}
+			}
+			if !found {
+				t.Fatal("the log does not record the outcome found")
+			}
+			h.Key("enter") // the cursor is on "Leave it"
+			refuseScreen(t, h, "Outcome unknown")
+			if n := srv.Stats().Count(tc.method, tc.path); n != 1 {
+				t.Fatalf("%d %s %s sent, want 1", n, tc.method, tc.path)
+			}
+		})
+	}
+}

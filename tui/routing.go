@@ -98,6 +98,7 @@ func (m *Model) own(msg tea.Msg, from string) (tea.Cmd, bool) {
 		if svcs, err, ok := kit.ServicesKey.Of(*data); ok && err == nil {
 			m.known = svcs
 		}
+		cmds = append(cmds, m.effectSeen(*data))
 		return tea.Batch(append(cmds, m.toScreen(*data))...), true
 	case kit.RefreshMsg:
 		return tea.Batch(tea.Batch(m.engine.refresh(msg.Keys, len(msg.Keys) > 0)...), m.startSpinner()), true

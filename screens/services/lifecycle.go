@@ -56,6 +56,7 @@ func (s *Screen) stopStart(v api.Service) tea.Cmd {
 				Detail: fmt.Sprintf("Start %s (%s)? It is pending_start for a few minutes, then ready and accepting connections.", name, id)},
 			Run:     func(ctx context.Context) (any, error) { return nil, client.StartService(ctx, id) },
 			Success: func(any) string { return fmt.Sprintf("starting %s: pending_start, then ready", name) },
+			Effect:  kit.ServiceEffect(id, name, kit.StatusIn("pending_start", "ready")),
 		})
 	case v.Ready():
 		return serviceChange(client, id, "stop", kit.Action{
@@ -64,6 +65,8 @@ func (s *Screen) stopStart(v api.Service) tea.Cmd {
 				Detail: fmt.Sprintf("Stop %s (%s)? Every connection to it drops and replication to it stops until it is started again (x).", name, id)},
 			Run:     func(ctx context.Context) (any, error) { return nil, client.StopService(ctx, id) },
 			Success: func(any) string { return fmt.Sprintf("stopping %s: pending_stop, then stopped", name) },
+			Effect:  kit.ServiceEffect(id, name, kit.StatusIn("pending_stop", "stopped")),
+			Follow:  kit.ServiceWatch(client, ID, id, name, false),
 		})
 	}
 	return kit.Toast(kit.ToastWarn, fmt.Sprintf("%s is %s: only a ready service can be stopped and a stopped one started", name, kit.OrDash(v.Status)))
@@ -81,6 +84,8 @@ func (s *Screen) deleteService(v api.Service) tea.Cmd {
 			Detail: fmt.Sprintf("Delete %s (%s) and all its data? This cannot be undone: connections drop, replication to and from it ends. Type its name to confirm.", name, id)},
 		Run:     func(ctx context.Context) (any, error) { return nil, client.DeleteService(ctx, id) },
 		Success: func(any) string { return fmt.Sprintf("deleting %s: pending_delete, then gone", name) },
+		Effect:  kit.ServiceEffect(id, name, kit.GoneOr("pending_delete", "deleted")),
+		Follow:  kit.ServiceWatch(client, ID, id, name, true),
 	})
 }
 
@@ -324,7 +329,7 @@ func (sv *scaleView) action() tea.Cmd {
 	client, id, name := sv.common.Client, sv.svc.ID, sv.svc.Name
 	c := sv.choices[sv.cursor]
 	before, after := sv.change()
-	what, arrow := scaleKindNames[sv.kind], sv.common.Theme.Glyphs.Arrow
+	what, arrow, kind := scaleKindNames[sv.kind], sv.common.Theme.Glyphs.Arrow, sv.kind
 	var run func(ctx context.Context) (any, error)
 	switch sv.kind {
 	case scaleNodes:
@@ -340,7 +345,21 @@ func (sv *scaleView) action() tea.Cmd {
 		Success: func(any) string {
 			return fmt.Sprintf("scaling %s: %s %s %s %s (pending_scale, then ready)", name, what, before, arrow, after)
 		},
+		Effect: kit.ServiceEffect(id, name, func(v *api.Service) bool {
+			return v != nil && (api.StatusIs(v.Status, "pending_scale") || scaledTo(kind, v, c))
+		}),
 	})
+}
+
+// scaledTo reports that v has the value c chosen for kind.
+func scaledTo(kind int, v *api.Service, c scaleChoice) bool {
+	switch kind {
+	case scaleNodes:
+		return v.Nodes == c.n
+	case scaleSize:
+		return v.Size == c.value
+	}
+	return storageOf(*v) == c.n
 }
 
 // SetSize implements kit.Pane.
