@@ -203,6 +203,13 @@ type (
 		has bool
 		err error
 	}
+	// schedulesListedMsg: the service's schedules, for the review's
+	// warning of a schedule the service has already
+	schedulesListedMsg struct {
+		id   int64
+		list []api.Schedule
+		err  error
+	}
 	refreshMsg struct{ id int64 }
 )
 
@@ -239,6 +246,9 @@ type Form struct {
 	credsErr error
 	credsOK  bool
 	fullErr  error
+	// schedules are the service's schedules as listed when the form
+	// opened (none when the listing failed: nothing is then warned of)
+	schedules []api.Schedule
 
 	form          *huh.Form
 	ahead         kit.TypeAhead        // keys typed during a move to the next field
@@ -341,7 +351,8 @@ func (b *Form) SetSize(w, h int) {
 func (b *Form) formHeight() int { return max(5, b.height-2) }
 
 // Init starts the form and the reads it needs (stored credential names,
-// whether a full backup exists).
+// whether a full backup exists, the service's schedules unless the backup
+// is a one-off).
 func (b *Form) Init() tea.Cmd {
 	cmds := []tea.Cmd{b.form.Init()}
 	if sec := b.common.Secrets; sec != nil {
@@ -358,6 +369,13 @@ func (b *Form) Init() tea.Cmd {
 		cmds = append(cmds, func() tea.Msg {
 			list, err := client.ListBackups(ctx, sid)
 			return fullCheckedMsg{id: id, has: api.HasCompletedFull(list), err: err}
+		})
+	}
+	if !b.opts.Once && b.common.Client != nil {
+		id, client, sid, ctx := b.id, b.common.Client, b.svc.ID, b.common.Ctx()
+		cmds = append(cmds, func() tea.Msg {
+			list, err := client.ListSchedules(ctx, sid)
+			return schedulesListedMsg{id: id, list: list, err: err}
 		})
 	}
 	return tea.Batch(cmds...)
@@ -409,6 +427,11 @@ func (b *Form) Update(msg tea.Msg) tea.Cmd {
 			b.full.Set(fullNo)
 		}
 		return b.refresh()
+	case schedulesListedMsg:
+		if msg.id == b.id && msg.err == nil {
+			b.schedules = msg.list
+		}
+		return nil
 	case huhDoneMsg:
 		if msg.id != b.id {
 			return nil
@@ -483,6 +506,38 @@ func (b *Form) check() error {
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// sameSchedule is a schedule of the service that takes req's type of
+// backup at req's times already, or nil (a one-off never repeats one).
+func (b *Form) sameSchedule(req api.ScheduleRequest) *api.Schedule {
+	want := strings.Join(strings.Fields(req.Schedule), " ")
+	if want == "" || want == "once" {
+		return nil
+	}
+	for i := range b.schedules {
+		sc := &b.schedules[i]
+		if (sc.ServiceID == "" || sc.ServiceID == b.svc.ID) && strings.EqualFold(sc.Type, req.BackupType) &&
+			strings.Join(strings.Fields(sc.Expression()), " ") == want {
+			return sc
+		}
+	}
+	return nil
+}
+
+// sameScheduleWarning says that the service has req's schedule already
+// ("": it has not); the user may still submit a second one.
+func (b *Form) sameScheduleWarning(req api.ScheduleRequest, svcName string) string {
+	sc := b.sameSchedule(req)
+	if sc == nil {
+		return ""
+	}
+	state := ""
+	if sc.Suspended {
+		state = ", suspended"
+	}
+	return fmt.Sprintf("%s has this schedule already: schedule %d, %s at %s%s. Submitting adds a second one, taking the same backup at the same times (enter still submits it)",
+		svcName, int64(sc.ID), sc.Type, strings.Join(strings.Fields(sc.Expression()), " "), state)
 }
 
 // incrementalRule is why incremental cannot be chosen, or "".

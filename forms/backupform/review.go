@@ -256,6 +256,9 @@ func (b *Form) reviewLayout() kit.Review {
 	if wn := b.serviceWarning(); wn != "" {
 		tail = append(tail, th.Warn.Render(kit.Said("! "+wn, w)))
 	}
+	if wn := b.sameScheduleWarning(req, svcName); wn != "" {
+		tail = append(tail, th.Warn.Render(kit.Said("! "+wn, w)))
+	}
 	if req.Schedule == "once" {
 		tail = append(tail, " "+strings.ReplaceAll(kit.Wrap("Starts now: "+What(req, svcName)+". It appears in the list at once and is followed until it completes.", max(10, w-2)), "\n", "\n "))
 	} else if req.Schedule != "" {

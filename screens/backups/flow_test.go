@@ -380,3 +380,55 @@ func TestFormLaidOutAgainOnResize(t *testing.T) {
 		t.Fatalf("grown to 80x24, the form keeps its 60x16 layout:\n%s", v)
 	}
 }
+
+// TestSameScheduleTwice: a new backup with the type and times of a
+// schedule the service has already (orders-prod's daily full at 03:00)
+// is warned of in the review, naming the schedule; enter still submits
+// it, once; then the two schedules' rows at 80 columns differ by their
+// IDs.
+func TestSameScheduleTwice(t *testing.T) {
+	h, srv, _ := app(t, 80, 24, true, nil)
+	h.command("backups orders-prod")
+	h.Sees("Backups of orders-prod")
+	h.Key("n")
+	h.Sees("Step 1 of 3: type")
+	h.Key("enter") // full
+	h.Sees("Step 2 of 3: when")
+	h.Keys("down", "enter") // daily
+	h.Sees("03:00")
+	h.Key("enter") // at 03:00
+	h.Sees("Step 3 of 3: destination")
+	h.Key("enter") // managed storage
+	h.Sees("Review: this is the request that will be sent")
+	said := strings.Join(strings.Fields(h.Screen()), " ")
+	want := "! orders-prod has this schedule already: schedule 1, full at 0 3 * * *. Submitting adds a second one, taking the same backup at the same times (enter still submits it)"
+	if !strings.Contains(said, want) {
+		t.Fatalf("the review does not warn of the same schedule:\n%s", h.Screen())
+	}
+	h.Key("enter")
+	h.Sees("backup schedule")
+	if n := srv.Stats().Count("POST", schedulesRoute); n != 1 {
+		t.Fatalf("%d POSTs, want 1", n)
+	}
+	h.Sees("Schedules of orders-prod") // shown with the new one
+	var rows []string
+	for _, l := range strings.Split(h.Screen(), "\n") {
+		if strings.Contains(l, "0 3 * * *") && strings.Contains(l, "full") {
+			rows = append(rows, strings.Join(strings.Fields(strings.TrimPrefix(l, ">")), " "))
+		}
+	}
+	if len(rows) != 2 || rows[0] == rows[1] {
+		t.Fatalf("at 80 columns the two daily full schedules' rows = %q:\n%s", rows, h.Screen())
+	}
+
+	// a schedule the service has not: no warning
+	h.Keys("n", "enter", "down", "enter")
+	h.Sees("03:00")
+	h.Keys("backspace", "backspace", "backspace", "backspace", "backspace")
+	h.TypeText("04:30")
+	h.Keys("enter", "enter")
+	h.Sees("Review: this is the request that will be sent")
+	if strings.Contains(h.Screen(), "has this schedule already") {
+		t.Fatalf("a new schedule is warned of:\n%s", h.Screen())
+	}
+}

@@ -26,13 +26,17 @@ const (
 	scTarget
 )
 
+// scheduleColumns are the schedules table's columns. At 80 columns it
+// shows ID (what tells two schedules of the same type and time apart),
+// TYPE, SCHEDULE, DESCRIPTION whole, NEXT (LOCAL) and STATUS; TARGET gives
+// way first (the pane has it), then ID and NEXT.
 func scheduleColumns() []kit.Column {
 	return []kit.Column{
-		scID:     {Title: "ID", Min: 2, Max: 6, Priority: 1, Right: true},
+		scID:     {Title: "ID", Min: 2, Max: 6, Priority: 6, Right: true},
 		scType:   {Title: "TYPE", Min: 11, Max: 11, Priority: 9},
 		scExpr:   {Title: "SCHEDULE", Min: 9, Max: 16, Priority: 10},
 		scWhen:   {Title: "DESCRIPTION", Min: 22, Max: 44, Priority: 8},
-		scNext:   {Title: "NEXT RUN (LOCAL)", Min: 16, Max: 16, Priority: 6},
+		scNext:   {Title: "NEXT (LOCAL)", Min: 12, Max: 12, Priority: 6},
 		scStatus: {Title: "STATUS", Min: 9, Max: 12, Priority: 7},
 		scTarget: {Title: "TARGET", Min: 12, Max: 34, Priority: 5},
 	}
