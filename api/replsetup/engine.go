@@ -123,18 +123,31 @@ func SQLFix(err error, role, name string, step Step) (problem, fix string) {
 	return SQLFixRetry(err, role, name, step, retryWizard)
 }
 
-// notReadyError is a service that cannot answer SQL yet.
-type notReadyError struct{ name, status string }
+// notReadyError is a secondary that cannot answer SQL: its state
+// (stopped, pending, failed), which ServiceState explains.
+type notReadyError struct{ svc api.Service }
 
 func (e *notReadyError) Error() string {
-	return e.name + " is " + e.status + ": its status can be read once it is ready"
+	return SvcName(&e.svc) + " is " + api.OrID(e.svc.Status, "not ready") + ": its status can be read once it is ready"
+}
+
+// NotReady reports an error of PairStatus that is the secondary's state
+// (stopped, pending, failed), not a failed read: the PairStatus returned
+// with it holds the secondary, whose state ServiceState explains.
+func NotReady(err error) bool {
+	var nr *notReadyError
+	return errors.As(err, &nr)
 }
 
 // SQLFixRetry is SQLFix with the words for trying again.
 func SQLFixRetry(err error, role, name string, step Step, retry string) (problem, fix string) {
 	var nr *notReadyError
 	if errors.As(err, &nr) {
-		return err.Error(), "wait until it is ready (a restore or a change is running); " + retry
+		problem, fix = ServiceState(role, &nr.svc)
+		if nr.svc.Pending() && !api.StatusIs(nr.svc.Status, "pending_stop") {
+			fix += "; " + retry
+		}
+		return problem, fix
 	}
 	var se *api.SQLError
 	if !errors.As(err, &se) {

@@ -3,6 +3,7 @@ package replsetup
 import (
 	"context"
 	"errors"
+	"strings"
 	"sync"
 	"time"
 
@@ -91,7 +92,7 @@ func (e *Engine) PairStatus(ctx context.Context, pair Pair, cache *CredCache) (P
 	}
 	out := PairStatus{Secondary: *sec}
 	if !sec.Ready() {
-		return out, &notReadyError{name: SvcName(sec), status: api.OrID(sec.Status, "not ready")}
+		return out, &notReadyError{svc: *sec}
 	}
 	if cache == nil {
 		cache = NewCredCache()
@@ -134,6 +135,43 @@ func (e *Engine) readStatus(ctx context.Context, sec *api.Service, creds *api.Cr
 		return st, nil, err
 	}
 	return st, g, nil
+}
+
+// ServiceState says why a service of a pair (role: "primary",
+// "secondary" or "replica") cannot take part in replication now, and what
+// to do, from its status: "", "" when it is ready. A stopped service is
+// started, a pending one waited for, a failed one does not recover by
+// itself, a deleted one ends the pair.
+func ServiceState(role string, s *api.Service) (problem, fix string) {
+	if s == nil || s.Ready() {
+		return "", ""
+	}
+	name, status := SvcName(s), api.OrID(s.Status, "unknown")
+	what := "the " + role + " " + name + " is " + status
+	// what it stops: a primary is read from, a secondary replicates
+	stops := "it does not replicate"
+	if role == "primary" {
+		stops = "nothing replicates from it"
+	}
+	start := "start it: :start " + name + " (or x on the Services screen)"
+	switch {
+	case api.StatusIs(s.Status, "stopped"):
+		return what + ": " + stops, start
+	case api.StatusIs(s.Status, "pending_stop"):
+		return what + " (stopping): " + stops + " once stopped", "once it is stopped, " + start
+	case api.StatusIs(s.Status, "pending_start"):
+		return what + " (starting)", "wait until it is ready: nothing to do (the Services screen shows its progress)"
+	case api.StatusIs(s.Status, "pending_delete", "deleting", "deleted"):
+		return what + ": replication ends with it", "nothing brings it back: d forgets this pair"
+	case api.StatusIs(s.Status, "failed", "error"):
+		if len(s.Errors) > 0 {
+			what += " (" + strings.Join(s.Errors, "; ") + ")"
+		}
+		return what + ": " + stops, "a failed service does not become ready by itself: its details on the Services screen (enter) say why; quote them to support"
+	case s.Pending():
+		return what + ": a change is running on it", "wait until it is ready (the Services screen shows its progress)"
+	}
+	return what + ": " + stops + " until it is ready", "check the Services screen"
 }
 
 // SetReplication starts or stops replication of a pair. Mutating: run it

@@ -28,6 +28,11 @@ type pairView struct {
 	errAt time.Time
 	hist  history
 	busy  string
+	// notReady is the secondary as read at notReadyAt when it was not
+	// ready (stopped, pending, failed), its replica status unread (last
+	// keeps the status read before); nil once it is read again
+	notReady   *api.Service
+	notReadyAt time.Time
 	// refused is the API's refusal of the last change asked here (status,
 	// message, trace ID), shown in full under the pair
 	refused string
@@ -54,7 +59,13 @@ func statusKey(secondaryID string) kit.Key[replsetup.PairStatus] {
 // are live (the lag changes at every read).
 func statusResource(eng *replsetup.Engine, cache *replsetup.CredCache, p replsetup.Pair) kit.Resource {
 	return statusKey(p.SecondaryID).Resource(func(ctx context.Context) (replsetup.PairStatus, error) {
-		return eng.PairStatus(ctx, p, cache)
+		ps, err := eng.PairStatus(ctx, p, cache)
+		if replsetup.NotReady(err) {
+			// a stopped, pending or failed secondary was read: its state
+			// is what the pane says, not a failed request of the header's
+			return ps, nil
+		}
+		return ps, err
 	}, func(ps replsetup.PairStatus) bool {
 		if ps.Status == nil {
 			return false
@@ -85,8 +96,16 @@ func (s *Screen) onStatusData(msg kit.DataMsg) bool {
 			}
 			pv.last.Secondary = part.Secondary
 		}
+	} else if ps.Status == nil && ps.Secondary.ID != "" && !ps.Secondary.Ready() {
+		// the secondary's state: the status read before stays below it
+		sec := ps.Secondary
+		pv.notReady, pv.notReadyAt, pv.err = &sec, msg.At, nil
+		if pv.last != nil {
+			pv.last.Secondary = sec
+		}
+		pv.hist.add(nil)
 	} else {
-		pv.last, pv.err, pv.at = &ps, nil, msg.At
+		pv.last, pv.err, pv.at, pv.notReady = &ps, nil, msg.At, nil
 		var lag *int64
 		if ps.Status != nil {
 			lag = ps.Status.SecondsBehindMaster
@@ -95,6 +114,36 @@ func (s *Screen) onStatusData(msg kit.DataMsg) bool {
 	}
 	s.rebuildRows()
 	return true
+}
+
+// secondaryRole is what the pair's secondary is called: a managed
+// pair's is its replica.
+func secondaryRole(p replsetup.Pair) string {
+	if p.Managed() {
+		return "replica"
+	}
+	return "secondary"
+}
+
+// readAt is when the pair was last read (its status, or its secondary
+// found not ready); zero: never.
+func (pv *pairView) readAt() time.Time {
+	if pv == nil {
+		return time.Time{}
+	}
+	if pv.notReady != nil {
+		return pv.notReadyAt
+	}
+	return pv.at
+}
+
+// down is the secondary as last read when it is not ready (stopped,
+// pending, failed: its replica status cannot be read), else nil.
+func (pv *pairView) down() *api.Service {
+	if pv == nil || pv.err != nil {
+		return nil
+	}
+	return pv.notReady
 }
 
 func (s *Screen) view(secondaryID string) *pairView {
@@ -153,9 +202,12 @@ func (s *Screen) rebuildRows() {
 			if pv.err != nil {
 				io, sqlT, behind = "error", "error", "-"
 			}
+			if sec := pv.down(); sec != nil {
+				io, sqlT, behind = api.OrID(sec.Status, "-"), "-", "-"
+			}
 			hist = Sparkline(s.common.Theme.Glyphs, pv.hist.samples, HistoryLen)
-			if !pv.at.IsZero() {
-				read = kit.Ago(now.Sub(pv.at)) + " ago"
+			if at := pv.readAt(); !at.IsZero() {
+				read = kit.Ago(now.Sub(at)) + " ago"
 			}
 		}
 		rows = append(rows, kit.Row{
@@ -268,6 +320,14 @@ func (s *Screen) pairAction(start bool) tea.Cmd {
 	}
 	eng := s.engine()
 	sec, pri := api.OrID(p.SecondaryName, p.SecondaryID), api.OrID(p.PrimaryName, p.PrimaryID)
+	// a secondary that is not ready cannot answer: said, nothing asked or
+	// sent; a read-only profile's refusal comes first
+	if down := s.view(p.SecondaryID).down(); down != nil && !s.common.ReadOnly {
+		// short, the fix before the message line cuts it: the pane says
+		// the whole state
+		_, fix := replsetup.ServiceState(secondaryRole(p), down)
+		return kit.Toast(kit.ToastWarn, sec+" is "+down.Status+": nothing was sent; "+fix)
+	}
 	c := kit.Confirm{Kind: kit.ConfirmYesNo, Title: "Stop replication?",
 		Detail: sec + " stops replicating from " + pri + ": CALL sky.stop_replication() on " + sec + ". Its data stays as it is and falls behind until replication is started again."}
 	name := "stop replication on " + sec

@@ -194,10 +194,12 @@ func (s *Screen) pairDetail(p replsetup.Pair, w int) []string {
 	lines := wrap(" ", th.Title.Render(title), w)
 	const lw = 12
 	f := func(label, value string, k theme.Kind) { lines = append(lines, field(th, label, lw, value, k, w)...) }
-	if p.Managed() {
+	// a secondary that is not ready: its state and fix come first (a
+	// short terminal shows them), the managed pair's lines under them
+	if p.Managed() && pv.down() == nil {
 		lines = append(lines, s.managedDetail(p, w)...)
 	}
-	if pv == nil || (pv.last == nil && pv.err == nil) {
+	if pv == nil || (pv.last == nil && pv.err == nil && pv.notReady == nil) {
 		lines = append(lines, "  "+th.Muted.Render("reading the replica status"+s.common.Theme.Glyphs.Ellipsis))
 		return lines
 	}
@@ -217,6 +219,33 @@ func (s *Screen) pairDetail(p replsetup.Pair, w int) []string {
 		if pv.last == nil || pv.last.Status == nil {
 			return lines
 		}
+	}
+	// a service of the pair that is not ready: what to do is its state's
+	// (a stopped primary is why the IO thread cannot connect)
+	var priProblem, priFix string
+	if pri, ok := s.wizard.service(p.PrimaryID); ok {
+		priProblem, priFix = replsetup.ServiceState("primary", &pri)
+	}
+	if sec := pv.down(); sec != nil {
+		prob, fix := replsetup.ServiceState(secondaryRole(p), sec)
+		k := theme.KindWarn // stopped or pending: it comes back once started or done
+		if theme.StatusKind(sec.Status) == theme.KindError {
+			k = theme.KindError
+		}
+		f("Status", prob, k)
+		f("Fix", fix, theme.KindWarn)
+		if p.Managed() {
+			lines = append(lines, s.managedDetail(p, w)...)
+		}
+		if pv.last == nil || pv.last.Status == nil || pv.at.IsZero() {
+			if priProblem != "" {
+				f("Problem", priProblem, theme.KindWarn)
+				f("Fix", priFix, theme.KindWarn)
+			}
+			f("Read", pv.notReadyAt.Local().Format("15:04:05")+" ("+kit.Ago(now.Sub(pv.notReadyAt))+" ago)", theme.KindMuted)
+			return lines
+		}
+		f("Last read", pv.at.Local().Format("15:04:05")+" ("+kit.Ago(now.Sub(pv.at))+" ago); shown below", theme.KindMuted)
 	}
 	st := pv.last.Status
 	if st == nil {
@@ -239,7 +268,10 @@ func (s *Screen) pairDetail(p replsetup.Pair, w int) []string {
 		f("History", "["+spark+"]", theme.KindNeutral)
 	}
 	// what is wrong and how to fix it, before the details
-	if d := replsetup.Diagnose(st); !d.OK && d.Problem != "" {
+	if priProblem != "" {
+		f("Problem", priProblem, theme.KindError)
+		f("Fix", priFix, theme.KindWarn)
+	} else if d := replsetup.Diagnose(st); !d.OK && d.Problem != "" {
 		k := theme.KindError
 		if d.Waiting {
 			k = theme.KindWarn
@@ -277,7 +309,7 @@ func (s *Screen) pairDetail(p replsetup.Pair, w int) []string {
 		f("gtid_current", g.CurrentPos, theme.KindNeutral)
 		f("gtid_binlog", g.BinlogPos, theme.KindNeutral)
 	}
-	if !pv.at.IsZero() && pv.err == nil {
+	if !pv.at.IsZero() && pv.err == nil && pv.notReady == nil {
 		f("Read", pv.at.Local().Format("15:04:05")+" ("+kit.Ago(now.Sub(pv.at))+" ago)", theme.KindMuted)
 	}
 	return lines

@@ -1,0 +1,84 @@
+package replication_test
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/skytui/skytui/api/replsetup"
+)
+
+// header is the frame's first line (the header: its freshness).
+func (h *harness) header() string {
+	return strings.SplitN(h.Screen(), "\n", 2)[0]
+}
+
+// A pair whose secondary is stopped, failed or pending: the pane says its
+// state and the fix of that state (start a stopped one; a failed one does
+// not recover by itself; wait for a pending one), the header stays fresh
+// (a service's state is no failed request: it read "stale …, retry … -
+// analytics-gcp is sto~"), and s/S say why nothing is sent instead of
+// asking. It read "Fix  wait until it is ready (a restore or a change is
+// running)" for a stopped service, where nothing runs.
+func TestStatusSecondaryNotReady(t *testing.T) {
+	for _, tc := range []struct {
+		secondary string
+		status    string
+		fix       string
+	}{
+		{"legacy-batch", "the secondary legacy-batch is stopped: it does not replicate",
+			"start it: :start legacy-batch (or x on the Services screen)"},
+		{"broken-import", "the secondary broken-import is failed", "a failed service does not become ready by itself"},
+		{"reporting-new", "the secondary reporting-new is pending_create: a change is running on it", "wait until it is ready"},
+	} {
+		t.Run(tc.secondary, func(t *testing.T) {
+			d := newDemo(t)
+			pri, sec := d.byName("orders-prod"), d.byName(tc.secondary)
+			d.savePair(replsetup.Pair{PrimaryID: pri.ID, PrimaryName: pri.Name, SecondaryID: sec.ID, SecondaryName: sec.Name, ConfiguredAt: d.clk.Now()})
+			h := d.replication(nil, tc.secondary+" is "+sec.Status)
+			if hd := h.header(); strings.Contains(hd, "stale") || strings.Contains(hd, "no data") || !strings.Contains(hd, "updated") {
+				t.Errorf("the header reports the service's state as a failed refresh: %q", hd)
+			}
+			scr := strings.Join(strings.Fields(h.Screen()), " ")
+			for _, want := range []string{"Status " + tc.status, "Fix " + tc.fix} {
+				if !strings.Contains(scr, want) {
+					t.Errorf("the pane lacks %q:\n%s", want, h.Screen())
+				}
+			}
+			if strings.Contains(scr, "could not be read") || strings.Contains(scr, "a restore or a change is running") {
+				t.Errorf("the service's state reads as a failed read:\n%s", h.Screen())
+			}
+			h.Key("s")
+			if strings.Contains(h.Screen(), "Stop replication?") {
+				t.Fatalf("s on a %s secondary asks:\n%s", sec.Status, h.Screen())
+			}
+			if got := h.lastToast(); !strings.Contains(got, tc.secondary+" is "+sec.Status) || !strings.Contains(got, "nothing was sent; "+tc.fix[:20]) {
+				t.Errorf("s on a %s secondary: %q", sec.Status, got)
+			}
+		})
+	}
+}
+
+// A managed pair whose primary is stopped: the replica's IO thread cannot
+// connect (2003), and the fix is to start the primary, not the allow
+// list's step 1 (which a managed pair does not have).
+func TestStatusPrimaryStopped(t *testing.T) {
+	d := newDemo(t)
+	pri, rep := d.byName("orders-prod"), d.byName("replica-west")
+	if _, err := d.c.StartManagedReplication(bg, rep.ID, pri.ID, "uni-directional"); err != nil {
+		t.Fatal(err)
+	}
+	d.savePair(replsetup.ManagedPair(&pri, &rep, "uni-directional", d.clk.Now()))
+	if err := d.c.StopService(bg, pri.ID); err != nil {
+		t.Fatal(err)
+	}
+	d.clk.Advance(time.Hour)
+	if s := d.byName("orders-prod"); s.Status != "stopped" {
+		t.Fatalf("orders-prod is %s", s.Status)
+	}
+	h := d.replication(nil, "Problem       the primary orders-prod is stopped: nothing replicates from it",
+		"Fix           start it: :start orders-prod (or x on the Services screen)")
+	if strings.Contains(h.Screen(), "allow list (step 1)") {
+		t.Fatalf("a stopped primary's fix is the allow list's:\n%s", h.Screen())
+	}
+}
