@@ -266,6 +266,23 @@ func Diagnose(s *api.ReplicationStatus) Diagnosis {
 		Fix: "stop and start replication (s, then S)"}
 }
 
+// Stopped reports a replica status whose IO and SQL threads are both
+// stopped: stopping replication has nothing to do, starting it applies.
+func Stopped(s *api.ReplicationStatus) bool {
+	return s != nil && s.Configured && strings.EqualFold(s.IORunning, "no") && strings.EqualFold(s.SQLRunning, "no")
+}
+
+// Running reports a replica status whose IO and SQL threads both run
+// (the IO thread maybe still connecting): starting replication has
+// nothing to do, stopping it applies.
+func Running(s *api.ReplicationStatus) bool {
+	if s == nil || !s.Configured || !strings.EqualFold(s.SQLRunning, "yes") {
+		return false
+	}
+	io := strings.ToLower(s.IORunning)
+	return io == "yes" || io == "connecting" || io == "preparing"
+}
+
 // Ago is a duration in the wizard's words: seconds, minutes, hours, then
 // days and hours (a 4-day binlog retention is counted in hours).
 func Ago(d time.Duration) string { return api.AgoHours(d) }

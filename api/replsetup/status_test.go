@@ -39,6 +39,32 @@ func TestServiceState(t *testing.T) {
 	}
 }
 
+// The threads of a replica status: stopped (s has nothing to do) when
+// both are No, running (S has nothing to do) when both run, the IO
+// thread maybe connecting; anything else is neither.
+func TestStoppedRunning(t *testing.T) {
+	for _, tc := range []struct {
+		io, sql          string
+		configured       bool
+		stopped, running bool
+	}{
+		{"No", "No", true, true, false},
+		{"Yes", "Yes", true, false, true},
+		{"Connecting", "Yes", true, false, true},
+		{"No", "Yes", true, false, false},
+		{"Yes", "No", true, false, false},
+		{"No", "No", false, false, false},
+	} {
+		st := &api.ReplicationStatus{Configured: tc.configured, IORunning: tc.io, SQLRunning: tc.sql}
+		if Stopped(st) != tc.stopped || Running(st) != tc.running {
+			t.Errorf("%s/%s configured %v: stopped %v running %v", tc.io, tc.sql, tc.configured, Stopped(st), Running(st))
+		}
+	}
+	if Stopped(nil) || Running(nil) {
+		t.Error("no status is stopped or running")
+	}
+}
+
 // A stopped secondary's status: PairStatus says so with NotReady (its
 // state, not a failed read) and the secondary as read; the fix of that
 // error is to start it.

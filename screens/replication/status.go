@@ -125,6 +125,15 @@ func secondaryRole(p replsetup.Pair) string {
 	return "secondary"
 }
 
+// status is the replica status last read (nil: none, or the last read
+// failed or found the secondary not ready, so nothing is known of it now).
+func (pv *pairView) status() *api.ReplicationStatus {
+	if pv == nil || pv.err != nil || pv.notReady != nil || pv.last == nil {
+		return nil
+	}
+	return pv.last.Status
+}
+
 // readAt is when the pair was last read (its status, or its secondary
 // found not ready); zero: never.
 func (pv *pairView) readAt() time.Time {
@@ -301,10 +310,27 @@ func (s *Screen) statusKeyMap() kit.Keys {
 	if s.state.Setup != nil {
 		short = append(short, k.Continue)
 	}
-	if p, ok := s.selectedPair(); ok && p.Managed() {
-		short = append(short, k.Stop, k.Start, k.End, k.Forget, s.Table.Keys.Filter)
+	p, ok := s.selectedPair()
+	// the footer names the one of s/S the pair's last read leaves to do
+	// (S when stopped, s when running), both while it is not known, and
+	// neither while the secondary is down (? lists them all)
+	var run []key.Binding
+	if ok {
+		pv := s.view(p.SecondaryID)
+		switch st := pv.status(); {
+		case pv.down() != nil:
+		case replsetup.Stopped(st):
+			run = []key.Binding{k.Start}
+		case replsetup.Running(st):
+			run = []key.Binding{k.Stop}
+		default:
+			run = []key.Binding{k.Stop, k.Start}
+		}
+	}
+	if ok && p.Managed() {
+		short = append(append(short, run...), k.End, k.Forget, s.Table.Keys.Filter)
 	} else if len(s.state.Pairs) > 0 {
-		short = append(short, k.Stop, k.Start, k.Grant, k.Forget, s.Table.Keys.Filter)
+		short = append(append(short, run...), k.Grant, k.Forget, s.Table.Keys.Filter)
 	}
 	return s.ListView.KeyMap(short, k.New, k.Continue, k.Stop, k.Start, k.Grant, k.Forget, k.End)
 }
@@ -320,13 +346,25 @@ func (s *Screen) pairAction(start bool) tea.Cmd {
 	}
 	eng := s.engine()
 	sec, pri := api.OrID(p.SecondaryName, p.SecondaryID), api.OrID(p.PrimaryName, p.PrimaryID)
-	// a secondary that is not ready cannot answer: said, nothing asked or
-	// sent; a read-only profile's refusal comes first
-	if down := s.view(p.SecondaryID).down(); down != nil && !s.common.ReadOnly {
+	// what the last read says leaves nothing to do: said, nothing asked
+	// or sent (r reads again); a read-only profile's refusal comes first
+	pv := s.view(p.SecondaryID)
+	read := ""
+	if at := pv.readAt(); !at.IsZero() {
+		read = " (read " + kit.Ago(s.common.Wall().Sub(at)) + " ago)"
+	}
+	switch st := pv.status(); {
+	case s.common.ReadOnly:
+	case pv.down() != nil:
 		// short, the fix before the message line cuts it: the pane says
 		// the whole state
+		down := pv.down()
 		_, fix := replsetup.ServiceState(secondaryRole(p), down)
 		return kit.Toast(kit.ToastWarn, sec+" is "+down.Status+": nothing was sent; "+fix)
+	case !start && replsetup.Stopped(st):
+		return kit.Toast(kit.ToastInfo, "replication is stopped already on "+sec+read+": S starts it")
+	case start && replsetup.Running(st):
+		return kit.Toast(kit.ToastInfo, "replication runs already on "+sec+read+": s stops it")
 	}
 	c := kit.Confirm{Kind: kit.ConfirmYesNo, Title: "Stop replication?",
 		Detail: sec + " stops replicating from " + pri + ": CALL sky.stop_replication() on " + sec + ". Its data stays as it is and falls behind until replication is started again."}

@@ -13,6 +13,12 @@ func (h *harness) header() string {
 	return strings.SplitN(h.Screen(), "\n", 2)[0]
 }
 
+// footer is the frame's last line.
+func (h *harness) footer() string {
+	lines := strings.Split(h.Screen(), "\n")
+	return lines[len(lines)-1]
+}
+
 // A pair whose secondary is stopped, failed or pending: the pane says its
 // state and the fix of that state (start a stopped one; a failed one does
 // not recover by itself; wait for a pending one), the header stays fresh
@@ -81,4 +87,46 @@ func TestStatusPrimaryStopped(t *testing.T) {
 	if strings.Contains(h.Screen(), "allow list (step 1)") {
 		t.Fatalf("a stopped primary's fix is the allow list's:\n%s", h.Screen())
 	}
+}
+
+// At 60x16 the footer names the one of s/S that the pair's threads leave
+// to do (s while replication runs, S once it is stopped; it named s and
+// dropped S), and s on a stopped replication says it is stopped already
+// instead of asking "Stop replication?" again.
+func TestStatusFooterFollowsThreads(t *testing.T) {
+	d := newDemo(t)
+	pri, rep := d.byName("orders-prod"), d.byName("replica-west")
+	if _, err := d.c.StartManagedReplication(bg, rep.ID, pri.ID, "uni-directional"); err != nil {
+		t.Fatal(err)
+	}
+	d.savePair(replsetup.ManagedPair(&pri, &rep, "uni-directional", d.clk.Now()))
+	h := d.app(60, 16, nil)
+	h.Key("4")
+	h.Until("the threads read", func() bool { return strings.Contains(h.Screen(), "IO thread     Yes") })
+	if f := h.footer(); !strings.Contains(f, "s stop replication") || strings.Contains(f, "S start") {
+		t.Errorf("running: footer %q", f)
+	}
+	h.Key("S")
+	if strings.Contains(h.Screen(), "Start replication?") {
+		t.Errorf("S while running asks:\n%s", h.Screen())
+		h.Key("n")
+	} else if got := h.lastToast(); !strings.Contains(got, "replication runs already on") {
+		t.Errorf("S while running: %q", got)
+	}
+	h.Key("s")
+	h.Sees("Stop replication?")
+	h.Key("y")
+	h.Until("the threads stop", func() bool { return strings.Contains(h.Screen(), "IO thread     No") })
+	if f := h.footer(); !strings.Contains(f, "S start replication") || strings.Contains(f, "s stop") {
+		t.Errorf("stopped: footer %q", f)
+	}
+	h.Key("s")
+	if strings.Contains(h.Screen(), "Stop replication?") {
+		t.Errorf("s on a stopped replication asks again:\n%s", h.Screen())
+		h.Key("n")
+	} else if got := h.lastToast(); !strings.Contains(got, "replication is stopped already") {
+		t.Errorf("s on a stopped replication: %q", got)
+	}
+	h.Key("S")
+	h.Sees("Start replication?")
 }
