@@ -5,6 +5,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
@@ -67,6 +68,17 @@ func NewConfirm(c *Common, id int, spec Confirm) *ConfirmDialog {
 		d.input = in
 	}
 	return d
+}
+
+// KeyMap gives the footer the dialog's own keys: enter confirm and esc
+// cancel while the name is typed; y, n/esc, the move between the buttons
+// and enter for a yes or no.
+func (d *ConfirmDialog) KeyMap() help.KeyMap {
+	k := d.keys
+	if d.spec.Kind == ConfirmTypeName {
+		return KeysOf(k.Submit, k.Cancel)
+	}
+	return KeysOf(k.Yes, k.No, k.Move, k.Choose)
 }
 
 // DialogID identifies the dialog for the root.
