@@ -110,11 +110,22 @@ nothing is checked and the command exits 4 (not found).
 
 func pairStatus(ctx context.Context, eng *replsetup.Engine, p replsetup.Pair, svcs []api.Service) (pairReport, error) {
 	ps, err := eng.PairStatus(ctx, p, nil)
-	if err != nil {
+	if err != nil && !replsetup.NotReady(err) {
 		return pairReport{}, err
 	}
 	sec := ps.Secondary
 	r := pairReport{Primary: p.PrimaryName, PrimaryID: p.PrimaryID, Secondary: api.OrID(sec.Name, p.SecondaryName), SecondaryID: sec.ID}
+	role := "secondary"
+	if p.Managed() {
+		role = "replica"
+	}
+	if err != nil {
+		// a secondary that is not ready (stopped, pending, failed) is its
+		// state, with the fix for it: not a failed read
+		prob, fix := replsetup.ServiceState(role, &sec)
+		r.Problem, r.Fix = prob, cliWords.Replace(fix)
+		return r, nil
+	}
 	if st := ps.Status; st != nil {
 		r.Configured, r.IORunning, r.SQLRunning = st.Configured, st.IORunning, st.SQLRunning
 		r.SecondsBehindMaster = st.SecondsBehindMaster
@@ -133,6 +144,14 @@ func pairStatus(ctx context.Context, eng *replsetup.Engine, p replsetup.Pair, sv
 	}
 	d := replsetup.Diagnose(ps.Status)
 	r.OK, r.Problem, r.Fix = d.OK, d.Problem, cliWords.Replace(d.Fix)
+	for _, v := range svcs {
+		if !r.OK && v.ID == r.PrimaryID && !v.Ready() {
+			// a primary that is not ready is why the IO thread cannot
+			// connect: its state's fix, not the allow list's
+			prob, fix := replsetup.ServiceState("primary", &v)
+			r.Problem, r.Fix = prob, cliWords.Replace(fix)
+		}
+	}
 	return r, nil
 }
 

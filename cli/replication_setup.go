@@ -233,6 +233,12 @@ var cliWordPairs = []string{
 	"start it (S)", "start it (`skytui replication start SECONDARY`)",
 	"start replication (S)", "start replication (`skytui replication start SECONDARY`)",
 	"(s, then S)", "(`skytui replication stop SECONDARY --yes`, then `skytui replication start SECONDARY`)",
+	// replsetup.ServiceState's
+	"start it: :start ", "start it: skytui services start ",
+	" (or x on the Services screen)", " --wait",
+	"(the Services screen shows its progress)", "(`skytui services list` shows its progress)",
+	"d forgets this pair", "the Replication screen's d forgets this pair",
+	"its details on the Services screen (enter) say why", "`skytui services get SERVICE -o json` says why",
 }
 
 var cliWords = strings.NewReplacer(cliWordPairs...)

@@ -67,6 +67,27 @@ func TestReplicationStatus(t *testing.T) {
 	if strings.Contains(out, pass) || strings.Contains(out, change.Grant) || user == "" {
 		t.Error("a secret in the status")
 	}
-	h.fails(exitFailed, "skytui: replication status of legacy-batch: legacy-batch is stopped", h.live("replication", "status", sandbox.DemoLegacy)...)
+	// a primary that is stopping is why the IO thread cannot connect: its
+	// state's fix, not the allow list's
+	if err := c.StopService(ctx, prim.ID); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal([]byte(h.ok(h.live("replication", "status", sandbox.DemoReplica, "-o", "json")...)), &rs); err != nil || len(rs) != 1 {
+		t.Fatalf("primary stopping: %v %v", rs, err)
+	}
+	if r := rs[0]; r.OK || !strings.HasPrefix(r.Problem, "the primary orders-prod is pending_stop") ||
+		r.Fix != "once it is stopped, start it: skytui services start orders-prod --wait" {
+		t.Errorf("primary stopping: %+v", r)
+	}
+
+	// a stopped secondary is its state, with the command that mends it:
+	// not a failed read (exit 0), and not ok for a health check
+	if err := json.Unmarshal([]byte(h.ok(h.live("replication", "status", sandbox.DemoLegacy, "-o", "json")...)), &rs); err != nil || len(rs) != 1 {
+		t.Fatalf("stopped: %v %v", rs, err)
+	}
+	if r := rs[0]; r.OK || r.Problem != "the secondary legacy-batch is stopped: it does not replicate" ||
+		r.Fix != "start it: skytui services start legacy-batch --wait" {
+		t.Errorf("stopped secondary: %+v", r)
+	}
 	h.fails(exitNotFound, `skytui: no service named "nope-nope"`, h.live("replication", "status", "nope-nope")...)
 }
