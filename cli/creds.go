@@ -22,14 +22,19 @@ sent. Secrets are read without echo, never from the command line.`,
 	}
 	var keyFile, accessKeyID, region string
 	var replace bool
-	gcs := &cobra.Command{
-		Use:   "gcs NAME --key-file FILE",
-		Short: "Import a GCS service-account JSON key file",
-		Args:  cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := checkCredName(args[0]); err != nil {
-				return err
-			}
+	// kind is a `creds add KIND NAME` command: NAME is checked by the
+	// keystore's rule before anything else
+	kind := func(use, short string, run func(name string) error) *cobra.Command {
+		return &cobra.Command{Use: use, Short: short, Args: cobra.ExactArgs(1),
+			RunE: func(_ *cobra.Command, args []string) error {
+				if err := checkCredName(args[0]); err != nil {
+					return err
+				}
+				return run(args[0])
+			}}
+	}
+	gcs := kind("gcs NAME --key-file FILE", "Import a GCS service-account JSON key file",
+		func(name string) error {
 			if keyFile == "" {
 				return usageErrf("--key-file is required: the service account's JSON key file")
 			}
@@ -37,24 +42,17 @@ sent. Secrets are read without echo, never from the command line.`,
 			if err != nil {
 				return usageErrf("--key-file: %v", err)
 			}
-			st, err := e.credStore(args[0], replace)
+			st, err := e.credStore(name, replace)
 			if err != nil {
 				return err
 			}
-			return e.putCred(st, keystore.GCSCredential{Name: args[0], KeyJSON: doc})
-		},
-	}
+			return e.putCred(st, keystore.GCSCredential{Name: name, KeyJSON: doc})
+		})
 	gcs.Flags().StringVar(&keyFile, "key-file", "", "service-account JSON key file (needs the Storage Admin role)")
-	s3 := &cobra.Command{
-		Use:   "s3 NAME",
-		Short: "Store an S3 access key (the secret is read without echo)",
-		Args:  cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := checkCredName(args[0]); err != nil {
-				return err
-			}
+	s3 := kind("s3 NAME", "Store an S3 access key (the secret is read without echo)",
+		func(name string) error {
 			// a name in use is refused before anything is asked
-			st, err := e.credStore(args[0], replace)
+			st, err := e.credStore(name, replace)
 			if err != nil {
 				return err
 			}
@@ -73,9 +71,8 @@ sent. Secrets are read without echo, never from the command line.`,
 					return err
 				}
 			}
-			return e.putCred(st, keystore.S3Credential{Name: args[0], AccessKeyID: accessKeyID, SecretAccessKey: secret, Region: region})
-		},
-	}
+			return e.putCred(st, keystore.S3Credential{Name: name, AccessKeyID: accessKeyID, SecretAccessKey: secret, Region: region})
+		})
 	s3.Flags().StringVar(&accessKeyID, "access-key-id", "", "access key ID (asked when omitted)")
 	s3.Flags().StringVar(&region, "region", "", "region (asked when omitted)")
 

@@ -39,6 +39,15 @@ func (r *Wizard) stepTitle() string {
 	return fmt.Sprintf("New restore %d/%d: %s", cur, n, what)
 }
 
+// roomAboveErr is the height a step's body has above the refusal shown
+// under it (a blank line and its lines), of bh.
+func (r *Wizard) roomAboveErr(w, bh int) int {
+	if r.stepErr == "" {
+		return bh
+	}
+	return max(1, bh-1-len(r.errLines(w)))
+}
+
 // View renders the wizard within its size.
 func (r *Wizard) View() string {
 	th := r.common.Theme
@@ -54,23 +63,15 @@ func (r *Wizard) View() string {
 	case stageBackup:
 		body = r.backupView(w)
 	case stageBucket:
-		// the room the refusal under the step leaves, so the focused
-		// field it names is in view
-		room := bh
-		if r.stepErr != "" {
-			room = max(1, bh-1-len(r.errLines(w)))
-		}
-		body = r.bucket.view(r, w, room)
+		// in the room the refusal leaves, so the focused field it names
+		// is in view
+		body = r.bucket.view(r, w, r.roomAboveErr(w, bh))
 	case stageBackupID:
 		body = r.backupIDView(w)
 	case stagePITR:
-		// the room the refusal under the step leaves: the blank line
-		// and the window's give way before the moment's lines are cut
-		room := bh
-		if r.stepErr != "" {
-			room = max(1, bh-1-len(r.errLines(w)))
-		}
-		body = r.pitrView(w, room)
+		// in the room the refusal leaves: the blank line and the
+		// window's give way before the moment's lines are cut
+		body = r.pitrView(w, r.roomAboveErr(w, bh))
 	case stageRefusal:
 		back := "choose another backup"
 		if r.prev == stageTarget {
