@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/base64"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"time"
 
@@ -74,13 +75,18 @@ func hostileText(v string) string {
 var HostileHost = "db.example.com" + HostileMarker("T0") + "\x1b]0; touch FILE;\a"
 
 // loadHostile adds, after the demo data, a ready service with the
-// 5,000-character name, an allow list and backups.
+// 5,000-character name, a full allow list (an add is refused, and the
+// refusal's body is spoiled too) and backups.
 func loadHostile(st *store, now time.Time) {
 	created := now.Add(-3 * 24 * time.Hour)
 	st.target = st.now
+	allow := []api.AllowListEntry{{IP: "203.0.113.66/32", Comment: "hostile"}, {IP: "198.51.100.66/32", Comment: "hostile 2"}}
+	for i := 1; len(allow) < allowListLimit("aws"); i++ {
+		allow = append(allow, api.AllowListEntry{IP: fmt.Sprintf("192.0.2.%d/32", i), Comment: fmt.Sprintf("hostile %d", i+2)})
+	}
 	s := st.addService(api.CreateServiceRequest{ServiceType: "transactional", Topology: "es-single", Provider: "aws", Region: "us-east-1",
 		Architecture: "amd64", Size: "sky-2x8", Storage: 100, Nodes: 1, Name: HostileLongName, SSLEnabled: true,
-		AllowList: []api.AllowListEntry{{IP: "203.0.113.66/32", Comment: "hostile"}, {IP: "198.51.100.66/32", Comment: "hostile 2"}}}, created)
+		AllowList: allow}, created)
 	s.dataBytes, s.txPerSec, s.dataAt = 2*gb, 0.2, st.now
 	st.finishLaunch(s, created.Add(LaunchDuration))
 	s.nextNightly = st.nextNightlyAfter(st.now)

@@ -12,7 +12,7 @@
 # stderr must hold no control sequence. Then the TUI's raw terminal output
 # is recorded (tmux pipe-pane) while it visits every screen (1-5), opens
 # details, the credentials view (copying with y, Y and u), a credentials
-# refused allow-list add (a hostile 409), the backups (copying with y and Y), a
+# refused allow-list add (a hostile 400: the list is full), the backups (copying with y and Y), a
 # restore's details, and the remove confirmation of an allow-list entry of
 # the 5,000-character service, whose buttons must show, also at 60x16; then
 # it quits. The raw output must hold no injected sequence (a marker right
@@ -150,13 +150,13 @@ fi
 keys n
 wait_for "d remove entry"
 
-STEP="an add the API refuses (hostile 409)"
+STEP="an add the API refuses (hostile 400: the list is full)"
 keys n
 wait_for "a /32 is added for one host"
-typetext "203.0.113.66/32"
-wait_for "will add 203.0.113.66/32"
+typetext "203.0.113.99/32"
+wait_for "will add 203.0.113.99/32"
 keys Enter
-wait_for "error: add 203.0.113.66/32"
+wait_for "error: add 203.0.113.99/32"
 keys Escape
 wait_for "d remove entry"
 keys Escape
