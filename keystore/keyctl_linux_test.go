@@ -13,14 +13,7 @@ import (
 )
 
 func TestKeyctlRoundTrip(t *testing.T) {
-	kb := newKeyctlBackend()
-	kb.prefix = fmt.Sprintf("skytui-test-%d:", os.Getpid()) // never touch real keys
-	if err := kb.Probe(); err != nil {
-		if keyctlBlocked(err) {
-			skipOrFail(t, "kernel keyring syscalls blocked here: %v", err)
-		}
-		t.Fatalf("Probe: %v", err)
-	}
+	kb := testKeyctl(t, "Probe")
 	names := []string{"apikey/default", "bucket/gcs-kc", indexName, "big"}
 	t.Cleanup(func() {
 		for _, n := range names {
@@ -79,4 +72,20 @@ func TestKeyctlRoundTrip(t *testing.T) {
 	}
 	// Delete really removes.
 	deleteBoth(t, s, "gcs-kc")
+}
+
+// testKeyctl is the kernel keyring backend under a prefix of this test
+// process's own (never the real keys), usable: where the syscalls are
+// blocked the test is skipped (failed under CI=true).
+func testKeyctl(t *testing.T, what string) *keyctlBackend {
+	t.Helper()
+	kb := newKeyctlBackend()
+	kb.prefix = fmt.Sprintf("skytui-test-%d:", os.Getpid())
+	if err := kb.Probe(); err != nil {
+		if keyctlBlocked(err) {
+			skipOrFail(t, "kernel keyring syscalls blocked here: %v", err)
+		}
+		t.Fatalf("%s: %v", what, err)
+	}
+	return kb
 }

@@ -387,14 +387,7 @@ func TestSecretServiceReadsKernelKeyring(t *testing.T) {
 }
 
 func readsKernelKeyring(t *testing.T) {
-	kc := newKeyctlBackend()
-	kc.prefix = fmt.Sprintf("skytui-test-%d:", os.Getpid()) // never touch real keys
-	if err := kc.Probe(); err != nil {
-		if keyctlBlocked(err) {
-			skipOrFail(t, "kernel keyring syscalls blocked here: %v", err)
-		}
-		t.Fatalf("keyctl Probe: %v", err)
-	}
+	kc := testKeyctl(t, "keyctl Probe")
 	t.Cleanup(func() {
 		for _, n := range []string{"apikey/p", "bucket/archive", "enckey/dumps", indexName} {
 			_ = kc.Delete(n)
