@@ -166,6 +166,19 @@ func (d *demo) savePair(p replsetup.Pair) {
 	d.save(replsetup.ProfileState{Pairs: []replsetup.Pair{p}})
 }
 
+// managedPair starts managed replication of replica-west from orders-prod
+// (mode: uni-directional, bi-directional) and saves the pair, as the
+// managed setup does: the two services.
+func (d *demo) managedPair(mode string) (pri, rep api.Service) {
+	d.t.Helper()
+	pri, rep = d.byName("orders-prod"), d.byName("replica-west")
+	if _, err := d.c.StartManagedReplication(bg, rep.ID, pri.ID, mode); err != nil {
+		d.t.Fatal(err)
+	}
+	d.savePair(replsetup.ManagedPair(&pri, &rep, mode, d.clk.Now()))
+	return pri, rep
+}
+
 // pick filters a list of services on name and presses enter on it.
 func (h *harness) pick(name string) {
 	h.T.Helper()

@@ -5,7 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/skytui/skytui/api/replsetup"
 	"github.com/skytui/skytui/sandbox"
 	"github.com/skytui/skytui/tui"
 )
@@ -123,11 +122,7 @@ func TestFlowManagedReadOnly(t *testing.T) {
 	}
 
 	// a managed pair set up elsewhere: E is refused too
-	pri, rep := d.byName("orders-prod"), d.byName("replica-west")
-	if _, err := d.c.StartManagedReplication(bg, rep.ID, pri.ID, "bi-directional"); err != nil {
-		t.Fatal(err)
-	}
-	d.savePair(replsetup.ManagedPair(&pri, &rep, "bi-directional", d.clk.Now()))
+	d.managedPair("bi-directional")
 	h = d.replication(ro, "managed replication (bi-directional)", "Replicas      of orders-prod: replica-west (ready)")
 	h.refused("E", "End managed replication?")
 	if n := d.srv.Stats().Count("POST", managedPOST); n != 1 {
@@ -143,11 +138,7 @@ func TestFlowManagedReadOnly(t *testing.T) {
 // pair stays.
 func TestFlowManagedEndWhilePending(t *testing.T) {
 	d := newDemo(t)
-	pri, rep := d.byName("orders-prod"), d.byName("replica-west")
-	if _, err := d.c.StartManagedReplication(bg, rep.ID, pri.ID, "uni-directional"); err != nil {
-		t.Fatal(err)
-	}
-	d.savePair(replsetup.ManagedPair(&pri, &rep, "uni-directional", d.clk.Now()))
+	_, rep := d.managedPair("uni-directional")
 	if err := d.c.StopService(bg, rep.ID); err != nil {
 		t.Fatal(err)
 	}

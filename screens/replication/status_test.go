@@ -70,11 +70,7 @@ func TestStatusSecondaryNotReady(t *testing.T) {
 // list's step 1 (which a managed pair does not have).
 func TestStatusPrimaryStopped(t *testing.T) {
 	d := newDemo(t)
-	pri, rep := d.byName("orders-prod"), d.byName("replica-west")
-	if _, err := d.c.StartManagedReplication(bg, rep.ID, pri.ID, "uni-directional"); err != nil {
-		t.Fatal(err)
-	}
-	d.savePair(replsetup.ManagedPair(&pri, &rep, "uni-directional", d.clk.Now()))
+	pri, _ := d.managedPair("uni-directional")
 	if err := d.c.StopService(bg, pri.ID); err != nil {
 		t.Fatal(err)
 	}
@@ -95,11 +91,7 @@ func TestStatusPrimaryStopped(t *testing.T) {
 // instead of asking "Stop replication?" again.
 func TestStatusFooterFollowsThreads(t *testing.T) {
 	d := newDemo(t)
-	pri, rep := d.byName("orders-prod"), d.byName("replica-west")
-	if _, err := d.c.StartManagedReplication(bg, rep.ID, pri.ID, "uni-directional"); err != nil {
-		t.Fatal(err)
-	}
-	d.savePair(replsetup.ManagedPair(&pri, &rep, "uni-directional", d.clk.Now()))
+	d.managedPair("uni-directional")
 	h := d.app(60, 16, nil)
 	h.Key("4")
 	h.Until("the threads read", func() bool { return strings.Contains(h.Screen(), "IO thread     Yes") })
