@@ -35,6 +35,18 @@ func putCreds(t *testing.T, st *keystore.Store, cs ...keystore.BucketCredential)
 	}
 }
 
+// storeOfS3 is a keystore holding n S3 credentials, cred0 to cred<n-1>:
+// a list longer than a short terminal shows.
+func storeOfS3(t *testing.T, n int) *keystore.Store {
+	t.Helper()
+	st := newStore(t)
+	for i := range n {
+		name := fmt.Sprintf("cred%d", i)
+		putCreds(t, st, keystore.S3Credential{Name: name, AccessKeyID: "AKIA" + name, SecretAccessKey: "x", Region: "us-east-1"})
+	}
+	return st
+}
+
 // driver runs the screen's commands synchronously. Actions are run as the
 // action layer would after a "yes", and their outcome is delivered back.
 type driver struct {
@@ -294,11 +306,7 @@ func TestConfigWarningsAreListed(t *testing.T) {
 // above is cut, not the list; the list scrolls to its last entry, and d
 // removes the entry under the cursor.
 func TestShortTerminalScrollsTheList(t *testing.T) {
-	st := newStore(t)
-	for i := range 8 {
-		name := fmt.Sprintf("cred%d", i)
-		putCreds(t, st, keystore.S3Credential{Name: name, AccessKeyID: "AKIA" + name, SecretAccessKey: "x", Region: "us-east-1"})
-	}
+	st := storeOfS3(t, 8)
 	d := newDriver(t, st, 60, 12)
 	check := func() string {
 		t.Helper()
@@ -735,11 +743,7 @@ func TestTabOnTheLastFieldStores(t *testing.T) {
 // list shows, a line under the rows says how many are below and which key
 // moves there; at the bottom it says what is above.
 func TestCutListSaysWhatIsBelow(t *testing.T) {
-	st := newStore(t)
-	for i := range 4 {
-		name := fmt.Sprintf("cred%d", i)
-		putCreds(t, st, keystore.S3Credential{Name: name, AccessKeyID: "AKIA" + name, SecretAccessKey: "x", Region: "us-east-1"})
-	}
+	st := storeOfS3(t, 4)
 	d := newDriver(t, st, 60, 12) // the body of a 60x16 terminal
 	v := d.view()
 	tuitest.CheckFits(t, "body of 60x12", v, 60, 12)
