@@ -85,14 +85,7 @@ func newManagedFlow(c *kit.Common) *managedFlow {
 // start opens the flow at the primary's choice (primary: already chosen
 // in the wizard's chooser).
 func (mf *managedFlow) start(primary *api.Service) {
-	mf.table = kit.NewTable(mf.common, []kit.Column{
-		{Title: "NAME", Min: 14, Max: 24, Priority: 10},
-		{Title: "ID", Min: 13, Max: 16, Priority: 4},
-		{Title: "STATUS", Min: 14, Max: 18, Priority: 9},
-		{Title: "PROVIDER/REGION", Min: 15, Max: 24, Priority: 7},
-		{Title: "REPLICATES FROM", Min: 8, Max: 16, Priority: 5},
-		{Title: "CANNOT BE", Min: 20, Max: 30, Priority: 8},
-	})
+	mf.table = kit.NewTable(mf.common, chooserColumns(kit.Column{Title: "REPLICATES FROM", Min: 8, Max: 16, Priority: 5}))
 	// a name typed lands on a service this step takes
 	mf.table.Choosable = func(id string) bool {
 		v, ok := mf.service(id)

@@ -314,15 +314,23 @@ type chooser struct {
 	pairs savedPairs
 }
 
-func (wz *wizard) openChooser() {
-	t := kit.NewTable(wz.common, []kit.Column{
+// chooserColumns are the columns of a list of services to choose from
+// (the guided setup's, the managed setup's): what tells them apart, one
+// column of the setup's own (what), and why one cannot be chosen, in
+// words.
+func chooserColumns(what kit.Column) []kit.Column {
+	return []kit.Column{
 		{Title: "NAME", Min: 14, Max: 24, Priority: 10},
 		{Title: "ID", Min: 13, Max: 16, Priority: 4},
 		{Title: "STATUS", Min: 14, Max: 18, Priority: 9},
 		{Title: "PROVIDER/REGION", Min: 15, Max: 24, Priority: 7},
-		{Title: "OUTBOUND IP", Min: 13, Max: 32, Priority: 3},
+		what,
 		{Title: "CANNOT BE", Min: 20, Max: 30, Priority: 8},
-	})
+	}
+}
+
+func (wz *wizard) openChooser() {
+	t := kit.NewTable(wz.common, chooserColumns(kit.Column{Title: "OUTBOUND IP", Min: 13, Max: 32, Priority: 3}))
 	wz.chooser = &chooser{table: t, pairs: wz.host.pairs}
 	wz.servicesEmpty()
 	wz.rebuildChooser()
