@@ -111,6 +111,9 @@ func (m *Model) confirmedAction(msg kit.ConfirmedMsg) (tea.Cmd, bool) {
 	l := m.actions
 	if u, ok := l.unknown[msg.ID]; ok {
 		delete(l.unknown, msg.ID)
+		// answered: the warning that it is unknown has had its say (the
+		// log keeps it), it does not wait its turn to show again
+		m.dropToasts(u.action.Name + ": outcome unknown")
 		if msg.Yes {
 			return m.submit(u.action), true // the user's explicit choice
 		}

@@ -66,6 +66,12 @@ func TestOutcomeUnknownRestore(t *testing.T) {
 			}
 			refuseScreen(t, h, "Outcome unknown")
 			wantScreen(t, h, "not sent again")
+			// the warning has had its say: it does not come back in turn
+			for _, tt := range h.m.toasts {
+				if strings.Contains(tt.text, "outcome unknown") {
+					t.Fatalf("the answered warning still waits its turn: %q", tt.text)
+				}
+			}
 			// the restore is in the list, re-read after the lost answer
 			wantScreen(t, h, "dev-serverless")
 			return
