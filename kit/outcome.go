@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 
+	"charm.land/bubbles/v2/help"
+
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
@@ -70,6 +72,12 @@ func NewOutcomeDialog(c *Common, id int, name, why, of string, checking bool) *O
 
 // DialogID identifies the dialog for the root.
 func (d *OutcomeDialog) DialogID() int { return d.ID }
+
+// KeyMap gives the footer the dialog's own keys, as its hint line has
+// them.
+func (d *OutcomeDialog) KeyMap() help.KeyMap {
+	return KeysOf(d.keys.Choose, d.keys.Leave, d.keys.Move)
+}
 
 // Checking reports that the reading has not come back yet.
 func (d *OutcomeDialog) Checking() bool { return d.checking }

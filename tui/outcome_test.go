@@ -56,6 +56,9 @@ func TestOutcomeUnknownRestore(t *testing.T) {
 			"restore 3 into dev-serverless: Running",
 			"sending it again would do it twice", "[ Leave it ]")
 		refuseScreen(t, h, "refused", "failed", "Type dev-serverless to confirm")
+		if f := footer(h.Screen()); !strings.Contains(f, "enter choose") || !strings.Contains(f, "esc leave it") {
+			t.Errorf("the footer is not the dialog's keys: %q", f)
+		}
 		if n := rstPosts(srv); n != 1 {
 			t.Fatalf("%d restore POSTs, want 1", n)
 		}
