@@ -10,6 +10,7 @@ import (
 
 	"github.com/skytui/skytui/api"
 	"github.com/skytui/skytui/api/replsetup"
+	"github.com/skytui/skytui/kit"
 )
 
 // replication status: what the Replication screen shows of each pair,
@@ -123,7 +124,7 @@ func pairStatus(ctx context.Context, eng *replsetup.Engine, p replsetup.Pair, sv
 		// a secondary that is not ready (stopped, pending, failed) is its
 		// state, with the fix for it: not a failed read
 		prob, fix := replsetup.ServiceState(role, &sec)
-		r.Problem, r.Fix = prob, cliWords.Replace(fix)
+		r.Problem, r.Fix = prob, stateFix(fix, &sec)
 		return r, nil
 	}
 	if st := ps.Status; st != nil {
@@ -149,10 +150,16 @@ func pairStatus(ctx context.Context, eng *replsetup.Engine, p replsetup.Pair, sv
 			// a primary that is not ready is why the IO thread cannot
 			// connect: its state's fix, not the allow list's
 			prob, fix := replsetup.ServiceState("primary", &v)
-			r.Problem, r.Fix = prob, cliWords.Replace(fix)
+			r.Problem, r.Fix = prob, stateFix(fix, &v)
 		}
 	}
 	return r, nil
+}
+
+// stateFix is a ServiceState fix in the command line's words, naming the
+// service s where they name SERVICE.
+func stateFix(fix string, s *api.Service) string {
+	return strings.ReplaceAll(cliWords.Replace(fix), "SERVICE", kit.ShellQuote(s.NameOrID()))
 }
 
 func replicationTable(reports []pairReport) *table {

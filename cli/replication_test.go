@@ -89,5 +89,12 @@ func TestReplicationStatus(t *testing.T) {
 		r.Fix != "start it: skytui services start legacy-batch --wait" {
 		t.Errorf("stopped secondary: %+v", r)
 	}
+	// a failed one: the command that says why names it
+	if err := json.Unmarshal([]byte(h.ok(h.live("replication", "status", sandbox.DemoBroken, "-o", "json")...)), &rs); err != nil || len(rs) != 1 {
+		t.Fatalf("failed: %v %v", rs, err)
+	}
+	if r := rs[0]; r.OK || !strings.Contains(r.Fix, "`skytui services get broken-import -o json` says why") {
+		t.Errorf("failed secondary: %+v", r)
+	}
 	h.fails(exitNotFound, `skytui: no service named "nope-nope"`, h.live("replication", "status", "nope-nope")...)
 }
