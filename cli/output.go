@@ -109,11 +109,25 @@ func uiFlagHint(root, c *cobra.Command, err error) error {
 	if !ok || c == root || root.LocalNonPersistentFlags().Lookup(name) == nil {
 		return err
 	}
+	if takenBy(root, name) {
+		// the commands' too (--api-url): only this one does not take it
+		return fmt.Errorf("%w: `%s` does not take --%s", err, c.CommandPath(), name)
+	}
 	if name == "demo" {
 		return fmt.Errorf("%w: --demo starts the terminal UI on a built-in sandbox (skytui --demo); the commands take --profile or --api-url instead, "+
 			"such as a sandbox's: run `skytui sandbox` and pass the URL and key it prints (--api-url URL, the key in SKYSQL_API_KEY)", err)
 	}
 	return fmt.Errorf("%w: --%s is a flag of the terminal UI (skytui --%s), not of `%s`", err, name, name, c.CommandPath())
+}
+
+// takenBy reports whether a command below root has a flag of that name.
+func takenBy(root *cobra.Command, name string) bool {
+	for _, c := range root.Commands() {
+		if c.LocalFlags().Lookup(name) != nil || takenBy(c, name) {
+			return true
+		}
+	}
+	return false
 }
 
 // Output formats.
