@@ -93,12 +93,14 @@ func parseNodes(s string) (int, error) {
 // parseNodesFor is parseNodes and the topology's node range, in the
 // API's words: "nodes: es-replica has 2 to 5 nodes".
 func parseNodesFor(s, topology string) (int, error) {
-	n, err := parseNodes(s)
-	if err != nil {
-		return 0, err
-	}
 	lo, hi, known := api.NodeRange(topology)
+	n, err := parseNodes(s)
 	switch {
+	case err != nil && known && lo < hi:
+		// not a number: the rule is the topology's range
+		return 0, fmt.Errorf("nodes: must be a whole number; %s has %d to %d nodes", topology, lo, hi)
+	case err != nil:
+		return 0, err
 	case !known || (n >= lo && n <= hi):
 		return n, nil
 	case lo == hi:

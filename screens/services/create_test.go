@@ -308,6 +308,9 @@ func TestCreateNodesFollowTheTopology(t *testing.T) {
 	if _, err := parseNodesFor("1", "es-replica"); err == nil || err.Error() != "nodes: es-replica has 2 to 5 nodes" {
 		t.Errorf("parseNodesFor(1, es-replica) = %v", err)
 	}
+	if _, err := parseNodesFor("x", "es-replica"); err == nil || err.Error() != "nodes: must be a whole number; es-replica has 2 to 5 nodes" {
+		t.Errorf("parseNodesFor(x, es-replica) = %v (not the topology's rule)", err)
+	}
 	if _, err := parseNodesFor("2", "es-single"); err == nil || err.Error() != "nodes: es-single has exactly 1 node" {
 		t.Errorf("parseNodesFor(2, es-single) = %v", err)
 	}
