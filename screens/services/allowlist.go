@@ -121,9 +121,12 @@ func (a *allowView) keyMap() kit.Keys {
 	switch {
 	case a.checking:
 		return kit.KeysOf(k.CheckConfirm, k.AddCancel)
-	case a.replace:
+	case a.adding && a.replace:
 		// the address is listed: enter asks to replace its comment
 		return kit.KeysOf(kit.BindHelp(k.AddConfirm.Help().Key, "replace comment", k.AddConfirm.Keys()...), k.AddCancel)
+	case a.adding && (a.invalid || strings.TrimSpace(a.input.Value()) == ""):
+		// enter would add nothing (the hint says why): not offered
+		return kit.KeysOf(k.AddCancel)
 	case a.CapturesKeys():
 		return kit.KeysOf(k.AddConfirm, k.AddCancel)
 	}
@@ -523,6 +526,7 @@ func (a *allowView) onActionDone(msg kit.ActionDoneMsg, tag allowTag) tea.Cmd {
 		a.input.SetValue("")
 		a.addText = ""
 		a.input.Blur()
+		a.hint, a.invalid, a.wide, a.replace = "", false, false, false
 		a.layout()
 	}
 	if g, ok := msg.Result.([]api.AllowListGroup); ok && g != nil {

@@ -274,6 +274,10 @@ func TestAllowListAddOfAListedAddress(t *testing.T) {
 		if !strings.Contains(out, `198.51.100.0/24 is in the allow list already with the comment "app servers"`) {
 			t.Fatalf("%q: the hint does not say it is listed:\n%s", typed, tuitest.View(s))
 		}
+		// enter would do nothing: the footer does not offer it
+		if slices.ContainsFunc(s.KeyMap().ShortHelp(), func(b key.Binding) bool { return b.Help().Key == "enter" }) {
+			t.Errorf("%q: the footer offers enter, which adds nothing: %v", typed, helpKeys(s.KeyMap().ShortHelp()))
+		}
 		if cmd := press(s, "enter"); cmd != nil {
 			if _, ok := cmd().(kit.ActionRequestMsg); ok {
 				t.Fatalf("%q: a listed address was sent", typed)
@@ -335,5 +339,52 @@ func TestAllowListRemoveOnAnEmptyList(t *testing.T) {
 	s.Update(kit.DataMsg{Key: kit.AllowListKey(v.ID).String(), Data: []api.AllowListGroup{{Name: "primary", AllowList: v.Endpoints[0].AllowList}}, At: now})
 	if !slices.ContainsFunc(s.KeyMap().ShortHelp(), func(b key.Binding) bool { return b.Help().Key == "d" }) {
 		t.Fatal("d is not offered with an entry")
+	}
+}
+
+// helpKeys are the keys of bindings, as a footer shows them.
+func helpKeys(b []key.Binding) []string {
+	var out []string
+	for _, x := range b {
+		out = append(out, x.Help().Key+" "+x.Help().Desc)
+	}
+	return out
+}
+
+// TestAllowListKeysAfterTheCommentIsReplaced: once a replaced comment is
+// done, the footer and ? are the list's again (n, d, i), not the
+// question's "enter replace comment".
+func TestAllowListKeysAfterTheCommentIsReplaced(t *testing.T) {
+	v := svc(1, "ready")
+	v.Name = "orders-prod"
+	v.Endpoints[0].AllowList = []api.AllowListEntry{{IP: "203.0.113.10/32", Comment: "office VPN"}}
+	s := newScreen(100, 24)
+	feed(s, []api.Service{v})
+	press(s, "a")
+	press(s, "n")
+	s.Update(tea.PasteMsg{Content: "203.0.113.10 office LAN"})
+	req, ok := press(s, "enter")().(kit.ActionRequestMsg)
+	if !ok || req.Action.Confirm.Title != "Replace the comment?" {
+		t.Fatalf("enter did not ask to replace the comment: %#v", req)
+	}
+	s.Update(kit.ActionDoneMsg{Name: req.Action.Name, Tag: req.Action.Tag, Result: []api.AllowListGroup{{Name: "primary",
+		AllowList: []api.AllowListEntry{{IP: "203.0.113.10/32", Comment: "office LAN"}}}}})
+	if out := tuitest.View(s); !strings.Contains(out, "office LAN") {
+		t.Fatalf("the list does not show the new comment:\n%s", out)
+	}
+	var full []key.Binding
+	for _, col := range s.KeyMap().FullHelp() {
+		full = append(full, col...)
+	}
+	for _, keys := range [][]key.Binding{s.KeyMap().ShortHelp(), full} {
+		got := helpKeys(keys)
+		for _, want := range []string{"n add entry", "d remove entry", "i check an IP"} {
+			if !slices.Contains(got, want) {
+				t.Errorf("after the comment was replaced the keys lack %q: %v", want, got)
+			}
+		}
+		if slices.Contains(got, "enter replace comment") {
+			t.Errorf("after the comment was replaced the keys still offer it: %v", got)
+		}
 	}
 }
