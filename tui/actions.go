@@ -90,6 +90,9 @@ func (m *Model) submit(a kit.Action) tea.Cmd {
 	m.actionGen[id] = m.profileGen
 	l.calls++
 	m.logSent(a)
+	// sent now: an earlier no to it is over (the log keeps it), it does
+	// not wait its turn to show after the answer as if current
+	m.dropToasts(a.Name + ": cancelled")
 	sent := m.deliver(a.Origin, kit.ActionSentMsg{Name: a.Name, Tag: a.Tag})
 	run, evidence, ctx := a.Run, a.Evidence, m.ctx
 	return tea.Batch(sent, func() tea.Msg {

@@ -257,3 +257,28 @@ func TestSuccessRetiresTheEarlierFailure(t *testing.T) {
 		t.Fatalf("%d read-only refusals wait; the newest is %q", refusals, lastToast(h))
 	}
 }
+
+// TestSentAfterANoRetiresTheCancel: a change answered no, then at once
+// asked again and answered yes (n, enter, y in the allow list): once its
+// success has had its time, the earlier "cancelled" does not come back
+// as the newest message though the change was done.
+func TestSentAfterANoRetiresTheCancel(t *testing.T) {
+	h := newHarness(t, Options{Profile: "prod", Now: func() time.Time { return t0 },
+		Screens: func(*kit.Common) []kit.Screen { return []kit.Screen{&fakeScreen{id: "a"}} }}, 200, 30)
+	var calls atomic.Int32
+	a := countedAction("set the comment of 203.0.113.10/32", true, kit.ConfirmYesNo, &calls, nil)
+	a.Success = func(any) string { return "the comment of 203.0.113.10/32 is now \"office LAN\"" }
+	h.Send(kit.ActionRequestMsg{Action: a})
+	h.Key("n")
+	h.toastSays(t, "set the comment of 203.0.113.10/32: cancelled")
+	h.Send(kit.ActionRequestMsg{Action: a})
+	h.Key("y")
+	if calls.Load() != 1 {
+		t.Fatalf("%d calls, want 1", calls.Load())
+	}
+	h.toastSays(t, "is now \"office LAN\"")
+	h.Fire(func(tm tea.Msg) bool { _, ok := tm.(toastExpireMsg); return ok })
+	if strings.Contains(h.Screen(), "cancelled") {
+		t.Fatalf("after the success the earlier cancel shows as the newest message:\n%s", h.Screen())
+	}
+}
