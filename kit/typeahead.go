@@ -25,6 +25,8 @@ import (
 // unfiltered and an old error shown until the next key. As a key, a
 // paste made during a move waits for the field it was made for too.
 //
+// It also lets shift+tab leave a field whatever it holds (Back).
+//
 // The zero value is ready; a form's host keeps one next to the form and
 // passes every message through Update.
 type TypeAhead struct {
@@ -32,6 +34,9 @@ type TypeAhead struct {
 	from   huh.Field
 	seq    int
 	queued []tea.KeyPressMsg
+	// leaving is the field the last key, a shift+tab, is leaving: its
+	// rule lets it go (Back)
+	leaving huh.Field
 }
 
 // moveWait is how long typed keys wait for a move that does not come.
@@ -43,8 +48,31 @@ type typeAheadDone struct {
 	seq int
 }
 
-// moveKeys are the keys that move a huh field (its Next and Prev).
-var moveKeys = key.NewBinding(key.WithKeys("enter", "tab", "shift+tab"))
+// moveKeys are the keys that move a huh field (its Next and Prev);
+// backKeys, its Prev.
+var (
+	moveKeys = key.NewBinding(key.WithKeys("enter", "tab", "shift+tab"))
+	backKeys = key.NewBinding(key.WithKeys("shift+tab"))
+)
+
+// Back is rule, but for the field f while shift+tab leaves it: the form
+// goes back from a field empty or refused, keeping what was typed in it
+// for when the user comes back. huh (v2.0.3) checks a field when it is
+// left either way (a select on the key, every field when it is blurred)
+// and keeps the form on a group that then holds an error: the field was
+// blurred and the form stayed on its step with no field focused, so
+// what was typed next was lost, and the error under it belonged to no
+// move the user asked for. Going on (enter, tab) is checked as before.
+// t is the TypeAhead the form's messages go through: it sees every key
+// the form gets, the keys held during a move too.
+func Back[T any](t *TypeAhead, f huh.Field, rule func(T) error) func(T) error {
+	return func(v T) error {
+		if t.leaving != nil && t.leaving == f {
+			return nil
+		}
+		return rule(v)
+	}
+}
 
 // Update passes msg to form, holding keys while the focus moves; it
 // returns the form (huh may return a new one) and what to run.
@@ -67,6 +95,12 @@ func (t *TypeAhead) Update(form *huh.Form, msg tea.Msg) (*huh.Form, tea.Cmd) {
 		return form, nil
 	}
 	from := form.GetFocusedField()
+	if isKey {
+		t.leaving = nil
+		if key.Matches(kp, backKeys) {
+			t.leaving = from
+		}
+	}
 	m, cmd := form.Update(msg)
 	if f, ok := m.(*huh.Form); ok {
 		form = f

@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"strings"
@@ -495,6 +496,83 @@ func TestTabOnTheLastFieldReviews(t *testing.T) {
 	if !b.Reviewing() {
 		t.Fatalf("tab on the destination (the last field) did not open the review:\n%s", tuitest.View(b))
 	}
+}
+
+// TestShiftTabGoesBackFromAnyField: shift+tab from the bucket path,
+// empty or refused, shows the destination step with its choice focused
+// and no error (the path's belongs to a step not shown); the keys typed
+// next go to that choice, and coming back finds the path as typed, its
+// field focused, taking keys. shift+tab from the credentials, none
+// chosen, goes back to the path, then to the destination. huh checked
+// a field as shift+tab left it and kept the form on a step that then
+// held an error: the path was blurred, the page stayed on "your own
+// bucket" with "! external_storage.bucket.path: is required" and no field
+// focused, and what was typed was lost (a select's check held the
+// credentials' shift+tab at the key).
+func TestShiftTabGoesBackFromAnyField(t *testing.T) {
+	c := common(t, tuitest.EmptySecrets(t), nil)
+	errorLine := func(v string) string {
+		for _, l := range strings.Split(v, "\n") {
+			if strings.HasPrefix(strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(l), "|")), "! ") {
+				return l
+			}
+		}
+		return ""
+	}
+	onDestination := func(h *tuitest.Harness, what string) {
+		t.Helper()
+		v := h.Screen()
+		if !strings.Contains(v, "Step 3 of 3: destination") || !strings.Contains(v, "| Destination") ||
+			!strings.Contains(v, "| > your own bucket") {
+			t.Fatalf("%s: shift+tab did not show the destination, focused:\n%s", what, v)
+		}
+		if l := errorLine(v); l != "" {
+			t.Fatalf("%s: the destination step shows an error: %q\n%s", what, l, v)
+		}
+	}
+	for _, typed := range []string{"", "gs://x/y"} {
+		what := fmt.Sprintf("path %q", typed)
+		b, h := run(t, c, Options{HasFullBackup: boolp(true)}, 80, 21)
+		h.Keys("enter", "enter", "down", "enter") // full, once, your own bucket
+		h.Sees("Step 3 of 3: your own bucket")
+		typeKeys(h, typed)
+		h.Key("shift+tab")
+		onDestination(h, what)
+		h.Key("up") // the keys go to the choice shown
+		if v := h.Screen(); !strings.Contains(v, "| > managed storage") || b.dest.Get() != DestManaged {
+			t.Fatalf("%s: up after shift+tab did not move the destination's choice (%s):\n%s", what, b.dest.Get(), v)
+		}
+		h.Keys("down", "enter")
+		v := h.Screen()
+		shown := kit.Or(typed, "s3://my-bucket/backups") // the placeholder
+		if !strings.Contains(v, "Step 3 of 3: your own bucket") || !strings.Contains(v, "| > "+shown) || b.path.Get() != typed {
+			t.Fatalf("%s: back on the bucket, the path is %q, not as typed, or not focused:\n%s", what, b.path.Get(), v)
+		}
+		typeKeys(h, "z")
+		if got := b.path.Get(); got != typed+"z" {
+			t.Fatalf("%s: a key typed back on the path gave %q", what, got)
+		}
+	}
+
+	// from the credentials (none stored for gs://): to the path, then to
+	// the destination
+	b, h := run(t, c, Options{HasFullBackup: boolp(true)}, 80, 21)
+	h.Keys("enter", "enter", "down", "enter")
+	typeKeys(h, "gs://abc/y")
+	h.Keys("tab", "enter")
+	if v := h.Screen(); !strings.Contains(v, "! external_storage.bucket.credentials") {
+		t.Fatalf("enter on no credentials is not refused:\n%s", v)
+	}
+	h.Key("shift+tab")
+	v := h.Screen()
+	if !strings.Contains(v, "| > gs://abc/y") || b.form.GetFocusedField() != b.fields["bucket path"] {
+		t.Fatalf("shift+tab from the credentials did not focus the path:\n%s", v)
+	}
+	if l := errorLine(v); l != "" {
+		t.Fatalf("back on the path, an error is shown: %q\n%s", l, v)
+	}
+	h.Key("shift+tab")
+	onDestination(h, "from the credentials")
 }
 
 // deliver runs cmd and gives what it answers back to the form, depth

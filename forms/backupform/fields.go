@@ -22,18 +22,7 @@ func (b *Form) build() {
 	w := b.hintWidth.Bind()
 	typ := huh.NewSelect[string]().Title("Backup type").Accessor(b.typ).Height(typeHeight).
 		OptionsFunc(b.typeOptions, []any{b.full.Bind(), w}).
-		DescriptionFunc(func() string { return b.hint(b.typeHint()) }, []any{b.typ.Bind(), b.full.Bind(), w, b.typeRoom.Bind()}).
-		Validate(func(t string) error {
-			if err := api.CheckBackupType(b.live(), t); err != nil {
-				return err
-			}
-			if t == api.BackupIncremental {
-				if rule := b.incrementalRule(); rule != "" {
-					return errors.New(rule)
-				}
-			}
-			return nil
-		})
+		DescriptionFunc(func() string { return b.hint(b.typeHint()) }, []any{b.typ.Bind(), b.full.Bind(), w, b.typeRoom.Bind()})
 	when := huh.NewSelect[string]().Title("When").Accessor(b.when).Height(8).
 		Description(b.hint(whenDescription)).
 		Options(
@@ -47,12 +36,10 @@ func (b *Form) build() {
 	// is too long is shown, and the hint says the rule it breaks.
 	daily := huh.NewInput().Title("Daily at (HH:MM, 24-hour, UTC)").Accessor(b.daily).
 		Placeholder("03:00").
-		DescriptionFunc(func() string { return b.hint(b.dailyHint(b.daily.Get())) }, []any{b.daily.Bind(), w}).
-		Validate(func(s string) error { _, _, err := api.ParseClock(s); return err })
+		DescriptionFunc(func() string { return b.hint(b.dailyHint(b.daily.Get())) }, []any{b.daily.Bind(), w})
 	cron := huh.NewInput().Title(b.hint(cronTitle)).
 		Accessor(b.cron).Placeholder("30 1 * * 0").
-		DescriptionFunc(func() string { return b.hint(b.cronHint(b.cron.Get())) }, []any{b.cron.Bind(), w}).
-		Validate(api.ValidateSchedule)
+		DescriptionFunc(func() string { return b.hint(b.cronHint(b.cron.Get())) }, []any{b.cron.Bind(), w})
 	dest := huh.NewSelect[string]().Title("Destination").Accessor(b.dest).Height(6).
 		Description(b.hint(destDescription)).
 		Options(
@@ -61,14 +48,29 @@ func (b *Form) build() {
 		)
 	path := huh.NewInput().Title(b.hint(pathTitle)).
 		Accessor(&pathAccessor{b: b}).Placeholder(PathPlaceholder(kit.Or(SchemeOnly(b.opts.Bucket), "s3"))).
-		DescriptionFunc(func() string { return b.hint(b.pathHint(b.path.Get(), b.typ.Get())) }, []any{b.path.Bind(), b.typ.Bind(), w}).
-		Validate(api.ValidateBackupBucketPath)
+		DescriptionFunc(func() string { return b.hint(b.pathHint(b.path.Get(), b.typ.Get())) }, []any{b.path.Bind(), b.typ.Bind(), w})
 	cred := huh.NewSelect[string]().Title("Bucket credentials (stored in the keystore)").Accessor(b.cred).Height(7).
 		OptionsFunc(b.credOptions, []any{b.scheme.Bind(), b.credsVer.Bind()}).
-		DescriptionFunc(func() string { return b.hint(b.credDescription()) }, []any{b.scheme.Bind(), b.credsVer.Bind(), w}).
-		Validate(func(n string) error {
-			return keystore.CheckForBucket(b.path.Get(), n, b.credentialKind(n))
-		})
+		DescriptionFunc(func() string { return b.hint(b.credDescription()) }, []any{b.scheme.Bind(), b.credsVer.Bind(), w})
+	// each rule through the type-ahead's gate: shift+tab goes back from a
+	// field empty or refused, keeping what was typed (kit.Back)
+	typ.Validate(kit.Back(&b.ahead, typ, func(t string) error {
+		if err := api.CheckBackupType(b.live(), t); err != nil {
+			return err
+		}
+		if t == api.BackupIncremental {
+			if rule := b.incrementalRule(); rule != "" {
+				return errors.New(rule)
+			}
+		}
+		return nil
+	}))
+	daily.Validate(kit.Back(&b.ahead, daily, func(s string) error { _, _, err := api.ParseClock(s); return err }))
+	cron.Validate(kit.Back(&b.ahead, cron, api.ValidateSchedule))
+	path.Validate(kit.Back(&b.ahead, path, api.ValidateBackupBucketPath))
+	cred.Validate(kit.Back(&b.ahead, cred, func(n string) error {
+		return keystore.CheckForBucket(b.path.Get(), n, b.credentialKind(n))
+	}))
 
 	b.typSel, b.whenSel, b.destSel, b.cronIn, b.pathIn = typ, when, dest, cron, path
 	b.fields = map[string]huh.Field{"type": typ, "when": when, "daily": daily, "cron": cron, "destination": dest,
