@@ -233,47 +233,48 @@ func newCreateForm(c *kit.Common, keys keyMap, d *draft, taken []string) *create
 	f := &createForm{common: c, keys: keys, values: v, opts: o, hintWidth: kit.NewValue(0)}
 
 	provider := huh.NewSelect[string]().Title("Provider").Accessor(v.provider).Height(5).
-		OptionsFunc(func() []huh.Option[string] { return o.providers(v.provider.Get()) }, "providers").
-		Validate(required("provider"))
+		OptionsFunc(func() []huh.Option[string] { return o.providers(v.provider.Get()) }, "providers")
+	provider.Validate(kit.Back(&f.ahead, provider, required("provider")))
 	region := huh.NewSelect[string]().Title("Region").Accessor(v.region).Height(7).
-		OptionsFunc(func() []huh.Option[string] { return o.regions(v.provider.Get(), v.region.Get()) }, v.provider.Bind()).
-		Validate(required("region"))
+		OptionsFunc(func() []huh.Option[string] { return o.regions(v.provider.Get(), v.region.Get()) }, v.provider.Bind())
+	region.Validate(kit.Back(&f.ahead, region, required("region")))
 	stype := huh.NewSelect[string]().Title("Service type").Accessor(v.serviceType).Height(4).
-		OptionsFunc(o.serviceTypes, "service-types").Validate(required("service type"))
+		OptionsFunc(o.serviceTypes, "service-types")
+	stype.Validate(kit.Back(&f.ahead, stype, required("service type")))
 	topo := huh.NewSelect[string]().Title("Topology").Accessor(v.topology).Height(6).
-		OptionsFunc(func() []huh.Option[string] { return o.topologies(v.serviceType.Get()) }, v.serviceType.Bind()).
-		Validate(required("topology"))
+		OptionsFunc(func() []huh.Option[string] { return o.topologies(v.serviceType.Get()) }, v.serviceType.Bind())
+	topo.Validate(kit.Back(&f.ahead, topo, required("topology")))
 	arch := huh.NewSelect[string]().Title("Architecture").Accessor(v.arch).Height(4).
 		OptionsFunc(func() []huh.Option[string] { return o.architectures(v.provider.Get(), v.topology.Get()) },
-			[]any{v.provider.Bind(), v.topology.Bind()}).
-		Validate(required("architecture"))
+			[]any{v.provider.Bind(), v.topology.Bind()})
+	arch.Validate(kit.Back(&f.ahead, arch, required("architecture")))
 	size := huh.NewSelect[string]().Title("Size").Accessor(v.size).Height(7).
 		OptionsFunc(func() []huh.Option[string] {
 			return o.sizesFor(v.provider.Get(), v.topology.Get(), v.arch.Get())
-		}, []any{v.provider.Bind(), v.topology.Bind(), v.arch.Bind()}).
-		Validate(required("size"))
+		}, []any{v.provider.Bind(), v.topology.Bind(), v.arch.Bind()})
+	size.Validate(kit.Back(&f.ahead, size, required("size")))
 	version := huh.NewSelect[string]().Title("Version").Accessor(v.version).Height(5).
 		OptionsFunc(func() []huh.Option[string] { return o.versions(v.topology.Get(), v.version.Get()) }, v.topology.Bind())
 	storage := huh.NewSelect[int]().Title("Storage").Accessor(v.storage).Height(6).
-		OptionsFunc(func() []huh.Option[int] { return o.storage(v.topology.Get()) }, v.topology.Bind()).
-		Validate(func(n int) error {
-			if n <= 0 {
-				return errors.New("choose a storage size")
-			}
-			return nil
-		})
+		OptionsFunc(func() []huh.Option[int] { return o.storage(v.topology.Get()) }, v.topology.Bind())
+	storage.Validate(kit.Back(&f.ahead, storage, func(n int) error {
+		if n <= 0 {
+			return errors.New("choose a storage size")
+		}
+		return nil
+	}))
 	name := huh.NewInput().Title("Name").Accessor(v.name).CharLimit(40).
 		Placeholder("orders-db").
-		DescriptionFunc(func() string { return f.hint(nameHint(v.name.Get(), taken)) }, []any{v.name.Bind(), f.hintWidth.Bind()}).
-		Validate(api.ValidateServiceName)
-	nodes := huh.NewInput().Title("Nodes").Accessor(v.nodes).CharLimit(3).
-		Validate(func(s string) error { _, err := parseNodesFor(s, v.topology.Get()); return err })
+		DescriptionFunc(func() string { return f.hint(nameHint(v.name.Get(), taken)) }, []any{v.name.Bind(), f.hintWidth.Bind()})
+	name.Validate(kit.Back(&f.ahead, name, api.ValidateServiceName))
+	nodes := huh.NewInput().Title("Nodes").Accessor(v.nodes).CharLimit(3)
+	nodes.Validate(kit.Back(&f.ahead, nodes, func(s string) error { _, err := parseNodesFor(s, v.topology.Get()); return err }))
 	f.nodes, f.topology = nodes, v.topology.Get()
 	ssl := huh.NewConfirm().Title("SSL").Affirmative("on").Negative("off").Accessor(v.ssl)
 	allow := huh.NewInput().Title("Allow list").Accessor(v.allow).
 		Placeholder("203.0.113.7, 198.51.100.0/24").
-		DescriptionFunc(func() string { return f.hint(allowHint(v.allow.Get())) }, []any{v.allow.Bind(), f.hintWidth.Bind()}).
-		Validate(func(s string) error { _, err := parseAllowList(s); return err })
+		DescriptionFunc(func() string { return f.hint(allowHint(v.allow.Get())) }, []any{v.allow.Bind(), f.hintWidth.Bind()})
+	allow.Validate(kit.Back(&f.ahead, allow, func(s string) error { _, err := parseAllowList(s); return err }))
 
 	f.fields = map[string]huh.Field{"provider": provider, "region": region, "service type": stype, "topology": topo,
 		"architecture": arch, "size": size, "version": version, "storage": storage, "name": name, "nodes": nodes,

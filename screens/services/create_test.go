@@ -241,6 +241,32 @@ func TestCreateTabOnLastFieldGoesOn(t *testing.T) {
 	}
 }
 
+// TestCreateShiftTabLeavesARefusedField: shift+tab goes back from a field
+// whatever it holds, to the previous step, focused, and what was typed is
+// there when the user comes back (huh kept the form on a step holding an
+// error, with no field focused, and what was typed next was lost).
+func TestCreateShiftTabLeavesARefusedField(t *testing.T) {
+	hs, s := createHarness(t, 80, 20)
+	hs.Keys("shift+tab", "shift+tab", "shift+tab") // the allow list, SSL, nodes: the name
+	hs.Until("the name", func() bool { return s.form.focused() == "name" })
+	hs.Key("ctrl+u")
+	hs.TypeText("ab") // too short: refused
+	hs.Key("enter")
+	hs.Until("the name refused", func() bool { return strings.Contains(hs.Screen(), "! name") })
+	hs.Key("shift+tab")
+	hs.Until("step 4", func() bool { return strings.Contains(hs.Screen(), "4/5: software and storage") })
+	if f := s.form.focused(); f != "storage" {
+		t.Fatalf("shift+tab from a refused name: focus on %q, want storage:\n%s", f, hs.Screen())
+	}
+	if strings.Contains(hs.Screen(), "! name") {
+		t.Fatalf("the name's error shows on the step gone back to:\n%s", hs.Screen())
+	}
+	hs.Key("enter")
+	hs.Until("step 5", func() bool { return s.form.focused() == "name" })
+	hs.TypeText("c")
+	hs.Until("the name kept", func() bool { return strings.Contains(hs.Screen(), "> abc") })
+}
+
 // TestCreateHeadIsWhole: the form's head line is its title and what the
 // footer does not say (/ filters a list), whole at 60 columns; enter,
 // shift+tab and esc are the footer's (they were repeated here and cut).
