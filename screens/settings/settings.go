@@ -212,11 +212,20 @@ func (s *Screen) layout() {
 	}
 	h := min(s.height, max(least, s.height-len(s.head())))
 	s.sizeList(h)
-	if !s.DetailShown() && s.Table.Cut() {
+	switch {
+	case !s.DetailShown() && s.Table.Cut():
 		// a list cut to its room says what is below on a line of its own
 		// (View), and keeps its rows
 		h = min(s.height, max(least+1, h))
 		s.sizeList(h - 1)
+	case s.DetailShown():
+		// the pane open: the list is laid out again each time (the table
+		// is made one line shorter below), and a cut table gives its last
+		// line to the line saying what is cut (splitView)
+		s.ListView.SetSize(s.width, h)
+		if s.Table.Cut() {
+			s.Table.SetSize(s.tableWidth(), s.Table.Height()-1)
+		}
 	}
 	s.listHeight = h
 	s.clampHead()
@@ -520,11 +529,42 @@ func (s *Screen) View() string {
 			lines = append(lines, ansi.Truncate(th.Muted.Render("   "+s.moreText(above, below)), s.width, th.Glyphs.Ellipsis))
 		}
 	}
-	lines = append(lines, s.ListView.View("", s.listHint()))
-	if more := s.Table.MoreRows("entry", "entries"); more != "" && !s.DetailShown() {
-		lines = append(lines, ansi.Truncate(th.Muted.Render("  "+more), s.width, th.Glyphs.Ellipsis))
+	more := s.Table.MoreRows("entry", "entries")
+	switch {
+	case more == "":
+		lines = append(lines, s.ListView.View("", s.listHint()))
+	case s.DetailShown():
+		lines = append(lines, s.StatusLine("", s.listHint()), s.splitView(s.moreLine(more)))
+	default:
+		lines = append(lines, s.ListView.View("", s.listHint()), s.moreLine(more))
 	}
 	return strings.Join(lines, "\n")
+}
+
+// moreLine is the line under a cut list (kit.Table.MoreRows).
+func (s *Screen) moreLine(more string) string {
+	th := s.common.Theme
+	return ansi.Truncate(th.Muted.Render("  "+more), s.tableWidth(), th.Glyphs.Ellipsis)
+}
+
+// tableWidth is the list's width: the screen's, but beside the pane
+// (kit.LayoutSplit) its share.
+func (s *Screen) tableWidth() int {
+	if s.DetailShown() && s.width >= kit.WideWidth {
+		return s.width * 55 / 100
+	}
+	return s.width
+}
+
+// splitView is the list with its pane open as kit.ViewSplit draws it,
+// with the line saying what is cut under the rows (layout kept it a line).
+func (s *Screen) splitView(more string) string {
+	th := s.common.Theme
+	table := kit.PadLines(s.Table.View(), s.Table.Height()) + "\n" + more
+	if s.width >= kit.WideWidth {
+		return kit.SideBySide(table, s.Detail.View(), s.tableWidth(), th.Glyphs.Sep, th)
+	}
+	return kit.Stacked(th, table, s.Table.Height()+1, s.Detail.View(), s.width)
 }
 
 // listTitle is the title of the list's status line.

@@ -757,3 +757,39 @@ func TestCutListSaysWhatIsBelow(t *testing.T) {
 		t.Fatalf("at the bottom the line should say what is above:\n%s", v)
 	}
 }
+
+// TestCutListSaysWhatIsBelowWithTheDetailOpen: with an entry's detail
+// open, the list (cut to its three rows) still says what is above and
+// below, on a line between its rows and the pane, at both widths.
+func TestCutListSaysWhatIsBelowWithTheDetailOpen(t *testing.T) {
+	for _, c := range []struct {
+		w, n, at          int
+		name, above, more string
+	}{
+		{60, 6, 4, "cred4", "up/k: 2 entries above", "down/j: 1 more entry"}, // the body of a 60x16 terminal
+		// in the names' order: cred0, cred1, cred10 ... cred13, cred2 ...
+		{130, 14, 12, "cred8", "up/k: 4 entries above", "down/j: 1 more entry"},
+	} {
+		w := c.w
+		d := newDriver(t, storeOfS3(t, c.n), w, 12)
+		for range c.at {
+			d.key("j")
+		}
+		d.key("enter")
+		v := d.view()
+		tuitest.CheckFits(t, fmt.Sprintf("body of %dx12", w), v, w, 12)
+		if !strings.Contains(v, "Bucket credential "+c.name) {
+			t.Fatalf("width %d: the entry's detail should be open:\n%s", w, v)
+		}
+		if !strings.Contains(v, c.above) || !strings.Contains(v, c.more) {
+			t.Fatalf("width %d: with the detail open the list should say what is above and below:\n%s", w, v)
+		}
+		if w < kit.WideWidth {
+			lines := strings.Split(v, "\n")
+			at := slices.IndexFunc(lines, func(l string) bool { return strings.Contains(l, "entries above") })
+			if at < 0 || at+1 >= len(lines) || !strings.HasPrefix(lines[at+1], d.s.common.Theme.Glyphs.HRule) || !strings.Contains(lines[at-1], "cred4") {
+				t.Fatalf("width %d: the line should be under the rows (cred4 last), above the pane's rule:\n%s", w, v)
+			}
+		}
+	}
+}
