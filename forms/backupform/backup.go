@@ -167,6 +167,10 @@ type Options struct {
 	// Once makes the backup a one-off, taken now: the form asks no
 	// schedule (the migration's backup).
 	Once bool
+	// BucketOnly, when set, is why the backup must go to the user's own
+	// bucket (the migration's: managed storage restores only within the
+	// source's provider): managed storage is refused at the review with it.
+	BucketOnly string
 }
 
 // SubmitMsg is emitted when the user submits the review. Hand Action
@@ -499,6 +503,9 @@ func (b *Form) check() error {
 		if rule := b.incrementalRule(); rule != "" {
 			errs = append(errs, &api.FieldError{Field: "backup_type", Rule: rule})
 		}
+	}
+	if b.opts.BucketOnly != "" && d.Destination != DestBucket {
+		errs = append(errs, &api.FieldError{Field: "destination", Rule: b.opts.BucketOnly})
 	}
 	if d.Destination == DestBucket && d.Credential != "" {
 		if kind := b.credentialKind(d.Credential); kind != "" {

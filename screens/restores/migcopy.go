@@ -36,6 +36,9 @@ func (m *migration) toCopy() {
 	// the scheme the target's provider reads is the placeholder's, not a
 	// value: a whole URL pasted is the destination (backupform.SchemeOnly)
 	m.dest.Placeholder = backupform.PathPlaceholder(schemeFor(m.dst().Provider, schemeOf(m.sourcePath())))
+	if m.sourceErr() != nil {
+		return // nothing to copy: no destination to type
+	}
 	m.editing = true
 	m.dest.CursorEnd()
 	m.dest.Focus()
@@ -46,6 +49,16 @@ func (m *migration) sourcePath() string {
 		return strings.TrimSuffix(m.backup.Bucket, "/")
 	}
 	return strings.TrimSuffix(m.path(), "/")
+}
+
+// sourceErr is why there is nothing to copy, nil when there is: the
+// backup's bucket path is not known (it was not taken to a bucket), and a
+// copy command with an empty source copies nothing.
+func (m *migration) sourceErr() error {
+	if m.sourcePath() != "" {
+		return nil
+	}
+	return fmt.Errorf("the backup of %s has no bucket path: it is not in your own bucket, so there is nothing to copy or restore from", m.src().NameOrID())
 }
 
 func schemeOf(uri string) string {
@@ -99,6 +112,9 @@ func ListCommand(folder string) string {
 // restoreOptions opens the own-bucket restore into the target with every
 // field prefilled from the migration.
 func (m *migration) restoreOptions() (*restoreform.Options, error) {
+	if err := m.sourceErr(); err != nil {
+		return nil, err
+	}
 	dest, err := m.destPath()
 	if err != nil {
 		return nil, err

@@ -248,10 +248,18 @@ func (m *migration) refusal(v *api.Service) (short, long string) {
 func (m *migration) openForm() tea.Cmd {
 	m.step = migBackup
 	opts := backupform.Options{Type: m.common.Client.LogicalBackupType(), Bucket: schemeFor(m.src().Provider, "") + "://", Draft: m.draft,
-		Once: true}
+		Once: true, BucketOnly: m.bucketOnly()}
 	m.form = backupform.New(m.common, m.src(), opts)
 	m.form.SetSize(m.width, max(5, m.height-2))
 	return m.form.Init()
+}
+
+// bucketOnly is why the migration's backup goes to the user's own bucket:
+// the backup form refuses managed storage with it.
+func (m *migration) bucketOnly() string {
+	src, dst := m.src(), m.dst()
+	return fmt.Sprintf("must be your own bucket: a backup in managed storage restores only within %s, and %s runs on %s",
+		kit.Or(src.Provider, "its provider"), dst.NameOrID(), kit.Or(dst.Provider, "another provider"))
 }
 
 // migratePrefix starts the keys of the migration's own resources.
@@ -479,11 +487,19 @@ func (m *migration) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		case key.Matches(msg, k.CopyBack):
 			return m.exit(nil)
 		case key.Matches(msg, k.Edit):
+			if err := m.sourceErr(); err != nil {
+				m.stepErr = err.Error()
+				return nil
+			}
 			m.editing = true
 			m.top = 0
 			m.dest.CursorEnd()
 			return m.dest.Focus()
 		case key.Matches(msg, k.Copy):
+			if err := m.sourceErr(); err != nil {
+				m.stepErr = err.Error()
+				return nil
+			}
 			dst, err := m.destPath()
 			if err != nil {
 				m.stepErr = err.Error()

@@ -169,6 +169,11 @@ func (m *migration) copyLines() []string {
 	}
 	plain := func(s ...string) string { return strings.Join(s, "") }
 	src := m.sourcePath()
+	if err := m.sourceErr(); err != nil {
+		// no command with an empty source: nothing to copy
+		wrap(err.Error()+".", false, th.Warn.Render)
+		return lines
+	}
 	wrap(fmt.Sprintf("The backup of %s is in %s (%s). Copy the folder to a bucket %s (%s) can read:", m.src().NameOrID(), src, m.src().Provider, m.dst().NameOrID(), m.dst().Provider), true, plain)
 	lines = append(lines, "")
 	label := th.Label.Render("   Destination  ")
@@ -248,9 +253,12 @@ func (m *migration) KeyMap() kit.Keys {
 			keys = append([]key.Binding{k.Retry}, keys...)
 		}
 	case migCopy:
-		if m.editing {
+		switch {
+		case m.sourceErr() != nil:
+			keys = []key.Binding{k.CopyBack}
+		case m.editing:
 			keys = []key.Binding{k.Done, k.StopEditing}
-		} else {
+		default:
 			keys = []key.Binding{k.Copy, k.Restore, k.Edit, k.CopyBack}
 		}
 		if _, _, cut := m.copyWindow(); cut {

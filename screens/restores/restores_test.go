@@ -724,3 +724,58 @@ func containsAll(s string, parts ...string) bool {
 	}
 	return true
 }
+
+// TestMigrationBackupGoesToYourOwnBucket: the migration's backup form
+// refuses managed storage at its review, saying why (a managed backup
+// restores only within the source's provider), and enter sends nothing;
+// the migration stays at its backup.
+func TestMigrationBackupGoesToYourOwnBucket(t *testing.T) {
+	s := newScreen(120, 40)
+	feed(s, listing())
+	run(s, s.openMigration(&restoreform.MigrateRequest{Source: orders, Target: gcpSvc}))
+	m := s.migrate
+	for i := 0; i < 3 && !strings.Contains(view(s), "Step 3 of 3: destination"); i++ {
+		run(s, press(s, "enter"))
+	}
+	if !strings.Contains(view(s), "Step 3 of 3: destination") {
+		t.Fatalf("not at the destination:\n%s", view(s))
+	}
+	run(s, press(s, "up")) // managed storage
+	run(s, press(s, "enter"))
+	out := strings.Join(strings.Fields(ansi.Strip(view(s))), " ")
+	want := "destination: must be your own bucket: a backup in managed storage restores only within aws, and analytics-gcp runs on gcp"
+	if !strings.Contains(out, want) || !strings.Contains(out, "e to edit destination") {
+		t.Fatalf("managed storage not refused with why:\n%s", view(s))
+	}
+	run(s, press(s, "enter"))
+	if m.step != migBackup || m.submitting {
+		t.Fatalf("enter sent the backup to managed storage: step %d", m.step)
+	}
+}
+
+// TestMigrationCopyNeedsTheBackupsPath: a backup whose bucket path is not
+// known gives no copy command (it had one with an empty source), and
+// enter opens no restore from a bucket; the step says why.
+func TestMigrationCopyNeedsTheBackupsPath(t *testing.T) {
+	m := migrationOf([]api.Service{orders, gcpSvc}, &restoreform.MigrateRequest{Source: orders, Target: gcpSvc})
+	m.backup = &api.Backup{Key: hash + ":" + orders.ID + ":pod", Status: "Succeeded"}
+	m.toCopy()
+	out := strings.Join(strings.Fields(ansi.Strip(m.View())), " ")
+	if strings.Contains(out, "gsutil") || strings.Contains(out, "''") || !strings.Contains(out, "nothing to copy") {
+		t.Fatalf("copy step without the backup's path:\n%s", m.View())
+	}
+	m.Update(tuitest.KeyMsg("e"))
+	m.dest.SetValue("gs://acme-gcp")
+	if cmd := m.Update(tuitest.KeyMsg("enter")); cmd != nil {
+		t.Fatalf("enter without the backup's path gave %#v", cmd())
+	}
+	if m.Update(tuitest.KeyMsg("y")) != nil {
+		t.Fatal("y copied a command without the backup's path")
+	}
+	if !strings.Contains(m.stepErr, "nothing to copy") {
+		t.Fatalf("no reason said: %q", m.stepErr)
+	}
+	if help := kit.HintLine(m.KeyMap().ShortHelp()...); strings.Contains(help, "copy") || strings.Contains(help, "restore") {
+		t.Errorf("the footer offers what cannot be done: %q", help)
+	}
+}
