@@ -102,7 +102,7 @@ func newMigKeys() migKeys {
 		Choose:      kit.Bind("enter", "choose"),
 		Back:        kit.Bind("esc", "back"),
 		Leave:       kit.Bind("esc", "back to the list (keeps waiting)"),
-		Retry:       kit.Bind("r", "back up again"),
+		Retry:       kit.Bind("b", "back up again"), // r is the root's refresh
 		Copy:        kit.Bind("y", "copy the command"),
 		Restore:     kit.Bind("enter", "restore from the copy"),
 		Edit:        kit.Bind("e", "edit destination"),
@@ -340,7 +340,7 @@ func (m *migration) onBackup(b *api.Backup) {
 	case api.BackupCompleted:
 		m.toCopy()
 	case api.BackupFailed:
-		m.stepErr = "the backup failed: " + kit.Or(b.Status, "failed") + ". r takes it again (the form keeps what you chose)"
+		m.stepErr = "the backup failed: " + kit.Or(b.Status, "failed") + ". " + m.keys.Retry.Help().Key + " takes it again (the form keeps what you chose)"
 	}
 }
 

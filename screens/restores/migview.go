@@ -232,9 +232,23 @@ func (m *migration) scroll(dir int) {
 	m.top = kit.PageTop(first, rows, len(m.copyLines()), dir)
 }
 
-// CapturesKeys implements kit.Pane: the migration takes every key (esc
-// goes back a step).
-func (m *migration) CapturesKeys() bool { return true }
+// CapturesKeys implements kit.Pane: the migration takes every key where
+// text is typed (a name typed into its lists filters them, the backup
+// form's fields, the copy's destination being edited); elsewhere (the
+// wait, the copy step, the backup's review) the root's keys work too:
+// ? help, q, the screens, and the message line's L and X. esc is the
+// migration's everywhere (the screen UsesEsc).
+func (m *migration) CapturesKeys() bool {
+	switch m.step {
+	case migSource, migTarget:
+		return true
+	case migBackup:
+		return m.form == nil || m.form.CapturesKeys()
+	case migCopy:
+		return m.editing
+	}
+	return false
+}
 
 // KeyMap implements kit.Pane: the keys of the current step.
 func (m *migration) KeyMap() kit.Keys {

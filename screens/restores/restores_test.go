@@ -779,3 +779,36 @@ func TestMigrationCopyNeedsTheBackupsPath(t *testing.T) {
 		t.Errorf("the footer offers what cannot be done: %q", help)
 	}
 }
+
+// TestMigrationKeysOutsideFields: where nothing is typed (the wait, the
+// copy step) the migration leaves the root its keys — ? opens the help,
+// and an error's hint gives L and X, not "out of the field" — while its
+// lists (a name typed filters) and the destination being edited keep
+// every key. A failed backup is taken again with b (r is refresh).
+func TestMigrationKeysOutsideFields(t *testing.T) {
+	s, m := atCopy(t)
+	if s.CapturesKeys() {
+		t.Error("the copy step takes every key: ? does not open the help")
+	}
+	press(s, "e")
+	if !s.CapturesKeys() {
+		t.Error("the destination being edited does not take every key")
+	}
+	press(s, "esc")
+	m.step, m.backup = migWait, &api.Backup{Key: hash + ":" + orders.ID + ":pod", Bucket: "s3://acme-exports/orders-mig", Status: "Running"}
+	if s.CapturesKeys() {
+		t.Error("the wait step takes every key: its error line says out of the field")
+	}
+	m.onBackup(&api.Backup{Key: hash + ":" + orders.ID + ":pod", Bucket: "s3://acme-exports/orders-mig", Status: "Failed"})
+	if help := kit.HintLine(m.KeyMap().ShortHelp()...); !strings.Contains(help, "b back up again") || !strings.Contains(m.stepErr, "b takes it again") {
+		t.Errorf("after a failed backup: footer %q, said %q", help, m.stepErr)
+	}
+	press(s, "b")
+	if m.step != migBackup {
+		t.Errorf("b after a failed backup: step %d", m.step)
+	}
+	m.step = migSource
+	if !s.CapturesKeys() {
+		t.Error("the source list does not take every key: a name typed is not its filter")
+	}
+}
