@@ -50,17 +50,15 @@ type WatchDoneMsg struct {
 	Gone bool
 }
 
-// ServiceWatch follows service id (named name) after a stop or a delete
-// to the state it leads to, and says so as the listing says a service that
-// became ready ("service replica-west (db1) is stopped", "… is gone"):
-// stopped for a stop; gone (404), deleted or retired for a delete (gone
-// set). A failed service ends it with its status; a service that left its
-// pending state for another status ends it too, saying that status.
-func ServiceWatch(client *api.Client, origin, id, name string, gone bool) Watch {
-	what, end := "stop", "stopped"
-	if gone {
-		what, end = "delete", "gone"
-	}
+// ServiceWatch follows service id (named name) after a stop, a start or
+// a delete (what) to the state it leads to, and says so: "service
+// replica-west (db1) is stopped" for a stop, "… is ready" for a start,
+// "… is gone" for a delete (404, deleted or retired). A failed service
+// ends it with its status; a service that left its pending state for
+// another status ends it too, saying that status.
+func ServiceWatch(client *api.Client, origin, id, name, what string) Watch {
+	gone := what == "delete"
+	end := map[string]string{"stop": "stopped", "start": "ready", "delete": "gone"}[what]
 	seenPending := false
 	return Watch{
 		Key:    "service/" + id + "/" + what,
@@ -81,7 +79,7 @@ func ServiceWatch(client *api.Client, origin, id, name string, gone bool) Watch 
 			ended := fmt.Sprintf("service %s (%s) is %s", name, id, end)
 			switch {
 			case v == nil && gone, gone && api.StatusIs(v.Status, "deleted", "retired"),
-				!gone && v != nil && api.StatusIs(v.Status, "stopped"):
+				!gone && v != nil && api.StatusIs(v.Status, end):
 				return true, ToastSuccess, ended
 			case v == nil:
 				return false, 0, ""

@@ -79,6 +79,40 @@ func TestServiceStopStartFlow(t *testing.T) {
 	}
 }
 
+// TestServiceStartReadySaidOnce: a start ends with "service NAME (ID) is
+// ready" on any screen, as a stop ends with "is stopped"; on the Services
+// screen, whose listing sees the service turn ready too, it is said once.
+func TestServiceStartReadySaidOnce(t *testing.T) {
+	both(t, "elsewhere", "on Services", func(t *testing.T, here bool) {
+		h, srv, clk := demoHarness(t, 140, 40, nil)
+		h.runCompleted("start legacy-b", "start legacy-batch")
+		h.sees(t, "Start service?", "no start confirmation")
+		h.sends(t, srv, "y", "POST", servicePath+"/start", "starting legacy-batch", "pending_start")
+		if !here {
+			h.Key("2")
+		}
+		clk.Advance(sandbox.StartDuration + time.Second)
+		if here {
+			h.Key("r") // the listing sees pending_start turn ready
+		}
+		rstFireWatches(h)
+		if here {
+			h.Key("r")
+		}
+		h.toastSays(t, "service legacy-batch (")
+		h.toastSays(t, ") is ready")
+		var said int
+		for _, e := range h.m.msgs.entries {
+			if strings.HasPrefix(e.text, "service legacy-batch (") && strings.HasSuffix(e.text, ") is ready") {
+				said++
+			}
+		}
+		if said != 1 {
+			t.Fatalf("the start's end is said %d times, want once", said)
+		}
+	})
+}
+
 func TestServiceDeleteFlow(t *testing.T) {
 	h, srv, clk := demoHarness(t, 140, 40, nil)
 	h.runCompleted("delete legacy-b", "delete legacy-batch")

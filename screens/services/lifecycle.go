@@ -57,6 +57,7 @@ func (s *Screen) stopStart(v api.Service) tea.Cmd {
 			Run:     func(ctx context.Context) (any, error) { return nil, client.StartService(ctx, id) },
 			Success: func(any) string { return fmt.Sprintf("starting %s: pending_start, then ready", name) },
 			Effect:  kit.ServiceEffect(id, name, kit.StatusIn("pending_start", "ready")),
+			Follow:  kit.ServiceWatch(client, ID, id, name, "start"),
 		})
 	case v.Ready():
 		return serviceChange(client, id, "stop", kit.Action{
@@ -66,7 +67,7 @@ func (s *Screen) stopStart(v api.Service) tea.Cmd {
 			Run:     func(ctx context.Context) (any, error) { return nil, client.StopService(ctx, id) },
 			Success: func(any) string { return fmt.Sprintf("stopping %s: pending_stop, then stopped", name) },
 			Effect:  kit.ServiceEffect(id, name, kit.StatusIn("pending_stop", "stopped")),
-			Follow:  kit.ServiceWatch(client, ID, id, name, false),
+			Follow:  kit.ServiceWatch(client, ID, id, name, "stop"),
 		})
 	}
 	return kit.Toast(kit.ToastWarn, fmt.Sprintf("%s is %s: only a ready service can be stopped and a stopped one started", name, kit.OrDash(v.Status)))
@@ -85,7 +86,7 @@ func (s *Screen) deleteService(v api.Service) tea.Cmd {
 		Run:     func(ctx context.Context) (any, error) { return nil, client.DeleteService(ctx, id) },
 		Success: func(any) string { return fmt.Sprintf("deleting %s: pending_delete, then gone", name) },
 		Effect:  kit.ServiceEffect(id, name, kit.GoneOr("pending_delete", "deleted")),
-		Follow:  kit.ServiceWatch(client, ID, id, name, true),
+		Follow:  kit.ServiceWatch(client, ID, id, name, "delete"),
 	})
 }
 

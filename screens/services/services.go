@@ -73,6 +73,10 @@ type Screen struct {
 	created map[string]api.Service
 	// lastStatus remembers statuses to notice pending -> ready.
 	lastStatus map[string]string
+	// started holds the services whose start this screen sent and the
+	// server carried out: the start's watch (kit.ServiceWatch) says when
+	// each is ready, on any screen, so the listing does not say it again.
+	started map[string]bool
 
 	form       *createForm
 	draft      *draft // what was typed, kept across cancel and failure
@@ -105,6 +109,7 @@ func New(c *kit.Common) *Screen {
 		byID:       map[string]int{},
 		created:    map[string]api.Service{},
 		lastStatus: map[string]string{},
+		started:    map[string]bool{},
 		exec:       tea.Exec,
 	}
 	// Narrow terminals drop columns from the lowest priority rather than
@@ -223,10 +228,18 @@ func (s *Screen) setServices(svcs []api.Service) tea.Cmd {
 	next := make(map[string]string, len(svcs))
 	for _, v := range svcs {
 		prev, ok := s.lastStatus[v.ID]
-		if !first && ok && api.IsPendingServiceStatus(prev) && v.Ready() {
+		if !first && ok && api.IsPendingServiceStatus(prev) && v.Ready() && !s.started[v.ID] {
 			cmds = append(cmds, kit.Toast(kit.ToastSuccess, fmt.Sprintf("service %s (%s) is ready", v.Name, v.ID)))
 		}
+		if !v.Pending() && (api.IsPendingServiceStatus(prev) || !api.StatusIs(v.Status, "stopped")) {
+			delete(s.started, v.ID) // the start's end, whatever it was, is past
+		}
 		next[v.ID] = v.Status
+	}
+	for id := range s.started {
+		if _, listed := next[id]; !listed {
+			delete(s.started, id)
+		}
 	}
 	s.lastStatus = next
 	s.services = svcs
@@ -411,6 +424,9 @@ func (s *Screen) onActionDone(msg kit.ActionDoneMsg) tea.Cmd {
 			return s.allow.onActionDone(msg, tag)
 		}
 	case lifecycleTag:
+		if tag.verb == "start" && msg.Err == nil {
+			s.started[tag.serviceID] = true // its watch says when it is ready
+		}
 		if tag.verb == "scale" && s.mode == modeScale && s.scale != nil && s.scale.svc.ID == tag.serviceID &&
 			(msg.Err == nil || api.IsOutcomeUnknown(msg.Err)) {
 			s.scale, s.mode = nil, modeList
