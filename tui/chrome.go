@@ -380,8 +380,15 @@ func (m *Model) messageView(w int) []string {
 		room := w - 1
 		lines := strings.Split(kit.Wrap(text, room), "\n")
 		last := ansi.StringWidth(tail) + ansi.StringWidth(hint)
-		if len(lines) < maxErrorLines && ansi.StringWidth(lines[len(lines)-1])+last > room {
-			lines = append(lines, "") // the hint goes below
+		if n := len(lines); n < maxErrorLines && ansi.StringWidth(lines[n-1])+last > room {
+			// the hint goes below, with the text's last words: the
+			// message line always says something of the error, never
+			// only "(+1)  (L log, X dismiss)" under a line that reads
+			// as the body's
+			if start, end := splitEnd(lines[n-1], room-last); start != "" {
+				lines[n-1] = start
+				lines = append(lines, end)
+			}
 		}
 		if len(lines) > 1 {
 			k := min(len(lines), maxErrorLines) - 1
@@ -412,6 +419,24 @@ func (m *Model) messageView(w int) []string {
 
 // maxErrorLines is how many lines an error toast may take.
 const maxErrorLines = 3
+
+// splitEnd splits line at a space into its start and its end, the end
+// the longest run of last words at most room wide (at least the last
+// word, which the caller cuts if it is wider); a line of one word is all
+// end.
+func splitEnd(line string, room int) (start, end string) {
+	cut := strings.LastIndex(line, " ")
+	if cut <= 0 {
+		return "", line
+	}
+	for {
+		prev := strings.LastIndex(line[:cut], " ")
+		if prev <= 0 || ansi.StringWidth(line[prev+1:]) > room {
+			return line[:cut], line[cut+1:]
+		}
+		cut = prev
+	}
+}
 
 func (m *Model) footerView(w int) string {
 	line, _ := m.footerLayout(w)

@@ -186,3 +186,44 @@ func TestPauseResumeToastsReplaceEachOther(t *testing.T) {
 		t.Fatalf("toasts after p p: %q", texts)
 	}
 }
+
+// Two errors at once: the one in front says "(+1)", and its hint goes
+// below with the text's last words, so the message line (above the
+// footer) always carries the error's text, never only "(+1)  (L log, X
+// dismiss)" under a line that reads as the body's; the whole text is on
+// the error's lines, at 80x24 and at 60x16, for a short error as for a
+// refusal with its status, message and trace ID, and so is the older
+// error once the newer one's time is up.
+func TestTwoErrorsAtOnceKeepTheirText(t *testing.T) {
+	refusal := "backup of orders-prod failed: 409 Conflict: a backup is running (POST /backup/v1/backups, trace 4bf92f35)"
+	for _, sz := range [][2]int{{80, 24}, {60, 16}} {
+		for _, texts := range [][2]string{
+			{`no service named "zzz1"; still showing all services`, `no service named "zzz2"; still showing all services`},
+			{refusal, "restore 7 failed: 503 Service Unavailable (GET /backup/v1/restores, trace 1f2e)"},
+		} {
+			h := newHarness(t, Options{Profile: "test", Now: func() time.Time { return t0 },
+				Screens: func(*kit.Common) []kit.Screen { return []kit.Screen{&fakeScreen{id: "a"}} }}, sz[0], sz[1])
+			for _, text := range texts {
+				h.Send(kit.ToastMsg{Level: kit.ToastError, Text: text})
+			}
+			for i, text := range []string{texts[1], texts[0]} {
+				scr := strings.Split(h.Screen(), "\n")
+				msg := scr[len(scr)-2]
+				if !strings.Contains(msg, "(+1)") || !strings.Contains(msg, "(L log, X dismiss)") {
+					t.Fatalf("%dx%d: the message line is %q", sz[0], sz[1], msg)
+				}
+				if words := strings.TrimSpace(msg[:strings.Index(msg, "(+1)")]); words == "" {
+					t.Fatalf("%dx%d: the message line has no text of the error: %q\n%s", sz[0], sz[1], msg, strings.Join(scr, "\n"))
+				}
+				var shown []string
+				for _, l := range scr[len(scr)-1-maxErrorLines : len(scr)-1] {
+					shown = append(shown, strings.Fields(l)...)
+				}
+				if got := strings.Join(shown, " "); !strings.Contains(got, "error: "+text) {
+					t.Fatalf("%dx%d: error %d reads %q, not %q", sz[0], sz[1], i+1, got, text)
+				}
+				h.Fire(func(tm tea.Msg) bool { _, ok := tm.(toastExpireMsg); return ok })
+			}
+		}
+	}
+}
