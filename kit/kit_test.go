@@ -308,13 +308,16 @@ func TestListViewClockRebuildsWhileMoving(t *testing.T) {
 }
 
 // A picker takes a typed name as its filter without "/" first (a key is
-// never lost), while j/k still move and q still cancels.
+// never lost), whatever its first letter: q, j, k, g and G are the name's
+// ("qa4-svc" is typed, the picker stays open), the arrows move, and esc
+// clears the name typed, then cancels.
 func TestPickerTypeToFilter(t *testing.T) {
 	c := &Common{Theme: theme.Default()}
 	p := NewPicker(c, "Backups of which service?", "backups", []api.Service{
 		{ID: "dbtgf00000001", Name: "analytics-gcp", Status: "ready"},
-		{ID: "dbtaf00000002", Name: "orders-prod", Status: "ready"},
-		{ID: "dbtaf00000003", Name: "replica-west", Status: "ready"},
+		{ID: "dbtaf00000002", Name: "gcp-eu", Status: "ready"},
+		{ID: "dbtaf00000003", Name: "qa4-svc", Status: "ready"},
+		{ID: "dbtaf00000004", Name: "replica-west", Status: "ready"},
 	})
 	p.SetSize(80, 20)
 	var d Dialog = p
@@ -324,29 +327,51 @@ func TestPickerTypeToFilter(t *testing.T) {
 		d, cmd = d.Update(msg)
 		return cmd
 	}
-	press("j")
+	picked := func(cmd tea.Cmd) *PickedMsg {
+		if cmd == nil {
+			return nil
+		}
+		seq := reflect.ValueOf(cmd()) // tea.Sequence's message: a slice of commands
+		for i := 0; seq.Kind() == reflect.Slice && i < seq.Len(); i++ {
+			if m, ok := seq.Index(i).Interface().(tea.Cmd)().(PickedMsg); ok {
+				return &m
+			}
+		}
+		return nil
+	}
+	press("down")
 	if r, _ := p.table.Selected(); r.ID != "dbtaf00000002" || p.table.Filtering() {
-		t.Fatalf("j: selected %q, filtering %v", r.ID, p.table.Filtering())
+		t.Fatalf("down: selected %q, filtering %v", r.ID, p.table.Filtering())
 	}
-	for _, k := range []string{"r", "e", "p"} {
-		press(k)
-	}
-	if p.table.Filter() != "rep" || p.table.Len() != 1 {
-		t.Fatalf("typed rep: filter %q, %d rows", p.table.Filter(), p.table.Len())
-	}
-	cmd := press("enter") // the name typed is kept, and enter chooses at once
-	if cmd == nil {
-		t.Fatal("enter chose nothing")
-	}
-	var picked *PickedMsg
-	seq := reflect.ValueOf(cmd()) // tea.Sequence's message: a slice of commands
-	for i := 0; seq.Kind() == reflect.Slice && i < seq.Len(); i++ {
-		if m, ok := seq.Index(i).Interface().(tea.Cmd)().(PickedMsg); ok {
-			picked = &m
+	for _, k := range []string{"q", "a", "4"} {
+		if cmd := press(k); picked(cmd) != nil || p.done {
+			t.Fatalf("%q typed in the name closed the picker", k)
 		}
 	}
-	if picked == nil || picked.ID != "dbtaf00000003" {
-		t.Fatalf("picked %+v, want replica-west", picked)
+	if p.table.Filter() != "qa4" || p.table.Len() != 1 {
+		t.Fatalf("typed qa4: filter %q, %d rows", p.table.Filter(), p.table.Len())
+	}
+	// the name typed is kept, and enter chooses at once
+	if got := picked(press("enter")); got == nil || got.ID != "dbtaf00000003" {
+		t.Fatalf("picked %+v, want qa4-svc", got)
+	}
+
+	p = NewPicker(c, "Backups of which service?", "backups", []api.Service{
+		{ID: "dbtgf00000001", Name: "analytics-gcp"}, {ID: "dbtaf00000002", Name: "gcp-eu"}})
+	p.SetSize(80, 20)
+	d = p
+	for _, k := range []string{"G", "g", "j", "k"} {
+		press(k)
+	}
+	if p.table.Filter() != "Ggjk" || p.done {
+		t.Fatalf("G g j k: filter %q, closed %v", p.table.Filter(), p.done)
+	}
+	press("esc")
+	if p.table.Filter() != "" || p.done {
+		t.Fatalf("esc while typing: filter %q, closed %v", p.table.Filter(), p.done)
+	}
+	if got := picked(press("esc")); got == nil || got.ID != "" {
+		t.Fatalf("esc then esc: %+v, want cancelled", got)
 	}
 }
 

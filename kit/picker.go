@@ -24,7 +24,9 @@ type PickedMsg struct {
 // Picker is a dialog to choose a service (for ":backups" without an
 // argument, the restore target, a replication primary…). It filters with
 // "/" like every list, or as soon as a name is typed (Table.TypeFilters):
-// j, k, g, G move and q cancels.
+// every printable key is the name's, q, j, k, g and G too (a name such as
+// "qa4-svc" or "gcp-eu" is typed, not a key); the arrows, pgup/pgdn and
+// home/end move and esc cancels.
 type Picker struct {
 	common  *Common
 	title   string
@@ -45,8 +47,24 @@ type pickerKeys struct {
 func newPickerKeys() pickerKeys {
 	return pickerKeys{
 		Choose: Bind("enter", "choose"),
-		Cancel: Bind("esc", "cancel", "q"),
+		Cancel: Bind("esc", "cancel"),
 	}
+}
+
+// TypedTableKeys are the keys of a table whose name is just typed
+// (TypeFilters): DefaultTableKeys without the letters, which are the
+// name's.
+var TypedTableKeys = TableKeys{
+	Up:       Bind("up", "move up"),
+	Down:     Bind("down", "move down"),
+	PageUp:   DefaultTableKeys.PageUp,
+	PageDown: DefaultTableKeys.PageDown,
+	Top:      Bind("home", "first row"),
+	Bottom:   Bind("end", "last row"),
+	Filter:   DefaultTableKeys.Filter,
+
+	FilterKeep:  DefaultTableKeys.FilterKeep,
+	FilterClear: DefaultTableKeys.FilterClear,
 }
 
 // NewPicker builds a service picker over the given services.
@@ -58,7 +76,7 @@ func NewPicker(c *Common, title, purpose string, services []api.Service) *Picker
 		{Title: "STATUS", Min: 6, Max: 16, Priority: 7},
 	})
 	p.table.Empty = "no services known yet"
-	p.table.TypeFilters = true
+	p.table.TypeFilters, p.table.Keys = true, TypedTableKeys
 	// by name, whatever order the listing came in (a copy: the caller's
 	// slice may be shared)
 	services = slices.Clone(services)
@@ -138,7 +156,7 @@ func NewChoicePicker(c *Common, title, purpose string, cols []Column, rows []Row
 	p := &Picker{common: c, title: title, purpose: purpose, byID: map[string]api.Service{}, keys: newPickerKeys()}
 	p.table = NewTable(c, cols)
 	p.table.Empty = "nothing to choose from"
-	p.table.TypeFilters = true
+	p.table.TypeFilters, p.table.Keys = true, TypedTableKeys
 	p.table.SetRows(rows)
 	p.table.Select(current)
 	return p

@@ -74,7 +74,7 @@ func TestProfilePicker(t *testing.T) {
 	h.Key(":")
 	h.TypeText("profile")
 	h.Key("enter")
-	h.Key("j") // prod-us
+	h.Key("down") // prod-us (j is typed: a name may start with it)
 	h.Key("enter")
 	h.Settle()
 	if h.m.common.Profile != "prod-us" {
