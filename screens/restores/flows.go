@@ -243,6 +243,15 @@ func (s *Screen) onActionDone(msg kit.ActionDoneMsg) tea.Cmd {
 		s.Table.Select(rowID(&rec))
 		s.RefreshDetail()
 		return restoreform.Watch(s.common, ID, rec, tag)
+	case migDiscardTag:
+		if msg.Err == nil && s.migrate == tag.m {
+			// forgotten with its restore wizard; the user's own draft stays
+			if s.mode == modeMigrate {
+				s.mode = modeList
+			}
+			s.migrate = nil
+		}
+		return nil
 	case deleteTag:
 		if msg.Err == nil {
 			delete(s.accepted, tag.id)

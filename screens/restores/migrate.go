@@ -37,6 +37,9 @@ const (
 // migBackupTag marks the migration's backup action.
 type migBackupTag struct{ m *migration }
 
+// migDiscardTag marks the yes to discarding the migration m.
+type migDiscardTag struct{ m *migration }
+
 // migrationExitMsg closes the flow: Restore opens the restore wizard with
 // these options; nil returns to the list.
 type migrationExitMsg struct {
@@ -95,6 +98,8 @@ type migKeys struct {
 	Done, StopEditing             key.Binding
 	// More and Less scroll the copy step's text when it does not fit
 	More, Less key.Binding
+	// Discard forgets the migration (yes/no) once its backup is asked for
+	Discard key.Binding
 }
 
 func newMigKeys() migKeys {
@@ -103,14 +108,15 @@ func newMigKeys() migKeys {
 		Back:        kit.Bind("esc", "back"),
 		Leave:       kit.Bind("esc", "back to the list (keeps waiting)"),
 		Retry:       kit.Bind("b", "back up again"), // r is the root's refresh
-		Copy:        kit.Bind("y", "copy the command"),
+		Copy:        kit.Bind("y", "copy command"),
 		Restore:     kit.Bind("enter", "restore from the copy"),
 		Edit:        kit.Bind("e", "edit destination"),
-		CopyBack:    kit.Bind("esc", "back to the list"),
+		CopyBack:    kit.Bind("esc", "back to list"),
 		Done:        kit.Bind("enter", "done"),
 		StopEditing: kit.Bind("esc", "stop editing"),
 		More:        kit.BindHelp("pgdn", "scroll", "pgdown"),
 		Less:        kit.Bind("pgup", "scroll back"),
+		Discard:     kit.Bind("d", "discard migration"),
 	}
 }
 
@@ -450,6 +456,8 @@ func (m *migration) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		switch {
 		case key.Matches(msg, k.Leave):
 			return m.exit(nil)
+		case key.Matches(msg, k.Discard) && !m.submitting:
+			return m.discard()
 		case key.Matches(msg, k.Retry):
 			if m.stepErr != "" && !m.submitting {
 				return m.openForm()
@@ -486,6 +494,8 @@ func (m *migration) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		switch {
 		case key.Matches(msg, k.CopyBack):
 			return m.exit(nil)
+		case key.Matches(msg, k.Discard):
+			return m.discard()
 		case key.Matches(msg, k.Edit):
 			if err := m.sourceErr(); err != nil {
 				m.stepErr = err.Error()
@@ -518,6 +528,44 @@ func (m *migration) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	}
 	return nil
 }
+
+// discard asks yes/no, then the screen forgets the migration (its
+// restore wizard too): what it says is kept is the backup, in the bucket,
+// and nothing is sent. A backup still running goes on; skytui stops
+// following it.
+func (m *migration) discard() tea.Cmd {
+	what := fmt.Sprintf("migration of %s (%s) to %s (%s)", m.src().NameOrID(), m.src().Provider, m.dst().NameOrID(), m.dst().Provider)
+	// kept: what the dialog says stays; short: the toast's
+	kept, short := "nothing changes on the services", "nothing changed"
+	switch path := m.sourcePath(); {
+	case path == "":
+	case m.step == migWait && m.backup != nil && api.BackupState(m.backup.Status) == api.BackupFailed:
+		kept = "its failed backup stays listed; nothing else changes"
+	case m.step == migWait:
+		kept = "its backup goes on, to " + path + ", no longer followed; nothing else changes"
+		short = "its backup goes on, to " + path
+	default:
+		kept = "its backup stays in " + path + " (delete it there when you no longer need it); nothing else changes"
+		short = "its backup stays in " + path
+	}
+	var ends []string
+	if m.schedule != nil && m.schedule.BackupID != "" {
+		ends = []string{migWatchKey(m.schedule.BackupID)}
+	}
+	return kit.Do(kit.Action{
+		Name:   "discard the " + what,
+		Key:    "discard-migration",
+		Origin: ID,
+		Tag:    migDiscardTag{m: m},
+		Ends:   ends,
+		Confirm: kit.Confirm{Kind: kit.ConfirmYesNo, Title: "Discard the migration?",
+			Detail: "The " + what + " is forgotten: " + kept + ". m then starts a new one."},
+		Success: func(any) string { return "migration discarded: " + short },
+	})
+}
+
+// migWatchKey is the root watch of the migration's backup key.
+func migWatchKey(backupKey string) string { return "migration-backup/" + backupKey }
 
 func (m *migration) pick() tea.Cmd {
 	id := m.table.SelectedID()
@@ -578,7 +626,7 @@ func (m *migration) onActionDone(msg kit.ActionDoneMsg) tea.Cmd {
 	client, srcID, key := m.common.Client, m.srcID, sc.BackupID
 	name := "backup of " + m.src().NameOrID() + " for the migration to " + m.dst().NameOrID()
 	return kit.StartWatch(kit.Watch{
-		Key:    "migration-backup/" + key,
+		Key:    migWatchKey(key),
 		Name:   name,
 		Origin: ID,
 		Fetch: func(ctx context.Context) (any, error) {

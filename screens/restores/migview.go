@@ -263,17 +263,20 @@ func (m *migration) KeyMap() kit.Keys {
 		}
 	case migWait:
 		keys = []key.Binding{k.Leave}
+		if !m.submitting {
+			keys = append(keys, k.Discard)
+		}
 		if m.stepErr != "" {
 			keys = append([]key.Binding{k.Retry}, keys...)
 		}
 	case migCopy:
 		switch {
 		case m.sourceErr() != nil:
-			keys = []key.Binding{k.CopyBack}
+			keys = []key.Binding{k.CopyBack, k.Discard}
 		case m.editing:
 			keys = []key.Binding{k.Done, k.StopEditing}
 		default:
-			keys = []key.Binding{k.Copy, k.Restore, k.Edit, k.CopyBack}
+			keys = []key.Binding{k.Copy, k.Restore, k.Edit, k.CopyBack, k.Discard}
 		}
 		if _, _, cut := m.copyWindow(); cut {
 			// after the way on (enter), so a narrow footer keeps both

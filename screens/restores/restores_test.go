@@ -330,7 +330,7 @@ func TestMigrationPrefillsTheRestore(t *testing.T) {
 	}
 	// e edits the destination, esc stops editing, y copies the command;
 	// the help lists those bindings
-	if help := kit.HintLine(m.KeyMap().ShortHelp()...); help != "y copy the command  enter restore from the copy  e edit destination  esc back to the list" {
+	if help := kit.HintLine(m.KeyMap().ShortHelp()...); help != "y copy command  enter restore from the copy  e edit destination  esc back to list  d discard migration" {
 		t.Errorf("copy step help %q", help)
 	}
 	m.Update(tuitest.KeyMsg("e"))
@@ -810,5 +810,45 @@ func TestMigrationKeysOutsideFields(t *testing.T) {
 	m.step = migSource
 	if !s.CapturesKeys() {
 		t.Error("the source list does not take every key: a name typed is not its filter")
+	}
+}
+
+// TestMigrationDiscarded: d at the copy step asks yes/no, saying the
+// backup stays in its bucket; after the yes the migration is forgotten
+// (the list shows, m starts a new one), and a backup still followed is
+// followed no more.
+func TestMigrationDiscarded(t *testing.T) {
+	s, m := atCopy(t)
+	m.schedule = &api.Schedule{BackupID: hash + ":" + orders.ID + ":pod"}
+	if help := kit.HintLine(s.KeyMap().ShortHelp()...); !strings.Contains(help, "d discard migration") {
+		t.Errorf("the copy step's footer does not offer d: %q", help)
+	}
+	cmd := press(s, "d")
+	if cmd == nil {
+		t.Fatal("d at the copy step does nothing")
+	}
+	req, ok := cmd().(kit.ActionRequestMsg)
+	if !ok {
+		t.Fatalf("d gave %#v", cmd())
+	}
+	a := req.Action
+	if a.Confirm.Kind != kit.ConfirmYesNo || !strings.Contains(a.Confirm.Detail, "its backup stays in s3://acme-exports/orders-mig") ||
+		a.Mutating || a.Run != nil || len(a.Ends) != 1 || a.Ends[0] != migWatchKey(m.schedule.BackupID) {
+		t.Fatalf("discard asks %+v", a)
+	}
+	if s.migrate != m {
+		t.Fatal("the migration is gone before the yes")
+	}
+	s.Update(kit.ActionDoneMsg{Name: a.Name, Tag: a.Tag, Err: kit.ErrCancelled})
+	if s.migrate != m || s.mode != modeMigrate {
+		t.Fatal("a no discarded the migration")
+	}
+	s.Update(kit.ActionDoneMsg{Name: a.Name, Tag: a.Tag})
+	if s.migrate != nil || s.mode != modeList {
+		t.Fatalf("after the yes: migration kept %v, mode %d", s.migrate != nil, s.mode)
+	}
+	press(s, "m")
+	if s.migrate == nil || s.migrate == m || s.migrate.step != migSource {
+		t.Fatal("m after the discard does not start a new migration")
 	}
 }
