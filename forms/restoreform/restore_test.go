@@ -1114,3 +1114,26 @@ func TestSourceStepAtSixtyBySixteen(t *testing.T) {
 		}
 	}
 }
+
+// TestRestoreEmptyBackupListSaysWhy: a source service with no backup
+// offers no enter (nor filter, nor moves) in the footer, and enter
+// pressed anyway says why and what to do (s), not nothing.
+func TestRestoreEmptyBackupListSaysWhy(t *testing.T) {
+	e := rtSetup(t, false)
+	dev := e.byName["dev-serverless"]
+	w := e.wizard(t, Options{})
+	rtPress(w, "1")
+	w.targets.Select(dev.ID)
+	rtPress(w, "enter")
+	w.OnData(kit.DataMsg{Key: w.Resources()[0].Key, Data: []api.Backup{}})
+	if !strings.Contains(rtView(w), "no backups of dev-serverless yet") {
+		t.Fatalf("not the empty list:\n%s", rtView(w))
+	}
+	if help := kit.HintLine(w.KeyMap().ShortHelp()...); strings.Contains(help, "enter") || strings.Contains(help, "filter") {
+		t.Errorf("the footer offers keys with nothing to act on: %q", help)
+	}
+	rtPress(w, "enter")
+	if out := rtView(w); !strings.Contains(out, "dev-serverless has no backup to restore yet: s restores another service's backup") {
+		t.Fatalf("enter on the empty list says nothing useful:\n%s", out)
+	}
+}

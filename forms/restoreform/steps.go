@@ -196,10 +196,28 @@ func (r *Wizard) clearErrOff(t *kit.Table, was string) {
 func (r *Wizard) chooseBackup() tea.Cmd {
 	b, ok := r.backups[r.backupTable.SelectedID()]
 	if !ok {
-		r.stepErr = "no backup selected"
+		r.stepErr = r.noBackupWhy()
 		return nil
 	}
 	return r.pickBackup(b, stageBackup)
+}
+
+// noBackupWhy is why enter chose no backup: the listing is not read yet
+// (or failed), the service has none, or the filter shows none.
+func (r *Wizard) noBackupWhy() string {
+	src := r.service(r.sourceServiceID()).NameOrID()
+	other := r.keys.SourceService.Help().Key + " restores another service's backup"
+	switch {
+	case !r.backupsLoaded && r.backupsErr != nil:
+		return "the backups of " + src + " could not be listed: " + r.backupsErr.Error()
+	case !r.backupsLoaded:
+		return "the backups of " + src + " are still being listed"
+	case r.backupTable.Total() == 0:
+		return src + " has no backup to restore yet: " + other
+	case r.backupTable.Len() == 0:
+		return "no backup of " + src + " matches the filter " + r.backupTable.Filter()
+	}
+	return "no backup selected"
 }
 
 // pickBackup takes a managed backup chosen on step from (the backup list,

@@ -326,6 +326,9 @@ func (r *Wizard) KeyMap() kit.Keys {
 	case stageBackup:
 		if r.pickingSource {
 			b = []key.Binding{k.Next, filter, k.Back}
+		} else if r.backupTable.Total() == 0 {
+			// nothing to choose, filter or move over (enter says why)
+			b = []key.Binding{k.SourceService, k.Back}
 		} else {
 			b = []key.Binding{k.Next, k.SourceService, filter, k.Up, k.Down, k.Back}
 		}
