@@ -85,6 +85,28 @@ func TestStatusPrimaryStopped(t *testing.T) {
 	}
 }
 
+// At 60x16 a managed pair whose primary is stopped says so, and what to
+// do, at the top of its pane, as a stopped secondary does: they came
+// after Method, Replicas and the threads, under "~ 21 more lines".
+func TestStatusPrimaryStoppedComesFirst(t *testing.T) {
+	d := newDemo(t)
+	pri, _ := d.managedPair("uni-directional")
+	if err := d.c.StopService(bg, pri.ID); err != nil {
+		t.Fatal(err)
+	}
+	d.clk.Advance(time.Hour)
+	h := d.app(60, 16, nil)
+	h.Key("4")
+	h.Until("the replica's status read", func() bool {
+		return strings.Contains(h.Screen(), "IO") && !strings.Contains(h.Screen(), "reading the replica status")
+	})
+	scr := strings.Join(strings.Fields(h.Screen()), " ")
+	problem, fix, method := strings.Index(scr, "Problem the primary orders-prod is stopped"), strings.Index(scr, "Fix start it: :start orders-prod"), strings.Index(scr, "Method")
+	if problem < 0 || fix < problem || (method >= 0 && method < fix) {
+		t.Fatalf("the stopped primary's Problem and Fix should be the pane's first lines, before Method:\n%s", h.Screen())
+	}
+}
+
 // At 60x16 the footer names the one of s/S that the pair's threads leave
 // to do (s while replication runs, S once it is stopped; it named s and
 // dropped S), and s on a stopped replication says it is stopped already

@@ -194,39 +194,56 @@ func (s *Screen) pairDetail(p replsetup.Pair, w int) []string {
 	lines := wrap(" ", th.Title.Render(title), w)
 	const lw = 12
 	f := func(label, value string, k theme.Kind) { lines = append(lines, field(th, label, lw, value, k, w)...) }
-	// a secondary that is not ready: its state and fix come first (a
-	// short terminal shows them), the managed pair's lines under them
-	if p.Managed() && pv.down() == nil {
-		lines = append(lines, s.managedDetail(p, w)...)
+	now := s.common.Wall() // pv.at is when it was read, by the local clock
+	// what is wrong and what to do come first, so that a short terminal
+	// shows them: the secondary's state or why its status could not be
+	// read, then the primary's state (a stopped primary is why the IO
+	// thread cannot connect); the managed pair's lines and the status
+	// read under them
+	var priProblem, priFix string
+	priKind := theme.KindWarn // stopped or pending: it comes back once started or done
+	if pri, ok := s.wizard.service(p.PrimaryID); ok {
+		priProblem, priFix = replsetup.ServiceState("primary", &pri)
+		if theme.StatusKind(pri.Status) == theme.KindError {
+			priKind = theme.KindError
+		}
+	}
+	primary := func() {
+		if priProblem != "" {
+			f("Problem", priProblem, priKind)
+			f("Fix", priFix, theme.KindWarn)
+		}
+	}
+	managed := func() {
+		if p.Managed() {
+			lines = append(lines, s.managedDetail(p, w)...)
+		}
 	}
 	if pv == nil || (pv.last == nil && pv.err == nil && pv.notReady == nil) {
+		primary()
+		managed()
 		lines = append(lines, "  "+th.Muted.Render("reading the replica status"+s.common.Theme.Glyphs.Ellipsis))
 		return lines
 	}
 	if pv.busy != "" {
 		lines = append(lines, "  "+th.Pending.Render(pv.busy+s.common.Theme.Glyphs.Ellipsis))
 	}
-	now := s.common.Wall() // pv.at is when it was read, by the local clock
-	if pv.err != nil {
+	switch sec := pv.down(); {
+	case pv.err != nil:
 		prob, fix := replsetup.SQLFixRetry(pv.err, "secondary", api.OrID(p.SecondaryName, p.SecondaryID), replsetup.StepStart, "it is read again at every poll (r reads now)")
 		f("Status", "could not be read: "+prob, theme.KindError)
 		if fix != "" {
 			f("Fix", fix, theme.KindWarn)
 		}
+		primary()
+		managed()
 		if !pv.at.IsZero() {
 			f("Last read", pv.at.Local().Format("15:04:05")+" ("+kit.Ago(now.Sub(pv.at))+" ago); shown below", theme.KindMuted)
 		}
 		if pv.last == nil || pv.last.Status == nil {
 			return lines
 		}
-	}
-	// a service of the pair that is not ready: what to do is its state's
-	// (a stopped primary is why the IO thread cannot connect)
-	var priProblem, priFix string
-	if pri, ok := s.wizard.service(p.PrimaryID); ok {
-		priProblem, priFix = replsetup.ServiceState("primary", &pri)
-	}
-	if sec := pv.down(); sec != nil {
+	case sec != nil:
 		prob, fix := replsetup.ServiceState(secondaryRole(p), sec)
 		k := theme.KindWarn // stopped or pending: it comes back once started or done
 		if theme.StatusKind(sec.Status) == theme.KindError {
@@ -234,18 +251,16 @@ func (s *Screen) pairDetail(p replsetup.Pair, w int) []string {
 		}
 		f("Status", prob, k)
 		f("Fix", fix, theme.KindWarn)
-		if p.Managed() {
-			lines = append(lines, s.managedDetail(p, w)...)
-		}
+		primary()
+		managed()
 		if pv.last == nil || pv.last.Status == nil || pv.at.IsZero() {
-			if priProblem != "" {
-				f("Problem", priProblem, theme.KindWarn)
-				f("Fix", priFix, theme.KindWarn)
-			}
 			f("Read", pv.notReadyAt.Local().Format("15:04:05")+" ("+kit.Ago(now.Sub(pv.notReadyAt))+" ago)", theme.KindMuted)
 			return lines
 		}
 		f("Last read", pv.at.Local().Format("15:04:05")+" ("+kit.Ago(now.Sub(pv.at))+" ago); shown below", theme.KindMuted)
+	default:
+		primary()
+		managed()
 	}
 	st := pv.last.Status
 	if st == nil {
@@ -267,11 +282,9 @@ func (s *Screen) pairDetail(p replsetup.Pair, w int) []string {
 		spark := Sparkline(th.Glyphs, pv.hist.samples, max(10, min(HistoryLen, w-lw-6)))
 		f("History", "["+spark+"]", theme.KindNeutral)
 	}
-	// what is wrong and how to fix it, before the details
-	if priProblem != "" {
-		f("Problem", priProblem, theme.KindError)
-		f("Fix", priFix, theme.KindWarn)
-	} else if d := replsetup.Diagnose(st); !d.OK && d.Problem != "" {
+	// what is wrong with the threads and how to fix it, before the
+	// details (a stopped primary's state, above, is why)
+	if d := replsetup.Diagnose(st); priProblem == "" && !d.OK && d.Problem != "" {
 		k := theme.KindError
 		if d.Waiting {
 			k = theme.KindWarn
