@@ -88,7 +88,7 @@ func (s *Screen) onStatusData(msg kit.DataMsg) bool {
 	ps, err, _ := statusKey(id).Of(msg)
 	if err != nil {
 		pv.err, pv.errAt = err, msg.At
-		pv.hist.add(nil)
+		pv.hist.gap()
 		// what was read before the error: the secondary's record
 		if part, ok := msg.Data.(replsetup.PairStatus); ok && part.Secondary.ID != "" {
 			if pv.last == nil {
@@ -103,7 +103,7 @@ func (s *Screen) onStatusData(msg kit.DataMsg) bool {
 		if pv.last != nil {
 			pv.last.Secondary = sec
 		}
-		pv.hist.add(nil)
+		pv.hist.gap()
 	} else {
 		pv.last, pv.err, pv.at, pv.notReady = &ps, nil, msg.At, nil
 		var lag *int64
@@ -132,18 +132,6 @@ func (pv *pairView) status() *api.ReplicationStatus {
 		return nil
 	}
 	return pv.last.Status
-}
-
-// readAt is when the pair was last read (its status, or its secondary
-// found not ready); zero: never.
-func (pv *pairView) readAt() time.Time {
-	if pv == nil {
-		return time.Time{}
-	}
-	if pv.notReady != nil {
-		return pv.notReadyAt
-	}
-	return pv.at
 }
 
 // down is the secondary as last read when it is not ready (stopped,
@@ -215,8 +203,10 @@ func (s *Screen) rebuildRows() {
 				io, sqlT, behind = api.OrID(sec.Status, "-"), "-", "-"
 			}
 			hist = Sparkline(s.common.Theme.Glyphs, pv.hist.samples, HistoryLen)
-			if at := pv.readAt(); !at.IsZero() {
-				read = kit.Ago(now.Sub(at)) + " ago"
+			// when the status was read, as the pane's "Last read"
+			// says (not when the secondary was found not ready)
+			if !pv.at.IsZero() {
+				read = kit.Ago(now.Sub(pv.at)) + " ago"
 			}
 		}
 		rows = append(rows, kit.Row{
@@ -350,8 +340,8 @@ func (s *Screen) pairAction(start bool) tea.Cmd {
 	// or sent (r reads again); a read-only profile's refusal comes first
 	pv := s.view(p.SecondaryID)
 	read := ""
-	if at := pv.readAt(); !at.IsZero() {
-		read = " (read " + kit.Ago(s.common.Wall().Sub(at)) + " ago)"
+	if !pv.at.IsZero() {
+		read = " (read " + kit.Ago(s.common.Wall().Sub(pv.at)) + " ago)"
 	}
 	switch st := pv.status(); {
 	case s.common.ReadOnly:
@@ -427,19 +417,43 @@ func (s *Screen) openGrant() tea.Cmd {
 // HistoryLen is how many Seconds_Behind_Master samples are kept per pair.
 const HistoryLen = 60
 
+// history is a pair's polls: the lag of each (nil: NULL, or no status
+// was read: a gap in the sparkline) and whether a status was read.
 type history struct {
 	samples []*int64
+	read    []bool
 }
 
+// add is a poll that read the status, whose lag was v (nil: NULL).
 func (h *history) add(v *int64) {
 	if v != nil {
 		n := *v
 		v = &n
 	}
-	h.samples = append(h.samples, v)
+	h.push(v, true)
+}
+
+// gap is a poll that read no status: it failed, or the secondary was
+// not ready.
+func (h *history) gap() { h.push(nil, false) }
+
+func (h *history) push(v *int64, read bool) {
+	h.samples, h.read = append(h.samples, v), append(h.read, read)
 	if len(h.samples) > HistoryLen {
 		h.samples = h.samples[len(h.samples)-HistoryLen:]
+		h.read = h.read[len(h.read)-HistoryLen:]
 	}
+}
+
+// reads counts the polls kept that read a status.
+func (h *history) reads() int {
+	n := 0
+	for _, r := range h.read {
+		if r {
+			n++
+		}
+	}
+	return n
 }
 
 func (h *history) max() int64 {

@@ -1,6 +1,8 @@
 package replication_test
 
 import (
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -143,4 +145,60 @@ func TestStatusFooterFollowsThreads(t *testing.T) {
 	}
 	h.Key("S")
 	h.Sees("Start replication?")
+}
+
+// readsOver is the pane's count of reads its lag's maximum is over
+// ("max 0s over the last 3 reads"), or -1.
+func readsOver(scr string) int {
+	m := regexp.MustCompile(`over the last (\d+) reads`).FindStringSubmatch(scr)
+	if m == nil {
+		return -1
+	}
+	n, _ := strconv.Atoi(m[1])
+	return n
+}
+
+// While the replica is stopped, its row's READ column says when the
+// status was last read, as the pane's "Last read" does (it said "0s ago":
+// when the stopped service was last seen), and the pane's "over the last
+// N reads" counts the polls that read a status, not those that found the
+// replica stopped.
+func TestStatusReadWhileReplicaStopped(t *testing.T) {
+	d := newDemo(t)
+	_, rep := d.managedPair("uni-directional")
+	h := d.app(120, 40, nil)
+	h.Key("4")
+	h.Until("the threads read", func() bool { return strings.Contains(h.Screen(), "IO thread     Yes") })
+	for range 3 {
+		d.clk.Advance(2 * time.Second)
+		h.FirePolls()
+	}
+	h.Until("reads counted", func() bool { return readsOver(h.Screen()) > 1 })
+	reads := readsOver(h.Screen())
+	if err := d.c.StopService(bg, rep.ID); err != nil {
+		t.Fatal(err)
+	}
+	d.clk.Advance(time.Hour)
+	for range 3 {
+		d.clk.Advance(2 * time.Second)
+		h.FirePolls()
+	}
+	h.Until("the replica found stopped", func() bool { return strings.Contains(h.Screen(), "shown below") })
+	scr := h.Screen()
+	ago := regexp.MustCompile(`Last read +[0-9:]+ \(([^)]+ ago)\); shown below`).FindStringSubmatch(strings.Join(strings.Fields(scr), " "))
+	if ago == nil || ago[1] == "0s ago" {
+		t.Fatalf("the pane should say when the status was last read, an hour ago:\n%s", scr)
+	}
+	row := ""
+	for _, l := range strings.Split(scr, "\n") {
+		if strings.Contains(l, "> orders-prod") {
+			row = l
+		}
+	}
+	if !strings.HasSuffix(strings.TrimSpace(row), ago[1]) {
+		t.Errorf("the row's READ should say %q, as the pane does: %q\n%s", ago[1], row, scr)
+	}
+	if got := readsOver(scr); got != reads {
+		t.Errorf("the lag's maximum should be over the %d reads that read a status, not %d:\n%s", reads, got, scr)
+	}
 }

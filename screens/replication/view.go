@@ -275,8 +275,8 @@ func (s *Screen) pairDetail(p replsetup.Pair, w int) []string {
 		if st.SecondsBehindMaster != nil {
 			behind = fmt.Sprintf("%ds", *st.SecondsBehindMaster)
 		}
-		if m := pv.hist.max(); len(pv.hist.samples) > 1 {
-			behind += fmt.Sprintf("   max %ds over the last %d reads", m, len(pv.hist.samples))
+		if n := pv.hist.reads(); n > 1 {
+			behind += fmt.Sprintf("   max %ds over the last %d reads", pv.hist.max(), n)
 		}
 		f("Behind", behind, theme.KindNeutral)
 		spark := Sparkline(th.Glyphs, pv.hist.samples, max(10, min(HistoryLen, w-lw-6)))
