@@ -12,15 +12,19 @@ import (
 )
 
 // Effects are the consequences of a restore, in the words of the
-// interface document: the confirmation says exactly this.
+// interface document: the confirmation says exactly this. source is the
+// service the backup was taken of, "" when not known (a file in your own
+// bucket, a backup ID of a service not listed): the credentials are then
+// said to be the backup's, not a source service's nobody named.
 func Effects(target, source string) []string {
+	creds := "its default username and password are replaced by those of " + source
 	if source == "" {
-		source = "the source service"
+		creds = "its default username and password are replaced by the backup's"
 	}
 	return []string{
 		target + " is stopped if it is running",
 		"all data in " + target + " is erased and replaced by the backup's",
-		"its default username and password are replaced by those of " + source,
+		creds,
 	}
 }
 

@@ -699,6 +699,31 @@ func TestRestoreBucketSecrets(t *testing.T) {
 	}
 }
 
+// TestRestoreFromABucketSaysTheBackupsCredentials: a restore from a file
+// in your own bucket knows no source service: the confirmation says the
+// target's username and password become the backup's (it said "those of
+// the source service"), and so does the toast when it succeeds.
+func TestRestoreFromABucketSaysTheBackupsCredentials(t *testing.T) {
+	e := rtSetup(t, true)
+	dev := e.byName["dev-serverless"]
+	w := e.wizard(t, Options{Source: SourceBucket, TargetID: dev.ID, LockTarget: true})
+	rtBucketToConfirm(t, w, false)
+	out := strings.Join(strings.Fields(rtView(w)), " ")
+	if !strings.Contains(out, "its default username and password are replaced by the backup's") || strings.Contains(out, "source service") {
+		t.Fatalf("the confirmation names a source service:\n%s", rtView(w))
+	}
+	rtType(w, "dev-serverless")
+	a, _ := rtAction(t, rtPress(w, "enter"))
+	tag, _ := a.Tag.(Tag)
+	c := tuitest.Common()
+	c.Client = &api.Client{}
+	cmd := Watch(c, "restores", api.Restore{ID: 9, ServiceID: dev.ID}, tag)
+	_, _, text := cmd().(kit.WatchMsg).Watch.Outcome(&api.Restore{Status: "Succeeded"})
+	if text != "restore 9 into dev-serverless succeeded: its data, default username and password are now the backup's" {
+		t.Fatalf("success toast %q", text)
+	}
+}
+
 // rtSubmittedBucket is a restore of dev-serverless from an own bucket,
 // confirmed and submitted.
 func rtSubmittedBucket(t *testing.T) *Wizard {

@@ -81,9 +81,9 @@ func Watch(c *kit.Common, origin string, rec api.Restore, tag Tag) tea.Cmd {
 		}
 		return newest, nil
 	}
-	src := tag.SourceService
-	if src == "" {
-		src = "the source service"
+	src := tag.SourceService + "'s"
+	if tag.SourceService == "" {
+		src = "the backup's" // a file in a bucket: no source service is known
 	}
 	return kit.StartWatch(kit.Watch{
 		Key:    WatchKey(rec),
@@ -97,7 +97,7 @@ func Watch(c *kit.Common, origin string, rec api.Restore, tag Tag) tea.Cmd {
 			}
 			switch {
 			case r.Succeeded():
-				return true, kit.ToastSuccess, fmt.Sprintf("%s succeeded: its data, default username and password are now %s's", name, src)
+				return true, kit.ToastSuccess, fmt.Sprintf("%s succeeded: its data, default username and password are now %s", name, src)
 			case r.Failed():
 				msg := r.Message
 				if msg == "" {
