@@ -852,3 +852,18 @@ func TestMigrationDiscarded(t *testing.T) {
 		t.Fatal("m after the discard does not start a new migration")
 	}
 }
+
+// TestBucketRestoreDetailSaysTheBackupsCredentials: a restore from a
+// file in your own bucket that succeeded says the target's username and
+// password are now the backup's: it names no source service (it said
+// "those of the source service").
+func TestBucketRestoreDetailSaysTheBackupsCredentials(t *testing.T) {
+	s := newScreen(160, 40)
+	feed(s, []api.Restore{{ID: 4, ServiceID: replica.ID, Bucket: "s3://acme-exports/", Key: "exports/orders.sql.gz", Type: "logical",
+		Status: "Succeeded", CreatedAt: api.Time{Time: now.Add(-time.Hour)}}})
+	press(s, "enter")
+	out := strings.Join(strings.Fields(view(s)), " ")
+	if !strings.Contains(out, "are now the backup's.") || strings.Contains(out, "source service") {
+		t.Fatalf("the detail names a source service:\n%s", view(s))
+	}
+}

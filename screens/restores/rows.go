@@ -300,11 +300,12 @@ func (s *Screen) detailSections(r *api.Restore) []kit.Section {
 	case r.Running():
 		note = "While it runs the target is stopped and its data replaced. d deletes it (only before it finishes)."
 	case r.Succeeded():
-		from := "the source service"
+		// a file in a bucket names no service: they are the backup's
+		from := "the backup's"
 		if sid := s.sourceService(r); sid != "" {
-			from = s.serviceName(sid)
+			from = "those of " + s.serviceName(sid)
 		}
-		note = "The target's data and its default username and password are now those of " + from + "."
+		note = "The target's data and its default username and password are now " + from + "."
 	case r.Failed():
 		note = "The restore failed; the message says why."
 	}
