@@ -353,7 +353,9 @@ func (s *Screen) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		return s.openMigration(nil)
 	case key.Matches(msg, k.Delete):
 		return s.deleteSelected()
-	case key.Matches(msg, k.All) && s.svcFilter != "":
+	case key.Matches(msg, k.All) && s.svcFilter == "":
+		return kit.Toast(kit.ToastInfo, "every service's restores are shown already ("+k.Service.Help().Key+" shows one service's)")
+	case key.Matches(msg, k.All):
 		return s.Open(AllArg)
 	case key.Matches(msg, k.Service):
 		if len(s.svcList) == 0 {
@@ -385,13 +387,14 @@ func (s *Screen) KeyMap() help.KeyMap {
 		return p.KeyMap()
 	}
 	k := s.keys
-	// a (all services) only where it does something: narrowed
+	// a (all services) in the footer where it does something: narrowed;
+	// ? lists it always, after f (pressed unnarrowed it says so)
 	var all []key.Binding
 	if s.svcFilter != "" {
 		all = []key.Binding{k.All}
 	}
 	short := slices.Concat([]key.Binding{s.Keys.Detail, k.New, k.Migrate, k.Delete, k.Service}, all, []key.Binding{s.Table.Keys.Filter})
-	return s.ListView.KeyMap(short, slices.Concat([]key.Binding{k.New, k.Delete, k.Migrate, k.Service}, all)...)
+	return s.ListView.KeyMap(short, k.New, k.Delete, k.Migrate, k.Service, k.All)
 }
 
 // ---- view ----

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
@@ -865,5 +866,37 @@ func TestBucketRestoreDetailSaysTheBackupsCredentials(t *testing.T) {
 	out := strings.Join(strings.Fields(view(s)), " ")
 	if !strings.Contains(out, "are now the backup's.") || strings.Contains(out, "source service") {
 		t.Fatalf("the detail names a source service:\n%s", view(s))
+	}
+}
+
+// TestHelpListsAllServicesKey: ? lists a (every service's restores)
+// whether or not one service is shown; the footer only while narrowed,
+// and a pressed unnarrowed says the list shows every service already.
+func TestHelpListsAllServicesKey(t *testing.T) {
+	s := newScreen(160, 20)
+	feed(s, listing())
+	full := func() string {
+		var bs []key.Binding
+		for _, col := range s.KeyMap().FullHelp() {
+			bs = append(bs, col...)
+		}
+		return kit.HintLine(bs...)
+	}
+	if !strings.Contains(full(), "a all services") {
+		t.Errorf("? does not list a: %q", full())
+	}
+	if short := kit.HintLine(s.KeyMap().ShortHelp()...); strings.Contains(short, "a all services") {
+		t.Errorf("the footer offers a while every service is shown: %q", short)
+	}
+	cmd := press(s, "a")
+	if cmd == nil {
+		t.Fatal("a with every service shown says nothing")
+	}
+	if msg, ok := cmd().(kit.ToastMsg); !ok || !strings.Contains(msg.Text, "every service's restores are shown already") {
+		t.Fatalf("a unnarrowed: %#v", msg)
+	}
+	s.Open(gcpSvc.Name)
+	if short := kit.HintLine(s.KeyMap().ShortHelp()...); !strings.Contains(short, "a all services") || !strings.Contains(full(), "a all services") {
+		t.Errorf("narrowed: footer %q, help %q", short, full())
 	}
 }
