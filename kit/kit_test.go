@@ -188,6 +188,95 @@ func TestOutcomeDialogKeepsItsButtons(t *testing.T) {
 	}
 }
 
+// TestOutcomeDialogFitsItsArea: in the dialog area of a 60x16 and of an
+// 80x24 terminal the box takes the width it has (76 at most), the title
+// and what was seen are wrapped whole, never cut, and what was seen, the
+// verdict and the buttons stay in view: on the short terminal the
+// explanation gives way (to its short form when there is room), and
+// findings beyond the room are counted.
+func TestOutcomeDialogFitsItsArea(t *testing.T) {
+	type size struct {
+		term       string
+		w, h, boxW int
+	}
+	small, usual := size{"60x16", 56, 11, 56}, size{"80x24", 76, 19, 76}
+	// view renders d in sz, checks its height and width, and returns it
+	// without styles, and as its words (the box's sides read as spaces)
+	view := func(d *OutcomeDialog, sz size) (string, string) {
+		t.Helper()
+		d.SetSize(sz.w, sz.h)
+		out := ansi.Strip(d.View())
+		lines := strings.Split(out, "\n")
+		if len(lines) > sz.h {
+			t.Errorf("%s: the dialog is %d lines in %d:\n%s", sz.term, len(lines), sz.h, out)
+		}
+		if w := ansi.StringWidth(lines[0]); w != sz.boxW {
+			t.Errorf("%s: the box is %d wide, want %d", sz.term, w, sz.boxW)
+		}
+		side := d.common.Theme.Glyphs.BoxV
+		return out, strings.Join(strings.Fields(strings.ReplaceAll(out, side, " ")), " ")
+	}
+	// shows fails unless every one of want reads whole in words
+	shows := func(sz size, out, words string, want ...string) {
+		t.Helper()
+		for _, w := range want {
+			if !strings.Contains(words, w) {
+				t.Errorf("%s: %q is not in view whole:\n%s", sz.term, w, out)
+			}
+		}
+	}
+	ell := common().Theme.Glyphs.Ellipsis
+	verdict := "It was most likely carried out: sending it again would do it twice."
+	keys := []string{"[ Leave it ] [ Send again ]", "enter choose esc leave it"}
+
+	// what QA saw: a scale, what it did and two other services' changes
+	name, seen := "scale orders-prod nodes 2 -> 3", "orders-prod (dbtaf85489797): pending_scale"
+	found := []string{"dev-serverless (dbtgf42942879): pending_start", "replica-west (dbtaf93155232): pending_stop"}
+	for _, sz := range []size{small, usual} {
+		d := NewOutcomeDialog(common(), 1, name, "EOF", "the services", true)
+		d.ChecksEffect()
+		d.Checked(OutcomeCheckedMsg{ID: 1, Found: found})
+		d.Seen(seen)
+		out, words := view(d, sz)
+		if strings.Contains(out, ell) {
+			t.Errorf("%s: something is cut:\n%s", sz.term, out)
+		}
+		shows(sz, out, words, append(append([]string{"Outcome unknown: " + name, "Seen in the services since it was sent:", seen, verdict}, found...), keys...)...)
+		if explained := strings.Contains(words, "The server may or may not have carried it out."); explained != (sz == usual) {
+			t.Errorf("%s: the explanation shown: %v:\n%s", sz.term, explained, out)
+		}
+	}
+
+	// a title and a finding longer than a line wrap, whole
+	long := "scale analytics-warehouse-eu-west storage 1000 GB -> 2000 GB"
+	longSeen := "analytics-warehouse-eu-west (dbtgf82655032): pending_scale since 2026-11-24 11:29"
+	d := NewOutcomeDialog(common(), 2, long, "EOF", "the services", true)
+	d.ChecksEffect()
+	d.Checked(OutcomeCheckedMsg{ID: 2})
+	d.Seen(longSeen)
+	out, words := view(d, usual)
+	shows(usual, out, words, append([]string{"Outcome unknown: " + long, longSeen, verdict}, keys...)...)
+	// on the short terminal too, the finding counted if it cannot be listed
+	out, words = view(d, small)
+	shows(small, out, words, append([]string{"Outcome unknown: " + long, verdict}, keys...)...)
+
+	// nothing found on the short terminal: the short explanation stays
+	d = NewOutcomeDialog(common(), 3, "stop replica-west", "EOF", "the services", true)
+	d.Checked(OutcomeCheckedMsg{ID: 3})
+	out, words = view(d, small)
+	shows(small, out, words, append([]string{"No answer came back (EOF).", "It was probably not carried out"}, keys...)...)
+
+	// more findings than the room: the first whole, the rest counted
+	d = NewOutcomeDialog(common(), 4, name, "EOF", "the services", true)
+	var many []string
+	for i := range 9 {
+		many = append(many, fmt.Sprintf("svc-%d (dbtaf0000000%d): pending_stop", i, i))
+	}
+	d.Checked(OutcomeCheckedMsg{ID: 4, Found: many})
+	out, words = view(d, small)
+	shows(small, out, words, append([]string{"svc-0 (dbtaf00000000): pending_stop", " more", verdict}, keys...)...)
+}
+
 // TestDialogHintsAreTheirBindings: the dialogs' hint lines are generated
 // from the bindings their Update matches, and read as they always did.
 func TestDialogHintsAreTheirBindings(t *testing.T) {

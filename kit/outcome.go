@@ -131,55 +131,27 @@ func (d *OutcomeDialog) Update(msg tea.Msg) (Dialog, tea.Cmd) {
 // SetSize implements Dialog.
 func (d *OutcomeDialog) SetSize(width, height int) { d.width, d.height = width, height }
 
-// View renders the dialog within the SetSize area: the text is cut (with
-// an ellipsis) before the buttons and their hint ever are.
+// outcomeMaxWidth is the widest the dialog's box gets.
+const outcomeMaxWidth = 76
+
+// View renders the dialog within the SetSize area, as wide as it may be
+// (outcomeMaxWidth at most): the title and what was found are wrapped,
+// never cut. When the area is too short for everything, the explanation
+// gives way first (to its short form, "No answer came back (EOF)."), then
+// the blank lines, then the explanation whole, then the findings beyond
+// what fits ("… and 2 more"): what was seen, the verdict, the buttons and
+// their hint stay in view.
 func (d *OutcomeDialog) View() string {
 	th := d.common.Theme
-	width, height := d.width, d.height
-	w := min(max(40, width*2/3), width, 76)
-	inner := w - 4
-	var body []string
-	body = append(body, Wrap("The request was sent, but no answer came back ("+d.why+"). The server may or may not have carried it out.", inner))
-	body = append(body, "")
-	switch {
-	case len(d.seen) > 0:
-		body = append(body, Wrap("Seen in "+Or(d.of, "the list")+" since it was sent:", inner))
-		found := append(append([]string(nil), d.seen...), d.checked.Found...)
-		if d.checked.All {
-			found = d.seen // everything now, not what changed
-		}
-		body = append(body, d.bullets(found, inner)...)
-		body = append(body, "", Wrap("It was most likely carried out: sending it again would do it twice.", inner))
-	case d.checking:
-		body = append(body, th.Muted.Render(Wrap("Reading "+Or(d.of, "the list")+" again"+d.common.Theme.Glyphs.Ellipsis, inner)))
-	case d.checked.Err != nil:
-		body = append(body, th.Warn.Render(Wrap("Could not read "+Or(d.of, "the list")+": "+d.checked.Err.Error(), inner)))
-		body = append(body, Wrap("Look at the list yourself before sending it again.", inner))
-	case d.of == "":
-		body = append(body, Wrap("skytui cannot check this change: look at the list before sending it again.", inner))
-	case len(d.checked.Found) == 0 && d.effect:
-		body = append(body, Wrap("Nothing in "+d.of+" shows it yet. It may still appear: this updates each time the list is read again.", inner))
-	case len(d.checked.Found) == 0:
-		body = append(body, Wrap("Nothing new in "+d.of+" since it was sent. It was probably not carried out, but it may still appear.", inner))
-	default:
-		head := "Appeared in " + d.of + " since it was sent:"
-		if d.checked.All {
-			head = "In " + d.of + " now (what was there before could not be read):"
-		}
-		body = append(body, Wrap(head, inner))
-		body = append(body, d.bullets(d.checked.Found, inner)...)
-		body = append(body, "", Wrap("It was most likely carried out: sending it again would do it twice.", inner))
+	w := outcomeMaxWidth
+	if d.width > 0 {
+		w = min(d.width, outcomeMaxWidth)
 	}
-	// the box's borders, title and the blank under it: 4 lines; the blank,
-	// the buttons and the hint below the text: 3
-	if room := height - 7; room > 0 {
-		lines := strings.Split(strings.Join(body, "\n"), "\n")
-		if len(lines) > room {
-			lines = append(lines[:max(room-1, 0)], th.Muted.Render(th.Glyphs.Ellipsis))
-		}
-		body = lines
+	inner := max(10, w-4)
+	title := strings.Split(CapText("Outcome unknown: "+d.name, inner, 2, th.Glyphs.Ellipsis), "\n")
+	for i, l := range title {
+		title[i] = th.Title.Render(l)
 	}
-	body = append(body, "")
 	leave, again := th.Button.Render("[ Leave it ]"), th.Button.Render("[ Send again ]")
 	if d.checking {
 		again = th.Muted.Render("[ Send again ]")
@@ -189,29 +161,155 @@ func (d *OutcomeDialog) View() string {
 	} else {
 		leave = th.ButtonOn.Render("[ Leave it ]")
 	}
-	body = append(body, lipgloss.JoinHorizontal(lipgloss.Top, leave, "  ", again))
 	k := d.keys
 	hint := HintLine(k.Choose, k.Leave, k.Move)
 	if d.checking {
 		hint = HintLine(k.Leave) + "  (send again once the list is read)"
 	}
-	body = append(body, th.Muted.Render(ansi.Truncate(hint, inner, th.Glyphs.Ellipsis)))
-	return Box(th, "Outcome unknown: "+d.name, strings.Join(body, "\n"), w)
+	buttons := []string{lipgloss.JoinHorizontal(lipgloss.Top, leave, "  ", again), th.Muted.Render(ansi.Truncate(hint, inner, th.Glyphs.Ellipsis))}
+
+	why := strings.Split(Wrap("The request was sent, but no answer came back ("+d.why+"). The server may or may not have carried it out.", inner), "\n")
+	short := strings.Split(CapText("No answer came back ("+d.why+").", inner, 2, th.Glyphs.Ellipsis), "\n")
+	head, items, verdict := d.outcome(inner)
+	bullets := func(room int) []string {
+		if items == nil {
+			return nil
+		}
+		return d.bullets(items, inner, room)
+	}
+	found := bullets(-1)
+	// The blank lines between the parts, in the order they give way to
+	// room: under the title, above the verdict, under the explanation,
+	// above the buttons; gaps keeps that many of them, from the last.
+	const (
+		aboveButtons = iota
+		underExplain
+		aboveVerdict
+		underTitle
+		allGaps
+	)
+	blank := func(gaps, which int) bool { return which < gaps }
+	// lines counts the box's lines: its border, the title, the
+	// explanation, what was found, the buttons and the blank lines kept
+	lines := func(explain, found []string, gaps int) int {
+		n := 2 + len(title) + len(explain) + len(head) + len(found) + len(verdict) + len(buttons)
+		for g := range gaps {
+			if g != underExplain || len(explain) > 0 {
+				if g != aboveVerdict || len(verdict) > 0 && len(found) > 0 {
+					n++
+				}
+			}
+		}
+		return n
+	}
+	// the explanation gives way first, to its short form, then the blank
+	// lines, then the explanation whole, then the findings that do not fit
+	explain, gaps := why, allGaps
+	if h := d.height; h > 0 && lines(why, found, allGaps) > h {
+		explain, gaps = nil, 0
+		for g := allGaps; g >= 0; g-- {
+			if lines(short, found, g) <= h {
+				explain, gaps = short, g
+				break
+			}
+		}
+		if over := lines(nil, found, 0) - h; over > 0 {
+			found = bullets(len(found) - over) // the rest are counted
+		}
+	}
+
+	var body []string
+	body = append(body, title...)
+	if blank(gaps, underTitle) {
+		body = append(body, "")
+	}
+	if len(explain) > 0 {
+		body = append(body, explain...)
+		if blank(gaps, underExplain) {
+			body = append(body, "")
+		}
+	}
+	body = append(body, head...)
+	body = append(body, found...)
+	if blank(gaps, aboveVerdict) && len(verdict) > 0 && len(found) > 0 {
+		body = append(body, "")
+	}
+	body = append(body, verdict...)
+	if blank(gaps, aboveButtons) {
+		body = append(body, "")
+	}
+	body = append(body, buttons...)
+	return Box(th, "", strings.Join(body, "\n"), w)
 }
 
-// bullets lists what was found, sorted, six at most.
-func (d *OutcomeDialog) bullets(found []string, inner int) []string {
+// outcome is what the reading found: a head ("Seen in the services since
+// it was sent:") and the verdict ("It was most likely carried out: …") in
+// lines of inner cells, and the findings listed between them (bullets);
+// each possibly none.
+func (d *OutcomeDialog) outcome(inner int) (head, found, verdict []string) {
 	th := d.common.Theme
-	found = slices.Sorted(slices.Values(found))
-	found = slices.Compact(found)
+	lines := func(s string) []string { return strings.Split(Wrap(s, inner), "\n") }
+	of := Or(d.of, "the list")
+	likely := lines("It was most likely carried out: sending it again would do it twice.")
+	switch {
+	case len(d.seen) > 0:
+		found := append(append([]string(nil), d.seen...), d.checked.Found...)
+		if d.checked.All {
+			found = d.seen // everything now, not what changed
+		}
+		return lines("Seen in " + of + " since it was sent:"), found, likely
+	case d.checking:
+		return nil, nil, strings.Split(th.Muted.Render(Wrap("Reading "+of+" again"+th.Glyphs.Ellipsis, inner)), "\n")
+	case d.checked.Err != nil:
+		return strings.Split(th.Warn.Render(Wrap("Could not read "+of+": "+d.checked.Err.Error(), inner)), "\n"), nil,
+			lines("Look at the list yourself before sending it again.")
+	case d.of == "":
+		return nil, nil, lines("skytui cannot check this change: look at the list before sending it again.")
+	case len(d.checked.Found) == 0 && d.effect:
+		return nil, nil, lines("Nothing in " + d.of + " shows it yet. It may still appear: this updates each time the list is read again.")
+	case len(d.checked.Found) == 0:
+		return nil, nil, lines("Nothing new in " + d.of + " since it was sent. It was probably not carried out, but it may still appear.")
+	}
+	h := "Appeared in " + d.of + " since it was sent:"
+	if d.checked.All {
+		h = "In " + d.of + " now (what was there before could not be read):"
+	}
+	return lines(h), d.checked.Found, likely
+}
+
+// bullets lists what was found, sorted, each wrapped under its bullet,
+// never cut: six at most, and only as many whole as fit in room lines
+// (room < 0: no bound), the rest counted on a last line ("… and 3 more";
+// "… 3 found: a taller terminal lists them" when none fits).
+func (d *OutcomeDialog) bullets(found []string, inner, room int) []string {
+	th := d.common.Theme
+	found = slices.Compact(slices.Sorted(slices.Values(found)))
+	lead := "  " + th.Glyphs.Bullet + " "
+	indent := strings.Repeat(" ", ansi.StringWidth(lead))
 	var out []string
 	const most = 6
 	for i, f := range found {
-		if i == most {
-			out = append(out, th.Muted.Render("  "+th.Glyphs.Ellipsis+" and "+strconv.Itoa(len(found)-most)+" more"))
-			break
+		var b []string
+		for j, l := range strings.Split(Wrap(f, max(10, inner-len(indent))), "\n") {
+			if j == 0 {
+				l = lead + l
+			} else {
+				l = indent + l
+			}
+			b = append(b, th.Bold.Render(l))
 		}
-		out = append(out, th.Bold.Render(ansi.Truncate("  "+th.Glyphs.Bullet+" "+f, inner, th.Glyphs.Ellipsis)))
+		need := len(b)
+		if i < len(found)-1 {
+			need++ // the line that counts the rest, should they not fit
+		}
+		if i == most || room >= 0 && len(out)+need > room {
+			more := "  " + th.Glyphs.Ellipsis + " and " + strconv.Itoa(len(found)-i) + " more"
+			if i == 0 {
+				more = "  " + th.Glyphs.Ellipsis + " " + strconv.Itoa(len(found)) + " found: a taller terminal lists them"
+			}
+			return append(out, th.Muted.Render(more))
+		}
+		out = append(out, b...)
 	}
 	return out
 }

@@ -1,10 +1,12 @@
 package tui
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/skytui/skytui/sandbox"
+	"github.com/skytui/skytui/tui/tuitest"
 )
 
 // A change whose answer is lost after the sandbox carried it out: the TUI
@@ -176,6 +178,35 @@ func TestOutcomeUnknownServiceChange(t *testing.T) {
 			refuseScreen(t, h, "Outcome unknown")
 			if n := srv.Stats().Count(tc.method, tc.path); n != 1 {
 				t.Fatalf("%d %s %s sent, want 1", n, tc.method, tc.path)
+			}
+		})
+	}
+}
+
+// TestOutcomeUnknownFitsTheTerminal: at 60x16 and 80x24 the outcome
+// dialog of a scale shows its title, what was seen in the services and
+// the verdict whole, with its buttons; the explanation gives way on the
+// short terminal.
+func TestOutcomeUnknownFitsTheTerminal(t *testing.T) {
+	for _, sz := range [][2]int{{60, 16}, {80, 24}} {
+		t.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(t *testing.T) {
+			h, srv, _ := demoHarness(t, sz[0], sz[1], nil)
+			armDrop(t, srv, servicePath+"/nodes")
+			h.runCompleted("scale orders-p", "scale orders-prod")
+			h.Keys("enter", "enter", "enter") // nodes, one more, apply
+			scr := h.Screen()
+			side := h.m.common.Theme.Glyphs.BoxV
+			words := strings.Join(strings.Fields(strings.ReplaceAll(scr, side, " ")), " ")
+			arrow := h.m.common.Theme.Glyphs.Arrow
+			for _, want := range []string{"Outcome unknown: scale orders-prod nodes 2 " + arrow + " 3",
+				"Seen in the services since it was sent:", "orders-prod (" + tuitest.Service(t, h.m.common.Client, sandbox.DemoOrders).ID + "): pending_scale",
+				"It was most likely carried out: sending it again would do it twice.", "[ Leave it ] [ Send again ]"} {
+				if !strings.Contains(words, want) {
+					t.Errorf("%q is not in view whole:\n%s", want, scr)
+				}
+			}
+			if strings.Contains(scr, "Outcome unknown: scale orders-prod nodes 2 "+arrow+h.m.common.Theme.Glyphs.Ellipsis) {
+				t.Errorf("the title is cut:\n%s", scr)
 			}
 		})
 	}
