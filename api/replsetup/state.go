@@ -73,6 +73,7 @@ type Store struct {
 	mu      sync.Mutex
 	seq     uint64
 	lastSeq map[string]uint64
+	gen     uint64 // the file's reads and writes through this store, counted
 }
 
 // NextSeq numbers a save; take it when the state is captured (in Update),
@@ -142,16 +143,93 @@ func (s *Store) read() (*stateFile, error) {
 
 // Load returns the state of profile (empty when none).
 func (s *Store) Load(profile string) (ProfileState, error) {
+	ps, _, err := s.Read(profile)
+	return ps, err
+}
+
+// Read is Load, with the number of the read among this store's reads and
+// writes of the file (Apply's): a process that reads the file again
+// while it writes it (the TUI, polling it for the pairs another process
+// saved) tells a read that began before its last write by a smaller
+// number.
+func (s *Store) Read(profile string) (ProfileState, uint64, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.gen++
 	f, err := s.read()
 	if err != nil {
-		return ProfileState{}, err
+		return ProfileState{}, s.gen, err
 	}
 	if ps := f.Profiles[profile]; ps != nil {
-		return ps.Clone(), nil
+		return ps.Clone(), s.gen, nil
 	}
-	return ProfileState{}, nil
+	return ProfileState{}, s.gen, nil
+}
+
+// PairEdit is one change of the saved pairs: Pair added (or replacing the
+// pair of its secondary), or with Forget the pair of Pair.SecondaryID
+// removed.
+type PairEdit struct {
+	Pair   Pair
+	Forget bool
+}
+
+// Change is one save of a process that shares the file with others (the
+// TUI, while `skytui replication setup` saves a pair): what it changed,
+// applied to what the file holds when it is written, so that a pair
+// another process saved meanwhile is kept.
+type Change struct {
+	// Seq numbers the save (NextSeq): the setup of a change older than
+	// one written already is left as that one wrote it (0: always set).
+	Seq   uint64
+	Setup *Progress  // the unfinished setup (nil: none)
+	Edits []PairEdit // the pairs added and forgotten, in order
+	// Pairs are all the pairs the writer knows: what is written when the
+	// file is damaged (nothing of it can be kept)
+	Pairs []Pair
+}
+
+// Apply writes c into profile's state as the file holds it now, and
+// returns the state written with its number among the store's reads and
+// writes (Read's).
+func (s *Store) Apply(profile string, c Change) (ProfileState, uint64, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.lastSeq == nil {
+		s.lastSeq = map[string]uint64{}
+	}
+	var ps ProfileState
+	f, err := s.read()
+	switch {
+	case err != nil: // damaged: start again, with the writer's pairs
+		f = &stateFile{Profiles: map[string]*ProfileState{}}
+		ps.Pairs = append([]Pair(nil), c.Pairs...)
+	case f.Profiles[profile] != nil:
+		ps = f.Profiles[profile].Clone()
+	}
+	for _, e := range c.Edits {
+		if e.Forget {
+			ps.WithoutPair(e.Pair.SecondaryID)
+		} else {
+			ps.WithPair(e.Pair)
+		}
+	}
+	newest := c.Seq == 0 || c.Seq > s.lastSeq[profile]
+	if newest {
+		ps.Setup = nil
+		if c.Setup != nil {
+			p := *c.Setup
+			ps.Setup = &p
+		}
+	}
+	if err := s.write(f, profile, ps); err != nil {
+		return ProfileState{}, 0, err
+	}
+	if c.Seq != 0 && newest {
+		s.lastSeq[profile] = c.Seq
+	}
+	s.gen++
+	return ps.Clone(), s.gen, nil
 }
 
 // Save writes the state of profile; seq orders saves (0 always writes).
@@ -168,6 +246,18 @@ func (s *Store) Save(profile string, ps ProfileState, seq uint64) error {
 	if err != nil {
 		f = &stateFile{Profiles: map[string]*ProfileState{}} // damaged: start again
 	}
+	if err := s.write(f, profile, ps); err != nil {
+		return err
+	}
+	s.gen++
+	if seq != 0 {
+		s.lastSeq[profile] = seq
+	}
+	return nil
+}
+
+// write writes f with profile's state replaced by ps (s.mu held).
+func (s *Store) write(f *stateFile, profile string, ps ProfileState) error {
 	f.Version = 1
 	if ps.Setup == nil && len(ps.Pairs) == 0 {
 		delete(f.Profiles, profile)
@@ -183,11 +273,5 @@ func (s *Store) Save(profile string, ps ProfileState, seq uint64) error {
 	if err != nil {
 		return err
 	}
-	if err := config.WriteFileAtomic(path, append(out, '\n')); err != nil {
-		return err
-	}
-	if seq != 0 {
-		s.lastSeq[profile] = seq
-	}
-	return nil
+	return config.WriteFileAtomic(path, append(out, '\n'))
 }

@@ -14,7 +14,9 @@
 package replication
 
 import (
+	"context"
 	"errors"
+	"slices"
 	"strings"
 	"time"
 
@@ -65,6 +67,14 @@ type Screen struct {
 
 	state    replsetup.ProfileState
 	stateErr error // the saved state could not be read
+	// the saved pairs are shared with the command line (`skytui
+	// replication setup` saves one): each save writes only what changed
+	// here (edits, queued until the next save) into what the file holds
+	// then, and the file is read again at every poll (savedResource)
+	edits   []replsetup.PairEdit
+	saving  int         // saves under way: a read of the file waits for them
+	fileGen uint64      // the newest read or write of the file taken (Store.Read)
+	written *savedState // the newest answer of the saves under way
 
 	views     map[string]*pairView // by secondary ID
 	detailOff int                  // scroll of the pair's status pane
@@ -82,10 +92,24 @@ type (
 	stateLoadedMsg struct {
 		profile string
 		state   replsetup.ProfileState
+		gen     uint64
 		err     error
 	}
-	stateSavedMsg struct{ err error }
+	// stateSavedMsg is a save's answer: the state written
+	stateSavedMsg struct {
+		savedState
+		err error
+	}
 )
+
+// savedState is the profile's state as the file held it: read (the
+// poll's answer) or written (a save's), numbered by Store.Read.
+type savedState struct {
+	profile string
+	state   replsetup.ProfileState
+	gen     uint64
+	err     error // read: the file could not be read
+}
 
 // New builds the screen.
 func New(c *kit.Common) *Screen { return NewWithOptions(c, Options{}) }
@@ -129,8 +153,8 @@ func (s *Screen) engine() *replsetup.Engine {
 func (s *Screen) Init() tea.Cmd {
 	store, profile := s.store, s.common.Profile
 	return func() tea.Msg {
-		ps, err := store.Load(profile)
-		return stateLoadedMsg{profile: profile, state: ps, err: err}
+		ps, gen, err := store.Read(profile)
+		return stateLoadedMsg{profile: profile, state: ps, gen: gen, err: err}
 	}
 }
 
@@ -187,7 +211,7 @@ func (s *Screen) Open(arg string) tea.Cmd {
 // view one resource per pair (the secondary's replica status); in the
 // wizard the restore it waits for.
 func (s *Screen) Resources() []kit.Resource {
-	res := []kit.Resource{kit.Services(s.common)}
+	res := []kit.Resource{kit.Services(s.common), savedResource(s.store, s.common.Profile)}
 	switch s.mode {
 	case modeStatus:
 		eng, cache := s.engine(), s.creds
@@ -218,10 +242,7 @@ func (s *Screen) update(msg tea.Msg) tea.Cmd {
 		s.onLoaded(msg)
 		return nil
 	case stateSavedMsg:
-		if msg.err != nil {
-			return kit.Toast(kit.ToastWarn, "replication progress not saved: "+msg.err.Error())
-		}
-		return nil
+		return s.onSaved(msg)
 	case kit.DataMsg:
 		return s.onData(msg)
 	case checkMsg:
@@ -270,6 +291,7 @@ func (s *Screen) onLoaded(msg stateLoadedMsg) {
 	}
 	s.Loaded("no replication pairs yet")
 	s.stateErr = msg.err
+	s.fileGen = max(s.fileGen, msg.gen)
 	// a setup started before the file was read keeps going
 	if s.wizard.active() && s.state.Setup != nil {
 		msg.state.Setup = s.state.Setup
@@ -294,6 +316,10 @@ func (s *Screen) onData(msg kit.DataMsg) tea.Cmd {
 		s.managed.servicesEmpty()
 		return nil
 	}
+	if r, _, ok := savedKey.Of(msg); ok {
+		s.onFileRead(r)
+		return nil
+	}
 	if s.onStatusData(msg) || s.onReplicasData(msg) {
 		return nil
 	}
@@ -302,15 +328,97 @@ func (s *Screen) onData(msg kit.DataMsg) tea.Cmd {
 
 // ---- saving ----
 
-// save writes the state in a command, numbered now so the newest wins.
+// save writes the state in a command: the setup, numbered now so the
+// newest wins, and the pairs added and forgotten since the last save,
+// into what the file holds then (a pair the command line saved
+// meanwhile is kept).
 func (s *Screen) save() tea.Cmd {
 	s.wizard.syncInto(&s.state)
 	snap := s.state.Clone()
 	store, profile := s.store, s.common.Profile
-	seq := store.NextSeq()
+	c := replsetup.Change{Seq: store.NextSeq(), Setup: snap.Setup, Edits: s.edits, Pairs: snap.Pairs}
+	s.edits = nil
+	s.saving++
 	return func() tea.Msg {
-		return stateSavedMsg{err: store.Save(profile, snap, seq)}
+		ps, gen, err := store.Apply(profile, c)
+		return stateSavedMsg{savedState: savedState{profile: profile, state: ps, gen: gen}, err: err}
 	}
+}
+
+// onSaved takes a save's answer: once none is under way, the pairs the
+// newest one wrote (those saved elsewhere with them) are the list's.
+func (s *Screen) onSaved(msg stateSavedMsg) tea.Cmd {
+	if msg.profile != s.common.Profile {
+		return nil
+	}
+	s.saving = max(0, s.saving-1)
+	if msg.err == nil && (s.written == nil || msg.gen > s.written.gen) {
+		w := msg.savedState
+		s.written = &w
+	}
+	if w := s.written; w != nil && s.saving == 0 {
+		s.written = nil
+		s.takePairs(w.state.Pairs, w.gen)
+	}
+	if msg.err != nil {
+		return kit.Toast(kit.ToastWarn, "replication progress not saved: "+msg.err.Error())
+	}
+	return nil
+}
+
+// savedKey is the state file read again (savedResource).
+const savedKey kit.Key[savedState] = "replication/saved"
+
+// savedResource reads the profile's saved state at every poll (and r),
+// so a pair saved by `skytui replication setup` (or forgotten by
+// `replication stop --managed`) while the screen runs is listed. An
+// unreadable file is said above the list, not as a failed refresh.
+func savedResource(store *replsetup.Store, profile string) kit.Resource {
+	return savedKey.Resource(func(context.Context) (savedState, error) {
+		ps, gen, err := store.Read(profile)
+		return savedState{profile: profile, state: ps, gen: gen, err: err}, nil
+	}, nil)
+}
+
+// onFileRead takes the file read again: its pairs are the list's, unless
+// a save is under way (its answer brings them) or the read began before
+// the last write taken.
+func (s *Screen) onFileRead(r savedState) {
+	if r.profile != s.common.Profile || !s.IsLoaded() {
+		return
+	}
+	s.stateErr = r.err
+	if r.err == nil {
+		s.takePairs(r.state.Pairs, r.gen)
+	}
+}
+
+// takePairs makes pairs, as the file held them at gen, the list's. The
+// unfinished setup stays this screen's (the wizard's progress); a pair
+// changed or gone loses its status history.
+func (s *Screen) takePairs(pairs []replsetup.Pair, gen uint64) {
+	if gen <= s.fileGen || s.saving > 0 || len(s.edits) > 0 {
+		return
+	}
+	s.fileGen = gen
+	if slices.EqualFunc(pairs, s.state.Pairs, samePair) {
+		return
+	}
+	for _, old := range s.state.Pairs {
+		if i := slices.IndexFunc(pairs, func(p replsetup.Pair) bool { return p.SecondaryID == old.SecondaryID }); i < 0 || !samePair(pairs[i], old) {
+			delete(s.views, old.SecondaryID)
+		}
+	}
+	s.state.Pairs = slices.Clone(pairs)
+	s.rebuildRows()
+}
+
+// samePair reports that a and b are the same pair, set up at the same
+// time (a time read from the file has no monotonic reading).
+func samePair(a, b replsetup.Pair) bool {
+	at, bt := a.ConfiguredAt, b.ConfiguredAt
+	a.ConfiguredAt, b.ConfiguredAt = time.Time{}, time.Time{}
+	return a == b && at.Equal(bt)
 }
 
 // ---- the wizard's host ----
@@ -344,6 +452,7 @@ func (s *Screen) continueSetup() tea.Cmd {
 // watch adds a pair whose replication was started to the status list.
 func (s *Screen) watch(p replsetup.Pair) {
 	s.state.WithPair(p)
+	s.edits = append(s.edits, replsetup.PairEdit{Pair: p})
 	s.rebuildRows()
 }
 
@@ -351,6 +460,7 @@ func (s *Screen) watch(p replsetup.Pair) {
 // started afresh.
 func (s *Screen) record(pair replsetup.Pair) {
 	s.state.WithPair(pair)
+	s.edits = append(s.edits, replsetup.PairEdit{Pair: pair})
 	delete(s.views, pair.SecondaryID) // a new history
 	s.rebuildRows()
 }
@@ -467,6 +577,7 @@ func (s *Screen) onActionDone(msg kit.ActionDoneMsg) tea.Cmd {
 // and saves the state.
 func (s *Screen) dropPair(secondary string) tea.Cmd {
 	s.state.WithoutPair(secondary)
+	s.edits = append(s.edits, replsetup.PairEdit{Pair: replsetup.Pair{SecondaryID: secondary}, Forget: true})
 	delete(s.views, secondary)
 	s.rebuildRows()
 	return s.save()

@@ -202,3 +202,60 @@ func TestStatusReadWhileReplicaStopped(t *testing.T) {
 		t.Errorf("the lag's maximum should be over the %d reads that read a status, not %d:\n%s", reads, got, scr)
 	}
 }
+
+// cliSave saves pair for the demo profile as `skytui replication setup`
+// does while the screen runs: read, add, write the whole file.
+func (d *demo) cliSave(pair replsetup.Pair) {
+	d.t.Helper()
+	store := replsetup.DefaultStore()
+	ps, err := store.Load("demo")
+	if err != nil {
+		d.t.Fatal(err)
+	}
+	ps.WithPair(pair)
+	if err := store.Save("demo", ps, 0); err != nil {
+		d.t.Fatal(err)
+	}
+}
+
+// A pair saved by the command line (`skytui replication setup …
+// --managed`) while the screen runs is listed at the next refresh (r):
+// only a restart listed it.
+func TestPairSavedElsewhereListedOnRefresh(t *testing.T) {
+	d := newDemo(t)
+	h := d.replication(nil, "No replication set up with skytui yet.")
+	pri, rep := d.byName("orders-prod"), d.byName("replica-west")
+	if _, err := d.c.StartManagedReplication(bg, rep.ID, pri.ID, "uni-directional"); err != nil {
+		t.Fatal(err)
+	}
+	d.cliSave(replsetup.ManagedPair(&pri, &rep, "uni-directional", d.clk.Now()))
+	h.Key("r")
+	h.Until("the pair listed", func() bool { return strings.Contains(h.Screen(), "> orders-prod  replica-west") })
+	h.Sees("Replication 1 pair")
+	h.Sees("managed replication (uni-directional)")
+}
+
+// A setup under way in the wizard while the command line saves a pair:
+// the wizard's save (esc keeps its progress) keeps that pair in the file,
+// and the list shows it under the unfinished setup (the save wrote the
+// screen's state whole, and the pair was gone).
+func TestPairSavedElsewhereKeptBySetup(t *testing.T) {
+	d := newDemo(t)
+	h := d.replication(nil, "No replication set up with skytui yet.")
+	h.Key("n")
+	h.Sees("Choose the PRIMARY")
+	h.choosePair("orders-prod", "replica-west")
+	h.Sees("Step 1 of 6")
+	pri, sec := d.byName("staging-eu"), d.byName("analytics-gcp")
+	d.cliSave(replsetup.Pair{PrimaryID: pri.ID, PrimaryName: pri.Name, SecondaryID: sec.ID, SecondaryName: sec.Name, ConfiguredAt: d.clk.Now()})
+	h.Key("esc")
+	h.Until("the pair listed", func() bool { return strings.Contains(h.Screen(), "> staging-eu") })
+	h.Sees("Unfinished setup: orders-prod -> replica-west")
+	ps, err := replsetup.DefaultStore().Load("demo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ps.Pairs) != 1 || ps.Pairs[0].SecondaryID != sec.ID || ps.Setup == nil || ps.Setup.SecondaryID != d.byName("replica-west").ID {
+		t.Fatalf("the file should keep the pair saved elsewhere and the setup's progress: %+v", ps)
+	}
+}
