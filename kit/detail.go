@@ -2,6 +2,7 @@ package kit
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -39,13 +40,18 @@ type Detail struct {
 	lines    []string // rendered, cached until content, width or theme changes
 	theme    *theme.Theme
 
-	// Down and Up, when set, are the keys that scroll the pane: the line
-	// saying what is below names them, as a cut text's does (MoreLine).
+	// Down and Up are the keys that scroll the pane (a list's J and K
+	// unless set otherwise): the line under a pane cut to its height
+	// names them with what is below and above, as a cut text's does
+	// (MoreLine).
 	Down, Up key.Binding
 }
 
-// NewDetail returns an empty pane.
-func NewDetail(c *Common) *Detail { return &Detail{common: c} }
+// NewDetail returns an empty pane, scrolled with a list's keys (J, K).
+func NewDetail(c *Common) *Detail {
+	k := NewListKeys()
+	return &Detail{common: c, Down: k.ScrollDown, Up: k.ScrollUp}
+}
 
 // SetContent replaces what the pane shows, keeping the scroll position.
 func (d *Detail) SetContent(title string, sections []Section) {
@@ -68,8 +74,18 @@ func (d *Detail) Top() { d.offset = 0 }
 func (d *Detail) ScrollBy(n int) {
 	d.offset += n
 	d.render()
-	d.offset = min(d.offset, max(0, len(d.lines)-d.height))
+	d.offset = min(d.offset, max(0, len(d.lines)-d.rows()))
 	d.offset = max(0, d.offset)
+}
+
+// rows is how many of the pane's lines show: all its height, or, when
+// they do not all fit, one less, for the line saying what is below and
+// above.
+func (d *Detail) rows() int {
+	if len(d.lines) > d.height {
+		return max(0, d.height-1)
+	}
+	return d.height
 }
 
 func (d *Detail) render() {
@@ -130,16 +146,13 @@ func (d *Detail) View() string {
 	if d.height <= 0 {
 		return ""
 	}
-	start := min(d.offset, max(0, len(d.lines)-1))
-	end := min(len(d.lines), start+d.height)
+	rows := d.rows()
+	start := max(0, min(d.offset, len(d.lines)-rows))
+	end := min(len(d.lines), start+rows)
 	lines := d.lines[start:end]
-	if end < len(d.lines) && len(lines) > 0 {
-		lines = append([]string(nil), lines...)
-		more := fmt.Sprintf("%s %d more lines", d.common.Theme.Glyphs.Ellipsis, len(d.lines)-end+1)
-		if len(d.Down.Keys()) > 0 {
-			more = MoreLine(d.common, d.Down, d.Up, start, len(d.lines)-end+1)
-		}
-		lines[len(lines)-1] = d.common.Theme.Muted.Render("  " + more)
+	if rows < d.height {
+		// cut: what is below and above, and the keys that go there
+		lines = append(slices.Clip(lines), d.common.Theme.Muted.Render("  "+MoreLine(d.common, d.Down, d.Up, start, len(d.lines)-end)))
 	}
 	return strings.Join(lines, "\n")
 }

@@ -134,17 +134,36 @@ func TestCopySequence(t *testing.T) {
 	}
 }
 
+// A detail pane taller than its area ends with a line saying what is
+// below and above and the keys that go there (J, K): at the top what is
+// below, scrolled what is hidden above too (the title off-screen), at the
+// end what is above, never a line the pane's text loses.
 func TestDetailWrapsAndScrolls(t *testing.T) {
 	d := NewDetail(common())
 	d.SetSize(30, 4)
 	d.SetContent("svc", []Section{{Fields: []Field{{Label: "Allow", Value: "a\nb\nc\nd\ne"}}}})
-	out := ansi.Strip(d.View())
-	if n := len(strings.Split(out, "\n")); n != 4 || !strings.Contains(out, "more lines") {
-		t.Fatalf("view:\n%s", out)
-	}
-	d.ScrollBy(10)
-	if !strings.Contains(ansi.Strip(d.View()), "e") {
-		t.Fatalf("scroll did not reach the end:\n%s", ansi.Strip(d.View()))
+	// the lines: svc, "", a, b, c, d, e
+	view := func() []string { return strings.Split(ansi.Strip(d.View()), "\n") }
+	for _, step := range []struct {
+		by   int
+		last string
+		text []string
+	}{
+		{0, "~ J: 4 more lines", []string{"svc"}},
+		{2, "~ J: 2 more lines, K: 2 lines above", []string{"a", "b", "c"}},
+		{10, "~ K: 4 lines above", []string{"c", "d", "e"}},
+		{-1, "~ J: 1 more line, K: 3 lines above", []string{"b", "c", "d"}},
+	} {
+		d.ScrollBy(step.by)
+		v := view()
+		if len(v) != 4 || strings.TrimSpace(v[3]) != step.last {
+			t.Fatalf("scrolled by %d:\n%s", step.by, strings.Join(v, "\n"))
+		}
+		for i, want := range step.text {
+			if got := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(v[i]), "Allow")); got != want {
+				t.Fatalf("scrolled by %d, line %d is %q, want %q:\n%s", step.by, i, got, want, strings.Join(v, "\n"))
+			}
+		}
 	}
 }
 
