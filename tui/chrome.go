@@ -385,7 +385,7 @@ func (m *Model) messageView(w int) []string {
 			// message line always says something of the error, never
 			// only "(+1)  (L log, X dismiss)" under a line that reads
 			// as the body's
-			if start, end := splitEnd(lines[n-1], room-last); start != "" {
+			if start, end := splitEnd(lines[n-1], room, last); start != "" {
 				lines[n-1] = start
 				lines = append(lines, end)
 			}
@@ -421,22 +421,30 @@ func (m *Model) messageView(w int) []string {
 const maxErrorLines = 3
 
 // splitEnd splits line at a space into its start and its end, the end
-// the longest run of last words at most room wide (at least the last
-// word, which the caller cuts if it is wider); a line of one word is all
-// end.
-func splitEnd(line string, room int) (start, end string) {
-	cut := strings.LastIndex(line, " ")
-	if cut <= 0 {
+// at most room-extra wide and, with extra (the hint that follows it), as
+// close to the start's width as may be: two lines of even length, not a
+// word left alone on either. A line with no such space is all end.
+func splitEnd(line string, room, extra int) (start, end string) {
+	best := -1
+	for i := 1; i < len(line); i++ {
+		if line[i] != ' ' {
+			continue
+		}
+		s, e := ansi.StringWidth(line[:i]), ansi.StringWidth(line[i+1:])+extra
+		if e > room {
+			continue
+		}
+		if d := abs(s - e); best < 0 || d < best {
+			best, start, end = d, line[:i], line[i+1:]
+		}
+	}
+	if best < 0 {
 		return "", line
 	}
-	for {
-		prev := strings.LastIndex(line[:cut], " ")
-		if prev <= 0 || ansi.StringWidth(line[prev+1:]) > room {
-			return line[:cut], line[cut+1:]
-		}
-		cut = prev
-	}
+	return start, end
 }
+
+func abs(n int) int { return max(n, -n) }
 
 func (m *Model) footerView(w int) string {
 	line, _ := m.footerLayout(w)
