@@ -228,6 +228,13 @@ func (s *Screen) KeyMap() help.KeyMap {
 		}
 		return kit.ReadOnlyHelp(s.common, kit.Keys{Short: short, Full: full}, k.Edit, k.Suspend, k.Delete, k.New)
 	}
-	short := slices.Concat([]key.Binding{l.Detail, k.New, k.Schedules, k.Restore}, all, []key.Binding{k.CopyKey, k.CopyGTID, k.Pick, t.Filter, l.Sort})
+	act := []key.Binding{k.New, k.Schedules}
+	if _, ok := s.target(); !ok {
+		// every service shown and no backup selected: n and t have no
+		// service to act on (they say f picks one), so the footer leaves
+		// them out, as the empty list's text says "f picks a service"
+		act = nil
+	}
+	short := slices.Concat([]key.Binding{l.Detail}, act, []key.Binding{k.Restore}, all, []key.Binding{k.CopyKey, k.CopyGTID, k.Pick, t.Filter, l.Sort})
 	return s.ListView.KeyMap(short, slices.Concat([]key.Binding{k.New, k.Restore, k.Schedules, k.Pick}, all, []key.Binding{k.CopyKey, k.CopyGTID})...)
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -349,7 +350,8 @@ func TestItemServiceFromKey(t *testing.T) {
 
 // TestAllServicesWithoutSelection: in the all-services view with no
 // backup listed, t and n say how to choose a service (f, the picker; p
-// pauses the refresh) instead of guessing.
+// pauses the refresh) instead of guessing, and the footer does not offer
+// them (a key it offers does something); f is there.
 func TestAllServicesWithoutSelection(t *testing.T) {
 	s := newScreen(t, 140, 30)
 	s.Open(AllArg)
@@ -365,6 +367,13 @@ func TestAllServicesWithoutSelection(t *testing.T) {
 	}
 	if v := tuitest.View(s); !strings.Contains(v, "Backups of all services") || !strings.Contains(v, "no backups of any service yet: f picks a service") {
 		t.Errorf("empty all-services view:\n%s", v)
+	}
+	var footer []string
+	for _, b := range s.KeyMap().ShortHelp() {
+		footer = append(footer, b.Help().Key+" "+b.Help().Desc)
+	}
+	if slices.Contains(footer, "n new backup") || slices.Contains(footer, "t schedules/backups") || !slices.Contains(footer, "f for one service") {
+		t.Errorf("the empty all-services view's footer offers %q", footer)
 	}
 }
 
