@@ -21,7 +21,7 @@ var commands = []struct {
 }{
 	{"services", "", "Services screen", false},
 	{"backups", "[service|all]", "Backups of all or of one service", false},
-	{"restores", "", "Restores screen", false},
+	{"restores", "[service|all]", "Restores of all or of one service", false},
 	{"replication", "", "Replication screen", false},
 	{"stop", "<service>", "stop a ready service (confirmed)", true},
 	{"start", "<service>", "start a stopped service (confirmed)", true},
