@@ -9,7 +9,6 @@ import (
 	"os"
 	"strings"
 
-	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/huh/v2"
 
@@ -128,26 +127,6 @@ func nameRule(kind, name string) error {
 	return keystore.CheckName("S3 credential", name)
 }
 
-// backGate lets shift+tab leave a field whatever it holds: huh (v2.0.3)
-// checks a field when it is left either way (Input.Blur) and keeps the
-// form on a group that then holds an error (charmbracelet/huh#540,
-// #655), so shift+tab on an empty "Access key ID" said "required" and
-// stayed. The screen notes the field shift+tab leaves; that field's
-// rule, asked once by the blur, lets it go, keeping what was typed.
-// Going on (enter, tab) is checked as before.
-type backGate struct{ leaving huh.Field }
-
-// rule is check, but for the field shift+tab is leaving.
-func (g *backGate) rule(f huh.Field, check func(string) error) func(string) error {
-	return func(v string) error {
-		if g.leaving != nil && g.leaving == f {
-			g.leaving = nil
-			return nil
-		}
-		return check(v)
-	}
-}
-
 // keyNotRead is the key file's rule until the file at the path typed has
 // been read: enter reads it in a command (readKey) and is pressed again
 // with the answer, so the field says why a file cannot serve and the form
@@ -172,15 +151,16 @@ func (s *Screen) openForm() tea.Cmd {
 	}
 	d := s.draft
 	d.key = keyFile{} // read again: it may have changed since
-	s.back, s.reading = backGate{}, nil
+	s.reading = nil
 	kind := huh.NewSelect[string]().Title("Kind").Options(
 		huh.NewOption("GCS (gs://): a service-account JSON key file", keystore.KindGCS),
 		huh.NewOption("S3 (s3://): an access key", keystore.KindS3),
 	).Value(&d.kind)
-	// each rule through the gate: shift+tab leaves a field unchecked
+	// each rule through kit.Back: shift+tab leaves a field whatever it
+	// holds, keeping what was typed
 	input := func(rule func(string) error) *huh.Input {
 		in := huh.NewInput()
-		return in.Validate(s.back.rule(in, rule))
+		return in.Validate(kit.Back(&s.ahead, in, rule))
 	}
 	name := input(func(n string) error {
 		if err := notEmpty("name")(n); err != nil {
@@ -231,10 +211,6 @@ func (s *Screen) updateForm(msg tea.Msg) tea.Cmd {
 			// the key file is being read: keys wait for its answer
 			s.reading.queued = append(s.reading.queued, kp)
 			return nil
-		}
-		s.back.leaving = nil
-		if key.Matches(kp, s.keys.FormPrev) {
-			s.back.leaving = s.form.GetFocusedField()
 		}
 	}
 	var cmd tea.Cmd

@@ -75,7 +75,6 @@ type Screen struct {
 
 	form     *huh.Form
 	ahead    kit.TypeAhead // keys typed during a move to the next field
-	back     backGate      // shift+tab leaves a field unchecked
 	keyField huh.Field     // the GCS key file's
 	reading  *keyRead      // the key file's read under way
 	draft    *credDraft
