@@ -21,7 +21,7 @@ func LayoutSplit(t *Table, d *Detail, show bool, w, h int) {
 	tw, th := w, h
 	if show {
 		if w >= WideWidth {
-			tw = w * 55 / 100
+			tw = SplitTableWidth(w, true)
 			d.SetSize(w-tw-3, th)
 		} else {
 			tableH := max(5, th*45/100)
@@ -32,18 +32,37 @@ func LayoutSplit(t *Table, d *Detail, show bool, w, h int) {
 	t.SetSize(tw, th)
 }
 
+// SplitTableWidth is the table's width in a split of width w: its share
+// beside the pane (show) from WideWidth, else w.
+func SplitTableWidth(w int, show bool) int {
+	if show && w >= WideWidth {
+		return w * 55 / 100
+	}
+	return w
+}
+
 // ViewSplit renders the table, and the pane when show is set, as
 // LayoutSplit laid them out in width w.
 func ViewSplit(th *theme.Theme, t *Table, d *Detail, show bool, w int) string {
-	tv := t.View()
+	return ViewSplitUnder(th, t, d, show, w, "")
+}
+
+// ViewSplitUnder is ViewSplit with a line under the table's rows, beside
+// or above the pane (what a cut list has below and above: the table was
+// laid out a line shorter for it); "" is none.
+func ViewSplitUnder(th *theme.Theme, t *Table, d *Detail, show bool, w int, under string) string {
+	tv, tableH := t.View(), t.Height()
+	if under != "" {
+		tv, tableH = PadLines(tv, tableH)+"\n"+under, tableH+1
+	}
 	if !show {
 		return tv
 	}
 	dv := d.View()
 	if w >= WideWidth {
-		return SideBySide(tv, dv, w*55/100, th.Glyphs.Sep, th)
+		return SideBySide(tv, dv, SplitTableWidth(w, true), th.Glyphs.Sep, th)
 	}
-	return Stacked(th, tv, t.Height(), dv, w)
+	return Stacked(th, tv, tableH, dv, w)
 }
 
 // Stacked puts bottom under top (padded to topH lines) with a rule between.

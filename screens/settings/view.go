@@ -48,22 +48,12 @@ func (s *Screen) moreLine(more string) string {
 
 // tableWidth is the list's width: the screen's, but beside the pane
 // (kit.LayoutSplit) its share.
-func (s *Screen) tableWidth() int {
-	if s.DetailShown() && s.width >= kit.WideWidth {
-		return s.width * 55 / 100
-	}
-	return s.width
-}
+func (s *Screen) tableWidth() int { return kit.SplitTableWidth(s.width, s.DetailShown()) }
 
-// splitView is the list with its pane open as kit.ViewSplit draws it,
-// with the line saying what is cut under the rows (layout kept it a line).
+// splitView is the list with its pane open, with the line saying what is
+// cut under the rows (layout kept it a line).
 func (s *Screen) splitView(more string) string {
-	th := s.common.Theme
-	table := kit.PadLines(s.Table.View(), s.Table.Height()) + "\n" + more
-	if s.width >= kit.WideWidth {
-		return kit.SideBySide(table, s.Detail.View(), s.tableWidth(), th.Glyphs.Sep, th)
-	}
-	return kit.Stacked(th, table, s.Table.Height()+1, s.Detail.View(), s.width)
+	return kit.ViewSplitUnder(s.common.Theme, s.Table, s.Detail, true, s.width, more)
 }
 
 // listTitle is the title of the list's status line.
