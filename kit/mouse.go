@@ -60,7 +60,7 @@ func (l *ListView) At(x, y int) (MouseTarget, int) {
 		}
 	default:
 		// side by side: the pane right of the table and its separator
-		if x >= l.width*55/100+3 {
+		if x >= SplitTableWidth(l.width, true)+3 {
 			return MousePane, 0
 		}
 	}
