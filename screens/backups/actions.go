@@ -72,13 +72,19 @@ func (s *Screen) onActionDone(msg kit.ActionDoneMsg) tea.Cmd {
 		}
 		return nil
 	}
+	sc, _ := msg.Result.(*api.Schedule)
+	var follow tea.Cmd
+	if tag.req.Schedule == "once" {
+		// followed to its end on any screen, this one shown or not
+		key, _ := jobKey(sc)
+		follow = followBackup(s.common, tag.svcID, s.nameOf(tag.svcID, ""), key, tag.req.BackupType, tag.at)
+	}
 	if !s.shows(tag.svcID) {
-		return nil
+		return follow
 	}
 	s.form = nil
-	sc, _ := msg.Result.(*api.Schedule)
 	if tag.req.Schedule == "once" {
-		return s.showSubmitted(tag, sc)
+		return tea.Batch(s.showSubmitted(tag, sc), follow)
 	}
 	if sc != nil {
 		if sc.ServiceID == "" {
@@ -105,14 +111,7 @@ func (s *Screen) onActionDone(msg kit.ActionDoneMsg) tea.Cmd {
 // the listing has it (job is the job's ID when the server named no
 // backup).
 func (s *Screen) showSubmitted(tag submitTag, sc *api.Schedule) tea.Cmd {
-	key := ""
-	var job int64
-	if sc != nil {
-		key, job = sc.BackupID, int64(sc.ID)
-	}
-	if key == "" {
-		key = "job " + strconv.FormatInt(job, 10)
-	}
+	key, job := jobKey(sc)
 	if _, listed := s.byKey[key]; !listed {
 		o := &optimistic{at: tag.at, item: item{
 			Backup: api.Backup{Key: key, ServiceID: tag.svcID, Type: tag.req.BackupType,
@@ -135,6 +134,18 @@ func (s *Screen) showSubmitted(tag submitTag, sc *api.Schedule) tea.Cmd {
 		return kit.Refresh(kit.AllBackupsKey.String())
 	}
 	return nil
+}
+
+// jobKey is the key of the backup a one-off job (the answer sc) takes:
+// the backup's when the server named it, else "job N"; and the job's ID.
+func jobKey(sc *api.Schedule) (key string, job int64) {
+	if sc != nil {
+		key, job = sc.BackupID, int64(sc.ID)
+	}
+	if key == "" {
+		key = "job " + strconv.FormatInt(job, 10)
+	}
+	return key, job
 }
 
 // "Restore this backup" (R on a backup's row): the restore wizard

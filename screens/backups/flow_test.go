@@ -432,3 +432,56 @@ func TestSameScheduleTwice(t *testing.T) {
 		t.Fatalf("a new schedule is warned of:\n%s", h.Screen())
 	}
 }
+
+// TestOneOffBackupFollowed: a one-off backup taken here (n, once) is
+// followed to its end whatever screen is shown, as a restore is: a toast
+// (and the log) says "backup KEY of SERVICE completed", or failed with
+// the reason, with the bell when the user is elsewhere.
+func TestOneOffBackupFollowed(t *testing.T) {
+	var client *api.Client
+	h, srv, clk := app(t, 120, 36, true, func(o *tui.Options) { o.Bell, client = true, o.Client })
+	svcs, err := client.ListServices(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := slices.IndexFunc(svcs, func(v api.Service) bool { return v.Name == "orders-prod" })
+	if i < 0 {
+		t.Fatal("no orders-prod in the demo")
+	}
+	h.command("backups orders-prod")
+	h.Sees("Backups of orders-prod")
+	for _, fail := range []bool{false, true} {
+		if fail {
+			srv.FailNextBackup(svcs[i].ID)
+		}
+		h.Key("2")
+		h.Key("n")
+		h.Sees("Step 1 of 3: type")
+		h.Keys("enter", "enter", "enter") // full, once, managed storage
+		h.Sees("Review: this is the request that will be sent")
+		h.Key("enter")
+		h.Sees("started: full backup of orders-prod")
+		key := selectedKey(t, h)
+		want := "backup " + key + " of orders-prod"
+		if got := h.m.Watching(); !slices.Contains(got, want) {
+			t.Fatalf("watching %v, want %q", got, want)
+		}
+		h.Key("1") // elsewhere: the outcome rings the bell
+		h.Raw = nil
+		clk.Advance(time.Hour)
+		if h.FireWatches() == 0 {
+			t.Fatal("no watch tick armed")
+		}
+		if fail {
+			h.Sees(want + " failed: Backup failed")
+		} else {
+			h.Sees(want + " completed")
+		}
+		if len(h.Raw) != 1 || h.Raw[0] != "\a" {
+			t.Fatalf("the outcome rang %q, want one bell", h.Raw)
+		}
+		if slices.Contains(h.m.Watching(), want) {
+			t.Fatalf("still watching %v", h.m.Watching())
+		}
+	}
+}

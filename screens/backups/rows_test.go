@@ -402,3 +402,25 @@ func TestUnreadableFieldsShowAsUnknown(t *testing.T) {
 		t.Errorf("a readable size = %q", got)
 	}
 }
+
+// A one-off job the server named no backup of is followed by the backup
+// of its type started since the submit (the first of them), as its row
+// settles; one named is followed by its key alone.
+func TestFollowedJobFound(t *testing.T) {
+	at := now
+	items := []item{
+		{Backup: api.Backup{Key: "old:db1:p", Type: "full", StartTime: api.Time{Time: at.Add(-time.Hour)}}},
+		{Backup: api.Backup{Key: "inc:db1:p", Type: "incremental", StartTime: api.Time{Time: at.Add(time.Second)}}},
+		{Backup: api.Backup{Key: "new:db1:p", Type: "full", StartTime: api.Time{Time: at.Add(20 * time.Second)}}},
+		{Backup: api.Backup{Key: "mine:db1:p", Type: "full", StartTime: api.Time{Time: at.Add(5 * time.Second)}}},
+	}
+	if it, ok := findJob(items, "job 7", "full", at); !ok || it.Key != "mine:db1:p" {
+		t.Errorf("job 7 (full): %q, %v", it.Key, ok)
+	}
+	if it, ok := findJob(items, "old:db1:p", "full", at); !ok || it.Key != "old:db1:p" {
+		t.Errorf("by key: %q, %v", it.Key, ok)
+	}
+	if _, ok := findJob(items, "job 8", "logical", at); ok {
+		t.Error("a job of a type not listed was found")
+	}
+}
