@@ -204,7 +204,10 @@ func New(c *kit.Common, o Options) *Wizard {
 		{Title: "GTID", Min: 10, Max: 18, Priority: 4},
 	})
 	r.backupTable.Empty = "loading backups" + c.Theme.Glyphs.Ellipsis
-	r.targets.TypeFilters, r.sources.TypeFilters, r.backupTable.TypeFilters = true, true, true
+	// a name is typed: every letter is part of it, the arrows move
+	for _, t := range []*kit.Table{r.targets, r.sources, r.backupTable} {
+		t.TypeFilters, t.Keys = true, kit.TypedTableKeys
+	}
 	r.targets.Choosable = r.choosableTarget
 	r.idInput = kit.NewInput("> ", "")
 	r.idInput.SetValue(o.BackupID)

@@ -420,12 +420,12 @@ func TestRestoreManagedStorage(t *testing.T) {
 		t.Fatalf("cursor on a %s backup", b.Status)
 	}
 	w.backupTable.Select(w.backupTable.SelectedID())
-	rtPress(w, "k") // the running one
+	rtPress(w, "up") // the running one (a letter would be typed)
 	rtPress(w, "enter")
 	if w.StepName() != "backup" || !strings.Contains(rtView(w), "is still running; only a completed backup can be restored") {
 		t.Fatalf("a running backup was accepted:\n%s", rtView(w))
 	}
-	rtPress(w, "j", "enter")
+	rtPress(w, "down", "enter")
 	if w.StepName() != "confirm" {
 		t.Fatalf("step %s:\n%s", w.StepName(), rtView(w))
 	}

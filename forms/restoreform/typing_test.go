@@ -284,3 +284,19 @@ func TestTargetFilterLandsOnAChoosableService(t *testing.T) {
 		}
 	}
 }
+
+// TestWizardListsTakeEveryLetter: in the wizard's lists a name is typed,
+// so the letters that move a list elsewhere (j, k, g, G, q) are part of
+// it from the first: "gcp" filters on "gcp" (g jumped to the top and was
+// lost, the filter then "cp").
+func TestWizardListsTakeEveryLetter(t *testing.T) {
+	e := rtSetup(t, false)
+	w := e.wizard(t, Options{})
+	w.SetSize(80, 24)
+	rtPress(w, "1")
+	rtType(w, "gcp")
+	v := rtView(w)
+	if !strings.Contains(v, "/gcp") || strings.Contains(v, "orders-prod") {
+		t.Fatalf("typed gcp: the list is not filtered on it:\n%s", v)
+	}
+}

@@ -124,7 +124,7 @@ func newMigration(c *kit.Common, svcs []api.Service, req *restoreform.MigrateReq
 	m := &migration{common: c, services: map[string]api.Service{}, keys: newMigKeys()}
 	m.table = kit.NewTable(c, migColumns())
 	m.table.Empty = "loading services" + c.Theme.Glyphs.Ellipsis
-	m.table.TypeFilters = true
+	m.table.TypeFilters, m.table.Keys = true, kit.TypedTableKeys
 	m.table.Choosable = m.usable // a name typed lands on a service this step takes
 	m.dest = kit.NewInput("> ", "")
 	m.setServices(svcs)
