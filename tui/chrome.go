@@ -385,10 +385,16 @@ func (m *Model) messageView(w int) []string {
 			// message line always says something of the error, never
 			// only "(+1)  (L log, X dismiss)" under a line that reads
 			// as the body's
-			if start, end := splitEnd(lines[n-1], room, last); start != "" {
-				lines[n-1] = start
-				lines = append(lines, end)
+			start, end := splitEnd(lines[n-1], room, last)
+			if start == "" {
+				// one long word (a token, a path): its end goes down, cut
+				// where the hint leaves room
+				w := ansi.StringWidth(lines[n-1])
+				k := max(0, w-max(1, room-last))
+				start, end = ansi.Cut(lines[n-1], 0, k), ansi.Cut(lines[n-1], k, w)
 			}
+			lines[n-1] = start
+			lines = append(lines, end)
 		}
 		if len(lines) > 1 {
 			k := min(len(lines), maxErrorLines) - 1
