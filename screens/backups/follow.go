@@ -72,7 +72,7 @@ func followBackup(c *kit.Common, svcID, name, key, typ string, at time.Time) tea
 
 // findJob finds the backup followed in items: by key, or for a job the
 // server named no backup of, the oldest backup of its type started since
-// the submit (2 minutes' leeway for the clocks), as settle does.
+// the submit (takenSince, as settle finds it).
 func findJob(items []item, key, typ string, at time.Time) (item, bool) {
 	var found item
 	ok := false
@@ -82,7 +82,7 @@ func findJob(items []item, key, typ string, at time.Time) (item, bool) {
 			if it.Key == key {
 				return it, true
 			}
-		case strings.EqualFold(it.Type, typ) && !it.StartTime.IsZero() && !it.StartTime.Before(at.Add(-2*time.Minute)):
+		case takenSince(it.Backup, typ, at):
 			if !ok || it.StartTime.Before(found.StartTime.Time) {
 				found, ok = it, true
 			}

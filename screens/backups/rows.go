@@ -109,6 +109,13 @@ func word(state, raw string) string {
 	return api.BackupWord(raw)
 }
 
+// takenSince reports that b may be the backup a job of type typ
+// submitted at at made: of that type, started since (2 minutes' leeway
+// for the clocks).
+func takenSince(b api.Backup, typ string, at time.Time) bool {
+	return strings.EqualFold(b.Type, typ) && !b.StartTime.IsZero() && !b.StartTime.Before(at.Add(-2*time.Minute))
+}
+
 // settle drops optimistic rows the data now shows: by key, or (when the
 // server did not say which backup a job produced) by a backup of the same
 // type started since the submit. Rows older than ten minutes go anyway.
@@ -126,13 +133,13 @@ func settle(d backupData, opt map[string]*optimistic, now time.Time) {
 			delete(opt, k)
 		case o.JobID != 0 && strings.HasPrefix(k, "job "):
 			for _, b := range d.Backups {
-				if strings.EqualFold(b.Type, o.Type) && !b.StartTime.IsZero() && !b.StartTime.Before(o.at.Add(-2*time.Minute)) {
+				if takenSince(b, o.Type, o.at) {
 					delete(opt, k)
 					break
 				}
 			}
 		}
-		if now.Sub(o.at) > 10*time.Minute {
+		if now.Sub(o.at) > followLimit {
 			delete(opt, k)
 		}
 	}
