@@ -259,9 +259,12 @@ func (b *Form) reviewLayout() kit.Review {
 	if wn := b.sameScheduleWarning(req, svcName); wn != "" {
 		tail = append(tail, th.Warn.Render(kit.Said("! "+wn, w)))
 	}
-	if req.Schedule == "once" {
+	switch {
+	case b.reviewErr != "":
+		// refused here: nothing starts or repeats until it is mended
+	case req.Schedule == "once":
 		tail = append(tail, " "+strings.ReplaceAll(kit.Wrap("Starts now: "+What(req, svcName)+". It appears in the list at once and is followed until it completes.", max(10, w-2)), "\n", "\n "))
-	} else if req.Schedule != "" {
+	case req.Schedule != "":
 		tail = append(tail, " "+strings.ReplaceAll(kit.Wrap("Repeats: "+What(req, svcName)+".", max(10, w-2)), "\n", "\n "))
 		runs := api.RunLines(req.Schedule, b.common.Time(), 3, nil)
 		if h < 30 && len(runs) > 1 {
@@ -334,10 +337,15 @@ func (b *Form) KeyMap() kit.Keys {
 func (b *Form) Keys() []key.Binding {
 	k := b.keys
 	if b.step == phaseReview {
-		if _, _, cut := b.reviewLayout().Window(b.height, b.top); cut {
-			return []key.Binding{k.Submit, k.Edit, k.ReviewQuit, kit.ScrollHelp(kit.ReviewKeys.More, kit.ReviewKeys.Less)}
+		keys := []key.Binding{k.Submit, k.Edit, k.ReviewQuit}
+		if b.reviewErr != "" {
+			// refused here: enter would be refused again, e mends it
+			keys = keys[1:]
 		}
-		return []key.Binding{k.Submit, k.Edit, k.ReviewQuit}
+		if _, _, cut := b.reviewLayout().Window(b.height, b.top); cut {
+			keys = append(keys, kit.ScrollHelp(kit.ReviewKeys.More, kit.ReviewKeys.Less))
+		}
+		return keys
 	}
 	return []key.Binding{k.Next, k.Prev, k.Cancel}
 }

@@ -748,6 +748,10 @@ func TestMigrationBackupGoesToYourOwnBucket(t *testing.T) {
 	if !strings.Contains(out, want) || !strings.Contains(out, "e to edit destination") {
 		t.Fatalf("managed storage not refused with why:\n%s", view(s))
 	}
+	// refused here: no enter offered, nothing promised to start
+	if f := kit.HintLine(s.KeyMap().ShortHelp()...); strings.Contains(f, "submit") || strings.Contains(out, "Starts now") {
+		t.Fatalf("a refused review offers enter or says it starts (footer %q):\n%s", f, view(s))
+	}
 	run(s, press(s, "enter"))
 	if m.step != migBackup || m.submitting {
 		t.Fatalf("enter sent the backup to managed storage: step %d", m.step)
