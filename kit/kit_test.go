@@ -304,7 +304,8 @@ func TestDialogHintsAreTheirBindings(t *testing.T) {
 	}
 	p := NewPicker(common(), "Which?", "x", nil)
 	p.SetSize(60, 20)
-	if out := ansi.Strip(p.View()); !strings.Contains(out, "enter choose  / filter  esc cancel") {
+	// typing filters a picker: "/" is no hint there
+	if out := ansi.Strip(p.View()); !strings.Contains(out, "enter choose  esc cancel") || strings.Contains(out, "/ filter") {
 		t.Errorf("picker:\n%s", out)
 	}
 	yn := NewConfirm(common(), 1, Confirm{Kind: ConfirmYesNo})
@@ -456,8 +457,9 @@ func TestPickerTypeToFilter(t *testing.T) {
 			t.Fatalf("%q typed in the name closed the picker", k)
 		}
 	}
+	press("/") // the filter's key out of habit: not typed into the name
 	if p.table.Filter() != "qa4" || p.table.Len() != 1 {
-		t.Fatalf("typed qa4: filter %q, %d rows", p.table.Filter(), p.table.Len())
+		t.Fatalf("typed qa4 and /: filter %q, %d rows", p.table.Filter(), p.table.Len())
 	}
 	// the name typed is kept, and enter chooses at once
 	if got := picked(press("enter")); got == nil || got.ID != "dbtaf00000003" {

@@ -53,7 +53,8 @@ func newPickerKeys() pickerKeys {
 
 // TypedTableKeys are the keys of a table whose name is just typed
 // (TypeFilters): DefaultTableKeys without the letters, which are the
-// name's.
+// name's. "/" is no hint there (typing filters); it starts the filter
+// as elsewhere and is not typed into a name.
 var TypedTableKeys = TableKeys{
 	Up:       Bind("up", "move up"),
 	Down:     Bind("down", "move down"),
@@ -61,7 +62,7 @@ var TypedTableKeys = TableKeys{
 	PageDown: DefaultTableKeys.PageDown,
 	Top:      Bind("home", "first row"),
 	Bottom:   Bind("end", "last row"),
-	Filter:   DefaultTableKeys.Filter,
+	Filter:   key.NewBinding(key.WithKeys("/")),
 
 	FilterKeep:  DefaultTableKeys.FilterKeep,
 	FilterClear: DefaultTableKeys.FilterClear,

@@ -234,6 +234,10 @@ func (t *Table) Update(msg tea.Msg) (bool, tea.Cmd) {
 			t.filtering = false
 			t.input.Blur()
 			return true, nil
+		case t.TypeFilters && key.Matches(kp, t.Keys.Filter):
+			// "/" where a name is typed: the filter is already being
+			// typed, and no name holds it
+			return true, nil
 		case s == "up" || s == "down" || s == "pgup" || s == "pgdown":
 			// the arrows move in the rows while typing: they fall through
 			// to Keys.Up/Down/PageUp/PageDown below. Picked out by name on
