@@ -369,11 +369,15 @@ func (m *Model) messageView(w int) []string {
 	// typed or the dialog's, so the hint says where they work
 	typing := m.screen().CapturesKeys() || len(m.dialogs) > 0
 	if t.level == kit.ToastError && typing {
-		out := "out of the field: "
+		out, short := "out of the field: ", " out of the field"
 		if len(m.dialogs) > 0 {
-			out = "once the dialog is closed: "
+			out, short = "once the dialog is closed: ", " once closed"
 		}
 		hint = "  (" + out + lk + " log, " + xk + " dismiss)"
+		if w-1-ansi.StringWidth(tail)-ansi.StringWidth(hint) < w/2 {
+			// the error's own words first: the hint in short
+			hint = "  (" + lk + "/" + xk + short + ")"
+		}
 	}
 	if t.level == kit.ToastError && !typing {
 		hint = "  (" + lk + " log, " + xk + " dismiss)"

@@ -169,6 +169,18 @@ func TestErrorToastUnderADialog(t *testing.T) {
 	if scr := h.Screen(); !strings.Contains(scr, "(once the dialog is closed: L log, X dismiss)") {
 		t.Fatalf("under a dialog the error says:\n%s", scr)
 	}
+	// at 60 columns, with more waiting, the hint is short: the error's own
+	// words keep the line (they had a few letters left)
+	h = newHarness(t, Options{Profile: "test", Now: func() time.Time { return t0 },
+		Screens: func(*kit.Common) []kit.Screen { return []kit.Screen{&fakeScreen{id: "a"}} }}, 60, 16)
+	for _, n := range []string{"zzz1", "zzz2", "zzz3"} {
+		h.Send(kit.ToastMsg{Level: kit.ToastError, Text: `no service named "` + n + `"; still showing all services`})
+	}
+	h.Send(kit.OpenDialogMsg{Dialog: kit.NewConfirm(h.m.common, 1, kit.Confirm{Kind: kit.ConfirmYesNo, Title: "Delete?"})})
+	scr := strings.Split(h.Screen(), "\n")
+	if msg := scr[len(scr)-2]; !strings.Contains(msg, `error: no service named "zzz3"`) || !strings.Contains(msg, "(L/X once closed)") {
+		t.Fatalf("at 60 columns under a dialog the error line is %q", msg)
+	}
 }
 
 // p then p: the "paused" toast does not wait behind "resumed" to show
