@@ -142,12 +142,26 @@ func (s *Screen) ServiceID() string { return s.svcID }
 // the request waits for it.
 func (s *Screen) Open(arg string) tea.Cmd {
 	arg = strings.TrimSpace(arg)
+	// a name still looked for (the listing being read again) gives way
+	// to the newer request, and says so: it is not dropped unsaid
+	var gaveWay tea.Cmd
+	if s.wanted != "" && s.wanted != arg {
+		gaveWay = kit.Toast(kit.ToastInfo, fmt.Sprintf("%q is no longer looked for: %s was asked after it", s.wanted, orAll(arg)))
+	}
 	if arg == "" || arg == AllArg {
 		s.wanted, s.retried = "", ""
-		return s.choose("")
+		return tea.Batch(gaveWay, s.choose(""))
 	}
 	s.wanted, s.retried = arg, ""
-	return s.resolve()
+	return tea.Batch(gaveWay, s.resolve())
+}
+
+// orAll is a request of Open in words: the name quoted, or every service.
+func orAll(arg string) string {
+	if arg == "" || arg == AllArg {
+		return "every service"
+	}
+	return fmt.Sprintf("%q", arg)
 }
 
 // lookup finds a service of the listing by ID, then by name.

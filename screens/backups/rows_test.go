@@ -424,3 +424,32 @@ func TestFollowedJobFound(t *testing.T) {
 		t.Error("a job of a type not listed was found")
 	}
 }
+
+// TestOpenGivesWayToANewerName: a name still looked for (the listing read
+// again) gives way to a newer :backups, and says so instead of being
+// dropped unsaid (two commands typed in a burst).
+func TestOpenGivesWayToANewerName(t *testing.T) {
+	s := newScreen(t, 100, 30)
+	if cmd := s.Open("zzz1"); cmd == nil {
+		t.Fatal("an unknown name is not looked for again")
+	}
+	var said []string
+	var collect func(tea.Cmd)
+	collect = func(cmd tea.Cmd) {
+		if cmd == nil {
+			return
+		}
+		switch m := cmd().(type) {
+		case tea.BatchMsg:
+			for _, c := range m {
+				collect(c)
+			}
+		case kit.ToastMsg:
+			said = append(said, m.Text)
+		}
+	}
+	collect(s.Open("zzz2"))
+	if len(said) != 1 || said[0] != `"zzz1" is no longer looked for: "zzz2" was asked after it` {
+		t.Fatalf("the name given way to says %q", said)
+	}
+}
