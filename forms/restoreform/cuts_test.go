@@ -41,10 +41,7 @@ func noCut(t *testing.T, what, view string, w int) {
 func TestBackupsStepLineWhole(t *testing.T) {
 	e := rtSetup(t, false)
 	analytics := e.byName["analytics-gcp"]
-	w := e.wizard(t, Options{})
-	rtPress(w, "1")
-	w.targets.Select(analytics.ID)
-	rtPress(w, "enter")
+	w := e.managedInto(t, "analytics-gcp")
 	if w.StepName() != "backup" {
 		t.Fatalf("step %s", w.StepName())
 	}

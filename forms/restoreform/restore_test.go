@@ -1145,11 +1145,7 @@ func TestSourceStepAtSixtyBySixteen(t *testing.T) {
 // pressed anyway says why and what to do (s), not nothing.
 func TestRestoreEmptyBackupListSaysWhy(t *testing.T) {
 	e := rtSetup(t, false)
-	dev := e.byName["dev-serverless"]
-	w := e.wizard(t, Options{})
-	rtPress(w, "1")
-	w.targets.Select(dev.ID)
-	rtPress(w, "enter")
+	w := e.managedInto(t, "dev-serverless")
 	w.OnData(kit.DataMsg{Key: w.Resources()[0].Key, Data: []api.Backup{}})
 	if !strings.Contains(rtView(w), "no backups of dev-serverless yet") {
 		t.Fatalf("not the empty list:\n%s", rtView(w))

@@ -29,6 +29,17 @@ func (e *rtEnv) toBackups(t *testing.T, target, source string) *Wizard {
 	return w
 }
 
+// managedInto is a new wizard past its first steps: managed storage, into
+// target (the backups of the target's own listing asked next).
+func (e *rtEnv) managedInto(t *testing.T, target string) *Wizard {
+	t.Helper()
+	w := e.wizard(t, Options{})
+	rtPress(w, "1")
+	w.targets.Select(e.byName[target].ID)
+	rtPress(w, "enter")
+	return w
+}
+
 // rtManagedConfirm is the wizard at the confirmation, at 80x24: managed
 // storage, orders-prod's newest completed backup into replica-west.
 func rtManagedConfirm(t *testing.T) (*rtEnv, *Wizard) {
