@@ -210,12 +210,7 @@ func checkedAddress(t *testing.T, s *Screen, ip string, allowed bool) {
 // answer meanwhile says so) and the new answer shows. An answer to the
 // check asked before the change, arriving late, is dropped.
 func TestAllowListCheckAskedAgainWhenTheListChanges(t *testing.T) {
-	v := svc(1, "ready")
-	v.Name = "orders-qa01"
-	v.Endpoints[0].AllowList = []api.AllowListEntry{{IP: "203.0.113.7/32", Comment: "office"}}
-	s := newScreen(80, 20)
-	feed(s, []api.Service{v})
-	press(s, "a")
+	s, v := allowListOf("orders-qa01", 80, 20, api.AllowListEntry{IP: "203.0.113.7/32", Comment: "office"})
 	checkedAddress(t, s, "203.0.113.7", true)
 	allowed := "203.0.113.7 is allowed to connect to orders-qa01"
 	if out := tuitest.View(s); !strings.Contains(out, allowed) {
@@ -317,11 +312,7 @@ func TestAllowListAddOfAListedAddress(t *testing.T) {
 // TestAllowListRemoveOnAnEmptyList: with no entry, d leaves the footer,
 // and pressed anyway it says there is nothing to remove.
 func TestAllowListRemoveOnAnEmptyList(t *testing.T) {
-	v := svc(1, "ready")
-	v.Name = "orders-qa01"
-	s := newScreen(100, 24)
-	feed(s, []api.Service{v})
-	press(s, "a")
+	s, v := allowListOf("orders-qa01", 100, 24)
 	for _, b := range s.KeyMap().ShortHelp() {
 		if b.Help().Key == "d" {
 			t.Fatalf("the footer offers d on an empty list: %v", b.Help())
@@ -355,12 +346,7 @@ func helpKeys(b []key.Binding) []string {
 // done, the footer and ? are the list's again (n, d, i), not the
 // question's "enter replace comment".
 func TestAllowListKeysAfterTheCommentIsReplaced(t *testing.T) {
-	v := svc(1, "ready")
-	v.Name = "orders-prod"
-	v.Endpoints[0].AllowList = []api.AllowListEntry{{IP: "203.0.113.10/32", Comment: "office VPN"}}
-	s := newScreen(100, 24)
-	feed(s, []api.Service{v})
-	press(s, "a")
+	s, _ := allowListOf("orders-prod", 100, 24, api.AllowListEntry{IP: "203.0.113.10/32", Comment: "office VPN"})
 	press(s, "n")
 	s.Update(tea.PasteMsg{Content: "203.0.113.10 office LAN"})
 	req, ok := press(s, "enter")().(kit.ActionRequestMsg)
@@ -387,4 +373,16 @@ func TestAllowListKeysAfterTheCommentIsReplaced(t *testing.T) {
 			t.Errorf("after the comment was replaced the keys still offer it: %v", got)
 		}
 	}
+}
+
+// allowListOf is the Services screen at w x h with the allow list open of
+// a ready service named name that allows entries, and that service.
+func allowListOf(name string, w, h int, entries ...api.AllowListEntry) (*Screen, api.Service) {
+	v := svc(1, "ready")
+	v.Name = name
+	v.Endpoints[0].AllowList = entries
+	s := newScreen(w, h)
+	feed(s, []api.Service{v})
+	press(s, "a")
+	return s, v
 }
