@@ -166,6 +166,15 @@ func (d *demo) savePair(p replsetup.Pair) {
 	d.save(replsetup.ProfileState{Pairs: []replsetup.Pair{p}})
 }
 
+// managedSetup is the app at w x h on the Replication screen with the
+// managed setup open (4, n, m), at the primary's choice.
+func (d *demo) managedSetup(w, h int) *harness {
+	d.t.Helper()
+	hs := d.app(w, h, nil)
+	hs.Keys("4", "n", "m")
+	return hs
+}
+
 // managedPair starts managed replication of replica-west from orders-prod
 // (mode: uni-directional, bi-directional) and saves the pair, as the
 // managed setup does: the two services.

@@ -192,8 +192,7 @@ func TestFlowManagedAnswerLostOrUnreadable(t *testing.T) {
 			if err := d.srv.ArmFault(sandbox.ArmedFault{Kind: tc.fault, Method: "POST", Path: managedPOST}); err != nil {
 				t.Fatal(err)
 			}
-			h := d.app(120, 40, nil)
-			h.Keys("4", "n", "m")
+			h := d.managedSetup(120, 40)
 			h.pick("orders-prod")
 			h.pick("replica-west")
 			h.answer("enter", "y", "POST", managedPOST, 1, "Set up managed replication?")
@@ -217,8 +216,7 @@ func TestFlowManagedRefusalsNameServices(t *testing.T) {
 	if _, err := d.c.StartManagedReplication(bg, rep.ID, pri.ID, "uni-directional"); err != nil {
 		t.Fatal(err)
 	}
-	h := d.app(200, 40, nil)
-	h.Keys("4", "n", "m")
+	h := d.managedSetup(200, 40)
 	h.Sees("Managed replication")
 	h.pick("replica-west")
 	h.Sees("refused: replica-west is itself a replica of orders-prod (" + pri.ID + "): choose a service that is not a replica")
@@ -234,8 +232,7 @@ func TestFlowManagedRefusalsNameServices(t *testing.T) {
 func TestFlowManagedAPIRefusalNamesServices(t *testing.T) {
 	d := newDemo(t)
 	pri, rep := d.byName("orders-prod"), d.byName("replica-west")
-	h := d.app(200, 40, nil)
-	h.Keys("4", "n", "m")
+	h := d.managedSetup(200, 40)
 	h.pick("analytics-gcp")
 	h.pick("replica-west")
 	h.Sees("Sends  POST")
@@ -252,8 +249,7 @@ func TestFlowManagedAPIRefusalNamesServices(t *testing.T) {
 // enter (CANNOT BE; enter on the primary was refused only after).
 func TestFlowManagedShortLists(t *testing.T) {
 	d := newDemo(t)
-	h := d.app(60, 16, nil)
-	h.Keys("4", "n", "m")
+	h := d.managedSetup(60, 16)
 	h.Sees("Choose the PRIMARY")
 	h.Sees("CANNOT BE")
 	h.Sees("down/j: 6 more services")
@@ -279,8 +275,7 @@ func TestFlowManagedShortLists(t *testing.T) {
 // (it opened the yes/no at once, the request never seen).
 func TestFlowManagedShortReview(t *testing.T) {
 	d := newDemo(t)
-	h := d.app(60, 16, nil)
-	h.Keys("4", "n", "m")
+	h := d.managedSetup(60, 16)
 	h.pick("orders-prod")
 	h.pick("replica-west")
 	h.Sees("replica-west -> replicates from -> orders-prod")
