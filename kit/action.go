@@ -142,11 +142,22 @@ const (
 type ToastMsg struct {
 	Level ToastLevel
 	Text  string
+	// Holds, when set, tells whether the text still says what is so (a
+	// refusal because of a service's status, while that status lasts):
+	// once it returns false the toast is taken down, shown or waiting. The
+	// message log keeps it.
+	Holds func() bool
 }
 
 // Toast returns a command that shows a toast.
 func Toast(level ToastLevel, text string) tea.Cmd {
 	return Send(ToastMsg{Level: level, Text: text})
+}
+
+// ToastWhile returns a command that shows a toast for as long as holds
+// returns true (ToastMsg.Holds).
+func ToastWhile(level ToastLevel, text string, holds func() bool) tea.Cmd {
+	return Send(ToastMsg{Level: level, Text: text, Holds: holds})
 }
 
 // RefuseReadOnly tells, at the key that would start a change, that the

@@ -23,6 +23,9 @@ type toast struct {
 	// stays marks an error whose time is up: it shows again, with no
 	// time, once the toasts waiting above it have shown, until dismissed.
 	stays bool
+	// holds, when set, is false once the text no longer says what is so
+	// (kit.ToastMsg.Holds): the toast is then gone, shown or waiting.
+	holds func() bool
 }
 
 // Toasts queue: the newest shows; each shows for its whole time (6 s,
@@ -49,9 +52,12 @@ const (
 	newsBurst  = time.Second
 )
 
-// stale reports that t waited too long to be shown (never an error).
+// stale reports that t waited too long to be shown (never an error), or
+// no longer holds.
 func (t toast) stale(now time.Time) bool {
 	switch {
+	case t.holds != nil && !t.holds():
+		return true
 	case t.news():
 		return now.Sub(t.at) > staleNews
 	case t.level == kit.ToastWarn:
@@ -67,6 +73,35 @@ func (t toast) news() bool {
 
 func (m *Model) toast(level kit.ToastLevel, text string) tea.Cmd {
 	return m.toastWith(level, text, nil)
+}
+
+// toastMsg shows a screen's toast: one with Holds is taken down once it
+// no longer holds (retireToasts, at each clock tick).
+func (m *Model) toastMsg(msg kit.ToastMsg) tea.Cmd {
+	cmd := m.toast(msg.Level, msg.Text)
+	if msg.Holds != nil {
+		for i := range m.toasts {
+			if m.toasts[i].id == m.toastID {
+				m.toasts[i].holds = msg.Holds
+			}
+		}
+	}
+	return cmd
+}
+
+// retireToasts takes down the toasts that no longer hold; when the one in
+// front goes, the next shows.
+func (m *Model) retireToasts() tea.Cmd {
+	n := len(m.toasts)
+	if n == 0 {
+		return nil
+	}
+	front := m.toasts[n-1].id
+	m.toasts = slices.DeleteFunc(m.toasts, func(t toast) bool { return t.holds != nil && !t.holds() })
+	if n = len(m.toasts); n > 0 && m.toasts[n-1].id == front {
+		return nil
+	}
+	return m.showToast()
 }
 
 // dropToasts forgets the toasts not yet gone that start with prefix: news

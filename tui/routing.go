@@ -103,7 +103,7 @@ func (m *Model) own(msg tea.Msg, from string) (tea.Cmd, bool) {
 	case kit.RefreshMsg:
 		return tea.Batch(tea.Batch(m.engine.refresh(msg.Keys, len(msg.Keys) > 0)...), m.startSpinner()), true
 	case clockMsg:
-		return tea.Batch(m.toScreen(kit.ClockMsg{Now: m.common.Time()}), m.after(ClockInterval, clockMsg{})), true
+		return tea.Batch(m.toScreen(kit.ClockMsg{Now: m.common.Time()}), m.retireToasts(), m.after(ClockInterval, clockMsg{})), true
 	case spinMsg:
 		m.spinFrame++
 		if m.engine.inFlight() || len(m.actions.running) > 0 {
@@ -112,7 +112,7 @@ func (m *Model) own(msg tea.Msg, from string) (tea.Cmd, bool) {
 		m.spinning = false
 		return nil, true
 	case kit.ToastMsg:
-		return m.toast(msg.Level, msg.Text), true
+		return m.toastMsg(msg), true
 	case toastExpireMsg:
 		return m.expireToast(msg), true
 	case kit.ActionRequestMsg:

@@ -243,3 +243,43 @@ func TestTwoErrorsAtOnceKeepTheirText(t *testing.T) {
 		}
 	}
 }
+
+// TestToastTakenDownOnceItNoLongerHolds: a refusal that speaks of a
+// status ("x is pending_stop: it can be …") goes at the next tick once
+// the status changed, in front or waiting behind a newer toast; the log
+// keeps it.
+func TestToastTakenDownOnceItNoLongerHolds(t *testing.T) {
+	h := newHarness(t, Options{Profile: "test", Now: func() time.Time { return t0 },
+		Screens: func(*kit.Common) []kit.Screen { return []kit.Screen{&fakeScreen{id: "a"}} }}, 100, 30)
+	pending := true
+	const refusal = "db1 is pending_stop: it can be stopped or started once it is no longer pending"
+	holds := func() bool { return pending }
+	expire := func(tm tea.Msg) bool { _, ok := tm.(toastExpireMsg); return ok }
+	h.Send(kit.ToastMsg{Level: kit.ToastWarn, Text: refusal, Holds: holds})
+	h.Send(clockMsg{})
+	h.sees(t, refusal, "the refusal is not shown while it holds")
+	pending = false
+	h.Send(clockMsg{})
+	if strings.Contains(h.Screen(), refusal) {
+		t.Fatalf("in front: still shown once it no longer holds:\n%s", h.Screen())
+	}
+	// waiting behind a newer toast: it does not come back
+	pending = true
+	h.Send(kit.ToastMsg{Level: kit.ToastWarn, Text: refusal, Holds: holds})
+	h.Send(kit.ToastMsg{Level: kit.ToastWarn, Text: "newer"})
+	pending = false
+	h.Send(clockMsg{})
+	h.Fire(expire)
+	if strings.Contains(h.Screen(), refusal) {
+		t.Fatalf("waiting: came back once it no longer holds:\n%s", h.Screen())
+	}
+	n := 0
+	for _, e := range h.m.msgs.entries {
+		if e.text == refusal {
+			n++
+		}
+	}
+	if n != 2 {
+		t.Fatalf("the log has the refusal %d times, want 2", n)
+	}
+}

@@ -276,7 +276,7 @@ type shellDoneMsg struct {
 // credentials and the client, read in a command.
 func (s *Screen) openShell(v api.Service) tea.Cmd {
 	if !v.Ready() {
-		return kit.Toast(kit.ToastWarn, fmt.Sprintf("%s is %s: a database shell needs a ready service", v.Name, kit.OrDash(v.Status)))
+		return s.refuseStatus(v, "a database shell needs a ready service")
 	}
 	port := v.ReadWritePort()
 	if port <= 0 {

@@ -39,8 +39,18 @@ func serviceChange(client *api.Client, id, verb string, a kit.Action) tea.Cmd {
 }
 
 // refusePending says why a change of a pending service is not offered.
-func refusePending(v api.Service, verb string) tea.Cmd {
-	return kit.Toast(kit.ToastWarn, fmt.Sprintf("%s is %s: it can be %s once it is no longer pending", v.Name, v.Status, verb))
+func (s *Screen) refusePending(v api.Service, verb string) tea.Cmd {
+	return s.refuseStatus(v, "it can be "+verb+" once it is no longer pending")
+}
+
+// refuseStatus says that v's status ("x is stopped: …") is why something
+// is not done, for as long as the listing shows v in that status.
+func (s *Screen) refuseStatus(v api.Service, why string) tea.Cmd {
+	return kit.ToastWhile(kit.ToastWarn, fmt.Sprintf("%s is %s: %s", v.Name, kit.OrDash(v.Status), why),
+		func() bool {
+			now, ok := s.service(v.ID)
+			return ok && now.Status == v.Status
+		})
 }
 
 // stopStart stops a ready service or starts a stopped one.
@@ -48,7 +58,7 @@ func (s *Screen) stopStart(v api.Service) tea.Cmd {
 	client, id, name := s.common.Client, v.ID, v.Name
 	switch {
 	case v.Pending():
-		return refusePending(v, "stopped or started")
+		return s.refusePending(v, "stopped or started")
 	case api.StatusIs(v.Status, "stopped"):
 		return serviceChange(client, id, "start", kit.Action{
 			Name: "start " + name,
@@ -70,13 +80,13 @@ func (s *Screen) stopStart(v api.Service) tea.Cmd {
 			Follow:  kit.ServiceWatch(client, ID, id, name, "stop"),
 		})
 	}
-	return kit.Toast(kit.ToastWarn, fmt.Sprintf("%s is %s: only a ready service can be stopped and a stopped one started", name, kit.OrDash(v.Status)))
+	return s.refuseStatus(v, "only a ready service can be stopped and a stopped one started")
 }
 
 // deleteService deletes a service once its name is typed.
 func (s *Screen) deleteService(v api.Service) tea.Cmd {
 	if v.Pending() {
-		return refusePending(v, "deleted")
+		return s.refusePending(v, "deleted")
 	}
 	client, id, name := s.common.Client, v.ID, v.Name
 	return serviceChange(client, id, "delete", kit.Action{
@@ -527,12 +537,12 @@ func (s *Screen) openNow(verb, name string) tea.Cmd {
 	switch verb {
 	case "stop":
 		if !v.Ready() {
-			return kit.Toast(kit.ToastWarn, fmt.Sprintf("%s is %s: only a ready service can be stopped", v.Name, kit.OrDash(v.Status)))
+			return s.refuseStatus(v, "only a ready service can be stopped")
 		}
 		return s.stopStart(v)
 	case "start":
 		if !api.StatusIs(v.Status, "stopped") {
-			return kit.Toast(kit.ToastWarn, fmt.Sprintf("%s is %s: only a stopped service can be started", v.Name, kit.OrDash(v.Status)))
+			return s.refuseStatus(v, "only a stopped service can be started")
 		}
 		return s.stopStart(v)
 	case "scale":
@@ -546,9 +556,9 @@ func (s *Screen) openNow(verb, name string) tea.Cmd {
 func (s *Screen) openScale(v api.Service) tea.Cmd {
 	if !v.Ready() {
 		if v.Pending() {
-			return refusePending(v, "scaled")
+			return s.refusePending(v, "scaled")
 		}
-		return kit.Toast(kit.ToastWarn, fmt.Sprintf("%s is %s: only a ready service can be scaled", v.Name, kit.OrDash(v.Status)))
+		return s.refuseStatus(v, "only a ready service can be scaled")
 	}
 	if s.common.ReadOnly {
 		return kit.RefuseReadOnly(s.common, "scale "+v.Name)

@@ -844,3 +844,30 @@ func TestScaleNodesKeepToTheTopology(t *testing.T) {
 		t.Errorf("the cursor starts on %d nodes, want 4", c.n)
 	}
 }
+
+// TestPendingRefusalHoldsWhileThePendingLasts: x on a pending service is
+// refused with its status, and the refusal says so only while the listing
+// shows that status (the root takes it down after).
+func TestPendingRefusalHoldsWhileThePendingLasts(t *testing.T) {
+	s := newScreen(120, 30)
+	feed(s, []api.Service{svc(1, "pending_stop")})
+	cmd := press(s, "x")
+	if cmd == nil {
+		t.Fatal("x on a pending service said nothing")
+	}
+	tm, ok := cmd().(kit.ToastMsg)
+	if !ok || !strings.Contains(tm.Text, "svc-00001 is pending_stop: it can be stopped or started") || tm.Holds == nil {
+		t.Fatalf("x on a pending service: %#v", tm)
+	}
+	if !tm.Holds() {
+		t.Fatal("the refusal does not hold while the service is pending_stop")
+	}
+	feed(s, []api.Service{svc(1, "stopped")})
+	if tm.Holds() {
+		t.Fatal("the refusal still holds once the service is stopped")
+	}
+	feed(s, nil)
+	if tm.Holds() {
+		t.Fatal("the refusal still holds once the service is gone")
+	}
+}
