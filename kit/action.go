@@ -112,12 +112,16 @@ type ActionSentMsg struct {
 }
 
 // ActionDoneMsg tells the originating screen how an action ended: Err is
-// ErrReadOnly, ErrCancelled, ErrBusy, or the API's error.
+// ErrReadOnly, ErrCancelled, ErrBusy, or the API's error. A change whose
+// outcome was unknown (api.IsOutcomeUnknown) that a later reading shows
+// carried out (Action.Effect) ends a second time: Err nil, Found true,
+// no Result.
 type ActionDoneMsg struct {
 	Name   string
 	Tag    any
 	Result any
 	Err    error
+	Found  bool
 }
 
 // Errors the action layer reports without calling the API.

@@ -285,7 +285,8 @@ func (m *Model) effectSeen(data kit.DataMsg) tea.Cmd {
 			d.Seen(line)
 		}
 		m.logFound(u.action, []string{line})
-		cmds = append(cmds, m.follow(u.action))
+		cmds = append(cmds, m.follow(u.action),
+			m.deliver(u.action.Origin, kit.ActionDoneMsg{Name: u.action.Name, Tag: u.action.Tag, Found: true}))
 	}
 	return tea.Batch(cmds...)
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/skytui/skytui/sandbox"
 	"github.com/skytui/skytui/tui/tuitest"
@@ -209,5 +210,31 @@ func TestOutcomeUnknownFitsTheTerminal(t *testing.T) {
 				t.Errorf("the title is cut:\n%s", scr)
 			}
 		})
+	}
+}
+
+// TestOutcomeUnknownStartSaysReadyOnce: a start whose answer was lost and
+// that the list then shows carried out is followed to its end, and its
+// end is said once (by the follow watch), not again by the list.
+func TestOutcomeUnknownStartSaysReadyOnce(t *testing.T) {
+	h, srv, clk := demoHarness(t, 140, 40, nil)
+	armDrop(t, srv, servicePath+"/start")
+	h.runCompleted("start legacy-b", "start legacy-batch")
+	h.Key("y")
+	wantScreen(t, h, "Outcome unknown: start", "It was most likely carried out")
+	h.Key("enter") // "Leave it"
+	clk.Advance(sandbox.StartDuration + time.Second)
+	h.Key("r")
+	h.sees(t, "legacy-batch", "no list")
+	rstFireWatches(h)
+	h.Key("r")
+	n := 0
+	for _, e := range h.m.msgs.entries {
+		if strings.Contains(e.text, "legacy-batch") && strings.HasSuffix(e.text, " is ready") {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Fatalf("the log says legacy-batch is ready %d times, want 1: %+v", n, h.m.msgs.entries)
 	}
 }

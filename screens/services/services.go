@@ -74,8 +74,9 @@ type Screen struct {
 	// lastStatus remembers statuses to notice pending -> ready.
 	lastStatus map[string]string
 	// started holds the services whose start this screen sent and the
-	// server carried out: the start's watch (kit.ServiceWatch) says when
-	// each is ready, on any screen, so the listing does not say it again.
+	// server carried out (answered, or found so after an unknown outcome):
+	// the start's watch (kit.ServiceWatch) says when each is ready, on any
+	// screen, so the listing does not say it again.
 	started map[string]bool
 
 	form       *createForm
