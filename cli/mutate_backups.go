@@ -352,11 +352,24 @@ func restoreNamed(req api.RestoreRequest, target *api.Service) map[string]any {
 	return v
 }
 
-// backupKey finds a managed backup's full key: a full key is taken as
-// given (no record read: nil); a short one is looked up in the backups of
-// every service, and its record returned too.
+// backupKey finds a managed backup's full key and, where the listing
+// shows it, its record. A short key is looked up in the backups of every
+// service. A full key (<hash>:<service>:<pod>) is taken as given; its
+// record is looked up in the backups of the service it names, when that
+// service is listed and its backups can be read (else nil: the API
+// judges it).
 func (c *changeSession) backupKey(ctx context.Context, ref string, svcs []api.Service) (string, *api.Backup, error) {
-	if strings.Contains(ref, ":") {
+	if parts := strings.Split(ref, ":"); len(parts) > 1 {
+		if !slices.ContainsFunc(svcs, func(s api.Service) bool { return s.ID == parts[1] }) {
+			return ref, nil, nil
+		}
+		bs, err := c.client.ListBackups(ctx, parts[1])
+		if err != nil {
+			return ref, nil, nil
+		}
+		if i := slices.IndexFunc(bs, func(b api.Backup) bool { return b.Key == ref }); i >= 0 {
+			return ref, &bs[i], nil
+		}
 		return ref, nil, nil
 	}
 	all, err := c.client.ListAllBackups(ctx, serviceIDs(svcs))
@@ -381,8 +394,7 @@ func (c *changeSession) backupKey(ctx context.Context, ref string, svcs []api.Se
 // managedRestorable refuses, before anything is sent, a backup the listing
 // says cannot be restored from managed storage (api.ManagedRestoreRefusal,
 // as the TUI's wizard): one still running, failed, or in the user's own
-// bucket. A backup given by its full key, not read (nil), is the API's to
-// judge.
+// bucket. A backup not read (nil) is the API's to judge.
 func managedRestorable(b *api.Backup) error {
 	if b == nil {
 		return nil

@@ -409,10 +409,12 @@ func TestRestoreRefusesUnrestorableBackup(t *testing.T) {
 			continue
 		}
 		tried[kind] = true
-		short := b["id"].(string)[:12]
-		stderr := h.fails(exitUsage, "skytui: --backup: backup "+short, h.live("restores", "create", "--service", sandbox.DemoReplica, "--backup", short, "--yes", "--confirm", sandbox.DemoReplica)...)
-		if !strings.HasSuffix(stderr, want[kind]) {
-			t.Errorf("%s backup: stderr %q, want it to end %q", kind, stderr, want[kind])
+		// by its short key and by its full key alike
+		for _, ref := range []string{b["id"].(string)[:12], b["id"].(string)} {
+			stderr := h.fails(exitUsage, "skytui: --backup: backup "+b["id"].(string)[:12], h.live("restores", "create", "--service", sandbox.DemoReplica, "--backup", ref, "--yes", "--confirm", sandbox.DemoReplica)...)
+			if !strings.HasSuffix(stderr, want[kind]) {
+				t.Errorf("%s backup %s: stderr %q, want it to end %q", kind, ref, stderr, want[kind])
+			}
 		}
 	}
 	if len(tried) != len(want) {
