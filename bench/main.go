@@ -322,7 +322,7 @@ func run(idle, pendingFor time.Duration, starts, keys int, bin string) error {
 	skytuiArgs := []string{"--api-url", base, "--profile", "bench"}
 	cfg := filepath.Join(tmp, "skytui", "config.toml")
 	_ = os.MkdirAll(filepath.Dir(cfg), 0o700)
-	if err := os.WriteFile(cfg, []byte("[[profiles]]\nname = \"bench\"\nbase_url = \""+base+"\"\n"), 0o600); err != nil {
+	if err := os.WriteFile(cfg, []byte("[[profile]]\nname = \"bench\"\nbase_url = \""+base+"\"\n"), 0o600); err != nil {
 		return err
 	}
 	watchCmd := fmt.Sprintf(`curl -s -H "X-API-Key: $SKYSQL_API_KEY" %s/provisioning/v1/services | jq`, base)

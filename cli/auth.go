@@ -68,7 +68,7 @@ func profileCmd(use, short string, run func(profile string) error) *cobra.Comman
 }
 
 func (e *env) authLogin(ctx context.Context, f authFlags) error {
-	s, err := e.openSession(f.profile, f.apiURL)
+	s, err := e.openLoginSession(f.profile, f.apiURL)
 	if err != nil {
 		return err
 	}

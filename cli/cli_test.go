@@ -62,6 +62,22 @@ func (h *harness) run(stdin string, args ...string) (string, error) {
 	return stdout + stderr, err
 }
 
+// addProfile puts a profile name at the sandbox's URL in the config file,
+// with a new profile's defaults (the interface document's prefixes).
+func (h *harness) addProfile(name string) {
+	h.t.Helper()
+	cfg, err := config.LoadFile(h.cfgPath)
+	if err == nil {
+		err = cfg.Upsert(config.NewProfile(name, h.url))
+	}
+	if err == nil {
+		err = cfg.SaveFile(h.cfgPath)
+	}
+	if err != nil {
+		h.t.Fatal(err)
+	}
+}
+
 func (h *harness) noSecretOnDisk(secrets ...string) {
 	h.t.Helper()
 	for _, p := range []string{h.cfgPath, h.secrets} {

@@ -110,10 +110,17 @@ func TestProfileAndAPIURLFlagsAreUsage(t *testing.T) {
 		}{
 			{[]string{"--api-url", "http://10.0.0.1:1"}, "skytui: --api-url: base URL http://10.0.0.1:1: HTTPS is required for non-loopback hosts\n"},
 			{[]string{"--api-url", "ftp://example.com"}, `skytui: --api-url: base URL ftp://example.com: scheme "ftp" not supported (want https)` + "\n"},
-			{[]string{"--profile", "nosuchprof"}, `skytui: --profile nosuchprof: profile "nosuchprof" not found (known: skysql)` + "\n"},
+			{[]string{"--profile", "nosuchprof"}, `skytui: --profile nosuchprof: profile "nosuchprof" not found (known: skysql); a new profile is made by ` + "`skytui auth login --profile nosuchprof --api-url URL`\n"},
 		} {
 			h.fails(exitUsage, c.want, append(append([]string{}, cmd...), c.flags...)...)
 		}
+	}
+	// with --api-url too: a typo of a read-only profile's name must not
+	// reach the API as a new, writable profile (only auth login makes one)
+	h.addProfile("prod")
+	for _, cmd := range [][]string{{"allowlist", "add", "orders-prod", "192.0.2.99"}, {}} {
+		h.fails(exitUsage, `skytui: --profile prdo: profile "prdo" not found (known: prod, skysql); a new profile is made by `+"`skytui auth login --profile prdo --api-url URL`\n",
+			append(append([]string{}, cmd...), "--profile", "prdo", "--api-url", h.url)...)
 	}
 	// auth login's help says what --api-url does, whole
 	out, err := h.run("", "auth", "login", "--help")

@@ -26,8 +26,9 @@ func newScriptHarness(t *testing.T) *harness {
 }
 
 // prefixes are the two backup interfaces: the live one (the skysql preset,
-// /skybackup/v1) and the interface document's (/backup/v1).
+// /skybackup/v1) and the interface document's (/backup/v1: profile lab).
 func (h *harness) prefixes() map[string][]string {
+	h.addProfile("lab")
 	return map[string][]string{
 		"live":      {"--profile", "skysql", "--api-url", h.url},
 		"interface": {"--profile", "lab", "--api-url", h.url},
@@ -283,6 +284,7 @@ func TestScriptExitStatus(t *testing.T) {
 	h.fails(exitUsage, "skytui: unknown flag: --api-key", args(p, "services", "list", "--api-key", goodKey)...)
 
 	// the flags go before the noun too, as with the TUI
+	h.addProfile("lab")
 	if out := h.ok("--profile", "lab", "--api-url", h.url, "services", "list", "--no-headers"); !strings.Contains(out, sandbox.DemoOrders) {
 		t.Errorf("flags before the noun:\n%s", out)
 	}

@@ -18,6 +18,7 @@ import (
 // passphrase once. The README promises "the passphrase asked once per run".
 func TestFileKeystorePassphraseAskedOncePerRun(t *testing.T) {
 	h := newHarness(t)
+	h.addProfile("lab") // in the file, without a key yet
 	start := func() (asks []bool, opts tui.Options, stdout string) {
 		t.Helper()
 		var out, errOut bytes.Buffer

@@ -76,7 +76,20 @@ type session struct {
 
 // openSession resolves the profile (flag, else the file's default, else the
 // skysql preset), applies an --api-url override, and opens the keystore.
+// A profile named that the file does not hold is refused (exit 2), with
+// --api-url too: a typo must not turn a read-only profile into a new
+// writable one. Only auth login makes one (openLoginSession).
 func (e *env) openSession(profileName, apiURL string) (*session, error) {
+	return e.openSessionNew(profileName, apiURL, false)
+}
+
+// openLoginSession is openSession for auth login: a profile named with
+// --api-url that the file does not hold is a new one, with that URL.
+func (e *env) openLoginSession(profileName, apiURL string) (*session, error) {
+	return e.openSessionNew(profileName, apiURL, true)
+}
+
+func (e *env) openSessionNew(profileName, apiURL string, newOK bool) (*session, error) {
 	cfg, err := e.loadConfig()
 	e.printConfigWarnings(cfg, err)
 	if err != nil {
@@ -87,10 +100,10 @@ func (e *env) openSession(profileName, apiURL string) (*session, error) {
 	case err == nil:
 	case profileName == "":
 		return nil, err
-	case apiURL == "":
+	case apiURL == "" || !newOK:
 		// a profile named on the command line that is not there: the flag
 		// is wrong (exit 2)
-		return nil, usageErrf("--profile %s: %v", profileName, err)
+		return nil, usageErrf("--profile %s: %v; a new profile is made by `skytui auth login --profile %s --api-url URL`", profileName, err, profileName)
 	default:
 		// a new profile named on the command line with its URL
 		p = config.NewProfile(profileName, apiURL)

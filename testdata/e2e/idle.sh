@@ -30,7 +30,9 @@ trap cleanup EXIT
 SB_PID=$!
 for _ in $(seq 100); do grep -q "sandbox listening" "$WORK/sandbox.log" 2>/dev/null && break; sleep 0.1; done
 
-mkdir -p "$WORK/home" "$WORK/config"
+mkdir -p "$WORK/home" "$WORK/config/skytui"
+printf '[[profile]]\nname = "idle"\nbase_url = "http://127.0.0.1:%s"\n' "$PORT" >"$WORK/config/skytui/config.toml"
+chmod 600 "$WORK/config/skytui/config.toml"
 tmux -L "$SOCK" -f /dev/null new-session -d -s idle -x 120 -y 40 \
 	env -i PATH="$PATH" TERM=xterm-256color HOME="$WORK/home" XDG_CONFIG_HOME="$WORK/config" \
 	SKYSQL_API_KEY="$KEY" "$BIN" --api-url "http://127.0.0.1:$PORT" --profile idle

@@ -186,6 +186,15 @@ e2e_start() {
 	start_sandbox "$@"
 }
 
+# add_profile NAME: a profile NAME at the sandbox's URL in the config file
+# (a new profile's defaults: the interface document's prefixes); skytui
+# takes only the profiles the file holds (and the skysql preset).
+add_profile() {
+	mkdir -p "$XDG_CONFIG_HOME/skytui"
+	printf '[[profile]]\nname = "%s"\nbase_url = "%s"\n' "$1" "$URL" >>"$XDG_CONFIG_HOME/skytui/config.toml"
+	chmod 600 "$XDG_CONFIG_HOME/skytui/config.toml"
+}
+
 # start_tui ARGS...: the TUI (`skytui ARGS`) in the tmux session e2e.
 start_tui() {
 	STEP="start the TUI"

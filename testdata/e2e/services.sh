@@ -13,6 +13,7 @@ set -u
 # shellcheck source=testdata/e2e/lib.sh
 . "$(dirname "$0")/lib.sh"
 e2e_start
+add_profile e2e
 start_tui --api-url "$URL" --profile e2e
 
 STEP="services listed"

@@ -25,6 +25,7 @@ set -u
 # shellcheck source=testdata/e2e/lib.sh
 . "$(dirname "$0")/lib.sh"
 e2e_start
+add_profile e2e
 
 STEP="start the shell"
 tm new-session -d -s e2e -x "$WIDTH" -y "$HEIGHT" env -u PROMPT_COMMAND bash --norc --noprofile -i ||
