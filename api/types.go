@@ -2,6 +2,7 @@ package api
 
 import (
 	"cmp"
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -545,7 +546,6 @@ func (r *Restore) UnmarshalJSON(data []byte) error {
 // nothing about it says so.
 func (r *Restore) Running() bool { return strings.TrimSpace(r.Status) != "" && !r.Finished() }
 
-// Finished reports whether the restore succeeded or failed.
 // NewestRunningRestore is the newest running restore into targetID in
 // list, of the backup key when key is given and the listing names one
 // (nil when there is none): the restore a change accepted with an answer
@@ -564,7 +564,17 @@ func NewestRunningRestore(list []Restore, targetID, key string) *Restore {
 	return best
 }
 
+// Finished reports whether the restore succeeded or failed.
 func (r *Restore) Finished() bool { return r.Succeeded() || r.Failed() }
+
+// DeleteRefusal is why r cannot be deleted (cancelled), "" when it can:
+// it has finished.
+func (r *Restore) DeleteRefusal() string {
+	if !r.Finished() {
+		return ""
+	}
+	return fmt.Sprintf("restore %d has finished (%s): only a restore that has not finished can be deleted", int64(r.ID), r.Status)
+}
 
 // Succeeded reports whether the restore succeeded.
 func (r *Restore) Succeeded() bool { return StatusIs(r.Status, "succeeded", "success", "completed") }

@@ -337,7 +337,7 @@ func TestBinaryBackups(t *testing.T) {
 	h.unsent(exitUsage, "its physical (mariabackup) backup is full", "backups", "create", "--service", sandbox.DemoReplica, "--type", "physical")
 	h.unsent(exitUsage, "--creds (external_storage.bucket.credentials): is required with --bucket", "backups", "create", "--service", sandbox.DemoReplica, "--type", "dump", "--bucket", "s3://bin-bucket/dumps")
 	h.unsent(exitUsage, "--bucket (external_storage.bucket.path)", "backups", "create", "--service", sandbox.DemoReplica, "--type", "dump", "--bucket", "ftp://bin-bucket/dumps", "--creds", "x")
-	h.unsent(exitUsage, "--creds nope: no stored bucket credentials of that name", "backups", "create", "--service", sandbox.DemoReplica, "--type", "dump", "--bucket", "s3://bin-bucket/dumps", "--creds", "nope")
+	h.unsent(exitNotFound, "--creds nope: no stored bucket credentials of that name", "backups", "create", "--service", sandbox.DemoReplica, "--type", "dump", "--bucket", "s3://bin-bucket/dumps", "--creds", "nope")
 	h.unsent(exitNotFound, `no service named "no-such-db"`, "backups", "create", "--service", "no-such-db", "--type", "full")
 	h.refused("profile audit is read-only: backups create refused, nothing was sent", "backups", "create", "--service", sandbox.DemoReplica, "--type", "full", "--profile", "audit")
 	h.refused("--read-only: backups create refused", "backups", "create", "--service", sandbox.DemoReplica, "--type", "full", "--read-only")
@@ -564,7 +564,8 @@ func TestBinaryRestores(t *testing.T) {
 	if n := h.sent("POST", "/skybackup/v1/restores"); n != 2 {
 		t.Errorf("%d restores sent, want 2", n)
 	}
-	h.fails(exitFailed, "only a restore that has not finished can be deleted", "restores", "delete", id, "--yes", "--confirm", sandbox.DemoReplica)
+	// a finished restore is refused as the TUI's d refuses it: nothing sent
+	h.unsent(exitUsage, "has finished (Succeeded): only a restore that has not finished can be deleted (nothing was sent)", "restores", "delete", id, "--yes", "--confirm", sandbox.DemoReplica)
 	// every restore, by ID (the live service's listings come per service)
 	var ids []int
 	for _, l := range strings.Split(first(h.run(0, "restores", "list", "--no-headers")), "\n") {

@@ -359,8 +359,8 @@ func (f *outputFlags) emitAnswer(w io.Writer, ans api.AnswerUnreadableError, t *
 // encodeStored reads the named bucket credentials from the keystore and
 // encodes them for a bucket path by the rules the TUI's forms use
 // (keystore.EncodeForBucket): the kind is checked against the scheme, and
-// no secret is ever in an error. A missing or mismatched credential is a
-// usage error: nothing was sent.
+// no secret is ever in an error. A missing credential is not found (exit
+// 4), a mismatched one a usage error; nothing was sent.
 func encodeStored(store *keystore.Store, name, path, field string) (string, error) {
 	enc, err := keystore.EncodeForBucket(store, name, path)
 	var fe *api.FieldError
@@ -368,7 +368,7 @@ func encodeStored(store *keystore.Store, name, path, field string) (string, erro
 	case err == nil:
 		return enc, nil
 	case errors.Is(err, keystore.ErrNotFound):
-		return "", usageErrf("--creds %s: no stored bucket credentials of that name (see `skytui creds list`; store them with `%s`)", name, keystore.AddHint(keystore.SchemeOf(path)))
+		return "", notFoundErrf("--creds %s: no stored bucket credentials of that name (see `skytui creds list`; store them with `%s`)", name, keystore.AddHint(keystore.SchemeOf(path)))
 	case errors.As(err, &fe):
 		return "", usageErrf("--creds (%s): %s", field, fe.Rule)
 	}

@@ -488,6 +488,9 @@ target service's exact name.`,
 			if err != nil {
 				return readErr(err)
 			}
+			if why := r.DeleteRefusal(); why != "" {
+				return usageErrf("%s (nothing was sent)", why) // as the TUI's d
+			}
 			svcs, err := c.client.ListServices(ctx)
 			if err != nil {
 				return err

@@ -9,6 +9,7 @@ import (
 	"net/http/httputil"
 	"net/url"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -306,11 +307,13 @@ func TestChangeBackupsCreate(t *testing.T) {
 		{[]string{"--type", "full", "--bucket", "s3://acme-exports/orders"}, "skytui: invalid request: --creds (external_storage.bucket.credentials): is required with --bucket"},
 		{[]string{"--type", "full", "--bucket", "ftp://x/y", "--creds", "archive"}, "skytui: invalid request: --bucket (external_storage.bucket.path): must start with s3:// or gs://"},
 		{[]string{"--type", "full", "--bucket", "gs://acme-exports/orders", "--creds", "archive"}, "skytui: --creds (external_storage.bucket.credentials): archive is a S3 credential; gs:// needs GCS credentials"},
-		{[]string{"--type", "full", "--bucket", "s3://acme-exports/orders", "--creds", "nosuch"}, "skytui: --creds nosuch: no stored bucket credentials of that name"},
 		{[]string{"--type", "full", "--schedule", "0 3 * * *", "--wait"}, "skytui: --wait follows a backup taken now"},
 	} {
 		h.fails(exitUsage, c.want, h.live(append([]string{"backups", "create", "--service", sandbox.DemoServerless}, c.args...)...)...)
 	}
+	// an unknown stored credential is not found, as an unknown service is
+	h.fails(exitNotFound, "skytui: --creds nosuch: no stored bucket credentials of that name",
+		h.live("backups", "create", "--service", sandbox.DemoServerless, "--type", "full", "--bucket", "s3://acme-exports/orders", "--creds", "nosuch")...)
 	// the TUI's rule: incremental only once a full backup completed
 	h.fails(exitUsage, "skytui: --type (backup_type): incremental needs a completed full backup of reporting-new; take one first with --type full",
 		h.live("backups", "create", "--service", sandbox.DemoReporting, "--type", "incremental")...)
@@ -894,17 +897,19 @@ func TestAnswered(t *testing.T) {
 // delete and restores create are; not first --yes, then --confirm.
 func TestConfirmRefusedOnce(t *testing.T) {
 	h, sb := newChangeHarness(t)
-	rs := decodeJSON[[]map[string]any](t, h.ok(h.live("restores", "list", "--service", sandbox.DemoReplica, "-o", "json")...))
-	if len(rs) == 0 {
-		t.Fatal("replica-west has no restore")
+	// a restore still running (one finished is refused as such first)
+	rs := decodeJSON[[]map[string]any](t, h.ok(h.live("restores", "list", "--service", sandbox.DemoStaging, "-o", "json")...))
+	i := slices.IndexFunc(rs, func(r map[string]any) bool { return r["status"] != "Succeeded" && r["status"] != "Failed" })
+	if i < 0 {
+		t.Fatalf("staging-eu has no running restore: %v", rs)
 	}
-	restore := strconv.FormatFloat(rs[0]["id"].(float64), 'f', 0, 64)
+	restore := strconv.FormatFloat(rs[i]["id"].(float64), 'f', 0, 64)
 	for _, c := range []struct {
 		what   string
 		target string
 		args   []string
 	}{
-		{"restores delete", sandbox.DemoReplica, []string{"restores", "delete", restore}},
+		{"restores delete", sandbox.DemoStaging, []string{"restores", "delete", restore}},
 		{"replication setup", sandbox.DemoReplica, []string{"replication", "setup", sandbox.DemoReplica, "--primary", sandbox.DemoOrders}},
 		{"services delete", sandbox.DemoStaging, []string{"services", "delete", sandbox.DemoStaging}},
 	} {

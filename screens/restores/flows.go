@@ -150,7 +150,7 @@ func (s *Screen) deleteSelected() tea.Cmd {
 	case r.ID == 0:
 		return kit.Toast(kit.ToastWarn, "the API listed this restore into "+target+" without a readable id: it cannot be deleted by id")
 	case r.Finished():
-		return kit.Toast(kit.ToastWarn, fmt.Sprintf("restore %d has finished (%s): only a restore that has not finished can be deleted", int64(r.ID), r.Status))
+		return kit.Toast(kit.ToastWarn, r.DeleteRefusal())
 	}
 	id := int64(r.ID)
 	client := s.common.Client
