@@ -170,7 +170,11 @@ func (m *Model) actionDone(msg actionResultMsg) tea.Cmd {
 		cmds = append(cmds, m.toastWith(kit.ToastSuccess, text, []logField{{"outcome", "done: " + a.Name}}))
 		cmds = append(cmds, m.endWatches(a), m.follow(a))
 	}
-	if (msg.err == nil || api.IsOutcomeUnknown(msg.err)) && len(a.Refresh) > 0 && sameProfile {
+	// a change made, maybe made, or refused because what it changes is
+	// not as the lists show it (409: another state; 404: gone): the lists
+	// are read again at once, so the screen agrees with the answer
+	stale := api.IsConflict(msg.err) || api.IsNotFound(msg.err)
+	if (msg.err == nil || api.IsOutcomeUnknown(msg.err) || stale) && len(a.Refresh) > 0 && sameProfile {
 		cmds = append(cmds, m.engine.refresh(a.Refresh, true)...)
 	}
 	if sameProfile {

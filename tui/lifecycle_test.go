@@ -77,6 +77,11 @@ func TestServiceStopStartFlow(t *testing.T) {
 			t.Errorf("refusal toast %q lacks %q", got, want)
 		}
 	}
+	// the refusal says the list was behind: it is read again at once, and
+	// shows the state the refusal names
+	if row := tuitest.LineWith(h.Screen(), "orders-prod "); !strings.Contains(row, "pending_stop") {
+		t.Errorf("after the 409 the list still shows %q", row)
+	}
 }
 
 // TestServiceStartReadySaidOnce: a start ends with "service NAME (ID) is
