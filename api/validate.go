@@ -114,7 +114,7 @@ func ParseCron(expr string) (cron.Schedule, error) {
 	}
 	s, err := cronParser.Parse(expr)
 	if err != nil {
-		return nil, fmt.Errorf("invalid cron expression: %s", strings.TrimPrefix(err.Error(), "failed to parse "))
+		return nil, fmt.Errorf("invalid cron expression: %s", cronFieldError(strings.Fields(expr), err))
 	}
 	if s.Next(time.Now()).IsZero() {
 		// a day its months never have (31 April, 30 February): accepted
@@ -122,6 +122,53 @@ func ParseCron(expr string) (cron.Schedule, error) {
 		return nil, errors.New("it never runs: no date matches it (a day of the month its months do not have, such as 31 in April or 30 in February)")
 	}
 	return s, nil
+}
+
+// cronFields names the fields of a cron expression, with their ranges.
+var cronFields = [5]struct{ name, span string }{
+	{"minute", "0-59"}, {"hour", "0-23"}, {"day-of-month", "1-31"}, {"month", "1-12 or JAN-DEC"}, {"day-of-week", "0-6 or SUN-SAT"},
+}
+
+// cronErrors turn the parser's words into plain ones (what is wrong, and
+// the form that is right).
+var cronErrors = []struct {
+	re   *regexp.Regexp
+	says func(m []string) string
+}{
+	{regexp.MustCompile(`^failed to parse int from :`), func([]string) string {
+		return "a number is missing (a range is start-end, as 1-5; a step follows /, as */15)"
+	}},
+	{regexp.MustCompile(`^failed to parse int from (.*?):`), func(m []string) string { return fmt.Sprintf("%q is not a number", m[1]) }},
+	{regexp.MustCompile(`^end of range \((\d+)\) above maximum \((\d+)\)`), func(m []string) string { return m[1] + " is above " + m[2] }},
+	{regexp.MustCompile(`^beginning of range \((\d+)\) below minimum \((\d+)\)`), func(m []string) string { return m[1] + " is below " + m[2] }},
+	{regexp.MustCompile(`^beginning of range \((\d+)\) beyond end of range \((\d+)\)`), func(m []string) string {
+		return "a range starts before it ends (" + m[2] + "-" + m[1] + ", not " + m[1] + "-" + m[2] + ")"
+	}},
+	{regexp.MustCompile(`^step of range should be a positive number`), func([]string) string { return "the step after / must be 1 or more" }},
+	{regexp.MustCompile(`^too many hyphens`), func([]string) string { return `one "-" at most (a range is start-end, as 1-5)` }},
+	{regexp.MustCompile(`^too many slashes`), func([]string) string { return `one "/" at most (a step is */15 or 0-30/5)` }},
+	{regexp.MustCompile(`^negative number \((-?\d+)\)`), func(m []string) string { return m[1] + " is negative" }},
+}
+
+// cronFieldError says which field of a 5-field expression the parser
+// refused (each tried alone, the others "*") and why, in plain words:
+// `day-of-week "1-" (0-6 or SUN-SAT): a number is missing (…)`.
+func cronFieldError(fields []string, err error) string {
+	why := err.Error()
+	for _, e := range cronErrors {
+		if m := e.re.FindStringSubmatch(why); m != nil {
+			why = e.says(m)
+			break
+		}
+	}
+	for i, f := range fields {
+		alone := []string{"*", "*", "*", "*", "*"}
+		alone[i] = f
+		if _, err := cronParser.Parse(strings.Join(alone, " ")); err != nil {
+			return fmt.Sprintf("%s %q (%s): %s", cronFields[i].name, f, cronFields[i].span, why)
+		}
+	}
+	return why
 }
 
 // ValidateSchedule checks "once" or a 5-field cron expression.

@@ -57,7 +57,21 @@ func TestValidateSchedule(t *testing.T) {
 	wantValid(t, ValidateSchedule, "once", "0 2 * * *", "*/15 * * * 1-5", "30 4 1 * *")
 	wantRule(t, ValidateSchedule("0 2 * *"), "schedule", "has 4")
 	wantRule(t, ValidateSchedule("0 2 * * * *"), "schedule", "has 6")
-	wantRule(t, ValidateSchedule("61 2 * * *"), "schedule", "invalid cron")
+	wantRule(t, ValidateSchedule("61 2 * * *"), "schedule", `invalid cron expression: minute "61" (0-59): 61 is above 59`)
+	// the parser's words are not shown: the field, its range, what is wrong
+	for expr, want := range map[string]string{
+		"30 2 * * 1-":   `day-of-week "1-" (0-6 or SUN-SAT): a number is missing (a range is start-end, as 1-5; a step follows /, as */15)`,
+		"0 2 5-3 * *":   `day-of-month "5-3" (1-31): a range starts before it ends (3-5, not 5-3)`,
+		"*/0 * * * *":   `minute "*/0" (0-59): the step after / must be 1 or more`,
+		"0 2 * * MONN":  `day-of-week "MONN" (0-6 or SUN-SAT): "MONN" is not a number`,
+		"0 2 * 1-2-3 *": `month "1-2-3" (1-12 or JAN-DEC): one "-" at most (a range is start-end, as 1-5)`,
+	} {
+		err := ValidateSchedule(expr)
+		wantRule(t, err, "schedule", want)
+		if err != nil && (strings.Contains(err.Error(), "strconv") || strings.Contains(err.Error(), "failed to parse")) {
+			t.Errorf("%s: the parser's words: %v", expr, err)
+		}
+	}
 	wantRule(t, ValidateSchedule("@daily"), "schedule", "5 fields")
 	wantRule(t, ValidateSchedule("ONCE"), "schedule", "")
 	// the grammar allows a day its months never have: it would never run
