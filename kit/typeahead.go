@@ -1,6 +1,8 @@
 package kit
 
 import (
+	"reflect"
+	"strings"
 	"time"
 	"unicode"
 
@@ -25,6 +27,16 @@ import (
 // unfiltered and an old error shown until the next key. As a key, a
 // paste made during a move waits for the field it was made for too.
 //
+// Keys wait too while the focused field is a select with no option yet:
+// its options are read in a command (OptionsFunc), on the first visit to
+// a step after the focus got there, and huh drops every key a select
+// without options gets (tab does not leave it), so a burst of tabs and a
+// name stopped at the first list still loading and the rest was lost.
+// The keys go to the select once its options are there (or the focus
+// left it), in order: a tab among them moves on and the rest wait for
+// that move in turn. A select that stays empty lets them go after
+// optionsWait (they do there what they did before: nothing).
+//
 // It also lets shift+tab leave a field whatever it holds (Back).
 //
 // The zero value is ready; a form's host keeps one next to the form and
@@ -32,15 +44,23 @@ import (
 type TypeAhead struct {
 	moving bool
 	from   huh.Field
-	seq    int
-	queued []tea.KeyPressMsg
+	// loading is the focused select the keys wait on while it has no
+	// option yet
+	loading huh.Field
+	seq     int
+	queued  []tea.KeyPressMsg
 	// leaving is the field the last key, a shift+tab, is leaving: its
 	// rule lets it go (Back)
 	leaving huh.Field
 }
 
-// moveWait is how long typed keys wait for a move that does not come.
-const moveWait = 250 * time.Millisecond
+// moveWait is how long typed keys wait for a move that does not come;
+// optionsWait, for the options of a select that does not get any (more
+// than a listing is given before it is said unreadable).
+const (
+	moveWait    = 250 * time.Millisecond
+	optionsWait = 30 * time.Second
+)
 
 // typeAheadDone ends a wait that no move ended.
 type typeAheadDone struct {
@@ -85,16 +105,21 @@ func (t *TypeAhead) Update(form *huh.Form, msg tea.Msg) (*huh.Form, tea.Cmd) {
 	}
 	kp, isKey := msg.(tea.KeyPressMsg)
 	if done, ok := msg.(typeAheadDone); ok {
-		if done.t != t || done.seq != t.seq || !t.moving {
+		if done.t != t || done.seq != t.seq || !t.holding() {
 			return form, nil
 		}
 		return t.release(form, nil)
 	}
-	if isKey && t.moving {
+	if isKey && t.holding() {
 		t.queued = append(t.queued, kp)
 		return form, nil
 	}
 	from := form.GetFocusedField()
+	if isKey && form.State == huh.StateNormal && noOptionYet(from) {
+		t.loading = from
+		t.queued = append(t.queued, kp)
+		return form, t.wait(optionsWait)
+	}
 	if isKey {
 		t.leaving = nil
 		if key.Matches(kp, backKeys) {
@@ -108,26 +133,62 @@ func (t *TypeAhead) Update(form *huh.Form, msg tea.Msg) (*huh.Form, tea.Cmd) {
 	if isKey {
 		if cmd != nil && key.Matches(kp, moveKeys) && form.State == huh.StateNormal && form.GetFocusedField() == from && from != nil && from.Error() == nil {
 			t.moving, t.from = true, from
-			t.seq++
-			done := typeAheadDone{t: t, seq: t.seq}
-			return form, tea.Batch(cmd, tea.Tick(moveWait, func(time.Time) tea.Msg { return done }))
+			return form, tea.Batch(cmd, t.wait(moveWait))
 		}
 		return form, cmd
 	}
 	if t.moving && (form.GetFocusedField() != t.from || form.State != huh.StateNormal) {
 		return t.release(form, cmd)
 	}
+	if t.loading != nil && (form.GetFocusedField() != t.loading || form.State != huh.StateNormal || !noOptionYet(t.loading)) {
+		return t.release(form, cmd)
+	}
 	return form, cmd
+}
+
+// holding reports that typed keys wait: for a move, or for a select's
+// options.
+func (t *TypeAhead) holding() bool { return t.moving || t.loading != nil }
+
+// wait starts a new wait, which ends by itself after d.
+func (t *TypeAhead) wait(d time.Duration) tea.Cmd {
+	t.seq++
+	done := typeAheadDone{t: t, seq: t.seq}
+	return tea.Tick(d, func(time.Time) tea.Msg { return done })
+}
+
+// selectPkg is huh's package path, where its Select is.
+var selectPkg = reflect.TypeFor[huh.Select[string]]().PkgPath()
+
+// noOptionYet reports that f is a huh select, its filter closed, with no
+// option under its cursor: its options are not read yet. A select of any
+// value type (huh.Select is generic: its Hovered is found by name).
+func noOptionYet(f huh.Field) bool {
+	if f == nil {
+		return false
+	}
+	v := reflect.ValueOf(f)
+	if v.Kind() != reflect.Pointer || v.Type().Elem().PkgPath() != selectPkg || !strings.HasPrefix(v.Type().Elem().Name(), "Select[") {
+		return false
+	}
+	if fl, ok := f.(interface{ GetFiltering() bool }); ok && fl.GetFiltering() {
+		return false // what is typed is the filter's
+	}
+	m := v.MethodByName("Hovered")
+	if !m.IsValid() || m.Type().NumIn() != 0 || m.Type().NumOut() != 2 || m.Type().Out(1).Kind() != reflect.Bool {
+		return false
+	}
+	return !m.Call(nil)[1].Bool()
 }
 
 // release gives the keys held to the form, where its focus is now.
 func (t *TypeAhead) release(form *huh.Form, cmd tea.Cmd) (*huh.Form, tea.Cmd) {
-	t.moving = false
+	t.moving, t.loading = false, nil
 	q := t.queued
 	t.queued = nil
 	cmds := []tea.Cmd{cmd}
 	for i, k := range q {
-		if t.moving { // a key held was itself a move: the rest wait for it
+		if t.holding() { // a key held was a move, or reached a select still loading: the rest wait for it
 			t.queued = append(t.queued, q[i:]...)
 			break
 		}
