@@ -101,7 +101,7 @@ func (b *bucketStep) view(r *Wizard, w, h int) string {
 	th := b.common.Theme
 	const lw = bucketLabelWidth
 	var lines []string // the intro, then the fields from fieldsAt
-	intro := "Restore " + r.Target().NameOrID() + " from a gzip backup file in a bucket you own."
+	intro := "Restore " + r.targetName() + " from a gzip backup file in a bucket you own."
 	if b.note != "" {
 		intro = b.note
 	}

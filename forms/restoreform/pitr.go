@@ -243,9 +243,9 @@ func (r *Wizard) pitrView(w, h int) string {
 	th := r.common.Theme
 	p := r.pitr
 	// without the target's ID when the line is too long for it
-	head := fmt.Sprintf("Restore %s (%s) to a moment of (up/down):", r.Target().NameOrID(), r.targetID)
+	head := fmt.Sprintf("Restore %s (%s) to a moment of (up/down):", r.targetName(), r.targetID)
 	if ansi.StringWidth(head) > w-1 {
-		head = fmt.Sprintf("Restore %s to a moment of (up/down):", r.Target().NameOrID())
+		head = fmt.Sprintf("Restore %s to a moment of (up/down):", r.targetName())
 	}
 	lines := []string{" " + th.Muted.Render(ansi.Truncate(head, w-1, th.Glyphs.Ellipsis))}
 	if p.err != nil && p.loaded {

@@ -150,6 +150,9 @@ type Wizard struct {
 
 	services []api.Service
 	byID     map[string]api.Service
+	// known is each service as the last listing that had it: a target
+	// deleted since it was chosen keeps its name where it is said gone
+	known map[string]api.Service
 
 	sourceCursor int
 
@@ -185,7 +188,7 @@ func New(c *kit.Common, o Options) *Wizard {
 	if o.ResourcePrefix == "" {
 		o.ResourcePrefix = "restore-wizard/"
 	}
-	r := &Wizard{common: c, opts: o, keys: newWizardKeys(), byID: map[string]api.Service{}, backups: map[string]api.Backup{}}
+	r := &Wizard{common: c, opts: o, keys: newWizardKeys(), byID: map[string]api.Service{}, known: map[string]api.Service{}, backups: map[string]api.Backup{}}
 	r.targets = kit.NewTable(c, kit.ServiceColumns())
 	if b := o.Backup; b != nil && o.Source == SourceManaged && !b.IsExternalStorage {
 		// the backup is chosen first: the list says where it cannot go
@@ -312,6 +315,7 @@ func (r *Wizard) SetServices(svcs []api.Service) {
 	clear(r.byID)
 	for _, s := range svcs {
 		r.byID[s.ID] = s
+		r.known[s.ID] = s
 	}
 	r.targets.Empty = "no services"
 	r.sources.Empty = "no services"
@@ -328,8 +332,12 @@ func (r *Wizard) SetServices(svcs []api.Service) {
 		r.targets.StartOn(r.choosableTarget)
 	}
 	if r.confirm != nil {
+		// the status shown is the listing's; a target no longer listed
+		// is said gone, and the confirmation refuses to send
 		if t, ok := r.byID[r.confirm.Target.ID]; ok {
 			r.confirm.SetTarget(t)
+		} else {
+			r.confirm.SetGone()
 		}
 	}
 	r.rebuildBackups()
@@ -401,10 +409,14 @@ func (r *Wizard) service(id string) api.Service {
 	if s, ok := r.byID[id]; ok {
 		return s
 	}
+	if s, ok := r.known[id]; ok {
+		return s
+	}
 	return api.Service{ID: id}
 }
 
-// Target is the chosen target service as last listed.
+// Target is the chosen target service as last listed (TargetGone: by
+// the last listing that had it).
 func (r *Wizard) Target() api.Service { return r.service(r.targetID) }
 
 func (r *Wizard) sourceServiceID() string {
@@ -599,7 +611,8 @@ func (r *Wizard) done(m DoneMsg) tea.Cmd {
 	return func() tea.Msg { return m }
 }
 
-// Update handles a message: keys and pastes, the keystore listing.
+// Update handles a message: keys and pastes, the keystore listing, the
+// clock's tick.
 func (r *Wizard) Update(msg tea.Msg) tea.Cmd {
 	defer r.fitTargets() // a refusal said, or gone, changes its room
 	switch msg := msg.(type) {
@@ -615,6 +628,13 @@ func (r *Wizard) Update(msg tea.Msg) tea.Cmd {
 		return nil
 	case kit.DataMsg:
 		r.OnData(msg)
+		return nil
+	case kit.ClockMsg:
+		// the backups' ages move with the clock (the confirmation says
+		// its backup's age as it is drawn)
+		if r.step == stageBackup {
+			r.rebuildBackups()
+		}
 		return nil
 	case tea.KeyPressMsg:
 		if key.Matches(msg, r.keys.Leave) {

@@ -2,6 +2,7 @@ package restoreform
 
 import (
 	"strings"
+	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -69,6 +70,14 @@ type Confirm struct {
 	// no answer came).
 	Err   string
 	Local bool
+
+	// describe, when set, says the source as of a time (a backup's age
+	// moves with the clock); Source is what it said when the step opened
+	describe func(now time.Time) string
+	// gone says the target is no longer in the services listing: the
+	// restore is refused here, nothing is sent (goneTried: enter was
+	// pressed with the name typed, the refusal is said by the input)
+	gone, goneTried bool
 
 	input kit.Input
 	focus int
@@ -145,15 +154,49 @@ func (c *Confirm) Matches() bool { return c.input.Value() == c.Name() }
 // OnRestore reports that the focus is on the Restore button.
 func (c *Confirm) OnRestore() bool { return c.focus == confirmFocusRestore }
 
-// SetTarget refreshes the target (its status changes while the user reads).
-func (c *Confirm) SetTarget(s api.Service) { c.Target = s }
+// SetTarget refreshes the target (its status changes while the user
+// reads); a target listed again is no longer gone.
+func (c *Confirm) SetTarget(s api.Service) {
+	c.Target = s
+	c.gone, c.goneTried = false, false
+}
+
+// SetGone says the target is no longer in the services listing (deleted
+// since it was chosen): the step says so and refuses to confirm, keeping
+// what was typed; Target stays as it was last listed, to name it.
+func (c *Confirm) SetGone() { c.gone = true }
+
+// Gone reports that the target was said gone (SetGone).
+func (c *Confirm) Gone() bool { return c.gone }
+
+// SourceText is the source as the step says it now (a backup's age as of
+// the clock).
+func (c *Confirm) SourceText() string {
+	if c.describe != nil {
+		return c.describe(c.common.Time())
+	}
+	return c.Source
+}
+
+// armed reports that the Restore button is enabled: the name typed, and
+// the target still listed.
+func (c *Confirm) armed() bool { return c.Matches() && !c.gone }
+
+// goneWords is what the confirmation and the steps before it say of a
+// target no longer listed.
+const goneWords = "gone: no longer listed"
+
+// goneWhy is the refusal of a restore into a target no longer listed.
+func (c *Confirm) goneWhy() string {
+	return "not sent: " + c.Name() + " is no longer among the services (deleted?); esc goes back, ctrl+x leaves"
+}
 
 // Reset clears what was typed and puts the focus back in the input (after
 // a failed attempt: the name is typed again for the next one).
 func (c *Confirm) Reset() {
 	c.input.SetValue("")
 	c.focus = confirmFocusInput
-	c.wrong = false
+	c.wrong, c.goneTried = false, false
 	c.input.Focus()
 }
 
@@ -195,14 +238,18 @@ func (c *Confirm) Update(msg tea.Msg) (ConfirmAnswer, tea.Cmd) {
 		case confirmFocusBack:
 			return ConfirmBack, nil
 		case confirmFocusRestore:
-			if c.Matches() {
+			if c.armed() {
 				return ConfirmYes, nil
 			}
 			c.setFocus(confirmFocusInput)
 			return ConfirmPending, nil
 		}
-		if c.Matches() {
+		if c.armed() {
 			return ConfirmYes, nil
+		}
+		if c.Matches() {
+			c.goneTried = true // the name is right, the target is gone
+			return ConfirmPending, nil
 		}
 		c.wrong = true
 		return ConfirmPending, nil
@@ -235,7 +282,7 @@ func (c *Confirm) typeKey(msg tea.Msg) tea.Cmd {
 	c.setFocus(confirmFocusInput)
 	var cmd tea.Cmd
 	c.input, cmd = c.input.Update(msg)
-	c.wrong = false
+	c.wrong, c.goneTried = false, false
 	return cmd
 }
 
@@ -244,7 +291,7 @@ func (c *Confirm) next(d int) int {
 	f := c.focus
 	for range 3 {
 		f = (f + d + 3) % 3
-		if f == confirmFocusRestore && !c.Matches() {
+		if f == confirmFocusRestore && !c.armed() {
 			continue
 		}
 		return f
@@ -277,6 +324,9 @@ func (c *Confirm) layout() (head, body, foot []string) {
 	if status == "" {
 		status = "unknown"
 	}
+	if c.gone {
+		status = "gone" // the line under it says why
+	}
 	where := c.Target.Provider
 	if c.Target.Region != "" {
 		where += "/" + c.Target.Region
@@ -286,15 +336,24 @@ func (c *Confirm) layout() (head, body, foot []string) {
 		target += "  " + where
 	}
 	labelled("Target ", target+"  status: "+status)
-	if last := len(body) - 1; strings.HasSuffix(body[last], " "+status) {
-		body[last] = strings.TrimSuffix(body[last], status) + th.Status(status).Render(status)
+	style := th.Status(status)
+	if c.gone {
+		style = th.Error
 	}
-	if !api.StatusIs(status, "ready", "stopped") {
+	if last := len(body) - 1; strings.HasSuffix(body[last], " "+status) {
+		body[last] = strings.TrimSuffix(body[last], status) + style.Render(status)
+	}
+	switch {
+	case c.gone:
+		for _, l := range wrap("! "+name+" is no longer among the services: it was deleted since it was chosen, so this restore will not be sent", 5) {
+			body = append(body, "   "+th.Error.Render(l))
+		}
+	case !api.StatusIs(status, "ready", "stopped"):
 		for _, l := range wrap("! "+name+" is "+status+": the API may refuse a restore unless the service is ready or stopped", 5) {
 			body = append(body, "   "+th.Warn.Render(l))
 		}
 	}
-	labelled("Source ", c.Source)
+	labelled("Source ", c.SourceText())
 	body = append(body, "", " What happens:")
 	for _, e := range Effects(name, c.SourceService) {
 		for i, l := range wrap(e, 6) {
@@ -332,10 +391,18 @@ func (c *Confirm) layout() (head, body, foot []string) {
 	if c.wrong {
 		foot = append(foot, " "+th.Error.Render("does not match: type the name exactly ("+name+")"))
 	}
+	if c.goneTried {
+		for _, l := range wrap("! "+c.goneWhy(), 2) {
+			foot = append(foot, " "+th.Error.Render(l))
+		}
+	}
 	back := "[ Back ]"
 	restore := "[ Restore: type the name first ]"
 	restoreStyle := th.Muted
-	if c.Matches() {
+	switch {
+	case c.gone:
+		restore = "[ Restore: " + name + " is gone ]"
+	case c.Matches():
 		restore = "[ Restore and erase " + name + " ]"
 		restoreStyle = th.Button
 	}

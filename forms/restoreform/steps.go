@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -238,13 +239,17 @@ func (r *Wizard) pickBackup(b api.Backup, from stage) tea.Cmd {
 		r.step = stageRefusal
 		return nil
 	}
-	age := ""
-	if !b.StartTime.IsZero() {
-		age = ", " + kit.Ago(r.common.Time().Sub(b.StartTime.Time)) + " ago"
+	// the backup's age as of now: the confirmation says it as it is drawn
+	describe := func(now time.Time) string {
+		age := ""
+		if !b.StartTime.IsZero() {
+			age = ", " + kit.Ago(now.Sub(b.StartTime.Time)) + " ago"
+		}
+		return fmt.Sprintf("backup %s of %s (%s%s, %s) from managed storage", api.ShortKey(b.Key), src.NameOrID(), b.Type, age, kit.HumanBytes(b.SizeBytes))
 	}
-	desc := fmt.Sprintf("backup %s of %s (%s%s, %s) from managed storage", api.ShortKey(b.Key), src.NameOrID(), b.Type, age, kit.HumanBytes(b.SizeBytes))
 	req := api.ManagedRestore(target.ID, b.Key)
-	r.openConfirm(desc, src.NameOrID(), requestJSON(req))
+	r.openConfirm(describe(r.common.Time()), src.NameOrID(), requestJSON(req))
+	r.confirm.describe = describe
 	return nil
 }
 
@@ -293,6 +298,11 @@ func (r *Wizard) openConfirm(desc, srcName, request string) {
 		r.confirm.Reset()
 	default:
 		r.confirm = NewConfirm(r.common, target, desc, srcName, request)
+	}
+	if r.TargetGone() {
+		r.confirm.SetGone()
+	} else {
+		r.confirm.SetTarget(target)
 	}
 	r.sizeConfirm()
 	r.step = stageConfirm
@@ -345,6 +355,7 @@ func (r *Wizard) submit() tea.Cmd {
 		run = func(context.Context) (any, error) { return nil, errors.New("no API client") }
 	}
 	r.submitted = true
+	source = r.confirm.SourceText()
 	r.confirm.Err, r.confirm.Local = "", false
 	now := r.common.Time()
 	tag := Tag{Wizard: r, Target: target, SourceService: srcName, Source: source, SubmittedAt: now}

@@ -39,6 +39,22 @@ func (r *Wizard) stepTitle() string {
 	return fmt.Sprintf("New restore %d/%d: %s", cur, n, what)
 }
 
+// TargetGone reports that the chosen target is not in the last services
+// listing (deleted since it was chosen).
+func (r *Wizard) TargetGone() bool {
+	_, listed := r.byID[r.targetID]
+	return r.targetID != "" && r.services != nil && !listed
+}
+
+// targetName is the chosen target's name as the steps after the target
+// say it: "(gone: no longer listed)" after it once the listing lost it.
+func (r *Wizard) targetName() string {
+	if r.TargetGone() {
+		return r.Target().NameOrID() + " (" + goneWords + ")"
+	}
+	return r.Target().NameOrID()
+}
+
 // roomAboveErr is the height a step's body has above the refusal shown
 // under it (a blank line and its lines), of bh.
 func (r *Wizard) roomAboveErr(w, bh int) int {
@@ -179,7 +195,10 @@ func (r *Wizard) backupView(w int) string {
 	}
 	head := fmt.Sprintf("Backups of %s (%s, %s)", src.NameOrID(), src.ID, kit.Or(src.Provider, "?"))
 	sep, tail := " ", fmt.Sprintf("into %s (%s)", target.NameOrID(), kit.Or(target.Provider, "?"))
-	if src.ID == target.ID {
+	if r.TargetGone() {
+		tail = "into " + r.targetName()
+	}
+	if src.ID == target.ID && !r.TargetGone() {
 		sep, tail = ": ", "s restores another service's backup"
 	}
 	out := muted(splitLine(head, sep, tail, w))
@@ -215,7 +234,7 @@ func (r *Wizard) backupIDView(w int) string {
 		" " + r.idInput.View(),
 		"",
 	}
-	note := "Restoring into " + r.Target().NameOrID() + " (" + r.targetID + "). A backup of a service on another cloud provider cannot be restored."
+	note := "Restoring into " + r.targetName() + " (" + r.targetID + "). A backup of a service on another cloud provider cannot be restored."
 	for _, l := range strings.Split(kit.Wrap(note, max(10, w-2)), "\n") {
 		lines = append(lines, " "+th.Muted.Render(l))
 	}

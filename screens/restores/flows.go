@@ -78,11 +78,17 @@ func (s *Screen) onWizardDone(msg restoreform.DoneMsg) tea.Cmd {
 			s.draft = nil // the user's own draft stays through the migration's restore
 		}
 		s.mode = modeList
-		s.svcFilter = ""
+		// the service's narrowing stays (only a, esc or another screen
+		// ends it): a restore it does not show is said so, not shown by
+		// widening the view under the jump's "esc back"
 		s.Table.SetFilter("")
 		s.rebuildRows()
 		s.Table.Select(pendingRowID)
 		s.RefreshDetail()
+		if p := msg.Pending; p != nil && s.svcFilter != "" && len(s.restoresShown([]api.Restore{*p})) == 0 {
+			return kit.Toast(kit.ToastInfo, "restore into "+s.serviceName(p.ServiceID)+" not shown (only "+
+				s.serviceName(s.svcFilter)+"'s); "+s.keys.All.Help().Key+" shows all")
+		}
 		return nil
 	case msg.Migrate != nil:
 		s.draft = s.wizard

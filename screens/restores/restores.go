@@ -220,6 +220,9 @@ func (s *Screen) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
 	case kit.DataMsg:
 		return s, s.onData(msg)
 	case kit.ClockMsg:
+		if s.wizard != nil { // the ages it shows move with the clock
+			s.wizard.Update(msg)
+		}
 		return s, s.ListView.Update(msg)
 	case kit.ActionDoneMsg:
 		return s, s.onActionDone(msg)
