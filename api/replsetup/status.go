@@ -174,6 +174,86 @@ func ServiceState(role string, s *api.Service) (problem, fix string) {
 	return what + ": " + stops + " until it is ready", "check the Services screen"
 }
 
+// StatusGone is the status of a service of a pair that the API no longer
+// has (Gone): ServiceState says it is deleted.
+const StatusGone = "deleted"
+
+// Gone is the service id (named name) of a pair as the API no longer has
+// it: a 404 for it, or a listing read without it.
+func Gone(id, name string) *api.Service {
+	return &api.Service{ID: id, Name: name, Status: StatusGone}
+}
+
+// IsGone reports a service being deleted or gone: nothing brings it back.
+func IsGone(s *api.Service) bool {
+	return s != nil && api.StatusIs(s.Status, "pending_delete", "deleting", StatusGone)
+}
+
+// SecondaryRole is what the pair's secondary is called: a managed pair's
+// is its replica.
+func (p Pair) SecondaryRole() string {
+	if p.Managed() {
+		return "replica"
+	}
+	return "secondary"
+}
+
+// PairServiceState is ServiceState for a service of the pair p (role
+// "primary", or p.SecondaryRole()), with the fix in the pair's own keys
+// once the service is being deleted or gone. The secondary's end ends the
+// pair: d forgets it. The primary's does not end replication on the
+// secondary, which keeps trying to connect: a managed pair's replica is
+// told to stop by E (ending managed replication; d forgets a pair whose
+// end is refused), a sky pair's secondary by s (then d forgets it, and n
+// sets it up from another primary).
+func PairServiceState(p Pair, role string, s *api.Service) (problem, fix string) {
+	problem, fix = ServiceState(role, s)
+	if role != "primary" || !IsGone(s) {
+		return problem, fix
+	}
+	sec := api.OrID(p.SecondaryName, p.SecondaryID)
+	problem = "the primary " + SvcName(s) + " is " + s.Status + ": nothing replicates from it; " + sec + " keeps trying to connect"
+	if p.Managed() {
+		return problem, "nothing brings it back: E ends managed replication on " + sec + " (its data stays as it is); d forgets this pair if that is refused"
+	}
+	return problem, "nothing brings it back: s stops replication on " + sec + " (its data stays as it is), then d forgets this pair; n sets " + sec + " up from another primary"
+}
+
+// DiagnosePair is Diagnose for the pair p. A managed pair's fixes name its
+// own keys, never the wizard's steps: the service set it up and runs it,
+// so what the sky procedures' steps would redo is E (end it) and a new
+// managed setup (n, then m).
+func DiagnosePair(p Pair, s *api.ReplicationStatus) Diagnosis {
+	d := Diagnose(s)
+	if !p.Managed() || d.Step == 0 || s == nil {
+		return d
+	}
+	again := "E ends managed replication, then n and m set it up again"
+	switch {
+	case !s.Configured:
+		d.Problem = "replication is not configured on the replica: its managed replication ended"
+		d.Fix = "d forgets this pair; n, then m, sets it up again"
+	case s.LastIOErrno == 2005:
+		d.Fix = "check on the Services screen that the primary still exists; " + again
+	default:
+		d.Fix = "the service runs managed replication itself: " + again + "; if it persists, quote the error below to support"
+	}
+	d.Step = 0
+	return d
+}
+
+// PairSQLFix is SQLFixRetry for the pair p's status read on its
+// secondary: a managed pair's fixes name its own keys, never the
+// wizard's steps.
+func PairSQLFix(p Pair, err error, retry string) (problem, fix string) {
+	problem, fix = SQLFixRetry(err, p.SecondaryRole(), api.OrID(p.SecondaryName, p.SecondaryID), StepStart, retry)
+	var se *api.SQLError
+	if p.Managed() && errors.As(err, &se) && (se.Code == 1200 || se.Code == 1941) {
+		fix = "the service runs managed replication itself: E ends it, then n and m set it up again"
+	}
+	return problem, fix
+}
+
 // SetReplication starts or stops replication of a pair. Mutating: run it
 // through kit.Do.
 func (e *Engine) SetReplication(ctx context.Context, pair Pair, start bool) (string, error) {

@@ -512,15 +512,23 @@ func (mf *managedFlow) onDone(msg kit.ActionDoneMsg) (replsetup.Pair, bool) {
 const replicasKeyPrefix = "replication/replicas/"
 
 // replicasKey is the key of a primary's replicas (GET .../replicas).
-func replicasKey(primaryID string) kit.Key[[]api.Service] {
-	return kit.Key[[]api.Service](replicasKeyPrefix + primaryID)
+func replicasKey(primaryID string) kit.Key[replicaList] {
+	return kit.Key[replicaList](replicasKeyPrefix + primaryID)
 }
 
 // replicasResource polls the replicas of the selected managed pair's
-// primary.
+// primary. A primary the API no longer has (its replicas and the
+// service both answered 404) is gone: the pane says so with the pair's
+// fix, the header does not retry it as a failed refresh.
 func replicasResource(c *api.Client, primaryID string) kit.Resource {
-	return replicasKey(primaryID).Resource(func(ctx context.Context) ([]api.Service, error) {
-		return c.ListReplicas(ctx, primaryID)
+	return replicasKey(primaryID).Resource(func(ctx context.Context) (replicaList, error) {
+		list, err := c.ListReplicas(ctx, primaryID)
+		if api.IsNotFound(err) {
+			if _, gerr := c.GetService(ctx, primaryID); api.IsNotFound(gerr) {
+				return replicaList{gone: true}, nil
+			}
+		}
+		return replicaList{list: list}, err
 	}, nil)
 }
 
@@ -535,6 +543,9 @@ func (s *Screen) endManaged() tea.Cmd {
 	sec, pri := api.OrID(p.SecondaryName, p.SecondaryID), api.OrID(p.PrimaryName, p.PrimaryID)
 	if !p.Managed() {
 		return kit.Toast(kit.ToastInfo, p.Text("->")+" is set up with the sky procedures, not managed replication: s stops it")
+	}
+	if s.replicaGone(p) && !s.common.ReadOnly { // a read-only profile's refusal comes first
+		return kit.Toast(kit.ToastWarn, "nothing to end: "+sec+" is "+s.view(p.SecondaryID).down().Status+"; d forgets this pair")
 	}
 	cl, id := s.common.Client, p.SecondaryID
 	return kit.Do(kit.Action{
@@ -560,12 +571,18 @@ func (s *Screen) managedDetail(p replsetup.Pair, w int) []string {
 	const lw = 12
 	var lines []string
 	f := func(label, value string, k theme.Kind) { lines = append(lines, field(th, label, lw, value, k, w)...) }
-	f("Method", "managed replication ("+api.OrID(p.Mode, "type unknown")+"); E ends it", theme.KindNeutral)
+	method := "managed replication (" + api.OrID(p.Mode, "type unknown") + ")"
+	if !s.replicaGone(p) {
+		method += "; E ends it"
+	}
+	f("Method", method, theme.KindNeutral)
 	if pv := s.view(p.SecondaryID); pv != nil && pv.refused != "" {
 		f("Refused", pv.refused, theme.KindError)
 	}
 	reps, ok := s.replicas[p.PrimaryID]
 	switch {
+	case s.primaryGone(p):
+		f("Replicas", "none: "+api.OrID(p.PrimaryName, p.PrimaryID)+" is "+replsetup.StatusGone, theme.KindMuted)
 	case !ok:
 		f("Replicas", "reading "+api.OrID(p.PrimaryName, p.PrimaryID)+"'s replicas"+th.Glyphs.Ellipsis, theme.KindMuted)
 	case reps.err != nil:
@@ -585,6 +602,7 @@ func (s *Screen) managedDetail(p replsetup.Pair, w int) []string {
 // replicaList is a primary's replicas as last read.
 type replicaList struct {
 	list []api.Service
+	gone bool // the primary is not found: deleted
 	err  error
 }
 
@@ -594,7 +612,7 @@ func (s *Screen) onReplicasData(msg kit.DataMsg) bool {
 	if !ok {
 		return false
 	}
-	list, err, _ := replicasKey(id).Of(msg)
+	reps, err, _ := replicasKey(id).Of(msg)
 	if err != nil {
 		if old, ok := s.replicas[id]; ok {
 			old.err = err
@@ -602,6 +620,31 @@ func (s *Screen) onReplicasData(msg kit.DataMsg) bool {
 			return true
 		}
 	}
-	s.replicas[id] = replicaList{list: list, err: err}
+	reps.err = err
+	s.replicas[id] = reps
 	return true
+}
+
+// primaryGone reports a pair whose primary is no longer there (not
+// being deleted: gone).
+func (s *Screen) primaryGone(p replsetup.Pair) bool {
+	pri := s.primary(p)
+	return pri != nil && pri.Status == replsetup.StatusGone
+}
+
+// primary is the pair's primary as last known: as the services listing
+// last had it, or gone (replsetup.Gone) when its replicas were answered
+// 404 with it, or a listing read without error no longer has it; nil
+// while nothing is known of it.
+func (s *Screen) primary(p replsetup.Pair) *api.Service {
+	if s.replicas[p.PrimaryID].gone {
+		return replsetup.Gone(p.PrimaryID, p.PrimaryName)
+	}
+	if pri, ok := s.wizard.service(p.PrimaryID); ok {
+		return &pri
+	}
+	if s.wizard.servicesLoaded && s.wizard.servicesErr == nil {
+		return replsetup.Gone(p.PrimaryID, p.PrimaryName)
+	}
+	return nil
 }

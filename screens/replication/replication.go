@@ -218,7 +218,8 @@ func (s *Screen) Resources() []kit.Resource {
 		for _, p := range s.state.Pairs {
 			res = append(res, statusResource(eng, cache, p))
 		}
-		if p, ok := s.selectedPair(); ok && p.Managed() && s.common.Client != nil {
+		// a gone primary has no replicas to read
+		if p, ok := s.selectedPair(); ok && p.Managed() && s.common.Client != nil && !s.primaryGone(p) {
 			res = append(res, replicasResource(s.common.Client, p.PrimaryID))
 		}
 	case modeWizard:

@@ -60,10 +60,15 @@ func statusKey(secondaryID string) kit.Key[replsetup.PairStatus] {
 func statusResource(eng *replsetup.Engine, cache *replsetup.CredCache, p replsetup.Pair) kit.Resource {
 	return statusKey(p.SecondaryID).Resource(func(ctx context.Context) (replsetup.PairStatus, error) {
 		ps, err := eng.PairStatus(ctx, p, cache)
-		if replsetup.NotReady(err) {
+		switch {
+		case replsetup.NotReady(err):
 			// a stopped, pending or failed secondary was read: its state
 			// is what the pane says, not a failed request of the header's
 			return ps, nil
+		case api.IsNotFound(err) && ps.Secondary.ID == "":
+			// the secondary itself is not found: deleted, said in the
+			// pane with the pair's fix (d), not retried in the header
+			return replsetup.PairStatus{Secondary: *replsetup.Gone(p.SecondaryID, p.SecondaryName)}, nil
 		}
 		return ps, err
 	}, func(ps replsetup.PairStatus) bool {
@@ -116,15 +121,6 @@ func (s *Screen) onStatusData(msg kit.DataMsg) bool {
 	return true
 }
 
-// secondaryRole is what the pair's secondary is called: a managed
-// pair's is its replica.
-func secondaryRole(p replsetup.Pair) string {
-	if p.Managed() {
-		return "replica"
-	}
-	return "secondary"
-}
-
 // status is the replica status last read (nil: none, or the last read
 // failed or found the secondary not ready, so nothing is known of it now).
 func (pv *pairView) status() *api.ReplicationStatus {
@@ -132,6 +128,12 @@ func (pv *pairView) status() *api.ReplicationStatus {
 		return nil
 	}
 	return pv.last.Status
+}
+
+// replicaGone reports a pair whose secondary was last read being deleted
+// or gone: its replication cannot be ended or changed, only forgotten.
+func (s *Screen) replicaGone(p replsetup.Pair) bool {
+	return replsetup.IsGone(s.view(p.SecondaryID).down())
 }
 
 // down is the secondary as last read when it is not ready (stopped,
@@ -318,7 +320,11 @@ func (s *Screen) statusKeyMap() kit.Keys {
 		}
 	}
 	if ok && p.Managed() {
-		short = append(append(short, run...), k.End, k.Forget, s.Table.Keys.Filter)
+		end := []key.Binding{k.End}
+		if s.replicaGone(p) { // nothing to end: d forgets the pair
+			end = nil
+		}
+		short = append(append(append(short, run...), end...), k.Forget, s.Table.Keys.Filter)
 	} else if len(s.state.Pairs) > 0 {
 		short = append(append(short, run...), k.Grant, k.Forget, s.Table.Keys.Filter)
 	}
@@ -349,7 +355,7 @@ func (s *Screen) pairAction(start bool) tea.Cmd {
 		// short, the fix before the message line cuts it: the pane says
 		// the whole state
 		down := pv.down()
-		_, fix := replsetup.ServiceState(secondaryRole(p), down)
+		_, fix := replsetup.PairServiceState(p, p.SecondaryRole(), down)
 		return kit.Toast(kit.ToastWarn, sec+" is "+down.Status+": nothing was sent; "+fix)
 	case !start && replsetup.Stopped(st):
 		return kit.Toast(kit.ToastInfo, "replication is stopped already on "+sec+read+": S starts it")

@@ -202,9 +202,9 @@ func (s *Screen) pairDetail(p replsetup.Pair, w int) []string {
 	// read under them
 	var priProblem, priFix string
 	priKind := theme.KindWarn // stopped or pending: it comes back once started or done
-	if pri, ok := s.wizard.service(p.PrimaryID); ok {
-		priProblem, priFix = replsetup.ServiceState("primary", &pri)
-		if theme.StatusKind(pri.Status) == theme.KindError {
+	if pri := s.primary(p); pri != nil {
+		priProblem, priFix = replsetup.PairServiceState(p, "primary", pri)
+		if theme.StatusKind(pri.Status) == theme.KindError || replsetup.IsGone(pri) {
 			priKind = theme.KindError
 		}
 	}
@@ -230,7 +230,7 @@ func (s *Screen) pairDetail(p replsetup.Pair, w int) []string {
 	}
 	switch sec := pv.down(); {
 	case pv.err != nil:
-		prob, fix := replsetup.SQLFixRetry(pv.err, "secondary", api.OrID(p.SecondaryName, p.SecondaryID), replsetup.StepStart, "it is read again at every poll (r reads now)")
+		prob, fix := replsetup.PairSQLFix(p, pv.err, "it is read again at every poll (r reads now)")
 		f("Status", "could not be read: "+prob, theme.KindError)
 		if fix != "" {
 			f("Fix", fix, theme.KindWarn)
@@ -244,9 +244,9 @@ func (s *Screen) pairDetail(p replsetup.Pair, w int) []string {
 			return lines
 		}
 	case sec != nil:
-		prob, fix := replsetup.ServiceState(secondaryRole(p), sec)
+		prob, fix := replsetup.PairServiceState(p, p.SecondaryRole(), sec)
 		k := theme.KindWarn // stopped or pending: it comes back once started or done
-		if theme.StatusKind(sec.Status) == theme.KindError {
+		if theme.StatusKind(sec.Status) == theme.KindError || replsetup.IsGone(sec) {
 			k = theme.KindError
 		}
 		f("Status", prob, k)
@@ -284,7 +284,7 @@ func (s *Screen) pairDetail(p replsetup.Pair, w int) []string {
 	}
 	// what is wrong with the threads and how to fix it, before the
 	// details (a stopped primary's state, above, is why)
-	if d := replsetup.Diagnose(st); priProblem == "" && !d.OK && d.Problem != "" {
+	if d := replsetup.DiagnosePair(p, st); priProblem == "" && !d.OK && d.Problem != "" {
 		k := theme.KindError
 		if d.Waiting {
 			k = theme.KindWarn
