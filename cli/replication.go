@@ -111,20 +111,19 @@ nothing is checked and the command exits 4 (not found).
 
 func pairStatus(ctx context.Context, eng *replsetup.Engine, p replsetup.Pair, svcs []api.Service) (pairReport, error) {
 	ps, err := eng.PairStatus(ctx, p, nil)
-	if err != nil && !replsetup.NotReady(err) {
+	if api.IsNotFound(err) {
+		// the secondary is gone (deleted): its state, as the screen says it
+		ps = replsetup.PairStatus{Secondary: *replsetup.Gone(p.SecondaryID, p.SecondaryName)}
+	} else if err != nil && !replsetup.NotReady(err) {
 		return pairReport{}, err
 	}
 	sec := ps.Secondary
 	r := pairReport{Primary: p.PrimaryName, PrimaryID: p.PrimaryID, Secondary: api.OrID(sec.Name, p.SecondaryName), SecondaryID: sec.ID}
-	role := "secondary"
-	if p.Managed() {
-		role = "replica"
-	}
 	if err != nil {
-		// a secondary that is not ready (stopped, pending, failed) is its
-		// state, with the fix for it: not a failed read
-		prob, fix := replsetup.ServiceState(role, &sec)
-		r.Problem, r.Fix = prob, stateFix(fix, &sec)
+		// a secondary that is not ready (stopped, pending, failed, gone)
+		// is its state, with the fix for it: not a failed read
+		prob, fix := replsetup.PairServiceState(p, p.SecondaryRole(), &sec)
+		r.Problem, r.Fix = prob, strings.ReplaceAll(stateFix(fix, &sec), "SECONDARY", kit.ShellQuote(r.Secondary))
 		return r, nil
 	}
 	if st := ps.Status; st != nil {
@@ -143,16 +142,24 @@ func pairStatus(ctx context.Context, eng *replsetup.Engine, p replsetup.Pair, sv
 	if ps.GTID != nil {
 		r.GTIDCurrentPos = ps.GTID.CurrentPos
 	}
-	d := replsetup.Diagnose(ps.Status)
+	d := replsetup.DiagnosePair(p, ps.Status)
 	r.OK, r.Problem, r.Fix = d.OK, d.Problem, cliWords.Replace(d.Fix)
-	for _, v := range svcs {
-		if !r.OK && v.ID == r.PrimaryID && !v.Ready() {
-			// a primary that is not ready is why the IO thread cannot
-			// connect: its state's fix, not the allow list's
-			prob, fix := replsetup.ServiceState("primary", &v)
-			r.Problem, r.Fix = prob, stateFix(fix, &v)
+	if r.OK || r.PrimaryID == "" {
+		return r, nil
+	}
+	// a primary that is not ready, or gone from the listing, is why the IO
+	// thread cannot connect: its state's fix, not the allow list's
+	primary := replsetup.Gone(r.PrimaryID, r.Primary)
+	for i := range svcs {
+		if svcs[i].ID == r.PrimaryID {
+			primary = &svcs[i]
 		}
 	}
+	if !primary.Ready() {
+		prob, fix := replsetup.PairServiceState(p, "primary", primary)
+		r.Problem, r.Fix = prob, stateFix(fix, primary)
+	}
+	r.Fix = strings.ReplaceAll(r.Fix, "SECONDARY", kit.ShellQuote(r.Secondary))
 	return r, nil
 }
 

@@ -238,6 +238,14 @@ var cliWordPairs = []string{
 	" (or x on the Services screen)", " --wait",
 	"(the Services screen shows its progress)", "(`skytui services list` shows its progress)",
 	"d forgets this pair", "the Replication screen's d forgets this pair",
+	// replsetup.PairServiceState's and DiagnosePair's (a managed pair's keys)
+	"E ends managed replication on ", "`skytui replication stop SECONDARY --managed --yes` ends managed replication on ",
+	"E ends managed replication, then n and m set it up again", "`skytui replication stop SECONDARY --managed --yes` ends it, then `skytui replication setup SECONDARY --primary PRIMARY --managed --mode MODE --yes` sets it up again",
+	"E ends it, then n and m set it up again", "`skytui replication stop SECONDARY --managed --yes` ends it, then `skytui replication setup SECONDARY --primary PRIMARY --managed --mode MODE --yes` sets it up again",
+	"n, then m, sets it up again", "`skytui replication setup SECONDARY --primary PRIMARY --managed --mode MODE --yes` sets it up again",
+	"s stops replication on ", "`skytui replication stop SECONDARY --yes` stops replication on ",
+	"; n sets ", "; `skytui replication setup SECONDARY --primary PRIMARY …` sets ",
+	"check on the Services screen that the primary still exists", "check with `skytui services list` that the primary still exists",
 	"its details on the Services screen (enter) say why", "`skytui services get SERVICE -o json` says why",
 }
 

@@ -159,7 +159,7 @@ func TestReplicationSetupSkyDemo(t *testing.T) {
 		t.Errorf("stop: %+v", act)
 	}
 	rs := decodeJSON[[]pairReport](t, h.ok(h.live("replication", "status", sandbox.DemoReplica, "-o", "json")...))
-	if rs[0].IORunning != "No" || rs[0].SQLRunning != "No" || rs[0].OK || rs[0].Fix != "start it (`skytui replication start SECONDARY`)" {
+	if rs[0].IORunning != "No" || rs[0].SQLRunning != "No" || rs[0].OK || rs[0].Fix != "start it (`skytui replication start replica-west`)" {
 		t.Errorf("after stop: %+v", rs[0])
 	}
 	if out := h.ok(h.live("replication", "start", sandbox.DemoReplica)...); !strings.Contains(out, "Replication started") {
@@ -691,5 +691,37 @@ func TestCLIWordsAreTheEngines(t *testing.T) {
 		if !strings.Contains(src.String(), cliWordPairs[i]) {
 			t.Errorf("the engine no longer says %q: reword its new text for the command line", cliWordPairs[i])
 		}
+	}
+}
+
+// TestReplicationStatusOfDeletedServices: a managed pair whose primary, then
+// whose replica, was deleted is its state with the pair's own fix (exit
+// 0, not ok), in the command line's words with the replica named: not a
+// failed read, never a wizard step.
+func TestReplicationStatusOfDeletedServices(t *testing.T) {
+	h, _ := replHarness(t, 6000)
+	if _, stderr, code := h.script(setupArgs(h, "--managed", "--mode", "uni-directional", "--yes")...); code != 0 {
+		t.Fatalf("managed setup: exit %d\n%s", code, stderr)
+	}
+	status := func() pairReport {
+		t.Helper()
+		rs := decodeJSON[[]pairReport](t, h.ok(h.live("replication", "status", "-o", "json")...))
+		if len(rs) != 1 || rs[0].OK {
+			t.Fatalf("status: %+v", rs)
+		}
+		if strings.Contains(rs[0].Fix, "step") {
+			t.Errorf("a managed pair's fix names a wizard step: %q", rs[0].Fix)
+		}
+		return rs[0]
+	}
+	h.ok(h.live("services", "delete", sandbox.DemoOrders, "--yes", "--confirm", sandbox.DemoOrders, "--wait", "--poll-interval", "20ms")...)
+	r := status()
+	if !strings.HasPrefix(r.Problem, "the primary orders-prod is ") || !strings.HasPrefix(r.Fix, "nothing brings it back: `skytui replication stop replica-west --managed --yes` ends managed replication on replica-west") {
+		t.Errorf("primary deleted: %q / %q", r.Problem, r.Fix)
+	}
+	h.ok(h.live("services", "delete", sandbox.DemoReplica, "--yes", "--confirm", sandbox.DemoReplica, "--wait", "--poll-interval", "20ms")...)
+	r = status()
+	if !strings.Contains(r.Problem, "replica-west is") || !strings.Contains(r.Fix, "the Replication screen's d forgets this pair") {
+		t.Errorf("replica deleted: %q / %q", r.Problem, r.Fix)
 	}
 }
