@@ -580,8 +580,7 @@ func TestEmptyTextScrolls(t *testing.T) {
 // primary named, before any request.
 func TestKnownReplicaMarked(t *testing.T) {
 	d := newDemo(t)
-	pri, sec := d.byName("orders-prod"), d.byName("replica-west")
-	d.savePair(replsetup.Pair{PrimaryID: pri.ID, PrimaryName: pri.Name, SecondaryID: sec.ID, SecondaryName: sec.Name, Method: replsetup.MethodGTID})
+	d.skyPair("orders-prod", "replica-west", replsetup.MethodGTID)
 	h := d.replication(nil, "1 pair")
 	rowOf := func(name string) string {
 		for _, l := range strings.Split(h.Screen(), "\n") {

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/skytui/skytui/api"
-	"github.com/skytui/skytui/api/replsetup"
 )
 
 // deleted deletes the service named name and lets the demo's clock run
@@ -40,6 +39,25 @@ func (h *harness) fresh(polls int) {
 	}
 }
 
+// deletedWhileAway is the app at 80x24 on Replication with a managed
+// pair (replica-west from orders-prod) read (seen on the screen), then
+// the service name deleted while Services shows (the screen's listing
+// still has it when it comes back): back on Replication, gone is seen and
+// the header stays fresh over 3 polls. The screen, its words folded.
+func (d *demo) deletedWhileAway(seen, name, gone string) (*harness, string) {
+	d.t.Helper()
+	d.managedPair("uni-directional")
+	h := d.app(80, 24, nil)
+	h.Key("4")
+	h.Sees(seen)
+	h.Key("1")
+	d.deleted(name)
+	h.Key("4")
+	h.Sees(gone)
+	h.fresh(3)
+	return h, strings.Join(strings.Fields(h.Screen()), " ")
+}
+
 // noSteps fails when the frame names a step of the sky procedures'
 // wizard: a managed pair has none.
 func (h *harness) noSteps() {
@@ -57,18 +75,7 @@ func (h *harness) noSteps() {
 // which ends it; the header stays fresh; E sends the DELETE.
 func TestStatusManagedPrimaryDeleted(t *testing.T) {
 	d := newDemo(t)
-	d.managedPair("uni-directional")
-	h := d.app(80, 24, nil)
-	h.Key("4")
-	h.Sees("Replicas      of orders-prod: replica-west (ready)")
-	// deleted while another screen shows (the screen's listing still has
-	// it when it comes back)
-	h.Key("1")
-	d.deleted("orders-prod")
-	h.Key("4")
-	h.Sees("the primary orders-prod is deleted")
-	h.fresh(3)
-	scr := strings.Join(strings.Fields(h.Screen()), " ")
+	h, scr := d.deletedWhileAway("Replicas      of orders-prod: replica-west (ready)", "orders-prod", "the primary orders-prod is deleted")
 	for _, want := range []string{
 		"Problem the primary orders-prod is deleted: nothing replicates from it",
 		"Fix nothing brings it back: E ends managed replication on replica-west",
@@ -94,16 +101,7 @@ func TestStatusManagedPrimaryDeleted(t *testing.T) {
 // which has nothing to end, leaves the footer and sends nothing.
 func TestStatusManagedReplicaDeleted(t *testing.T) {
 	d := newDemo(t)
-	d.managedPair("uni-directional")
-	h := d.app(80, 24, nil)
-	h.Key("4")
-	h.Sees("IO thread     Yes")
-	h.Key("1")
-	d.deleted("replica-west")
-	h.Key("4")
-	h.Sees("the replica replica-west is deleted")
-	h.fresh(3)
-	scr := strings.Join(strings.Fields(h.Screen()), " ")
+	h, scr := d.deletedWhileAway("IO thread     Yes", "replica-west", "the replica replica-west is deleted")
 	if !strings.Contains(scr, "Fix nothing brings it back: d forgets this pair") || strings.Contains(scr, "could not be read") {
 		t.Errorf("the pane does not say the replica is gone with d as its fix:\n%s", h.Screen())
 	}
@@ -129,8 +127,7 @@ func TestStatusManagedReplicaDeleted(t *testing.T) {
 // it, n sets it up anew), never E.
 func TestStatusSkyPrimaryDeleted(t *testing.T) {
 	d := newDemo(t)
-	pri, sec := d.byName("orders-prod"), d.byName("analytics-gcp")
-	d.savePair(replsetup.Pair{PrimaryID: pri.ID, PrimaryName: pri.Name, SecondaryID: sec.ID, SecondaryName: sec.Name, ConfiguredAt: d.clk.Now()})
+	d.skyPair("orders-prod", "analytics-gcp", "")
 	d.deleted("orders-prod")
 	h := d.app(80, 24, nil)
 	h.Key("4")

@@ -166,6 +166,15 @@ func (d *demo) savePair(p replsetup.Pair) {
 	d.save(replsetup.ProfileState{Pairs: []replsetup.Pair{p}})
 }
 
+// skyPair saves a pair of the sky procedures, secondary from primary (by
+// name), configured now, with method (MethodGTID, or "": not said).
+func (d *demo) skyPair(primary, secondary, method string) (pri, sec api.Service) {
+	d.t.Helper()
+	pri, sec = d.byName(primary), d.byName(secondary)
+	d.savePair(replsetup.Pair{PrimaryID: pri.ID, PrimaryName: pri.Name, SecondaryID: sec.ID, SecondaryName: sec.Name, Method: method, ConfiguredAt: d.clk.Now()})
+	return pri, sec
+}
+
 // managedSetup is the app at w x h on the Replication screen with the
 // managed setup open (4, n, m), at the primary's choice.
 func (d *demo) managedSetup(w, h int) *harness {

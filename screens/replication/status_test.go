@@ -41,8 +41,7 @@ func TestStatusSecondaryNotReady(t *testing.T) {
 	} {
 		t.Run(tc.secondary, func(t *testing.T) {
 			d := newDemo(t)
-			pri, sec := d.byName("orders-prod"), d.byName(tc.secondary)
-			d.savePair(replsetup.Pair{PrimaryID: pri.ID, PrimaryName: pri.Name, SecondaryID: sec.ID, SecondaryName: sec.Name, ConfiguredAt: d.clk.Now()})
+			_, sec := d.skyPair("orders-prod", tc.secondary, "")
 			h := d.replication(nil, tc.secondary+" is "+sec.Status)
 			if hd := h.header(); strings.Contains(hd, "stale") || strings.Contains(hd, "no data") || !strings.Contains(hd, "updated") {
 				t.Errorf("the header reports the service's state as a failed refresh: %q", hd)
