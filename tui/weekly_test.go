@@ -105,7 +105,12 @@ func TestPointInTimeRestoreFlow(t *testing.T) {
 	clk.Advance(3 * time.Hour)
 	p.Wait("restore 3 into replica-west succeeded: its data, default username and password are now orders-prod's")
 	p.Press("3")
-	p.WaitRe(regexp.MustCompile(`^>\s+3\s+replica-west\s.*Succeeded`))
+	// its source is the moment sent, not only the backup the API's record
+	// names (it has no point in time)
+	p.WaitRe(regexp.MustCompile(`^>\s+3\s+replica-west\s.*orders-prod at ` + regexp.QuoteMeta(inside.Format(api.PITRTimeLayout)) + ` UTC.*Succeeded`))
+	p.Press("enter")
+	p.Wait("From        point in time (submitted here)")
+	p.Wait("Moment      orders-prod at " + inside.Format(api.PITRTimeLayout) + " UTC")
 
 	ctx := context.Background()
 	src, err := c.GetCredentials(ctx, tuitest.Service(t, c, sandbox.DemoOrders).ID)

@@ -132,7 +132,11 @@ type Tag struct {
 	Target        api.Service
 	SourceService string // name of the service whose credentials the target gets
 	Source        string // the source, as the confirmation described it
-	SubmittedAt   time.Time
+	// PointInTime is the moment of a point-in-time restore as sent (UTC,
+	// api.PITRTimeLayout), "" for any other: the API's record of the
+	// restore names only the backup it starts from
+	PointInTime string
+	SubmittedAt time.Time
 }
 
 // Wizard is the new-restore wizard. It is a component: the host screen

@@ -327,7 +327,7 @@ func (r *Wizard) submit() tea.Cmd {
 	target := r.Target()
 	client := r.common.Client
 	var run func(ctx context.Context) (any, error)
-	var source, srcName string
+	var at string
 	switch r.source {
 	case SourceBucket:
 		var err error
@@ -337,28 +337,25 @@ func (r *Wizard) submit() tea.Cmd {
 			r.confirm.Reset()
 			return nil
 		}
-		source, srcName = r.confirm.Source, r.confirm.SourceService
 	case SourceBackupID:
 		req := api.BackupIDRestore(target.ID, strings.TrimSpace(r.idInput.Value()))
 		run = func(ctx context.Context) (any, error) { return client.CreateRestore(ctx, req) }
-		source, srcName = r.confirm.Source, r.confirm.SourceService
 	case SourcePointInTime:
 		req := r.pitr.req
 		run = func(ctx context.Context) (any, error) { return client.CreateRestore(ctx, req) }
-		source, srcName = r.confirm.Source, r.confirm.SourceService
+		at = req.PointInTime
 	default:
 		req := api.ManagedRestore(target.ID, r.backupKey)
 		run = func(ctx context.Context) (any, error) { return client.CreateRestore(ctx, req) }
-		source, srcName = r.confirm.Source, r.confirm.SourceService
 	}
 	if client == nil {
 		run = func(context.Context) (any, error) { return nil, errors.New("no API client") }
 	}
 	r.submitted = true
-	source = r.confirm.SourceText()
 	r.confirm.Err, r.confirm.Local = "", false
 	now := r.common.Time()
-	tag := Tag{Wizard: r, Target: target, SourceService: srcName, Source: source, SubmittedAt: now}
+	tag := Tag{Wizard: r, Target: target, SourceService: r.confirm.SourceService, Source: r.confirm.SourceText(),
+		PointInTime: at, SubmittedAt: now}
 	name := "restore into " + target.NameOrID()
 	action := kit.Action{
 		Name:     name,

@@ -235,6 +235,9 @@ func (s *Screen) onActionDone(msg kit.ActionDoneMsg) tea.Cmd {
 		rec := restoreform.Record(msg.Result, tag)
 		if rec.ID > 0 {
 			s.accepted[int64(rec.ID)] = rec
+			if tag.PointInTime != "" {
+				s.pointInTime[int64(rec.ID)] = pointInTime{at: tag.PointInTime, of: tag.SourceService}
+			}
 			found := false
 			for i := range s.restores {
 				if s.restores[i].ID == rec.ID {

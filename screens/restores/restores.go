@@ -72,6 +72,10 @@ type Screen struct {
 	// API accepted that the listing does not show yet.
 	pending  *api.Restore
 	accepted map[int64]api.Restore
+	// pointInTime are the point-in-time restores submitted from this
+	// screen while it runs, by ID: the API's record names only the backup
+	// such a restore starts from
+	pointInTime map[int64]pointInTime
 	// pendingKnown are the restores listed when the submit was sent: a
 	// new one on the pending restore's target is the submitted restore,
 	// listed before the submit's answer came.
@@ -96,14 +100,15 @@ type Screen struct {
 // New builds the screen.
 func New(c *kit.Common) *Screen {
 	s := &Screen{
-		Name:      kit.NewName(ID, "Restores"),
-		common:    c,
-		keys:      newKeyMap(),
-		byRow:     map[string]int{},
-		services:  map[string]api.Service{},
-		firstSeen: map[int64]time.Time{},
-		accepted:  map[int64]api.Restore{},
-		sweep:     &api.RestoreSweep{},
+		Name:        kit.NewName(ID, "Restores"),
+		common:      c,
+		keys:        newKeyMap(),
+		byRow:       map[string]int{},
+		services:    map[string]api.Service{},
+		firstSeen:   map[int64]time.Time{},
+		accepted:    map[int64]api.Restore{},
+		pointInTime: map[int64]pointInTime{},
+		sweep:       &api.RestoreSweep{},
 	}
 	s.ListView = kit.NewListView(c, "Restores", "restores", []kit.Column{
 		colID:      {Title: "ID", Min: 3, Max: 8, Priority: 10, Right: true},

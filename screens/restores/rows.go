@@ -175,9 +175,20 @@ func (s *Screen) serviceName(id string) string {
 // sourceService is the service whose backup a managed restore used.
 func (s *Screen) sourceService(r *api.Restore) string { return restoreform.KeyService(r.Key) }
 
+// pointInTime is a point-in-time restore as it was sent: the moment (UTC)
+// and the service whose backups and binary logs it replays.
+type pointInTime struct{ at, of string }
+
+// text says it as the SOURCE column does.
+func (p pointInTime) text() string { return p.of + " at " + p.at + " UTC" }
+
 // sourceText is the backup key shortened with its service, or the bucket
-// and file of an own-bucket restore.
+// and file of an own-bucket restore; a point-in-time restore submitted
+// here, its source service and moment.
 func (s *Screen) sourceText(r *api.Restore) string {
+	if p, ok := s.pointInTime[int64(r.ID)]; ok {
+		return p.text()
+	}
 	if sid := s.sourceService(r); sid != "" {
 		return api.ShortKey(r.Key) + " of " + s.serviceName(sid)
 	}
@@ -192,6 +203,9 @@ func (s *Screen) sourceText(r *api.Restore) string {
 
 // sourceKind says where the backup came from.
 func (s *Screen) sourceKind(r *api.Restore) string {
+	if _, ok := s.pointInTime[int64(r.ID)]; ok {
+		return "point in time (submitted here): backups and binary logs"
+	}
 	if s.sourceService(r) != "" {
 		return "managed storage"
 	}
@@ -287,6 +301,9 @@ func (s *Screen) detailSections(r *api.Restore) []kit.Section {
 	src := kit.Section{Title: "Source", Fields: []kit.Field{
 		{Label: "From", Value: s.sourceKind(r)},
 	}}
+	if p, ok := s.pointInTime[int64(r.ID)]; ok {
+		src.Fields = append(src.Fields, kit.Field{Label: "Moment", Value: p.text()})
+	}
 	if sid := s.sourceService(r); sid != "" {
 		src.Fields = append(src.Fields, kit.Field{Label: "Backup of", Value: s.serviceName(sid) + " (" + sid + ")"})
 	}
