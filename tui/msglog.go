@@ -3,6 +3,7 @@ package tui
 import (
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
@@ -204,8 +205,11 @@ type logLine struct {
 }
 
 // logDialog shows the log on the dialog stack, the newest entry last and
-// selected when it opens. j/k move from entry to entry, scrolling line by
-// line through an entry taller than the box.
+// selected when it opens. The box starts on an entry's first line, never
+// on a piece of one: it scrolls by whole entries, and through an entry
+// taller than the box line by line under that entry's first line, kept
+// on top. j/k move from entry to entry (through a tall one a line at a
+// time); the last line says how many lines are below and above.
 type logDialog struct {
 	common *kit.Common
 	log    *msgLog
@@ -219,7 +223,10 @@ type logDialog struct {
 	lines  []logLine
 	starts []int // first line of each shown entry, and len(lines)
 	sel    int   // index into shown
-	offset int   // first line shown
+	// top is the entry on top of the box (index into shown); skip is how
+	// many of its lines after its first are scrolled past, when it is the
+	// selected entry and taller than the box (its first line stays)
+	top, skip int
 
 	width, height int
 }
@@ -254,13 +261,17 @@ func (d *logDialog) rows() int {
 func (d *logDialog) layout() {
 	// the selection is anchored by seq, not by index: once the log is
 	// full, each new entry shifts the indices by one
-	selSeq, follow := -1, d.sel < 0 || d.sel >= len(d.seqs)-1
+	selSeq, topSeq, follow := -1, -1, d.sel < 0 || d.sel >= len(d.seqs)-1
 	if !follow {
 		selSeq = d.seqs[d.sel]
+	}
+	if d.top < len(d.seqs) {
+		topSeq = d.seqs[d.top]
 	}
 	d.shown, d.seqs, d.lines, d.starts = d.shown[:0], d.seqs[:0], d.lines[:0], d.starts[:0]
 	needle := strings.ToLower(d.filter)
 	d.sel = -1
+	top := -1
 	for i, e := range d.log.entries {
 		if needle != "" && !strings.Contains(strings.ToLower(e.copyText()), needle) {
 			continue
@@ -268,17 +279,25 @@ func (d *logDialog) layout() {
 		if e.seq == selSeq {
 			d.sel = len(d.shown)
 		}
+		if e.seq == topSeq {
+			top = len(d.shown)
+		}
 		d.starts = append(d.starts, len(d.lines))
 		d.lines = append(d.lines, d.entryLines(e, len(d.shown))...)
 		d.shown = append(d.shown, i)
 		d.seqs = append(d.seqs, e.seq)
 	}
 	d.starts = append(d.starts, len(d.lines))
-	if d.sel < 0 || follow {
+	switch {
+	case d.sel < 0 || follow:
 		d.sel = len(d.shown) - 1
-		d.offset = max(0, len(d.lines)-d.rows())
+		d.top, d.skip = d.bottomTop(), 0
+	case top < 0: // the entry on top was let go
+		d.top, d.skip = 0, 0
+	default:
+		d.top = top
 	}
-	d.clampOffset()
+	d.clamp()
 	d.reveal()
 }
 
@@ -331,73 +350,6 @@ func (d *logDialog) entryLines(e logEntry, idx int) []logLine {
 		}
 	}
 	return out
-}
-
-func (d *logDialog) clampOffset() {
-	d.offset = max(0, min(d.offset, len(d.lines)-d.rows()))
-}
-
-// reveal scrolls so the selected entry is in view (its start when it
-// was above, its end when it was below, never past its start).
-func (d *logDialog) reveal() {
-	if d.sel < 0 || d.sel >= len(d.shown) {
-		return
-	}
-	start, end := d.starts[d.sel], d.starts[d.sel+1]
-	switch {
-	case start < d.offset:
-		d.offset = start
-	case end > d.offset+d.rows():
-		d.offset = min(start, end-d.rows())
-	}
-	d.clampOffset()
-}
-
-// down moves through the selected entry's lines while some are below the
-// view, then to the next entry.
-func (d *logDialog) down() {
-	if d.sel < 0 {
-		return
-	}
-	if d.starts[d.sel+1] > d.offset+d.rows() {
-		d.offset++
-		return
-	}
-	if d.sel < len(d.shown)-1 {
-		d.sel++
-		d.reveal()
-	}
-}
-
-func (d *logDialog) up() {
-	if d.sel < 0 {
-		return
-	}
-	if d.starts[d.sel] < d.offset {
-		d.offset--
-		return
-	}
-	if d.sel > 0 {
-		d.sel--
-		d.reveal()
-	}
-}
-
-// page scrolls by a page and selects the entry at the top of the view.
-func (d *logDialog) page(dir int) {
-	if d.sel < 0 {
-		return
-	}
-	d.offset += dir * max(1, d.rows()-1)
-	d.clampOffset()
-	for i := range d.shown {
-		if d.starts[i] <= d.offset && d.offset < d.starts[i+1] {
-			d.sel = i
-		}
-	}
-	if dir > 0 && d.offset+d.rows() >= len(d.lines) {
-		d.sel = len(d.shown) - 1 // the bottom: the newest
-	}
 }
 
 // Selected is the text y copies (tests).
@@ -459,13 +411,14 @@ func (d *logDialog) Update(msg tea.Msg) (kit.Dialog, tea.Cmd) {
 		d.page(-1)
 	case key.Matches(kp, k.Top):
 		if len(d.shown) > 0 {
-			d.sel, d.offset = 0, 0
+			d.sel, d.top, d.skip = 0, 0, 0
 		}
 	case key.Matches(kp, k.Bottom):
 		if len(d.shown) > 0 {
-			d.sel = len(d.shown) - 1
-			d.offset = len(d.lines)
-			d.clampOffset()
+			// the end: the last entry's last line at the bottom
+			d.sel, d.top = len(d.shown)-1, d.bottomTop()
+			d.skip = d.maxSkip(d.top)
+			d.clamp()
 		}
 	case key.Matches(kp, k.Filter):
 		d.typing = true
@@ -510,21 +463,25 @@ func (d *logDialog) KeyMap() help.KeyMap {
 	return kit.KeysOf(d.closeKey(), clear, k.Copy, k.Filter, k.Down, k.Up, k.PageDown, k.PageUp, k.Top, k.Bottom)
 }
 
-// hint is the box's last line: how much is below, then as many of the
-// keys as fit whole, the most needed first.
-func (d *logDialog) hint(below int) string {
+// hint is the box's last line: how many lines are below and above and
+// their keys (kit.MoreLine), then as many of the keys as fit whole, the
+// most needed first.
+func (d *logDialog) hint() string {
 	k := d.keys
-	var parts []string
-	if below > 0 {
-		parts = append(parts, fmt.Sprintf("%d more lines", below))
+	line := ""
+	above, below := d.aboveBelow()
+	if above > 0 || below > 0 {
+		line = kit.MoreLine(d.common, k.Down, k.Up, above, below)
 	}
 	bs := []key.Binding{k.FilterKeep, k.FilterClear}
 	if !d.typing {
 		clear := k.FilterClear
 		clear.SetEnabled(d.filter != "")
-		bs = []key.Binding{d.closeKey(), kit.BindHelp("j/k", "move", "j"), k.Copy, k.Filter, clear}
+		bs = []key.Binding{d.closeKey(), k.Copy, k.Filter, clear}
+		if line == "" {
+			bs = slices.Insert(bs, 1, kit.BindHelp("j/k", "move", "j"))
+		}
 	}
-	line := strings.Join(parts, "")
 	for _, b := range bs {
 		h := kit.HintLine(b)
 		if h == "" {
@@ -563,16 +520,17 @@ func (d *logDialog) View() string {
 		body = append(body, ansi.Truncate(th.Muted.Render("filter: ")+d.filter, inner, th.Glyphs.Ellipsis))
 	}
 	rows := d.rows()
-	end := min(len(d.lines), d.offset+rows)
-	if len(d.lines) == 0 {
+	shown := d.visible()
+	if len(shown) == 0 {
 		empty := "nothing yet: toasts, changes and errors appear here"
 		if d.filter != "" {
 			empty = "no entry matches"
 		}
 		body = append(body, th.Muted.Render(ansi.Truncate(empty, inner, th.Glyphs.Ellipsis)))
-		end = d.offset + 1
+		rows--
 	}
-	for _, l := range d.lines[min(d.offset, len(d.lines)):min(end, len(d.lines))] {
+	for _, i := range shown {
+		l := d.lines[i]
 		gutter := "  "
 		if l.entry == d.sel && l.head {
 			gutter = th.Accent.Render(th.Glyphs.Cursor) + " "
@@ -596,10 +554,10 @@ func (d *logDialog) View() string {
 		}
 		body = append(body, gutter+text)
 	}
-	for i := end - d.offset; i < rows; i++ {
+	for i := len(shown); i < rows; i++ {
 		body = append(body, "")
 	}
-	body = append(body, th.Muted.Render(ansi.Truncate(d.hint(max(0, len(d.lines)-end)), inner, th.Glyphs.Ellipsis)))
+	body = append(body, th.Muted.Render(ansi.Truncate(d.hint(), inner, th.Glyphs.Ellipsis)))
 	return kit.Box(th, "", strings.Join(body, "\n"), d.width)
 }
 

@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/base64"
 	"fmt"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -38,6 +40,34 @@ func unboxed(screen string) string {
 		b.WriteString(strings.TrimSpace(l) + " ")
 	}
 	return strings.Join(strings.Fields(b.String()), " ")
+}
+
+// logRows are the rows of entries the log's box shows: its lines between
+// the title and the hint line, borders kept.
+func logRows(h *harness) []string {
+	h.T.Helper()
+	var box []string
+	for _, l := range strings.Split(h.Screen(), "\n") {
+		if l = strings.TrimSpace(l); strings.HasPrefix(l, "|") {
+			box = append(box, l)
+		}
+	}
+	if len(box) < 2 || !strings.Contains(box[0], "Message log") {
+		h.T.Fatalf("no log box:\n%s", h.Screen())
+	}
+	return box[1 : len(box)-1]
+}
+
+// logHint is the log box's last line: what is below and above, the keys.
+func logHint(h *harness) string {
+	h.T.Helper()
+	var last string
+	for _, l := range strings.Split(h.Screen(), "\n") {
+		if l = strings.TrimSpace(l); strings.HasPrefix(l, "|") {
+			last = l
+		}
+	}
+	return strings.TrimSpace(strings.Trim(last, "|"))
 }
 
 // TestMessageLogKeepsToastsAndChangesInOrder: L shows every toast and
@@ -110,21 +140,15 @@ func TestMessageLogShowsAPIErrorWhole(t *testing.T) {
 	}
 	h.Key("L")
 	// the box shows a few lines at 60x16: read it all with j, a line at
-	// a time through the entry
-	rows := func() []string {
-		var out []string
-		for _, l := range strings.Split(h.Screen(), "\n") {
-			if l = strings.TrimSpace(l); strings.HasPrefix(l, "|") && !strings.Contains(l, "Message log") && !strings.Contains(l, "esc close") {
-				out = append(out, l)
+	// a time through the entry (each line read once, in order)
+	seen := []string{}
+	for range 30 {
+		for _, l := range logRows(h) {
+			if !slices.Contains(seen, l) {
+				seen = append(seen, l)
 			}
 		}
-		return out
-	}
-	seen := rows()
-	for range 30 {
 		h.Key("j")
-		r := rows()
-		seen = append(seen, r[len(r)-1])
 	}
 	got := unboxed(strings.Join(seen, "\n"))
 	for _, w := range []string{"400 Bad Request", msg, "Set nodes to 1", "PATCH /provisioning/v1/services/dbtaf33737495/nodes",
@@ -349,5 +373,94 @@ func TestMessageLogSelectionStaysWhenFull(t *testing.T) {
 		if !slices.Contains(footer, want) {
 			t.Errorf("the log's footer keys %q lack %s", footer, want)
 		}
+	}
+}
+
+// TestMessageLogScrollsByWholeEntries: at 60x16 and 80x24, wherever the
+// log is scrolled (on opening, G, j/k, pgup/pgdn, g) the box starts on an
+// entry's first line (its time), never on a piece of an entry's text, the
+// selected entry's first line shows, and the last line says how many
+// lines are above as well as below: on opening and at G the older entries
+// above are counted.
+func TestMessageLogScrollsByWholeEntries(t *testing.T) {
+	for _, size := range [][2]int{{60, 16}, {80, 24}} {
+		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
+			h := fakeApp(t, time.Minute, &fakeScreen{id: "a"})
+			h.Send(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
+			words := strings.Fields("the replica of this service runs it again once the primary is ready and the binlog position is known to both sides")
+			for i := range 14 {
+				h.m.toast(kit.ToastInfo, fmt.Sprintf("note %d ", i)+strings.Join(words[:(i*7)%len(words)+1], " "))
+				if i%5 == 2 { // an error taller than the box at 60x16
+					h.m.logRefresh(fmt.Sprintf("services-%d", i), &api.Error{Method: "GET", Path: "/provisioning/v1/services", Status: 503,
+						Message: strings.Repeat("the service is unavailable while it is being upgraded ", 4), TraceID: "8ff56da608436616c0ffee0123456789"})
+				}
+			}
+			h.Key("L")
+			d := h.m.dialogs[0].(*logDialog)
+			head := regexp.MustCompile(`^\| (> |  )\d\d:\d\d:\d\d (info|warn|ok|error|sent)`)
+			count := regexp.MustCompile(`(\d+) (?:more )?lines?(?: (above))?`)
+			check := func(after string) (above, below int) {
+				t.Helper()
+				rows := logRows(h)
+				if !head.MatchString(rows[0]) {
+					t.Fatalf("after %s the box starts on a piece of an entry: %q\n%s", after, rows[0], h.Screen())
+				}
+				cursors, filled := 0, 0
+				for _, r := range rows {
+					if strings.HasPrefix(r, "| > ") {
+						cursors++
+					}
+					if strings.TrimSpace(strings.Trim(r, "|")) != "" {
+						filled++
+					}
+				}
+				if cursors != 1 {
+					t.Fatalf("after %s the selected entry's first line is not shown once:\n%s", after, h.Screen())
+				}
+				hint := logHint(h)
+				for _, m := range count.FindAllStringSubmatch(hint, -1) {
+					n, _ := strconv.Atoi(m[1])
+					if m[2] != "" {
+						above = n
+					} else {
+						below = n
+					}
+				}
+				if above > 0 && !strings.Contains(hint, fmt.Sprintf("up/k: %s above", kit.Count(above, "line", "lines"))) ||
+					below > 0 && !strings.Contains(hint, fmt.Sprintf("down/j: %s", kit.Count(below, "more line", "more lines"))) {
+					t.Fatalf("after %s the hint is not kit.MoreLine's: %q", after, hint)
+				}
+				if above+filled+below != len(d.lines) {
+					t.Fatalf("after %s the hint counts %d above and %d below with %d shown, of %d lines:\n%s",
+						after, above, below, filled, len(d.lines), h.Screen())
+				}
+				return above, below
+			}
+			if above, below := check("opening"); above == 0 || below != 0 {
+				t.Fatalf("on opening at the newest the lines above are not counted: %q", logHint(h))
+			}
+			steps := []string{"G", "k", "k", "k", "k", "k", "k", "k", "k", "k", "k", "k", "k", "k", "k", "k", "k", "k", "k", "k", "k",
+				"k", "k", "k", "k", "k", "k", "k", "k", "k", "k", "k", "pgdown", "pgdown", "pgup", "G", "pgup", "pgup", "pgup",
+				"pgup", "pgup", "pgup", "pgup", "pgup", "pgup", "pgup", "g", "pgdown", "pgdown", "pgdown", "pgdown", "pgdown", "pgdown",
+				"pgdown", "pgdown", "pgdown", "g"}
+			for range 60 {
+				steps = append(steps, "j")
+			}
+			for _, k := range steps {
+				h.Key(k)
+				check(k)
+			}
+			if above, _ := check("j to the end"); above == 0 || !strings.Contains(selectedEntry(h), "note 13") {
+				t.Fatalf("j did not reach the newest: %q", selectedEntry(h))
+			}
+			h.Key("g")
+			if above, below := check("g"); above != 0 || below == 0 {
+				t.Fatalf("at the first entry: %q", logHint(h))
+			}
+			h.Key("G")
+			if above, below := check("G"); above == 0 || below != 0 {
+				t.Fatalf("at G the lines above are not counted: %q", logHint(h))
+			}
+		})
 	}
 }
