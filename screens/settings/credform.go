@@ -127,6 +127,15 @@ func nameRule(kind, name string) error {
 	return keystore.CheckName("S3 credential", name)
 }
 
+// nameHint is the name field's hint for the kind chosen: its example
+// names that kind ("nightly-s3" for S3).
+func nameHint(kind string) string {
+	if kind == keystore.KindS3 {
+		return "how forms will offer it, e.g. nightly-s3"
+	}
+	return "how forms will offer it, e.g. nightly-gcs"
+}
+
 // keyNotRead is the key file's rule until the file at the path typed has
 // been read: enter reads it in a command (readKey) and is pressed again
 // with the answer, so the field says why a file cannot serve and the form
@@ -167,7 +176,7 @@ func (s *Screen) openForm() tea.Cmd {
 			return err
 		}
 		return nameRule(d.kind, strings.TrimSpace(n))
-	}).Title("Name").Description("how forms will offer it, e.g. nightly-gcs").Value(&d.name)
+	}).Title("Name").DescriptionFunc(func() string { return nameHint(d.kind) }, &d.kind).Value(&d.name)
 	notRead := keyNotRead{s.common.Theme.Glyphs.Ellipsis}
 	keyField := input(func(p string) error {
 		if err := notEmpty("key file")(p); err != nil {
@@ -187,7 +196,7 @@ func (s *Screen) openForm() tea.Cmd {
 	s.ahead = kit.TypeAhead{}
 	s.keyField = keyField
 	s.form = kit.NewForm(s.common,
-		huh.NewGroup(kind, name).Title("Add a bucket credential"),
+		huh.NewGroup(kind, name), // the screen's heading names the form
 		huh.NewGroup(keyField).Title("GCS service-account key").
 			WithHideFunc(func() bool { return d.kind != keystore.KindGCS }),
 		huh.NewGroup(akid, secret, region).Title("S3 access key").

@@ -240,3 +240,32 @@ func TestListHintWholeOrLeftOut(t *testing.T) {
 		}
 	}
 }
+
+// TestAddFormHeadingOnceNameHintFollowsKind: the add form says "Add a
+// bucket credential" once (the screen's heading, not the form's too), and
+// the name's hint gives an example of the kind chosen: nightly-gcs for
+// GCS, nightly-s3 once S3 is chosen, and back.
+func TestAddFormHeadingOnceNameHintFollowsKind(t *testing.T) {
+	d := newDriver(t, newStore(t), 80, 24)
+	d.key("a")
+	if n := strings.Count(d.view(), "Add a bucket credential"); n != 1 {
+		t.Fatalf("the heading shows %d times:\n%s", n, d.view())
+	}
+	if v := d.view(); !strings.Contains(v, "e.g. nightly-gcs") || strings.Contains(v, "nightly-s3") {
+		t.Fatalf("the name's hint for GCS:\n%s", v)
+	}
+	d.key("down") // S3
+	if v := d.view(); !strings.Contains(v, "e.g. nightly-s3") || strings.Contains(v, "nightly-gcs") {
+		t.Fatalf("the name's hint does not follow S3 as it is chosen:\n%s", v)
+	}
+	d.key("enter") // on the name
+	if v := d.view(); !strings.Contains(v, "e.g. nightly-s3") || strings.Contains(v, "nightly-gcs") ||
+		strings.Count(v, "Add a bucket credential") != 1 || d.focused() != "" {
+		t.Fatalf("on the name after choosing S3:\n%s", v)
+	}
+	d.key("shift+tab")
+	d.key("up") // GCS again
+	if v := d.view(); !strings.Contains(v, "e.g. nightly-gcs") || strings.Contains(v, "nightly-s3") {
+		t.Fatalf("the name's hint does not follow GCS chosen again:\n%s", v)
+	}
+}
