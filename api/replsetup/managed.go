@@ -148,6 +148,26 @@ func ManagedPair(primary, replica *api.Service, typ string, now time.Time) Pair 
 // Managed reports a pair set up by managed replication.
 func (p Pair) Managed() bool { return p.Method == MethodManaged }
 
+// ManagedInAPI reports a managed pair whose replica's record (sec, as the
+// API last had it) says it replicates from the pair's primary
+// (primary_host, or replication_enabled with no primary named) while SQL
+// on it (st) shows no replication configured: the service keeps its
+// managed replication where SQL does not show it (`skytui sandbox
+// --mariadb` keeps it in the API only). The API's record is then the
+// pair's state, set up; only its threads cannot be read.
+func ManagedInAPI(p Pair, sec *api.Service, st *api.ReplicationStatus) bool {
+	if !p.Managed() || sec == nil || st == nil || st.Configured {
+		return false
+	}
+	return sec.PrimaryHost == p.PrimaryID || sec.PrimaryHost == "" && sec.ReplicationEnabled
+}
+
+// ManagedInAPIText says what is known of a pair ManagedInAPI reports.
+func ManagedInAPIText(p Pair) string {
+	sec, pri := api.OrID(p.SecondaryName, p.SecondaryID), api.OrID(p.PrimaryName, p.PrimaryID)
+	return "the API says " + sec + " replicates from " + pri + "; its threads cannot be read over SQL here (SQL on " + sec + " shows none)"
+}
+
 // KnownReplica refuses replica as the replica (role: "replica" or
 // "secondary") of a new replication when a saved pair has it replicate
 // already (set up with the sky procedures or managed), which the

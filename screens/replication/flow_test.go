@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	tea "charm.land/bubbletea/v2"
+
 	"github.com/skytui/skytui/api"
 	"github.com/skytui/skytui/api/replsetup"
 	"github.com/skytui/skytui/tui"
@@ -610,4 +612,117 @@ func TestKnownReplicaMarked(t *testing.T) {
 	h.pick("replica-west")
 	h.Sees("replica-west already replicates from orders-prod")
 	h.Sees("Choose the SECONDARY")
+}
+
+// toRestoring drives the wizard at its size to step 3 and submits the
+// restore of orders-prod's newest backup into replica-west: it runs.
+func (h *harness) toRestoring() {
+	h.T.Helper()
+	h.Keys("4", "n")
+	h.Sees("Choose the PRIMARY")
+	h.choosePair("orders-prod", "replica-west")
+	h.Sees("Step 1 of 6")
+	// on a short terminal the first enter shows the fix whole, the next
+	// adds the missing outbound IP
+	for i := 0; i < 3 && strings.Contains(h.Screen(), "FAIL  1 Allow list"); i++ {
+		h.Key("enter")
+	}
+	h.Sees("Step 2 of 6")
+	h.Key("enter") // the newest usable backup
+	h.Sees("Step 3 of 6")
+	h.Key("enter")
+	h.TypeText("replica-west")
+	h.Key("enter")
+	h.Sees("WAIT  3 Restore")
+}
+
+// shownToasts lets every toast's time run out, in turn, and is what the
+// message line showed, the one in front first.
+func (h *harness) shownToasts() []string {
+	h.T.Helper()
+	shown := []string{h.lastToast()}
+	for range 10 {
+		if h.Fire(func(m tea.Msg) bool { return fmt.Sprintf("%T", m) == "tui.toastExpireMsg" }) == 0 {
+			break
+		}
+		shown = append(shown, h.lastToast())
+	}
+	return shown
+}
+
+// At 60x16, enter while the restore runs says it runs; once the restore
+// ends that line goes (it stayed on step 4), and the first enter on
+// step 4 shows the CALL with its arguments (it only took the line away,
+// saying the rest was shown), the next runs it; the hint that the rest
+// is shown does not come back once it ran.
+func TestSmallRestoreEndsItsNoticeAndEnterShowsTheCall(t *testing.T) {
+	d := newDemo(t)
+	h := d.app(60, 16, nil)
+	h.toRestoring()
+	running := "the restore is running: it is followed here until it ends"
+	h.Key("enter")
+	h.Sees(running)
+	d.clk.Advance(time.Hour)
+	h.FirePolls()
+	h.Sees("Step 4 of 6")
+	if strings.Contains(h.Screen(), running) {
+		t.Fatalf("the restore ended, step 4 says it runs:\n%s", h.Screen())
+	}
+	h.Key("enter")
+	args := "'" + d.byName("orders-prod").FQDN + "'"
+	if !strings.Contains(h.Screen(), args) || regexp.MustCompile(`J: \d+ more line`).MatchString(h.Screen()) {
+		t.Fatalf("the first enter did not show the CALL's arguments:\n%s", h.Screen())
+	}
+	if st, err := d.sqlOf(t, d.byName("replica-west")).ReplicationStatus(bg); err != nil || st.Configured {
+		t.Fatalf("the first enter ran the change: %+v %v", st, err)
+	}
+	h.Key("enter")
+	h.Sees("Step 5 of 6")
+	for _, shown := range h.shownToasts() {
+		if strings.Contains(shown, "the rest of the step is shown") {
+			t.Fatalf("once the step ran, the message line said %q", shown)
+		}
+	}
+}
+
+// A notice on step 4 (b's) taken away by enter does not keep enter from
+// showing the CALL below the window: the first enter shows it.
+func TestSmallEnterShowsTheCallUnderANotice(t *testing.T) {
+	d := newDemo(t)
+	pri, sec := d.byName("orders-prod"), d.byName("replica-west")
+	w := d.setupToChange(t, &replsetup.Engine{Client: d.c, Now: d.clk.Now}, pri, sec)
+	p := w.Progress
+	d.save(replsetup.ProfileState{Setup: &p})
+	h := d.app(60, 16, nil)
+	h.Keys("4", "c")
+	h.Sees("Step 4 of 6")
+	h.Key("b")
+	h.Sees("replication will start from the backup's binlog file")
+	h.Key("enter")
+	if !strings.Contains(h.Screen(), "'"+pri.FQDN+"'") || regexp.MustCompile(`J: \d+ more line`).MatchString(h.Screen()) {
+		t.Fatalf("the first enter did not show the CALL's arguments:\n%s", h.Screen())
+	}
+	h.Key("enter")
+	h.Sees("Step 5 of 6")
+}
+
+// At 60x16 a refusal that takes three lines above the wizard's list
+// keeps the line counting the services cut (the step's text above gives
+// way: it could show none of itself beside them).
+func TestWizardRefusalKeepsTheCount(t *testing.T) {
+	h := newDemo(t).app(60, 16, nil)
+	h.Keys("4", "n")
+	h.Sees("Choose the PRIMARY")
+	h.pick("orders-prod")
+	h.Sees("Choose the SECONDARY")
+	for range 8 {
+		if strings.Contains(h.Screen(), "> analytics-gcp") {
+			break
+		}
+		h.Key("up")
+	}
+	h.Sees("> analytics-gcp")
+	h.Key("enter")
+	h.Sees("refused: orders-prod runs on aws and analytics-gcp on gcp")
+	h.Sees("down/j: 5 more services, up/k: 1 service above")
 }

@@ -49,7 +49,10 @@ type managedFlow struct {
 	servicesLoaded bool
 	servicesErr    error // why the last listing failed
 	// pairs are the saved pairs (their secondaries replicate already)
-	pairs         savedPairs
+	pairs savedPairs
+	// shown reports the flow on the screen (not left for the status list
+	// or the wizard)
+	shown         func() bool
 	width, height int
 	// top is the first line shown of what scrolls: the text above the
 	// chooser's list, the review's request
@@ -383,7 +386,7 @@ func (mf *managedFlow) onKey(msg tea.KeyPressMsg, eng *replsetup.Engine) (cmd te
 			// next enter asks
 			if end, hidden := mf.reviewOf().End(mf.height, mf.top); hidden {
 				mf.top = end
-				return kit.Toast(kit.ToastInfo, "the rest of the request is shown now: read it, then enter sets it up"), false
+				return mf.whileReviewed("the rest of the request is shown now: read it, then enter sets it up"), false
 			}
 		}
 		cmd := mf.choose(eng)
@@ -396,6 +399,16 @@ func (mf *managedFlow) onKey(msg tea.KeyPressMsg, eng *replsetup.Engine) (cmd te
 	mf.err = ""
 	_, cmd = mf.table.Update(msg)
 	return cmd, false
+}
+
+// whileReviewed is a hint about the review shown: true, and shown, only
+// while this review is, nothing sent (once it is sent, or the flow left,
+// a hint still waiting its turn would read as the present).
+func (mf *managedFlow) whileReviewed(text string) tea.Cmd {
+	gen := mf.gen
+	return kit.ToastWhile(kit.ToastInfo, text, func() bool {
+		return mf.phase == review && mf.gen == gen && !mf.busy && (mf.shown == nil || mf.shown())
+	})
 }
 
 // choose is enter: the primary, then the replica (the rules refuse with

@@ -1,6 +1,8 @@
 package replication_test
 
 import (
+	"database/sql"
+	"fmt"
 	"regexp"
 	"strings"
 	"testing"
@@ -299,4 +301,55 @@ func TestFlowManagedShortReview(t *testing.T) {
 		t.Fatalf("enter asked before the request was shown:\n%s", h.Screen())
 	}
 	h.answer("enter", "n", "POST", managedPOST, 0, "Set up managed replication?")
+}
+
+// A managed pair whose replica the API says replicates while SQL on it
+// shows no replication (`skytui sandbox --mariadb` keeps managed
+// replication in the API only): the pane says what the API says and that
+// its threads cannot be read over SQL, not that its replication ended,
+// and does not advise forgetting it.
+func TestManagedInAPIOnlyIsNotEnded(t *testing.T) {
+	d := newDemo(t)
+	_, rep := d.managedPair("uni-directional")
+	cr, err := d.c.GetCredentials(bg, rep.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db, err := sql.Open("mysql", fmt.Sprintf("%s:%s@tcp(127.0.0.1:%d)/", cr.Username, cr.Password, rep.ReadWritePort()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.Exec("CALL sky.reset_replication()"); err != nil {
+		t.Fatal(err)
+	}
+	h := d.replication(nil, "Replicas      of orders-prod: replica-west (ready)")
+	h.Sees("the API says replica-west replicates from orders-prod; its threads cannot be read over SQL here")
+	out := h.Screen()
+	for _, no := range []string{"managed replication ended", "d forgets this pair", "not configured on", "none  none"} {
+		if strings.Contains(out, no) {
+			t.Fatalf("a pair the API says replicates reads %q:\n%s", no, out)
+		}
+	}
+}
+
+// The hint that the rest of the request is shown, sent with the request
+// about to be set up (keys in one burst), does not show once the pair is
+// set up: after its done toast, nothing says the request is shown.
+func TestFlowManagedHintGoesOnceSetUp(t *testing.T) {
+	d := newDemo(t)
+	h := d.managedSetup(60, 16)
+	h.pick("orders-prod")
+	h.pick("replica-west")
+	h.Key("enter")
+	if !strings.Contains(h.lastToast(), "the rest of the request is shown now") {
+		t.Fatalf("enter with the request hidden: %q", h.lastToast())
+	}
+	h.answer("enter", "y", "POST", managedPOST, 1, "Set up managed replication?")
+	h.Sees("Replicas")
+	for _, shown := range h.shownToasts() {
+		if strings.Contains(shown, "the rest of the request is shown") {
+			t.Fatalf("once set up, the message line said %q", shown)
+		}
+	}
 }

@@ -142,6 +142,7 @@ func NewWithOptions(c *kit.Common, o Options) *Screen {
 	s.wizard = newWizard(c, s)
 	s.managed = newManagedFlow(c)
 	s.managed.pairs = s.pairs
+	s.managed.shown = func() bool { return s.mode == modeManaged }
 	return s
 }
 

@@ -174,7 +174,7 @@ func ioKind(state string) theme.Kind {
 		return theme.KindOK
 	case "connecting", "preparing":
 		return theme.KindWarn
-	case "":
+	case "", "n/a":
 		return theme.KindMuted
 	}
 	return theme.KindError
@@ -191,7 +191,10 @@ func (s *Screen) rebuildRows() {
 			if pv.last != nil && pv.last.Status != nil {
 				st := pv.last.Status
 				io, sqlT = api.OrID(st.IORunning, "-"), api.OrID(st.SQLRunning, "-")
-				if !st.Configured {
+				switch {
+				case replsetup.ManagedInAPI(p, &pv.last.Secondary, st):
+					io, sqlT = "n/a", "n/a" // not readable over SQL; the pane says why
+				case !st.Configured:
 					io, sqlT = "none", "none"
 				}
 				if st.SecondsBehindMaster != nil {

@@ -266,9 +266,15 @@ func (s *Screen) pairDetail(p replsetup.Pair, w int) []string {
 	if st == nil {
 		return lines
 	}
-	if !st.Configured {
+	// a managed pair the API says replicates, its SQL showing nothing:
+	// the API's word, not an ended replication to forget
+	inAPI := replsetup.ManagedInAPI(p, &pv.last.Secondary, st)
+	switch {
+	case inAPI:
+		f("Replication", replsetup.ManagedInAPIText(p), theme.KindNeutral)
+	case !st.Configured:
 		f("Replication", "not configured on "+api.OrID(p.SecondaryName, p.SecondaryID), theme.KindError)
-	} else {
+	default:
 		f("IO thread", st.IORunning, ioKind(st.IORunning))
 		f("SQL thread", st.SQLRunning, ioKind(st.SQLRunning))
 		behind := "- (NULL: not replicating)"
@@ -284,7 +290,7 @@ func (s *Screen) pairDetail(p replsetup.Pair, w int) []string {
 	}
 	// what is wrong with the threads and how to fix it, before the
 	// details (a stopped primary's state, above, is why)
-	if d := replsetup.DiagnosePair(p, st); priProblem == "" && !d.OK && d.Problem != "" {
+	if d := replsetup.DiagnosePair(p, st); priProblem == "" && !inAPI && !d.OK && d.Problem != "" {
 		k := theme.KindError
 		if d.Waiting {
 			k = theme.KindWarn

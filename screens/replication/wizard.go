@@ -225,6 +225,11 @@ func (wz *wizard) onData(msg kit.DataMsg) tea.Cmd {
 	}
 	prev := w.Verdict(replsetup.StepRestore)
 	changed := w.Apply(o, wz.common.Time())
+	if o.Verdict != replsetup.Waiting && (o.Verdict != prev || changed) {
+		// the restore ended: a notice said while it ran no longer holds
+		// ("the restore is running")
+		wz.setNotice("", false)
+	}
 	var cmds []tea.Cmd
 	if o.Verdict != prev || changed {
 		cmds = append(cmds, wz.host.save())

@@ -182,9 +182,10 @@ func (wz *wizard) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		if wz.hidesWhatItRuns() {
 			// what enter would run is below the window: it is shown
 			// first, and the next enter runs it
+			// (the notice just cleared is no news to scroll back to)
 			l := wz.bodyLayout()
-			wz.top = len(l.text) - l.rows
-			return kit.Toast(kit.ToastInfo, "the rest of the step is shown now: read it, then enter runs it")
+			wz.top, wz.shown = len(l.text)-l.rows, l.said(wz.w.Current())
+			return wz.whileAtStep("the rest of the step is shown now: read it, then enter runs it")
 		}
 		return wz.runStep()
 	case key.Matches(msg, k.Recheck):
@@ -237,6 +238,16 @@ func (wz *wizard) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		}
 	}
 	return nil
+}
+
+// whileAtStep is a hint about the current step: true, and shown, only
+// while the setup is at that step with nothing running (once the step
+// runs, a hint still waiting its turn would read as the present).
+func (wz *wizard) whileAtStep(text string) tea.Cmd {
+	w, id, st := wz.w, wz.id, wz.w.Current()
+	return kit.ToastWhile(kit.ToastInfo, text, func() bool {
+		return wz.w == w && wz.id == id && w.Current() == st && wz.busy == ""
+	})
 }
 
 // KeyMap is the help of the current step.

@@ -404,6 +404,15 @@ func layParts(parts bodyParts, h, top int) bodyLayout {
 	if l.list != nil {
 		room -= l.listMin
 		l.listH = l.listMin
+		if room < 2 {
+			// not a line of the text would show beside the list (a long
+			// refusal kept above it): the text gives the list its room
+			// and is not said (J could show none of it), rather than its
+			// line pushing the list's own (what is cut of it) off
+			l.cut = false
+			l.listH += max(0, room)
+			return l
+		}
 	}
 	l.top, l.rows, _ = kit.TextWindow(len(l.text), room, top) // one line says what is above and below
 	return l
@@ -441,10 +450,7 @@ func (wz *wizard) layoutBody() {
 	if wz.chooser != nil && wz.w.Current() == replsetup.StepPair {
 		sizeList(wz.chooser.table, wz.width, max(1, l.listH))
 	}
-	sig := strconv.Itoa(int(wz.w.Current()))
-	if l.status >= 0 {
-		sig += "\x00" + strings.Join(l.text[l.status:l.statusEnd], "\x00")
-	}
+	sig := l.said(wz.w.Current())
 	if !l.cut {
 		wz.top, wz.shown = 0, sig
 		return
@@ -457,6 +463,16 @@ func (wz *wizard) layoutBody() {
 		}
 	}
 	wz.top = max(0, min(wz.top, len(l.text)-l.rows))
+}
+
+// said is what the layout says happened at step st (the step and its
+// status lines): layoutBody moves the window to it when it changes.
+func (l bodyLayout) said(st replsetup.Step) string {
+	sig := strconv.Itoa(int(st))
+	if l.status >= 0 {
+		sig += "\x00" + strings.Join(l.text[l.status:l.statusEnd], "\x00")
+	}
+	return sig
 }
 
 // backupLines is the backup chooser in at most h lines: newest first,
