@@ -144,6 +144,11 @@ func pairStatus(ctx context.Context, eng *replsetup.Engine, p replsetup.Pair, sv
 	}
 	d := replsetup.DiagnosePair(p, ps.Status)
 	r.OK, r.Problem, r.Fix = d.OK, d.Problem, cliWords.Replace(d.Fix)
+	if replsetup.ManagedInAPI(p, &ps.Secondary, ps.Status) {
+		// the API says it replicates; SQL cannot show its threads: not
+		// ok (nothing says they run), but not ended either
+		r.Problem, r.Fix = replsetup.ManagedInAPIText(p), ""
+	}
 	if r.OK || r.PrimaryID == "" {
 		return r, nil
 	}

@@ -281,13 +281,7 @@ func TestReplicationSetupMariaDB(t *testing.T) {
 		t.Fatalf("report: %+v\n%s", rep, stderr)
 	}
 
-	sec := decodeJSON[api.Service](t, h.ok(h.live("services", "get", "real-copy", "-o", "json")...))
-	creds := decodeJSON[map[string]any](t, h.ok(h.live("services", "credentials", "real-copy", "--show-password", "-o", "json")...))
-	secDB, err := sql.Open("mysql", fmt.Sprintf("%s:%s@tcp(127.0.0.1:%d)/", creds["username"], creds["password"], sec.ReadWritePort()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer secDB.Close()
+	secDB := h.serviceDB("real-copy")
 	wait := func(head string) string {
 		return mariadbtest.QueryOne(t, secDB, "SELECT MASTER_GTID_WAIT('"+head+"', 10)")
 	}
@@ -691,6 +685,40 @@ func TestCLIWordsAreTheEngines(t *testing.T) {
 		if !strings.Contains(src.String(), cliWordPairs[i]) {
 			t.Errorf("the engine no longer says %q: reword its new text for the command line", cliWordPairs[i])
 		}
+	}
+}
+
+// serviceDB is a connection to the service named name's read-write port
+// with its default credentials, as the commands read them; closed when the
+// test ends.
+func (h *harness) serviceDB(name string) *sql.DB {
+	h.t.Helper()
+	svc := decodeJSON[api.Service](h.t, h.ok(h.live("services", "get", name, "-o", "json")...))
+	creds := decodeJSON[map[string]any](h.t, h.ok(h.live("services", "credentials", name, "--show-password", "-o", "json")...))
+	db, err := sql.Open("mysql", fmt.Sprintf("%s:%s@tcp(127.0.0.1:%d)/", creds["username"], creds["password"], svc.ReadWritePort()))
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	h.t.Cleanup(func() { db.Close() })
+	return db
+}
+
+// TestReplicationStatusManagedInAPIOnly: a managed pair the API says
+// replicates while SQL on the replica shows none (`skytui sandbox
+// --mariadb` keeps managed replication in the API only) is said so, not
+// ok, with no fix: not "ended", never "forget this pair".
+func TestReplicationStatusManagedInAPIOnly(t *testing.T) {
+	h, _ := replHarness(t, 6000)
+	if _, stderr, code := h.script(setupArgs(h, "--managed", "--mode", "uni-directional", "--yes")...); code != 0 {
+		t.Fatalf("managed setup: exit %d\n%s", code, stderr)
+	}
+	if _, err := h.serviceDB(sandbox.DemoReplica).Exec("CALL sky.reset_replication()"); err != nil {
+		t.Fatal(err)
+	}
+	rs := decodeJSON[[]pairReport](t, h.ok(h.live("replication", "status", "-o", "json")...))
+	if len(rs) != 1 || rs[0].OK || rs[0].Fix != "" ||
+		rs[0].Problem != "the API says replica-west replicates from orders-prod; its threads cannot be read over SQL here (SQL on replica-west shows none)" {
+		t.Fatalf("status: %+v", rs)
 	}
 }
 
