@@ -167,7 +167,8 @@ func (d *ConfirmDialog) boxWidth() (w, inner int) {
 // the action does, its consequence) is wrapped, never cut when the area
 // can hold it: a dialog whose detail does not fit at its usual width takes
 // the whole width, then leaves out the blank line above the buttons, then
-// says where the cursor is on the buttons' line instead of the hint's.
+// says where the cursor is on the buttons' line instead of the hint's, then
+// leaves the hint out (the footer shows the same keys: KeyMap).
 // Text from the API can be any length (a 5,000-character service name):
 // only then is the detail cut to the lines that fit, its last line ending
 // in the ellipsis glyph, and the name to be typed shown shortened in the
@@ -185,9 +186,9 @@ func (d *ConfirmDialog) View() string {
 		widths = append(widths, wide)
 	}
 	type layout struct {
-		gap, compact bool
+		gap, compact, bare bool
 	}
-	layouts := []layout{{gap: true}, {}, {compact: true}}
+	layouts := []layout{{gap: true}, {}, {compact: true}, {compact: true, bare: true}}
 	if d.spec.Kind == ConfirmTypeName {
 		layouts = layouts[:2]
 	}
@@ -202,13 +203,19 @@ func (d *ConfirmDialog) View() string {
 		for _, l := range layouts {
 			w, detail, gap = bw, lines, l.gap
 			tail = d.tail(inner, l.compact)
+			if l.bare {
+				tail = tail[:1] // the buttons' line
+			}
 			if d.fits(len(detail), len(tail), gap) {
 				return d.box(title, detail, tail, gap, w)
 			}
 		}
 	}
 	// even the widest, tightest layout cannot hold the whole detail: it is
-	// cut, visibly, so the buttons or the input stay
+	// cut, visibly, so the buttons (with the hint) or the input stay
+	if d.spec.Kind != ConfirmTypeName {
+		tail = d.tail(w-4, true)
+	}
 	if len(detail) > 0 {
 		room := maxDetailLines
 		if d.height > 0 {

@@ -61,6 +61,22 @@ func (m *migration) sourceErr() error {
 	return fmt.Errorf("the backup of %s has no bucket path: it is not in your own bucket, so there is nothing to copy or restore from", m.src().NameOrID())
 }
 
+// noCommand is why the copy step has no command to copy yet, "" when it
+// has one: nothing to copy from, or no destination (or one that is not a
+// bucket path). y and the command are left out of the step meanwhile.
+func (m *migration) noCommand() string {
+	if err := m.sourceErr(); err != nil {
+		return err.Error()
+	}
+	if strings.TrimSpace(m.dest.Value()) == "" {
+		return "nothing to copy yet: no destination (" + m.keys.Edit.Help().Key + " types it)"
+	}
+	if _, err := m.destPath(); err != nil {
+		return "nothing to copy yet: " + err.Error()
+	}
+	return ""
+}
+
 func schemeOf(uri string) string {
 	s, _, _, _ := api.ParseBucketURI(uri)
 	return s

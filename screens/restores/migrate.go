@@ -506,15 +506,12 @@ func (m *migration) onKey(msg tea.KeyPressMsg) tea.Cmd {
 			m.dest.CursorEnd()
 			return m.dest.Focus()
 		case key.Matches(msg, k.Copy):
-			if err := m.sourceErr(); err != nil {
-				m.stepErr = err.Error()
-				return nil
+			// out of the footer while there is no command: pressed anyway,
+			// it says why
+			if why := m.noCommand(); why != "" {
+				return kit.Toast(kit.ToastInfo, why)
 			}
-			dst, err := m.destPath()
-			if err != nil {
-				m.stepErr = err.Error()
-				return nil
-			}
+			dst, _ := m.destPath()
 			cmd, _ := CopyCommand(m.sourcePath(), dst)
 			return kit.Copy(m.common, "copy command", cmd)
 		case key.Matches(msg, k.Restore):

@@ -21,15 +21,25 @@ const listRows = 6
 // layout gives the service list the lines its step leaves (under the
 // title, the explanation, the target's prompt; over a refusal), so a
 // row the cursor reaches and the filter line are on screen; on a short
-// terminal the explanation is left out first.
+// terminal the explanation is left out first. A list whose rows are cut
+// gives its last line to the line counting the rows below and above
+// (kit.Table.MoreRows, drawn by View).
 func (m *migration) layout() {
 	room := m.height - 2 - len(m.promptLines()) - len(m.errLines())
 	intro := len(m.introLines())
-	m.intro = room-intro >= 1+min(max(1, m.table.Total()), listRows)
+	need := 1 + min(max(1, m.table.Total()), listRows)
+	if m.table.Total() > listRows {
+		need++ // the line saying what is cut
+	}
+	m.intro = room-intro >= need
 	if m.intro {
 		room -= intro
 	}
-	m.table.SetSize(m.width, max(2, room))
+	room = max(2, room)
+	m.table.SetSize(m.width, room)
+	if room > 3 && m.table.Cut() {
+		m.table.SetSize(m.width, room-1)
+	}
 }
 
 // wrapLines is s wrapped to the pane's width, for a line each after a
@@ -110,6 +120,9 @@ func (m *migration) View() string {
 			lines = append(lines, " "+l)
 		}
 		lines = append(lines, strings.Split(m.table.View(), "\n")...)
+		if more := m.table.MoreRows("service", "services"); more != "" {
+			lines = append(lines, " "+th.Muted.Render(" "+more))
+		}
 	case migWait:
 		src := m.src()
 		wrap(fmt.Sprintf("Backing up %s (%s) to %s.", src.NameOrID(), src.Provider, kit.Or(m.path(), "your bucket")), plain)
@@ -183,6 +196,9 @@ func (m *migration) copyLines() []string {
 	lines = append(lines, label+m.dest.View())
 	dst, err := m.destPath()
 	switch {
+	case err != nil && strings.TrimSpace(m.dest.Value()) == "":
+		// nothing typed yet: the placeholder is the example; enter on it
+		// says the destination is required (errLines)
 	case err != nil && err.Error() == m.stepErr:
 		// said once, under the step (errLines), where it stays in sight
 	case err != nil:
@@ -207,9 +223,16 @@ func (m *migration) copyLines() []string {
 		wrap("note: "+note, false, th.Muted.Render) // "~/.boto" whole
 	}
 	lines = append(lines, "")
-	if m.editing {
+	switch {
+	case m.editing:
 		wrap("Type the destination (the bucket alone keeps the folder name), enter when done.", false, th.Muted.Render)
-	} else {
+	case err != nil:
+		verb := " edits"
+		if strings.TrimSpace(m.dest.Value()) == "" {
+			verb = " types"
+		}
+		wrap(m.keys.Edit.Help().Key+verb+" the destination; the command that copies the backup there then shows here.", false, th.Muted.Render)
+	default:
 		wrap("enter: the copy is done, restore "+m.dst().NameOrID()+" from that bucket (every field prefilled). e edits the destination.", true, th.Muted.Render)
 	}
 	return lines
@@ -270,17 +293,24 @@ func (m *migration) KeyMap() kit.Keys {
 			keys = append([]key.Binding{k.Retry}, keys...)
 		}
 	case migCopy:
+		way := 2
 		switch {
 		case m.sourceErr() != nil:
 			keys = []key.Binding{k.CopyBack, k.Discard}
 		case m.editing:
 			keys = []key.Binding{k.Done, k.StopEditing}
+		case m.noCommand() != "":
+			// no destination: y has nothing to copy (pressed, it says so),
+			// and e is what is needed; d before enter, which can only say
+			// that the destination is required (the footer keeps esc first)
+			keys = []key.Binding{k.Edit, k.CopyBack, k.Discard, k.Restore}
+			way = 1
 		default:
 			keys = []key.Binding{k.Copy, k.Restore, k.Edit, k.CopyBack, k.Discard}
 		}
 		if _, _, cut := m.copyWindow(); cut {
-			// after the way on (enter), so a narrow footer keeps both
-			at := min(2, len(keys)-1)
+			// after the way on (y, enter; e), so a narrow footer keeps both
+			at := min(way, len(keys)-1)
 			keys = append(keys[:at:at], append([]key.Binding{kit.ScrollHelp(k.More, k.Less)}, keys[at:]...)...)
 		}
 	}

@@ -1,6 +1,7 @@
 package restores
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -8,6 +9,7 @@ import (
 
 	"github.com/skytui/skytui/api"
 	"github.com/skytui/skytui/forms/restoreform"
+	"github.com/skytui/skytui/kit"
 	"github.com/skytui/skytui/tui/tuitest"
 )
 
@@ -178,6 +180,171 @@ func TestMigrationBackupTitleWhole(t *testing.T) {
 		}
 		if len(lines) > size[1] {
 			t.Errorf("%dx%d: %d lines", size[0], size[1], len(lines))
+		}
+	}
+}
+
+// demoServices are the demo's eight services: at 60x16 the migration's
+// target list cannot show them all.
+var demoServices = []api.Service{orders, replica, gcpSvc,
+	{ID: "dbtzf00000004", Name: "broken-import", Status: "failed", Provider: "azure", Region: "eastus"},
+	{ID: "dbtgf00000005", Name: "dev-serverless", Status: "ready", Provider: "gcp", Region: "us-east4"},
+	{ID: "dbtaf00000006", Name: "legacy-batch", Status: "stopped", Provider: "aws", Region: "eu-west-1"},
+	{ID: "dbtgf00000007", Name: "reporting-new", Status: "pending_create", Provider: "gcp", Region: "europe-west1"},
+	stagingEU,
+}
+
+var stagingEU = api.Service{ID: "dbtzf00000009", Name: "staging-eu", Status: "ready", Provider: "azure", Region: "westeurope"}
+
+// TestMigrationCutListSaysWhatIsCut: at 60x16 the target list showed 7 of
+// its 8 rows (staging-eu hidden, and after end analytics-gcp) with nothing
+// saying so. Now a line under the rows counts those below and above, as
+// the other lists do; a list that fits has no such line.
+func TestMigrationCutListSaysWhatIsCut(t *testing.T) {
+	for _, size := range append([][2]int{{60, 12}}, sizes...) {
+		m := migrationOf(demoServices, nil)
+		m.SetSize(size[0], size[1])
+		m.table.Select(orders.ID)
+		m.Update(tuitest.KeyMsg("enter"))
+		if m.step != migTarget {
+			t.Fatalf("step %d", m.step)
+		}
+		check := func(when, dir string) {
+			t.Helper()
+			out := ansi.Strip(m.View())
+			if n := len(strings.Split(out, "\n")); n > size[1] {
+				t.Errorf("%dx%d %s: %d lines:\n%s", size[0], size[1], when, n, out)
+			}
+			hidden := 0
+			for _, v := range demoServices {
+				if tuitest.LineWith(out, " "+v.Name+" ") == "" {
+					hidden++
+				}
+			}
+			want := fmt.Sprintf("down: %d more services", hidden)
+			if dir == "up" {
+				want = fmt.Sprintf("up: %d services above", hidden)
+			}
+			if hidden == 1 {
+				want = strings.Replace(want, "services", "service", 1)
+			}
+			switch {
+			case hidden == 0 && strings.Contains(out, "more service"):
+				t.Errorf("%dx%d %s: every row shows, yet a line says more:\n%s", size[0], size[1], when, out)
+			case hidden > 0 && !strings.Contains(out, want):
+				t.Errorf("%dx%d %s: %d rows hidden, no line %q:\n%s", size[0], size[1], when, hidden, want, out)
+			}
+		}
+		check("on arrival", "down")
+		m.Update(tuitest.KeyMsg("end"))
+		if m.table.SelectedID() != stagingEU.ID {
+			t.Fatalf("end: on %q", m.table.SelectedID())
+		}
+		check("after end", "up")
+	}
+}
+
+// copyStep is a migration from orders-prod to staging-eu at its copy
+// step, at 60x16, nothing typed yet.
+func copyStep() *migration {
+	m := migrationOf(demoServices, &restoreform.MigrateRequest{Source: orders, Target: stagingEU})
+	m.backup = &api.Backup{Key: hash + ":" + orders.ID + ":pod", Bucket: "s3://qa3-b/x", Status: "Succeeded"}
+	m.SetSize(60, 12)
+	m.toCopy()
+	return m
+}
+
+// footerKeys is the migration's help line, its keys alone.
+func footerKeys(m *migration) string {
+	var keys []string
+	for _, b := range m.KeyMap().ShortHelp() {
+		keys = append(keys, b.Help().Key)
+	}
+	return strings.Join(keys, " ")
+}
+
+// TestMigrationDestinationRequiredOnlyAfterEnter: on arrival at the copy
+// step, before any key, the empty destination (its placeholder the
+// example) said "destination: is required". It says so only after enter
+// on the empty field.
+func TestMigrationDestinationRequiredOnlyAfterEnter(t *testing.T) {
+	m := copyStep()
+	if out := ansi.Strip(m.View()); strings.Contains(out, "is required") {
+		t.Fatalf("required before anything was typed:\n%s", out)
+	}
+	m.Update(tuitest.KeyMsg("enter"))
+	if out := strings.Join(strings.Fields(ansi.Strip(m.View())), " "); !strings.Contains(out, "! destination: is required") {
+		t.Fatalf("enter on the empty destination says nothing:\n%s", m.View())
+	}
+	// a typed key takes the refusal away; an empty field left with esc
+	// does not bring it back
+	m.Update(tuitest.KeyMsg("g"))
+	m.Update(tuitest.KeyMsg("backspace"))
+	m.Update(tuitest.KeyMsg("esc"))
+	if out := ansi.Strip(m.View()); strings.Contains(out, "is required") {
+		t.Fatalf("required after esc on the empty field:\n%s", out)
+	}
+}
+
+// TestMigrationNoCopyKeyWithoutDestination: with no destination (esc
+// out of the empty field) the footer offered "y copy command", and y
+// did nothing a user saw. Now y is left out of the footer until there is
+// a command (e, the way on, first; d discard before enter, so it stays
+// at 80 columns), and y pressed anyway says why in a toast.
+func TestMigrationNoCopyKeyWithoutDestination(t *testing.T) {
+	m := copyStep()
+	m.Update(tuitest.KeyMsg("esc")) // stop editing, nothing typed
+	if m.editing {
+		t.Fatal("esc did not stop the editing")
+	}
+	for _, v := range []struct{ dest, why string }{
+		{"", "nothing to copy yet: no destination (e types it)"},
+		{"gs://", "nothing to copy yet: destination: has no bucket name after gs://"},
+	} {
+		m.dest.SetValue(v.dest)
+		if got := footerKeys(m); got != "e esc d enter" {
+			t.Errorf("destination %q: footer %q, want e esc d enter", v.dest, got)
+		}
+		cmd := m.Update(tuitest.KeyMsg("y"))
+		if cmd == nil {
+			t.Fatalf("destination %q: y says nothing", v.dest)
+		}
+		toast, ok := cmd().(kit.ToastMsg)
+		if !ok || !strings.Contains(toast.Text, v.why) {
+			t.Errorf("destination %q: y answers %#v, want a toast %q", v.dest, cmd(), v.why)
+		}
+	}
+	m.dest.SetValue("gs://acme-gcp")
+	if got := footerKeys(m); got != "y enter pgdn/pgup e esc d" {
+		t.Errorf("with a command: footer %q", got)
+	}
+}
+
+// TestMigrationDiscardDialogWhole: at 60x16 (the root gives a dialog
+// 56x10) the discard question ended "m then starts a new~": the detail
+// is whole, with the buttons under it (its keys are in the footer).
+func TestMigrationDiscardDialogWhole(t *testing.T) {
+	m := copyStep()
+	m.Update(tuitest.KeyMsg("esc"))
+	cmd := m.Update(tuitest.KeyMsg("d"))
+	if cmd == nil {
+		t.Fatal("d asks nothing")
+	}
+	req, ok := cmd().(kit.ActionRequestMsg)
+	if !ok {
+		t.Fatalf("d answers %#v", cmd())
+	}
+	c := tuitest.Common()
+	d := kit.NewConfirm(c, 1, req.Action.Confirm)
+	d.SetSize(56, 10)
+	out := ansi.Strip(d.View())
+	if n := len(strings.Split(out, "\n")); n > 10 || strings.Contains(out, c.Theme.Glyphs.Ellipsis) {
+		t.Fatalf("the dialog is cut (%d lines):\n%s", n, out)
+	}
+	flat := strings.Join(strings.Fields(strings.NewReplacer("|", " ", "+", " ").Replace(out)), " ")
+	for _, want := range []string{"its backup stays in s3://qa3-b/x", "nothing else changes. m then starts a new one.", "[ No ]", "[ Yes ]", "cursor on No"} {
+		if !strings.Contains(flat, want) {
+			t.Errorf("%q missing:\n%s", want, out)
 		}
 	}
 }

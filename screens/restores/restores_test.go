@@ -774,8 +774,10 @@ func TestMigrationCopyNeedsTheBackupsPath(t *testing.T) {
 	if cmd := m.Update(tuitest.KeyMsg("enter")); cmd != nil {
 		t.Fatalf("enter without the backup's path gave %#v", cmd())
 	}
-	if m.Update(tuitest.KeyMsg("y")) != nil {
-		t.Fatal("y copied a command without the backup's path")
+	if cmd := m.Update(tuitest.KeyMsg("y")); cmd == nil {
+		t.Fatal("y says nothing without the backup's path")
+	} else if toast, ok := cmd().(kit.ToastMsg); !ok || !strings.Contains(toast.Text, "nothing to copy") {
+		t.Fatalf("y without the backup's path: %#v", cmd())
 	}
 	if !strings.Contains(m.stepErr, "nothing to copy") {
 		t.Fatalf("no reason said: %q", m.stepErr)
