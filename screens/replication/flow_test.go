@@ -29,22 +29,7 @@ func (h *harness) choosePair(primary, secondary string) {
 // clock for the restore).
 func (h *harness) toRestored() {
 	h.T.Helper()
-	h.Keys("4", "n")
-	h.Sees("Choose the PRIMARY")
-	h.choosePair("orders-prod", "replica-west")
-	h.Sees("Step 1 of 6")
-	if strings.Contains(h.Screen(), "FAIL  1 Allow list") {
-		h.Key("enter") // add the missing outbound IP
-	}
-	h.Sees("PASS  1 Allow list")
-	h.Sees("Step 2 of 6")
-	h.Key("enter") // the newest usable backup
-	h.Sees("Step 3 of 6")
-	h.Key("enter")
-	h.Sees("This erases ALL data in replica-west.")
-	h.TypeText("replica-west")
-	h.Key("enter")
-	h.Sees("WAIT  3 Restore")
+	h.toRestoring()
 	h.d.clk.Advance(time.Hour)
 	h.FirePolls()
 	h.Sees("PASS  3 Restore")
@@ -631,6 +616,7 @@ func (h *harness) toRestoring() {
 	h.Key("enter") // the newest usable backup
 	h.Sees("Step 3 of 6")
 	h.Key("enter")
+	h.Sees("This erases ALL data in replica-west.")
 	h.TypeText("replica-west")
 	h.Key("enter")
 	h.Sees("WAIT  3 Restore")
