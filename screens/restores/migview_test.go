@@ -72,13 +72,7 @@ func TestMigrationTargetPickerKeepsProvider(t *testing.T) {
 		{ID: "dbtzf00000008", Name: "staging-eu", Status: "pending_modifying", Provider: "azure", Region: "westeurope"},
 	}
 	for _, size := range sizes {
-		m := migrationOf(svcs, nil)
-		m.SetSize(size[0], size[1])
-		m.table.Select(orders.ID)
-		m.Update(tuitest.KeyMsg("enter"))
-		if m.step != migTarget {
-			t.Fatalf("step %d", m.step)
-		}
+		m := migrationTargets(t, svcs, size[0], size[1])
 		out := ansi.Strip(m.View())
 		head := tuitest.LineWith(out, "NAME")
 		if !strings.Contains(head, "PROVIDER") || !strings.Contains(strings.Join(strings.Fields(out), " "), "Choose a service on another provider:") {
@@ -202,13 +196,7 @@ var stagingEU = api.Service{ID: "dbtzf00000009", Name: "staging-eu", Status: "re
 // the other lists do; a list that fits has no such line.
 func TestMigrationCutListSaysWhatIsCut(t *testing.T) {
 	for _, size := range append([][2]int{{60, 12}}, sizes...) {
-		m := migrationOf(demoServices, nil)
-		m.SetSize(size[0], size[1])
-		m.table.Select(orders.ID)
-		m.Update(tuitest.KeyMsg("enter"))
-		if m.step != migTarget {
-			t.Fatalf("step %d", m.step)
-		}
+		m := migrationTargets(t, demoServices, size[0], size[1])
 		check := func(when, dir string) {
 			t.Helper()
 			out := ansi.Strip(m.View())

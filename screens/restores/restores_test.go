@@ -298,6 +298,20 @@ func migrationOf(svcs []api.Service, req *restoreform.MigrateRequest) *migration
 	return m
 }
 
+// migrationTargets is a migration of svcs at w x h with orders-prod
+// chosen as the source: at its target list.
+func migrationTargets(t *testing.T, svcs []api.Service, w, h int) *migration {
+	t.Helper()
+	m := migrationOf(svcs, nil)
+	m.SetSize(w, h)
+	m.table.Select(orders.ID)
+	m.Update(tuitest.KeyMsg("enter"))
+	if m.step != migTarget {
+		t.Fatalf("step %d, want the target list", m.step)
+	}
+	return m
+}
+
 // TestMigrationPrefillsTheRestore: after the backup and the copy, the
 // own-bucket restore opens into the target with every field filled.
 func TestMigrationPrefillsTheRestore(t *testing.T) {
