@@ -465,6 +465,10 @@ func readsKernelKeyring(t *testing.T) {
 	if _, _, err := desk.APIKey("other"); !errors.Is(err, ErrNotFound) || !strings.Contains(err.Error(), "encrypted file "+path+" exists but was not read") {
 		t.Fatalf("missing key = %v", err)
 	}
+	// and a command that found nothing to remove can say where else to look
+	if u := desk.Unread(); !strings.HasPrefix(u, "; encrypted file "+path+" exists but was not read") {
+		t.Fatalf("Unread = %q", u)
+	}
 	if st := desk.Probe()[3]; st.Name != BackendFile || !st.Usable || !strings.Contains(st.Note, "the file exists but is not read") {
 		t.Fatalf("file status = %+v", st)
 	}

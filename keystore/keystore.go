@@ -380,6 +380,18 @@ func (s *Store) readers() (rs, skipped []Backend, err error) {
 	return rs, skipped, nil
 }
 
+// Unread says which backends hold secrets this store does not read
+// without being chosen (an encrypted file whose passphrase is asked only
+// when it is the backend in use), as a clause that starts "; " ("" when
+// there is none): where a secret not found here may still be.
+func (s *Store) Unread() string {
+	_, skipped, err := s.readers()
+	if err != nil {
+		return ""
+	}
+	return notRead(skipped)
+}
+
 // notRead says which backends were passed over because reading them would
 // ask for something ("" when none was).
 func notRead(skipped []Backend) string {
