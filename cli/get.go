@@ -20,20 +20,22 @@ import (
 // 4 not found (scriptHelpTail says when).
 
 // scriptCmds are the nouns of the commands for scripts, each with its
-// verbs; a noun with verbs that change something takes --read-only.
+// verbs; each takes --read-only (wait, which changes nothing, too, so a
+// runbook can pass it to every call).
 func scriptCmds(e *env) []*cobra.Command {
-	nouns := []*cobra.Command{newServicesCmd(e), newBackupsCmd(e), newSchedulesCmd(e), newRestoresCmd(e), newAllowlistCmd(e), newReplicationCmd(e)}
+	nouns := []*cobra.Command{newServicesCmd(e), newBackupsCmd(e), newSchedulesCmd(e), newRestoresCmd(e), newAllowlistCmd(e), newReplicationCmd(e), newWaitCmd(e)}
 	for _, noun := range nouns {
 		addReadOnlyFlag(noun)
 	}
-	return append(nouns, newWaitCmd(e))
+	return nouns
 }
 
 const scriptHelpTail = `
 
 Output: an aligned table (-o table, the default), more columns (-o wide),
 or the API's records as one JSON document (-o json: an array for a list,
-an object for get). --no-headers leaves out a table's header line.
+an object for get; every record has all its keys, null, "", 0 or [] when
+not known). --no-headers leaves out a table's header line.
 
 Exit status: 0 ok, 1 failed (API error or network, a failed end state,
 a timeout, an unknown outcome), 2 usage or validation (a bad flag,

@@ -100,7 +100,23 @@ func (c *changeFlags) register(cmd *cobra.Command, n needs) {
 	if n&withWait != 0 {
 		fl.BoolVar(&c.wait, "wait", false, "follow the operation to its end state (progress on stderr when it is a terminal)")
 		c.registerTimeout(cmd, "with --wait: give up waiting after this long (the operation goes on)")
+		cmd.PreRunE = waitAlone
 	}
+}
+
+// waitAlone refuses --timeout (and the hidden --poll-interval) given
+// without --wait (exit 2, nothing sent): without it nothing is waited
+// for, and a runbook that says --timeout 2h must not believe it waited.
+func waitAlone(cmd *cobra.Command, _ []string) error {
+	if wait, _ := cmd.Flags().GetBool("wait"); wait {
+		return nil
+	}
+	for _, name := range []string{"timeout", "poll-interval"} {
+		if cmd.Flags().Changed(name) {
+			return usageErrf("--%s goes with --wait: without --wait `%s` does not wait (add --wait, or leave --%s out)", name, cmd.CommandPath(), name)
+		}
+	}
+	return nil
 }
 
 // registerTimeout adds --timeout, with usage for its help, and the hidden
@@ -137,6 +153,15 @@ func (d *positiveDuration) Type() string   { return "duration" }
 // --read-only flag.
 func addReadOnlyFlag(noun *cobra.Command) {
 	noun.PersistentFlags().Bool("read-only", false, "refuse every change, as a read-only profile does (nothing is sent)")
+}
+
+// addKeystoreReadOnlyFlag gives auth and creds the --read-only the other
+// commands take, so a runbook that passes it to every call runs these
+// too. It changes nothing here: it refuses changes to the account, and
+// these change only what is kept on this machine, which stays writable
+// (as the terminal UI's --read-only says).
+func addKeystoreReadOnlyFlag(noun *cobra.Command) {
+	noun.PersistentFlags().Bool("read-only", false, "accepted and changes nothing here: --read-only refuses changes to the account; the local keystore (API keys, bucket credentials) stays writable")
 }
 
 func readOnlyFlag(cmd *cobra.Command) bool {

@@ -123,7 +123,7 @@ func TestChangeServicesCreate(t *testing.T) {
 	}
 	// with --yes the wide network is sent as given
 	wide := decodeJSON[map[string]any](t, h.ok(h.live(append(base, "--name", "cli-wide", "--allow", "10.0.0.0/8", "--yes", "-o", "json")...)...))
-	if !strings.Contains(fmt.Sprint(wide["endpoints"]), "allow_list:[map[ip:10.0.0.0/8]]") {
+	if !strings.Contains(fmt.Sprint(wide["endpoints"]), "allow_list:[map[comment: ip:10.0.0.0/8]]") {
 		t.Errorf("create --allow 10.0.0.0/8 --yes: %v", wide)
 	}
 	// es-replica without --nodes: its least, 2 (1, the flag's old default,
@@ -286,11 +286,11 @@ func TestChangeBackupsCreate(t *testing.T) {
 
 	// own bucket with stored credentials: read from the keystore by name
 	const secret = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"
-	if _, err := h.run(secret+"\n", "creds", "add", "s3", "archive", "--access-key-id", "AKIAEXAMPLE", "--region", "eu-west-1"); err != nil {
+	if _, err := h.run(secret+"\n", "creds", "add", "s3", "archive", "--access-key-id", "AKIAIOSFODNN7EXAMPLE", "--region", "eu-west-1"); err != nil {
 		t.Fatal(err)
 	}
 	out = h.ok(h.live("backups", "create", "--service", sandbox.DemoOrders, "--type", "dump", "--bucket", "s3://acme-exports/orders", "--creds", "archive", "-o", "wide")...)
-	if strings.Contains(out, secret) || strings.Contains(out, "AKIAEXAMPLE") {
+	if strings.Contains(out, secret) || strings.Contains(out, "AKIAIOSFODNN7EXAMPLE") {
 		t.Fatalf("a secret in the output:\n%s", out)
 	}
 	if posts() != 4 {

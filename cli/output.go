@@ -2,10 +2,14 @@ package cli
 
 import (
 	"bytes"
+	"encoding"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"reflect"
+	"slices"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -207,15 +211,265 @@ func cell(s string) string {
 	return strings.Join(strings.Fields(api.CleanText(s)), " ")
 }
 
-// writeJSON writes v as one indented JSON document.
+// writeJSON writes v as one indented JSON document, every record with
+// all its keys (fullJSON).
 func writeJSON(w io.Writer, v any) error {
-	b, err := json.MarshalIndent(v, "", "  ")
+	raw, err := fullJSON(v)
 	if err != nil {
 		return err
 	}
-	b = append(b, '\n')
-	_, err = w.Write(b)
+	var b bytes.Buffer
+	if err := json.Indent(&b, raw, "", "  "); err != nil {
+		return err
+	}
+	b.WriteByte('\n')
+	_, err = w.Write(b.Bytes())
 	return err
+}
+
+// fullJSON encodes v as encoding/json does (the same keys, in the same
+// order; a type's own MarshalJSON or MarshalText), except that every field
+// is there whatever its value: omitempty and omitzero are ignored, so a
+// script finds the same keys in every record. What is not known is null (a
+// nil pointer, a zero time.Time), a list without entries [] (a nil slice),
+// a map without entries {}.
+func fullJSON(v any) ([]byte, error) {
+	var b bytes.Buffer
+	err := encodeFull(&b, reflect.ValueOf(v))
+	return b.Bytes(), err
+}
+
+var (
+	jsonMarshalerType = reflect.TypeFor[json.Marshaler]()
+	textMarshalerType = reflect.TypeFor[encoding.TextMarshaler]()
+	timeType          = reflect.TypeFor[time.Time]()
+)
+
+// marshals reports whether v encodes itself (MarshalJSON or MarshalText,
+// on the value or, when v is addressable, its pointer).
+func marshals(v reflect.Value) bool {
+	t := v.Type()
+	if t.Implements(jsonMarshalerType) || t.Implements(textMarshalerType) {
+		return true
+	}
+	pt := reflect.PointerTo(t)
+	return v.CanAddr() && (pt.Implements(jsonMarshalerType) || pt.Implements(textMarshalerType))
+}
+
+func encodeFull(b *bytes.Buffer, v reflect.Value) error {
+	if !v.IsValid() {
+		b.WriteString("null")
+		return nil
+	}
+	switch v.Kind() {
+	case reflect.Pointer, reflect.Interface:
+		if v.IsNil() {
+			b.WriteString("null")
+			return nil
+		}
+		return encodeFull(b, v.Elem()) // a pointer's value is addressable: its pointer methods count
+	}
+	switch {
+	case v.Type() == timeType && v.CanInterface() && v.Interface().(time.Time).IsZero():
+		b.WriteString("null")
+		return nil
+	case v.CanInterface() && marshals(v):
+		if v.CanAddr() {
+			v = v.Addr()
+		}
+		return encodeScalar(b, v.Interface())
+	}
+	switch v.Kind() {
+	case reflect.Struct:
+		return encodeStruct(b, v)
+	case reflect.Map:
+		return encodeMap(b, v)
+	case reflect.Slice:
+		if v.Type().Elem().Kind() == reflect.Uint8 {
+			break // bytes: base64, as encoding/json writes them
+		}
+		if v.IsNil() {
+			b.WriteString("[]")
+			return nil
+		}
+		fallthrough
+	case reflect.Array:
+		b.WriteByte('[')
+		for i := range v.Len() {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			if err := encodeFull(b, v.Index(i)); err != nil {
+				return err
+			}
+		}
+		b.WriteByte(']')
+		return nil
+	}
+	if !v.CanInterface() {
+		return fmt.Errorf("json: cannot encode an unexported %s", v.Type())
+	}
+	return encodeScalar(b, v.Interface())
+}
+
+func encodeScalar(b *bytes.Buffer, v any) error {
+	raw, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b.Write(raw)
+	return nil
+}
+
+func encodeStruct(b *bytes.Buffer, v reflect.Value) error {
+	b.WriteByte('{')
+	for i, f := range fullFields(v.Type()) {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		_ = encodeScalar(b, f.name)
+		b.WriteByte(':')
+		fv, err := v.FieldByIndexErr(f.index)
+		if err != nil { // through a nil embedded pointer: not known
+			fv = reflect.Value{}
+		}
+		if f.quoted && fv.IsValid() {
+			var inner bytes.Buffer
+			if err := encodeFull(&inner, fv); err != nil {
+				return err
+			}
+			_ = encodeScalar(b, inner.String())
+			continue
+		}
+		if err := encodeFull(b, fv); err != nil {
+			return err
+		}
+	}
+	b.WriteByte('}')
+	return nil
+}
+
+func encodeMap(b *bytes.Buffer, v reflect.Value) error {
+	if v.IsNil() || v.Len() == 0 {
+		b.WriteString("{}")
+		return nil
+	}
+	// the keys as encoding/json writes them, sorted as it sorts them
+	keys := make([]string, 0, v.Len())
+	vals := make(map[string]reflect.Value, v.Len())
+	for it := v.MapRange(); it.Next(); {
+		k, err := mapKey(it.Key())
+		if err != nil {
+			return err
+		}
+		keys = append(keys, k)
+		vals[k] = it.Value()
+	}
+	slices.Sort(keys)
+	b.WriteByte('{')
+	for i, k := range keys {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		_ = encodeScalar(b, k)
+		b.WriteByte(':')
+		if err := encodeFull(b, vals[k]); err != nil {
+			return err
+		}
+	}
+	b.WriteByte('}')
+	return nil
+}
+
+// mapKey is a map key as encoding/json writes it.
+func mapKey(k reflect.Value) (string, error) {
+	switch {
+	case k.Kind() == reflect.String:
+		return k.String(), nil
+	case k.Type().Implements(textMarshalerType):
+		b, err := k.Interface().(encoding.TextMarshaler).MarshalText()
+		return string(b), err
+	}
+	switch k.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return strconv.FormatInt(k.Int(), 10), nil
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return strconv.FormatUint(k.Uint(), 10), nil
+	}
+	return "", fmt.Errorf("json: unsupported map key type %s", k.Type())
+}
+
+// fullField is a struct field as encoding/json names it: its key, its
+// index path (through embedded structs) and the ",string" option.
+type fullField struct {
+	name   string
+	index  []int
+	tagged bool
+	quoted bool
+}
+
+// fullFields are t's fields as encoding/json encodes them: exported, named
+// by their tag, "-" left out, the fields of an embedded struct without a
+// name promoted, and of two fields with one name the shallower one (at the
+// same depth the tagged one, else neither).
+func fullFields(t reflect.Type) []fullField {
+	var all []fullField
+	var walk func(t reflect.Type, index []int)
+	walk = func(t reflect.Type, index []int) {
+		for i := range t.NumField() {
+			sf := t.Field(i)
+			tag := sf.Tag.Get("json")
+			if tag == "-" {
+				continue
+			}
+			name, opts, _ := strings.Cut(tag, ",")
+			at := append(slices.Clone(index), i)
+			if sf.Anonymous {
+				ft := sf.Type
+				if ft.Kind() == reflect.Pointer {
+					ft = ft.Elem()
+				}
+				if name == "" && ft.Kind() == reflect.Struct {
+					walk(ft, at)
+					continue
+				}
+			}
+			if !sf.IsExported() {
+				continue
+			}
+			f := fullField{name: name, index: at, tagged: name != ""}
+			if name == "" {
+				f.name = sf.Name
+			}
+			if slices.Contains(strings.Split(opts, ","), "string") {
+				switch sf.Type.Kind() {
+				case reflect.Bool, reflect.String, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+					reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Float32, reflect.Float64:
+					f.quoted = true
+				}
+			}
+			all = append(all, f)
+		}
+	}
+	walk(t, nil)
+	out := all[:0:0]
+	for _, f := range all {
+		dominant := true
+		for _, g := range all {
+			if g.name != f.name || slices.Equal(g.index, f.index) {
+				continue
+			}
+			switch {
+			case len(g.index) < len(f.index),
+				len(g.index) == len(f.index) && (g.tagged || !f.tagged):
+				dominant = false
+			}
+		}
+		if dominant {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 // emit writes a list (or one record) to stdout in the chosen format. The

@@ -17,10 +17,11 @@ import (
 // read over SQL on the secondary (sky.replication_status and
 // sky.gtid_status) with its default credentials. Read-only.
 
-// pairReport is one pair's status as -o json prints it.
+// pairReport is one pair's status as -o json prints it: every key in
+// every record, "" when not known (a pair not configured has no primary).
 type pairReport struct {
-	Primary             string `json:"primary,omitempty"`
-	PrimaryID           string `json:"primary_id,omitempty"`
+	Primary             string `json:"primary"`
+	PrimaryID           string `json:"primary_id"`
 	Secondary           string `json:"secondary"`
 	SecondaryID         string `json:"secondary_id"`
 	Configured          bool   `json:"configured"`
@@ -31,12 +32,12 @@ type pairReport struct {
 	LastIOError         string `json:"last_io_error"`
 	LastSQLErrno        int    `json:"last_sql_errno"`
 	LastSQLError        string `json:"last_sql_error"`
-	MasterHost          string `json:"master_host,omitempty"`
+	MasterHost          string `json:"master_host"`
 	GTIDIOPos           string `json:"gtid_io_pos"`
 	GTIDCurrentPos      string `json:"gtid_current_pos"`
 	OK                  bool   `json:"ok"`
-	Problem             string `json:"problem,omitempty"`
-	Fix                 string `json:"fix,omitempty"`
+	Problem             string `json:"problem"`
+	Fix                 string `json:"fix"`
 }
 
 func newReplicationCmd(e *env) *cobra.Command {

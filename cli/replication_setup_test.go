@@ -224,7 +224,7 @@ func TestReplicationSetupManaged(t *testing.T) {
 		t.Errorf("%d DELETEs, want 1", n)
 	}
 	s = decodeJSON[map[string]any](t, h.ok(h.live("services", "get", sandbox.DemoReplica, "-o", "json")...))
-	if s["primary_host"] != nil {
+	if s["primary_host"] != "" {
 		t.Errorf("ended, still a replica: %v", s)
 	}
 	h.fails(exitUsage, "skytui: replication stop --managed: replica-west is not a managed replica (it reports no primary); nothing was sent",

@@ -338,12 +338,8 @@ func (e *env) goneAlready(ctx context.Context, c *changeSession, arg string) (*a
 		why = "not in the listing, and reading it answers 404: deleted"
 	}
 	fmt.Fprintf(e.stderr, "skytui: %s: %s\n", arg, api.CleanText(why))
-	rec := map[string]string{"status": forDeleted} // what is known: no record was read
-	if gone.ID != "" {
-		rec["id"] = gone.ID
-	} else {
-		rec["name"] = gone.Name
-	}
+	// what is known: no record was read; the other of id and name is ""
+	rec := map[string]string{"id": gone.ID, "name": gone.Name, "status": forDeleted}
 	return nil, c.out.emit(e.stdout, rec, servicesTable([]api.Service{*gone}))
 }
 
