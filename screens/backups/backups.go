@@ -75,6 +75,10 @@ type Screen struct {
 	// view the selected backup's)
 	sched *schedView
 	edit  *schedEdit // the schedule being edited (modeSchedEdit)
+	// typed is what was typed in a schedule's edit and left unsent (esc,
+	// or a refusal that came while the edit was away), by schedule ID: e
+	// on that schedule brings it back
+	typed map[int64]string
 
 	// the restore wizard opened on a backup (R), and the one left with esc
 	// or ctrl+x: R on its backup brings it back as it was
@@ -95,6 +99,7 @@ func New(c *kit.Common) *Screen {
 		byKey:      map[string]int{},
 		optimistic: map[string]*optimistic{},
 		sched:      newSchedView(c),
+		typed:      map[int64]string{},
 	}
 	s.ListView = kit.NewListView(c, "", "backups", tableColumns(true))
 	s.DetailOf = s.detailOf
@@ -196,7 +201,11 @@ func (s *Screen) resolve() tea.Cmd {
 		return kit.Refresh(kit.ServicesKey.String())
 	}
 	s.wanted, s.retried = "", ""
-	return kit.Toast(kit.ToastError, fmt.Sprintf("no service named %q; still showing %s", w, s.shownText()))
+	// a warning that changes nothing, true only while the view it names
+	// is still shown
+	shown := s.svcID
+	return kit.ToastWhile(kit.ToastWarn, fmt.Sprintf("no service named %q; still showing %s", w, s.shownText()),
+		func() bool { return s.svcID == shown })
 }
 
 // shownText is what the view shows: "all services" or the service's name.

@@ -2,6 +2,7 @@ package backups_test
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -223,11 +224,17 @@ func TestOpenBeforeServicesListed(t *testing.T) {
 		t.Fatalf("an unknown name did not ask the listing again: %#v", msg)
 	}
 	_, cmd := fresh.Update(kit.DataMsg{Key: kit.ServicesKey.String(), Data: svcs})
-	if msg, ok := run(cmd).(kit.ToastMsg); !ok || msg.Level != kit.ToastError || msg.Text != `no service named "nosuch"; still showing orders-prod` {
+	warning, ok := run(cmd).(kit.ToastMsg)
+	if !ok || warning.Level != kit.ToastWarn || warning.Text != `no service named "nosuch"; still showing orders-prod` || warning.Holds == nil || !warning.Holds() {
 		t.Fatalf("unknown name: %#v", run(cmd))
 	}
 	if fresh.ServiceID() != "dbtaf33737495" {
 		t.Fatalf("an unknown name changed the view to %q", fresh.ServiceID())
+	}
+	// "still showing orders-prod" holds only while it does
+	fresh.Open("analytics-gcp")
+	if fresh.ServiceID() != "dbtgf08521099" || warning.Holds() {
+		t.Fatalf("showing %q, the warning holds %v", fresh.ServiceID(), warning.Holds())
 	}
 
 	// unknown before the listing: said when it arrives, nothing changed
@@ -245,6 +252,28 @@ func TestOpenBeforeServicesListed(t *testing.T) {
 	}
 	if other.ServiceID() != "" || strings.Contains(tuitest.View(other), "looking up") {
 		t.Fatalf("after an unknown name: shows %q\n%s", other.ServiceID(), other.View())
+	}
+}
+
+// TestUnknownServiceWarningGoes: ":backups nosuch" is a warning that
+// changes nothing; once another service is shown, its "still showing
+// orders-prod" is taken down at the next clock tick instead of staying
+// under a header that names another service.
+func TestUnknownServiceWarningGoes(t *testing.T) {
+	h, _, _ := app(t, 80, 24, true, nil)
+	clock := func(msg tea.Msg) bool { return fmt.Sprintf("%T", msg) == "tui.clockMsg" }
+	h.Key("2")
+	h.command("backups orders-prod")
+	h.Sees("Backups of orders-prod")
+	h.command("backups nosuch")
+	h.Sees(`! no service named "nosuch"; still showing orders-prod`)
+	h.Fire(clock)
+	h.Sees(`no service named "nosuch"; still showing orders-prod`)
+	h.command("backups analytics-gcp")
+	h.Sees("Backups of analytics-gcp")
+	h.Fire(clock)
+	if scr := h.Screen(); strings.Contains(scr, "nosuch") {
+		t.Fatalf("the warning outlived the view it names:\n%s", scr)
 	}
 }
 

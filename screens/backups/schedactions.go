@@ -74,6 +74,9 @@ func (s *Screen) openEdit() tea.Cmd {
 		return kit.Toast(kit.ToastWarn, why)
 	}
 	s.edit = newSchedEdit(s.common, sc, s.nameOf(s.sched.svcID, sc.ServiceName))
+	if typed, ok := s.typed[int64(sc.ID)]; ok {
+		s.edit.setTyped(typed)
+	}
 	s.edit.SetSize(s.Size())
 	s.mode = modeSchedEdit
 	return s.edit.focus()
@@ -106,6 +109,7 @@ func (s *Screen) saveEdit() tea.Cmd {
 	id, svc, expr := int64(e.sc.ID), s.sched.svcID, e.expr()
 	client := s.common.Client
 	s.mode = modeSchedules
+	delete(s.typed, id) // sent: a refusal brings it back
 	return kit.Do(kit.Action{
 		Name:     fmt.Sprintf("change %s to %q", scheduleName(&e.sc, e.svcName), expr),
 		Key:      "schedule:" + strconv.FormatInt(id, 10),
@@ -206,6 +210,9 @@ func (s *Screen) onSchedDone(tag schedTag, msg kit.ActionDoneMsg) tea.Cmd {
 			s.mode = modeSchedEdit
 			return s.edit.focus()
 		}
+		if tag.change == changeEdit && tag.edit != nil {
+			s.typed[tag.id] = tag.edit.input.Value() // e on the schedule brings it back
+		}
 		return nil
 	}
 	if s.sched.svcID != tag.svcID {
@@ -216,7 +223,8 @@ func (s *Screen) onSchedDone(tag schedTag, msg kit.ActionDoneMsg) tea.Cmd {
 }
 
 // onEditKey: the edit takes every key; enter saves a valid, changed
-// expression, esc goes back to the schedules.
+// expression, esc goes back to the schedules keeping what was typed (e on
+// the same schedule brings it back).
 func (s *Screen) onEditKey(msg tea.KeyPressMsg) tea.Cmd {
 	if s.edit == nil {
 		s.mode = modeSchedules
@@ -227,8 +235,15 @@ func (s *Screen) onEditKey(msg tea.KeyPressMsg) tea.Cmd {
 	case editSave:
 		return s.saveEdit()
 	case editCancel:
+		e := s.edit
 		s.edit, s.mode = nil, modeSchedules
-		return kit.Toast(kit.ToastInfo, "schedule not changed")
+		id := int64(e.sc.ID)
+		if e.expr() == scheduleExpr(&e.sc) {
+			delete(s.typed, id)
+			return kit.Toast(kit.ToastInfo, "schedule not changed")
+		}
+		s.typed[id] = e.input.Value()
+		return kit.Toast(kit.ToastInfo, "schedule not changed; "+s.keys.Edit.Help().Key+" brings back what you typed")
 	}
 	return cmd
 }
@@ -285,6 +300,12 @@ func newSchedEdit(c *kit.Common, sc api.Schedule, svcName string) *schedEdit {
 }
 
 func (e *schedEdit) focus() tea.Cmd { return e.input.Focus() }
+
+// setTyped puts back what was typed before, the cursor at its end.
+func (e *schedEdit) setTyped(typed string) {
+	e.input.SetValue(typed)
+	e.input.CursorEnd()
+}
 
 // expr is the expression as typed.
 func (e *schedEdit) expr() string { return strings.TrimSpace(e.input.Value()) }

@@ -387,3 +387,48 @@ func TestOnceScheduleFooterOffersNoEdit(t *testing.T) {
 		t.Fatalf("saw a one-time job %v, a repeating schedule %v:\n%s", once, daily, h.Screen())
 	}
 }
+
+// TestScheduleEditEscKeepsTyped: esc leaves the edit keeping what was
+// typed, and says so; e on the same schedule brings it back, e on another
+// starts from that schedule's expression; once saved, e starts from the
+// saved expression.
+func TestScheduleEditEscKeepsTyped(t *testing.T) {
+	h, _, sent := openDaily(t, nil)
+	h.Key("e")
+	h.Sees("> 0 3 * * *")
+	clearInput(h)
+	h.TypeText("0 4 * * 6")
+	h.Sees("ok: every Saturday at 04:00 UTC")
+	h.Key("esc")
+	h.Sees("schedule not changed; e brings back what you typed")
+	h.Key("e")
+	h.Sees("> 0 4 * * 6")
+	h.Sees("ok: every Saturday at 04:00 UTC")
+	h.Key("esc")
+
+	// another schedule: its own expression
+	h.Key("down")
+	h.Key("e")
+	h.Sees("Edit schedule 4 of orders-prod")
+	h.Sees("> 15 * * * *")
+	h.Sees("unchanged: type the new cron expression")
+	if strings.Contains(h.Screen(), "> 0 4 * * 6") {
+		t.Fatalf("schedule 4's edit shows schedule 1's draft:\n%s", h.Screen())
+	}
+	h.Key("esc")
+	h.Sees("schedule not changed")
+
+	// back to the first: the draft, then saved
+	h.Key("up")
+	h.Key("e")
+	h.Sees("Edit schedule 1 of orders-prod")
+	h.Sees("> 0 4 * * 6")
+	h.Key("enter")
+	h.Sees(`change schedule 1 of orders-prod to "0 4 * * 6": done`)
+	if n := sent("PATCH"); n != 1 {
+		t.Fatalf("%d PATCHes, want 1", n)
+	}
+	h.Key("e")
+	h.Sees("> 0 4 * * 6")
+	h.Sees("unchanged: type the new cron expression")
+}
