@@ -76,7 +76,7 @@ func (m *Model) toast(level kit.ToastLevel, text string) tea.Cmd {
 }
 
 // toastMsg shows a screen's toast: one with Holds is taken down once it
-// no longer holds (retireToasts, at each clock tick).
+// no longer holds (retireToasts, after every message).
 func (m *Model) toastMsg(msg kit.ToastMsg) tea.Cmd {
 	cmd := m.toast(msg.Level, msg.Text)
 	if msg.Holds != nil {

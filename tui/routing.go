@@ -15,6 +15,9 @@ import (
 // input → global → active screen.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	cmd := m.update(msg)
+	// a toast that no longer holds (kit.ToastWhile) goes as soon as what
+	// it says stops being so: a key, a fresh listing
+	cmd = tea.Batch(cmd, m.retireToasts())
 	if m.started && !m.quitting {
 		if res := m.screen().Resources(); !m.engine.sameKeys(res) {
 			cmd = tea.Batch(cmd, tea.Batch(m.engine.sync(res)...), m.startSpinner())
@@ -103,7 +106,7 @@ func (m *Model) own(msg tea.Msg, from string) (tea.Cmd, bool) {
 	case kit.RefreshMsg:
 		return tea.Batch(tea.Batch(m.engine.refresh(msg.Keys, len(msg.Keys) > 0)...), m.startSpinner()), true
 	case clockMsg:
-		return tea.Batch(m.toScreen(kit.ClockMsg{Now: m.common.Time()}), m.retireToasts(), m.after(ClockInterval, clockMsg{})), true
+		return tea.Batch(m.toScreen(kit.ClockMsg{Now: m.common.Time()}), m.after(ClockInterval, clockMsg{})), true
 	case spinMsg:
 		m.spinFrame++
 		if m.engine.inFlight() || len(m.actions.running) > 0 {
