@@ -82,6 +82,8 @@ type Screen struct {
 	pendingKnown map[int64]bool
 	// svcFilter shows only the restores of one service ("" all).
 	svcFilter string
+	// svcsRead: a services listing has come (names resolve against it)
+	svcsRead bool
 
 	// sweep lists the restores of every service where the server lists
 	// them only per service (the live service); it is used from commands.
@@ -166,11 +168,39 @@ func (s *Screen) Open(arg string) tea.Cmd {
 	case AllArg:
 		s.svcFilter = ""
 	default:
-		s.svcFilter = s.resolve(arg)
+		id := s.resolve(arg)
+		if !s.knownService(id) {
+			// a name that is neither a service nor the target of a restore
+			// listed changes nothing; said only while the view it names is
+			// still shown
+			shown := s.svcFilter
+			return kit.ToastWhile(kit.ToastWarn, fmt.Sprintf("no service named %q; still showing %s", arg, s.shownText()),
+				func() bool { return s.svcFilter == shown })
+		}
+		s.svcFilter = id
 	}
 	s.mode = modeList
 	s.rebuildRows()
 	return nil
+}
+
+// knownService reports that id (as resolve gives it) may be narrowed to:
+// a service of the listing, the target of a restore listed (a deleted
+// service's restores stay listed), or anything while the services are not
+// read yet (resolved when they come).
+func (s *Screen) knownService(id string) bool {
+	if _, ok := s.services[id]; ok || !s.svcsRead {
+		return true
+	}
+	return slices.ContainsFunc(s.restores, func(r api.Restore) bool { return r.ServiceID == id || r.ServiceName == id })
+}
+
+// shownText is what the view shows: "all services" or the service's name.
+func (s *Screen) shownText() string {
+	if s.svcFilter == "" {
+		return "all services"
+	}
+	return s.serviceName(s.svcFilter) + "'s restores"
 }
 
 func (s *Screen) resolve(arg string) string {
@@ -319,7 +349,7 @@ func (s *Screen) servicesFailed() {
 // setServices takes a services listing: names, providers and statuses
 // for the rows, the wizards and the migration.
 func (s *Screen) setServices(svcs []api.Service) {
-	s.svcList = svcs
+	s.svcList, s.svcsRead = svcs, true
 	clear(s.services)
 	for _, v := range svcs {
 		s.services[v.ID] = v

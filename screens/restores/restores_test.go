@@ -133,6 +133,30 @@ func TestFilterByService(t *testing.T) {
 	}
 }
 
+// TestOpenUnknownNameChangesNothing: ":restores NAME" with a name that is
+// no service and no restore's target warns and keeps the view (it
+// narrowed to nothing, "no restores yet"), the warning holding only while
+// that view is shown; a deleted service's ID, still the target of restores
+// listed, narrows to them.
+func TestOpenUnknownNameChangesNothing(t *testing.T) {
+	s := newScreen(160, 20)
+	gone := api.Restore{ID: 4, ServiceID: "dbtaf00000009", ServiceName: "old-db", Key: "k4", Status: "Succeeded"}
+	feed(s, append(listing(), gone))
+	s.Open("orders-prod")
+	cmd := s.Open("nosuch")
+	if s.svcFilter != orders.ID {
+		t.Fatalf("an unknown name changed the view to %q", s.svcFilter)
+	}
+	tm, ok := cmd().(kit.ToastMsg)
+	if !ok || tm.Level != kit.ToastWarn || tm.Text != `no service named "nosuch"; still showing orders-prod's restores` || tm.Holds == nil || !tm.Holds() {
+		t.Fatalf("an unknown name: %#v", tm)
+	}
+	s.Open(gone.ServiceID)
+	if s.svcFilter != gone.ServiceID || s.Table.Total() != 1 || tm.Holds() {
+		t.Fatalf("a deleted service's restores: filter %q, %d rows, the warning holds: %v", s.svcFilter, s.Table.Total(), tm.Holds())
+	}
+}
+
 // TestDeleteOnlyUnfinished: d on a finished restore explains; on a
 // running one it asks the action layer for the target's name typed (as
 // the CLI's --confirm), saying the target may be left partly restored.
