@@ -242,6 +242,7 @@ type Form struct {
 	// field's width inside its bar); typeRoom, the lines the type field
 	// has for its description with every option in view. SetSize sets both.
 	hintWidth, typeRoom      *kit.Value[int]
+	formRows                 *kit.Value[int] // the huh form's height, for the bucket step's texts (bucketHints)
 	typSel, whenSel, destSel *huh.Select[string]
 	cronIn, pathIn           *huh.Input
 
@@ -290,7 +291,7 @@ func New(c *kit.Common, svc api.Service, o Options) *Form {
 		typ: kit.NewValue(d.Type), when: kit.NewValue(d.When), daily: kit.NewValue(d.DailyAt), cron: kit.NewValue(d.Cron),
 		dest: kit.NewValue(d.Destination), path: kit.NewValue(d.BucketPath), cred: kit.NewValue(d.Credential),
 		scheme: kit.NewValue(kit.Or(keystore.SchemeOf(d.BucketPath), SchemeOnly(o.Bucket))), full: kit.NewValue(fullUnknown), credsVer: kit.NewValue(0),
-		hintWidth: kit.NewValue(0), typeRoom: kit.NewValue(typeHeight - 1 - len(api.BackupTypes)),
+		hintWidth: kit.NewValue(0), formRows: kit.NewValue(0), typeRoom: kit.NewValue(typeHeight - 1 - len(api.BackupTypes)),
 		keys: newFormKeys(),
 	}
 	if o.HasFullBackup != nil {
@@ -344,7 +345,8 @@ func (b *Form) SetSize(w, h int) {
 	b.whenSel.Description(b.hint(whenDescription))
 	b.destSel.Description(b.hint(destDescription))
 	b.cronIn.Title(b.hint(cronTitle))
-	b.pathIn.Title(b.hint(pathTitle))
+	b.pathIn.Title(b.hint(b.bucketTitle()))
+	b.formRows.Set(b.formHeight())
 	th := min(typeHeight, b.formHeight()-1) // the step's title takes a line
 	b.typSel.Height(th)
 	b.typeRoom.Set(th - 1 - len(b.typeOptions())) // the field's title, the options

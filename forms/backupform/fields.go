@@ -48,10 +48,12 @@ func (b *Form) build() {
 		)
 	path := huh.NewInput().Title(b.hint(pathTitle)).
 		Accessor(&pathAccessor{b: b}).Placeholder(PathPlaceholder(kit.Or(SchemeOnly(b.opts.Bucket), "s3"))).
-		DescriptionFunc(func() string { return b.hint(b.pathHint(b.path.Get(), b.typ.Get())) }, []any{b.path.Bind(), b.typ.Bind(), w})
+		DescriptionFunc(func() string { p, _ := b.bucketHints(); return b.hint(p) },
+			[]any{b.path.Bind(), b.typ.Bind(), w, b.scheme.Bind(), b.credsVer.Bind(), b.formRows.Bind()})
 	cred := huh.NewSelect[string]().Title("Bucket credentials (stored in the keystore)").Accessor(b.cred).Height(7).
 		OptionsFunc(b.credOptions, []any{b.scheme.Bind(), b.credsVer.Bind()}).
-		DescriptionFunc(func() string { return b.hint(b.credDescription()) }, []any{b.scheme.Bind(), b.credsVer.Bind(), w})
+		DescriptionFunc(func() string { _, c := b.bucketHints(); return b.hint(c) },
+			[]any{b.scheme.Bind(), b.credsVer.Bind(), w, b.path.Bind(), b.typ.Bind(), b.formRows.Bind()})
 	// each rule through the type-ahead's gate: shift+tab goes back from a
 	// field empty or refused, keeping what was typed (kit.Back)
 	typ.Validate(kit.Back(&b.ahead, typ, func(t string) error {
@@ -105,7 +107,19 @@ const (
 	destDescription = "Managed storage restores within the same cloud provider. Your own bucket is how data leaves the service."
 	cronTitle       = "Cron expression: minute hour day-of-month month day-of-week (UTC)"
 	pathTitle       = "Bucket path: s3://<bucket>/<path> or gs://<bucket>/<path>"
+	// pathTitleShort is pathTitle where it would take two lines (60
+	// columns): the bucket step then has a line more for its fields
+	pathTitleShort = "Bucket path: s3:// or gs://<bucket>/<path>"
 )
+
+// bucketTitle is the bucket path's title: pathTitle where it fits on a
+// line at the hints' width, else pathTitleShort.
+func (b *Form) bucketTitle() string {
+	if w := b.hintWidth.Get(); w > 0 && ansi.StringWidth(pathTitle) > w {
+		return pathTitleShort
+	}
+	return pathTitle
+}
 
 // SchemeOnly is the scheme of a bucket path that is only a scheme
 // ("s3://" gives "s3"), else "". Such a prefill is shown as a placeholder
@@ -256,7 +270,12 @@ func (b *Form) cronHint(s string) string {
 	return "ok: " + desc + "\n" + b.runsPreview(expr)
 }
 
-func (b *Form) pathHint(path, typ string) string {
+func (b *Form) pathHint(path, typ string) string { return b.pathHints(path, typ)[0] }
+
+// pathHints are the bucket path's hints, the longest first: the short
+// one leaves out what the destination step said already (your own bucket
+// is how data leaves the service).
+func (b *Form) pathHints(path, typ string) []string {
 	path = strings.TrimSpace(path)
 	// the logical backup's name where the profile offers it: dump on the
 	// live service's interface
@@ -274,13 +293,13 @@ func (b *Form) pathHint(path, typ string) string {
 		portable += "; you chose " + typ + "."
 	}
 	if path == "" {
-		return "Writing to your own bucket is how data leaves the managed service. " + portable
+		return []string{"Writing to your own bucket is how data leaves the managed service. " + portable, portable}
 	}
 	if err := api.ValidateBackupBucketPath(path); err != nil {
-		return "! " + err.Error()
+		return []string{"! " + err.Error()}
 	}
 	scheme, bucket, folder, _ := api.ParseBucketURI(path)
-	return fmt.Sprintf("ok: %s bucket %s, folder %s. %s", scheme, bucket, strings.Trim(folder, "/"), portable)
+	return []string{fmt.Sprintf("ok: %s bucket %s, folder %s. %s", scheme, bucket, strings.Trim(folder, "/"), portable)}
 }
 
 func (b *Form) credOptions() []huh.Option[string] {
@@ -307,19 +326,53 @@ func (b *Form) credOptions() []huh.Option[string] {
 	return out
 }
 
-func (b *Form) credDescription() string {
+func (b *Form) credDescription() string { return b.credDescriptions()[0] }
+
+// credDescriptions are the credential field's descriptions, the longest
+// first; the last still says what the bucket's scheme takes (that the
+// secret is read only when the request is sent, the review says too).
+func (b *Form) credDescriptions() []string {
 	scheme := b.scheme.Get()
 	_, err, loaded := b.credentials()
 	if loaded && err != nil {
-		return "Add credentials with " + keystore.AddHint(scheme) + " (in a shell), then reopen this form."
+		return []string{"Add credentials with " + keystore.AddHint(scheme) + " (in a shell), then reopen this form."}
 	}
 	switch scheme {
 	case "gs":
-		return "gs:// takes a GCS service-account key (Storage Admin role). The secret is read from the keystore only when the request is sent."
+		return []string{"gs:// takes a GCS service-account key (Storage Admin role). The secret is read from the keystore only when the request is sent.",
+			"A GCS service-account key (Storage Admin role), read from the keystore only when the request is sent.",
+			"A GCS service-account key (Storage Admin role)."}
 	case "s3":
-		return "s3:// takes an S3 access key and region. The secret is read from the keystore only when the request is sent."
+		return []string{"s3:// takes an S3 access key and region. The secret is read from the keystore only when the request is sent.",
+			"An S3 access key and region."}
 	}
-	return "gs:// takes GCS credentials, s3:// S3 credentials."
+	return []string{"gs:// takes GCS credentials, s3:// S3 credentials."}
+}
+
+// bucketHints are the bucket step's path hint and credential description:
+// the longest that leave the step whole in the form's height (formRows)
+// at the hints' width, the path's kept longest first (its step's title,
+// the path's title, hint and input, the line between the fields, the
+// credentials' title, description and options). At 60x16 the longest
+// put the stored credentials below the form while the path was typed.
+// Where none do, the shortest, and the step ends with the line naming
+// the field below (kit.FormCut).
+func (b *Form) bucketHints() (path, cred string) {
+	paths, creds := b.pathHints(b.path.Get(), b.typ.Get()), b.credDescriptions()
+	w := b.hintWidth.Get()
+	if w <= 0 {
+		return paths[0], creds[0]
+	}
+	lines := func(s string) int { return strings.Count(kit.Wrap(s, w), "\n") + 1 }
+	room := b.formRows.Get() - 4 - lines(b.bucketTitle()) - len(b.credOptions())
+	for _, p := range paths {
+		for _, c := range creds {
+			if lines(p)+lines(c) <= room {
+				return p, c
+			}
+		}
+	}
+	return paths[len(paths)-1], creds[len(creds)-1]
 }
 
 // live reports whether the form's profile speaks to the live service's

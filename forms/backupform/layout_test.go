@@ -268,7 +268,7 @@ func TestFieldTextsWrapBetweenWords(t *testing.T) {
 				func(*Form) []string { return []string{destDescription} }},
 			{"bucket path", Draft{Type: api.BackupPhysical, When: WhenOnce, Destination: DestBucket, BucketPath: "s3://acme-exports/orders", Credential: "team-s3"},
 				func(b *Form) []string {
-					return []string{pathTitle, b.pathHint("s3://acme-exports/orders", api.BackupPhysical)}
+					return []string{b.bucketTitle(), b.pathHint("s3://acme-exports/orders", api.BackupPhysical)}
 				}},
 		} {
 			b, h := run(t, c, Options{HasFullBackup: boolp(true), Draft: &tc.draft}, size[0], size[1])
@@ -291,6 +291,81 @@ func TestFieldTextsWrapBetweenWords(t *testing.T) {
 				}
 			}
 			tuitest.CheckFits(t, tc.field, h.Render(), size[0], size[1])
+		}
+	}
+}
+
+// TestBucketStepSaysWhatIsBelow: the bucket step never cuts the
+// credential field without saying so. At 60x16 (an area of 60x12: the
+// root keeps 4 lines, tui's bodyHeight) a full backup's step showed the path's hint and the credentials' title, then
+// stopped mid-sentence in their description, the stored credentials
+// below the area and no line saying so. Now, at the Backups screen's
+// areas of 60x16 and 80x24 and the migration's smaller ones, typed or
+// not, either the credential field shows whole (its description, then
+// its option) or the step's last line names it below; with the focus on
+// the credentials and the path cut above, the last line names the path.
+// At 60x16 and 80x24 the step of the report fits: the credentials'
+// choice is seen while the path is typed.
+func TestBucketStepSaysWhatIsBelow(t *testing.T) {
+	c := common(t, tuitest.Secrets(t, "team"), nil)
+	field := func(l string) string { return strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(l), "| ")) }
+	credWhole := func(b *Form, lines []string) bool {
+		_, hint := b.bucketHints()
+		want := strings.Split(kit.Wrap(hint, b.hintWidth.Get()), "\n")
+		at := slices.IndexFunc(lines, func(l string) bool { return field(l) == "Bucket credentials (stored in the keystore)" })
+		if at < 0 || at+1+len(want) >= len(lines) {
+			return false
+		}
+		for k, wl := range want {
+			if field(lines[at+1+k]) != strings.TrimSpace(wl) {
+				return false
+			}
+		}
+		return strings.HasPrefix(field(lines[at+1+len(want)]), "> ")
+	}
+	for _, size := range [][2]int{{60, 12}, {80, 20}, {60, 13}, {60, 10}} {
+		for _, typ := range []string{api.BackupFull} { // the longest hints
+			for _, path := range []string{"", "gs://qa5-b/p", "s3://acme-exports-of-the-orders-service/nightly/full"} {
+				what := fmt.Sprintf("%dx%d, %s, path %q", size[0], size[1], typ, path)
+				b, h := run(t, c, Options{HasFullBackup: boolp(true), Draft: &Draft{Type: typ, When: WhenOnce, Destination: DestBucket}}, size[0], size[1])
+				focus(b, h, "bucket path")
+				if path != "" {
+					h.Paste(path)
+				}
+				if b.path.Get() != path {
+					t.Fatalf("%s: the field holds %q", what, b.path.Get())
+				}
+				v := h.Screen()
+				tuitest.CheckFits(t, what, h.Render(), size[0], size[1])
+				lines := strings.Split(strings.TrimRight(v, "\n "), "\n")
+				last := strings.TrimSpace(lines[len(lines)-1])
+				if !credWhole(b, lines) && last != "~ below: credentials (enter/tab)" {
+					t.Fatalf("%s: the credentials are cut and the last line does not say so:\n%s", what, v)
+				}
+				if size[1] >= 12 && path != "s3://acme-exports-of-the-orders-service/nightly/full" && !credWhole(b, lines) {
+					t.Fatalf("%s: the credential field is not seen whole while the path is typed:\n%s", what, v)
+				}
+				if path == "gs://qa5-b/p" && size[1] >= 12 && !strings.Contains(v, "> team-gcs  (GCS)") {
+					t.Fatalf("%s: the stored GCS credentials are not in view:\n%s", what, v)
+				}
+				if path == "" {
+					continue
+				}
+				// on to the credentials: what is cut of the path is named above
+				h.Key("enter")
+				if b.form.GetFocusedField() != b.fields["credentials"] {
+					t.Fatalf("%s: enter did not go to the credentials:\n%s", what, h.Screen())
+				}
+				v = h.Screen()
+				tuitest.CheckFits(t, what+", on the credentials", h.Render(), size[0], size[1])
+				lines = strings.Split(strings.TrimRight(v, "\n "), "\n")
+				last = strings.TrimSpace(lines[len(lines)-1])
+				pathWhole := slices.ContainsFunc(lines, func(l string) bool { return field(l) == b.bucketTitle() }) &&
+					slices.ContainsFunc(lines, func(l string) bool { return field(l) == "> "+path })
+				if !pathWhole && last != "~ above: bucket path (shift+tab)" {
+					t.Fatalf("%s, on the credentials: the path is cut above and the last line does not say so:\n%s", what, v)
+				}
+			}
 		}
 	}
 }

@@ -192,14 +192,32 @@ func (b *Form) View() string {
 	if name == "" {
 		name = b.svc.ID
 	}
-	head := th.Bold.Render(" New backup of " + name)
-	lines := []string{ansi.Truncate(head, b.width, th.Glyphs.Ellipsis)}
-	if w := b.serviceWarning(); w != "" {
-		lines = append(lines, th.Warn.Render(ansi.Truncate(" ! "+w, b.width, th.Glyphs.Ellipsis)))
-	} else {
-		lines = append(lines, "")
+	head := ansi.Truncate(th.Bold.Render(" New backup of "+name), b.width, th.Glyphs.Ellipsis)
+	form := kit.FormView(b.common, b.form, b.formHeight())
+	warn := b.serviceWarning()
+	if warn != "" {
+		head += "\n" + th.Warn.Render(ansi.Truncate(" ! "+warn, b.width, th.Glyphs.Ellipsis))
 	}
-	return strings.Join(lines, "\n") + "\n" + kit.FormView(b.common, b.form, b.formHeight())
+	more := func(form string) string {
+		return kit.FormCut(b.common, b.form, b.groups, b.fields, form, b.keys.Next, b.keys.Prev, b.width)
+	}
+	mark := more(form)
+	switch {
+	case mark == "" && warn == "":
+		return head + "\n\n" + form
+	case mark == "":
+		return head + "\n" + form
+	case warn != "":
+		// the warning keeps the heading's second line: the form gives its
+		// last line to the one naming the fields it does not show
+		lines := strings.Split(form, "\n")
+		form = strings.Join(lines[:max(0, len(lines)-1)], "\n")
+		return head + "\n" + form + "\n" + more(form)
+	}
+	// a step that does not fit ends with a line naming the fields below
+	// and above, as the new service's (the blank line under the heading
+	// makes room for it)
+	return head + "\n" + form + "\n" + mark
 }
 
 func (b *Form) serviceWarning() string {

@@ -3,7 +3,6 @@ package services
 import (
 	"errors"
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -390,84 +389,16 @@ func (f *createForm) KeyMap() kit.Keys {
 
 // View implements kit.Pane. When the step's fields do not all fit, the
 // blank line under the heading goes and the last line says which fields
-// are below and above the ones shown.
+// are below and above the ones shown (kit.FormCut).
 func (f *createForm) View() string {
 	th, w := f.common.Theme, f.width
 	head := ansi.Truncate(th.Bold.Render(" Create a service")+th.Muted.Render("  / filter a list"), w, th.Glyphs.Ellipsis)
 	form := kit.FormView(f.common, f.form, f.height)
-	above, below := f.cut(strings.Split(form, "\n"))
-	if len(above)+len(below) == 0 {
+	mark := kit.FormCut(f.common, f.form, f.groups, f.fields, form, f.keys.FormNext, f.keys.FormPrev, w)
+	if mark == "" {
 		return head + "\n\n" + form
 	}
-	var more []string
-	if len(below) > 0 {
-		more = append(more, "below: "+strings.Join(below, ", ")+" ("+f.keys.FormNext.Help().Key+")")
-	}
-	if len(above) > 0 {
-		more = append(more, "above: "+strings.Join(above, ", ")+" ("+f.keys.FormPrev.Help().Key+")")
-	}
-	mark := th.Muted.Render(ansi.Truncate(" "+th.Glyphs.Ellipsis+" "+strings.Join(more, "; "), w, th.Glyphs.Ellipsis))
 	return head + "\n" + form + "\n" + mark
-}
-
-// cut names the fields of the focused step that the form's view (its
-// lines) does not show whole, those above the focused field and those
-// below it.
-func (f *createForm) cut(lines []string) (above, below []string) {
-	cur := f.form.GetFocusedField()
-	for _, g := range f.groups {
-		if !slices.Contains(g, cur) {
-			continue
-		}
-		passed := false
-		for _, fl := range g {
-			if fl == cur {
-				passed = true
-				continue
-			}
-			if shownWhole(lines, strings.Split(fl.View(), "\n")) {
-				continue
-			}
-			if passed {
-				below = append(below, f.nameOf(fl))
-			} else {
-				above = append(above, f.nameOf(fl))
-			}
-		}
-	}
-	return above, below
-}
-
-// nameOf is the name of a field of the form (as namedField gives them).
-func (f *createForm) nameOf(fl huh.Field) string {
-	for n, x := range f.fields {
-		if x == fl {
-			return n
-		}
-	}
-	return ""
-}
-
-// shownWhole reports that the lines of block (a field's view) are all in
-// lines, one after the other; compared without styles and outer spaces.
-func shownWhole(lines, block []string) bool {
-	plain := func(s string) string { return strings.TrimSpace(ansi.Strip(s)) }
-	for len(block) > 0 && plain(block[len(block)-1]) == "" {
-		block = block[:len(block)-1]
-	}
-	if len(block) == 0 {
-		return true
-	}
-	for i := range lines {
-		n := 0
-		for n < len(block) && i+n < len(lines) && plain(lines[i+n]) == plain(block[n]) {
-			n++
-		}
-		if n == len(block) {
-			return true
-		}
-	}
-	return false
 }
 
 // openCreate opens the form, with what was typed before if anything.
