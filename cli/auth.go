@@ -95,8 +95,12 @@ func (e *env) loginSession(ctx context.Context, s *session, f authFlags) error {
 			return err
 		}
 		cctx, cancel := context.WithTimeout(ctx, 20*time.Second)
-		err = c.Check(cctx)
+		// ctrl+c during the check ends the command as at the prompt
+		_, err = untilSignal(nil, func() (struct{}, error) { return struct{}{}, c.Check(cctx) })
 		cancel()
+		if interrupted(err) {
+			return err
+		}
 		if api.IsUnauthorized(err) {
 			return fmt.Errorf("the API refused this key (%v); nothing was stored", err)
 		}

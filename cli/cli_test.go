@@ -177,7 +177,7 @@ func TestAuthLoginRefusesPlainHTTP(t *testing.T) {
 func TestCredsAddListRemove(t *testing.T) {
 	h := newHarness(t)
 	const secret = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"
-	out, err := h.run(secret+"\n", "creds", "add", "s3", "backups", "--access-key-id", "AKIAEXAMPLE", "--region", "eu-west-1")
+	out, err := h.run(secret+"\n", "creds", "add", "s3", "backups", "--access-key-id", "AKIAIOSFODNN7EXAMPLE", "--region", "eu-west-1")
 	if err != nil {
 		t.Fatalf("%v %s", err, out)
 	}
@@ -194,7 +194,7 @@ func TestCredsAddListRemove(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"backups", "s3", "AKIAEXAMPLE (eu-west-1)", "gcs-main", "bk@p.iam.gserviceaccount.com"} {
+	for _, want := range []string{"backups", "s3", "AKIAIOSFODNN7EXAMPLE (eu-west-1)", "gcs-main", "bk@p.iam.gserviceaccount.com"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("list lacks %q:\n%s", want, out)
 		}
@@ -207,15 +207,15 @@ func TestCredsAddListRemove(t *testing.T) {
 		t.Fatalf("%v %s", err, out)
 	}
 	out, _ = h.run("", "creds", "list")
-	if strings.Contains(out, "AKIAEXAMPLE") || !strings.Contains(out, "gcs-main") {
+	if strings.Contains(out, "AKIAIOSFODNN7EXAMPLE") || !strings.Contains(out, "gcs-main") {
 		t.Errorf("after remove:\n%s", out)
 	}
 }
 
 func TestCredsRejectsBadInputNamingTheField(t *testing.T) {
 	h := newHarness(t)
-	_, err := h.run("secret\n", "creds", "add", "s3", "x", "--access-key-id", "AKIA", "--region", "nowhere")
-	if err == nil || !strings.Contains(err.Error(), `"region"`) {
+	_, err := h.run("secret\n", "creds", "add", "s3", "x", "--access-key-id", "AKIAIOSFODNN7EXAMPLE", "--region", "nowhere")
+	if err == nil || !strings.Contains(err.Error(), "--region: not a region") {
 		t.Errorf("bad region: %v", err)
 	}
 	bad := filepath.Join(t.TempDir(), "user.json")
@@ -240,7 +240,7 @@ func TestCredsExitStatuses(t *testing.T) {
 		want string
 	}{
 		{[]string{"creds", "add", "gcs", "bad name", "--key-file", notJSON}, exitUsage, `skytui: invalid bucket credential name "bad name": use letters, digits`},
-		{[]string{"creds", "add", "s3", "bad/name", "--access-key-id", "AKIA", "--region", "eu-west-1"}, exitUsage, `skytui: invalid bucket credential name "bad/name"`},
+		{[]string{"creds", "add", "s3", "bad/name", "--access-key-id", "AKIAIOSFODNN7EXAMPLE", "--region", "eu-west-1"}, exitUsage, `skytui: invalid bucket credential name "bad/name"`},
 		{[]string{"creds", "add", "gcs", "nightly"}, exitUsage, "skytui: --key-file is required: the service account's JSON key file\n"},
 		{[]string{"creds", "add", "gcs", "nightly", "--key-file", notJSON + ".missing"}, exitUsage, "skytui: --key-file: open " + notJSON + ".missing: no such file or directory\n"},
 		{[]string{"creds", "add", "gcs", "nightly", "--key-file", notJSON}, exitUsage, `skytui: invalid GCS credential "nightly": `},
@@ -262,17 +262,17 @@ func TestCredsAddRefusesANameInUse(t *testing.T) {
 	add := func(keyID string, more ...string) []string {
 		return append([]string{"creds", "add", "s3", "nightly", "--access-key-id", keyID, "--region", "eu-west-1"}, more...)
 	}
-	if out, err := h.run("secret-one\n", add("AKIAFIRST")...); err != nil {
+	if out, err := h.run("secret-one\n", add("AKIAFIRST0000000")...); err != nil {
 		t.Fatalf("%v %s", err, out)
 	}
-	h.fails(exitRefused, "skytui: a bucket credential named nightly is stored already: pass --replace to replace it (nothing was stored)\n", add("AKIASECOND")...)
-	if out, _ := h.run("", "creds", "list"); !strings.Contains(out, "AKIAFIRST") || strings.Contains(out, "AKIASECOND") {
+	h.fails(exitRefused, "skytui: a bucket credential named nightly is stored already: pass --replace to replace it (nothing was stored)\n", add("AKIASECOND000000")...)
+	if out, _ := h.run("", "creds", "list"); !strings.Contains(out, "AKIAFIRST0000000") || strings.Contains(out, "AKIASECOND000000") {
 		t.Errorf("after the refusal:\n%s", out)
 	}
-	if out, err := h.run("secret-two\n", add("AKIASECOND", "--replace")...); err != nil {
+	if out, err := h.run("secret-two\n", add("AKIASECOND000000", "--replace")...); err != nil {
 		t.Fatalf("--replace: %v %s", err, out)
 	}
-	if out, _ := h.run("", "creds", "list"); strings.Contains(out, "AKIAFIRST") || !strings.Contains(out, "AKIASECOND") {
+	if out, _ := h.run("", "creds", "list"); strings.Contains(out, "AKIAFIRST0000000") || !strings.Contains(out, "AKIASECOND000000") {
 		t.Errorf("after --replace:\n%s", out)
 	}
 }
@@ -576,14 +576,14 @@ func TestKeystoreSaysWhereEachSecretIs(t *testing.T) {
 	}
 	ssh, desk := []keystore.Backend{kc}, []keystore.Backend{ss, kc}
 	run(ssh, goodKey+"\n", "auth", "login", "--profile", "lab", "--api-url", h.url)
-	run(ssh, "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY\n", "creds", "add", "s3", "archive", "--access-key-id", "AKIAEXAMPLE", "--region", "eu-west-1")
-	run(desk, "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY\n", "creds", "add", "s3", "nightly", "--access-key-id", "AKIAEXAMPLE2", "--region", "eu-west-1")
+	run(ssh, "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY\n", "creds", "add", "s3", "archive", "--access-key-id", "AKIAIOSFODNN7EXAMPLE", "--region", "eu-west-1")
+	run(desk, "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY\n", "creds", "add", "s3", "nightly", "--access-key-id", "AKIAIOSFODNN7EXAMPL2", "--region", "eu-west-1")
 	for _, c := range []struct {
 		out  string
 		want []string
 	}{
 		{run(desk, "", "auth", "status", "--profile", "lab"), []string{"API key:   " + keystore.Fingerprint(goodKey) + " from kernel keyring (kept until reboot)\n"}},
-		{run(desk, "", "creds", "list"), []string{"STORED IN", "archive  s3    AKIAEXAMPLE (eu-west-1)   the kernel keyring", "nightly  s3    AKIAEXAMPLE2 (eu-west-1)  the Secret Service"}},
+		{run(desk, "", "creds", "list"), []string{"STORED IN", "archive  s3    AKIAIOSFODNN7EXAMPLE (eu-west-1)  the kernel keyring", "nightly  s3    AKIAIOSFODNN7EXAMPL2 (eu-west-1)  the Secret Service"}},
 		{run(desk, "", "creds", "remove", "archive"), []string{"Removed bucket credential archive from the kernel keyring.\n"}},
 		{run(desk, "", "creds", "list"), []string{"(stored in the Secret Service, OS keyring)\n"}},
 		{run(desk, "", "auth", "logout", "--profile", "lab"), []string{"Removed the API key of profile lab from the kernel keyring.\n"}},
@@ -623,7 +623,7 @@ func TestKeystorePlaceReadsAsASentence(t *testing.T) {
 		{run(goodKey+"\n", "auth", "login", "--profile", "lab", "--api-url", h.url),
 			"Stored the API key of profile lab (" + keystore.Fingerprint(goodKey) + ") in the kernel keyring, kept until reboot.\n"},
 		{run("", "creds", "list"), "No bucket credentials in the kernel keyring. Add one with"},
-		{run("wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY\n", "creds", "add", "s3", "backups", "--access-key-id", "AKIAEXAMPLE", "--region", "eu-west-1"),
+		{run("wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY\n", "creds", "add", "s3", "backups", "--access-key-id", "AKIAIOSFODNN7EXAMPLE", "--region", "eu-west-1"),
 			"Stored s3 credential backups in the kernel keyring, kept until reboot.\n"},
 		{run("", "creds", "list"), "(stored in the kernel keyring, kept until reboot)\n"},
 		{run("", "auth", "logout", "--profile", "lab"), "Removed the API key of profile lab from the kernel keyring.\n"},

@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/skytui/skytui/api"
 	"github.com/skytui/skytui/keystore"
 )
 
@@ -51,18 +52,45 @@ sent. Secrets are read without echo, never from the command line.`,
 	gcs.Flags().StringVar(&keyFile, "key-file", "", "service-account JSON key file (needs the Storage Admin role)")
 	s3 := kind("s3 NAME", "Store an S3 access key (the secret is read without echo)",
 		func(name string) error {
+			p := e.prompter()
+			// piped, standard input holds the secret alone: the access key
+			// ID and the region come from their flags, so that no order of
+			// lines can put the secret where a shown value goes
+			if !p.terminal() {
+				for _, f := range []struct{ flag, v string }{{"--access-key-id", accessKeyID}, {"--region", region}} {
+					if f.v == "" {
+						return usageErrf("%s is required when standard input is not a terminal: only the secret access key is read from it (nothing was stored)", f.flag)
+					}
+				}
+			}
+			// the flags given are checked before anything is read
+			if accessKeyID != "" {
+				if err := checkAccessKeyID(accessKeyID); err != nil {
+					return err
+				}
+			}
+			if region != "" {
+				if err := checkRegion(region); err != nil {
+					return err
+				}
+			}
 			// a name in use is refused before anything is asked
 			st, err := e.credStore(name, replace)
 			if err != nil {
 				return err
 			}
-			p := e.prompter()
 			if accessKeyID == "" {
 				if accessKeyID, err = p.Ask("Access key ID"); err != nil {
 					return err
 				}
+				if err := checkAccessKeyID(accessKeyID); err != nil {
+					return err
+				}
 			}
 			secret, err := p.Secret("Secret access key")
+			if errors.Is(err, errNoInput) {
+				return usageErrf("no secret access key on standard input (nothing was stored)")
+			}
 			if err != nil {
 				return err
 			}
@@ -70,11 +98,26 @@ sent. Secrets are read without echo, never from the command line.`,
 				if region, err = p.Ask("Region (e.g. us-east-1)"); err != nil {
 					return err
 				}
+				if err := checkRegion(region); err != nil {
+					return err
+				}
 			}
 			return e.putCred(st, keystore.S3Credential{Name: name, AccessKeyID: accessKeyID, SecretAccessKey: secret, Region: region})
 		})
-	s3.Flags().StringVar(&accessKeyID, "access-key-id", "", "access key ID (asked when omitted)")
-	s3.Flags().StringVar(&region, "region", "", "region (asked when omitted)")
+	s3.Long = `Store an S3 access key under NAME. The secret access key is read without
+echo at the terminal, and never from the command line. At a terminal, the
+access key ID and the region are asked when their flags are left out.
+
+When standard input is not a terminal, it holds the secret alone (one
+line), and --access-key-id and --region are required:
+
+  printf '%s\n' "$SECRET" | skytui creds add s3 archive --access-key-id AKIA… --region eu-west-1
+
+An access key ID is 16 to 128 capital letters and digits (AKIA… or ASIA…);
+a region is shaped like us-east-1. A value refused is never shown: it may
+be the secret.`
+	s3.Flags().StringVar(&accessKeyID, "access-key-id", "", "access key ID (asked at a terminal when omitted; required when standard input is not a terminal)")
+	s3.Flags().StringVar(&region, "region", "", "region, e.g. eu-west-1 (asked at a terminal when omitted; required when standard input is not a terminal)")
 
 	add := &cobra.Command{Use: "add", Short: "Store a named bucket credential (a name in use needs --replace)"}
 	add.PersistentFlags().BoolVar(&replace, "replace", false, "replace the credential stored under NAME (without it, a name in use is refused)")
@@ -220,6 +263,25 @@ func (e *env) listCreds(asJSON, noHeaders bool) error {
 func checkCredName(name string) error {
 	if err := keystore.CheckName("bucket credential", name); err != nil {
 		return usageErr(err)
+	}
+	return nil
+}
+
+// checkAccessKeyID and checkRegion check an S3 credential's shown parts,
+// from their flag or typed at the prompt: a value refused is a usage error
+// (exit 2) naming the flag, without the value, which may be the secret
+// typed at the wrong prompt.
+func checkAccessKeyID(id string) error {
+	if err := keystore.CheckS3AccessKeyID(id); err != nil {
+		return usageErrf("--access-key-id: %v (nothing was stored)", err)
+	}
+	return nil
+}
+
+func checkRegion(region string) error {
+	// the region alone, by the credential's own rule
+	if (api.S3Credentials{AccessKeyID: "x", SecretAccessKey: "x", Region: region}).Validate() != nil {
+		return usageErrf("--region: not a region: a region is shaped like us-east-1 or eu-west-1 (the value given is not shown: it may be a secret; nothing was stored)")
 	}
 	return nil
 }

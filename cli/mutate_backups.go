@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/skytui/skytui/api"
+	"github.com/skytui/skytui/keystore"
 	"github.com/skytui/skytui/kit"
 )
 
@@ -246,6 +247,24 @@ func (src *restoreSource) check() error {
 	return nil
 }
 
+// storedEncryptionKey reads the restore encryption key --encryption-key
+// names. One not stored is not found (exit 4, as an unknown --creds),
+// said in words: where keys are kept and how one is stored.
+func storedEncryptionKey(st *keystore.Store, name string) (string, error) {
+	key, err := st.EncryptionKey(name)
+	switch {
+	case err == nil:
+		return key, nil
+	case errors.Is(err, keystore.ErrNotFound):
+		return "", notFoundErrf("--encryption-key %s: no restore encryption key of that name is stored in %s%s; "+
+			"the terminal UI lists the stored ones in Settings (5), and its restore wizard stores one when \"keep the key in the keystore\" is ticked (nothing was sent)",
+			name, storeWhere(st.Backend()), st.Unread())
+	case errors.Is(err, keystore.ErrInvalid):
+		return "", usageErrf("--encryption-key: %v (nothing was sent)", err)
+	}
+	return "", fmt.Errorf("--encryption-key %s: %w (nothing was sent)", name, err)
+}
+
 func (e *env) createRestore(cmd *cobra.Command, cf *changeFlags, service string, src restoreSource) error {
 	const what = "restores create"
 	if err := requireServiceFlag(cmd, service, ": the service to restore into"); err != nil {
@@ -278,8 +297,8 @@ func (e *env) createRestore(cmd *cobra.Command, cf *changeFlags, service string,
 		}
 		es = &api.ExternalSource{Bucket: src.bucket, Method: src.method, Credentials: enc}
 		if src.encKeyName != "" {
-			if es.EncryptionKey, err = c.store.EncryptionKey(src.encKeyName); err != nil {
-				return usageErrf("--encryption-key %s: %v (nothing was sent)", src.encKeyName, err)
+			if es.EncryptionKey, err = storedEncryptionKey(c.store, src.encKeyName); err != nil {
+				return err
 			}
 		}
 	}

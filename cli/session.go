@@ -96,6 +96,7 @@ func (e *env) openSessionNew(profileName, apiURL string, newOK bool) (*session, 
 		return nil, err
 	}
 	p, err := cfg.Profile(profileName)
+	made := false
 	switch {
 	case err == nil:
 	case profileName == "":
@@ -106,7 +107,7 @@ func (e *env) openSessionNew(profileName, apiURL string, newOK bool) (*session, 
 		return nil, usageErrf("--profile %s: %v; a new profile is made by `skytui auth login --profile %s --api-url URL`", profileName, err, profileName)
 	default:
 		// a new profile named on the command line with its URL
-		p = config.NewProfile(profileName, apiURL)
+		p, made = config.NewProfile(profileName, apiURL), true
 	}
 	if apiURL != "" {
 		p.BaseURL = apiURL
@@ -116,6 +117,13 @@ func (e *env) openSessionNew(profileName, apiURL string, newOK bool) (*session, 
 	}
 	if err := api.ValidateBaseURL(p.BaseURL); err != nil {
 		return nil, fmt.Errorf("profile %q: %w", p.Name, err)
+	}
+	if made {
+		// a new profile's name (its URL is checked above), refused
+		// before anything is asked or sent
+		if err := p.Validate(); err != nil {
+			return nil, usageErrf("--profile: %v", err)
+		}
 	}
 	store, err := e.openStore(e.prompter().Passphrase)
 	if err != nil {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"os/signal"
+	"slices"
 	"sync"
 	"syscall"
 	"time"
@@ -186,3 +187,8 @@ func (w *signalWatch) force(s os.Signal) {
 	}
 	os.Exit((&SignalError{Signal: s}).ExitCode())
 }
+
+// TerminatingSignals are the signals that end skytui with the terminal
+// restored, exiting 128 + the signal's number (SignalError): the command
+// line's prompts end on them too.
+func TerminatingSignals() []os.Signal { return slices.Clone(terminatingSignals) }

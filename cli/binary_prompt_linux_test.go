@@ -1,0 +1,191 @@
+package cli
+
+import (
+	"errors"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/creack/pty"
+	"golang.org/x/sys/unix"
+)
+
+// The built binary's prompts on a terminal (a pty it has as its
+// controlling terminal): ctrl+c at any of them ends the command at once,
+// stores nothing, exits 130 and leaves the terminal's echo on.
+
+// ptyRun is the binary running on a pty.
+type ptyRun struct {
+	t    *testing.T
+	cmd  *exec.Cmd
+	ptmx *os.File // the terminal's side: what is typed, what is shown
+	tty  *os.File // the program's side, kept open to read its mode after
+	out  syncBuffer
+	done chan struct{}
+	err  error // Wait's, once done is closed
+}
+
+// startOnPty starts the binary with args in h's environment on a new pty.
+func (h *binSandbox) startOnPty(args ...string) *ptyRun {
+	h.t.Helper()
+	ptmx, tty, err := pty.Open()
+	if err != nil {
+		h.t.Skipf("no pty: %v", err)
+	}
+	h.argvs = append(h.argvs, strings.Join(args, " "))
+	r := &ptyRun{t: h.t, ptmx: ptmx, tty: tty, done: make(chan struct{})}
+	r.cmd = exec.Command(h.bin, args...)
+	r.cmd.Env = h.env
+	r.cmd.Stdin, r.cmd.Stdout, r.cmd.Stderr = tty, tty, tty
+	r.cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true}
+	if err := r.cmd.Start(); err != nil {
+		h.t.Fatal(err)
+	}
+	go func() { _, _ = io.Copy(&r.out, ptmx) }()
+	go func() { r.err = r.cmd.Wait(); close(r.done) }()
+	h.t.Cleanup(func() {
+		select {
+		case <-r.done:
+		default:
+			_ = r.cmd.Process.Kill()
+			<-r.done
+		}
+		ptmx.Close()
+		tty.Close()
+		if l := h.leaks(r.out.String()); l != "" {
+			h.t.Errorf("%v: a secret (%s) was shown", args, l)
+		}
+	})
+	return r
+}
+
+// waitFor waits until the terminal shows s.
+func (r *ptyRun) waitFor(s string) {
+	r.t.Helper()
+	for end := time.Now().Add(10 * time.Second); !strings.Contains(r.out.String(), s); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(end) {
+			r.t.Fatalf("the terminal does not show %q:\n%s", s, r.out.String())
+		}
+	}
+}
+
+// typeIn types s at the terminal.
+func (r *ptyRun) typeIn(s string) {
+	r.t.Helper()
+	if _, err := r.ptmx.WriteString(s); err != nil {
+		r.t.Fatal(err)
+	}
+}
+
+// exit waits (at most 5 s) for the program to end and returns its status.
+func (r *ptyRun) exit() int {
+	r.t.Helper()
+	select {
+	case <-r.done:
+	case <-time.After(5 * time.Second):
+		r.t.Fatalf("still running 5 s after ctrl+c; the terminal shows:\n%s", r.out.String())
+	}
+	var ee *exec.ExitError
+	if errors.As(r.err, &ee) {
+		return ee.ExitCode()
+	}
+	return r.cmd.ProcessState.ExitCode()
+}
+
+// echoOn says whether the terminal echoes what is typed.
+func (r *ptyRun) echoOn() bool {
+	r.t.Helper()
+	tio, err := unix.IoctlGetTermios(int(r.tty.Fd()), unix.TCGETS)
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	return tio.Lflag&unix.ECHO != 0
+}
+
+// TestBinaryCtrlCEndsAPrompt: ctrl+c at `creds add s3`'s shown prompt, at
+// its hidden one and at `auth login`'s key prompt ends the command at
+// once with exit 130 (128 + SIGINT, as the README says of signals),
+// nothing stored, and the terminal's echo back on.
+func TestBinaryCtrlCEndsAPrompt(t *testing.T) {
+	h := startBinSandbox(t)
+	h.useKeyring()
+	name := "bin-ctrlc-" + h.key[len(h.key)-8:]
+	stored := func() bool {
+		so, _ := h.run(0, "creds", "list", "--no-headers")
+		return strings.Contains(so, name)
+	}
+	t.Cleanup(func() { // should ctrl+c be ignored
+		if stored() {
+			h.exec("", 0, "creds", "remove", name)
+		}
+	})
+
+	r := h.startOnPty("creds", "add", "s3", name, "--region", "eu-west-1")
+	r.waitFor("Access key ID: ")
+	r.typeIn("\x03")
+	if code := r.exit(); code != 130 {
+		t.Errorf("ctrl+c at the access key ID: exit %d, want 130", code)
+	}
+	if !r.echoOn() {
+		t.Error("ctrl+c at the access key ID: the terminal's echo is off")
+	}
+
+	r = h.startOnPty("creds", "add", "s3", name, "--region", "eu-west-1")
+	r.waitFor("Access key ID: ")
+	r.typeIn("AKIAIOSFODNN7EXAMPLE\r")
+	r.waitFor("Secret access key: ")
+	r.typeIn("wJalrXUtnF")
+	time.Sleep(100 * time.Millisecond) // typed before ctrl+c, never shown
+	r.typeIn("\x03")
+	if code := r.exit(); code != 130 {
+		t.Errorf("ctrl+c at the secret: exit %d, want 130", code)
+	}
+	if !r.echoOn() {
+		t.Error("ctrl+c at the secret: the terminal's echo is left off")
+	}
+	if strings.Contains(r.out.String(), "wJalrXUtnF") {
+		t.Errorf("the secret typed was echoed:\n%s", r.out.String())
+	}
+	if stored() {
+		t.Errorf("credential %s stored after ctrl+c", name)
+	}
+
+	r = h.startOnPty("auth", "login", "--profile", "ctrlc", "--api-url", h.url)
+	r.waitFor("API key for profile ctrlc")
+	r.typeIn("\x03")
+	if code := r.exit(); code != 130 {
+		t.Errorf("ctrl+c at the API key: exit %d, want 130", code)
+	}
+	if !r.echoOn() {
+		t.Error("ctrl+c at the API key: the terminal's echo is left off")
+	}
+	if strings.Contains(r.out.String(), "no-check") || strings.Contains(r.out.String(), "could not check") {
+		t.Errorf("auth login after ctrl+c:\n%s", r.out.String())
+	}
+	h.fails(exitUsage, "--profile ctrlc: ", "auth", "status", "--profile", "ctrlc") // no profile was made
+
+	// the encrypted file's passphrase, asked (on the terminal) when the
+	// file is made to store the credential
+	h.env = append(h.env[:len(h.env):len(h.env)], "SKYTUI_SECRETS_BACKEND=file")
+	r = h.startOnPty("creds", "add", "s3", name, "--region", "eu-west-1", "--access-key-id", "AKIAIOSFODNN7EXAMPLE")
+	r.waitFor("Secret access key: ")
+	r.typeIn("wJalrXUtnF\r")
+	file := filepath.Join(h.dir, "config", "skytui", "secrets.age")
+	r.waitFor("Secrets go to the encrypted file " + file)
+	r.waitFor("New passphrase: ")
+	r.typeIn("\x03")
+	if code := r.exit(); code != 130 {
+		t.Errorf("ctrl+c at the passphrase: exit %d, want 130", code)
+	}
+	if !r.echoOn() {
+		t.Error("ctrl+c at the passphrase: the terminal's echo is left off")
+	}
+	if _, err := os.Stat(file); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the encrypted file after ctrl+c at its passphrase: %v", err)
+	}
+}
