@@ -159,7 +159,9 @@ func (e *env) authLogout(profile string) error {
 	}
 	from, err := s.store.DeleteAPIKey(s.profile.Name)
 	if errors.Is(err, keystore.ErrNotFound) {
-		fmt.Fprintf(e.stdout, "Profile %s had no stored API key.\n", s.profile.Name)
+		// a copy may be in an encrypted file not read: say where, and how
+		// to remove it from there
+		fmt.Fprintf(e.stdout, "Profile %s had no stored API key%s.\n", s.profile.Name, s.store.Unread())
 		return nil
 	}
 	if err != nil {

@@ -596,6 +596,54 @@ func TestKeystoreSaysWhereEachSecretIs(t *testing.T) {
 	}
 }
 
+// TestNothingFoundNamesTheFileNotRead: an API key and a credential kept in
+// the encrypted file, looked for while another backend is in use (the file
+// not read, its passphrase not asked): auth logout, creds remove and a
+// command that needs the key say the file is there and how to read it,
+// not only that nothing is stored (following "auth login" would make a
+// second copy).
+func TestNothingFoundNamesTheFileNotRead(t *testing.T) {
+	h := newHarness(t)
+	if out, err := h.run(goodKey+"\n", "auth", "login", "--profile", "lab", "--api-url", h.url); err != nil {
+		t.Fatalf("%v %s", err, out)
+	}
+	if out, err := h.run("wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY\n", "creds", "add", "s3", "archive", "--access-key-id", "AKIAIOSFODNN7EXAMPLE", "--region", "eu-west-1"); err != nil {
+		t.Fatalf("%v %s", err, out)
+	}
+	asked := 0
+	run := func(args ...string) (string, error) {
+		t.Helper()
+		var out bytes.Buffer
+		e := h.newEnv("", &out, &out)
+		e.openStore = func(keystore.PassphraseFunc) (*keystore.Store, error) {
+			return keystore.Open(keystore.Options{Getenv: func(string) string { return "" }, Backends: []keystore.Backend{
+				keystore.NewMemoryBackend("kernel keyring (kept until reboot)"),
+				keystore.NewFileBackend(h.secrets, func(string, bool) (string, error) { asked++; return "correct horse battery", nil }, 10),
+			}})
+		}
+		cmd := newRootCmd(e)
+		cmd.SetArgs(args)
+		err := cmd.ExecuteContext(context.Background())
+		if err != nil {
+			out.WriteString(err.Error())
+		}
+		return out.String(), err
+	}
+	note := "encrypted file " + h.secrets + " exists but was not read (its passphrase is asked only when it is the backend in use: SKYTUI_SECRETS_BACKEND=file)"
+	if out, err := run("auth", "logout", "--profile", "lab"); err != nil || out != "Profile lab had no stored API key; "+note+".\n" {
+		t.Errorf("auth logout: %v %q", err, out)
+	}
+	if out, err := run("creds", "remove", "archive"); exitCode(err) != exitNotFound || !strings.HasSuffix(out, "(see `skytui creds list`); "+note) {
+		t.Errorf("creds remove: exit %d %q", exitCode(err), out)
+	}
+	if out, _ := run("services", "list", "--profile", "lab"); !strings.Contains(out, `no API key for profile "lab" in the keystore read; `+note+"; or run `skytui auth login --profile lab`") {
+		t.Errorf("services list: %q", out)
+	}
+	if asked != 0 {
+		t.Errorf("the file's passphrase was asked %d times", asked)
+	}
+}
+
 // TestKeystorePlaceReadsAsASentence: the keystore's place is said in a
 // sentence, its note as a clause: no "(kept in kernel keyring (kept until
 // reboot))", and a removal does not say how long the key would be kept.

@@ -161,7 +161,7 @@ instead of the line.
 			if err != nil {
 				switch {
 				case errors.Is(err, keystore.ErrNotFound):
-					return notFoundErrf("no stored bucket credential %s (see `skytui creds list`)", args[0])
+					return notFoundErrf("no stored bucket credential %s (see `skytui creds list`)%s", args[0], st.Unread())
 				case errors.Is(err, keystore.ErrInvalid):
 					return usageErr(err)
 				}

@@ -172,6 +172,12 @@ func (s *session) clientWith(key, version string, logger *slog.Logger, serverClo
 func (s *session) apiKey() (string, keystore.Backend, error) {
 	key, src, err := s.store.APIKey(s.profile.Name)
 	if errors.Is(err, keystore.ErrNotFound) {
+		// an encrypted file not read may hold it: said first, so that a
+		// second copy is not stored by following the advice
+		if unread := s.store.Unread(); unread != "" {
+			return "", nil, fmt.Errorf("no API key for profile %q in the keystore read%s; or run `skytui auth login --profile %s` (or set %s): %w",
+				s.profile.Name, unread, s.profile.Name, keystore.EnvAPIKey, keystore.ErrNotFound)
+		}
 		return "", nil, fmt.Errorf("no API key for profile %q: run `skytui auth login --profile %s` (or set %s): %w", s.profile.Name, s.profile.Name, keystore.EnvAPIKey, keystore.ErrNotFound)
 	}
 	return key, src, err

@@ -31,6 +31,14 @@ type fileBackend struct {
 	cacheSum   [32]byte // SHA-256 of the ciphertext the cache came from
 }
 
+// NewFileBackend is the encrypted file at path as a backend of a chain
+// given in Options.Backends: its passphrase asked with ask (nil: the file
+// cannot be opened), new encryptions at scrypt work factor workFactor (0:
+// age's default).
+func NewFileBackend(path string, ask PassphraseFunc, workFactor int) Backend {
+	return newFileBackend(path, nil, ask, workFactor)
+}
+
 func newFileBackend(path string, pathErr error, ask PassphraseFunc, workFactor int) *fileBackend {
 	return &fileBackend{path: path, pathErr: pathErr, ask: ask, workFactor: workFactor}
 }
