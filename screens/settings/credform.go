@@ -187,7 +187,12 @@ func (s *Screen) openForm() tea.Cmd {
 		}
 		return d.key.err
 	}).Title("Key file").Description("path of the service account's JSON key (Storage Admin role)").Value(&d.keyFile)
-	akid := input(notEmpty("access key ID")).Title("Access key ID").Value(&d.accessKeyID)
+	akid := input(func(v string) error {
+		if err := notEmpty("access key ID")(v); err != nil {
+			return err
+		}
+		return keystore.CheckS3AccessKeyID(strings.TrimSpace(v)) // the command line's rule
+	}).Title("Access key ID").Value(&d.accessKeyID)
 	secret := input(notEmpty("secret access key")).Title("Secret access key").EchoMode(huh.EchoModePassword).Value(&d.secret)
 	region := input(func(r string) error {
 		// the name was checked on its step

@@ -40,11 +40,20 @@ func TestShiftTabGoesBackFromAnInvalidField(t *testing.T) {
 	if v := d.view(); !strings.Contains(v, "! access key ID: required") {
 		t.Fatalf("enter on the empty access key ID went on:\n%s", v)
 	}
+	// an ID that is not one (a secret pasted in the wrong field, too
+	// short) is refused at the field by the command line's rule
+	d.fill("enter", "AKIA")
+	if v := flat(d.view()); !strings.Contains(v, "an access key ID is 16 to 128 capital letters and digits") {
+		t.Fatalf("a short access key ID went on:\n%s", d.view())
+	}
+	for range 4 {
+		d.key("backspace")
+	}
 	// within the group: an empty secret, then a refused region, each left
 	// by shift+tab with what was typed in it
-	d.fill("enter", "AKIAEXAMPLE")
+	d.fill("enter", "AKIAIOSFODNN7EXAMPLE")
 	d.key("shift+tab") // the secret, empty
-	if d.focused() != "AKIAEXAMPLE" || strings.Contains(d.view(), "required") {
+	if d.focused() != "AKIAIOSFODNN7EXAMPLE" || strings.Contains(d.view(), "required") {
 		t.Fatalf("shift+tab from the empty secret:\n%s", d.view())
 	}
 	d.fill("enter", "", "wJalrSECRET") // the key ID kept; the secret
@@ -62,7 +71,7 @@ func TestShiftTabGoesBackFromAnInvalidField(t *testing.T) {
 	if d.focused() != "archive" {
 		t.Fatalf("shift+tab did not go back to the name:\n%s", d.view())
 	}
-	if dr := d.s.draft; dr.accessKeyID != "AKIAEXAMPLE" || dr.secret != "wJalrSECRET" || dr.region != "nowhere land" {
+	if dr := d.s.draft; dr.accessKeyID != "AKIAIOSFODNN7EXAMPLE" || dr.secret != "wJalrSECRET" || dr.region != "nowhere land" {
 		t.Errorf("what was typed was not kept: %+v", dr)
 	}
 	if len(d.actions) != 0 {
@@ -215,7 +224,7 @@ func TestListHintWholeOrLeftOut(t *testing.T) {
 		what := fmt.Sprintf("%d columns, filter %q", tc.w, tc.filter)
 		st := newStore(t)
 		for _, n := range []string{"archive", "nightly", "weekly", "monthly"} {
-			if err := st.PutBucketCredential(keystore.S3Credential{Name: n, AccessKeyID: "AKIAEXAMPLE", SecretAccessKey: "x", Region: "eu-west-1"}); err != nil {
+			if err := st.PutBucketCredential(keystore.S3Credential{Name: n, AccessKeyID: "AKIAIOSFODNN7EXAMPLE", SecretAccessKey: "x", Region: "eu-west-1"}); err != nil {
 				t.Fatal(err)
 			}
 		}

@@ -162,10 +162,10 @@ func TestShowsWhereSecretsAreAndNeverTheSecrets(t *testing.T) {
 		t.Fatal(err)
 	}
 	putCreds(t, st, keystore.GCSCredential{Name: "nightly", KeyJSON: []byte(`{"type":"service_account","client_email":"bk@p.iam.gserviceaccount.com","private_key":"` + pk + `"}`)})
-	putCreds(t, st, keystore.S3Credential{Name: "archive", AccessKeyID: "AKIAEXAMPLE", SecretAccessKey: "wJalrSECRET", Region: "eu-west-1"})
+	putCreds(t, st, keystore.S3Credential{Name: "archive", AccessKeyID: "AKIAIOSFODNN7EXAMPLE", SecretAccessKey: "wJalrSECRET", Region: "eu-west-1"})
 	d := newDriver(t, st, 100, 30)
 	v := d.view()
-	for _, want := range []string{"memory (test)", keystore.Fingerprint("skysql.key.supersecret"), "nightly", "bk@p.iam.gserviceaccount.com", "archive", "AKIAEXAMPLE (eu-west-1)"} {
+	for _, want := range []string{"memory (test)", keystore.Fingerprint("skysql.key.supersecret"), "nightly", "bk@p.iam.gserviceaccount.com", "archive", "AKIAIOSFODNN7EXAMPLE (eu-west-1)"} {
 		if !strings.Contains(v, want) {
 			t.Errorf("settings should show %q:\n%s", want, v)
 		}
@@ -192,7 +192,7 @@ func TestAddS3CredentialThroughTheForm(t *testing.T) {
 	d.key("enter")
 	d.typeText("archive")
 	d.key("enter")
-	d.typeText("AKIAEXAMPLE")
+	d.typeText("AKIAIOSFODNN7EXAMPLE")
 	d.key("enter")
 	d.typeText("wJalrSECRET")
 	if strings.Contains(d.view(), "wJalrSECRET") {
@@ -207,7 +207,7 @@ func TestAddS3CredentialThroughTheForm(t *testing.T) {
 	if s3 := d.storedS3(st, "archive"); s3.SecretAccessKey != "wJalrSECRET" || s3.Region != "eu-west-1" {
 		t.Errorf("stored %+v", s3)
 	}
-	if !strings.Contains(d.view(), "AKIAEXAMPLE (eu-west-1)") {
+	if !strings.Contains(d.view(), "AKIAIOSFODNN7EXAMPLE (eu-west-1)") {
 		t.Errorf("the list should show the new credential:\n%s", d.view())
 	}
 }
@@ -362,7 +362,7 @@ func TestAddingUnderAStoredNameAsksFirst(t *testing.T) {
 		}
 		d.typeText(name)
 		d.key("enter")
-		d.typeText("AKIAEXAMPLE")
+		d.typeText("AKIAIOSFODNN7EXAMPLE")
 		d.key("enter")
 		d.typeText(secret)
 		d.key("enter")
@@ -378,7 +378,7 @@ func TestAddingUnderAStoredNameAsksFirst(t *testing.T) {
 	}
 	a := add("archive", "second")
 	if a.Confirm.Kind != kit.ConfirmYesNo || a.Confirm.Title != "Replace credential archive?" ||
-		!strings.Contains(a.Confirm.Detail, "s3 credential named archive (AKIAEXAMPLE (eu-west-1))") {
+		!strings.Contains(a.Confirm.Detail, "s3 credential named archive (AKIAIOSFODNN7EXAMPLE (eu-west-1))") {
 		t.Fatalf("a taken name: confirm %+v", a.Confirm)
 	}
 	if a := add("archive-2", "third"); a.Confirm.Kind != kit.ConfirmNone {
@@ -424,7 +424,7 @@ func TestRefusedFieldSaysWhy(t *testing.T) {
 		tuitest.CheckFits(t, what, d.s.View(), size[0], size[1])
 		d.typeText("archive")
 		d.key("enter")
-		d.typeText("AKIAEXAMPLE")
+		d.typeText("AKIAIOSFODNN7EXAMPLE")
 		d.key("enter")
 		d.typeText("wJalrSECRET")
 		d.key("enter")
@@ -473,31 +473,31 @@ func flat(v string) string {
 }
 
 // TestRefusalAfterTheSecretKeepsIt: a credential refused once the secret
-// was typed comes back whole with a, the secret too, so fixing the field
-// at fault stores it without typing the secret again.
+// was typed (by the credential's own check: the secret holds a space, which
+// no field's rule catches) comes back whole with a, the secret too, so
+// only the part at fault is typed again.
 func TestRefusalAfterTheSecretKeepsIt(t *testing.T) {
 	st := newStore(t)
 	d := newDriver(t, st, 100, 30)
 	d.openS3("enter")
-	// the key ID is refused by the credential's check only
-	d.fill("enter", "archive", "AKIA EXAMPLE", "wJalrSECRET", "eu-west-1")
+	d.fill("enter", "archive", "AKIAIOSFODNN7EXAMPLE", "wJalr SECRET", "eu-west-1")
 	if len(d.actions) != 1 || !strings.Contains(d.view(), "contains spaces") {
 		t.Fatalf("the refusal is not shown:\n%s", d.view())
 	}
 	d.key("a")
-	if d.s.draft == nil || d.s.draft.name != "archive" || d.s.draft.secret != "wJalrSECRET" || d.s.draft.region != "eu-west-1" {
+	if dr := d.s.draft; dr == nil || dr.name != "archive" || dr.accessKeyID != "AKIAIOSFODNN7EXAMPLE" || dr.secret != "wJalr SECRET" || dr.region != "eu-west-1" {
 		t.Fatalf("what was typed did not come back: %+v", d.s.draft)
 	}
 	d.key("enter") // S3, kept
 	d.key("enter") // archive, kept
-	for range 12 {
+	d.key("enter") // the key ID, kept
+	for range len(" SECRET") {
 		d.key("backspace")
 	}
-	d.typeText("AKIAEXAMPLE")
+	d.typeText("SECRET")
 	d.key("enter")
-	d.key("enter") // the secret, kept
 	d.key("enter") // the region, kept
-	if s3 := d.storedS3(st, "archive"); s3.SecretAccessKey != "wJalrSECRET" || s3.AccessKeyID != "AKIAEXAMPLE" {
+	if s3 := d.storedS3(st, "archive"); s3.SecretAccessKey != "wJalrSECRET" || s3.AccessKeyID != "AKIAIOSFODNN7EXAMPLE" {
 		t.Errorf("stored %+v", s3)
 	}
 }
@@ -508,7 +508,7 @@ func TestRefusalAfterTheSecretKeepsIt(t *testing.T) {
 // the key.
 func TestDetailScrollKeysAreTheOnesListed(t *testing.T) {
 	st := newStore(t)
-	putCreds(t, st, keystore.S3Credential{Name: "archive", AccessKeyID: "AKIAEXAMPLE", SecretAccessKey: "x", Region: "eu-west-1"})
+	putCreds(t, st, keystore.S3Credential{Name: "archive", AccessKeyID: "AKIAIOSFODNN7EXAMPLE", SecretAccessKey: "x", Region: "eu-west-1"})
 	d := newDriver(t, st, 60, 12)
 	d.key("enter")
 	if !d.s.DetailShown() {
@@ -730,7 +730,7 @@ func TestTabOnTheLastFieldStores(t *testing.T) {
 	st := newStore(t)
 	d := newDriver(t, st, 100, 30)
 	d.openS3("tab")
-	d.fill("tab", "archive", "AKIAEXAMPLE", "wJalrSECRET", "eu-west-1")
+	d.fill("tab", "archive", "AKIAIOSFODNN7EXAMPLE", "wJalrSECRET", "eu-west-1")
 	if len(d.actions) != 1 {
 		t.Fatalf("tab on the last field should store the credential, got actions %+v:\n%s", d.actions, d.view())
 	}
