@@ -107,6 +107,19 @@ func (r *ptyRun) echoOn() bool {
 	return tio.Lflag&unix.ECHO != 0
 }
 
+// interrupt presses ctrl+c at the prompt (at, for the messages): the
+// command ends with 130 and the terminal's echo is on.
+func (r *ptyRun) interrupt(at string) {
+	r.t.Helper()
+	r.typeIn("\x03")
+	if code := r.exit(); code != 130 {
+		r.t.Errorf("ctrl+c at %s: exit %d, want 130", at, code)
+	}
+	if !r.echoOn() {
+		r.t.Errorf("ctrl+c at %s: the terminal's echo is left off", at)
+	}
+}
+
 // TestBinaryCtrlCEndsAPrompt: ctrl+c at `creds add s3`'s shown prompt, at
 // its hidden one and at `auth login`'s key prompt ends the command at
 // once with exit 130 (128 + SIGINT, as the README says of signals),
@@ -127,13 +140,7 @@ func TestBinaryCtrlCEndsAPrompt(t *testing.T) {
 
 	r := h.startOnPty("creds", "add", "s3", name, "--region", "eu-west-1")
 	r.waitFor("Access key ID: ")
-	r.typeIn("\x03")
-	if code := r.exit(); code != 130 {
-		t.Errorf("ctrl+c at the access key ID: exit %d, want 130", code)
-	}
-	if !r.echoOn() {
-		t.Error("ctrl+c at the access key ID: the terminal's echo is off")
-	}
+	r.interrupt("the access key ID")
 
 	r = h.startOnPty("creds", "add", "s3", name, "--region", "eu-west-1")
 	r.waitFor("Access key ID: ")
@@ -141,13 +148,7 @@ func TestBinaryCtrlCEndsAPrompt(t *testing.T) {
 	r.waitFor("Secret access key: ")
 	r.typeIn("wJalrXUtnF")
 	time.Sleep(100 * time.Millisecond) // typed before ctrl+c, never shown
-	r.typeIn("\x03")
-	if code := r.exit(); code != 130 {
-		t.Errorf("ctrl+c at the secret: exit %d, want 130", code)
-	}
-	if !r.echoOn() {
-		t.Error("ctrl+c at the secret: the terminal's echo is left off")
-	}
+	r.interrupt("the secret")
 	if strings.Contains(r.out.String(), "wJalrXUtnF") {
 		t.Errorf("the secret typed was echoed:\n%s", r.out.String())
 	}
@@ -157,13 +158,7 @@ func TestBinaryCtrlCEndsAPrompt(t *testing.T) {
 
 	r = h.startOnPty("auth", "login", "--profile", "ctrlc", "--api-url", h.url)
 	r.waitFor("API key for profile ctrlc")
-	r.typeIn("\x03")
-	if code := r.exit(); code != 130 {
-		t.Errorf("ctrl+c at the API key: exit %d, want 130", code)
-	}
-	if !r.echoOn() {
-		t.Error("ctrl+c at the API key: the terminal's echo is left off")
-	}
+	r.interrupt("the API key")
 	if strings.Contains(r.out.String(), "no-check") || strings.Contains(r.out.String(), "could not check") {
 		t.Errorf("auth login after ctrl+c:\n%s", r.out.String())
 	}
@@ -178,13 +173,7 @@ func TestBinaryCtrlCEndsAPrompt(t *testing.T) {
 	file := filepath.Join(h.dir, "config", "skytui", "secrets.age")
 	r.waitFor("Secrets go to the encrypted file " + file)
 	r.waitFor("New passphrase: ")
-	r.typeIn("\x03")
-	if code := r.exit(); code != 130 {
-		t.Errorf("ctrl+c at the passphrase: exit %d, want 130", code)
-	}
-	if !r.echoOn() {
-		t.Error("ctrl+c at the passphrase: the terminal's echo is left off")
-	}
+	r.interrupt("the passphrase")
 	if _, err := os.Stat(file); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("the encrypted file after ctrl+c at its passphrase: %v", err)
 	}
