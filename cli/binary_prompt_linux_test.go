@@ -142,6 +142,17 @@ func TestBinaryCtrlCEndsAPrompt(t *testing.T) {
 	r.waitFor("Access key ID: ")
 	r.interrupt("the access key ID")
 
+	// a bad ID typed (shown, as typed) is refused as the answer typed,
+	// not as a flag nobody gave, and not said to be hidden
+	r = h.startOnPty("creds", "add", "s3", name, "--region", "eu-west-1")
+	r.waitFor("Access key ID: ")
+	r.typeIn("akia-bad\r")
+	r.waitFor("(nothing was stored)")
+	if code := r.exit(); code != 2 || !strings.Contains(r.out.String(), "skytui: the access key ID typed: invalid access key ID: an access key ID is 16 to 128") ||
+		strings.Contains(r.out.String(), "--access-key-id") || strings.Contains(r.out.String(), "not shown") {
+		t.Errorf("a bad access key ID typed: exit %d\n%s", code, r.out.String())
+	}
+
 	r = h.startOnPty("creds", "add", "s3", name, "--region", "eu-west-1")
 	r.waitFor("Access key ID: ")
 	r.typeIn("AKIAIOSFODNN7EXAMPLE\r")

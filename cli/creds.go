@@ -65,12 +65,12 @@ sent. Secrets are read without echo, never from the command line.`,
 			}
 			// the flags given are checked before anything is read
 			if accessKeyID != "" {
-				if err := checkAccessKeyID(accessKeyID); err != nil {
+				if err := checkAccessKeyID(accessKeyID, false); err != nil {
 					return err
 				}
 			}
 			if region != "" {
-				if err := checkRegion(region); err != nil {
+				if err := checkRegion(region, false); err != nil {
 					return err
 				}
 			}
@@ -83,7 +83,7 @@ sent. Secrets are read without echo, never from the command line.`,
 				if accessKeyID, err = p.Ask("Access key ID"); err != nil {
 					return err
 				}
-				if err := checkAccessKeyID(accessKeyID); err != nil {
+				if err := checkAccessKeyID(accessKeyID, true); err != nil {
 					return err
 				}
 			}
@@ -98,7 +98,7 @@ sent. Secrets are read without echo, never from the command line.`,
 				if region, err = p.Ask("Region (e.g. us-east-1)"); err != nil {
 					return err
 				}
-				if err := checkRegion(region); err != nil {
+				if err := checkRegion(region, true); err != nil {
 					return err
 				}
 			}
@@ -269,21 +269,31 @@ func checkCredName(name string) error {
 
 // checkAccessKeyID and checkRegion check an S3 credential's shown parts,
 // from their flag or typed at the prompt: a value refused is a usage error
-// (exit 2) naming the flag, without the value, which may be the secret
-// typed at the wrong prompt.
-func checkAccessKeyID(id string) error {
+// (exit 2) without the value, which may be the secret given in the wrong
+// place; one from a flag names the flag and says the value is not shown,
+// one typed (shown above, as typed) names the answer.
+func checkAccessKeyID(id string, typed bool) error {
 	if err := keystore.CheckS3AccessKeyID(id); err != nil {
-		return usageErrf("--access-key-id: %v (nothing was stored)", err)
+		return partRefused("access key ID", "--access-key-id", typed, err.Error())
 	}
 	return nil
 }
 
-func checkRegion(region string) error {
+func checkRegion(region string, typed bool) error {
 	// the region alone, by the credential's own rule
 	if (api.S3Credentials{AccessKeyID: "x", SecretAccessKey: "x", Region: region}).Validate() != nil {
-		return usageErrf("--region: not a region: a region is shaped like us-east-1 or eu-west-1 (the value given is not shown: it may be a secret; nothing was stored)")
+		return partRefused("region", "--region", typed, "not a region: a region is shaped like us-east-1 or eu-west-1")
 	}
 	return nil
+}
+
+// partRefused is the refusal of a shown part of a credential (see
+// checkAccessKeyID).
+func partRefused(what, flag string, typed bool, rule string) error {
+	if typed {
+		return usageErrf("the %s typed: %s (nothing was stored)", what, rule)
+	}
+	return usageErrf("%s: %s (the value given is not shown: it may be a secret; nothing was stored)", flag, rule)
 }
 
 // credStore opens the keystore for storing the credential name: one
