@@ -148,8 +148,8 @@ type ToastMsg struct {
 	Text  string
 	// Holds, when set, tells whether the text still says what is so (a
 	// refusal because of a service's status, while that status lasts):
-	// once it returns false the toast is taken down, shown or waiting. The
-	// message log keeps it.
+	// once it returns false, or the screen that sent it is left, the toast
+	// is taken down, shown or waiting. The message log keeps it.
 	Holds func() bool
 }
 
@@ -159,9 +159,17 @@ func Toast(level ToastLevel, text string) tea.Cmd {
 }
 
 // ToastWhile returns a command that shows a toast for as long as holds
-// returns true (ToastMsg.Holds).
+// returns true (ToastMsg.Holds) and the screen that sent it is shown: it
+// speaks of that screen (its view, its keys). A newer one from the same
+// screen replaces it.
 func ToastWhile(level ToastLevel, text string, holds func() bool) tea.Cmd {
 	return Send(ToastMsg{Level: level, Text: text, Holds: holds})
+}
+
+// ToastHere is a toast about the screen that sends it (a refusal that
+// names its keys): shown only while that screen is (ToastWhile).
+func ToastHere(level ToastLevel, text string) tea.Cmd {
+	return ToastWhile(level, text, func() bool { return true })
 }
 
 // RefuseReadOnly tells, at the key that would start a change, that the

@@ -24,8 +24,11 @@ type toast struct {
 	// time, once the toasts waiting above it have shown, until dismissed.
 	stays bool
 	// holds, when set, is false once the text no longer says what is so
-	// (kit.ToastMsg.Holds): the toast is then gone, shown or waiting.
-	holds func() bool
+	// (kit.ToastMsg.Holds): the toast is then gone, shown or waiting. It
+	// speaks of the screen that sent it (screen), its view or its keys:
+	// it holds only while that screen is shown.
+	holds  func() bool
+	screen string
 }
 
 // Toasts queue: the newest shows; each shows for its whole time (6 s,
@@ -75,18 +78,33 @@ func (m *Model) toast(level kit.ToastLevel, text string) tea.Cmd {
 	return m.toastWith(level, text, nil)
 }
 
-// toastMsg shows a screen's toast: one with Holds is taken down once it
-// no longer holds (retireToasts, after every message).
-func (m *Model) toastMsg(msg kit.ToastMsg) tea.Cmd {
+// toastMsg shows a toast, from the screen from when a screen's command
+// sent it. One with Holds speaks of that screen: it replaces the earlier
+// such toast of the screen (each answers a key or a command), and is taken
+// down once it no longer holds or the screen is left (retireToasts, after
+// every message).
+func (m *Model) toastMsg(msg kit.ToastMsg, from string) tea.Cmd {
+	if from == kit.DialogAddress {
+		from = "" // a dialog's: whatever screen is under it
+	}
+	if msg.Holds != nil {
+		m.toasts = slices.DeleteFunc(m.toasts, func(t toast) bool { return t.holds != nil && t.screen == from })
+	}
 	cmd := m.toast(msg.Level, msg.Text)
 	if msg.Holds != nil {
 		for i := range m.toasts {
 			if m.toasts[i].id == m.toastID {
-				m.toasts[i].holds = msg.Holds
+				m.toasts[i].holds, m.toasts[i].screen = msg.Holds, from
 			}
 		}
 	}
 	return cmd
+}
+
+// holding reports that t, a toast with Holds, still holds: its screen is
+// the one shown and what it says is still so.
+func (m *Model) holding(t toast) bool {
+	return (t.screen == "" || t.screen == m.screen().ID()) && t.holds()
 }
 
 // retireToasts takes down the toasts that no longer hold; when the one in
@@ -97,7 +115,7 @@ func (m *Model) retireToasts() tea.Cmd {
 		return nil
 	}
 	front := m.toasts[n-1].id
-	m.toasts = slices.DeleteFunc(m.toasts, func(t toast) bool { return t.holds != nil && !t.holds() })
+	m.toasts = slices.DeleteFunc(m.toasts, func(t toast) bool { return t.holds != nil && !m.holding(t) })
 	if n = len(m.toasts); n > 0 && m.toasts[n-1].id == front {
 		return nil
 	}

@@ -557,6 +557,8 @@ func (d *restoreDriver) restoreManaged(target, source string) {
 	d.press("n", "1")
 	d.wait("which service to restore into", nil)
 	d.typ("/" + target)
+	// the services may still be read under load: the row first, then enter
+	d.wait("", regexp.MustCompile(`>\s+`+regexp.QuoteMeta(target)+`\s`))
 	d.press("enter") // keeps the name typed and chooses
 	d.wait("Backups of "+target, nil)
 	d.press("s")

@@ -115,7 +115,7 @@ func (m *Model) own(msg tea.Msg, from string) (tea.Cmd, bool) {
 		m.spinning = false
 		return nil, true
 	case kit.ToastMsg:
-		return m.toastMsg(msg), true
+		return m.toastMsg(msg, from), true
 	case toastExpireMsg:
 		return m.expireToast(msg), true
 	case kit.ActionRequestMsg:

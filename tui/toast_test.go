@@ -283,3 +283,29 @@ func TestToastTakenDownOnceItNoLongerHolds(t *testing.T) {
 		t.Fatalf("the log has the refusal %d times, want 2", n)
 	}
 }
+
+// TestToastOfAScreenGoesWithIt: a toast that holds (kit.ToastWhile,
+// kit.ToastHere) speaks of the screen that sent it, its view or its keys
+// ("no service named x; still showing y", "d forgets this pair"): it goes
+// when another screen is shown, and a newer one from the same screen
+// replaces it rather than waiting to show after it.
+func TestToastOfAScreenGoesWithIt(t *testing.T) {
+	h := newHarness(t, Options{Profile: "test", Now: func() time.Time { return t0 },
+		Screens: func(*kit.Common) []kit.Screen { return []kit.Screen{&fakeScreen{id: "a"}, &fakeScreen{id: "b"}} }}, 100, 30)
+	always := func() bool { return true }
+	from := func(text string) {
+		h.Send(kit.Addressed{To: "a", Msg: kit.ToastMsg{Level: kit.ToastWarn, Text: text, Holds: always}})
+	}
+	from(`no service named "x"; still showing all`)
+	from(`no service named "y"; still showing all`)
+	h.sees(t, `no service named "y"`, "the newer warning is not shown")
+	h.Fire(func(tm tea.Msg) bool { _, ok := tm.(toastExpireMsg); return ok })
+	if strings.Contains(h.Screen(), `no service named "x"`) {
+		t.Fatalf("the replaced warning came back:\n%s", h.Screen())
+	}
+	from("nothing to end: d forgets this pair")
+	h.Key("2")
+	if strings.Contains(h.Screen(), "d forgets this pair") {
+		t.Fatalf("screen a's warning is shown on screen b:\n%s", h.Screen())
+	}
+}

@@ -56,6 +56,7 @@ func toPointInTime(p *tuitest.Program, win api.PITRWindow) {
 	p.Press("4")
 	p.Wait("2/4: which service to restore into?")
 	p.Type("/replica-west")
+	p.WaitRe(regexp.MustCompile(`>\s+replica-west\s`)) // the services may still be read under load
 	p.Press("enter", "enter")
 	p.Wait("window of replica-west: ") // its own past is offered first
 	p.Press("up", "up")

@@ -558,7 +558,7 @@ func (s *Screen) endManaged() tea.Cmd {
 		return kit.Toast(kit.ToastInfo, p.Text("->")+" is set up with the sky procedures, not managed replication: s stops it")
 	}
 	if s.replicaGone(p) && !s.common.ReadOnly { // a read-only profile's refusal comes first
-		return kit.Toast(kit.ToastWarn, "nothing to end: "+sec+" is "+s.view(p.SecondaryID).down().Status+"; d forgets this pair")
+		return kit.ToastHere(kit.ToastWarn, "nothing to end: "+sec+" is "+s.view(p.SecondaryID).down().Status+"; d forgets this pair")
 	}
 	cl, id := s.common.Client, p.SecondaryID
 	return kit.Do(kit.Action{
