@@ -201,6 +201,20 @@ type response struct {
 	unreadable string
 }
 
+// traceID is the answer's trace ID (X-Trace-Id), cleaned, or "".
+func (r *response) traceID() string { return traceOf(r.header) }
+
+// answerText says why an accepted change's answer could not be read:
+// "202 answer to POST /provisioning/v1/services (trace 5f2c…): invalid
+// character …". The trace ID comes before the reason, which may be long.
+func (r *response) answerText(method, path string, why any) string {
+	s := fmt.Sprintf("%d answer to %s %s", r.status, method, path)
+	if t := r.traceID(); t != "" {
+		s += " (trace " + t + ")"
+	}
+	return fmt.Sprintf("%s: %v", s, why)
+}
+
 // do sends one call. GET is retried on transport errors and on 429, 500,
 // 502, 503 and 504; a change (POST, PUT, PATCH, DELETE) is sent once: a
 // duplicated restore or backup is worse than an error. A DELETE that can
@@ -388,7 +402,7 @@ func (c *Client) once(ctx context.Context, method, path string, query url.Values
 			// accepted all the same: the status is the server's word
 			return &response{header: res.Header, status: res.StatusCode, unreadable: why}, nil
 		}
-		return nil, &Error{Method: method, Path: path, Status: res.StatusCode, Err: errors.New(why)}
+		return nil, &Error{Method: method, Path: path, Status: res.StatusCode, Err: errors.New(why), TraceID: traceOf(res.Header)}
 	}
 	if res.ContentLength > MaxBody {
 		// said up front: not read, so a huge answer costs nothing
@@ -407,7 +421,7 @@ func (c *Client) once(ctx context.Context, method, path string, query url.Values
 		case change:
 			return &response{body: data, header: res.Header, status: res.StatusCode}, nil
 		}
-		return nil, &Error{Method: method, Path: path, Err: transportError(err)}
+		return nil, &Error{Method: method, Path: path, Err: transportError(err), TraceID: traceOf(res.Header)}
 	}
 	if len(data) > MaxBody {
 		return tooBig()
@@ -465,13 +479,15 @@ func parseRetryAfter(v string, now time.Time) time.Duration {
 
 func decodeInto(method, path string, r *response, out any) error {
 	if err := unmarshalLenient(r.body, out); err != nil {
-		return &Error{Method: method, Path: path, Status: r.status, Err: fmt.Errorf("malformed response: %w", err)}
+		return malformed(method, path, r, err)
 	}
 	return nil
 }
 
+// malformed is the error for a successful answer that cannot be read: its
+// status, the request and its trace ID, as an API error's.
 func malformed(method, path string, r *response, err error) error {
-	return &Error{Method: method, Path: path, Status: r.status, Err: fmt.Errorf("malformed response: %w", err)}
+	return &Error{Method: method, Path: path, Status: r.status, TraceID: r.traceID(), Err: fmt.Errorf("malformed response: %w", err)}
 }
 
 func (c *Client) get(ctx context.Context, path string, q url.Values, out any) error {
@@ -503,14 +519,14 @@ func (c *Client) changeChecked(ctx context.Context, method, path string, in, out
 		return "", err
 	}
 	if r.unreadable != "" {
-		return fmt.Sprintf("%d answer to %s %s: %s", r.status, method, path, r.unreadable), nil
+		return r.answerText(method, path, r.unreadable), nil
 	}
 	if out == nil || len(bytes.TrimSpace(r.body)) == 0 {
 		return "", nil
 	}
 	if err := unmarshalLenient(r.body, out); err != nil {
-		c.cfg.Logger.Debug("unreadable answer to an accepted change", "method", method, "path", path, "status", r.status, "err", err)
-		return fmt.Sprintf("%d answer to %s %s: %v", r.status, method, path, err), nil
+		c.cfg.Logger.Debug("unreadable answer to an accepted change", "method", method, "path", path, "status", r.status, "err", err, "trace_id", r.traceID())
+		return r.answerText(method, path, err), nil
 	}
 	return "", nil
 }

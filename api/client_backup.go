@@ -147,7 +147,7 @@ func (c *Client) CreateRestore(ctx context.Context, req RestoreRequest) (*Restor
 	if err != nil {
 		c.cfg.Logger.Debug("unreadable answer to an accepted change", "method", http.MethodPost, "path", path, "status", r.status, "err", err)
 		out = &Restore{ServiceID: req.ServiceID, Status: "Running"}
-		out.Unreadable = fmt.Sprintf("%d answer to POST %s: %v", r.status, path, err)
+		out.Unreadable = r.answerText(http.MethodPost, path, err)
 		return out, nil
 	}
 	if out.ID == 0 {

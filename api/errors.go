@@ -169,7 +169,7 @@ func ErrorFromResponse(method, path string, status int, header http.Header, body
 	e := &Error{Method: method, Path: path, Status: status}
 	if header != nil {
 		e.RetryAfter = parseRetryAfter(header.Get("Retry-After"), time.Now())
-		e.TraceID = CleanText(header.Get("X-Trace-Id"))
+		e.TraceID = traceOf(header)
 	}
 	var eb ErrorBody
 	if err := unmarshalLenient(body, &eb); err == nil {
@@ -204,6 +204,14 @@ func ErrorFromResponse(method, path string, status int, header http.Header, body
 		}
 	}
 	return e
+}
+
+// traceOf is an answer's trace ID (X-Trace-Id), cleaned, or "".
+func traceOf(h http.Header) string {
+	if h == nil {
+		return ""
+	}
+	return CleanText(strings.TrimSpace(h.Get("X-Trace-Id")))
 }
 
 // redirectTarget is where a redirect pointed, cleaned, or "another address".
