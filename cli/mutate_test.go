@@ -9,6 +9,7 @@ import (
 	"net/http/httputil"
 	"net/url"
 	"os"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -778,7 +779,7 @@ func TestChangeAnswerReported(t *testing.T) {
 	key := newestBackupKey(t, h, sandbox.DemoOrders)
 	create := []string{"services", "create", "--provider", "aws", "--region", "us-east-1", "--topology", "es-single", "--size", "sky-2x8", "--storage", "100"}
 	const (
-		unread  = ": invalid character '<' looking for beginning of value\n"
+		unread  = " (trace T): invalid character '<' looking for beginning of value\n"
 		dropped = "skytui: outcome unknown: the request was sent and no answer came back: EOF "
 	)
 	for _, c := range []struct {
@@ -827,6 +828,8 @@ func TestChangeAnswerReported(t *testing.T) {
 			}
 			patches := sb.Stats().Count("PATCH", "/skybackup/v1/backups/schedules/{id}")
 			stdout, stderr, code := h.script(h.live(c.args...)...)
+			// the answer's trace ID, whatever the sandbox made it
+			stderr = regexp.MustCompile(`\(trace [0-9a-f]+\)`).ReplaceAllString(stderr, "(trace T)")
 			switch {
 			case code != c.code:
 				t.Errorf("exit %d, want %d\n%s", code, c.code, stderr)
