@@ -152,13 +152,13 @@ func (m *Model) actionDone(msg actionResultMsg) tea.Cmd {
 		cmds = append(cmds, m.outcomeUnknown(a, msg, sameProfile))
 	case msg.err != nil:
 		fields := append([]logField{{"outcome", "refused: " + a.Name}}, errorFields(msg.err)...)
-		cmds = append(cmds, m.toastWith(kit.ToastError, a.Name+" failed: "+msg.err.Error(), fields))
+		cmds = append(cmds, m.toastNamed(kit.ToastError, a.Name, a.Name+" failed: "+msg.err.Error(), fields))
 	case why != "":
 		// The server accepted the change (2xx); only its answer is
 		// unreadable. Never a failure, and nothing invites a second submit:
 		// the lists it changed are read again at once.
 		m.dropToasts(a.Name + " failed: ") // an earlier failure is over
-		cmds = append(cmds, m.toastWith(kit.ToastWarn, a.Name+": accepted; the answer could not be read: "+why,
+		cmds = append(cmds, m.toastNamed(kit.ToastWarn, a.Name, a.Name+": accepted; the answer could not be read: "+why,
 			[]logField{{"outcome", "accepted: " + a.Name}}))
 		cmds = append(cmds, m.endWatches(a), m.follow(a))
 	default:
@@ -218,7 +218,7 @@ func (m *Model) outcomeUnknown(a kit.Action, msg actionResultMsg, sameProfile bo
 		why = e.Err.Error()
 	}
 	fields := append([]logField{{"outcome", "unknown: " + a.Name + " was sent, no answer came back"}}, errorFields(msg.err)...)
-	toast := m.toastWith(kit.ToastWarn, a.Name+": outcome unknown — sent, no answer came back ("+why+"); reading it again", fields)
+	toast := m.toastNamed(kit.ToastWarn, a.Name, a.Name+": outcome unknown — sent, no answer came back ("+why+"); reading it again", fields)
 	if !sameProfile {
 		return toast // another account is shown now: nothing to compare
 	}

@@ -29,6 +29,22 @@ type toast struct {
 	// it holds only while that screen is shown.
 	holds  func() bool
 	screen string
+	// name, when set, is the name of what the text speaks of (an action's,
+	// at its start): a message line too narrow for the whole text shows it
+	// shortened in its middle, so the status, message and trace ID after it
+	// are read. The log keeps the text whole.
+	name string
+}
+
+// shortened is the text with its name shortened to a third of a line of
+// w cells (at least 16), cut with ellipsis, or the text when it has no
+// longer name.
+func (t toast) shortened(w int, ellipsis string) string {
+	limit := max(16, (w-1)/3)
+	if t.name == "" || ansi.StringWidth(t.name) <= limit || !strings.Contains(t.text, t.name) {
+		return t.text
+	}
+	return strings.Replace(t.text, t.name, kit.MiddleTruncate(t.name, limit, ellipsis), 1)
 }
 
 // Toasts queue: the newest shows; each shows for its whole time (6 s,
@@ -137,6 +153,11 @@ func (m *Model) dropToasts(prefix string) {
 // toastWith shows a toast whose log entry carries fields (an action's
 // outcome: the API's status, message, trace ID).
 func (m *Model) toastWith(level kit.ToastLevel, text string, fields []logField) tea.Cmd {
+	return m.toastNamed(level, "", text, fields)
+}
+
+// toastNamed is toastWith for a text that speaks of name (see toast.name).
+func (m *Model) toastNamed(level kit.ToastLevel, name, text string, fields []logField) tea.Cmd {
 	m.msgs.add(logEntry{at: m.common.Wall(), level: level, text: text, fields: fields})
 	m.relayoutLog()
 	m.toastID++
@@ -149,7 +170,7 @@ func (m *Model) toastWith(level kit.ToastLevel, text string, fields []logField) 
 		return t.news() && now.Sub(t.at) >= newsBurst || t.level == level && t.text == text ||
 			refusal && strings.HasPrefix(t.text, kit.ReadOnlyPrefix)
 	})
-	m.toasts = append(m.toasts, toast{id: id, level: level, text: text, at: now})
+	m.toasts = append(m.toasts, toast{id: id, level: level, text: text, at: now, name: name})
 	for len(m.toasts) > 5 {
 		drop := 0
 		for i, t := range m.toasts {
@@ -437,6 +458,11 @@ func (m *Model) messageView(w int) []string {
 		room := w - 1
 		lines := strings.Split(kit.Wrap(text, room), "\n")
 		last := ansi.StringWidth(tail) + ansi.StringWidth(hint)
+		if len(lines) > maxErrorLines || len(lines) == maxErrorLines && ansi.StringWidth(lines[len(lines)-1])+last > room {
+			// it would lose its middle: a long name there goes first
+			text = prefix + t.shortened(w, th.Glyphs.Ellipsis)
+			lines = strings.Split(kit.Wrap(text, room), "\n")
+		}
 		if n := len(lines); n < maxErrorLines && ansi.StringWidth(lines[n-1])+last > room {
 			// the hint goes below, with the text's last words: the
 			// message line always says something of the error, never
@@ -470,6 +496,9 @@ func (m *Model) messageView(w int) []string {
 		}
 	}
 	room := w - 1 - ansi.StringWidth(tail) - ansi.StringWidth(hint)
+	if ansi.StringWidth(text) > room {
+		text = prefix + t.shortened(w, th.Glyphs.Ellipsis)
+	}
 	if ansi.StringWidth(text) > room && hint == "" && !typing {
 		hint = "  (" + lk + " shows it whole)"
 		room = w - 1 - ansi.StringWidth(tail) - ansi.StringWidth(hint)
