@@ -3,6 +3,7 @@ package services
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -28,6 +29,8 @@ type draft struct {
 	// top is the first line of the request the review shows (scrolled);
 	// it is not sent
 	top int
+	// at is the field the form was left on (esc): n reopens it there
+	at string
 }
 
 type formValues struct {
@@ -168,6 +171,17 @@ func required(what string) func(string) error {
 	}
 }
 
+// after is rule, once the field parent (what) its choices hang on is
+// chosen: before, the field is refused with what to choose first.
+func after[T any](parent *kit.Value[string], what string, rule func(T) error) func(T) error {
+	return func(v T) error {
+		if parent.Get() == "" {
+			return fmt.Errorf("choose a %s first", what)
+		}
+		return rule(v)
+	}
+}
+
 // nameHint is the as-you-type message under the name field, from the
 // API's own rule.
 func nameHint(name string, taken []string) string {
@@ -236,32 +250,33 @@ func newCreateForm(c *kit.Common, keys keyMap, d *draft, taken []string) *create
 	provider.Validate(kit.Back(&f.ahead, provider, required("provider")))
 	region := huh.NewSelect[string]().Title("Region").Accessor(v.region).Height(7).
 		OptionsFunc(func() []huh.Option[string] { return o.regions(v.provider.Get(), v.region.Get()) }, v.provider.Bind())
-	region.Validate(kit.Back(&f.ahead, region, required("region")))
+	region.Validate(kit.Back(&f.ahead, region, after(v.provider, "provider", required("region"))))
 	stype := huh.NewSelect[string]().Title("Service type").Accessor(v.serviceType).Height(4).
 		OptionsFunc(o.serviceTypes, "service-types")
 	stype.Validate(kit.Back(&f.ahead, stype, required("service type")))
 	topo := huh.NewSelect[string]().Title("Topology").Accessor(v.topology).Height(6).
-		OptionsFunc(func() []huh.Option[string] { return o.topologies(v.serviceType.Get()) }, v.serviceType.Bind())
-	topo.Validate(kit.Back(&f.ahead, topo, required("topology")))
+		OptionsFunc(func() []huh.Option[string] { return o.topologies(v.serviceType.Get(), v.topology.Get()) }, v.serviceType.Bind())
+	topo.Validate(kit.Back(&f.ahead, topo, after(v.serviceType, "service type", required("topology"))))
 	arch := huh.NewSelect[string]().Title("Architecture").Accessor(v.arch).Height(4).
-		OptionsFunc(func() []huh.Option[string] { return o.architectures(v.provider.Get(), v.topology.Get()) },
+		OptionsFunc(func() []huh.Option[string] { return o.architectures(v.provider.Get(), v.topology.Get(), v.arch.Get()) },
 			[]any{v.provider.Bind(), v.topology.Bind()})
-	arch.Validate(kit.Back(&f.ahead, arch, required("architecture")))
+	arch.Validate(kit.Back(&f.ahead, arch, after(v.provider, "provider", after(v.topology, "topology", required("architecture")))))
 	size := huh.NewSelect[string]().Title("Size").Accessor(v.size).Height(7).
 		OptionsFunc(func() []huh.Option[string] {
-			return o.sizesFor(v.provider.Get(), v.topology.Get(), v.arch.Get())
+			return o.sizesFor(v.provider.Get(), v.topology.Get(), v.arch.Get(), v.size.Get())
 		}, []any{v.provider.Bind(), v.topology.Bind(), v.arch.Bind()})
-	size.Validate(kit.Back(&f.ahead, size, required("size")))
+	size.Validate(kit.Back(&f.ahead, size, after(v.topology, "topology", after(v.arch, "architecture", required("size")))))
 	version := huh.NewSelect[string]().Title("Version").Accessor(v.version).Height(5).
 		OptionsFunc(func() []huh.Option[string] { return o.versions(v.topology.Get(), v.version.Get()) }, v.topology.Bind())
+	version.Validate(kit.Back(&f.ahead, version, after(v.topology, "topology", func(string) error { return nil })))
 	storage := huh.NewSelect[int]().Title("Storage").Accessor(v.storage).Height(6).
-		OptionsFunc(func() []huh.Option[int] { return o.storage(v.topology.Get()) }, v.topology.Bind())
-	storage.Validate(kit.Back(&f.ahead, storage, func(n int) error {
+		OptionsFunc(func() []huh.Option[int] { return o.storage(v.topology.Get(), v.storage.Get()) }, v.topology.Bind())
+	storage.Validate(kit.Back(&f.ahead, storage, after(v.topology, "topology", func(n int) error {
 		if n <= 0 {
 			return errors.New("choose a storage size")
 		}
 		return nil
-	}))
+	})))
 	name := huh.NewInput().Title("Name").Accessor(v.name).CharLimit(40).
 		Placeholder("orders-db").
 		DescriptionFunc(func() string { return f.hint(nameHint(v.name.Get(), taken)) }, []any{v.name.Bind(), f.hintWidth.Bind()})
@@ -329,6 +344,57 @@ func namedField(text string) string {
 // form stays on its first field.
 func (f *createForm) focus(field string) tea.Cmd {
 	return kit.FocusField(f.form, f.groups, f.fields[field])
+}
+
+// left is what the form holds when it is left (esc), and where.
+func (f *createForm) left() *draft {
+	d := f.values.draft()
+	d.at = f.focused()
+	return d
+}
+
+// fieldOrder are the form's fields in the order it shows them.
+var fieldOrder = []string{"provider", "region", "service type", "topology", "architecture", "size", "version",
+	"storage", "name", "nodes", "ssl", "allow list"}
+
+// firstUnfilled is the first field of the form, in its order, that the
+// draft leaves empty or that its rule refuses; "" when there is none.
+// The version may be empty (the API's default).
+func (d *draft) firstUnfilled() string {
+	for _, f := range []struct {
+		field string
+		bad   bool
+	}{
+		{"provider", d.Provider == ""}, {"region", d.Region == ""}, {"service type", d.ServiceType == ""},
+		{"topology", d.Topology == ""}, {"architecture", d.Architecture == ""}, {"size", d.Size == ""},
+		{"storage", d.Storage <= 0}, {"name", api.ValidateServiceName(d.Name) != nil},
+	} {
+		if f.bad {
+			return f.field
+		}
+	}
+	if _, err := parseNodesFor(d.Nodes, d.Topology); err != nil {
+		return "nodes"
+	}
+	if _, err := parseAllowList(d.AllowList); err != nil {
+		return "allow list"
+	}
+	if _, err := d.request(); err != nil {
+		return namedField(err.Error())
+	}
+	return ""
+}
+
+// reopenAt is the field a draft's form opens on: where it was left, or
+// the first field before it that is empty or refused (the form never
+// opens past a field that needs the user, nor on a list whose choices
+// hang on one not chosen yet).
+func (d *draft) reopenAt() string {
+	first := d.firstUnfilled()
+	if d.at != "" && (first == "" || slices.Index(fieldOrder, d.at) < slices.Index(fieldOrder, first)) {
+		return d.at
+	}
+	return first
 }
 
 // focused is the name of the field that has the focus.
@@ -420,9 +486,11 @@ func (s *Screen) openCreate() tea.Cmd {
 		// the no was to a wide network in the allow list
 		field = "allow list"
 	}
-	if s.draft != nil && field == "" {
-		if _, err := s.draft.request(); err != nil {
-			field = namedField(err.Error())
+	if s.draft != nil {
+		// never past a field that needs the user (a list on a later step
+		// hangs on it)
+		if at := s.draft.reopenAt(); field == "" || (at != "" && slices.Index(fieldOrder, at) < slices.Index(fieldOrder, field)) {
+			field = at
 		}
 	}
 	s.submitErr, s.notSent, s.declined = "", false, false

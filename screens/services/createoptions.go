@@ -42,6 +42,16 @@ func failed[T comparable](err error, zero T) []huh.Option[T] {
 	return []huh.Option[T]{huh.NewOption("! "+err.Error(), zero)}
 }
 
+// choose is the one option of a list whose choices hang on a field of
+// an earlier step not chosen (a form opened past it): it says which, and
+// holds the value the field has. A select with no option takes no key at
+// all, not even shift+tab or tab, and the form was stuck on it. A list
+// whose field is on its own step has no option while that field's
+// choices are read: typed keys wait for them (kit.TypeAhead).
+func choose[T comparable](what string, cur T) []huh.Option[T] {
+	return []huh.Option[T]{huh.NewOption("! choose a "+what+" first", cur)}
+}
+
 func label(display, name string) string {
 	if display != "" && display != name {
 		return display + " (" + name + ")"
@@ -71,7 +81,7 @@ func (o *optionSource) providers(cur string) []huh.Option[string] {
 
 func (o *optionSource) regions(provider, cur string) []huh.Option[string] {
 	if provider == "" {
-		return nil
+		return choose("provider", cur)
 	}
 	list := func(ctx context.Context) ([]api.Region, error) { return o.client.ListRegions(ctx, provider) }
 	return options(o, "regions", list, func(r api.Region) huh.Option[string] {
@@ -85,7 +95,7 @@ func (o *optionSource) serviceTypes() []huh.Option[string] {
 	})
 }
 
-func (o *optionSource) topologies(serviceType string) []huh.Option[string] {
+func (o *optionSource) topologies(serviceType, cur string) []huh.Option[string] {
 	if serviceType == "" {
 		return nil
 	}
@@ -93,6 +103,14 @@ func (o *optionSource) topologies(serviceType string) []huh.Option[string] {
 	return options(o, "topologies", list, func(t api.Topology) huh.Option[string] {
 		return huh.NewOption(label(t.DisplayName, t.Name), t.Name)
 	})
+}
+
+// parentOf is what, when the value it names is empty, else or.
+func parentOf(value, what, or string) string {
+	if value == "" {
+		return what
+	}
+	return or
 }
 
 func (o *optionSource) sizeList(provider, topology string) ([]api.Size, error) {
@@ -117,9 +135,9 @@ func (o *optionSource) sizeList(provider, topology string) ([]api.Size, error) {
 	return ss, nil
 }
 
-func (o *optionSource) architectures(provider, topology string) []huh.Option[string] {
+func (o *optionSource) architectures(provider, topology, cur string) []huh.Option[string] {
 	if provider == "" || topology == "" {
-		return nil
+		return choose(parentOf(provider, "provider", "topology"), cur)
 	}
 	ss, err := o.sizeList(provider, topology)
 	if err != nil {
@@ -144,8 +162,11 @@ func (o *optionSource) architectures(provider, topology string) []huh.Option[str
 	return huh.NewOptions(archs...)
 }
 
-func (o *optionSource) sizesFor(provider, topology, arch string) []huh.Option[string] {
-	if provider == "" || topology == "" || arch == "" {
+func (o *optionSource) sizesFor(provider, topology, arch, cur string) []huh.Option[string] {
+	if provider == "" || topology == "" {
+		return choose(parentOf(provider, "provider", "topology"), cur)
+	}
+	if arch == "" {
 		return nil
 	}
 	ss, err := o.sizeList(provider, topology)
@@ -172,7 +193,7 @@ func (o *optionSource) sizesFor(provider, topology, arch string) []huh.Option[st
 
 func (o *optionSource) versions(topology, cur string) []huh.Option[string] {
 	if topology == "" {
-		return nil
+		return choose("topology", cur)
 	}
 	list := func(ctx context.Context) ([]api.Version, error) { return o.client.ListVersions(ctx, topology) }
 	return options(o, "versions", list, func(v api.Version) huh.Option[string] {
@@ -184,9 +205,9 @@ func (o *optionSource) versions(topology, cur string) []huh.Option[string] {
 	})
 }
 
-func (o *optionSource) storage(topology string) []huh.Option[int] {
+func (o *optionSource) storage(topology string, cur int) []huh.Option[int] {
 	if topology == "" {
-		return nil
+		return choose("topology", cur)
 	}
 	var ss []api.StorageSizes
 	if err := o.call("storage sizes", func(ctx context.Context) (err error) { ss, err = o.client.ListStorageSizes(ctx, topology); return }); err != nil {

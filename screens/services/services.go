@@ -283,7 +283,7 @@ func (s *Screen) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	switch s.mode {
 	case modeCreate:
 		if key.Matches(msg, s.keys.FormCancel) && !s.form.filtering() {
-			s.draft = s.form.values.draft()
+			s.draft = s.form.left()
 			s.form = nil
 			s.mode = modeList
 			return kit.Toast(kit.ToastInfo, "create cancelled; n brings back what you typed")
