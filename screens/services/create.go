@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/huh/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -160,6 +161,9 @@ type createForm struct {
 	// field's width inside its bar), between words only: huh's own wrap
 	// breaks at every "." and so inside an address
 	hintWidth *kit.Value[int]
+	// retry is in every list's binding: formRetry adds one, and the
+	// step's lists are read again
+	retry *kit.Value[int]
 }
 
 func required(what string) func(string) error {
@@ -242,41 +246,51 @@ func wideConfirm(req api.CreateServiceRequest) kit.Confirm {
 
 func newCreateForm(c *kit.Common, keys keyMap, d *draft, taken []string) *createForm {
 	v := newFormValues(d)
-	o := &optionSource{client: c.Client, ctx: c.Ctx(), sizes: map[string][]api.Size{}}
-	f := &createForm{common: c, keys: keys, values: v, opts: o, hintWidth: kit.NewValue(0)}
+	o := &optionSource{client: c.Client, ctx: c.Ctx(), sizes: map[string][]api.Size{}, notes: map[string]string{}}
+	f := &createForm{common: c, keys: keys, values: v, opts: o, hintWidth: kit.NewValue(0), retry: kit.NewValue(0)}
+	// each list is read again when its binding changes: the choices it
+	// hangs on, or the retry count (formRetry)
+	retry := f.retry.Bind()
 
 	provider := huh.NewSelect[string]().Title("Provider").Accessor(v.provider).Height(5).
-		OptionsFunc(func() []huh.Option[string] { return o.providers(v.provider.Get()) }, "providers")
-	provider.Validate(kit.Back(&f.ahead, provider, required("provider")))
+		OptionsFunc(func() []huh.Option[string] { return o.providers(v.provider.Get()) }, retry)
+	provider.Validate(kit.Back(&f.ahead, provider, listed(o, func() string { return listing("providers") }, required("provider"))))
 	region := huh.NewSelect[string]().Title("Region").Accessor(v.region).Height(7).
-		OptionsFunc(func() []huh.Option[string] { return o.regions(v.provider.Get(), v.region.Get()) }, v.provider.Bind())
-	region.Validate(kit.Back(&f.ahead, region, after(v.provider, "provider", required("region"))))
+		OptionsFunc(func() []huh.Option[string] { return o.regions(v.provider.Get(), v.region.Get()) }, []any{v.provider.Bind(), retry})
+	region.Validate(kit.Back(&f.ahead, region, after(v.provider, "provider",
+		listed(o, func() string { return listing("regions", v.provider.Get()) }, required("region")))))
 	stype := huh.NewSelect[string]().Title("Service type").Accessor(v.serviceType).Height(4).
-		OptionsFunc(o.serviceTypes, "service-types")
-	stype.Validate(kit.Back(&f.ahead, stype, required("service type")))
+		OptionsFunc(func() []huh.Option[string] { return o.serviceTypes(v.serviceType.Get()) }, retry)
+	stype.Validate(kit.Back(&f.ahead, stype, listed(o, func() string { return listing("service types") }, required("service type"))))
 	topo := huh.NewSelect[string]().Title("Topology").Accessor(v.topology).Height(6).
-		OptionsFunc(func() []huh.Option[string] { return o.topologies(v.serviceType.Get(), v.topology.Get()) }, v.serviceType.Bind())
-	topo.Validate(kit.Back(&f.ahead, topo, after(v.serviceType, "service type", required("topology"))))
+		OptionsFunc(func() []huh.Option[string] { return o.topologies(v.serviceType.Get(), v.topology.Get()) }, []any{v.serviceType.Bind(), retry})
+	topo.Validate(kit.Back(&f.ahead, topo, after(v.serviceType, "service type",
+		listed(o, func() string { return listing("topologies", v.serviceType.Get()) }, required("topology")))))
 	arch := huh.NewSelect[string]().Title("Architecture").Accessor(v.arch).Height(4).
 		OptionsFunc(func() []huh.Option[string] { return o.architectures(v.provider.Get(), v.topology.Get(), v.arch.Get()) },
-			[]any{v.provider.Bind(), v.topology.Bind()})
-	arch.Validate(kit.Back(&f.ahead, arch, after(v.provider, "provider", after(v.topology, "topology", required("architecture")))))
+			[]any{v.provider.Bind(), v.topology.Bind(), retry})
+	arch.Validate(kit.Back(&f.ahead, arch, after(v.provider, "provider", after(v.topology, "topology",
+		listed(o, func() string { return listing("sizes", v.provider.Get(), v.topology.Get()) }, required("architecture"))))))
 	size := huh.NewSelect[string]().Title("Size").Accessor(v.size).Height(7).
 		OptionsFunc(func() []huh.Option[string] {
 			return o.sizesFor(v.provider.Get(), v.topology.Get(), v.arch.Get(), v.size.Get())
-		}, []any{v.provider.Bind(), v.topology.Bind(), v.arch.Bind()})
-	size.Validate(kit.Back(&f.ahead, size, after(v.topology, "topology", after(v.arch, "architecture", required("size")))))
+		}, []any{v.provider.Bind(), v.topology.Bind(), v.arch.Bind(), retry})
+	size.Validate(kit.Back(&f.ahead, size, after(v.topology, "topology", after(v.arch, "architecture",
+		listed(o, func() string { return listing("sizes", v.provider.Get(), v.topology.Get()) },
+			listed(o, func() string { return listing("sizes", v.provider.Get(), v.topology.Get(), v.arch.Get()) }, required("size")))))))
 	version := huh.NewSelect[string]().Title("Version").Accessor(v.version).Height(5).
-		OptionsFunc(func() []huh.Option[string] { return o.versions(v.topology.Get(), v.version.Get()) }, v.topology.Bind())
-	version.Validate(kit.Back(&f.ahead, version, after(v.topology, "topology", func(string) error { return nil })))
+		OptionsFunc(func() []huh.Option[string] { return o.versions(v.topology.Get(), v.version.Get()) }, []any{v.topology.Bind(), retry})
+	version.Validate(kit.Back(&f.ahead, version, after(v.topology, "topology",
+		listed(o, func() string { return listing("versions", v.topology.Get()) }, func(string) error { return nil }))))
 	storage := huh.NewSelect[int]().Title("Storage").Accessor(v.storage).Height(6).
-		OptionsFunc(func() []huh.Option[int] { return o.storage(v.topology.Get(), v.storage.Get()) }, v.topology.Bind())
-	storage.Validate(kit.Back(&f.ahead, storage, after(v.topology, "topology", func(n int) error {
-		if n <= 0 {
-			return errors.New("choose a storage size")
-		}
-		return nil
-	})))
+		OptionsFunc(func() []huh.Option[int] { return o.storage(v.topology.Get(), v.storage.Get()) }, []any{v.topology.Bind(), retry})
+	storage.Validate(kit.Back(&f.ahead, storage, after(v.topology, "topology",
+		listed(o, func() string { return listing("storage sizes", v.topology.Get()) }, func(n int) error {
+			if n <= 0 {
+				return errors.New("choose a storage size")
+			}
+			return nil
+		}))))
 	name := huh.NewInput().Title("Name").Accessor(v.name).CharLimit(40).
 		Placeholder("orders-db").
 		DescriptionFunc(func() string { return f.hint(nameHint(v.name.Get(), taken)) }, []any{v.name.Bind(), f.hintWidth.Bind()})
@@ -424,8 +438,16 @@ func (f *createForm) filtering() bool {
 	return ok && fl.GetFiltering()
 }
 
-// Update passes a message to the huh form.
+// retryMsg has the form look at its lists' bindings again (formRetry).
+type retryMsg struct{}
+
+// Update passes a message to the huh form; formRetry reads the step's
+// lists again.
 func (f *createForm) Update(msg tea.Msg) tea.Cmd {
+	if k, ok := msg.(tea.KeyPressMsg); ok && key.Matches(k, formRetry) {
+		f.retry.Set(f.retry.Get() + 1)
+		msg = retryMsg{}
+	}
 	var cmd tea.Cmd
 	f.form, cmd = f.ahead.Update(f.form, msg)
 	f.fitNodes()
@@ -450,6 +472,9 @@ func (f *createForm) CapturesKeys() bool { return true }
 
 // KeyMap implements kit.Pane.
 func (f *createForm) KeyMap() kit.Keys {
+	if f.opts.anyNote() {
+		return kit.KeysOf(f.keys.FormNext, f.keys.FormPrev, f.keys.FormCancel, formRetry)
+	}
 	return kit.KeysOf(f.keys.FormNext, f.keys.FormPrev, f.keys.FormCancel)
 }
 

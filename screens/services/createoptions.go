@@ -5,12 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 
 	"charm.land/huh/v2"
 
 	"github.com/skytui/skytui/api"
+	"github.com/skytui/skytui/kit"
 )
 
 // The create form's choices, read from the API's option listings: a
@@ -24,6 +26,66 @@ type optionSource struct {
 	ctx    context.Context
 	mu     sync.Mutex
 	sizes  map[string][]api.Size
+	// notes holds, by listing (what and the choices it was read for:
+	// listing), why the last reading of it gave nothing to choose: the
+	// field is then refused until formRetry reads it again
+	notes map[string]string
+}
+
+// formRetry reads the step's lists again: huh keeps a list's options
+// for the choices it was read for, so a listing that failed was never
+// asked again (every list's binding holds the form's retry count).
+var formRetry = kit.Bind("ctrl+r", "read lists again")
+
+// listing is the key of a listing read for the choices parents.
+func listing(what string, parents ...string) string {
+	return what + "|" + strings.Join(parents, "/")
+}
+
+// note says why a listing gave nothing to choose ("" when it did); its
+// field is refused with it.
+func (o *optionSource) note(key string) string {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.notes[key]
+}
+
+// noted keeps why a listing gave nothing ("": it did).
+func (o *optionSource) noted(key, why string) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if why == "" {
+		delete(o.notes, key)
+		return
+	}
+	o.notes[key] = why
+}
+
+// anyNote reports that a listing gave nothing to choose.
+func (o *optionSource) anyNote() bool {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return len(o.notes) > 0
+}
+
+// nothing is the one option of a listing that gave nothing to choose:
+// why, and how to read it again. It holds the value the field has, so a
+// choice made before (a draft reopened) is not replaced by it.
+func nothing[T comparable](o *optionSource, key, why string, cur T) []huh.Option[T] {
+	why += "; " + formRetry.Help().Key + " reads it again"
+	o.noted(key, why)
+	return []huh.Option[T]{huh.NewOption("! "+why, cur)}
+}
+
+// listed is rule, but a field whose listing gave nothing to choose is
+// refused with why, whatever it holds.
+func listed[T any](o *optionSource, key func() string, rule func(T) error) func(T) error {
+	return func(v T) error {
+		if why := o.note(key()); why != "" {
+			return errors.New(why)
+		}
+		return rule(v)
+	}
 }
 
 func (o *optionSource) call(what string, f func(ctx context.Context) error) error {
@@ -36,10 +98,6 @@ func (o *optionSource) call(what string, f func(ctx context.Context) error) erro
 		return fmt.Errorf("could not load %s: %w", what, err)
 	}
 	return nil
-}
-
-func failed[T comparable](err error, zero T) []huh.Option[T] {
-	return []huh.Option[T]{huh.NewOption("! "+err.Error(), zero)}
 }
 
 // choose is the one option of a list whose choices hang on a field of
@@ -59,13 +117,18 @@ func label(display, name string) string {
 	return name
 }
 
-// options reads a listing and makes an option of each item; a listing
-// that cannot be read is one option saying why.
-func options[T any](o *optionSource, what string, list func(context.Context) ([]T, error), option func(T) huh.Option[string]) []huh.Option[string] {
+// options reads a listing (key) and makes an option of each item; a
+// listing that cannot be read, or lists nothing, is one option saying
+// why (nothing).
+func options[T any](o *optionSource, what, key, cur string, list func(context.Context) ([]T, error), option func(T) huh.Option[string]) []huh.Option[string] {
 	var items []T
 	if err := o.call(what, func(ctx context.Context) (err error) { items, err = list(ctx); return }); err != nil {
-		return failed(err, "")
+		return nothing(o, key, err.Error(), cur)
 	}
+	if len(items) == 0 {
+		return nothing(o, key, "the API lists no "+what, cur)
+	}
+	o.noted(key, "")
 	out := make([]huh.Option[string], 0, len(items))
 	for _, it := range items {
 		out = append(out, option(it))
@@ -74,7 +137,7 @@ func options[T any](o *optionSource, what string, list func(context.Context) ([]
 }
 
 func (o *optionSource) providers(cur string) []huh.Option[string] {
-	return options(o, "providers", o.client.ListProviders, func(p api.Provider) huh.Option[string] {
+	return options(o, "providers", listing("providers"), cur, o.client.ListProviders, func(p api.Provider) huh.Option[string] {
 		return huh.NewOption(label(p.DisplayName, p.Name), p.Name).Selected(cur == "" && p.Default)
 	})
 }
@@ -84,13 +147,13 @@ func (o *optionSource) regions(provider, cur string) []huh.Option[string] {
 		return choose("provider", cur)
 	}
 	list := func(ctx context.Context) ([]api.Region, error) { return o.client.ListRegions(ctx, provider) }
-	return options(o, "regions", list, func(r api.Region) huh.Option[string] {
+	return options(o, "regions", listing("regions", provider), cur, list, func(r api.Region) huh.Option[string] {
 		return huh.NewOption(label(r.Region, r.Name), r.Name).Selected(cur == "" && r.Default)
 	})
 }
 
-func (o *optionSource) serviceTypes() []huh.Option[string] {
-	return options(o, "service types", o.client.ListServiceTypes, func(t api.ServiceType) huh.Option[string] {
+func (o *optionSource) serviceTypes(cur string) []huh.Option[string] {
+	return options(o, "service types", listing("service types"), cur, o.client.ListServiceTypes, func(t api.ServiceType) huh.Option[string] {
 		return huh.NewOption(label(t.DisplayName, t.Name), t.Name)
 	})
 }
@@ -100,7 +163,7 @@ func (o *optionSource) topologies(serviceType, cur string) []huh.Option[string] 
 		return nil
 	}
 	list := func(ctx context.Context) ([]api.Topology, error) { return o.client.ListTopologies(ctx, serviceType) }
-	return options(o, "topologies", list, func(t api.Topology) huh.Option[string] {
+	return options(o, "topologies", listing("topologies", serviceType), cur, list, func(t api.Topology) huh.Option[string] {
 		return huh.NewOption(label(t.DisplayName, t.Name), t.Name)
 	})
 }
@@ -141,8 +204,12 @@ func (o *optionSource) architectures(provider, topology, cur string) []huh.Optio
 	}
 	ss, err := o.sizeList(provider, topology)
 	if err != nil {
-		return failed(err, "")
+		return nothing(o, listing("sizes", provider, topology), err.Error(), cur)
 	}
+	if len(ss) == 0 {
+		return nothing(o, listing("sizes", provider, topology), "the API lists no sizes", cur)
+	}
+	o.noted(listing("sizes", provider, topology), "")
 	seen := map[string]bool{}
 	var archs []string
 	for _, s := range ss {
@@ -171,7 +238,7 @@ func (o *optionSource) sizesFor(provider, topology, arch, cur string) []huh.Opti
 	}
 	ss, err := o.sizeList(provider, topology)
 	if err != nil {
-		return failed(err, "")
+		return nothing(o, listing("sizes", provider, topology), err.Error(), cur)
 	}
 	var out []huh.Option[string]
 	for _, s := range ss {
@@ -188,6 +255,10 @@ func (o *optionSource) sizesFor(provider, topology, arch, cur string) []huh.Opti
 		}
 		out = append(out, huh.NewOption(l, s.Name))
 	}
+	if len(out) == 0 {
+		return nothing(o, listing("sizes", provider, topology, arch), "the API lists no "+arch+" sizes", cur)
+	}
+	o.noted(listing("sizes", provider, topology, arch), "")
 	return out
 }
 
@@ -196,7 +267,7 @@ func (o *optionSource) versions(topology, cur string) []huh.Option[string] {
 		return choose("topology", cur)
 	}
 	list := func(ctx context.Context) ([]api.Version, error) { return o.client.ListVersions(ctx, topology) }
-	return options(o, "versions", list, func(v api.Version) huh.Option[string] {
+	return options(o, "versions", listing("versions", topology), cur, list, func(v api.Version) huh.Option[string] {
 		l := label(v.DisplayName, v.Name)
 		if v.Default {
 			l += "  (default)"
@@ -210,8 +281,9 @@ func (o *optionSource) storage(topology string, cur int) []huh.Option[int] {
 		return choose("topology", cur)
 	}
 	var ss []api.StorageSizes
+	key := listing("storage sizes", topology)
 	if err := o.call("storage sizes", func(ctx context.Context) (err error) { ss, err = o.client.ListStorageSizes(ctx, topology); return }); err != nil {
-		return failed(err, 0)
+		return nothing(o, key, err.Error(), cur)
 	}
 	seen := map[int]bool{}
 	var sizes []int
@@ -224,6 +296,10 @@ func (o *optionSource) storage(topology string, cur int) []huh.Option[int] {
 		}
 	}
 	sort.Ints(sizes)
+	if len(sizes) == 0 {
+		return nothing(o, key, "the API lists no storage sizes", cur)
+	}
+	o.noted(key, "")
 	out := make([]huh.Option[int], 0, len(sizes))
 	for _, n := range sizes {
 		out = append(out, huh.NewOption(fmt.Sprintf("%d GB", n), n))

@@ -1,0 +1,98 @@
+package services
+
+import (
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/skytui/skytui/api"
+	"github.com/skytui/skytui/tui/tuitest"
+)
+
+// brokenAPI answers as h does, but the next GETs of a path it was told
+// of get a cut JSON body (the sandbox's "malformed" fault).
+type brokenAPI struct {
+	h      http.Handler
+	mu     sync.Mutex
+	broken map[string]int
+}
+
+func (b *brokenAPI) fail(path string, times int) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.broken[path] = times
+}
+
+func (b *brokenAPI) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	b.mu.Lock()
+	n := b.broken[r.URL.Path]
+	if r.Method == http.MethodGet && n > 0 {
+		b.broken[r.URL.Path] = n - 1
+	}
+	b.mu.Unlock()
+	if r.Method == http.MethodGet && n > 0 {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(`[{"name": "us-`))
+		return
+	}
+	b.h.ServeHTTP(w, r)
+}
+
+func brokenForm(t *testing.T) (*tuitest.Harness, *Screen, *brokenAPI) {
+	t.Helper()
+	srv, _, _ := tuitest.Sandbox(t, true)
+	b := &brokenAPI{h: srv, broken: map[string]int{}}
+	c := tuitest.Common()
+	c.Client = tuitest.Client(t, b, api.Config{APIKey: tuitest.TestKey})
+	s := New(c)
+	s.SetSize(80, 20)
+	return (&tuitest.Harness{T: t, Model: screenApp{s}, Render: s.View, Quiet: 50 * time.Millisecond}).Start(80, 20), s, b
+}
+
+// TestCreateFailedListingIsReadAgain: a list whose listing could not be
+// read says so and which key reads it again, refuses going on, and
+// ctrl+r reads it (huh kept the failed options for the provider they
+// were read for, so no key asked again and the form was stuck).
+func TestCreateFailedListingIsReadAgain(t *testing.T) {
+	hs, s, b := brokenForm(t)
+	b.fail("/provisioning/v1/regions", 1)
+	hs.Key("n")
+	hs.Until("the region's failure", func() bool { return strings.Contains(hs.Screen(), "could not load regions") })
+	if v := hs.Screen(); !strings.Contains(v, "ctrl+r reads it again") {
+		t.Fatalf("the failure does not say how to read the list again:\n%s", v)
+	}
+	if f := footerKeys(s); !strings.Contains(f, "ctrl+r read lists again") {
+		t.Errorf("the footer does not offer ctrl+r: %s", f)
+	}
+	hs.Keys("enter", "enter")
+	if s.form.focused() != "region" || strings.Contains(hs.Screen(), "2/5") {
+		t.Fatalf("enter went on from a list that could not be read:\n%s", hs.Screen())
+	}
+	hs.Key("ctrl+r")
+	hs.Until("the regions read again", func() bool { return strings.Contains(hs.Screen(), "(us-east-1)") })
+	hs.Key("enter")
+	hs.Until("step 2", func() bool { return strings.Contains(hs.Screen(), "2/5: what") })
+}
+
+// TestCreateFailedListingKeepsTheChoice: a draft reopened on its version
+// while the versions cannot be read keeps the version chosen (the
+// failure's option took its place, and it left the request), and once
+// read again it is the one chosen.
+func TestCreateFailedListingKeepsTheChoice(t *testing.T) {
+	hs, s, b := brokenForm(t)
+	b.fail("/provisioning/v1/versions", 1)
+	s.draft = reviewDraft("")
+	s.draft.at = "version"
+	hs.Key("n")
+	hs.Until("the version's failure", func() bool { return strings.Contains(hs.Screen(), "could not load versions") })
+	if got := s.form.values.version.Get(); got != "11.4.2-1" {
+		t.Fatalf("the version chosen became %q after a failed listing", got)
+	}
+	hs.Key("ctrl+r")
+	hs.Until("the versions read again", func() bool { return strings.Contains(hs.Screen(), "> MariaDB Enterprise Server 11.4.2") })
+	if got := s.form.values.version.Get(); got != "11.4.2-1" {
+		t.Fatalf("the version chosen became %q after the listing was read again", got)
+	}
+}
