@@ -132,6 +132,9 @@ func TestOutcomeUnknownServiceCreate(t *testing.T) {
 	if n := srv.Stats().Count("POST", "/provisioning/v1/services"); n != 1 {
 		t.Fatalf("%d service POSTs after leaving it, want 1", n)
 	}
+	// the draft comes back saying the launch may have been carried out
+	h.Key("n")
+	h.toastSays(t, "the last launch of orders-db2 was sent and never answered: it may have been carried out")
 }
 
 // A stop, start or scale whose answer is lost but which the server

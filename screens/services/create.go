@@ -520,7 +520,11 @@ func (s *Screen) openCreate() tea.Cmd {
 	}
 	s.submitErr, s.notSent, s.declined = "", false, false
 	init := s.form.form.Init()
-	return tea.Batch(init, s.form.focus(field))
+	var note tea.Cmd
+	if s.maybeSent != "" && s.draft != nil {
+		note = kit.ToastHere(kit.ToastWarn, maybeSentText(s.maybeSent))
+	}
+	return tea.Batch(init, s.form.focus(field), note)
 }
 
 func (s *Screen) onFormDone(msg formDoneMsg) tea.Cmd {

@@ -153,6 +153,9 @@ func (s *Screen) reviewLayout() kit.Review {
 	if err != nil {
 		say(th.Error, "! "+err.Error()+" ("+editHint(err.Error())+")")
 	}
+	if s.maybeSent != "" {
+		say(th.Warn, maybeSentText(s.maybeSent))
+	}
 	switch {
 	case s.declined:
 		// the answer to the wide network's yes/no: nothing was sent
@@ -164,6 +167,12 @@ func (s *Screen) reviewLayout() kit.Review {
 		say(th.Muted, "everything you typed is kept: "+editHint(s.submitErr)+", enter to try again")
 	}
 	return kit.NewReview(h, head, notes, request, false)
+}
+
+// maybeSentText is what the draft says of a launch of name that was sent
+// and never answered.
+func maybeSentText(name string) string {
+	return "! the last launch of " + name + " was sent and never answered: it may have been carried out; check the list for " + name + " before launching again"
 }
 
 // editHint is "e to edit" and, when the refusal names a field, which.

@@ -88,6 +88,10 @@ type Screen struct {
 	// launch already under way, a connection refused.
 	submitErr         string
 	notSent, declined bool
+	// maybeSent names the service whose launch was sent and never
+	// answered: the draft (n) says it may have been carried out, until
+	// the next launch
+	maybeSent string
 
 	creds *credsView
 	allow *allowView
@@ -376,13 +380,16 @@ func (s *Screen) onActionDone(msg kit.ActionDoneMsg) tea.Cmd {
 		s.submitting = ""
 		if api.IsOutcomeUnknown(msg.Err) {
 			// sent, never answered: the root's dialog shows whether the
-			// service appeared; the form stays a draft (n), not a retry
+			// service appeared; the form stays a draft (n), not a retry,
+			// saying the launch may have been carried out
 			s.submitErr, s.notSent, s.declined = "", false, false
+			s.maybeSent = tag.name
 			if s.mode == modeReview {
 				s.mode = modeList
 			}
 			return nil
 		}
+		s.maybeSent = "" // answered (or refused before it was sent)
 		if msg.Err != nil {
 			// back to the review with everything typed kept
 			s.submitErr = msg.Err.Error()
