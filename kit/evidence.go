@@ -101,12 +101,42 @@ func AllowListEvidence(client *api.Client, serviceID, serviceName string) func(c
 	return listEvidence(client, list, func(g api.AllowListGroup, out map[string]string) {
 		for _, e := range g.AllowList {
 			if e.Comment == "" {
-				out["ip/"+e.IP] = e.IP + " is in the allow list of " + serviceName
+				out["ip/"+e.IP] = allowListLine(e, serviceName)
 				continue
 			}
-			out["ip/"+e.IP+"#"+e.Comment] = fmt.Sprintf("%s (%q) is in the allow list of %s", e.IP, e.Comment, serviceName)
+			out["ip/"+e.IP+"#"+e.Comment] = allowListLine(e, serviceName)
 		}
 	})
+}
+
+// allowListLine is how an allow-list entry is shown as evidence.
+func allowListLine(e api.AllowListEntry, serviceName string) string {
+	if e.Comment == "" {
+		return e.IP + " is in the allow list of " + serviceName
+	}
+	return fmt.Sprintf("%s (%q) is in the allow list of %s", e.IP, e.Comment, serviceName)
+}
+
+// AllowListEffect is a kit.Action.Effect for an allow-list add of ip
+// (api.NormalizeAllowListIP) to service id, or the setting of its
+// comment (comment not empty): a reading of that allow list shows it
+// carried out when it lists ip, with comment if one was sent. The other
+// entries prove nothing.
+func AllowListEffect(id, serviceName, ip, comment string) func(DataMsg) string {
+	return func(msg DataMsg) string {
+		groups, err, ok := AllowListKey(id).Of(msg)
+		if !ok || err != nil {
+			return ""
+		}
+		for _, g := range groups {
+			for _, e := range g.AllowList {
+				if api.NormalizeAllowListIP(e.IP) == ip && (comment == "" || e.Comment == comment) {
+					return allowListLine(e, serviceName)
+				}
+			}
+		}
+		return ""
+	}
 }
 
 func orUnknown(s string) string {

@@ -19,7 +19,8 @@ import (
 type OutcomeCheckedMsg struct {
 	ID int
 	// Found lists what appeared; All is set when there was nothing to
-	// compare with (the first reading failed), so Found is everything.
+	// compare with (the first reading failed), so Found is everything,
+	// which proves nothing: the dialog then cannot tell.
 	Found []string
 	All   bool
 	Err   error
@@ -265,16 +266,19 @@ func (d *OutcomeDialog) outcome(inner int) (head, found, verdict []string) {
 			lines("Look at the list yourself before sending it again.")
 	case d.of == "":
 		return nil, nil, lines("skytui cannot check this change: look at the list before sending it again.")
-	case len(d.checked.Found) == 0 && d.effect:
+	case d.effect && (len(d.checked.Found) == 0 || d.checked.All):
+		// the change's own check decides: with nothing to compare with,
+		// what the list holds proves nothing
 		return nil, nil, lines("Nothing in " + d.of + " shows it yet. It may still appear: this updates each time the list is read again.")
 	case len(d.checked.Found) == 0:
 		return nil, nil, lines("Nothing new in " + d.of + " since it was sent. It was probably not carried out, but it may still appear.")
+	case d.checked.All:
+		// what was there before is not known: nothing can be said to have
+		// appeared, and entries that were there already prove nothing
+		return lines("In " + d.of + " now (what was there before could not be read):"), d.checked.Found,
+			lines("skytui cannot tell whether it was carried out: look in it yourself for what was sent before sending it again.")
 	}
-	h := "Appeared in " + d.of + " since it was sent:"
-	if d.checked.All {
-		h = "In " + d.of + " now (what was there before could not be read):"
-	}
-	return lines(h), d.checked.Found, likely
+	return lines("Appeared in " + d.of + " since it was sent:"), d.checked.Found, likely
 }
 
 // bullets lists what was found, sorted, each wrapped under its bullet,

@@ -438,6 +438,12 @@ func (a *allowView) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 				confirm = kit.Confirm{Kind: kit.ConfirmYesNo, Title: "Allow a wide network?",
 					Detail: fmt.Sprintf("%s: only the password then keeps them out. Add it to the allow list of %s (%s) anyway?", wide, a.svc.Name, id)}
 			}
+			// what a reading shows of it, whatever else the list holds; none
+			// when the list had it already (nothing a reading could show)
+			var effect func(kit.DataMsg) string
+			if !listed || comment != old {
+				effect = kit.AllowListEffect(id, a.svc.Name, ip, comment)
+			}
 			return kit.Do(kit.Action{
 				Name:     name,
 				Key:      allowChangeKey(id),
@@ -456,6 +462,7 @@ func (a *allowView) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 				Refresh:    []string{a.key(), kit.ServicesKey.String()},
 				Evidence:   kit.AllowListEvidence(client, id, a.svc.Name),
 				EvidenceOf: "the allow list of " + a.svc.Name,
+				Effect:     effect,
 			})
 		}
 		var cmd tea.Cmd
