@@ -36,12 +36,12 @@ type toast struct {
 	name string
 }
 
-// shortened is the text with its name shortened to a third of a line of
-// w cells (at least 16), cut with ellipsis, or the text when it has no
-// longer name.
+// shortened is the text with its name, when that is longer than a line of
+// w cells, shortened to a third of the line (at least 16), cut with
+// ellipsis; else the text (a name that fits a line is said whole).
 func (t toast) shortened(w int, ellipsis string) string {
 	limit := max(16, (w-1)/3)
-	if t.name == "" || ansi.StringWidth(t.name) <= limit || !strings.Contains(t.text, t.name) {
+	if t.name == "" || ansi.StringWidth(t.name) < w || !strings.Contains(t.text, t.name) {
 		return t.text
 	}
 	return strings.Replace(t.text, t.name, kit.MiddleTruncate(t.name, limit, ellipsis), 1)
