@@ -24,15 +24,7 @@ func TestUnreadableAnswerNamesItsTrace(t *testing.T) {
 		{"over MaxBody", ``, true, func(c *Client) error { _, err := c.ListServices(bg); return err }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				w.Header().Set("X-Trace-Id", "trace-ok-7f3a")
-				if tc.huge {
-					w.Header().Set("Content-Length", strconv.Itoa(MaxBody+10))
-				}
-				w.WriteHeader(http.StatusOK)
-				io.WriteString(w, tc.body)
-			})
-			c, _ := newTestClient(t, h)
+			c := answering(t, http.StatusOK, "trace-ok-7f3a", tc.body, tc.huge)
 			err := tc.call(c)
 			e := AsError(err)
 			if e == nil {
@@ -57,15 +49,7 @@ func TestAcceptedUnreadableAnswerNamesItsTrace(t *testing.T) {
 		{"over MaxBody", ``, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				w.Header().Set("X-Trace-Id", "trace-acc-91c2")
-				if tc.huge {
-					w.Header().Set("Content-Length", strconv.Itoa(MaxBody+10))
-				}
-				w.WriteHeader(http.StatusAccepted)
-				io.WriteString(w, tc.body)
-			})
-			c, _ := newTestClient(t, h)
+			c := answering(t, http.StatusAccepted, "trace-acc-91c2", tc.body, tc.huge)
 			s, err := c.CreateService(bg, CreateServiceRequest{Name: "orders-stage", Provider: "aws", Region: "us-east-1", ServiceType: "transactional",
 				Topology: "es-single", Architecture: "amd64", Size: "sky-2x8", Nodes: 1, Storage: 100})
 			if err != nil {
@@ -84,4 +68,20 @@ func TestAcceptedUnreadableAnswerNamesItsTrace(t *testing.T) {
 			}
 		})
 	}
+}
+
+// answering is a client of a server that answers every request with
+// status, the trace ID trace and body (huge: a Content-Length over
+// MaxBody).
+func answering(t *testing.T, status int, trace, body string, huge bool) *Client {
+	t.Helper()
+	c, _ := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("X-Trace-Id", trace)
+		if huge {
+			w.Header().Set("Content-Length", strconv.Itoa(MaxBody+10))
+		}
+		w.WriteHeader(status)
+		io.WriteString(w, body)
+	}))
+	return c
 }
