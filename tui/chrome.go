@@ -30,21 +30,23 @@ type toast struct {
 	holds  func() bool
 	screen string
 	// name, when set, is the name of what the text speaks of (an action's,
-	// at its start): a message line too narrow for the whole text shows it
-	// shortened in its middle, so the status, message and trace ID after it
-	// are read. The log keeps the text whole.
+	// at its start: "add 203.0.113.9/32 to the allow list of NAME"): a
+	// message line too narrow for the whole text shows its start, cut, so
+	// the status, message and trace ID after it are read. The log keeps
+	// the text whole.
 	name string
 }
 
 // shortened is the text with its name, when that is longer than a line of
-// w cells, shortened to a third of the line (at least 16), cut with
-// ellipsis; else the text (a name that fits a line is said whole).
+// w cells, cut after a third of the line (at least 24 cells: the verb and
+// what it acts on come first) with ellipsis; else the text (a name that
+// fits a line is said whole).
 func (t toast) shortened(w int, ellipsis string) string {
-	limit := max(16, (w-1)/3)
+	limit := max(24, (w-1)/3)
 	if t.name == "" || ansi.StringWidth(t.name) < w || !strings.Contains(t.text, t.name) {
 		return t.text
 	}
-	return strings.Replace(t.text, t.name, kit.MiddleTruncate(t.name, limit, ellipsis), 1)
+	return strings.Replace(t.text, t.name, ansi.Truncate(t.name, limit, ellipsis), 1)
 }
 
 // Toasts queue: the newest shows; each shows for its whole time (6 s,

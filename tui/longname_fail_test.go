@@ -28,7 +28,7 @@ func TestRefusalOfALongNamedActionShowsItsStatus(t *testing.T) {
 		scr := h.Screen()
 		lines := strings.Split(scr, "\n")
 		msg := strings.Join(lines[len(lines)-4:len(lines)-1], "\n")
-		for _, want := range []string{"error: start lon", "DCS failed: 429 Too Many Requests: rate limit", "trace 4bf92f3577b34da6)", "(L log, X dismiss)"} {
+		for _, want := range []string{"error: start lon", "~ failed: 429 Too Many Requests: rate limit", "trace 4bf92f3577b34da6)", "(L log, X dismiss)"} {
 			if !strings.Contains(strings.ReplaceAll(msg, "\n ", " "), want) {
 				t.Errorf("%dx%d: the message line lacks %q:\n%s", sz[0], sz[1], want, msg)
 			}
