@@ -79,13 +79,8 @@ sent. Secrets are read without echo, never from the command line.`,
 			if err != nil {
 				return err
 			}
-			if accessKeyID == "" {
-				if accessKeyID, err = p.Ask("Access key ID"); err != nil {
-					return err
-				}
-				if err := checkAccessKeyID(accessKeyID, true); err != nil {
-					return err
-				}
+			if accessKeyID, err = askUnless(p, accessKeyID, "Access key ID", checkAccessKeyID); err != nil {
+				return err
 			}
 			secret, err := p.Secret("Secret access key")
 			if errors.Is(err, errNoInput) {
@@ -94,13 +89,8 @@ sent. Secrets are read without echo, never from the command line.`,
 			if err != nil {
 				return err
 			}
-			if region == "" {
-				if region, err = p.Ask("Region (e.g. us-east-1)"); err != nil {
-					return err
-				}
-				if err := checkRegion(region, true); err != nil {
-					return err
-				}
+			if region, err = askUnless(p, region, "Region (e.g. us-east-1)", checkRegion); err != nil {
+				return err
 			}
 			return e.putCred(st, keystore.S3Credential{Name: name, AccessKeyID: accessKeyID, SecretAccessKey: secret, Region: region})
 		})
@@ -285,6 +275,19 @@ func checkRegion(region string, typed bool) error {
 		return partRefused("region", "--region", typed, "not a region: a region is shaped like us-east-1 or eu-west-1")
 	}
 	return nil
+}
+
+// askUnless is v when a flag gave it (checked already), else the answer
+// to label, checked as typed.
+func askUnless(p *prompter, v, label string, check func(string, bool) error) (string, error) {
+	if v != "" {
+		return v, nil
+	}
+	v, err := p.Ask(label)
+	if err != nil {
+		return "", err
+	}
+	return v, check(v, true)
 }
 
 // partRefused is the refusal of a shown part of a credential (see

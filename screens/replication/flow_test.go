@@ -337,13 +337,7 @@ func TestChooserSaysWhatCannotBeChosen(t *testing.T) {
 // (nothing runs), and only the next enter runs CHANGE PRIMARY.
 func TestSmallStepShowsWhatItRunsFirst(t *testing.T) {
 	d := newDemo(t)
-	pri, sec := d.byName("orders-prod"), d.byName("replica-west")
-	eng := &replsetup.Engine{Client: d.c, Now: d.clk.Now}
-	w := d.setupToChange(t, eng, pri, sec)
-	p := w.Progress
-	d.save(replsetup.ProfileState{Setup: &p})
-	h := d.app(60, 16, nil)
-	h.Keys("4", "c")
+	h, _, sec := d.smallAtChange(t)
 	h.Sees("more line")
 	h.Key("enter")
 	if !strings.Contains(h.lastToast(), "the rest of the step is shown now") {
@@ -358,6 +352,19 @@ func TestSmallStepShowsWhatItRunsFirst(t *testing.T) {
 	}
 	h.Key("enter")
 	h.Sees("Step 5 of 6")
+}
+
+// smallAtChange is the app at 60x16 continuing (c) a setup of orders-prod
+// -> replica-west saved at step 4 (setupToChange).
+func (d *demo) smallAtChange(t *testing.T) (h *harness, pri, sec api.Service) {
+	t.Helper()
+	pri, sec = d.byName("orders-prod"), d.byName("replica-west")
+	w := d.setupToChange(t, &replsetup.Engine{Client: d.c, Now: d.clk.Now}, pri, sec)
+	p := w.Progress
+	d.save(replsetup.ProfileState{Setup: &p})
+	h = d.app(60, 16, nil)
+	h.Keys("4", "c")
+	return h, pri, sec
 }
 
 // setupToChange runs a setup of pri -> sec with a writable engine up to
@@ -675,12 +682,7 @@ func TestSmallRestoreEndsItsNoticeAndEnterShowsTheCall(t *testing.T) {
 // showing the CALL below the window: the first enter shows it.
 func TestSmallEnterShowsTheCallUnderANotice(t *testing.T) {
 	d := newDemo(t)
-	pri, sec := d.byName("orders-prod"), d.byName("replica-west")
-	w := d.setupToChange(t, &replsetup.Engine{Client: d.c, Now: d.clk.Now}, pri, sec)
-	p := w.Progress
-	d.save(replsetup.ProfileState{Setup: &p})
-	h := d.app(60, 16, nil)
-	h.Keys("4", "c")
+	h, pri, _ := d.smallAtChange(t)
 	h.Sees("Step 4 of 6")
 	h.Key("b")
 	h.Sees("replication will start from the backup's binlog file")
