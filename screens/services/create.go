@@ -166,6 +166,16 @@ type createForm struct {
 	retry *kit.Value[int]
 }
 
+// choice is one of the form's lists: its options read again when a
+// choice it hangs on (binds) or the retry count (formRetry) changes, its
+// rule through kit.Back (shift+tab leaves it whatever it holds).
+func choice[T comparable](f *createForm, title string, acc huh.Accessor[T], height int, options func() []huh.Option[T], binds []any, rule func(T) error) *huh.Select[T] {
+	s := huh.NewSelect[T]().Title(title).Accessor(acc).Height(height).
+		OptionsFunc(options, append(binds, f.retry.Bind()))
+	s.Validate(kit.Back(&f.ahead, s, rule))
+	return s
+}
+
 func required(what string) func(string) error {
 	return func(s string) error {
 		if s == "" {
@@ -248,49 +258,40 @@ func newCreateForm(c *kit.Common, keys keyMap, d *draft, taken []string) *create
 	v := newFormValues(d)
 	o := &optionSource{client: c.Client, ctx: c.Ctx(), sizes: map[string][]api.Size{}, notes: map[string]string{}}
 	f := &createForm{common: c, keys: keys, values: v, opts: o, hintWidth: kit.NewValue(0), retry: kit.NewValue(0)}
-	// each list is read again when its binding changes: the choices it
-	// hangs on, or the retry count (formRetry)
-	retry := f.retry.Bind()
-
-	provider := huh.NewSelect[string]().Title("Provider").Accessor(v.provider).Height(5).
-		OptionsFunc(func() []huh.Option[string] { return o.providers(v.provider.Get()) }, retry)
-	provider.Validate(kit.Back(&f.ahead, provider, listed(o, func() string { return listing("providers") }, required("provider"))))
-	region := huh.NewSelect[string]().Title("Region").Accessor(v.region).Height(7).
-		OptionsFunc(func() []huh.Option[string] { return o.regions(v.provider.Get(), v.region.Get()) }, []any{v.provider.Bind(), retry})
-	region.Validate(kit.Back(&f.ahead, region, after(v.provider, "provider",
-		listed(o, func() string { return listing("regions", v.provider.Get()) }, required("region")))))
-	stype := huh.NewSelect[string]().Title("Service type").Accessor(v.serviceType).Height(4).
-		OptionsFunc(func() []huh.Option[string] { return o.serviceTypes(v.serviceType.Get()) }, retry)
-	stype.Validate(kit.Back(&f.ahead, stype, listed(o, func() string { return listing("service types") }, required("service type"))))
-	topo := huh.NewSelect[string]().Title("Topology").Accessor(v.topology).Height(6).
-		OptionsFunc(func() []huh.Option[string] { return o.topologies(v.serviceType.Get(), v.topology.Get()) }, []any{v.serviceType.Bind(), retry})
-	topo.Validate(kit.Back(&f.ahead, topo, after(v.serviceType, "service type",
-		listed(o, func() string { return listing("topologies", v.serviceType.Get()) }, required("topology")))))
-	arch := huh.NewSelect[string]().Title("Architecture").Accessor(v.arch).Height(4).
-		OptionsFunc(func() []huh.Option[string] { return o.architectures(v.provider.Get(), v.topology.Get(), v.arch.Get()) },
-			[]any{v.provider.Bind(), v.topology.Bind(), retry})
-	arch.Validate(kit.Back(&f.ahead, arch, after(v.provider, "provider", after(v.topology, "topology",
-		listed(o, func() string { return listing("sizes", v.provider.Get(), v.topology.Get()) }, required("architecture"))))))
-	size := huh.NewSelect[string]().Title("Size").Accessor(v.size).Height(7).
-		OptionsFunc(func() []huh.Option[string] {
+	provider := choice(f, "Provider", v.provider, 5, func() []huh.Option[string] { return o.providers(v.provider.Get()) }, nil,
+		listed(o, func() string { return listing("providers") }, required("provider")))
+	region := choice(f, "Region", v.region, 7, func() []huh.Option[string] { return o.regions(v.provider.Get(), v.region.Get()) },
+		[]any{v.provider.Bind()},
+		after(v.provider, "provider", listed(o, func() string { return listing("regions", v.provider.Get()) }, required("region"))))
+	stype := choice(f, "Service type", v.serviceType, 4, func() []huh.Option[string] { return o.serviceTypes(v.serviceType.Get()) }, nil,
+		listed(o, func() string { return listing("service types") }, required("service type")))
+	topo := choice(f, "Topology", v.topology, 6, func() []huh.Option[string] { return o.topologies(v.serviceType.Get(), v.topology.Get()) },
+		[]any{v.serviceType.Bind()},
+		after(v.serviceType, "service type", listed(o, func() string { return listing("topologies", v.serviceType.Get()) }, required("topology"))))
+	arch := choice(f, "Architecture", v.arch, 4,
+		func() []huh.Option[string] { return o.architectures(v.provider.Get(), v.topology.Get(), v.arch.Get()) },
+		[]any{v.provider.Bind(), v.topology.Bind()},
+		after(v.provider, "provider", after(v.topology, "topology",
+			listed(o, func() string { return listing("sizes", v.provider.Get(), v.topology.Get()) }, required("architecture")))))
+	size := choice(f, "Size", v.size, 7,
+		func() []huh.Option[string] {
 			return o.sizesFor(v.provider.Get(), v.topology.Get(), v.arch.Get(), v.size.Get())
-		}, []any{v.provider.Bind(), v.topology.Bind(), v.arch.Bind(), retry})
-	size.Validate(kit.Back(&f.ahead, size, after(v.topology, "topology", after(v.arch, "architecture",
-		listed(o, func() string { return listing("sizes", v.provider.Get(), v.topology.Get()) },
-			listed(o, func() string { return listing("sizes", v.provider.Get(), v.topology.Get(), v.arch.Get()) }, required("size")))))))
-	version := huh.NewSelect[string]().Title("Version").Accessor(v.version).Height(5).
-		OptionsFunc(func() []huh.Option[string] { return o.versions(v.topology.Get(), v.version.Get()) }, []any{v.topology.Bind(), retry})
-	version.Validate(kit.Back(&f.ahead, version, after(v.topology, "topology",
-		listed(o, func() string { return listing("versions", v.topology.Get()) }, func(string) error { return nil }))))
-	storage := huh.NewSelect[int]().Title("Storage").Accessor(v.storage).Height(6).
-		OptionsFunc(func() []huh.Option[int] { return o.storage(v.topology.Get(), v.storage.Get()) }, []any{v.topology.Bind(), retry})
-	storage.Validate(kit.Back(&f.ahead, storage, after(v.topology, "topology",
-		listed(o, func() string { return listing("storage sizes", v.topology.Get()) }, func(n int) error {
+		},
+		[]any{v.provider.Bind(), v.topology.Bind(), v.arch.Bind()},
+		after(v.topology, "topology", after(v.arch, "architecture",
+			listed(o, func() string { return listing("sizes", v.provider.Get(), v.topology.Get()) },
+				listed(o, func() string { return listing("sizes", v.provider.Get(), v.topology.Get(), v.arch.Get()) }, required("size"))))))
+	version := choice(f, "Version", v.version, 5, func() []huh.Option[string] { return o.versions(v.topology.Get(), v.version.Get()) },
+		[]any{v.topology.Bind()},
+		after(v.topology, "topology", listed(o, func() string { return listing("versions", v.topology.Get()) }, func(string) error { return nil })))
+	storage := choice(f, "Storage", v.storage, 6, func() []huh.Option[int] { return o.storage(v.topology.Get(), v.storage.Get()) },
+		[]any{v.topology.Bind()},
+		after(v.topology, "topology", listed(o, func() string { return listing("storage sizes", v.topology.Get()) }, func(n int) error {
 			if n <= 0 {
 				return errors.New("choose a storage size")
 			}
 			return nil
-		}))))
+		})))
 	name := huh.NewInput().Title("Name").Accessor(v.name).CharLimit(40).
 		Placeholder("orders-db").
 		DescriptionFunc(func() string { return f.hint(nameHint(v.name.Get(), taken)) }, []any{v.name.Bind(), f.hintWidth.Bind()})
