@@ -321,13 +321,18 @@ func (a *allowView) onCheck(msg ipCheckMsg) {
 // putting it back whole (a second change meanwhile would be overwritten).
 func allowChangeKey(serviceID string) string { return "allowlist:" + serviceID }
 
+// leaveInput leaves the input open for (*open: adding, checking),
+// keeping what was typed in it in *kept for the next time it opens.
+func (a *allowView) leaveInput(open *bool, kept *string) {
+	*open, *kept = false, a.input.Value()
+	a.input.Blur()
+}
+
 // checkKey handles the keys while the address to check is typed.
 func (a *allowView) checkKey(msg tea.KeyPressMsg) tea.Cmd {
 	switch {
 	case key.Matches(msg, a.keys.AddCancel):
-		a.checking = false
-		a.checkText = a.input.Value() // kept for the next i
-		a.input.Blur()
+		a.leaveInput(&a.checking, &a.checkText) // kept for the next i
 		return nil
 	case key.Matches(msg, a.keys.AddConfirm):
 		v := strings.TrimSpace(a.input.Value())
@@ -403,9 +408,7 @@ func (a *allowView) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	if a.adding {
 		switch {
 		case key.Matches(msg, a.keys.AddCancel):
-			a.adding = false
-			a.addText = a.input.Value() // kept for the next n
-			a.input.Blur()
+			a.leaveInput(&a.adding, &a.addText) // kept for the next n
 			return nil
 		case key.Matches(msg, a.keys.AddConfirm):
 			a.validate()
