@@ -37,18 +37,12 @@ func (r *Wizard) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		}
 		return nil
 	case stageTarget:
-		defer r.clearErrOff(r.targets, r.targets.SelectedID())
-		if used, cmd := r.targets.FilterFirst(msg, k.Back); used {
-			return cmd
-		}
-		switch {
-		case key.Matches(msg, k.Back):
-			return r.back()
-		case key.Matches(msg, k.Next):
-			return r.chooseTarget()
-		}
-		_, cmd := r.targets.Update(msg)
-		return cmd
+		return r.onList(r.targets, msg, func() (tea.Cmd, bool) {
+			if key.Matches(msg, k.Next) {
+				return r.chooseTarget(), true
+			}
+			return nil, false
+		})
 	case stageBackup:
 		return r.onBackupKey(msg)
 	case stagePITR:
@@ -152,27 +146,41 @@ func (r *Wizard) onBackupKey(msg tea.KeyPressMsg) tea.Cmd {
 		_, cmd := r.sources.Update(msg)
 		return cmd
 	}
-	defer r.clearErrOff(r.backupTable, r.backupTable.SelectedID())
-	if used, cmd := r.backupTable.FilterFirst(msg, k.Back); used {
+	return r.onList(r.backupTable, msg, func() (tea.Cmd, bool) {
+		switch {
+		case key.Matches(msg, k.SourceService):
+			// the list the refusal was about gives way to the services
+			r.stepErr = ""
+			r.pickingSource = true
+			// a new choice: the name typed for the last one is not kept
+			// (what is typed now would be added to it)
+			r.sources.SetFilter("")
+			r.sources.Select(r.sourceServiceID())
+			return nil, true
+		case key.Matches(msg, k.Next):
+			return r.chooseBackup(), true
+		}
+		r.stepErr = ""
+		return nil, false
+	})
+}
+
+// onList is a key on a step's list t: its typed filter first (esc clears
+// a kept one), then back, then the step's own keys (own: done reports it
+// took the key), then the list's moves. A refusal said of the row
+// selected goes once another row is (clearErrOff).
+func (r *Wizard) onList(t *kit.Table, msg tea.KeyPressMsg, own func() (cmd tea.Cmd, done bool)) tea.Cmd {
+	defer r.clearErrOff(t, t.SelectedID())
+	if used, cmd := t.FilterFirst(msg, r.keys.Back); used {
 		return cmd
 	}
-	switch {
-	case key.Matches(msg, k.Back):
+	if key.Matches(msg, r.keys.Back) {
 		return r.back()
-	case key.Matches(msg, k.SourceService):
-		// the list the refusal was about gives way to the services
-		r.stepErr = ""
-		r.pickingSource = true
-		// a new choice: the name typed for the last one is not kept (what
-		// is typed now would be added to it)
-		r.sources.SetFilter("")
-		r.sources.Select(r.sourceServiceID())
-		return nil
-	case key.Matches(msg, k.Next):
-		return r.chooseBackup()
 	}
-	r.stepErr = ""
-	_, cmd := r.backupTable.Update(msg)
+	if cmd, done := own(); done {
+		return cmd
+	}
+	_, cmd := t.Update(msg)
 	return cmd
 }
 
