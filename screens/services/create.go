@@ -472,11 +472,15 @@ func (f *createForm) fitNodes() {
 func (f *createForm) CapturesKeys() bool { return true }
 
 // KeyMap implements kit.Pane.
+// The footer offers ctrl+r while a listing gave nothing to choose; the
+// help lists it always.
 func (f *createForm) KeyMap() kit.Keys {
-	if f.opts.anyNote() {
-		return kit.KeysOf(f.keys.FormNext, f.keys.FormPrev, f.keys.FormCancel, formRetry)
+	all := []key.Binding{f.keys.FormNext, f.keys.FormPrev, f.keys.FormCancel, formRetry}
+	short := all
+	if !f.opts.anyNote() {
+		short = all[:len(all)-1]
 	}
-	return kit.KeysOf(f.keys.FormNext, f.keys.FormPrev, f.keys.FormCancel)
+	return kit.Keys{Short: short, Full: [][]key.Binding{all}}
 }
 
 // View implements kit.Pane. When the step's fields do not all fit, the

@@ -2,6 +2,7 @@ package services
 
 import (
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -72,6 +73,19 @@ func TestCreateFailedListingIsReadAgain(t *testing.T) {
 	}
 	hs.Key("ctrl+r")
 	hs.Until("the regions read again", func() bool { return strings.Contains(hs.Screen(), "(us-east-1)") })
+	// read: the footer no longer offers it; the help lists it always
+	if f := footerKeys(s); strings.Contains(f, "ctrl+r") {
+		t.Errorf("the footer offers ctrl+r with every list read: %s", f)
+	}
+	var help []string
+	for _, g := range s.KeyMap().FullHelp() {
+		for _, b := range g {
+			help = append(help, b.Help().Key+" "+b.Help().Desc)
+		}
+	}
+	if !slices.Contains(help, "ctrl+r read lists again") {
+		t.Errorf("the help does not list ctrl+r: %v", help)
+	}
 	hs.Key("enter")
 	hs.Until("step 2", func() bool { return strings.Contains(hs.Screen(), "2/5: what") })
 }
