@@ -10,11 +10,7 @@
 package main
 
 import (
-	"context"
-	"fmt"
 	"os"
-	"os/signal"
-	"syscall"
 
 	"github.com/skytui/skytui/cli"
 )
@@ -22,12 +18,4 @@ import (
 // version is set at build time with -ldflags "-X main.version=…".
 var version = "dev"
 
-func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	err := cli.Execute(ctx, version)
-	stop()
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "skytui:", err)
-		os.Exit(1)
-	}
-}
+func main() { os.Exit(cli.Main(version)) }

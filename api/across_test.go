@@ -20,6 +20,7 @@ type fakeAccount struct {
 	n        int
 	running  map[string]bool
 	gone     map[string]bool
+	failing  map[string]bool // services whose restores listing fails (500)
 	delay    time.Duration
 	mu       sync.Mutex
 	asked    map[string]int
@@ -35,10 +36,11 @@ func (f *fakeAccount) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case strings.HasSuffix(r.URL.Path, "/provisioning/v1/services"):
 		f.mu.Lock()
 		f.services++
+		n := f.n
 		f.mu.Unlock()
 		var b strings.Builder
 		b.WriteString("[")
-		for i := range f.n {
+		for i := range n {
 			if i > 0 {
 				b.WriteString(",")
 			}
@@ -63,12 +65,19 @@ func (f *fakeAccount) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		f.asked[id]++
 		f.mu.Unlock()
+		f.mu.Lock()
+		failing, running := f.failing[id], f.running[id]
+		f.mu.Unlock()
 		if f.gone[id] {
 			writeErr(w, http.StatusNotFound, "no such service")
 			return
 		}
+		if failing {
+			writeErr(w, http.StatusInternalServerError, "boom")
+			return
+		}
 		status := "Succeeded"
-		if f.running[id] {
+		if running {
 			status = "Running"
 		}
 		fmt.Fprintf(w, `{"restores":[{"id":%d,"service_id":%q,"status":%q}],"restores_count":1,"pages_count":1}`, len(id), id, status)
@@ -164,6 +173,63 @@ func TestListRestoresAndSchedulesNeedAServiceOnTheLiveService(t *testing.T) {
 	}
 	if _, err := c.ListSchedules(context.Background(), ""); err == nil {
 		t.Error("schedules of no service on the live service")
+	}
+}
+
+// A service whose listing fails fails only its own part of a sweep: the
+// others' answers are used as they come (a running restore's new status, a
+// new service's restores), the failed one keeps its last rows and is said
+// with its name, and it is asked again on the next sweep.
+func TestRestoreSweepPartialKeepsEveryAnswer(t *testing.T) {
+	acc := &fakeAccount{n: 4, running: map[string]bool{"dbt0001": true}}
+	c, _ := newTestClient(t, acc, func(c *Config) { c.BackupPrefix = LiveBackupPrefix })
+	now := time.Unix(1_800_000_000, 0)
+	sw := &RestoreSweep{Now: func() time.Time { return now }}
+	ctx := context.Background()
+	if all, failed, err := sw.Partial(ctx, c, true); err != nil || len(failed) != 0 || len(all) != 4 {
+		t.Fatalf("first sweep: %d restores, failed %v, %v", len(all), failed, err)
+	}
+	first := now
+
+	acc.mu.Lock()
+	acc.failing = map[string]bool{"dbt0002": true}
+	acc.running = nil // dbt0001's restore has finished
+	acc.n = 5         // and a new service came
+	acc.mu.Unlock()
+	now = now.Add(2 * time.Second)
+	all, failed, err := sw.Partial(ctx, c, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(all) != 5 {
+		t.Fatalf("want the restores of 5 services (the failed one's kept), got %d", len(all))
+	}
+	for _, r := range all {
+		if r.ServiceID == "dbt0001" && r.Running() {
+			t.Error("dbt0001's restore still shows running: its fresh answer was thrown away")
+		}
+	}
+	if len(failed) != 1 || failed[0].ServiceID != "dbt0002" || !failed[0].Since.Equal(first) || StatusOf(failed[0]) != 500 {
+		t.Fatalf("failed = %+v, want dbt0002 with the 500, its rows from %v", failed, first)
+	}
+	if got := failed[0].Service(); got != "svc-2 (dbt0002)" {
+		t.Errorf("the failed service is named %q", got)
+	}
+	if _, err := sw.All(ctx, c, false); StatusOf(err) != 500 || !strings.Contains(err.Error(), "svc-2 (dbt0002)") {
+		t.Errorf("All (the CLI's) wants the failure with its service, got %v", err)
+	}
+
+	// the failed service is asked again at once, and then used
+	acc.mu.Lock()
+	acc.failing = nil
+	asked := acc.asked["dbt0002"]
+	acc.mu.Unlock()
+	now = now.Add(2 * time.Second)
+	if _, failed, err = sw.Partial(ctx, c, false); err != nil || len(failed) != 0 {
+		t.Fatalf("after it answers again: failed %v, %v", failed, err)
+	}
+	if acc.asked["dbt0002"] != asked+1 {
+		t.Error("a service whose listing failed was not asked on the next sweep")
 	}
 }
 

@@ -616,7 +616,7 @@ func tokenList[T any](ctx context.Context, c *Client, path string, q url.Values,
 		if err != nil {
 			return nil, err
 		}
-		if err := bound.add(http.MethodGet, path, len(items), len(r.body)); err != nil {
+		if err := bound.add(http.MethodGet, path, len(items), r); err != nil {
 			return nil, err
 		}
 		all = append(all, items...)
@@ -664,7 +664,7 @@ func pagedList[T any](ctx context.Context, c *Client, path string, q url.Values,
 			break
 		}
 		last = r.body
-		if err := bound.add(http.MethodGet, path, len(items), len(r.body)); err != nil {
+		if err := bound.add(http.MethodGet, path, len(items), r); err != nil {
 			return nil, err
 		}
 		all = append(all, items...)
@@ -674,21 +674,6 @@ func pagedList[T any](ctx context.Context, c *Client, path string, q url.Values,
 		}
 	}
 	return all, nil
-}
-
-// listBound counts what a listing read across its pages.
-type listBound struct{ items, bytes int }
-
-func (b *listBound) add(method, path string, items, bytes int) error {
-	b.items += items
-	b.bytes += bytes
-	switch {
-	case b.items > MaxListItems:
-		return &Error{Method: method, Path: path, Err: fmt.Errorf("the listing goes on past %d items, the most the client reads", MaxListItems)}
-	case b.bytes > MaxListBytes:
-		return &Error{Method: method, Path: path, Err: fmt.Errorf("the listing goes on past %d MiB, the most the client reads", MaxListBytes>>20)}
-	}
-	return nil
 }
 
 // Check verifies the API key with the cheapest call there is: one page of

@@ -68,6 +68,8 @@ func (e *Error) Error() string {
 		b.WriteString("outcome unknown: the request was sent and no answer came back")
 	case errors.Is(e.Err, ErrNoAPIKey):
 		b.WriteString("not sent")
+	case errors.As(e.Err, new(*ListTooLongError)):
+		// it says itself what happened: every page was answered
 	default:
 		b.WriteString("request failed")
 	}
@@ -76,7 +78,9 @@ func (e *Error) Error() string {
 		msg = e.Err.Error()
 	}
 	if msg != "" {
-		b.WriteString(": ")
+		if b.Len() > 0 {
+			b.WriteString(": ")
+		}
 		b.WriteString(oneLine(msg))
 	}
 	if e.Solution != "" {
@@ -100,6 +104,17 @@ func (e *Error) Error() string {
 
 // Unwrap returns the underlying error.
 func (e *Error) Unwrap() error { return e.Err }
+
+// ListTooLongError is the Err of an *Error for a listing that goes on past
+// what the client reads (MaxListItems, MaxListBytes); the *Error carries
+// the trace ID of the last page's answer.
+type ListTooLongError struct {
+	What string // "20000 items", "32 MiB"
+}
+
+func (e *ListTooLongError) Error() string {
+	return "the listing goes on past " + e.What + ", the most the client reads"
+}
 
 // oneLine cleans s (an underlying transport or decoding error's text can
 // carry the server's bytes), folds it to one line and cuts it at a rune

@@ -297,7 +297,7 @@ func minimalAnswer(op string, r *http.Request) (int, string) {
 }
 
 // Methods of *api.Client that send nothing.
-var clientMethodsSendingNothing = []string{"BaseURL", "Host", "Org", "LiveBackup", "LogicalBackupType", "Now", "BackupPath", "KeyFingerprint"}
+var clientMethodsSendingNothing = []string{"BaseURL", "Host", "Org", "LiveBackup", "LogicalBackupType", "Now", "BackupPath", "KeyFingerprint", "RestoreSweep.Failed"}
 
 func testCredentials(t *testing.T) (gcs, s3 string) {
 	t.Helper()
@@ -434,6 +434,10 @@ func clientCalls(t *testing.T) []clientCall {
 		{"ListRestores", "", func(ctx context.Context, c *api.Client) (any, error) { return c.ListRestores(ctx, svc) }},
 		{"RestoreSweep.All", "", func(ctx context.Context, c *api.Client) (any, error) {
 			return (&api.RestoreSweep{}).All(ctx, c, true)
+		}},
+		{"RestoreSweep.Partial", "", func(ctx context.Context, c *api.Client) (any, error) {
+			all, _, err := (&api.RestoreSweep{}).Partial(ctx, c, true)
+			return all, err
 		}},
 		{"RestoreSweep.List", "", func(ctx context.Context, c *api.Client) (any, error) {
 			return (&api.RestoreSweep{}).List(ctx, c, []string{svc, "dbtgf00000002"}, true)

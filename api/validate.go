@@ -246,19 +246,59 @@ func ValidateBackupBucketPath(p string) error {
 	return nil
 }
 
-// ValidateRestoreBucket checks gs://NAME/ or s3://NAME/ with the trailing slash.
+// ValidateRestoreBucket checks gs://NAME/ or s3://NAME/ with the trailing
+// slash: the bucket alone, as the interface document gives it. A path
+// after the name (a folder, a file's whole path) belongs to the backup
+// file, the request's id (SplitRestoreBucket moves it there).
 func ValidateRestoreBucket(b string) error {
 	const field = "external_source.bucket"
 	if b == "" {
 		return rule(field, "is required: gs://<bucket>/ or s3://<bucket>/")
 	}
-	if _, _, _, err := ParseBucketURI(b); err != nil {
+	scheme, name, path, err := ParseBucketURI(b)
+	if err != nil {
 		return rule(field, "%v (expected gs://<bucket>/ or s3://<bucket>/)", err)
+	}
+	if strings.Trim(path, "/") != "" {
+		return rule(field, "has a path after the bucket name (%s): the bucket is %s://%s/ alone, the path belongs to the backup file", path, scheme, name)
 	}
 	if !strings.HasSuffix(b, "/") {
 		return rule(field, "must end with a trailing slash after the bucket name: %s/", b)
 	}
 	return nil
+}
+
+// SplitRestoreBucket splits a restore's bucket given with a path after
+// its name into the bucket alone and the backup file's whole path, from
+// the file given (file, possibly ""): a file's whole path given as the
+// bucket (with no file, the same path, or its last part) is that file; a
+// folder (a path whose last part does not end in .gz) takes the file
+// below it. ok is false when the bucket has no path after its name or
+// does not parse; path is "" when no file is known (a folder ending in
+// "/" and no file) or the two name different files (gs://b/d/a.gz and
+// b.gz).
+func SplitRestoreBucket(bucketURI, file string) (bucket, path string, ok bool) {
+	scheme, name, p, err := ParseBucketURI(strings.TrimSpace(bucketURI))
+	folder := strings.Trim(p, "/")
+	if err != nil || folder == "" {
+		return "", "", false
+	}
+	bucket = scheme + "://" + name + "/"
+	f := strings.TrimLeft(strings.TrimSpace(file), "/")
+	gz := strings.HasSuffix(strings.ToLower(folder[strings.LastIndexByte(folder, '/')+1:]), ".gz")
+	switch {
+	case f == "" && (gz || !strings.HasSuffix(p, "/")):
+		return bucket, folder, true // a file's whole path
+	case f == "":
+		// a folder, and no file
+	case f == folder || strings.HasSuffix(folder, "/"+f):
+		return bucket, folder, true // the whole path, and the file again
+	case strings.HasPrefix(f, folder+"/"):
+		return bucket, f, true // the folder, and the whole path
+	case !gz:
+		return bucket, folder + "/" + f, true // a folder, and the file in it
+	}
+	return bucket, "", true
 }
 
 // ValidateMethod checks mariabackup|mysqldump.
@@ -352,7 +392,10 @@ func (r *CreateServiceRequest) Validate() error {
 			v.add(f, fmt.Errorf("is required"))
 		}
 	}
-	if r.Storage <= 0 {
+	switch {
+	case r.Storage == 0:
+		v.add("storage", fmt.Errorf("is required: a size in GB"))
+	case r.Storage < 0:
 		v.add("storage", fmt.Errorf("must be a positive size in GB"))
 	}
 	if r.Nodes < 1 {

@@ -115,9 +115,37 @@ func TestValidateBuckets(t *testing.T) {
 	wantRule(t, ValidateBackupBucketPath("s3://My_Bucket/x"), "external_storage.bucket.path", "lower-case")
 	wantRule(t, ValidateBackupBucketPath("gs:///x"), "external_storage.bucket.path", "no bucket name")
 
-	wantValid(t, ValidateRestoreBucket, "gs://my-bucket/", "s3://my-bucket/", "s3://my-bucket/folder/")
+	wantValid(t, ValidateRestoreBucket, "gs://my-bucket/", "s3://my-bucket/")
 	wantRule(t, ValidateRestoreBucket("gs://my-bucket"), "external_source.bucket", "trailing slash")
 	wantRule(t, ValidateRestoreBucket("ftp://my-bucket/"), "external_source.bucket", "s3:// or gs://")
+	// the bucket alone: a folder, or a file's whole path, goes in the file
+	for _, b := range []string{"s3://my-bucket/folder/", "gs://my-bucket/d/x.sql.gz"} {
+		wantRule(t, ValidateRestoreBucket(b), "external_source.bucket", "has a path after the bucket name")
+	}
+}
+
+func TestSplitRestoreBucket(t *testing.T) {
+	for _, c := range []struct{ bucket, file, wantBucket, wantFile string }{
+		{"gs://bkt/d/x.sql.gz", "", "gs://bkt/", "d/x.sql.gz"},
+		{"gs://bkt/d/x.sql.gz/", "", "gs://bkt/", "d/x.sql.gz"},
+		{"gs://bkt/d/x.sql.gz", "x.sql.gz", "gs://bkt/", "d/x.sql.gz"},
+		{"gs://bkt/d/x.sql.gz", "d/x.sql.gz", "gs://bkt/", "d/x.sql.gz"},
+		{"gs://bkt/d/", "x.sql.gz", "gs://bkt/", "d/x.sql.gz"},
+		{"s3://bkt/d/e", "x.sql.gz", "s3://bkt/", "d/e/x.sql.gz"},
+		{"gs://bkt/d/", "d/x.sql.gz", "gs://bkt/", "d/x.sql.gz"},
+		{"gs://bkt/d/", "", "gs://bkt/", ""},
+		{"gs://bkt/d/a.gz", "b.gz", "gs://bkt/", ""},
+	} {
+		b, f, ok := SplitRestoreBucket(c.bucket, c.file)
+		if !ok || b != c.wantBucket || f != c.wantFile {
+			t.Errorf("%s %s: %q %q %v, want %q %q", c.bucket, c.file, b, f, ok, c.wantBucket, c.wantFile)
+		}
+	}
+	for _, b := range []string{"gs://bkt/", "gs://bkt", "ftp://bkt/d/x.gz"} {
+		if _, _, ok := SplitRestoreBucket(b, "x.gz"); ok {
+			t.Errorf("%s: split", b)
+		}
+	}
 }
 
 func TestValidateAllowListIP(t *testing.T) {

@@ -189,6 +189,24 @@ func TestBinaryServices(t *testing.T) {
 	if n := puts(); n != 1 {
 		t.Errorf("%d allow-list replacements sent, want 1", n)
 	}
+	// listed already: nothing sent (the API refuses it with 409), as the UI
+	before := h.sent("PUT", `/provisioning/v1/services/[a-z0-9]+/security/allowlist`) + h.sent("POST", `/provisioning/v1/services/[a-z0-9]+/security/allowlist`)
+	for _, again := range [][]string{{"192.0.2.60"}, {"192.0.2.60", "--comment", "office VPN"}} {
+		so, se := h.run(0, append([]string{"allowlist", "add", sandbox.DemoOrders}, again...)...)
+		if tableRow(so, "192.0.2.60/32") == nil || !strings.Contains(se, "192.0.2.60/32 is in the allow list of orders-prod already: nothing was sent") {
+			t.Errorf("allowlist add %v of a listed address:\n%s%s", again, so, se)
+		}
+	}
+	// another comment replaces the listed one only with --yes, as the UI asks
+	h.refused(`allowlist add: 192.0.2.60/32 is listed with the comment "office VPN": pass --yes to replace it with "home" (nothing was sent)`,
+		"allowlist", "add", sandbox.DemoOrders, "192.0.2.60", "--comment", "home")
+	if n := h.sent("PUT", `/provisioning/v1/services/[a-z0-9]+/security/allowlist`) + h.sent("POST", `/provisioning/v1/services/[a-z0-9]+/security/allowlist`); n != before {
+		t.Errorf("%d allow-list changes sent for an address listed already", n-before)
+	}
+	so, _ = h.run(0, "allowlist", "add", sandbox.DemoOrders, "192.0.2.60", "--comment", "home", "--yes")
+	if row := tableRow(so, "192.0.2.60/32"); row == nil || !strings.Contains(strings.Join(row, " "), "home") {
+		t.Errorf("allowlist add --comment --yes of a listed address:\n%s", so)
+	}
 	h.run(0, "allowlist", "remove", sandbox.DemoOrders, "192.0.2.60", "--yes")
 	groups = jsonOf[[]map[string]any](t, first(h.run(0, "allowlist", "add", sandbox.DemoOrders, "192.0.2.0/28", "-o", "json")))
 	if len(groups) != 1 || !strings.Contains(fmt.Sprint(groups[0]["allow_list"]), "ip:192.0.2.0/28") {

@@ -137,4 +137,14 @@ func TestBinaryREADMERunbook(t *testing.T) {
 	if strings.Join(names, " ") != sandbox.DemoOrders+" "+sandbox.DemoStaging || strings.Count(so, "\n") != 2 {
 		t.Errorf("the ready services:\n%s", so)
 	}
+
+	// a listing that fails (the key refused) fails each script, with
+	// skytui's exit status and its error; nothing is taken for an answer
+	h.env = append(h.env, "SKYSQL_API_KEY=refused-key")
+	for i, script := range scripts {
+		so, se := h.bash(work, script, exitFailed)
+		if !strings.Contains(se, "401") || so != "" || strings.Contains(se, "no full backup of") || strings.Contains(se, "has no successful full backup") {
+			t.Errorf("script %d with the key refused:\nstdout %q\nstderr %s", i+1, so, se)
+		}
+	}
 }

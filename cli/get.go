@@ -3,6 +3,8 @@ package cli
 import (
 	"cmp"
 	"context"
+	"errors"
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -214,6 +216,16 @@ func listPerService[T any](e *env, cmd *cobra.Command, service string,
 		list, err = one(c.client, ctx, s.ID)
 	} else {
 		list, err = all(c.client, ctx, serviceIDs(svcs))
+		var se *api.ServiceError
+		if errors.As(err, &se) {
+			// the listing of one service failed: say which (its error
+			// keeps the status, message and trace ID)
+			name := se.ServiceID
+			if n := serviceNames(svcs)[se.ServiceID]; n != "" {
+				name = n + " (" + se.ServiceID + ")"
+			}
+			err = fmt.Errorf("listing the %s of %s: %w", cmd.Parent().Name(), name, se.Err)
+		}
 	}
 	if err != nil {
 		return nil, nil, nil, err
@@ -230,20 +242,14 @@ func parseRestoreID(arg string) (int64, error) {
 	return id, nil
 }
 
-// openRecord reads the ID argument of a verb on one record (parse: a
-// usage error, before anything else) and opens the profile: for a read
-// when cf is nil, else for the destructive change what (--yes).
-func (e *env) openRecord(cmd *cobra.Command, arg string, parse func(string) (int64, error), cf *changeFlags, what string) (*changeSession, int64, error) {
+// openRecord reads the ID argument of a read of one record (parse: a
+// usage error, before anything else) and opens the profile for a read.
+func (e *env) openRecord(cmd *cobra.Command, arg string, parse func(string) (int64, error)) (*changeSession, int64, error) {
 	id, err := parse(arg)
 	if err != nil {
 		return nil, 0, err
 	}
-	var c *changeSession
-	if cf == nil {
-		c, err = e.openRead(cmd)
-	} else {
-		c, err = e.openDestructive(cmd, cf, what)
-	}
+	c, err := e.openRead(cmd)
 	return c, id, err
 }
 
@@ -336,7 +342,7 @@ func newBackupsCmd(e *env) *cobra.Command {
 func backupsTable(backups []api.Backup, names map[string]string) *table {
 	t := &table{
 		head:     []string{"SERVICE", "KEY", "TYPE", "STATUS", "STARTED", "SIZE"},
-		wideHead: []string{"FULL KEY", "ENDED", "GTID", "BINLOG"},
+		wideHead: []string{"FULL KEY", "ENDED", "GTID", "BINLOG", "STORED"},
 	}
 	for _, b := range backups {
 		binlog := b.BinlogFile
@@ -344,7 +350,7 @@ func backupsTable(backups []api.Backup, names map[string]string) *table {
 			binlog += ":" + string(b.BinlogPosition)
 		}
 		t.add(nameOf(names, b.ServiceID, b.ServiceName), api.ShortKey(b.Key), b.Type, b.Status, apiTime(b.StartTime), kit.HumanBytes(b.SizeBytes),
-			b.Key, apiTime(b.EndTime), b.BinlogGTIDPosition, binlog)
+			b.Key, apiTime(b.EndTime), b.BinlogGTIDPosition, binlog, b.Stored())
 	}
 	return t
 }
@@ -382,7 +388,7 @@ func idText(id int64) string {
 func schedulesTable(scheds []api.Schedule) *table {
 	t := &table{
 		head:     []string{"ID", "TYPE", "SCHEDULE", "STATUS", "SUSPENDED"},
-		wideHead: []string{"CREATED", "NEXT", "MESSAGE"},
+		wideHead: []string{"CREATED", "NEXT", "MESSAGE", "TARGET"},
 	}
 	for _, s := range scheds {
 		suspended := "no"
@@ -390,7 +396,7 @@ func schedulesTable(scheds []api.Schedule) *table {
 			suspended = "yes"
 		}
 		t.add(idText(int64(s.ID)), s.Type, s.Expression(), s.Status, suspended,
-			apiTime(s.CreatedAt), apiTime(s.ScheduledAt), s.Message)
+			apiTime(s.CreatedAt), apiTime(s.ScheduledAt), s.Message, s.TargetText())
 	}
 	return t
 }
@@ -424,7 +430,7 @@ func sweepRestores(c *api.Client, ctx context.Context, ids []string) ([]api.Rest
 // with read and prints it.
 func (e *env) newRestoreCmd(use, short string, read func(cmd *cobra.Command, c *api.Client, id int64) (*api.Restore, error)) *cobra.Command {
 	return verb(use, short, "", cobra.ExactArgs(1), func(cmd *cobra.Command, args []string) error {
-		c, id, err := e.openRecord(cmd, args[0], parseRestoreID, nil, "")
+		c, id, err := e.openRecord(cmd, args[0], parseRestoreID)
 		if err != nil {
 			return err
 		}

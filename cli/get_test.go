@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -415,5 +417,80 @@ func TestResolveServiceNamesAnIDAsOne(t *testing.T) {
 		if _, err := resolveService(svcs, arg); err == nil || err.Error() != want {
 			t.Errorf("%s: %v, want %s", arg, err, want)
 		}
+	}
+}
+
+// cellsUnder reads an aligned table by its header: each row's cell under
+// the column headed key mapped to its cell under the one headed title
+// (cells may hold single spaces; columns are two or more apart).
+func cellsUnder(t *testing.T, out, key, title string) map[string]string {
+	t.Helper()
+	lines := strings.Split(strings.TrimRight(out, "\n"), "\n")
+	cellAt := func(l, title string) string {
+		at := strings.Index(" "+lines[0]+" ", " "+title+" ")
+		if at < 0 || len(l) <= at {
+			t.Fatalf("no %s column in %q:\n%s", title, l, out)
+		}
+		c, _, _ := strings.Cut(l[at:], "  ")
+		return strings.TrimSpace(c)
+	}
+	cells := map[string]string{}
+	for _, l := range lines[1:] {
+		cells[cellAt(l, key)] = cellAt(l, title)
+	}
+	return cells
+}
+
+// -o wide says where a schedule writes (TARGET) and where a backup is
+// kept (STORED), as the Backups screen's columns do: an own-bucket export
+// does not look like a managed one.
+func TestScriptWideSaysWhereBackupsGo(t *testing.T) {
+	h := newScriptHarness(t)
+	for name, p := range h.prefixes() {
+		t.Run(name, func(t *testing.T) {
+			// analytics-gcp: a weekly dump to gs://acme-analytics-dumps/weekly
+			var id string
+			for _, s := range decodeJSON[[]map[string]any](t, h.ok(args(p, "schedules", "list", "--service", sandbox.DemoAnalytics, "-o", "json")...)) {
+				if s["cron"] == "30 1 * * 0" {
+					id = strconv.FormatFloat(s["id"].(float64), 'f', 0, 64)
+				}
+			}
+			if id == "" {
+				t.Fatal("analytics-gcp has no weekly schedule (demo data)")
+			}
+			for _, out := range []string{
+				h.ok(args(p, "schedules", "list", "--service", sandbox.DemoAnalytics, "-o", "wide")...),
+				h.ok(args(p, "schedules", "get", id, "-o", "wide")...),
+			} {
+				if got := cellsUnder(t, out, "ID", "TARGET")[id]; got != "gs://acme-analytics-dumps/weekly" {
+					t.Errorf("schedule %s TARGET %q, want the bucket:\n%s", id, got, out)
+				}
+			}
+			// orders-prod: the daily full to managed storage, a one-off
+			// dump to s3://acme-db-exports/orders
+			targets := cellsUnder(t, h.ok(args(p, "schedules", "list", "--service", sandbox.DemoOrders, "-o", "wide")...), "ID", "TARGET")
+			if id := dailyScheduleOf(t, h, p); targets[id] != "managed" {
+				t.Errorf("the daily full's TARGET %q, want managed (%v)", targets[id], targets)
+			}
+			if !slices.Contains(slices.Collect(maps.Values(targets)), "s3://acme-db-exports/orders") {
+				t.Errorf("the one-off dump's TARGET is not its bucket: %v", targets)
+			}
+
+			out := h.ok(args(p, "backups", "list", "--service", sandbox.DemoOrders, "-o", "wide")...)
+			stored := cellsUnder(t, out, "KEY", "STORED")
+			var inBucket int
+			for _, b := range decodeJSON[[]map[string]any](t, h.ok(args(p, "backups", "list", "--service", sandbox.DemoOrders, "-o", "json")...)) {
+				want := "managed"
+				if b["bucket"] != "" {
+					want, inBucket = "s3://acme-db-exports/orders", inBucket+1
+				}
+				if k := api.ShortKey(b["id"].(string)); stored[k] != want {
+					t.Errorf("backup %s STORED %q, want %q:\n%s", k, stored[k], want, out)
+				}
+			}
+			if inBucket != 1 {
+				t.Errorf("%d backups of orders-prod in a bucket, the demo has one", inBucket)
+			}
+		})
 	}
 }

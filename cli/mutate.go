@@ -302,7 +302,7 @@ func requestErr(err error, flags map[string]string) error {
 			parts[i] = f.Error()
 		}
 	}
-	return usageErrf("invalid request: %s", strings.Join(parts, "; "))
+	return usageErrf("invalid request: %s (nothing was sent)", strings.Join(parts, "; "))
 }
 
 // sentErr reports a change that was sent and failed. An unknown outcome
@@ -364,19 +364,31 @@ func (f *outputFlags) unreadJSON(ans api.AnswerUnreadableError, check string, na
 	if why == "" || f.output != outJSON {
 		return nil, false
 	}
+	return acceptedJSON(check, named, "unreadable", why), true
+}
+
+// acceptedJSON is -o json's object for a change the server accepted whose
+// answer gave no record (answer: "unreadable", "no record"; why: the
+// reason), with the command that shows it and what the request named.
+func acceptedJSON(check string, named map[string]any, answer, why string) map[string]any {
 	v := map[string]any{}
 	for k, x := range named {
 		v[k] = x
 	}
-	v["accepted"], v["answer"], v["reason"], v["check"] = true, "unreadable", api.CleanText(why), check
-	return v, true
+	v["accepted"], v["answer"], v["reason"], v["check"] = true, answer, api.CleanText(why), check
+	return v
 }
 
 // emitAnswer emits the record a change answered (its table t), or under
 // -o json, when the answer could not be read, unreadJSON's object.
+// A table of an unreadable answer says the status, which the client
+// cannot know, is unknown: its stand-in's is not the server's.
 func (f *outputFlags) emitAnswer(w io.Writer, ans api.AnswerUnreadableError, t *table, check string, named map[string]any) error {
 	if v, ok := f.unreadJSON(ans, check, named); ok {
 		return f.emit(w, v, nil)
+	}
+	if ans.AnswerUnreadable() != "" {
+		t.unknown("STATUS")
 	}
 	return f.emit(w, ans, t)
 }

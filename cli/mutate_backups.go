@@ -108,7 +108,16 @@ bucket credentials stored with `+"`skytui creds add`"+` (never the secret itself
 				return err
 			}
 			if !cf.wait {
-				return c.out.emitAnswer(e.stdout, sc, schedulesTable([]api.Schedule{*sc}), "skytui backups list --service "+name,
+				// a backup taken now shows in the backups; a recurring
+				// schedule only in the schedules
+				check := "skytui backups list --service " + name
+				if schedule != "once" {
+					check = "skytui schedules list --service " + name
+				}
+				if sc.AnswerUnreadable() != "" && bucket != "" {
+					sc.Target = bucket // the stand-in says where it was asked to go, not managed
+				}
+				return c.out.emitAnswer(e.stdout, sc, schedulesTable([]api.Schedule{*sc}), check,
 					map[string]any{"service": s.NameOrID(), "service_id": s.ID, "type": typ, "schedule": schedule})
 			}
 			w := e.newWaiter(&cf, "backup of "+s.NameOrID(), "skytui backups list --service "+name)
@@ -180,8 +189,9 @@ The backup comes from one of:
                           12-character short form); only within the same cloud provider
   --backup-id ID          a backup identifier
   --bucket gs://NAME/ --file PATH.gz --method mariabackup|mysqldump --creds NAME
-                          your own bucket, with stored bucket credentials and, for an
-                          encrypted backup, --encryption-key NAME (a key stored by the TUI)
+                          your own bucket, named alone (a folder in it goes in --file:
+                          --file dumps/full.sql.gz), with stored bucket credentials and, for
+                          an encrypted backup, --encryption-key NAME (a key stored by the TUI)
   --from SOURCE --at TIME point in time: SOURCE's backups and binary logs replayed to TIME,
                           "2026-11-23 10:15[:SS]" (UTC) or RFC 3339; a moment outside
                           SOURCE's window is refused, naming it, before anything is sent
@@ -197,7 +207,7 @@ The backup comes from one of:
 	fl.StringVar(&service, "service", "", "the service to restore into (the target), by name or ID (required)")
 	fl.StringVar(&src.backup, "backup", "", "managed storage: the backup's key, or its 12-character short key")
 	fl.StringVar(&src.backupID, "backup-id", "", "a backup identifier")
-	fl.StringVar(&src.bucket, "bucket", "", "your own bucket: gs://NAME/ or s3://NAME/ (trailing slash)")
+	fl.StringVar(&src.bucket, "bucket", "", "your own bucket alone: gs://NAME/ or s3://NAME/ (trailing slash; a folder goes in --file)")
 	fl.StringVar(&src.file, "file", "", "with --bucket: the gzip backup file inside the bucket")
 	fl.StringVar(&src.method, "method", "", "with --bucket: the tool that made the backup: mariabackup or mysqldump")
 	fl.StringVar(&src.creds, "creds", "", "with --bucket: the name of stored bucket credentials of the matching kind")
@@ -235,7 +245,18 @@ func (src *restoreSource) check() error {
 			rules = append(rules, fe)
 		}
 	}
-	if strings.TrimSpace(src.file) == "" {
+	// a path after the bucket name belongs to --file: the rule names the
+	// two flags to pass (the wizard's tab splits them alike)
+	split := false
+	if bucket, file, ok := api.SplitRestoreBucket(src.bucket, src.file); ok && len(rules) > 0 && rules[0].Field == "external_source.bucket" {
+		fix := "pass --bucket " + bucket + " and the file's whole path in --file"
+		if file != "" {
+			fix = "pass --bucket " + bucket + " --file " + kit.ShellQuote(file)
+		}
+		rules[0] = &api.FieldError{Field: rules[0].Field, Rule: rules[0].Rule + "; " + fix}
+		split = true
+	}
+	if strings.TrimSpace(src.file) == "" && !split {
 		rules = append(rules, &api.FieldError{Field: "id", Rule: "is required with --bucket: the backup file in the bucket (--file)"})
 	}
 	if src.creds == "" {
@@ -338,6 +359,15 @@ func (e *env) createRestore(cmd *cobra.Command, cf *changeFlags, service string,
 		if v, ok := c.out.unreadJSON(r, check, restoreNamed(req, target)); ok {
 			return c.out.emit(e.stdout, v, nil)
 		}
+		if r.ID == 0 {
+			// no record was read: the client's stand-in has a guessed
+			// status; the output shows what the request named
+			if c.out.output == outJSON {
+				return c.out.emit(e.stdout, acceptedJSON(check, restoreNamed(req, target), "no record", "the answer named no restore"), nil)
+			}
+			fmt.Fprintf(e.stderr, "skytui: the restore's ID and status are unknown: check with `%s`\n", check)
+			r = requested(req)
+		}
 		return c.emitRestore(ctx, e, r)
 	}
 	id := int64(r.ID)
@@ -352,6 +382,21 @@ func (e *env) createRestore(cmd *cobra.Command, cf *changeFlags, service string,
 	}
 	fmt.Fprintf(e.stderr, "skytui: restore %d into %s succeeded: its default username and password are now the source service's (`skytui services credentials %s`)\n", id, target.NameOrID(), name)
 	return c.emitRestore(ctx, e, final)
+}
+
+// requested is the row of a restore whose answer named no record: what
+// the request named (the target, the source), its ID and status unknown.
+func requested(req api.RestoreRequest) *api.Restore {
+	r := &api.Restore{ServiceID: req.ServiceID, Status: "unknown"}
+	switch {
+	case req.ExternalSource != nil:
+		r.Bucket, r.Key = req.ExternalSource.Bucket, req.ID
+	case req.PointInTime == "" && req.Key != "":
+		r.Key = req.Key
+	case req.PointInTime == "":
+		r.Key = req.ID // a backup identifier
+	}
+	return r
 }
 
 // restoreNamed is what a restore request named, for unreadJSON: the
@@ -444,7 +489,7 @@ func sameProvider(key string, svcs []api.Service, target *api.Service) error {
 		if ref == nil {
 			return nil
 		}
-		return usageErrf("--backup: %s. Across providers: back %s up to your own bucket (`skytui backups create --bucket …`), copy the folder to %s, then restore from it with --bucket",
+		return usageErrf("--backup: %s. Across providers: back %s up to your own bucket (`skytui backups create --bucket …`), copy the folder to %s, then restore from it with --bucket (nothing was sent)",
 			ref.Error(), s.NameOrID(), bucketFor(ref.TargetProvider))
 	}
 	return nil

@@ -377,7 +377,7 @@ func (e *env) newAllowChangeCmd(use, short string, add bool) *cobra.Command {
 		return e.allowChange(cmd, &cf, args, add, comment)
 	})
 	if add {
-		cmd.Flags().Lookup("yes").Usage = "confirm adding a network wider than /16 (IPv6: /48), such as 0.0.0.0/0"
+		cmd.Flags().Lookup("yes").Usage = "confirm adding a network wider than /16 (IPv6: /48), such as 0.0.0.0/0, or replacing a listed address's comment"
 		cmd.Flags().StringVar(&comment, "comment", "", "a comment for the entry (the list is read and put back whole: POST takes none); on a listed address, its new comment")
 	}
 	return cmd
@@ -412,14 +412,20 @@ func (e *env) allowChange(cmd *cobra.Command, cf *changeFlags, args []string, ad
 		return err
 	}
 	check := "skytui allowlist list " + kit.ShellQuote(s.NameOrID())
-	if !add {
-		groups, err := c.client.GetAllowList(ctx, s.ID)
-		if err != nil {
-			return err
-		}
-		if !allowListed(groups, ip) {
-			return notFoundErrf("%s is not in the allow list of %s", ip, s.NameOrID())
-		}
+	listed, err := c.client.GetAllowList(ctx, s.ID)
+	if err != nil {
+		return err
+	}
+	had, ok := allowEntry(listed, ip)
+	switch {
+	case !add && !ok:
+		return notFoundErrf("%s is not in the allow list of %s", ip, s.NameOrID())
+	case add && ok && (comment == "" || comment == had.Comment):
+		// as the TUI: nothing to send (the API would refuse it, 409)
+		fmt.Fprintf(e.stderr, "skytui: %s is in the allow list of %s already: nothing was sent\n", ip, s.NameOrID())
+		return c.out.emit(e.stdout, nonNil(listed), allowTable(listed))
+	case add && ok && had.Comment != "" && !cf.yes:
+		return refusedErrf("%s: %s is listed with the comment %q: pass --yes to replace it with %q (nothing was sent)", what, ip, had.Comment, comment)
 	}
 	var groups []api.AllowListGroup
 	switch {
@@ -446,15 +452,17 @@ func (e *env) allowChange(cmd *cobra.Command, cf *changeFlags, args []string, ad
 	return c.out.emit(e.stdout, nonNil(groups), allowTable(groups))
 }
 
-func allowListed(groups []api.AllowListGroup, ip string) bool {
+// allowEntry is the entry of groups for ip (normalized), and whether
+// there is one.
+func allowEntry(groups []api.AllowListGroup, ip string) (api.AllowListEntry, bool) {
 	for _, g := range groups {
 		for _, a := range g.AllowList {
 			if api.NormalizeAllowListIP(a.IP) == ip {
-				return true
+				return a, true
 			}
 		}
 	}
-	return false
+	return api.AllowListEntry{}, false
 }
 
 func allowTable(groups []api.AllowListGroup) *table {

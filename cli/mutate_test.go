@@ -6,8 +6,6 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"net/http/httputil"
-	"net/url"
 	"os"
 	"regexp"
 	"slices"
@@ -84,6 +82,8 @@ func TestChangeServicesCreate(t *testing.T) {
 		}
 	}
 	h.fails(exitUsage, "skytui: invalid request: --size (size): is required", h.live("services", "create", "--name", "abcd", "--provider", "aws", "--region", "us-east-1", "--topology", "es-single", "--storage", "100")...)
+	// a missing --storage is said as the other missing flags are
+	h.fails(exitUsage, "skytui: invalid request: --storage (storage): is required: a size in GB (nothing was sent)", h.live("services", "create", "--name", "abcd", "--provider", "aws", "--region", "us-east-1", "--topology", "es-single", "--size", "sky-2x8")...)
 	// the option listings, before anything is sent: exit 2 naming the flag
 	// and the choices
 	for _, c := range []struct {
@@ -286,10 +286,7 @@ func TestChangeBackupsCreate(t *testing.T) {
 	}
 
 	// own bucket with stored credentials: read from the keystore by name
-	const secret = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"
-	if _, err := h.run(secret+"\n", "creds", "add", "s3", "archive", "--access-key-id", "AKIAIOSFODNN7EXAMPLE", "--region", "eu-west-1"); err != nil {
-		t.Fatal(err)
-	}
+	secret := addS3Creds(t, h, "archive")
 	out = h.ok(h.live("backups", "create", "--service", sandbox.DemoOrders, "--type", "dump", "--bucket", "s3://acme-exports/orders", "--creds", "archive", "-o", "wide")...)
 	if strings.Contains(out, secret) || strings.Contains(out, "AKIAIOSFODNN7EXAMPLE") {
 		t.Fatalf("a secret in the output:\n%s", out)
@@ -323,6 +320,47 @@ func TestChangeBackupsCreate(t *testing.T) {
 	}
 	h.fails(exitUsage, "skytui: --service is required", h.live("backups", "create", "--type", "full")...)
 	h.fails(exitNotFound, `skytui: no service named "nope-nope"`, h.live("backups", "create", "--service", "nope-nope", "--type", "full")...)
+}
+
+// addS3Creds stores S3 bucket credentials named name (access key ID
+// AKIAIOSFODNN7EXAMPLE) and returns their secret.
+func addS3Creds(t *testing.T, h *harness, name string) string {
+	t.Helper()
+	const secret = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"
+	if out, err := h.run(secret+"\n", "creds", "add", "s3", name, "--access-key-id", "AKIAIOSFODNN7EXAMPLE", "--region", "eu-west-1"); err != nil {
+		t.Fatalf("creds add: %v %s", err, out)
+	}
+	return secret
+}
+
+// A schedule to the user's own bucket says where it writes under -o
+// wide's TARGET: in the answer, the listing and the record, and in the
+// stand-in for an answer that could not be read (where it was asked to
+// go, never managed).
+func TestScheduleToABucketShowsItsTarget(t *testing.T) {
+	h, sb := newChangeHarness(t)
+	addS3Creds(t, h, "nightly")
+	const bucket = "s3://acme-exports/orders"
+	create := h.live("backups", "create", "--service", sandbox.DemoOrders, "--type", "dump", "--schedule", "0 1 * * *", "--bucket", bucket, "--creds", "nightly", "-o", "wide")
+	out := h.ok(create...)
+	id := tableRows(out)[1][0]
+	for _, out := range []string{
+		out,
+		h.ok(h.live("schedules", "list", "--service", sandbox.DemoOrders, "-o", "wide")...),
+		h.ok(h.live("schedules", "get", id, "-o", "wide")...),
+	} {
+		if got := cellsUnder(t, out, "ID", "TARGET")[id]; got != bucket {
+			t.Errorf("schedule %s TARGET %q, want %s:\n%s", id, got, bucket, out)
+		}
+	}
+	h.fails(exitRefused, "skytui: schedules delete is destructive: pass --yes to delete schedule "+id+" of orders-prod (dump backups, 0 1 * * *, target "+bucket+"; the backups it took stay; nothing was sent)\n", h.live("schedules", "delete", id)...)
+	if err := sb.ArmFault(sandbox.ArmedFault{Kind: sandbox.AnswerUnreadable, Method: "POST", Path: "/skybackup/v1/backups/schedules"}); err != nil {
+		t.Fatal(err)
+	}
+	out, _, code := h.script(create...)
+	if got := cellsUnder(t, out, "ID", "TARGET")["-"]; code != 0 || got != bucket {
+		t.Errorf("an unreadable answer's TARGET %q (exit %d), want %s:\n%s", got, code, bucket, out)
+	}
 }
 
 func TestChangeRestores(t *testing.T) {
@@ -510,10 +548,17 @@ func TestChangeCompletion(t *testing.T) {
 	}
 }
 
-// dailySchedule is the ID of orders-prod's daily cron schedule (demo data).
+// dailySchedule is the ID of orders-prod's daily cron schedule (demo
+// data), read through the skysql profile.
 func dailySchedule(t *testing.T, h *harness) string {
 	t.Helper()
-	for _, s := range decodeJSON[[]map[string]any](t, h.ok(h.live("schedules", "list", "--service", sandbox.DemoOrders, "-o", "json")...)) {
+	return dailyScheduleOf(t, h, h.live())
+}
+
+// dailyScheduleOf is dailySchedule read through profile p (prefixes).
+func dailyScheduleOf(t *testing.T, h *harness, p []string) string {
+	t.Helper()
+	for _, s := range decodeJSON[[]map[string]any](t, h.ok(args(p, "schedules", "list", "--service", sandbox.DemoOrders, "-o", "json")...)) {
 		if s["cron"] == "0 3 * * *" {
 			return strconv.FormatFloat(s["id"].(float64), 'f', 0, 64)
 		}
@@ -572,7 +617,10 @@ func TestChangeSchedules(t *testing.T) {
 
 	// delete: --yes, then gone
 	deletes := func() int { return sb.Stats().Count("DELETE", "/skybackup/v1/backups/schedules/{id}") }
-	h.fails(exitRefused, "skytui: schedules delete is destructive: pass --yes to confirm it (nothing was sent)", h.live("schedules", "delete", id)...)
+	// without --yes the refusal names what would be deleted; an unknown
+	// schedule is not found
+	h.fails(exitRefused, "skytui: schedules delete is destructive: pass --yes to delete schedule "+id+" of orders-prod (full backups, 30 4 * * 1-5, target managed; the backups it took stay; nothing was sent)\n", h.live("schedules", "delete", id)...)
+	h.fails(exitNotFound, "skytui: 404 Not Found", h.live("schedules", "delete", "987654")...)
 	if deletes() != 0 {
 		t.Fatalf("%d DELETEs without --yes", deletes())
 	}
@@ -651,18 +699,14 @@ func TestNegativeTimeoutIsUsage(t *testing.T) {
 // addresses is refused before the change is sent: exit 3, no PUT.
 func TestAllowListCommentRefusedWhenEndpointsDiffer(t *testing.T) {
 	h, sb := newChangeHarness(t)
-	target, _ := url.Parse(h.url)
-	proxy := httputil.NewSingleHostReverseProxy(target)
-	front := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	h.front(func(w http.ResponseWriter, r *http.Request, next http.Handler) {
 		if r.Method == http.MethodGet && strings.HasSuffix(r.URL.Path, "/security/allowlist") {
 			w.Header().Set("Content-Type", "application/json")
 			io.WriteString(w, `[{"name":"primary","allow_list":[{"ip":"203.0.113.10/32"}]},{"name":"replica","allow_list":[]}]`)
 			return
 		}
-		proxy.ServeHTTP(w, r)
-	}))
-	t.Cleanup(front.Close)
-	h.url = front.URL
+		next.ServeHTTP(w, r)
+	})
 	h.fails(exitRefused, "skytui: the service's endpoints have different allow lists",
 		h.live("allowlist", "add", sandbox.DemoOrders, "192.0.2.61", "--comment", "vpn")...)
 	if n := sb.Stats().Count("PUT", "/provisioning/v1/services/{id}/security/allowlist"); n != 0 {
@@ -734,17 +778,13 @@ func TestCreateNameTakenAndListingsUnread(t *testing.T) {
 
 	// the regions and the services cannot be read: said, and sent anyway;
 	// the API refuses the region itself (exit 1)
-	target, _ := url.Parse(h.url)
-	proxy := httputil.NewSingleHostReverseProxy(target)
-	front := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	h.front(func(w http.ResponseWriter, r *http.Request, next http.Handler) {
 		if r.Method == http.MethodGet && (r.URL.Path == "/provisioning/v1/regions" || r.URL.Path == "/provisioning/v1/services") {
 			http.Error(w, `{"detail":"not here"}`, http.StatusForbidden)
 			return
 		}
-		proxy.ServeHTTP(w, r)
-	}))
-	t.Cleanup(front.Close)
-	h.url = front.URL
+		next.ServeHTTP(w, r)
+	})
 	stdout, stderr, code = h.script(h.live(append(base, "--name", "cli-unread")...)...)
 	for _, want := range []string{
 		"skytui: services create: the regions of aws could not be read (403 Forbidden",
@@ -795,13 +835,24 @@ func TestChangeAnswerReported(t *testing.T) {
 			append(create, "--name", "cli-unread", "-o", "json"), 0,
 			"skytui: accepted; the answer could not be read: 202 answer to POST /provisioning/v1/services" + unread,
 			map[string]any{"accepted": true, "answer": "unreadable", "name": "cli-unread", "check": "skytui services get cli-unread"}},
+		{"services create, unreadable, table", sandbox.AnswerUnreadable, "POST", "/provisioning/v1/services",
+			append(create, "--name", "cli-unread-t"), 0,
+			"skytui: accepted; the answer could not be read: 202 answer to POST /provisioning/v1/services" + unread, nil},
 		{"services create, dropped", sandbox.AnswerDropped, "POST", "/provisioning/v1/services",
 			append(create, "--name", "cli-dropped", "-o", "json"), exitFailed,
 			dropped + "(POST /provisioning/v1/services); it may have been carried out: check with `skytui services get cli-dropped` before sending it again\n", nil},
 		{"backups create, unreadable", sandbox.AnswerUnreadable, "POST", "/skybackup/v1/backups/schedules",
 			[]string{"backups", "create", "--service", sandbox.DemoOrders, "--type", "dump", "-o", "json"}, 0,
 			"skytui: accepted; the answer could not be read: 200 answer to POST /skybackup/v1/backups/schedules" + unread,
-			map[string]any{"accepted": true, "answer": "unreadable", "service": "orders-prod", "type": "dump", "schedule": "once"}},
+			map[string]any{"accepted": true, "answer": "unreadable", "service": "orders-prod", "type": "dump", "schedule": "once", "check": "skytui backups list --service orders-prod"}},
+		{"backups create --schedule CRON, unreadable", sandbox.AnswerUnreadable, "POST", "/skybackup/v1/backups/schedules",
+			[]string{"backups", "create", "--service", sandbox.DemoOrders, "--type", "dump", "--schedule", "0 1 * * *", "-o", "json"}, 0,
+			"skytui: accepted; the answer could not be read: 200 answer to POST /skybackup/v1/backups/schedules" + unread,
+			// a recurring schedule shows in the schedules, not yet in the backups
+			map[string]any{"accepted": true, "answer": "unreadable", "service": "orders-prod", "schedule": "0 1 * * *", "check": "skytui schedules list --service orders-prod"}},
+		{"backups create, unreadable, table", sandbox.AnswerUnreadable, "POST", "/skybackup/v1/backups/schedules",
+			[]string{"backups", "create", "--service", sandbox.DemoOrders, "--type", "dump"}, 0,
+			"skytui: accepted; the answer could not be read: 200 answer to POST /skybackup/v1/backups/schedules" + unread, nil},
 		{"backups create, dropped", sandbox.AnswerDropped, "POST", "/skybackup/v1/backups/schedules",
 			[]string{"backups", "create", "--service", sandbox.DemoOrders, "--type", "dump", "-o", "json"}, exitFailed,
 			dropped + "(POST /skybackup/v1/backups/schedules); it may have been carried out: check with `skytui backups list --service orders-prod` and `skytui schedules list --service orders-prod` before sending it again\n", nil},
@@ -818,7 +869,7 @@ func TestChangeAnswerReported(t *testing.T) {
 			dropped + "(PATCH /skybackup/v1/backups/schedules/" + sched + "); it may have been carried out: check with `skytui schedules get " + sched + "` before sending it again\n", nil},
 		{"schedules edit, a type the live service does not take", "", "", "",
 			[]string{"schedules", "edit", sched, "--type", "logical"}, exitUsage,
-			"skytui: invalid request: --type (backup_type): the live service takes full, incremental, binarylog, dump or snapshot: its logical (SQL) backup is dump\n", nil},
+			"skytui: invalid request: --type (backup_type): the live service takes full, incremental, binarylog, dump or snapshot: its logical (SQL) backup is dump (nothing was sent)\n", nil},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			if c.fault != "" {
@@ -838,7 +889,14 @@ func TestChangeAnswerReported(t *testing.T) {
 			case !strings.HasPrefix(stderr, c.stderr) || strings.Count(stderr, "\n") != 1:
 				t.Errorf("stderr\n%q, want\n%q", stderr, c.stderr)
 			}
-			if c.code == 0 {
+			if c.code == 0 && c.json == nil {
+				// a table: the status the client cannot know is unknown,
+				// not its stand-in's
+				if rows := tableRows(stdout); len(rows) != 2 || !slices.Contains(rows[1], "unknown") {
+					t.Errorf("table of an unreadable answer:\n%s", stdout)
+				}
+			}
+			if c.code == 0 && c.json != nil {
 				got := decodeJSON[map[string]any](t, stdout)
 				for k, v := range c.json {
 					if got[k] != v {
@@ -873,8 +931,8 @@ func TestAnswered(t *testing.T) {
 		code int
 		want string
 	}{
-		{&api.FieldError{Field: "backup_type", Rule: "is not taken here"}, exitUsage, "invalid request: --type (backup_type): is not taken here"},
-		{api.ValidationErrors{{Field: "backup_type", Rule: "a"}, {Field: "service_id", Rule: "b"}}, exitUsage, "invalid request: --type (backup_type): a; service_id: b"},
+		{&api.FieldError{Field: "backup_type", Rule: "is not taken here"}, exitUsage, "invalid request: --type (backup_type): is not taken here (nothing was sent)"},
+		{api.ValidationErrors{{Field: "backup_type", Rule: "a"}, {Field: "service_id", Rule: "b"}}, exitUsage, "invalid request: --type (backup_type): a; service_id: b (nothing was sent)"},
 		{&api.Error{Method: "PATCH", Path: "/x", Status: 404, Message: "gone"}, exitNotFound, "404 Not Found: gone (PATCH /x)"},
 		{&api.Error{Method: "PATCH", Path: "/x", Status: 409, Message: "busy"}, exitFailed, "409 Conflict: busy (PATCH /x)"},
 		{&api.Error{Method: "PATCH", Path: "/x", Unknown: true}, exitFailed, "outcome unknown: the request was sent and no answer came back (PATCH /x); it may have been carried out: check with `skytui schedules get 1` before sending it again"},

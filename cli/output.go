@@ -174,6 +174,18 @@ type table struct {
 
 func (t *table) add(cells ...string) { t.rows = append(t.rows, cells) }
 
+// unknown sets the cells of the columns headed cols to "unknown" in
+// every row: what an answer that could not be read did not say.
+func (t *table) unknown(cols ...string) {
+	for i, h := range t.head {
+		if slices.Contains(cols, h) {
+			for _, r := range t.rows {
+				r[i] = "unknown"
+			}
+		}
+	}
+}
+
 // write renders the table to w: aligned, cells cleaned to one line, "-"
 // for an empty cell.
 func (t *table) write(w io.Writer, wide, noHeaders bool) error {
@@ -312,12 +324,17 @@ func encodeFull(b *bytes.Buffer, v reflect.Value) error {
 	return encodeScalar(b, v.Interface())
 }
 
+// encodeScalar writes v as encoding/json does, but for <, > and &, which
+// stay as they are: a script (jq) and a reader see "a -> b", not
+// "a -\u003e b".
 func encodeScalar(b *bytes.Buffer, v any) error {
-	raw, err := json.Marshal(v)
-	if err != nil {
+	var one bytes.Buffer
+	enc := json.NewEncoder(&one)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
 		return err
 	}
-	b.Write(raw)
+	b.Write(bytes.TrimSuffix(one.Bytes(), []byte("\n")))
 	return nil
 }
 

@@ -107,7 +107,7 @@ nothing is checked and the command exits 4 (not found).
 			return c.out.emit(e.stdout, reports, replicationTable(reports))
 		})
 	return newNoun("replication", "Show replication status; set up, start or stop replication",
-		status, newReplicationSetupCmd(e), newReplicationStartCmd(e), newReplicationStopCmd(e))
+		status, newReplicationSetupCmd(e), newReplicationStartCmd(e), newReplicationStopCmd(e), newReplicationForgetCmd(e))
 }
 
 func pairStatus(ctx context.Context, eng *replsetup.Engine, p replsetup.Pair, svcs []api.Service) (pairReport, error) {
@@ -166,6 +166,9 @@ func pairStatus(ctx context.Context, eng *replsetup.Engine, p replsetup.Pair, sv
 		r.Problem, r.Fix = prob, stateFix(fix, primary)
 	}
 	r.Fix = strings.ReplaceAll(r.Fix, "SECONDARY", kit.ShellQuote(r.Secondary))
+	if r.Primary != "" {
+		r.Fix = strings.ReplaceAll(r.Fix, "PRIMARY", kit.ShellQuote(r.Primary))
+	}
 	return r, nil
 }
 

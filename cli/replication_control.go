@@ -65,6 +65,64 @@ Both need --yes.
 	return cmd
 }
 
+func newReplicationForgetCmd(e *env) *cobra.Command {
+	var yes bool
+	cmd := verb("forget SECONDARY --yes",
+		"Forget a pair saved on this machine; replication on the services is not changed (needs --yes)",
+		`Forget the pair saved for this profile on this machine whose secondary is
+SECONDARY (its name or ID, as replication status shows it; a deleted
+service's too): replication status and the TUI's list no longer show it,
+and replication setup takes the secondary again. Nothing is sent to the
+API and nothing changes on the services: stop replication first
+(skytui replication stop SECONDARY --yes) if it should end. A managed
+pair is forgotten by ending it (replication stop --managed).
+
+  skytui replication forget replica-west --yes`,
+		cobra.ExactArgs(1), func(cmd *cobra.Command, args []string) error {
+			return e.runForget(cmd, args[0], yes)
+		})
+	cmd.Flags().BoolVar(&yes, "yes", false, "confirm forgetting the pair (required)")
+	return cmd
+}
+
+// runForget drops a saved pair of the profile (the TUI's d): the saved
+// pairs only, so a read-only profile may too, and a deleted secondary is
+// found by the name or ID saved.
+func (e *env) runForget(cmd *cobra.Command, arg string, yes bool) error {
+	if err := checkServiceArg("secondary", arg); err != nil {
+		return err
+	}
+	s, f, err := e.openScript(cmd)
+	if err != nil {
+		return err
+	}
+	st := replsetup.DefaultStore()
+	ps, err := st.Load(s.profile.Name)
+	if err != nil {
+		return fmt.Errorf("replication forget: the saved pairs could not be read: %w", err)
+	}
+	var pair *replsetup.Pair
+	for i, p := range ps.Pairs {
+		if p.SecondaryID == arg || p.SecondaryName == arg {
+			pair = &ps.Pairs[i]
+		}
+	}
+	if pair == nil {
+		return notFoundErrf("no pair saved for profile %s on this machine has %s as its secondary (`skytui replication status` lists them)", s.profile.Name, arg)
+	}
+	text := pair.Text("->")
+	if !yes {
+		return refusedErrf("replication forget: pass --yes to forget %s (replication on the services is not changed; nothing was changed)", text)
+	}
+	out := replicationAction{Secondary: api.OrID(pair.SecondaryName, pair.SecondaryID), SecondaryID: pair.SecondaryID, Action: "forget",
+		Primary: api.OrID(pair.PrimaryName, pair.PrimaryID), Message: text + " forgotten; replication on the services is not changed"}
+	ps.WithoutPair(pair.SecondaryID)
+	if err := st.Save(s.profile.Name, ps, 0); err != nil {
+		return fmt.Errorf("replication forget: %w", err)
+	}
+	return f.emit(e.stdout, out, actionTable(out))
+}
+
 // runReplicationSQL starts or stops replication over SQL on a secondary.
 func (e *env) runReplicationSQL(cmd *cobra.Command, arg string, cf *changeFlags, start bool) error {
 	what := "replication stop"
@@ -88,6 +146,13 @@ func (e *env) runReplicationSQL(cmd *cobra.Command, arg string, cf *changeFlags,
 		return &stepError{msg: fmt.Sprintf("%s %s: %s; fix: %s", what, s.NameOrID(), cell(prob), cell(cliWords.Replace(fix))), err: err}
 	}
 	out := replicationAction{Secondary: s.NameOrID(), SecondaryID: s.ID, Action: strings.TrimPrefix(what, "replication "), Message: msg}
+	if ps, err := replsetup.DefaultStore().Load(c.profile.Name); err == nil {
+		for _, p := range ps.Pairs {
+			if p.SecondaryID == s.ID {
+				out.Primary = api.OrID(p.PrimaryName, p.PrimaryID)
+			}
+		}
+	}
 	return c.out.emit(e.stdout, out, actionTable(out))
 }
 

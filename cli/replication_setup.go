@@ -222,12 +222,13 @@ var cliWordPairs = []string{
 	"(Services screen, a)", "(`skytui allowlist add SERVICE CIDR`)",
 	"(the Services screen shows their status)", "(`skytui services list` shows their status)",
 	"(Backups screen)", "(`skytui backups create --service SERVICE --type full --wait`)",
+	"try again (enter)", "run the command again",
 	"try again (c)", "run the command again",
 	"check again (c)", "run the command again",
 	"press enter to add", "pass --allow-list to add",
-	"read it on the Restores screen; choose another backup (p back to step 2) or restore again (enter)",
+	"read it on the Restores screen; choose another backup (bksp back to step 2) or restore again (enter)",
 	"read it with `skytui restores list --service SECONDARY`; choose another backup (--backup) or run the command again",
-	"Look at the Restores screen (3)", "Look with `skytui restores list --service SERVICE`",
+	"Look at the Restores screen (3)", "Look with `skytui restores list --service SECONDARY`",
 	". Follow it on the Restores screen (3)", "; it is looked for among the restores of the secondary, then followed here",
 	"; or copy the grant (y), run it yourself and press m", "",
 	"start it (S)", "start it (`skytui replication start SECONDARY`)",
@@ -237,7 +238,8 @@ var cliWordPairs = []string{
 	"start it: :start ", "start it: skytui services start ",
 	" (or x on the Services screen)", " --wait",
 	"(the Services screen shows its progress)", "(`skytui services list` shows its progress)",
-	"d forgets this pair", "the Replication screen's d forgets this pair",
+	"d forgets this pair", "`skytui replication forget SECONDARY --yes` forgets this pair",
+	" (g shows it)", " (the Replication screen's g shows it: the command line never prints it)",
 	// replsetup.PairServiceState's and DiagnosePair's (a managed pair's keys)
 	"E ends managed replication on ", "`skytui replication stop SECONDARY --managed --yes` ends managed replication on ",
 	"E ends managed replication, then n and m set it up again", "`skytui replication stop SECONDARY --managed --yes` ends it, then `skytui replication setup SECONDARY --primary PRIMARY --managed --mode MODE --yes` sets it up again",
@@ -251,11 +253,18 @@ var cliWordPairs = []string{
 
 var cliWords = strings.NewReplacer(cliWordPairs...)
 
+// commandWord is a command a text names, between backticks: the
+// services it runs on are named where the words say SECONDARY or PRIMARY.
+var commandWord = regexp.MustCompile("`[^`]*`")
+
 // text is an engine's text as the command line prints it: in its words,
 // on one line, a service it names by ID named "name (ID)", without the
 // replication password.
 func (r *setupRun) text(s string) string {
 	s = api.NameServiceIDs(cell(cliWords.Replace(s)), r.svcs)
+	s = commandWord.ReplaceAllStringFunc(s, func(cmd string) string {
+		return strings.NewReplacer("SECONDARY", kit.ShellQuote(r.sec.NameOrID()), "PRIMARY", kit.ShellQuote(r.pri.NameOrID())).Replace(cmd)
+	})
 	if r.w != nil {
 		s = redactGrant(s, r.w.Grant)
 	}
@@ -361,7 +370,7 @@ func (r *setupRun) sky(ctx context.Context) error {
 	r.w = w
 	r.report.Method = replsetup.MethodGTID
 
-	o := r.steps.CheckPair(ctx, pri.ID, r.sec.ID)
+	o := r.busySecondary(ctx, r.steps.CheckPair(ctx, pri.ID, r.sec.ID), "secondary")
 	w.Apply(o, now())
 	if err := r.say(o, "pair"); err != nil {
 		return err
@@ -438,6 +447,50 @@ func (r *setupRun) sky(ctx context.Context) error {
 		return err
 	}
 	return r.emit(ctx, replsetup.PairOf(w.Progress, now()))
+}
+
+// busySecondary fails the pair's step o when the secondary replicates
+// now: set up again, the sky procedures' restore would erase a working
+// replica. Its live state is read first (SQL, as replication status
+// does): threads that run, or connect, refuse it, whatever this machine
+// saved; a secondary read as not replicating is taken, a saved pair of it
+// then replaced. Only when that reading cannot be made does a pair saved
+// here for it refuse it (its fix ends that replication and forgets the
+// pair). Said on stderr either way.
+func (r *setupRun) busySecondary(ctx context.Context, o replsetup.Outcome, role string) replsetup.Outcome {
+	if o.Verdict != replsetup.Pass {
+		return o
+	}
+	sec := kit.ShellQuote(r.sec.NameOrID())
+	st, err := r.eng.PairStatus(ctx, replsetup.Pair{SecondaryID: r.sec.ID, SecondaryName: r.sec.Name}, nil)
+	if err == nil && st.Status != nil {
+		io, sqlT := strings.ToLower(st.Status.IORunning), strings.ToLower(st.Status.SQLRunning)
+		if st.Status.Configured && (io == "yes" || io == "connecting" || io == "preparing" || sqlT == "yes") {
+			o.Verdict, o.Summary, o.Err = replsetup.Fail, "", nil
+			o.Problem = fmt.Sprintf("%s replicates now (IO thread %s, SQL thread %s, from %s)", r.sec.NameOrID(), st.Status.IORunning, st.Status.SQLRunning, api.OrID(st.Status.MasterHost, "?"))
+			o.Fix = "see it with `skytui replication status " + sec + "`; to set it up anew, first stop it (`skytui replication stop " + sec + " --yes`)"
+		}
+		return o
+	}
+	ps, lerr := replsetup.DefaultStore().Load(r.c.profile.Name)
+	if lerr != nil {
+		fmt.Fprintf(r.e.stderr, "skytui: whether %s replicates now could not be read (%v), nor the saved pairs (%v)\n", r.sec.NameOrID(), firstLine(err), lerr)
+		return o
+	}
+	kerr := replsetup.KnownReplica(ps.Pairs, role, r.sec)
+	if kerr == nil {
+		fmt.Fprintf(r.e.stderr, "skytui: whether %s replicates now could not be read: %v\n", r.sec.NameOrID(), firstLine(err))
+		return o
+	}
+	o.Verdict, o.Summary, o.Problem, o.Err = replsetup.Fail, "", kerr.Error(), kerr
+	o.Fix = "see it with `skytui replication status " + sec + "`; to set it up anew, first stop it (`skytui replication stop " + sec +
+		" --yes`) and forget the pair (`skytui replication forget " + sec + " --yes`)"
+	for _, p := range ps.Pairs {
+		if p.SecondaryID == r.sec.ID && p.Managed() {
+			o.Fix = "to set it up anew, first end it: `skytui replication stop " + sec + " --managed --yes` (that forgets the pair too)"
+		}
+	}
+	return o
 }
 
 // chooseBackup lists the primary's backups and takes the newest usable
@@ -541,7 +594,7 @@ func (r *setupRun) secondaryReady(ctx context.Context) error {
 func (r *setupRun) managed(ctx context.Context) error {
 	f, pri, sec := r.f, r.pri, r.sec
 	r.report.Method, r.report.ReplicationType = replsetup.MethodManaged, f.mode
-	o := r.steps.CheckManagedPair(ctx, pri.ID, sec.ID)
+	o := r.busySecondary(ctx, r.steps.CheckManagedPair(ctx, pri.ID, sec.ID), "replica")
 	if err := r.say(o, "pair"); err != nil {
 		return err
 	}

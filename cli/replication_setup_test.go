@@ -154,8 +154,19 @@ func TestReplicationSetupSkyDemo(t *testing.T) {
 		t.Fatalf("status of the saved pair: %q", out)
 	}
 
+	// set up again, the restore would erase a working replica: refused at
+	// step 0, nothing sent, the fix names the commands that free it
+	_, stderr, code = h.script(setupArgs(h, "--yes", "--confirm", sandbox.DemoReplica, "--allow-list")...)
+	if code != exitFailed || !strings.Contains(stderr, "FAIL  0 pair: replica-west replicates now (IO thread Yes, SQL thread Yes") ||
+		!strings.Contains(stderr, "`skytui replication stop replica-west --yes`") {
+		t.Fatalf("setup of a saved pair again: exit %d\n%s", code, stderr)
+	}
+	if n := sb.Stats().Count("POST", "/skybackup/v1/restores"); n != 1 {
+		t.Fatalf("setup of a saved pair again sent a restore (%d in all)", n)
+	}
+
 	act := decodeJSON[replicationAction](t, h.ok(h.live("replication", "stop", sandbox.DemoReplica, "--yes", "-o", "json")...))
-	if act.Message != "Replication stopped" || act.Action != "stop" {
+	if act.Message != "Replication stopped" || act.Action != "stop" || act.Primary != sandbox.DemoOrders {
 		t.Errorf("stop: %+v", act)
 	}
 	rs := decodeJSON[[]pairReport](t, h.ok(h.live("replication", "status", sandbox.DemoReplica, "-o", "json")...))
@@ -171,6 +182,27 @@ func TestReplicationSetupSkyDemo(t *testing.T) {
 	}
 	// a stopped service cannot answer the procedures: the error and a fix
 	h.fails(exitFailed, "skytui: replication start legacy-batch: legacy-batch is stopped", h.live("replication", "start", sandbox.DemoLegacy)...)
+
+	// forget: asked with --yes, the saved pair only (replication runs on)
+	h.fails(exitRefused, "skytui: replication forget: pass --yes to forget orders-prod -> replica-west", h.live("replication", "forget", sandbox.DemoReplica)...)
+	act = decodeJSON[replicationAction](t, h.ok(h.live("replication", "forget", sandbox.DemoReplica, "--yes", "-o", "json")...))
+	if act.Action != "forget" || act.Primary != sandbox.DemoOrders || act.SecondaryID == "" {
+		t.Errorf("forget: %+v", act)
+	}
+	h.fails(exitNotFound, "skytui: no replication was set up from profile", h.live("replication", "status")...)
+	h.fails(exitNotFound, "skytui: no pair saved for profile", h.live("replication", "forget", sandbox.DemoReplica, "--yes")...)
+	if rs = decodeJSON[[]pairReport](t, h.ok(h.live("replication", "status", sandbox.DemoReplica, "-o", "json")...)); rs[0].IORunning != "Yes" {
+		t.Errorf("forgetting touched replication: %+v", rs[0])
+	}
+	// forgotten here, it still replicates: its live state refuses a setup
+	// (from this machine as from any other that never saved the pair)
+	_, stderr, code = h.script(setupArgs(h, "--yes", "--confirm", sandbox.DemoReplica, "--allow-list")...)
+	if code != exitFailed || !strings.Contains(stderr, "FAIL  0 pair: replica-west replicates now") {
+		t.Fatalf("setup of a replicating secondary no pair is saved for: exit %d\n%s", code, stderr)
+	}
+	if n := sb.Stats().Count("POST", "/skybackup/v1/restores"); n != 1 {
+		t.Fatalf("setup of a replicating secondary sent a restore (%d in all)", n)
+	}
 }
 
 // Managed replication from the command line: the pending refusal (exit 1
@@ -652,6 +684,17 @@ func TestReplicationSetupFollowsTheRestore(t *testing.T) {
 	}
 }
 
+// The commands the setup's texts name run on the pair's services: no
+// SECONDARY or PRIMARY is left for a runbook to fill in.
+func TestSetupTextNamesThePair(t *testing.T) {
+	r := &setupRun{pri: &api.Service{ID: "dbtp", Name: "orders-prod"}, sec: &api.Service{ID: "dbts", Name: "replica west"}}
+	rewrites(t, "setupRun.text", r.text, map[string]string{
+		"no restore of it is listed yet. Look at the Restores screen (3) before restoring again": "no restore of it is listed yet. Look with `skytui restores list --service 'replica west'` before restoring again",
+		"stopped (s, then S)":           "stopped (`skytui replication stop 'replica west' --yes`, then `skytui replication start 'replica west'`)",
+		"a SECONDARY outside a command": "a SECONDARY outside a command",
+	})
+}
+
 func TestRedactGrant(t *testing.T) {
 	grant := "GRANT REPLICATION SLAVE ON *.* TO 'repl'@'198.51.100.98' IDENTIFIED BY 'E9D9C258AD67';"
 	rewrites(t, "redactGrant", func(in string) string { return redactGrant(in, grant) }, map[string]string{
@@ -749,7 +792,7 @@ func TestReplicationStatusOfDeletedServices(t *testing.T) {
 	}
 	h.ok(h.live("services", "delete", sandbox.DemoReplica, "--yes", "--confirm", sandbox.DemoReplica, "--wait", "--poll-interval", "20ms")...)
 	r = status()
-	if !strings.Contains(r.Problem, "replica-west is") || !strings.Contains(r.Fix, "the Replication screen's d forgets this pair") {
+	if !strings.Contains(r.Problem, "replica-west is") || !strings.Contains(r.Fix, "`skytui replication forget replica-west --yes` forgets this pair") {
 		t.Errorf("replica deleted: %q / %q", r.Problem, r.Fix)
 	}
 }

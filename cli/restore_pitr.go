@@ -55,7 +55,7 @@ func (c *changeSession) pitrRequest(ctx context.Context, src restoreSource, svcs
 		return api.RestoreRequest{}, usageErrf("--at: %s. Nothing was sent", strings.TrimPrefix(err.Error(), "point_in_time: "))
 	}
 	if source.Provider != "" && target.Provider != "" && source.Provider != target.Provider {
-		return api.RestoreRequest{}, usageErrf("--from %s runs on %s and %s on %s: a restore from a service's backups is possible only within the same cloud provider",
+		return api.RestoreRequest{}, usageErrf("--from %s runs on %s and %s on %s: a restore from a service's backups is possible only within the same cloud provider (nothing was sent)",
 			source.NameOrID(), source.Provider, target.NameOrID(), target.Provider)
 	}
 	return api.PointInTimeRestore(target.ID, source.ID, at), nil

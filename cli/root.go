@@ -24,21 +24,31 @@ import (
 	"github.com/skytui/skytui/tui"
 )
 
-// Execute runs the command line. When a terminating signal ended the TUI
-// (its terminal restored, every deferred clean-up done) the process exits
-// here with 128 + the signal number, as a shell reports a process killed
-// by it: SIGHUP 129, SIGINT 130, SIGQUIT 131, SIGTERM 143.
-func Execute(ctx context.Context, version string) error {
+// Main runs the command line and returns the process's exit status. When
+// a terminating signal ended the TUI (its terminal restored, every
+// deferred clean-up done), a prompt, or a command (a request or a --wait
+// cancelled), the status is 128 + the signal number, as a shell reports a
+// process killed by it: SIGHUP 129, SIGINT 130, SIGQUIT 131, SIGTERM 143.
+// The commands for scripts exit 2 (usage), 3 (refused) and 4 (not found)
+// too; any other error 1.
+func Main(version string) int {
+	ctx, got, stop := signalContext(context.Background())
 	err := newRootCmd(defaultEnv(version)).ExecuteContext(ctx)
+	stop()
 	var sig *tui.SignalError
 	if errors.As(err, &sig) {
-		os.Exit(sig.ExitCode())
+		return sig.ExitCode()
 	}
-	// the commands for scripts exit 2 (usage) and 4 (not found) too
-	if code := exitCode(err); code > exitFailed {
-		os.Exit(reportError(os.Stderr, err))
+	s := got()
+	if s != nil && errors.Is(err, context.Canceled) {
+		// a request the signal cancelled: that, not "context canceled"
+		err = fmt.Errorf("interrupted (%s): what was being read or sent was stopped", s)
 	}
-	return err
+	code := reportError(os.Stderr, err)
+	if s != nil {
+		return signalExit(s)
+	}
+	return code
 }
 
 type rootFlags struct {
@@ -127,6 +137,7 @@ func (e *env) runTUI(cmd *cobra.Command, f rootFlags) error {
 	ctx := cmd.Context()
 
 	opts := f.ui
+	opts.ReadOnlyFlag = f.ui.ReadOnly // refusals name --read-only, not the profile
 	opts.FastInterval, opts.Bell, opts.Version = 2*time.Second, true, e.version
 	if f.demo {
 		key := randomKey()
@@ -193,6 +204,7 @@ func (e *env) runTUI(cmd *cobra.Command, f rootFlags) error {
 	opts.Profiles = s.cfg.ProfileNames()
 	opts.ConfigWarnings = s.cfg.Warnings
 	opts.SwitchProfile = e.profileSwitcher(s, f.ui.ReadOnly, logger)
+	opts.ProfileDetails = profileDetails(s, f.ui.ReadOnly)
 	opts.ReadOnly = opts.ReadOnly || s.profile.ReadOnly
 	opts.Bell = s.profile.Bell
 	if !cmd.Flags().Changed("refresh") {

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"strconv"
 	"strings"
@@ -26,7 +27,7 @@ func parseScheduleID(arg string) (int64, error) {
 
 func newSchedulesGetCmd(e *env) *cobra.Command {
 	return verb("get ID", "Read one backup schedule", "", cobra.ExactArgs(1), func(cmd *cobra.Command, args []string) error {
-		c, id, err := e.openRecord(cmd, args[0], parseScheduleID, nil, "")
+		c, id, err := e.openRecord(cmd, args[0], parseScheduleID)
 		if err != nil {
 			return err
 		}
@@ -116,9 +117,19 @@ func newSchedulesDeleteCmd(e *env) *cobra.Command {
 		`Delete a backup schedule: it takes no more backups; the backups it took
 stay. It needs --yes.`,
 		cobra.ExactArgs(1), func(cmd *cobra.Command, args []string) error {
-			c, id, err := e.openRecord(cmd, args[0], parseScheduleID, &cf, "schedules delete")
+			const what = "schedules delete"
+			id, err := parseScheduleID(args[0])
 			if err != nil {
 				return err
+			}
+			// a read-only profile is refused first; without --yes the
+			// refusal names the schedule, read (a read sends no change)
+			c, err := e.openChange(cmd, &cf, what)
+			if err != nil {
+				return err
+			}
+			if !cf.yes {
+				return scheduleDeleteRefusal(cmd.Context(), c.client, id)
 			}
 			if err := c.client.DeleteSchedule(cmd.Context(), id); err != nil {
 				return sentErr(err, "skytui schedules get "+args[0])
@@ -127,4 +138,30 @@ stay. It needs --yes.`,
 			t.add(strconv.FormatInt(id, 10), "deleted")
 			return c.out.emit(e.stdout, map[string]any{"id": id, "deleted": true}, t)
 		})
+}
+
+// scheduleDeleteRefusal is the refusal of schedules delete without --yes:
+// it names the schedule, its service, what it takes and where it writes
+// (text from the API cleaned), as the Backups screen's d asks. A schedule
+// the API does not have is not found (exit 4); one that cannot be read is
+// refused by its ID alone.
+func scheduleDeleteRefusal(ctx context.Context, client *api.Client, id int64) error {
+	sc, err := client.GetSchedule(ctx, id)
+	switch {
+	case api.IsNotFound(err):
+		return readErr(err)
+	case err != nil && ctx.Err() != nil:
+		return err
+	case err != nil:
+		return refusedErrf("schedules delete is destructive: pass --yes to delete schedule %d (it could not be read: %s; nothing was sent)", id, firstLine(err))
+	}
+	service := sc.ServiceName
+	if service == "" {
+		service = sc.ServiceID
+		if svcs, err := client.ListServices(ctx); err == nil {
+			service = nameOf(serviceNames(svcs), sc.ServiceID, "")
+		}
+	}
+	return refusedErrf("schedules delete is destructive: pass --yes to delete schedule %d of %s (%s backups, %s, target %s; the backups it took stay; nothing was sent)",
+		id, cell(service), cell(sc.Type), cell(sc.Expression()), cell(sc.TargetText()))
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net/url"
 	"os"
 	"path/filepath"
 	"sync/atomic"
@@ -190,23 +191,52 @@ func fromEnv(src keystore.Backend) bool {
 
 // profileSwitcher opens another profile of the same config file and
 // keystore for ":profile NAME". It runs in a tea.Cmd (it reads the keystore).
+// A profile with no key stored comes back with its client, without a key,
+// and the error wrapping keystore.ErrNotFound: the UI opens it with its key
+// prompt, as a start without a key does.
 func (e *env) profileSwitcher(s *session, forceReadOnly bool, logger *slog.Logger) func(string) (tui.Profile, error) {
 	return func(name string) (tui.Profile, error) {
 		p, err := s.cfg.Profile(name)
 		if err != nil {
 			return tui.Profile{Name: name}, err
 		}
+		if name == s.profile.Name {
+			p = s.profile // this run's: --api-url stays
+		}
 		other := &session{cfg: s.cfg, profile: p, store: s.store}
-		key, src, err := other.apiKey()
-		if err != nil {
-			return tui.Profile{Name: name}, err
+		key, src, keyErr := other.apiKey()
+		if keyErr != nil && !errors.Is(keyErr, keystore.ErrNotFound) {
+			return tui.Profile{Name: name}, keyErr
 		}
 		c, err := other.client(key, e.version, logger)
 		if err != nil {
 			return tui.Profile{Name: name}, err
 		}
-		return tui.Profile{Name: p.Name, Client: c, ReadOnly: forceReadOnly || p.ReadOnly, KeyFromEnv: fromEnv(src)}, nil
+		return tui.Profile{Name: p.Name, Client: c, ReadOnly: forceReadOnly || p.ReadOnly, KeyFromEnv: fromEnv(src)}, keyErr
 	}
+}
+
+// profileDetails is what the TUI's ":profile" picker says of each profile
+// of the config file: its endpoint's host (this run's --api-url for the
+// profile in use) and whether it is read-only (all of them with
+// --read-only). Nothing is read from the keystore.
+func profileDetails(s *session, forceReadOnly bool) map[string]tui.ProfileInfo {
+	out := map[string]tui.ProfileInfo{}
+	for _, name := range s.cfg.ProfileNames() {
+		p := s.profile
+		if name != p.Name {
+			var err error
+			if p, err = s.cfg.Profile(name); err != nil {
+				continue
+			}
+		}
+		info := tui.ProfileInfo{ReadOnly: forceReadOnly || p.ReadOnly}
+		if u, err := url.Parse(p.BaseURL); err == nil {
+			info.Host = u.Host
+		}
+		out[name] = info
+	}
+	return out
 }
 
 // loginFunc is the TUI's key prompt behind the scenes: one cheap call to

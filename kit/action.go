@@ -29,6 +29,15 @@ type Confirm struct {
 	Title  string // "Remove allow-list entry?"
 	Detail string // what will happen, in one or two sentences
 	Name   string // the text to type for ConfirmTypeName
+	// Live, when set, says the action as its owner's data shows it now,
+	// for a dialog that stays open while that data moves (a restore's
+	// status and age): the detail to show instead of Detail, and why the
+	// action no longer applies ("" while it does: what it acts on has
+	// finished, or is no longer listed). While a why is given, a
+	// ConfirmTypeName dialog says that nothing will be sent, keeps what
+	// was typed, and only esc answers (no). It is called in Update and
+	// View: it reads, never writes, and does no I/O.
+	Live func() (detail, refused string)
 }
 
 // Action is a request to the one action layer in tui. Every mutating call
@@ -182,9 +191,25 @@ func RefuseReadOnly(c *Common, what string) tea.Cmd {
 // ReadOnlyText is how a read-only profile's refusal reads, wherever it
 // happens (at the key, or in the action layer): the verdict first, then
 // what was refused ("delete service x", "creating a service"), so a
-// narrow message line cuts only the end of what.
+// narrow message line cuts only the end of what. A run started with
+// --read-only says so after the profile's name: the profile itself may
+// be writable.
 func ReadOnlyText(c *Common, what string) string {
-	return fmt.Sprintf("%s%s: %s", ReadOnlyPrefix, c.Profile, what)
+	by := ""
+	if c.ReadOnlyFlag {
+		by = " (--read-only)"
+	}
+	return fmt.Sprintf("%s%s%s: %s", ReadOnlyPrefix, c.Profile, by, what)
+}
+
+// ReadOnlyFix is the way out of a read-only refusal, for a fix to name:
+// a run started with --read-only is read-only on every profile (start it
+// again without), else another profile may be writable.
+func ReadOnlyFix(c *Common) string {
+	if c.ReadOnlyFlag {
+		return "start skytui again without --read-only"
+	}
+	return "switch to a writable profile (:profile)"
 }
 
 // ReadOnlyPrefix starts every read-only refusal: the answer to a key, so

@@ -75,10 +75,28 @@ func NewConfirm(c *Common, id int, spec Confirm) *ConfirmDialog {
 // and enter for a yes or no.
 func (d *ConfirmDialog) KeyMap() help.KeyMap {
 	k := d.keys
-	if d.spec.Kind == ConfirmTypeName {
+	switch {
+	case d.spec.Kind == ConfirmTypeName && d.refused() != "":
+		return KeysOf(k.Cancel) // enter sends nothing
+	case d.spec.Kind == ConfirmTypeName:
 		return KeysOf(k.Submit, k.Cancel)
 	}
 	return KeysOf(k.Yes, k.No, k.Move, k.Choose)
+}
+
+// live is the detail and the refusal as the owner's data says them now
+// (Confirm.Live), else the detail given.
+func (d *ConfirmDialog) live() (detail, refused string) {
+	if d.spec.Live != nil {
+		return d.spec.Live()
+	}
+	return d.spec.Detail, ""
+}
+
+// refused is why the action no longer applies, "" while it does.
+func (d *ConfirmDialog) refused() string {
+	_, why := d.live()
+	return why
 }
 
 // DialogID identifies the dialog for the root.
@@ -125,6 +143,8 @@ func (d *ConfirmDialog) Update(msg tea.Msg) (Dialog, tea.Cmd) {
 		switch {
 		case key.Matches(kp, k.Cancel):
 			return d, d.answer(false)
+		case key.Matches(kp, k.Submit) && d.refused() != "":
+			return d, nil // the dialog says why: nothing is sent
 		case key.Matches(kp, k.Submit):
 			if d.input.Value() == d.spec.Name {
 				return d, d.answer(true)
@@ -171,9 +191,11 @@ func (d *ConfirmDialog) boxWidth() (w, inner int) {
 // leaves the hint out (the footer shows the same keys: KeyMap).
 // Text from the API can be any length (a 5,000-character service name):
 // only then is the detail cut to the lines that fit, its last line ending
-// in the ellipsis glyph, and the name to be typed shown shortened in the
-// middle, so the buttons, the input and the hint always stay on screen.
-// What must be typed is still the whole name.
+// in the ellipsis glyph, so the buttons, the input and the hint always
+// stay on screen. The name to be typed is shown whole, on lines of its own
+// when it is longer than the line; only a name that cannot fit whole in the
+// area is shown shortened in the middle. What must be typed is still the
+// whole name.
 func (d *ConfirmDialog) View() string {
 	th := d.common.Theme
 	title := d.spec.Title
@@ -192,13 +214,14 @@ func (d *ConfirmDialog) View() string {
 	if d.spec.Kind == ConfirmTypeName {
 		layouts = layouts[:2]
 	}
+	text, _ := d.live()
 	var detail, tail []string
 	var gap bool
 	for _, bw := range widths {
 		inner := bw - 4
 		var lines []string
-		if d.spec.Detail != "" {
-			lines = strings.Split(Wrap(d.spec.Detail, inner, " ,/"), "\n")
+		if text != "" {
+			lines = strings.Split(Wrap(text, inner, " ,/"), "\n")
 		}
 		for _, l := range layouts {
 			w, detail, gap = bw, lines, l.gap
@@ -213,8 +236,8 @@ func (d *ConfirmDialog) View() string {
 	}
 	// even the widest, tightest layout cannot hold the whole detail: it is
 	// cut, visibly, so the buttons (with the hint) or the input stay
-	if d.spec.Kind != ConfirmTypeName {
-		tail = d.tail(w-4, true)
+	if d.spec.Kind != ConfirmTypeName || d.height > 0 && d.height-4-len(tail) < 0 {
+		tail = d.tail(w-4, true) // a name that cannot fit whole: shortened
 	}
 	if len(detail) > 0 {
 		room := maxDetailLines
@@ -222,7 +245,7 @@ func (d *ConfirmDialog) View() string {
 			room = min(room, d.height-4-len(tail))
 		}
 		if room > 0 {
-			detail = strings.Split(CapText(d.spec.Detail, w-4, room, th.Glyphs.Ellipsis), "\n")
+			detail = strings.Split(CapText(text, w-4, room, th.Glyphs.Ellipsis), "\n")
 		} else {
 			detail = nil
 		}
@@ -256,20 +279,33 @@ func (d *ConfirmDialog) box(title string, detail, tail []string, gap bool, w int
 
 // tail is what is under the detail, wrapped to inner: the buttons and the
 // hint, or what to type and the input. compact says where the cursor is on
-// the buttons' line, so the hint may take one line fewer.
+// the buttons' line, so the hint may take one line fewer; for a name to
+// type, that the name is shortened in the middle (only when it cannot fit
+// whole). A name longer than the line is shown whole on lines of its own,
+// under what to do.
 func (d *ConfirmDialog) tail(inner int, compact bool) []string {
 	th := d.common.Theme
 	var tail []string
 	if d.spec.Kind == ConfirmTypeName {
 		name := d.spec.Name
-		shown := MiddleTruncate(name, max(10, inner-12), th.Glyphs.Ellipsis)
 		k := d.keys
 		ask := " to " + k.Submit.Help().Desc + ", " + k.Cancel.Help().Key + " to " + k.Cancel.Help().Desc + ":"
-		line := "Type " + th.Bold.Render(shown) + ask
-		if shown != name {
-			line = "Type " + th.Bold.Render(shown) + " (" + strconv.Itoa(utf8.RuneCountInString(name)) + " characters)" + ask
+		lines := []string{"Type " + th.Bold.Render(name) + ask}
+		switch {
+		case compact && ansi.StringWidth(name) > inner-12:
+			shown := MiddleTruncate(name, max(10, inner-12), th.Glyphs.Ellipsis)
+			lines = []string{"Type " + th.Bold.Render(shown) + " (" + strconv.Itoa(utf8.RuneCountInString(name)) + " characters)" + ask}
+		case ansi.StringWidth("Type "+name) > inner:
+			lines = []string{"Type this name" + ask}
+			for l := range strings.SplitSeq(ansi.Hardwrap(name, inner, true), "\n") {
+				lines = append(lines, th.Bold.Render(l))
+			}
 		}
-		tail = append(tail, line)
+		if why := d.refused(); why != "" {
+			// what was typed stays, under why it will not be sent
+			lines = []string{th.Error.Render("Nothing will be sent: "+why+".") + " " + k.Cancel.Help().Key + " to " + k.Cancel.Help().Desc + "."}
+		}
+		tail = append(tail, lines...)
 		tail = append(tail, d.input.View())
 		if d.wrong {
 			tail = append(tail, th.Error.Render("does not match; type the name exactly"))

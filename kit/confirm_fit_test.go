@@ -29,3 +29,27 @@ func TestConfirmLeavesHintOutBeforeCuttingDetail(t *testing.T) {
 		t.Errorf("the hint left out where it fits:\n%s", out)
 	}
 }
+
+// A name to type that is longer than the line is shown whole, wrapped on
+// lines of its own under what to do, at every width: never cut, since it
+// must be typed as read.
+func TestConfirmTypedNameLongerThanLineIsWhole(t *testing.T) {
+	name := "orders-prod-analytics-replica-west-europe-2024-archive-copy-of-the-nightly-warehouse"
+	th := common().Theme
+	for _, sz := range [][2]int{{56, 10}, {76, 18}, {116, 26}} {
+		d := NewConfirm(common(), 1, Confirm{Kind: ConfirmTypeName, Title: "Delete the service?", Name: name, Detail: "It is deleted with its backups."})
+		d.SetSize(sz[0], sz[1])
+		out := ansi.Strip(d.View())
+		lines := strings.Split(out, "\n")
+		if len(lines) > sz[1] || strings.Contains(out, th.Glyphs.Ellipsis) {
+			t.Errorf("%dx%d: cut, or %d lines:\n%s", sz[0], sz[1], len(lines), out)
+		}
+		var joined strings.Builder
+		for _, l := range lines {
+			joined.WriteString(strings.TrimSpace(strings.Trim(l, th.Glyphs.BoxV+th.Glyphs.BoxCorner+th.Glyphs.BoxH)))
+		}
+		if !strings.Contains(joined.String(), name) || !strings.Contains(out, "to confirm, esc to cancel:") || !strings.Contains(out, "> ") {
+			t.Errorf("%dx%d: the name is not whole, or what to do or the input is missing:\n%s", sz[0], sz[1], out)
+		}
+	}
+}

@@ -21,6 +21,10 @@ type Field struct {
 	Label string
 	Value string
 	Kind  theme.Kind // colour of the value (the word is always there)
+	// Breaks, when set, are the only runes the value breaks after (a
+	// backup key's colons): its parts stay whole, and only a part wider
+	// than the line is broken inside.
+	Breaks string
 }
 
 // Section is a titled group of fields.
@@ -123,7 +127,11 @@ func (d *Detail) render() {
 			}
 			firstLine := true
 			for _, v := range vals {
-				for _, wl := range strings.Split(Wrap(v, valW, " ,/"), "\n") {
+				wrapped := Wrap(v, valW, " ,/")
+				if f.Breaks != "" {
+					wrapped = WrapAfter(v, valW, f.Breaks)
+				}
+				for _, wl := range strings.Split(wrapped, "\n") {
 					if f.Kind != theme.KindNeutral {
 						wl = th.Kind(f.Kind).Render(wl)
 					}

@@ -22,3 +22,8 @@ func HintLine(bindings ...key.Binding) string {
 	}
 	return strings.Join(parts, "  ")
 }
+
+// HelpMsg asks the root to open the help (?) of the screen that sends it:
+// a pane that takes every key sends it on its own "?" at a step where
+// nothing is typed (the restore wizard's choice of where the backup is).
+type HelpMsg struct{}

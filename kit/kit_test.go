@@ -211,8 +211,8 @@ func TestOutcomeDialogKeepsItsButtons(t *testing.T) {
 // 80x24 terminal the box takes the width it has (76 at most), the title
 // and what was seen are wrapped whole, never cut, and what was seen, the
 // verdict and the buttons stay in view: on the short terminal the
-// explanation gives way (to its short form when there is room), and
-// findings beyond the room are counted.
+// explanation gives way (to its short form when there is room), then the
+// hint line, and findings beyond the room are counted.
 func TestOutcomeDialogFitsItsArea(t *testing.T) {
 	type size struct {
 		term       string
@@ -285,7 +285,8 @@ func TestOutcomeDialogFitsItsArea(t *testing.T) {
 	out, words = view(d, small)
 	shows(small, out, words, append([]string{"No answer came back (EOF).", "It was probably not carried out"}, keys...)...)
 
-	// more findings than the room: the first whole, the rest counted
+	// more findings than the room: the hint line gives way (the footer has
+	// its keys), then as many as fit are listed whole, the rest counted
 	d = NewOutcomeDialog(common(), 4, name, "EOF", "the services", true)
 	var many []string
 	for i := range 9 {
@@ -293,7 +294,7 @@ func TestOutcomeDialogFitsItsArea(t *testing.T) {
 	}
 	d.Checked(OutcomeCheckedMsg{ID: 4, Found: many})
 	out, words = view(d, small)
-	shows(small, out, words, append([]string{"svc-0 (dbtaf00000000): pending_stop", " more", verdict}, keys...)...)
+	shows(small, out, words, "svc-0 (dbtaf00000000): pending_stop", "svc-1 (dbtaf00000001): pending_stop", " more", verdict, keys[0])
 }
 
 // TestDialogHintsAreTheirBindings: the dialogs' hint lines are generated
@@ -585,5 +586,29 @@ func TestEscClosesThePaneBeforeTheFilter(t *testing.T) {
 	}
 	if used, _ := l.HandleKey(esc); used {
 		t.Fatal("a third esc is the screen's, not the list's")
+	}
+}
+
+// TestResourceTitle: the message log names what a refresh read, a
+// service by its name where the listing knows it, never the engine's key.
+func TestResourceTitle(t *testing.T) {
+	name := func(id string) string {
+		if id == "dbtaf00000001" {
+			return "orders-prod"
+		}
+		return ""
+	}
+	for key, want := range map[string]string{
+		ServicesKey.String():                   "the services listing",
+		RestoresKey.String():                   "the restores listing",
+		AllBackupsKey.String():                 "the backups of every service",
+		BackupsKey("dbtaf00000001").String():   "the backups of orders-prod (dbtaf00000001)",
+		SchedulesKey("dbtaf00000002").String(): "the backup schedules of dbtaf00000002",
+		AllowListKey("dbtaf00000001").String(): "the allow list of orders-prod (dbtaf00000001)",
+		"somewhere/else":                       "somewhere/else",
+	} {
+		if got := ResourceTitle(key, name); got != want {
+			t.Errorf("%s: %q, want %q", key, got, want)
+		}
 	}
 }

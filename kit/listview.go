@@ -250,7 +250,10 @@ func (l *ListView) Loaded(empty string) {
 // to make one ("press n to create one"), unless the profile is read-only,
 // where that key is refused.
 func Invite(c *Common, what, how string) string {
-	if c.ReadOnly {
+	switch {
+	case c.ReadOnly && c.ReadOnlyFlag:
+		return what + " (read-only: --read-only)"
+	case c.ReadOnly:
 		return what + " (read-only profile)"
 	}
 	return what + ": " + how

@@ -127,6 +127,10 @@ func TestInviteOnlyWhereTheKeyWorks(t *testing.T) {
 	if got := Invite(c, "no services yet", "press n to create one"); got != "no services yet (read-only profile)" {
 		t.Fatalf("read-only: %q", got)
 	}
+	c.ReadOnlyFlag = true // the profile may be writable: the flag is why
+	if got := Invite(c, "no services yet", "press n to create one"); got != "no services yet (read-only: --read-only)" {
+		t.Fatalf("--read-only: %q", got)
+	}
 }
 
 // With no row selected (an empty list, a filter matching nothing) the

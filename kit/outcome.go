@@ -139,9 +139,11 @@ const outcomeMaxWidth = 76
 // (outcomeMaxWidth at most): the title and what was found are wrapped,
 // never cut. When the area is too short for everything, the explanation
 // gives way first (to its short form, "No answer came back (EOF)."), then
-// the blank lines, then the explanation whole, then the findings beyond
-// what fits ("… and 2 more"): what was seen, the verdict, the buttons and
-// their hint stay in view.
+// the blank lines, then the explanation whole, then the hint line (the
+// footer has its keys: KeyMap), then the findings beyond what fits ("… and
+// 2 more"): what was seen, the verdict and the buttons stay in view. While
+// the list is read again and a finding already says "most likely carried
+// out", the hint says nothing of sending again.
 func (d *OutcomeDialog) View() string {
 	th := d.common.Theme
 	w := outcomeMaxWidth
@@ -164,7 +166,10 @@ func (d *OutcomeDialog) View() string {
 	}
 	k := d.keys
 	hint := HintLine(k.Choose, k.Leave, k.Move)
-	if d.checking {
+	switch {
+	case d.checking && len(d.seen) > 0:
+		hint = HintLine(k.Leave) // most likely carried out: nothing invites sending again
+	case d.checking:
 		hint = HintLine(k.Leave) + "  (send again once the list is read)"
 	}
 	buttons := []string{lipgloss.JoinHorizontal(lipgloss.Top, leave, "  ", again), th.Muted.Render(ansi.Truncate(hint, inner, th.Glyphs.Ellipsis))}
@@ -204,7 +209,8 @@ func (d *OutcomeDialog) View() string {
 		return n
 	}
 	// the explanation gives way first, to its short form, then the blank
-	// lines, then the explanation whole, then the findings that do not fit
+	// lines, then the explanation whole, then the hint line (the footer
+	// has the same keys), and only then the findings that do not fit
 	explain, gaps := why, allGaps
 	if h := d.height; h > 0 && lines(why, found, allGaps) > h {
 		explain, gaps = nil, 0
@@ -213,6 +219,9 @@ func (d *OutcomeDialog) View() string {
 				explain, gaps = short, g
 				break
 			}
+		}
+		if explain == nil && lines(nil, found, 0) > h {
+			buttons = buttons[:1] // the footer has the hint's keys
 		}
 		if over := lines(nil, found, 0) - h; over > 0 {
 			found = bullets(len(found) - over) // the rest are counted

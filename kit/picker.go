@@ -7,6 +7,7 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/skytui/skytui/api"
 	"github.com/skytui/skytui/theme"
@@ -36,6 +37,12 @@ type Picker struct {
 	done    bool
 	width   int
 	keys    pickerKeys
+	// one and many name the rows in the line under a cut list ("down:
+	// 5 more services").
+	one, many string
+	// tight: the area is too short for every row, so the line under the
+	// title is a row too (SetSize).
+	tight bool
 }
 
 // pickerKeys are the picker's own bindings; "/" and the movement are the
@@ -70,7 +77,8 @@ var TypedTableKeys = TableKeys{
 
 // NewPicker builds a service picker over the given services.
 func NewPicker(c *Common, title, purpose string, services []api.Service) *Picker {
-	p := &Picker{common: c, title: title, purpose: purpose, byID: map[string]api.Service{}, keys: newPickerKeys()}
+	p := &Picker{common: c, title: title, purpose: purpose, byID: map[string]api.Service{}, keys: newPickerKeys(),
+		one: "service", many: "services"}
 	p.table = NewTable(c, []Column{
 		{Title: "NAME", Min: 8, Max: 24, Priority: 9},
 		{Title: "ID", Min: 8, Max: 16, Priority: 8},
@@ -102,7 +110,7 @@ func (p *Picker) Update(msg tea.Msg) (Dialog, tea.Cmd) {
 	switch ms := msg.(type) {
 	case tea.MouseClickMsg:
 		// the table starts under the box's border, title and blank line
-		if i, ok := p.table.RowAt(ms.Y - boxBodyTop); ok {
+		if i, ok := p.table.RowAt(ms.Y - p.bodyTop()); ok {
 			if i != p.table.Cursor() {
 				p.table.SelectIndex(i)
 				return p, nil
@@ -154,7 +162,8 @@ func (p *Picker) reply(id string, s *api.Service) tea.Cmd {
 // profiles of ":profile"), with the given columns; its answer carries the
 // chosen row's ID. The row whose ID is current starts selected.
 func NewChoicePicker(c *Common, title, purpose string, cols []Column, rows []Row, current string) *Picker {
-	p := &Picker{common: c, title: title, purpose: purpose, byID: map[string]api.Service{}, keys: newPickerKeys()}
+	p := &Picker{common: c, title: title, purpose: purpose, byID: map[string]api.Service{}, keys: newPickerKeys(),
+		one: "choice", many: "choices"}
 	p.table = NewTable(c, cols)
 	p.table.Empty = "nothing to choose from"
 	p.table.TypeFilters, p.table.Keys = true, TypedTableKeys
@@ -163,15 +172,47 @@ func NewChoicePicker(c *Common, title, purpose string, cols []Column, rows []Row
 	return p
 }
 
-// SetSize implements Dialog.
+// The lines of a picker's box around its list: the borders, the title
+// and the keys under the list.
+const pickerChrome = 4
+
+// SetSize implements Dialog. The list has what the area leaves, up to
+// 12 lines, between a blank line under the title and one over the keys,
+// which says how many rows are below and above when the list is cut. When
+// the area is too short for every row, the line under the title is a row
+// too: no blank line is left inside while rows are hidden.
 func (p *Picker) SetSize(width, height int) {
 	p.width = min(width, 64)
-	p.table.SetSize(p.width-4, min(max(5, height-6), 12))
+	room := height - pickerChrome
+	h := min(12, room-2)
+	p.tight = h < 12 && p.table.Total()+1 > h // +1: the header
+	if p.tight {
+		h = min(12, room-1)
+	}
+	p.table.SetSize(p.width-4, max(3, h))
+}
+
+// bodyTop is the box's line where the list starts.
+func (p *Picker) bodyTop() int {
+	if p.tight {
+		return boxBodyTop - 1
+	}
+	return boxBodyTop
 }
 
 // View renders the picker.
 func (p *Picker) View() string {
-	w := p.width
-	body := p.table.View() + "\n\n" + p.common.Theme.Muted.Render(HintLine(p.keys.Choose, p.table.Keys.Filter, p.keys.Cancel))
-	return Box(p.common.Theme, p.title, body, w)
+	th := p.common.Theme
+	inner := max(10, p.width-4)
+	below := ""
+	if more := p.table.MoreRows(p.one, p.many); more != "" {
+		below = th.Muted.Render(ansi.Truncate(more, inner, th.Glyphs.Ellipsis))
+	}
+	// the title, as Box draws it, then its blank line unless tight
+	lines := []string{th.Title.Render(ansi.Truncate(p.title, inner, th.Glyphs.Ellipsis))}
+	if !p.tight {
+		lines = append(lines, "")
+	}
+	lines = append(lines, p.table.View(), below, th.Muted.Render(HintLine(p.keys.Choose, p.table.Keys.Filter, p.keys.Cancel)))
+	return Box(th, "", strings.Join(lines, "\n"), p.width)
 }

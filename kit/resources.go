@@ -2,6 +2,7 @@ package kit
 
 import (
 	"context"
+	"strings"
 
 	"github.com/skytui/skytui/api"
 )
@@ -67,6 +68,31 @@ func SchedulesKey(serviceID string) Key[[]api.Schedule] {
 // AllowListKey is the key of one service's allow list.
 func AllowListKey(serviceID string) Key[[]api.AllowListGroup] {
 	return Key[[]api.AllowListGroup](allowListPref + serviceID)
+}
+
+// ResourceTitle is how the message log names a shared resource (key),
+// a service by name (name: its name from an ID, "" when not known); any
+// other key as it is.
+func ResourceTitle(key string, name func(id string) string) string {
+	switch key {
+	case ServicesKey.String():
+		return "the services listing"
+	case RestoresKey.String():
+		return "the restores listing"
+	case AllBackupsKey.String():
+		return "the backups of every service"
+	}
+	for _, p := range []struct{ prefix, what string }{
+		{backupsPrefix, "the backups of "}, {schedulesPref, "the backup schedules of "}, {allowListPref, "the allow list of "},
+	} {
+		if id, ok := strings.CutPrefix(key, p.prefix); ok {
+			if n := name(id); n != "" {
+				return p.what + n + " (" + id + ")"
+			}
+			return p.what + id
+		}
+	}
+	return key
 }
 
 // client is c's API client, or an error saying there is none.

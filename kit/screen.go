@@ -34,6 +34,10 @@ type Common struct {
 	ReadOnly   bool
 	Demo       bool
 	Accessible bool
+
+	// ReadOnlyFlag: ReadOnly comes from --read-only, which makes every
+	// profile read-only this run (the profile itself may be writable).
+	ReadOnlyFlag bool
 	// Now fixes the clock (tests); nil in use: Time is the server's
 	// clock, Wall the local one.
 	Now func() time.Time
@@ -169,6 +173,15 @@ type Resource struct {
 	// Pending reports that the data shows something in progress; the
 	// engine then polls fast. Nil means never pending.
 	Pending func(data any) bool
+	// Title is what it lists, as the message log says it ("the replicas
+	// of orders-prod"); "": ResourceTitle's words for the shared keys.
+	Title string
+}
+
+// Titled is r with the title the log gives it.
+func (r Resource) Titled(title string) Resource {
+	r.Title = title
+	return r
 }
 
 type freshKey struct{}

@@ -120,6 +120,21 @@ func (t *TypeAhead) Update(form *huh.Form, msg tea.Msg) (*huh.Form, tea.Cmd) {
 		t.queued = append(t.queued, kp)
 		return form, t.wait(optionsWait)
 	}
+	if isKey && form.State == huh.StateNormal && pastEnd(from, kp) {
+		return form, nil // the cursor stays at the list's end
+	}
+	if n := toLast(from, kp); isKey && form.State == huh.StateNormal && n > 0 {
+		// huh's end moves the cursor, not the value: as many downs instead
+		var cmds []tea.Cmd
+		for range n {
+			m, cmd := form.Update(tea.KeyPressMsg{Code: tea.KeyDown})
+			if f, ok := m.(*huh.Form); ok {
+				form = f
+			}
+			cmds = append(cmds, cmd)
+		}
+		return form, tea.Batch(cmds...)
+	}
 	if isKey {
 		t.leaving = nil
 		if key.Matches(kp, backKeys) {
@@ -168,7 +183,7 @@ func noOptionYet(f huh.Field) bool {
 		return false
 	}
 	v := reflect.ValueOf(f)
-	if v.Kind() != reflect.Pointer || v.Type().Elem().PkgPath() != selectPkg || !strings.HasPrefix(v.Type().Elem().Name(), "Select[") {
+	if !isSelect(v) {
 		return false
 	}
 	if fl, ok := f.(interface{ GetFiltering() bool }); ok && fl.GetFiltering() {
@@ -180,6 +195,71 @@ func noOptionYet(f huh.Field) bool {
 	}
 	return !m.Call(nil)[1].Bool()
 }
+
+// isSelect reports that v is a huh select, of any value type.
+func isSelect(v reflect.Value) bool {
+	return v.Kind() == reflect.Pointer && v.Type().Elem().PkgPath() == selectPkg && strings.HasPrefix(v.Type().Elem().Name(), "Select[")
+}
+
+// selectMoves are the select's keys that move its cursor by one (NewForm's
+// key map).
+var selectMoves = formKeys().Select
+
+// pastEnd reports that k would take the cursor of the select f past an
+// end of its list (down on its last option, up on its first): huh (v2.0.3)
+// takes it round to the other end, so a j held on the last region chose
+// the first. The cursor stays, as in the app's own lists. huh keeps the
+// cursor and the options shown unexported: they are read by name, and a
+// huh without them lets every key through as before.
+func pastEnd(f huh.Field, k tea.KeyPressMsg) bool {
+	down, up := key.Matches(k, selectMoves.Down), key.Matches(k, selectMoves.Up)
+	if f == nil || (!down && !up) {
+		return false
+	}
+	if fl, ok := f.(interface{ GetFiltering() bool }); ok && fl.GetFiltering() && (k.String() == "j" || k.String() == "k") {
+		return false // typed into the filter
+	}
+	i, n, ok := selectCursor(f)
+	if !ok || n == 0 {
+		return false
+	}
+	return (down && i >= n-1) || (up && i <= 0)
+}
+
+// selectCursor is the cursor of select f and how many options it shows.
+// huh keeps them unexported: they are read by name, and a huh without
+// them gives ok false (every key then passes as before).
+func selectCursor(f huh.Field) (i, n int, ok bool) {
+	v := reflect.ValueOf(f)
+	if f == nil || !isSelect(v) {
+		return 0, 0, false
+	}
+	cur, shown := v.Elem().FieldByName("selected"), v.Elem().FieldByName("filteredOptions")
+	if cur.Kind() != reflect.Int || shown.Kind() != reflect.Slice {
+		return 0, 0, false
+	}
+	return int(cur.Int()), shown.Len(), true
+}
+
+// toLast is how many options below the cursor the last of select f is
+// when k is its "end" key (0 otherwise, or while its filter is typed).
+// huh (v2.0.3) moves the cursor there and leaves the value where it was.
+func toLast(f huh.Field, k tea.KeyPressMsg) int {
+	if f == nil || !key.Matches(k, selectEnd) {
+		return 0
+	}
+	if fl, ok := f.(interface{ GetFiltering() bool }); ok && fl.GetFiltering() {
+		return 0
+	}
+	i, n, ok := selectCursor(f)
+	if !ok {
+		return 0
+	}
+	return max(n-1-i, 0)
+}
+
+// selectEnd is the select's "end" key (NewForm's key map).
+var selectEnd = formKeys().Select.GotoBottom
 
 // release gives the keys held to the form, where its focus is now.
 func (t *TypeAhead) release(form *huh.Form, cmd tea.Cmd) (*huh.Form, tea.Cmd) {

@@ -278,3 +278,62 @@ func TestTypeAheadKeepsAPasteForTheNextField(t *testing.T) {
 		t.Fatalf("the name holds %q, the secret %q: the paste after enter went to the name", name, form.GetFocusedField().GetValue())
 	}
 }
+
+// TestSelectStopsAtItsEnds: down on a select's last option and up on its
+// first leave the choice (huh went round to the other end), filtered
+// too; a j typed into the open filter is the filter's.
+func TestSelectStopsAtItsEnds(t *testing.T) {
+	var region string
+	form := NewForm(common(), huh.NewGroup(
+		huh.NewSelect[string]().Title("Region").Value(&region).Options(huh.NewOptions("eastus", "westus2", "westeurope")...),
+	))
+	var ta TypeAhead
+	form.Init()
+	press := func(k string) {
+		kp, _ := KeyPress(k)
+		form = sendAll(&ta, form, kp)
+	}
+	press("up")
+	if region != "eastus" {
+		t.Fatalf("up on the first option chose %q", region)
+	}
+	for range 3 {
+		press("j")
+	}
+	if region != "westeurope" {
+		t.Fatalf("j past the last option chose %q", region)
+	}
+	press("/")
+	form = sendAll(&ta, form, tea.PasteMsg{Content: "west"})
+	for range 3 {
+		press("down")
+	}
+	if region != "westeurope" {
+		t.Fatalf("down past the last filtered option chose %q", region)
+	}
+	press("esc")
+	press("/")
+	press("j") // no option holds it: the filter shows none
+	if v := ansi.Strip(form.View()); strings.Contains(v, "westus2") {
+		t.Fatalf("j typed into the filter was not taken:\n%s", v)
+	}
+}
+
+// TestSelectEndChoosesTheLast: end (G) on a select chooses its last
+// option, as home (g) chooses the first (huh moved the cursor, not the
+// value, which another field's options and the text above followed).
+func TestSelectEndChoosesTheLast(t *testing.T) {
+	var region string
+	form := NewForm(common(), huh.NewGroup(
+		huh.NewSelect[string]().Title("Region").Value(&region).Options(huh.NewOptions("eastus", "westus2", "westeurope")...),
+	))
+	var ta TypeAhead
+	form.Init()
+	for _, c := range []struct{ key, want string }{{"end", "westeurope"}, {"home", "eastus"}, {"G", "westeurope"}, {"g", "eastus"}} {
+		kp, _ := KeyPress(c.key)
+		form = sendAll(&ta, form, kp)
+		if region != c.want {
+			t.Fatalf("%s chose %q, want %q", c.key, region, c.want)
+		}
+	}
+}

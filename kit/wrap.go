@@ -3,6 +3,7 @@ package kit
 import (
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/charmbracelet/x/ansi"
 )
@@ -48,6 +49,33 @@ func Wrap(s string, limit int, breakpoints ...string) string {
 		kept = strings.NewReplacer(pairs...).Replace(s)
 	}
 	return strings.NewReplacer(back...).Replace(ansi.Wrap(kept, limit, bp))
+}
+
+// WrapAfter wraps s to w cells only after the runes in breaks (a backup
+// key's colons): as many whole parts on a line as fit; a part wider than
+// a line is broken inside, and only then. Unlike Wrap, a hyphen is no
+// break.
+func WrapAfter(s string, w int, breaks string) string {
+	var lines []string
+	cur := ""
+	for s != "" {
+		part := s
+		if i := strings.IndexAny(s, breaks); i >= 0 {
+			_, n := utf8.DecodeRuneInString(s[i:])
+			part = s[:i+n]
+		}
+		s = s[len(part):]
+		switch {
+		case ansi.StringWidth(cur+part) <= w:
+			cur += part
+		case ansi.StringWidth(part) <= w:
+			lines, cur = append(lines, cur), part
+		default:
+			hard := strings.Split(ansi.Hardwrap(cur+part, w, true), "\n")
+			lines, cur = append(lines, hard[:len(hard)-1]...), hard[len(hard)-1]
+		}
+	}
+	return strings.Join(append(lines, cur), "\n")
 }
 
 // Count is n with the word that goes with it: "1 entry", "3 entries".

@@ -168,7 +168,7 @@ func TestFailedRefreshIsLoggedWhole(t *testing.T) {
 	}
 	var failed []logEntry
 	for _, e := range h.m.msgs.entries {
-		if strings.HasPrefix(e.text, "refresh of services failed: HTTP 50") {
+		if strings.HasPrefix(e.text, "refresh of the services listing failed: HTTP 50") {
 			failed = append(failed, e)
 		}
 	}
@@ -200,7 +200,7 @@ func TestFailedRefreshIsLoggedWhole(t *testing.T) {
 	h.Key("r")
 	again := false
 	for _, e := range h.m.msgs.entries {
-		again = again || e.text == "refresh of services works again"
+		again = again || e.text == "refresh of the services listing works again"
 	}
 	if !again {
 		t.Fatalf("the recovery is not logged: %+v", h.m.msgs.entries)
@@ -219,4 +219,57 @@ func TestStaleHeaderKeepsItsSpacing(t *testing.T) {
 	if head := strings.Split(h.Screen(), "\n")[0]; !regexp.MustCompile(`skysql  +(\S+  +)?stale `).MatchString(head) {
 		t.Errorf("the stale text is not set apart: %q", head)
 	}
+}
+
+// TestStoppedHeaderKeepsLogin: with no API key (esc at the first prompt) or
+// a key the API refused, the header's hint keeps ":login", whole, at 80
+// and 60 columns: the host gives way first, then the hint its longer
+// words; the profile's name stays.
+func TestStoppedHeaderKeepsLogin(t *testing.T) {
+	cases := []struct {
+		name string
+		w    int
+		key  string // "" opens the first-run key prompt, esc closes it
+		want []string
+		end  string
+	}{
+		{"nokey", 80, "", []string{"skytui  profile skysql", "no API key for this profile - :login to enter one"}, ":login to enter one"},
+		{"nokey", 60, "", []string{"skytui  profile skysql", "no API key - :login"}, "- :login"},
+		{"refused", 80, "wrong-key", []string{"skytui  profile skysql", "API key refused (401) - :login or r"}, ":login or r"},
+		{"refused", 60, "wrong-key", []string{" profile skysql", "API key refused (401) - :login or r"}, ":login or r"},
+	}
+	for _, tc := range cases {
+		t.Run(fmt.Sprintf("%s_%d", tc.name, tc.w), func(t *testing.T) {
+			h := stoppedHarness(t, tc.w, tc.key)
+			head := headerLine(h)
+			for _, w := range tc.want {
+				if !strings.Contains(head, w) {
+					t.Errorf("header lacks %q:\n%q", w, head)
+				}
+			}
+			if strings.Contains(head, "127.0.0.1") {
+				t.Errorf("header keeps the host, which goes first:\n%q", head)
+			}
+			if !strings.HasSuffix(head, tc.end) {
+				t.Errorf("header does not end with the hint, whole:\n%q", head)
+			}
+		})
+	}
+}
+
+// stoppedHarness is profile skysql at w columns whose polling stopped: with
+// no API key (key "", the first prompt closed) or with a key the API
+// refuses.
+func stoppedHarness(t *testing.T, w int, key string) *harness {
+	t.Helper()
+	srv, clk, _ := tuitest.Sandbox(t, true)
+	if key == "" {
+		fl := &fakeLogin{srv: srv, stored: map[string]string{}}
+		h := newHarness(t, Options{Client: tuitest.Client(t, srv, api.Config{}), Profile: "skysql", NeedKey: true, Login: fl.login, Now: clk.Now}, w, 24)
+		h.Key("esc")
+		return h
+	}
+	h := newHarness(t, Options{Client: tuitest.Client(t, srv, api.Config{APIKey: key}), Profile: "skysql", Now: clk.Now}, w, 24)
+	h.Sees("API key refused")
+	return h
 }

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"fmt"
 	"sort"
 	"strings"
 
@@ -41,6 +42,10 @@ type cmdLine struct {
 	active bool
 	input  kit.Input
 	hint   []string
+	// targets: the services the restores were last listed into (IDs and
+	// names, a deleted service's too), for profile generation targetsGen
+	targets    map[string]bool
+	targetsGen int
 }
 
 // cmdKeys are the command line's bindings; the footer lists them while
@@ -210,9 +215,9 @@ func (m *Model) execute(line string) tea.Cmd {
 		if arg == "" {
 			arg = "all"
 		}
-		return m.openScreen("backups", m.resolveService(arg))
+		return m.openNamed("backups", arg)
 	case "restores", "restore":
-		return m.openScreen("restores", arg)
+		return m.openNamed("restores", arg)
 	case "stop", "start", "scale", "delete":
 		if arg == "" {
 			return m.toast(kit.ToastError, ":"+name+" needs a service: :"+name+" <name or ID>")
@@ -242,6 +247,53 @@ func (m *Model) execute(line string) tea.Cmd {
 		known = append(known, ":"+c.name)
 	}
 	return m.toast(kit.ToastError, "unknown command :"+name+" (the commands: "+strings.Join(known, " ")+"; ? says what each does)")
+}
+
+// openNamed opens screen id (Backups, Restores) on arg, a service (or
+// "all"). From another screen, a name that is no service (nor, for
+// Restores, a restore's target) changes nothing: a warning says so, and
+// the screen stays. On the screen itself, or before the services are
+// read, the screen resolves the name.
+func (m *Model) openNamed(id, arg string) tea.Cmd {
+	from := m.screen()
+	if arg == "" || arg == "all" || from.ID() == id || m.names(id, arg) {
+		if id == "backups" {
+			arg = m.resolveService(arg)
+		}
+		return m.openScreen(id, arg)
+	}
+	return kit.ToastWhile(kit.ToastWarn, fmt.Sprintf("no service named %q; still on %s", arg, from.Title()),
+		func() bool { return m.screen().ID() == from.ID() })
+}
+
+// names reports that arg may name what screen id shows: a service of the
+// last listing (by ID or name), a restore's target on Restores, or
+// anything while no listing was read.
+func (m *Model) names(id, arg string) bool {
+	if m.known == nil {
+		return true
+	}
+	for _, s := range m.known {
+		if s.ID == arg || s.Name == arg {
+			return true
+		}
+	}
+	return id == "restores" && m.cmdline.targetsGen == m.profileGen && m.cmdline.targets[arg]
+}
+
+// noteRestores keeps the services a restores listing names (a deleted
+// service's restores stay listed: ":restores ID" shows them).
+func (m *Model) noteRestores(d kit.DataMsg) {
+	rs, err, ok := kit.RestoresKey.Of(d)
+	if !ok || err != nil {
+		return
+	}
+	targets := map[string]bool{}
+	for _, r := range rs {
+		targets[r.ServiceID], targets[r.ServiceName] = true, true
+	}
+	delete(targets, "")
+	m.cmdline.targets, m.cmdline.targetsGen = targets, m.profileGen
 }
 
 // resolveService turns a service name into its ID when it is known.

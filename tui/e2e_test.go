@@ -94,6 +94,15 @@ func e2eRun(t *testing.T, bash, script, work string, env []string) string {
 		t.Fatalf("%s failed after %s: %v\n%s\n%s", script, time.Since(start).Round(time.Second), err, strings.Join(why, "\n"), out)
 	}
 	t.Logf("%s (%s)", strings.TrimSpace(string(out)), time.Since(start).Round(100*time.Millisecond))
+	// the script's tmux socket (named after its PID) is gone with it
+	tmp := os.Getenv("TMUX_TMPDIR")
+	if tmp == "" {
+		tmp = "/tmp"
+	}
+	left, _ := filepath.Glob(filepath.Join(tmp, fmt.Sprintf("tmux-%d", os.Getuid()), fmt.Sprintf("skytui-*-%d-*", cmd.Process.Pid)))
+	if len(left) > 0 {
+		t.Errorf("%s left its tmux socket behind: %v", script, left)
+	}
 	return string(out)
 }
 

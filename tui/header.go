@@ -21,7 +21,7 @@ func (m *Model) headerView(w int) string {
 	// headerDrops), until how fresh the data is has its room
 	var p headerParts
 	for _, p = range headerDrops {
-		if w-ansi.StringWidth(m.headerLeft(p))-3 >= ansi.StringWidth(m.pausedMark(p.hint))+m.freshnessRoom() {
+		if w-ansi.StringWidth(m.headerLeft(p))-3 >= ansi.StringWidth(m.pausedMark(p.hint))+m.freshnessRoom(p.hint) {
 			break
 		}
 	}
@@ -52,10 +52,12 @@ const minReason = 12
 
 // freshnessRoom is the room the header keeps for how fresh the data is:
 // minFreshness, or while a refresh fails with data shown, the narrow
-// "stale 12:00:00, retry 12:00:16 — " and minReason cells of why.
-func (m *Model) freshnessRoom() int {
+// "stale 12:00:00, retry 12:00:16 — " and minReason cells of why. While
+// polling is stopped it is the whole hint (long, where the host is all
+// that went) or its short form, ":login" whole either way.
+func (m *Model) freshnessRoom(long bool) int {
 	if m.engine.stopped {
-		return minFreshness
+		return ansi.StringWidth(m.stoppedText(long))
 	}
 	lastOK, err, retryAt, _ := m.freshness()
 	if err == nil || lastOK.IsZero() {
@@ -89,8 +91,9 @@ type headerParts struct {
 // headerDrops is the header on ever narrower terminals: the first whose
 // left part leaves room for the paused mark and how fresh the data is
 // (minFreshness) is shown. The host goes first (the profile names it),
-// then "(p resumes)" (the pause's toast and ? say it; "paused" stays),
-// then the app's name (the window's title says it), then the word
+// then "(p resumes)" (the pause's toast and ? say it; "paused" stays) or
+// the stopped polling's long hint (the short one keeps ":login"), then
+// the app's name (the window's title says it), then the word
 // "profile" (its name stays, first), then the org. The profile's name,
 // the DEMO and READ-ONLY badges, "paused" and "updated …" stay.
 var headerDrops = []headerParts{
@@ -162,10 +165,14 @@ func (m *Model) spinnerView() string {
 func (m *Model) freshnessView(room int, hint bool) string {
 	th := m.common.Theme
 	if m.engine.stopped {
-		if errors.Is(m.engine.stopErr, errNoAPIKey) {
-			return th.Warn.Render("no API key for this profile " + th.Glyphs.Dash + " :login to enter one")
+		text := m.stoppedText(true)
+		if ansi.StringWidth(text) > room {
+			text = m.stoppedText(false)
 		}
-		return th.Error.Render("API key refused (401): polling stopped " + th.Glyphs.Dash + " :login or r to retry")
+		if errors.Is(m.engine.stopErr, errNoAPIKey) {
+			return th.Warn.Render(text)
+		}
+		return th.Error.Render(text)
 	}
 	lastOK, err, retryAt, known := m.freshness()
 	now := m.common.Wall() // the engine's clock
@@ -195,6 +202,21 @@ func (m *Model) freshnessView(room int, hint bool) string {
 		return ""
 	}
 	return th.Muted.Render("loading" + th.Glyphs.Ellipsis)
+}
+
+// stoppedText is what the header says while polling is stopped (no API
+// key, a refused key), long or short: both end in what to do, ":login".
+func (m *Model) stoppedText(long bool) string {
+	dash := m.common.Theme.Glyphs.Dash
+	switch {
+	case errors.Is(m.engine.stopErr, errNoAPIKey) && long:
+		return "no API key for this profile " + dash + " :login to enter one"
+	case errors.Is(m.engine.stopErr, errNoAPIKey):
+		return "no API key " + dash + " :login"
+	case long:
+		return "API key refused (401): polling stopped " + dash + " :login or r to retry"
+	}
+	return "API key refused (401) " + dash + " :login or r"
 }
 
 // reason is the short form of a poll error for the header.

@@ -154,3 +154,29 @@ func TestHelpTitlesAPanesKeys(t *testing.T) {
 		}
 	}
 }
+
+// TestHelpInTheRestoreWizardsChoices: on the restore wizard's first step
+// (Restores, n: no field has the focus, the wizard takes every key for
+// its 1-4) ? lists the step's keys, the footer offers it, and esc closes
+// the help back onto the step; on a step where a name is typed ? is
+// typed.
+func TestHelpInTheRestoreWizardsChoices(t *testing.T) {
+	h, _, _ := demoHarness(t, 60, 16, nil)
+	h.Key("3")
+	h.Key("n")
+	h.sees(t, "New restore 1/4", "n did not open the wizard")
+	if foot := footer(h.Screen()); !strings.Contains(foot, "? help") {
+		t.Errorf("the footer does not offer ?: %q", foot)
+	}
+	h.Key("?")
+	if !h.m.showHelp || !strings.Contains(h.Screen(), "1-4") || !strings.Contains(h.Screen(), "choose") {
+		t.Fatalf("? on the first step did not list its keys:\n%s", h.Screen())
+	}
+	h.Key("esc")
+	h.sees(t, "New restore 1/4", "esc did not close the help onto the step")
+	h.Key("enter") // managed storage: the target list, where a name is typed
+	h.Key("?")
+	if h.m.showHelp {
+		t.Fatalf("? in the target list opened the help instead of filtering:\n%s", h.Screen())
+	}
+}

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"time"
 
@@ -19,6 +20,15 @@ import (
 // (one cheap call, then stored in the keystore) in a command, and dropped
 // from the input once accepted. A refused key stays in the (masked) input so
 // a typo can be fixed.
+//
+// A prompt that opened by itself (a 401 answered while the user typed) is
+// locked: it takes no key typed before it could be seen. It is armed once
+// no key came for keyPromptArmDelay (from its opening, then from the last
+// key dropped); until then every key is dropped, the enter of a command
+// typed elsewhere too, and the prompt says so instead of naming keys.
+// Armed, enter opens the input and esc closes it. The dropped keys are
+// counted and said, those typed before it was first armed as typed as it
+// opened.
 type keyPrompt struct {
 	common  *kit.Common
 	reason  string
@@ -31,12 +41,24 @@ type keyPrompt struct {
 	height  int
 	top     int // the first line of the text shown when it is cut
 	keys    keyPromptKeys
+	// locked: opened by itself, the input takes nothing until enter;
+	// armed: enter may open it; arms counts the arm timers started (the
+	// last one arms)
+	locked, armed bool
+	arms          int
+	// early are the keys (and pastes) dropped before the prompt was first
+	// armed, typed as it opened; later those dropped since
+	early, later int
+	wasArmed     bool
 }
 
 // keyPromptKeys are the prompt's bindings; its hint line and the footer
 // are generated from them.
 type keyPromptKeys struct {
 	Submit, Later key.Binding
+	// Unlock opens the input of a prompt that opened by itself, once it is
+	// armed; Wait is what it says until then (every key is dropped).
+	Unlock, Wait key.Binding
 	// More and Less scroll the text above the input when it does not fit
 	// (the input takes the other keys).
 	More, Less key.Binding
@@ -54,6 +76,8 @@ func newKeyPrompt(c *kit.Common, reason string) *keyPrompt {
 	in.Focus()
 	return &keyPrompt{common: c, reason: reason, input: in, keys: keyPromptKeys{
 		Submit: kit.Bind("enter", "check and store"),
+		Unlock: kit.Bind("enter", "type a new key"),
+		Wait:   kit.BindHelp("wait:", "keys typed now are dropped", "enter", "esc"),
 		Later:  kit.Bind("esc", "later (:login reopens)"),
 		More:   kit.BindHelp("pgdn", "scroll", "pgdown"),
 		Less:   kit.Bind("pgup", "scroll back"),
@@ -61,9 +85,13 @@ func newKeyPrompt(c *kit.Common, reason string) *keyPrompt {
 }
 
 // KeyMap is the prompt's keys for the footer: its own, not a list's, and
-// the scroll keys while the text above the input is cut.
+// the scroll keys while the text above the input is cut; while a locked
+// prompt is not armed, that keys are dropped.
 func (k *keyPrompt) KeyMap() help.KeyMap {
-	keys := []key.Binding{k.keys.Submit, k.keys.Later}
+	keys := k.hintKeys()
+	if k.locked && !k.armed {
+		return kit.KeysOf(keys...)
+	}
 	if text, _, l := k.fit(); l.room < len(text) {
 		keys = append(keys, kit.ScrollHelp(k.keys.More, k.keys.Less))
 	}
@@ -81,12 +109,20 @@ func (k *keyPrompt) Update(msg tea.Msg) (kit.Dialog, tea.Cmd) {
 			k.err = msg.err.Error()
 		}
 		return k, nil
+	case keyPromptArmMsg:
+		k.armed = k.armed || (msg.prompt == k && msg.n == k.arms)
+		k.wasArmed = k.wasArmed || k.armed
+		return k, nil
+	case tea.PasteMsg:
+		if k.locked {
+			return k, k.drop()
+		}
 	case tea.KeyPressMsg:
-		if d := kit.ScrollDir(msg, k.keys.More, k.keys.Less); d != 0 {
-			text, _, l := k.fit()
-			if first, rows, cut := kit.TextWindow(len(text), l.room, k.top); cut {
-				k.top = kit.PageTop(first, rows, len(text), d)
-			}
+		if k.locked {
+			return k, k.lockedKey(msg)
+		}
+		if kit.ScrollDir(msg, k.keys.More, k.keys.Less) != 0 {
+			k.scroll(msg)
 			return k, nil
 		}
 		if k.busy {
@@ -109,6 +145,83 @@ func (k *keyPrompt) Update(msg tea.Msg) (kit.Dialog, tea.Cmd) {
 	var cmd tea.Cmd
 	k.input, cmd = k.input.Update(msg)
 	return k, cmd
+}
+
+// hintKeys are the keys that work now, as the prompt's hint line and the
+// footer name them: a locked prompt's enter and esc once it is armed, and
+// before that, that keys are dropped.
+func (k *keyPrompt) hintKeys() []key.Binding {
+	switch {
+	case k.locked && !k.armed:
+		return []key.Binding{k.keys.Wait}
+	case k.locked:
+		return []key.Binding{k.keys.Unlock, k.keys.Later}
+	}
+	return []key.Binding{k.keys.Submit, k.keys.Later}
+}
+
+// lockedKey is a key the locked prompt was given: before it is armed, all
+// are dropped; then the scroll keys scroll, esc closes, enter opens the
+// input and any other key is dropped.
+func (k *keyPrompt) lockedKey(msg tea.KeyPressMsg) tea.Cmd {
+	switch {
+	case !k.armed:
+	case kit.ScrollDir(msg, k.keys.More, k.keys.Less) != 0:
+		k.scroll(msg)
+		return nil
+	case key.Matches(msg, k.keys.Later):
+		return func() tea.Msg { return kit.CloseDialogMsg{} }
+	case key.Matches(msg, k.keys.Unlock):
+		k.locked, k.early, k.later = false, 0, 0
+		return k.input.Focus()
+	}
+	return k.drop()
+}
+
+// drop counts a key the locked prompt did not take and disarms it until no
+// key came for keyPromptArmDelay: the user is still typing elsewhere.
+func (k *keyPrompt) drop() tea.Cmd {
+	if k.wasArmed {
+		k.later++
+	} else {
+		k.early++
+	}
+	return k.disarm()
+}
+
+// droppedNote says how many keys the locked prompt dropped, and how many
+// of them were typed as it opened (before it was first armed).
+func (k *keyPrompt) droppedNote() string {
+	n := k.early + k.later
+	switch {
+	case n == 0:
+		return ""
+	case k.later == 0 && n == 1:
+		return "1 key typed as this opened was dropped: nothing was sent"
+	case k.later == 0:
+		return fmt.Sprintf("%d keys typed as this opened were dropped: nothing was sent", n)
+	case k.early == 0:
+		return kit.Count(n, "key", "keys") + " dropped: nothing was sent"
+	}
+	return fmt.Sprintf("%d keys dropped, %d of them typed as this opened: nothing was sent", n, k.early)
+}
+
+// disarm starts the wait for the quiet that arms the locked prompt (the
+// root's timer, in a command).
+func (k *keyPrompt) disarm() tea.Cmd {
+	k.armed = false
+	k.arms++
+	wait := keyPromptWaitMsg{prompt: k, n: k.arms}
+	return func() tea.Msg { return wait }
+}
+
+// scroll moves the text above the input a page (pgdn, pgup) when it is cut.
+func (k *keyPrompt) scroll(msg tea.KeyPressMsg) {
+	d := kit.ScrollDir(msg, k.keys.More, k.keys.Less)
+	text, _, l := k.fit()
+	if first, rows, cut := kit.TextWindow(len(text), l.room, k.top); cut {
+		k.top = kit.PageTop(first, rows, len(text), d)
+	}
 }
 
 // loginRequestMsg asks the root to run Options.Login in a command.
@@ -161,10 +274,21 @@ func (k *keyPrompt) text() []string {
 }
 
 // foot is the input and what is said of it: the check running, or the
-// refusal (at most errLines lines; 0: all).
+// refusal (at most errLines lines; 0: all). A locked prompt has no input
+// yet: its foot is the keys that work now (hintKeys, never left out of
+// the box) and the keys it dropped.
 func (k *keyPrompt) foot(errLines int) []string {
 	th := k.common.Theme
 	lines := []string{k.input.View()}
+	if k.locked {
+		lines = []string{th.Accent.Render(ansi.Truncate(kit.HintLine(k.hintKeys()...), k.width-4, th.Glyphs.Ellipsis))}
+		if note := k.droppedNote(); note != "" {
+			for _, l := range strings.Split(kit.Wrap(note, k.width-4), "\n") {
+				lines = append(lines, th.Warn.Render(l))
+			}
+		}
+		return lines
+	}
 	switch {
 	case k.busy:
 		lines = append(lines, th.Accent.Render("checking the key with the API..."))
@@ -188,17 +312,25 @@ func (k *keyPrompt) foot(errLines int) []string {
 // too long for the area is cut, its last line ending in the ellipsis.
 func (k *keyPrompt) fit() (text, foot []string, l promptLayout) {
 	text, foot = k.text(), k.foot(0)
-	whole := promptLayout{gaps: true, hint: true, titleGap: true, room: len(text)}
+	// a locked prompt's keys are its foot's first line, not a line of
+	// their own
+	hint := !k.locked
+	whole := promptLayout{gaps: true, hint: hint, titleGap: true, room: len(text)}
 	if k.height <= 0 {
 		return text, foot, whole
 	}
 	// the box: its border and the title take 3 lines, 4 with the blank
-	// under the title
-	if 4+len(text)+len(foot)+3 <= k.height {
+	// under the title; the keys' line 1 more (none when they are in the
+	// foot), and the gaps 1 each
+	keys := 1
+	if !hint {
+		keys = 0
+	}
+	if 4+len(text)+len(foot)+keys+1+keys <= k.height {
 		return text, foot, whole
 	}
-	if 4+len(text)+len(foot)+1 <= k.height {
-		return text, foot, promptLayout{hint: true, titleGap: true, room: len(text)}
+	if 4+len(text)+len(foot)+keys <= k.height {
+		return text, foot, promptLayout{hint: hint, titleGap: true, room: len(text)}
 	}
 	// cut: at least a line of the text and the line saying what is cut
 	if room := k.height - 4 - len(foot); room >= 2 {
@@ -237,13 +369,30 @@ func (k *keyPrompt) View() string {
 		if l.gaps {
 			body = append(body, "")
 		}
-		body = append(body, th.Muted.Render(kit.HintLine(k.keys.Submit, k.keys.Later)))
+		body = append(body, th.Muted.Render(kit.HintLine(k.hintKeys()...)))
 	}
 	return kit.Box(th, title, strings.Join(body, "\n"), w)
 }
 
-// openKeyPrompt shows the prompt unless it is already open.
+// openKeyPrompt shows the prompt the user asked for (K, :login, the
+// first start without a key) unless it is already open: it takes keys at
+// once.
 func (m *Model) openKeyPrompt(reason string) tea.Cmd {
+	return m.showKeyPrompt(reason, false)
+}
+
+// keyPromptArmDelay is the quiet after which the prompt that opened by
+// itself takes enter: keys coming faster were typed before it was seen.
+const keyPromptArmDelay = 700 * time.Millisecond
+
+// openUnaskedKeyPrompt shows the prompt because of an answer (a 401), not
+// because the user asked: it is locked (keyPrompt) and armed after
+// keyPromptArmDelay without a key.
+func (m *Model) openUnaskedKeyPrompt(reason string) tea.Cmd {
+	return m.showKeyPrompt(reason, true)
+}
+
+func (m *Model) showKeyPrompt(reason string, locked bool) tea.Cmd {
 	switch {
 	case m.opts.Login == nil && m.common.Demo:
 		return m.toast(kit.ToastInfo, "the demo needs no API key: its sandbox has its own. For a real account, quit and run `skytui auth login`")
@@ -260,7 +409,22 @@ func (m *Model) openKeyPrompt(reason string) tea.Cmd {
 		p.envNote = envKeyNote
 	}
 	m.pushDialog(p)
-	return nil
+	if !locked {
+		return nil
+	}
+	p.locked = true
+	p.input.Blur()
+	return p.disarm()
+}
+
+// armKeyPrompt hands the arm timer to the open prompt, wherever it is in
+// the stack of dialogs.
+func (m *Model) armKeyPrompt(msg keyPromptArmMsg) {
+	for i, d := range m.dialogs {
+		if p, ok := d.(*keyPrompt); ok {
+			m.dialogs[i], _ = p.Update(msg)
+		}
+	}
 }
 
 // envKeyNote is what the key prompt says when the key in use (the one the
@@ -293,5 +457,42 @@ func (m *Model) loggedIn(msg keyLoginMsg) tea.Cmd {
 	if m.opts.KeyFromEnv {
 		done += "; " + keystore.EnvAPIKey + " still takes precedence at the next start (unset it to use the stored key)"
 	}
-	return m.applyProfile(msg.p, done)
+	// the key is this profile's for the rest of the run, over the
+	// environment's (a switch back uses it)
+	if m.entered == nil {
+		m.entered = map[string]Profile{}
+	}
+	m.entered[msg.p.Name] = msg.p
+	if msg.p.Name != m.common.Profile {
+		return m.applyProfile(msg.p, done)
+	}
+	return m.renewKey(msg.p, done)
 }
+
+// renewKey puts the key entered for the profile in use to work: the
+// screens stay as they are (a form, a wizard left as a draft, a filter),
+// only the client changes and polling starts again at once.
+func (m *Model) renewKey(p Profile, done string) tea.Cmd {
+	c := m.common
+	c.Client, c.ReadOnly = p.Client, c.ReadOnly || p.ReadOnly
+	m.opts.KeyFromEnv = p.KeyFromEnv
+	for i := len(m.dialogs) - 1; i >= 0; i-- {
+		if _, ok := m.dialogs[i].(*keyPrompt); ok {
+			m.dialogs = append(m.dialogs[:i], m.dialogs[i+1:]...)
+		}
+	}
+	m.engine.resetFreshness()
+	cmds := m.engine.switchTo(m.screen().Resources())
+	cmds = append(cmds, m.toast(kit.ToastSuccess, done), m.startSpinner())
+	return tea.Batch(cmds...)
+}
+
+// keyPromptArmMsg: the prompt that opened by itself had no key for
+// keyPromptArmDelay since its n-th arm timer (the last one arms it).
+type keyPromptArmMsg struct {
+	prompt *keyPrompt
+	n      int
+}
+
+// keyPromptWaitMsg asks the root for the n-th arm timer of the prompt.
+type keyPromptWaitMsg keyPromptArmMsg

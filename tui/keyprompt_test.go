@@ -41,6 +41,23 @@ func (f *fakeLogin) login(ctx context.Context, profile, key string) (Profile, er
 	return Profile{Name: profile, Client: c}, nil
 }
 
+// loginWith opens the prompt with :login and enters testKey: it is
+// accepted and stored for profile.
+func (h *harness) loginWith(t *testing.T, fl *fakeLogin, profile string) {
+	t.Helper()
+	h.Key(":")
+	h.TypeText("login")
+	h.Key("enter")
+	h.TypeText(testKey)
+	h.Key("enter")
+	h.toastSays(t, "accepted and stored")
+	fl.mu.Lock()
+	defer fl.mu.Unlock()
+	if fl.stored[profile] != testKey {
+		t.Fatalf("stored %v", fl.stored)
+	}
+}
+
 func TestFirstRunAsksForTheKeyInsteadOfFailing(t *testing.T) {
 	srv, _, _ := tuitest.Sandbox(t, true)
 	fl := &fakeLogin{srv: srv, stored: map[string]string{}}
@@ -91,15 +108,32 @@ func TestFirstRunAsksForTheKeyInsteadOfFailing(t *testing.T) {
 // ("revoked", from SKYSQL_API_KEY when fromEnv) the sandbox refuses.
 func refusedKeyHarness(t *testing.T, fromEnv bool) (*harness, *fakeLogin) {
 	t.Helper()
+	return refusedKeyHarnessWith(t, fromEnv, nil)
+}
+
+// refusedKeyHarnessWith is refusedKeyHarness with its options changed by
+// tweak (given the sandbox) before the application starts.
+func refusedKeyHarnessWith(t *testing.T, fromEnv bool, tweak func(*Options, *sandbox.Server)) (*harness, *fakeLogin) {
+	t.Helper()
 	srv, _, _ := tuitest.Sandbox(t, true)
+	fl := &fakeLogin{srv: srv, stored: map[string]string{}}
+	opts := Options{Client: revokedClient(t, srv), KeyFromEnv: fromEnv, Profile: "prod", Login: fl.login, Now: func() time.Time { return t0 }}
+	if tweak != nil {
+		tweak(&opts, srv)
+	}
+	h := newHarness(t, opts, 100, 30)
+	return h, fl
+}
+
+// revokedClient is a client of srv whose key ("revoked") it refuses.
+func revokedClient(t *testing.T, srv *sandbox.Server) *api.Client {
+	t.Helper()
 	bad, err := api.New(api.Config{BaseURL: "http://127.0.0.1:8080", APIKey: "revoked",
 		HTTPClient: tuitest.HTTPClient(srv), MaxRetries: -1})
 	if err != nil {
 		t.Fatal(err)
 	}
-	fl := &fakeLogin{srv: srv, stored: map[string]string{}}
-	h := newHarness(t, Options{Client: bad, KeyFromEnv: fromEnv, Profile: "prod", Login: fl.login, Now: func() time.Time { return t0 }}, 100, 30)
-	return h, fl
+	return bad
 }
 
 func TestRefusedKeyWhileRunningOpensThePrompt(t *testing.T) {
@@ -108,6 +142,7 @@ func TestRefusedKeyWhileRunningOpensThePrompt(t *testing.T) {
 	if !strings.Contains(scr, "The API refused the key of profile prod") {
 		t.Fatalf("a 401 should open the key prompt:\n%s", scr)
 	}
+	armPrompt(h)
 	h.Key("esc")
 	if strings.Contains(h.Screen(), "API key for profile") {
 		t.Fatal("esc closes the prompt")
@@ -170,6 +205,7 @@ func TestRefusedEnvironmentKeySaysWhereItCameFrom(t *testing.T) {
 				t.Errorf("prompt says %q: %v, want %v\n%s", want, !fromEnv, fromEnv, h.Screen())
 			}
 		}
+		unlockPrompt(t, h)
 		h.TypeText(testKey)
 		h.Key("enter")
 		toast := lastToast(h)
@@ -180,13 +216,21 @@ func TestRefusedEnvironmentKeySaysWhereItCameFrom(t *testing.T) {
 }
 
 // TestKeyPromptFooterIsItsKeys: while the key prompt is open the footer
-// says what its keys do there, not a generic dialog's.
+// says what its keys do there, not a generic dialog's: enter opens the
+// input of the prompt a 401 opened (once armed), then checks the key.
 func TestKeyPromptFooterIsItsKeys(t *testing.T) {
 	h, _ := refusedKeyHarness(t, false)
-	lines := strings.Split(h.Screen(), "\n")
-	footer := lines[len(lines)-1]
-	if !strings.Contains(footer, "enter check and store") || !strings.Contains(footer, "esc later (:login reopens)") || strings.Contains(footer, "choose") {
-		t.Fatalf("the footer should be the prompt's keys: %q", footer)
+	for i, enter := range []string{"enter type a new key", "enter check and store"} {
+		if i == 0 {
+			armPrompt(h)
+		} else {
+			unlockPrompt(t, h)
+		}
+		lines := strings.Split(h.Screen(), "\n")
+		footer := lines[len(lines)-1]
+		if !strings.Contains(footer, enter) || !strings.Contains(footer, "esc later (:login reopens)") || strings.Contains(footer, "choose") {
+			t.Fatalf("the footer should be the prompt's keys (%s): %q", enter, footer)
+		}
 	}
 }
 
@@ -198,6 +242,7 @@ func TestKeyPromptOnTheSmallestTerminal(t *testing.T) {
 	both(t, "keystore", "environment", func(t *testing.T, fromEnv bool) {
 		h, _ := refusedKeyHarness(t, fromEnv)
 		h.Send(tea.WindowSizeMsg{Width: MinWidth, Height: MinHeight})
+		unlockPrompt(t, h)
 		h.TypeText("still-wrong")
 		h.Key("enter")
 		scr := h.Screen()

@@ -53,6 +53,9 @@ type Model struct {
 	// under another profile only toast.
 	profileGen int
 	actionGen  map[int]int
+	// entered are the profiles whose API key was entered at the prompt
+	// and accepted this run: a switch back to one uses it (profiles.go)
+	entered map[string]Profile
 
 	dialogs    []kit.Dialog
 	showHelp   bool
@@ -114,6 +117,8 @@ func newModel(ctx context.Context, opts Options) *Model {
 		Now:        opts.Now,
 		Getenv:     opts.Getenv,
 		Context:    ctx,
+
+		ReadOnlyFlag: opts.ReadOnlyFlag,
 	}
 	m := &Model{
 		opts:      opts,
@@ -160,7 +165,7 @@ func (m *Model) Init() tea.Cmd {
 		cmds = append(cmds, kit.Toast(kit.ToastWarn, configWarningsToast(n, m.keys.Screen5.Help().Key, m.common.Theme.Glyphs.Dash)))
 	}
 	if m.opts.NeedKey {
-		cmds = append(cmds, m.openKeyPrompt("Profile "+m.common.Profile+" has no API key yet. Paste the key's token: it is checked with one cheap call, then stored in the keystore, never in a file in clear."))
+		cmds = append(cmds, m.openKeyPrompt(noKeyReason(m.common.Profile)))
 	}
 	return tea.Batch(cmds...)
 }

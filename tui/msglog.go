@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"errors"
 	"fmt"
 	"net/http"
 	"slices"
@@ -108,12 +109,16 @@ func (m *Model) logRefresh(key string, err error) {
 	if err == nil {
 		if _, ok := m.msgs.failing[key]; ok {
 			delete(m.msgs.failing, key)
-			m.msgs.add(logEntry{at: m.common.Wall(), level: kit.ToastSuccess, text: "refresh of " + key + " works again"})
+			m.msgs.add(logEntry{at: m.common.Wall(), level: kit.ToastSuccess, text: "refresh of " + m.resourceTitle(key) + " works again"})
 			m.relayoutLog()
 		}
 		return
 	}
 	why := reason(err)
+	if se := (*api.ServiceError)(nil); errors.As(err, &se) {
+		// one service's part of a view across services
+		why = "listing of " + m.serviceTitle(se) + ": " + why
+	}
 	if last, ok := m.msgs.failing[key]; ok && last == why {
 		return
 	}
@@ -122,8 +127,38 @@ func (m *Model) logRefresh(key string, err error) {
 	}
 	m.msgs.failing[key] = why
 	m.msgs.add(logEntry{at: m.common.Wall(), level: kit.ToastWarn,
-		text: "refresh of " + key + " failed: " + why + "; it is retried", fields: errorFields(err)})
+		text: "refresh of " + m.resourceTitle(key) + " failed: " + why + "; it is retried", fields: errorFields(err)})
 	m.relayoutLog()
+}
+
+// serviceTitle names the service of a failed part: its name from the
+// error, else from the last services listing, and its ID.
+func (m *Model) serviceTitle(se *api.ServiceError) string {
+	if se.ServiceName == "" {
+		for _, s := range m.known {
+			if s.ID == se.ServiceID && s.Name != "" {
+				return s.Name + " (" + s.ID + ")"
+			}
+		}
+	}
+	return se.Service()
+}
+
+// resourceTitle is how the log names the polled resource key: its own
+// title, else the shared key's words with the service's name from the
+// last listing.
+func (m *Model) resourceTitle(key string) string {
+	if t := m.engine.title(key); t != "" {
+		return t
+	}
+	return kit.ResourceTitle(key, func(id string) string {
+		for _, s := range m.known {
+			if s.ID == id {
+				return s.Name
+			}
+		}
+		return ""
+	})
 }
 
 // errorFields are an error's parts, each whole: the HTTP status, the
@@ -173,6 +208,9 @@ type logKeys struct {
 	// Close is q (and L, which opened it); CloseEsc is esc, which clears
 	// a filter first (TableKeys.FilterClear).
 	Close, CloseEsc key.Binding
+	// Help (?) lists these keys in the entries' place; HelpBack goes back
+	// to the entries.
+	Help, HelpBack key.Binding
 }
 
 func newLogKeys() logKeys {
@@ -181,6 +219,8 @@ func newLogKeys() logKeys {
 		Copy:      kit.Bind("y", "copy entry"),
 		Close:     kit.Bind("q", "close", "L"),
 		CloseEsc:  kit.Bind("esc", "close"),
+		Help:      kit.Bind("?", "keys"),
+		HelpBack:  kit.BindHelp("esc/?", "back to the log", "esc", "?", "q"),
 	}
 }
 
@@ -217,6 +257,10 @@ type logDialog struct {
 	input  kit.Input
 	typing bool
 	filter string
+	// keysShown: ? lists the keys in the entries' place; keysTop is the
+	// first line of them shown when they do not fit
+	keysShown bool
+	keysTop   int
 
 	shown  []int // indices into log.entries that match the filter
 	seqs   []int // the seq of each shown entry: the selection's anchor
@@ -363,16 +407,30 @@ func (d *logDialog) Selected() string {
 // Update implements kit.Dialog.
 func (d *logDialog) Update(msg tea.Msg) (kit.Dialog, tea.Cmd) {
 	if wh, ok := msg.(tea.MouseWheelMsg); ok && !d.typing {
-		// the wheel moves through the entries as j and k do
+		// the wheel moves through the entries as j and k do (through the
+		// keys while ? lists them)
+		dir := 1
 		if wh.Button == tea.MouseWheelUp {
+			dir = -1
+		}
+		switch {
+		case d.keysShown:
+			d.keysLine(dir)
+		case dir < 0:
 			d.up()
-		} else {
+		default:
 			d.down()
 		}
 		return d, nil
 	}
 	kp, ok := msg.(tea.KeyPressMsg)
 	k := d.keys
+	if d.keysShown {
+		if ok {
+			d.keysKey(kp)
+		}
+		return d, nil
+	}
 	if d.typing {
 		switch {
 		case ok && key.Matches(kp, k.FilterClear):
@@ -436,6 +494,8 @@ func (d *logDialog) Update(msg tea.Msg) (kit.Dialog, tea.Cmd) {
 		d.layout()
 	case key.Matches(kp, k.Close), key.Matches(kp, k.CloseEsc):
 		return d, kit.Send(kit.CloseDialogMsg{})
+	case key.Matches(kp, k.Help):
+		d.keysShown, d.keysTop = true, 0
 	}
 	return d, nil
 }
@@ -444,23 +504,35 @@ func (d *logDialog) Update(msg tea.Msg) (kit.Dialog, tea.Cmd) {
 // order Update tries them (esc clears a filter before it closes).
 func (d *logDialog) bindings() []key.Binding {
 	k := d.keys
-	if d.typing {
+	switch {
+	case d.keysShown:
+		return d.keysBindings()
+	case d.typing:
 		return []key.Binding{k.FilterClear, k.FilterKeep}
 	}
+	return d.listBindings()
+}
+
+// listBindings are the keys the log answers while it lists its entries.
+func (d *logDialog) listBindings() []key.Binding {
+	k := d.keys
 	clear := k.FilterClear
 	clear.SetEnabled(d.filter != "")
-	return []key.Binding{k.Down, k.Up, k.PageDown, k.PageUp, k.Top, k.Bottom, k.Filter, k.Copy, clear, k.Close, d.closeKey()}
+	return []key.Binding{k.Down, k.Up, k.PageDown, k.PageUp, k.Top, k.Bottom, k.Filter, k.Copy, clear, k.Close, d.closeKey(), k.Help}
 }
 
 // KeyMap lists the log's bindings for the footer.
 func (d *logDialog) KeyMap() help.KeyMap {
 	k := d.keys
-	if d.typing {
+	switch {
+	case d.keysShown:
+		return kit.KeysOf(d.keysFooter()...)
+	case d.typing:
 		return kit.KeysOf(k.FilterKeep, k.FilterClear)
 	}
 	clear := k.FilterClear
 	clear.SetEnabled(d.filter != "")
-	return kit.KeysOf(d.closeKey(), clear, k.Copy, k.Filter, k.Down, k.Up, k.PageDown, k.PageUp, k.Top, k.Bottom)
+	return kit.KeysOf(d.closeKey(), clear, k.Copy, k.Filter, k.Help, k.Down, k.Up, k.PageDown, k.PageUp, k.Top, k.Bottom)
 }
 
 // hint is the box's last line: how many lines are below and above and
@@ -501,6 +573,9 @@ func (d *logDialog) hint() string {
 
 // View implements kit.Dialog: the box fills the dialog area.
 func (d *logDialog) View() string {
+	if d.keysShown {
+		return d.keysView()
+	}
 	th := d.common.Theme
 	inner := d.inner()
 	title := "Message log"

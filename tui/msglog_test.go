@@ -464,3 +464,25 @@ func TestMessageLogScrollsByWholeEntries(t *testing.T) {
 		})
 	}
 }
+
+// TestLogNamesTheServiceOfAFailedPart: a listing across services that
+// failed for one service is logged naming that service by name (from the
+// error, else the last services listing) and its ID, not only the
+// listing's request.
+func TestLogNamesTheServiceOfAFailedPart(t *testing.T) {
+	h := fakeApp(t, time.Minute, &fakeScreen{id: "a"})
+	h.m.known = []api.Service{{ID: "dbtaf00000001", Name: "orders-prod"}}
+	cause := &api.Error{Method: "GET", Path: "/skybackup/v1/restores", Status: 500, Message: "boom"}
+	h.m.logRefresh(kit.RestoresKey.String(), &api.ServiceError{ServiceID: "dbtaf00000001", Err: cause})
+	h.m.logRefresh(kit.RestoresKey.String(), &api.ServiceError{ServiceID: "dbtgf00000002", ServiceName: "analytics-gcp", Err: cause})
+	var texts []string
+	for _, e := range h.m.msgs.entries {
+		texts = append(texts, e.text)
+	}
+	all := strings.Join(texts, "\n")
+	for _, want := range []string{"refresh of the restores listing failed: listing of orders-prod (dbtaf00000001): ", "listing of analytics-gcp (dbtgf00000002): "} {
+		if !strings.Contains(all, want) {
+			t.Errorf("the log does not say %q:\n%s", want, all)
+		}
+	}
+}

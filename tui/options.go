@@ -23,6 +23,10 @@ type Options struct {
 	ReadOnly   bool   // block every mutating action in the action layer
 	Demo       bool   // running against the embedded sandbox: DEMO badge
 	Accessible bool   // huh accessible forms, no animation
+
+	// ReadOnlyFlag: ReadOnly comes from --read-only (every profile is
+	// read-only this run), not only from the profile: refusals say so.
+	ReadOnlyFlag bool
 	// SlowInterval is the refresh interval when everything on screen is
 	// settled (0 = off, otherwise at least 2 s); FastInterval while anything
 	// is pending or running.
@@ -50,8 +54,13 @@ type Options struct {
 	Getenv func(string) string
 	// Profiles are the profile names ":profile <name>" completes.
 	Profiles []string
+	// ProfileDetails, by profile name, is what the ":profile" picker shows
+	// next to each name (nil or a name missing: the name alone).
+	ProfileDetails map[string]ProfileInfo
 	// SwitchProfile opens another profile for ":profile <name>"; nil when
-	// profiles are not configured.
+	// profiles are not configured. A profile with no API key stored comes
+	// back with its client (no key) and the keystore's not-found error:
+	// the switch is made and the key prompt opens.
 	SwitchProfile func(name string) (Profile, error)
 	// Login checks an API key typed into the key prompt (one cheap call),
 	// stores it in the keystore and returns the profile with a client that
@@ -86,6 +95,14 @@ type Profile struct {
 	ReadOnly   bool
 	Demo       bool
 	KeyFromEnv bool // Client's key came from SKYSQL_API_KEY (Options.KeyFromEnv)
+}
+
+// ProfileInfo is what tells a profile apart in the ":profile" picker,
+// read from the config file (no keystore, no network): its endpoint's
+// host and whether it is read-only.
+type ProfileInfo struct {
+	Host     string
+	ReadOnly bool
 }
 
 // Defaults of the polling engine.

@@ -102,7 +102,8 @@ func TestOutcomeUnknownBackupJob(t *testing.T) {
 	h.Key("enter") // managed storage
 	wantScreen(t, h, `"schedule": "once"`)
 	h.Key("enter")
-	wantScreen(t, h, "Outcome unknown: full backup", "Appeared in the backup jobs and backups of dev-serverless", "backup job")
+	wantScreen(t, h, "Outcome unknown: full backup", "in the backup jobs and backups of dev-serverless since it was sent:", "backup job",
+		"It was most likely carried out")
 	refuseScreen(t, h, "failed:")
 	if n := srv.Stats().Count("POST", "/backup/v1/backups/schedules"); n != 1 {
 		t.Fatalf("%d schedule POSTs, want 1", n)
@@ -132,9 +133,11 @@ func TestOutcomeUnknownServiceCreate(t *testing.T) {
 	if n := srv.Stats().Count("POST", "/provisioning/v1/services"); n != 1 {
 		t.Fatalf("%d service POSTs after leaving it, want 1", n)
 	}
-	// the draft comes back saying the launch may have been carried out
+	// the draft comes back saying the launch was carried out: the list
+	// read again shows the service (one warning mark, the toast's)
 	h.Key("n")
-	h.toastSays(t, "the last launch of orders-db2 was sent and never answered: it may have been carried out")
+	h.toastSays(t, "the last launch of orders-db2 was sent and never answered, and it was launched: orders-db2 (")
+	refuseScreen(t, h, "! !")
 }
 
 // A stop, start or scale whose answer is lost but which the server

@@ -231,6 +231,14 @@ func (e *engine) onTick(m pollTickMsg) tea.Cmd {
 
 // onResult takes a reply: it returns the data message for the screen
 // (nil when stale) and the commands arming the next ticks.
+// title is the title of the resource key polled now ("" when none).
+func (e *engine) title(key string) string {
+	if st, ok := e.states[key]; ok {
+		return st.res.Title
+	}
+	return ""
+}
+
 func (e *engine) onResult(m pollResultMsg) (*kit.DataMsg, []tea.Cmd) {
 	st, ok := e.states[m.key]
 	if !ok || m.gen != e.gen || m.serial != st.serial {

@@ -303,7 +303,7 @@ func TestRestoreOwnBucket(t *testing.T) {
 	h.Key("tab")
 	h.sees(t, "< team-s3 (s3) >", "the S3 credential is not offered for an s3:// bucket")
 	h.Key("tab")
-	h.Key("left") // encryption: new key
+	h.Keys("right", "right", "right") // encryption: new key, the last choice
 	h.Key("tab")
 	h.TypeText("k3y-s3cr3t")
 	if strings.Contains(h.Screen(), "k3y-s3cr3t") {

@@ -96,11 +96,12 @@ func (m *Model) own(msg tea.Msg, from string) (tea.Cmd, bool) {
 		}
 		m.logRefresh(data.Key, data.Err)
 		if api.IsUnauthorized(data.Err) && m.opts.Login != nil {
-			cmds = append(cmds, m.openKeyPrompt("The API refused the key of profile "+m.common.Profile+" ("+oneLineErr(data.Err)+"). Enter a valid key, or esc to look around without one."))
+			cmds = append(cmds, m.openUnaskedKeyPrompt("The API refused the key of profile "+m.common.Profile+" ("+oneLineErr(data.Err)+"). Enter a valid key, or esc to look around without one."))
 		}
 		if svcs, err, ok := kit.ServicesKey.Of(*data); ok && err == nil {
 			m.known = svcs
 		}
+		m.noteRestores(*data)
 		cmds = append(cmds, m.effectSeen(*data))
 		return tea.Batch(append(cmds, m.toScreen(*data))...), true
 	case kit.RefreshMsg:
@@ -173,8 +174,20 @@ func (m *Model) own(msg tea.Msg, from string) (tea.Cmd, bool) {
 		return m.login(msg), true
 	case keyLoginMsg:
 		return m.loggedIn(msg), true
+	case keyPromptWaitMsg:
+		return m.after(keyPromptArmDelay, keyPromptArmMsg(msg)), true
+	case keyPromptArmMsg:
+		m.armKeyPrompt(msg)
+		return nil, true
 	case kit.LoginRequestMsg:
 		return m.openKeyPrompt(msg.Reason), true
+	case kit.HelpMsg:
+		// the ? of a screen that takes every key (the restore wizard's
+		// first step); a hidden screen's comes too late
+		if from == m.screen().ID() && len(m.dialogs) == 0 {
+			m.showHelp = true
+		}
+		return nil, true
 	case kit.DataMsg, kit.ClockMsg:
 		return nil, true // only the engine and the clock send these
 	}

@@ -100,8 +100,13 @@ func fail(step Step, err error, problem, fix string) Outcome {
 	return Outcome{Step: step, Verdict: Fail, Err: err, Problem: problem, Fix: fix}
 }
 
-// apiFix explains an HTTP error of the API.
-func apiFix(err error) string {
+// apiFix explains an HTTP error of the API met by a read-only check of
+// the wizard (c checks again).
+func apiFix(err error) string { return apiFixRetry(err, retryCheck) }
+
+// apiFixRetry explains an HTTP error of the API, with retry the words for
+// trying again where it is shown.
+func apiFixRetry(err error, retry string) string {
 	switch {
 	case api.IsUnauthorized(err):
 		return "the API key was refused: :login to enter a valid one"
@@ -112,15 +117,22 @@ func apiFix(err error) string {
 	case api.IsRateLimited(err):
 		return "too many requests: wait a moment, then try again"
 	}
-	return "try again (c); if it persists, quote the trace ID to support"
+	return retry + "; if it persists, quote the trace ID to support"
 }
 
-// retryWizard is how to try a wizard step again.
-const retryWizard = "try again (c)"
+// How to try a wizard step again: a read-only check (the allow list, the
+// backups, the restore, the grant read again) with c, a step that
+// changes a service (the allow list's entry, the restore, change
+// primary, the grant, the start) and the pair's choice with enter.
+const (
+	retryCheck = "try again (c)"
+	retryRun   = "try again (enter)"
+)
 
-// SQLFix explains an SQL error on a service (role: primary or secondary).
+// SQLFix explains an SQL error on a service (role: primary or secondary)
+// met by a step that changes a service (enter runs it again).
 func SQLFix(err error, role, name string, step Step) (problem, fix string) {
-	return SQLFixRetry(err, role, name, step, retryWizard)
+	return SQLFixRetry(err, role, name, step, retryRun)
 }
 
 // notReadyError is a secondary that cannot answer SQL: its state
@@ -152,7 +164,7 @@ func SQLFixRetry(err error, role, name string, step Step, retry string) (problem
 	var se *api.SQLError
 	if !errors.As(err, &se) {
 		if api.StatusOf(err) != 0 {
-			return err.Error(), apiFix(err)
+			return err.Error(), apiFixRetry(err, retry)
 		}
 		return err.Error(), retry
 	}

@@ -126,7 +126,7 @@ func (e *Engine) StartManaged(ctx context.Context, primaryID, replicaID, typ str
 			Summary: "managed replication of " + replicaID + ": outcome unknown — the request was sent and no answer came back, and the replica does not report a primary yet; look at the replica before sending it again"}
 	}
 	if err != nil {
-		return fail(StepStart, err, "the API refused managed replication: "+err.Error(), apiFix(err))
+		return fail(StepStart, err, "the API refused managed replication: "+err.Error(), apiFixRetry(err, retryRun))
 	}
 	o := Outcome{Step: StepStart, Verdict: Pass, Summary: fmt.Sprintf("managed replication (%s) from %s set up on %s", typ, primaryID, replicaID)}
 	if mr != nil {

@@ -10,8 +10,8 @@ import (
 
 // A managed pair's diagnoses name its own keys, never a step of the sky
 // procedures' wizard (QA: "check the primary still exists, then point the
-// secondary at it again (step 4)" under a managed pair); a sky pair's
-// keep the step that fixes them.
+// secondary at it again (step 4)" under a managed pair), nor does a saved
+// sky pair's: no step can be run on a pair the list shows.
 func TestDiagnosePairManagedNamesNoStep(t *testing.T) {
 	step := regexp.MustCompile(`step \d`)
 	managed := Pair{PrimaryID: "dbtp", SecondaryID: "dbts", Method: MethodManaged}
@@ -30,9 +30,34 @@ func TestDiagnosePairManagedNamesNoStep(t *testing.T) {
 		if !strings.Contains(d.Fix, "E ends") && !strings.Contains(d.Fix, "d forgets") {
 			t.Errorf("managed, IO error %d: the fix names neither E nor d: %q", st.LastIOErrno, d.Fix)
 		}
-		if s := DiagnosePair(sky, &st); s != Diagnose(&st) || !step.MatchString(s.Fix) {
+		if !st.Configured {
+			continue // its fix: TestDiagnosePairSkyNotConfigured
+		}
+		// a saved sky pair is no wizard either: its fix names the keys of
+		// the list (g, d, n) or the Services screen, no step
+		if s := DiagnosePair(sky, &st); s.Problem != Diagnose(&st).Problem || step.MatchString(s.Fix) || s.Step != 0 ||
+			!regexp.MustCompile(`\b(g shows|d forgets|Services screen)`).MatchString(s.Fix) {
 			t.Errorf("sky, IO error %d: %+v", st.LastIOErrno, s)
 		}
+	}
+}
+
+// A sky pair whose secondary lost its configuration is not taken up
+// again at step 4 (nothing offers it, and its data are at no known
+// position): d forgets it, n sets it up again, and the restore's cost is
+// said.
+func TestDiagnosePairSkyNotConfigured(t *testing.T) {
+	sky := Pair{PrimaryID: "dbtp", PrimaryName: "orders-prod", SecondaryID: "dbts", SecondaryName: "replica-west"}
+	d := DiagnosePair(sky, &api.ReplicationStatus{})
+	if d.OK || d.Step != 0 || strings.Contains(d.Fix, "from step 4") ||
+		!strings.HasPrefix(d.Fix, "d forgets this pair; n sets replica-west up again from a new backup of orders-prod, whose restore erases replica-west's data") {
+		t.Errorf("%+v", d)
+	}
+	// a secondary no pair is saved for (status of a service named): no
+	// pair to forget, no primary to name
+	d = DiagnosePair(Pair{SecondaryID: "dbts", SecondaryName: "staging-eu"}, &api.ReplicationStatus{})
+	if strings.Contains(d.Fix, "forgets") || strings.Contains(d.Fix, "?") || !strings.Contains(d.Fix, "n sets staging-eu up from a primary") {
+		t.Errorf("no pair saved: %+v", d)
 	}
 }
 

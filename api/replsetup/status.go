@@ -222,9 +222,43 @@ func PairServiceState(p Pair, role string, s *api.Service) (problem, fix string)
 // DiagnosePair is Diagnose for the pair p. A managed pair's fixes name its
 // own keys, never the wizard's steps: the service set it up and runs it,
 // so what the sky procedures' steps would redo is E (end it) and a new
-// managed setup (n, then m).
+// managed setup (n, then m). A sky pair whose secondary lost its
+// configuration cannot be taken up again at step 4: its data are no
+// longer at the backup's position (a restore erased them, or they went on
+// from it), so the pair is forgotten (d) and set up again (n), whose
+// restore erases the secondary.
 func DiagnosePair(p Pair, s *api.ReplicationStatus) Diagnosis {
 	d := Diagnose(s)
+	if !p.Managed() && s != nil && !s.Configured && p.PrimaryID == "" && p.PrimaryName == "" {
+		// no pair saved for it: nothing to forget, no primary known
+		sec := api.OrID(p.SecondaryName, p.SecondaryID)
+		d.Fix = "not set up from here; n sets " + sec + " up from a primary, whose restore erases " + sec + "'s data"
+		d.Step = 0
+		return d
+	}
+	if !p.Managed() && s != nil && !s.Configured {
+		sec := api.OrID(p.SecondaryName, p.SecondaryID)
+		d.Fix = "d forgets this pair; n sets " + sec + " up again from a new backup of " + api.OrID(p.PrimaryName, p.PrimaryID) +
+			", whose restore erases " + sec + "'s data (where they stand now is not known: step 4 cannot be run on them again)"
+		d.Step = 0
+		return d
+	}
+	if !p.Managed() && d.Step != 0 {
+		// a saved pair is no wizard: no step can be run on it again
+		sec, pri := api.OrID(p.SecondaryName, p.SecondaryID), api.OrID(p.PrimaryName, p.PrimaryID)
+		switch d.Step {
+		case StepGrant:
+			d.Fix = "run the grant on the primary " + pri + " (g shows it)"
+		case StepAllowList:
+			d.Fix = "add " + sec + "'s outbound IP to the allow list of " + pri + " (Services screen, a)"
+		case StepChange:
+			d.Fix = "check on the Services screen that the primary still exists; if it is gone, d forgets this pair; n sets " + sec + " up from another primary"
+		case StepBackup:
+			d.Fix = "d forgets this pair; n sets " + sec + " up again from a new backup of " + pri + " (younger than 4 days), whose restore erases " + sec + "'s data"
+		}
+		d.Step = 0
+		return d
+	}
 	if !p.Managed() || d.Step == 0 || s == nil {
 		return d
 	}

@@ -38,7 +38,7 @@ func (e *Engine) checkPair(ctx context.Context, primaryID, secondaryID string, r
 	}
 	svcs, err := e.services(ctx, primaryID, secondaryID)
 	if err != nil {
-		return fail(StepPair, err, "", apiFix(err))
+		return fail(StepPair, err, "", apiFixRetry(err, retryRun))
 	}
 	p, s := svcs[0], svcs[1]
 	o := Outcome{Step: StepPair, Primary: p, Secondary: s}
@@ -115,7 +115,7 @@ func (e *Engine) AddAllowList(ctx context.Context, p Progress, ips []string) Out
 			return fail(StepAllowList, err, "outbound IP "+ip+": "+err.Error(), "add a valid address by hand (Services screen, a)")
 		}
 		if _, err := cl.AddAllowListEntry(ctx, p.PrimaryID, ip); err != nil {
-			return fail(StepAllowList, err, "adding "+api.NormalizeAllowListIP(ip)+" to "+api.OrID(p.PrimaryName, p.PrimaryID)+"'s allow list: "+err.Error(), apiFix(err))
+			return fail(StepAllowList, err, "adding "+api.NormalizeAllowListIP(ip)+" to "+api.OrID(p.PrimaryName, p.PrimaryID)+"'s allow list: "+err.Error(), apiFixRetry(err, retryRun))
 		}
 	}
 	o := e.CheckAllowList(ctx, p)
@@ -195,7 +195,7 @@ func (e *Engine) StartRestore(ctx context.Context, p Progress) Outcome {
 		r, err = found, nil
 	}
 	if err != nil {
-		return fail(StepRestore, err, "the API refused the restore: "+err.Error(), apiFix(err))
+		return fail(StepRestore, err, "the API refused the restore: "+err.Error(), apiFixRetry(err, retryRun))
 	}
 	if r.ID <= 0 {
 		// Accepted, but the answer named no restore (or could not be
@@ -270,7 +270,7 @@ func restoreOutcome(p Progress, r *api.Restore, now time.Time) Outcome {
 	case r.Failed():
 		o.Verdict = Fail
 		o.Problem = fmt.Sprintf("restore %d %s: %s", id, strings.ToLower(r.Status), api.OrID(r.Message, "no message"))
-		o.Fix = "read it on the Restores screen; choose another backup (p back to step 2) or restore again (enter)"
+		o.Fix = "read it on the Restores screen; choose another backup (bksp back to step 2) or restore again (enter)"
 	default:
 		o.Verdict = Waiting
 		el := ""
@@ -300,7 +300,7 @@ func ChangeCall(p Progress, pri *api.Service) string {
 func (e *Engine) ChangePrimary(ctx context.Context, p Progress) Outcome {
 	pri, sec, err := e.pair(ctx, p)
 	if err != nil {
-		return fail(StepChange, err, "", apiFix(err))
+		return fail(StepChange, err, "", apiFixRetry(err, retryRun))
 	}
 	if !sec.Ready() {
 		o := fail(StepChange, nil, SvcName(sec)+" is "+sec.Status+": it must be ready", "wait until it is ready (a restore takes a while), then try again")
@@ -346,7 +346,7 @@ func (e *Engine) FetchGrant(ctx context.Context, secondaryID string) (string, er
 func (e *Engine) FetchGrantStep(ctx context.Context, p Progress) Outcome {
 	g, err := e.FetchGrant(ctx, p.SecondaryID)
 	if err != nil {
-		prob, fix := SQLFix(err, "secondary", api.OrID(p.SecondaryName, p.SecondaryID), StepChange)
+		prob, fix := SQLFixRetry(err, "secondary", api.OrID(p.SecondaryName, p.SecondaryID), StepChange, retryCheck)
 		o := fail(StepGrant, err, "reading the grant again: "+prob, fix)
 		o.Verdict = Unchecked
 		return o
@@ -362,7 +362,7 @@ func (e *Engine) RunGrant(ctx context.Context, p Progress, grant string) Outcome
 	}
 	pri, db, err := e.connectID(ctx, p.PrimaryID)
 	if pri == nil {
-		return fail(StepGrant, err, "", apiFix(err))
+		return fail(StepGrant, err, "", apiFixRetry(err, retryRun))
 	}
 	if err == nil {
 		defer db.Close()
@@ -381,7 +381,7 @@ func (e *Engine) RunGrant(ctx context.Context, p Progress, grant string) Outcome
 func (e *Engine) StartReplication(ctx context.Context, p Progress) Outcome {
 	sec, db, err := e.connectID(ctx, p.SecondaryID)
 	if sec == nil {
-		return fail(StepStart, err, "", apiFix(err))
+		return fail(StepStart, err, "", apiFixRetry(err, retryRun))
 	}
 	sqlFail := func(err error, before string) Outcome {
 		prob, fix := SQLFix(err, "secondary", SvcName(sec), StepStart)

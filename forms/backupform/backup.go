@@ -37,9 +37,14 @@ const (
 	DestBucket  = "bucket"
 )
 
-// Draft is what the user chose and typed. It never holds a secret:
-// Credential is the name of stored bucket credentials.
+// Draft is what the user chose and typed in the form of one service. It
+// never holds a secret: Credential is the name of stored bucket
+// credentials.
 type Draft struct {
+	// Service is the ID of the service it was typed for (Form.Draft sets
+	// it; "" fits any service). New does not reopen another service's
+	// form with it: its schedule and bucket are that service's.
+	Service     string
 	Type        string // api.BackupFull, …
 	When        string // WhenOnce, WhenDaily, WhenHourly, WhenCustom
 	DailyAt     string // "HH:MM" (UTC) for WhenDaily
@@ -48,6 +53,31 @@ type Draft struct {
 	BucketPath  string // s3://… or gs://… for DestBucket
 	Credential  string // name of stored bucket credentials for DestBucket
 }
+
+// Drafts keeps what was left typed in the forms of several services, each
+// under its service: a service's form reopens with its own draft, another
+// service's starts afresh. The zero value is ready to use.
+type Drafts struct{ by map[string]Draft }
+
+// Keep keeps d as its service's draft, in place of the one before.
+func (ds *Drafts) Keep(d Draft) {
+	if ds.by == nil {
+		ds.by = map[string]Draft{}
+	}
+	ds.by[d.Service] = d
+}
+
+// Of is the draft left in serviceID's form, or nil.
+func (ds *Drafts) Of(serviceID string) *Draft {
+	d, ok := ds.by[serviceID]
+	if !ok {
+		return nil
+	}
+	return &d
+}
+
+// Drop forgets serviceID's draft (its backup was submitted).
+func (ds *Drafts) Drop(serviceID string) { delete(ds.by, serviceID) }
 
 // Schedule is the request's schedule: "once" or a cron expression.
 func (d Draft) Schedule() (string, error) {
@@ -149,7 +179,7 @@ const (
 // Options configure a Backup form. All are optional.
 type Options struct {
 	// Draft reopens the form with what was typed before (after esc or a
-	// failed submit).
+	// failed submit); a draft of another service is not used.
 	Draft *Draft
 	// Type presets the backup type (the migration flow asks for logical).
 	Type string
@@ -280,7 +310,7 @@ func New(c *kit.Common, svc api.Service, o Options) *Form {
 			d.BucketPath = ""
 		}
 	}
-	if o.Draft != nil {
+	if o.Draft != nil && (o.Draft.Service == "" || o.Draft.Service == svc.ID) {
 		d = *o.Draft
 	}
 	if o.Once {
@@ -311,7 +341,7 @@ func (b *Form) Service() api.Service { return b.svc }
 // Draft is what was typed and chosen so far.
 func (b *Form) Draft() Draft {
 	return Draft{
-		Type: b.typ.Get(), When: b.when.Get(), DailyAt: b.daily.Get(), Cron: b.cron.Get(),
+		Service: b.svc.ID, Type: b.typ.Get(), When: b.when.Get(), DailyAt: b.daily.Get(), Cron: b.cron.Get(),
 		Destination: b.dest.Get(), BucketPath: b.path.Get(), Credential: b.cred.Get(),
 	}
 }
@@ -515,38 +545,6 @@ func (b *Form) check() error {
 		}
 	}
 	return errors.Join(errs...)
-}
-
-// sameSchedule is a schedule of the service that takes req's type of
-// backup at req's times already, or nil (a one-off never repeats one).
-func (b *Form) sameSchedule(req api.ScheduleRequest) *api.Schedule {
-	want := strings.Join(strings.Fields(req.Schedule), " ")
-	if want == "" || want == "once" {
-		return nil
-	}
-	for i := range b.schedules {
-		sc := &b.schedules[i]
-		if (sc.ServiceID == "" || sc.ServiceID == b.svc.ID) && strings.EqualFold(sc.Type, req.BackupType) &&
-			strings.Join(strings.Fields(sc.Expression()), " ") == want {
-			return sc
-		}
-	}
-	return nil
-}
-
-// sameScheduleWarning says that the service has req's schedule already
-// ("": it has not); the user may still submit a second one.
-func (b *Form) sameScheduleWarning(req api.ScheduleRequest, svcName string) string {
-	sc := b.sameSchedule(req)
-	if sc == nil {
-		return ""
-	}
-	state := ""
-	if sc.Suspended {
-		state = ", suspended"
-	}
-	return fmt.Sprintf("%s has this schedule already: schedule %d, %s at %s%s. Submitting adds a second one, taking the same backup at the same times (enter still submits it)",
-		svcName, int64(sc.ID), sc.Type, strings.Join(strings.Fields(sc.Expression()), " "), state)
 }
 
 // incrementalRule is why incremental cannot be chosen, or "".

@@ -318,6 +318,11 @@ func TestEscKeepsTheDraft(t *testing.T) {
 	if again.Draft() != msg.Draft {
 		t.Fatalf("reopened with %+v, want %+v", again.Draft(), msg.Draft)
 	}
+	// another service's form starts afresh: the draft is orders-prod's
+	other := api.Service{ID: "dbtst00000001", Name: "staging-eu", Status: "ready"}
+	if d := New(b.common, other, Options{Draft: &msg.Draft}).Draft(); d.Type != api.BackupFull || d.When != WhenOnce || d.Cron != "" {
+		t.Fatalf("staging-eu's form opened with orders-prod's draft: %+v", d)
+	}
 }
 
 // TestBucketHintNamesTheProfilesLogicalType: the bucket path's hint names
@@ -410,7 +415,9 @@ func TestEditAfterRefusalGoesToTheField(t *testing.T) {
 		if b.form.GetFocusedField() != wantField {
 			t.Fatalf("%s: the form is not on %q", tc.err, tc.field)
 		}
-		if b.Draft() != tc.draft {
+		kept := tc.draft
+		kept.Service = svc.ID // the form's draft names its service
+		if b.Draft() != kept {
 			t.Fatalf("%s: the draft changed: %+v", tc.err, b.Draft())
 		}
 	}

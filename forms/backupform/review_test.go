@@ -16,8 +16,15 @@ import (
 // to the user's own bucket with a stored credential.
 func dailyToOwnBucket(t *testing.T, w, h int) *Form {
 	t.Helper()
-	b := form(t, common(t, tuitest.Secrets(t, "team"), nil), Options{HasFullBackup: boolp(true),
-		Draft: &Draft{Type: api.BackupLogical, When: WhenDaily, DailyAt: "07:30", Destination: DestBucket, BucketPath: "gs://qa3-bkt/x", Credential: "team-gcs"}})
+	return reviewed(t, w, h, Draft{Type: api.BackupLogical, When: WhenDaily, DailyAt: "07:30", Destination: DestBucket, BucketPath: "gs://qa3-bkt/x", Credential: "team-gcs"})
+}
+
+// reviewed is the review of d at w x h, the service's schedules listed as
+// schedules when the form opened.
+func reviewed(t *testing.T, w, h int, d Draft, schedules ...api.Schedule) *Form {
+	t.Helper()
+	b := form(t, common(t, tuitest.Secrets(t, "team"), nil), Options{HasFullBackup: boolp(true), Draft: &d})
+	b.Update(schedulesListedMsg{id: b.id, list: schedules})
 	b.SetSize(w, h)
 	b.Update(huhDoneMsg{id: b.id})
 	if !b.Reviewing() {
@@ -149,5 +156,38 @@ func TestReviewRefusalStaysInView(t *testing.T) {
 	}
 	if !strings.Contains(seen, `"credentials": "<redacted`) || strings.Contains(tuitest.View(b), "more line") {
 		t.Fatalf("J does not reach the credential after a refusal:\n%s", seen)
+	}
+}
+
+// TestSameScheduleByItsRuns: the review's warning of a schedule the
+// service has already compares when they run, not how the expression is
+// written, and where they write: orders-prod's schedule 1 takes a full
+// backup to managed storage at 0 3 * * 1-5. 0 3 * * MON-FRI to managed
+// storage is that schedule; 0 3 * * 1-5 to the user's own bucket runs at
+// its times but is not the same backup, and is said so; 0 3 * * 1-6 is
+// not warned of.
+func TestSameScheduleByItsRuns(t *testing.T) {
+	weekdays := api.Schedule{ID: 1, ServiceID: svc.ID, Type: api.BackupFull, Schedule: "cron", Cron: "0 3 * * 1-5", Target: "managed"}
+	custom := func(cron, bucket string) Draft {
+		d := Draft{Type: api.BackupFull, When: WhenCustom, Cron: cron, Destination: DestManaged}
+		if bucket != "" {
+			d.Destination, d.BucketPath, d.Credential = DestBucket, bucket, "team-s3"
+		}
+		return d
+	}
+	said := func(d Draft) string { return flat(tuitest.View(reviewed(t, 120, 40, d, weekdays))) }
+
+	if v := said(custom("0 3 * * MON-FRI", "")); !strings.Contains(v, "! orders-prod has this schedule already: schedule 1, full at 0 3 * * 1-5, "+
+		"the same runs as 0 3 * * MON-FRI. Submitting adds a second one, taking the same backup at the same times (enter still submits it)") {
+		t.Fatalf("the same runs written otherwise are not warned of:\n%s", v)
+	}
+	v := said(custom("0 3 * * 1-5", "s3://acme-exports/orders"))
+	if strings.Contains(v, "same backup") || strings.Contains(v, "has this schedule already") ||
+		!strings.Contains(v, "! orders-prod has a schedule at these times already: schedule 1, full at 0 3 * * 1-5, to managed storage. "+
+			"This one writes to s3://acme-exports/orders: submitting adds a second full backup at the same times, to another place (enter still submits it)") {
+		t.Fatalf("a schedule to another place is said to be the same backup:\n%s", v)
+	}
+	if v := said(custom("0 3 * * 1-6", "")); strings.Contains(v, "already") {
+		t.Fatalf("other times are warned of:\n%s", v)
 	}
 }

@@ -75,7 +75,7 @@ func (r *Wizard) pitrKey() string { return r.opts.ResourcePrefix + "pitr" }
 // pitrResource asks for the windows while the step is shown.
 func (r *Wizard) pitrResource() kit.Resource {
 	client := r.common.Client
-	return kit.Resource{Key: r.pitrKey(), Fetch: func(ctx context.Context) (any, error) {
+	return kit.Resource{Key: r.pitrKey(), Title: "the point-in-time windows", Fetch: func(ctx context.Context) (any, error) {
 		if client == nil {
 			return nil, errors.New("no API client")
 		}

@@ -9,7 +9,6 @@ package restoreform
 import (
 	"context"
 	"errors"
-	"sort"
 	"strings"
 	"time"
 
@@ -18,7 +17,6 @@ import (
 
 	"github.com/skytui/skytui/api"
 	"github.com/skytui/skytui/kit"
-	"github.com/skytui/skytui/theme"
 )
 
 // The restore wizard: where the backup comes from (managed storage, the
@@ -137,6 +135,8 @@ type Tag struct {
 	// restore names only the backup it starts from
 	PointInTime string
 	SubmittedAt time.Time
+	// before is what the target's restores were just before the send
+	before *listedBefore
 }
 
 // Wizard is the new-restore wizard. It is a component: the host screen
@@ -173,7 +173,10 @@ type Wizard struct {
 	backupsFor    string
 	backupsLoaded bool
 	backupsErr    error
-	backupKey     string
+	// listingNote is the step's refusal that speaks of the listing not
+	// read yet (noBackupWhy): it goes once a listing is read
+	listingNote string
+	backupKey   string
 
 	bucket *bucketStep
 
@@ -281,10 +284,7 @@ func (r *Wizard) StepName() string {
 // SetSize gives the wizard its area.
 func (r *Wizard) SetSize(w, h int) {
 	r.width, r.height = w, h
-	th := max(3, h-6)
-	r.fitTargets()
-	r.sources.SetSize(w, th)
-	r.backupTable.SetSize(w, th)
+	r.fitLists()
 	r.idInput.SetWidth(max(10, w-6))
 	r.pitr.table.SetSize(w, max(3, h-12))
 	r.pitr.moment.SetWidth(max(10, w-14))
@@ -393,16 +393,6 @@ func (r *Wizard) backupProvider() string {
 	return r.service(r.srcID).Provider
 }
 
-// fitTargets gives the target list the wizard's body (the area under the
-// title), less the lines of the step's refusal under it.
-func (r *Wizard) fitTargets() {
-	room := r.height - 2
-	if r.step == stageTarget && r.stepErr != "" {
-		room -= 1 + len(r.errLines(r.width))
-	}
-	r.targets.SetSize(r.width, max(3, room))
-}
-
 // errLines is the step's refusal wrapped to w, never cut: it names the
 // rule and the values.
 func (r *Wizard) errLines(w int) []string {
@@ -446,7 +436,8 @@ func (r *Wizard) Resources() []kit.Resource {
 	}
 	client, id := r.common.Client, r.sourceServiceID()
 	return []kit.Resource{{
-		Key: r.backupsKey(),
+		Key:   r.backupsKey(),
+		Title: "the restore wizard's backups of " + id,
 		Fetch: func(ctx context.Context) (any, error) {
 			if client == nil {
 				return nil, errors.New("no API client")
@@ -479,11 +470,16 @@ func (r *Wizard) OnData(msg kit.DataMsg) bool {
 		return true
 	}
 	r.backupsFor = r.sourceServiceID()
+	if r.stepErr != "" && r.stepErr == r.listingNote {
+		// the note spoke of this listing: read now, the list (or the
+		// listing's own error over it) says the rest
+		r.stepErr = ""
+	}
+	r.listingNote = ""
 	if msg.Err != nil {
+		// said over the list (backupHead) until a listing succeeds
 		r.backupsErr = msg.Err
-		if !r.backupsLoaded {
-			r.backupTable.Empty = "could not list backups: " + msg.Err.Error()
-		}
+		r.rebuildBackups()
 		return true
 	}
 	r.backupsErr = nil
@@ -495,62 +491,6 @@ func (r *Wizard) OnData(msg kit.DataMsg) bool {
 	}
 	r.rebuildBackups()
 	return true
-}
-
-func (r *Wizard) rebuildBackups() {
-	if r.backupsFor != r.sourceServiceID() {
-		return
-	}
-	list := make([]api.Backup, 0, len(r.backups))
-	for _, b := range r.backups {
-		list = append(list, b)
-	}
-	sort.Slice(list, func(i, j int) bool {
-		if !list[i].StartTime.Equal(list[j].StartTime.Time) {
-			return list[i].StartTime.After(list[j].StartTime.Time)
-		}
-		return list[i].Key < list[j].Key
-	})
-	now := r.common.Time()
-	src := r.service(r.sourceServiceID())
-	rows := make([]kit.Row, 0, len(list))
-	for _, b := range list {
-		age := "-"
-		if !b.StartTime.IsZero() {
-			age = kit.Ago(now.Sub(b.StartTime.Time))
-		}
-		storage := "managed"
-		if b.IsExternalStorage {
-			storage = b.Bucket
-			if storage == "" {
-				storage = "own bucket"
-			}
-		}
-		prov := b.CloudProvider
-		if prov == "" {
-			prov = src.Provider
-		}
-		if prov != "" && !b.IsExternalStorage {
-			storage += " (" + prov + ")"
-		}
-		rows = append(rows, kit.Row{ID: b.Key,
-			Cells: []string{api.ShortKey(b.Key), b.Type, api.BackupWord(b.Status), age, kit.HumanBytes(b.SizeBytes), storage, b.BinlogGTIDPosition},
-			Kinds: []theme.Kind{0, 0, theme.StatusKind(b.Status)}})
-	}
-	r.backupTable.Empty = "no backups of " + src.NameOrID() + " yet"
-	first := r.backupTable.Total() == 0
-	r.backupTable.SetRows(rows)
-	if first && len(rows) > 0 {
-		// start on the preselected backup, else the newest restorable one
-		if r.backupKey == "" || !r.backupTable.Select(r.backupKey) {
-			for _, b := range list {
-				if api.ManagedRestoreRefusal(b) == "" {
-					r.backupTable.Select(b.Key)
-					break
-				}
-			}
-		}
-	}
 }
 
 // KeyService returns the service ID inside a backup key, or "".
@@ -600,7 +540,7 @@ func (r *Wizard) enter(s stage) tea.Cmd {
 		// brought back (n after esc or ctrl+x): the name is asked again,
 		// never kept armed from before
 		if r.confirm != nil {
-			r.confirm.Reset()
+			r.confirm.reopen()
 		}
 	}
 	return nil
@@ -618,7 +558,7 @@ func (r *Wizard) done(m DoneMsg) tea.Cmd {
 // Update handles a message: keys and pastes, the keystore listing, the
 // clock's tick.
 func (r *Wizard) Update(msg tea.Msg) tea.Cmd {
-	defer r.fitTargets() // a refusal said, or gone, changes its room
+	defer r.fitLists() // a refusal said, or gone, changes its room
 	switch msg := msg.(type) {
 	case secretsMsg:
 		if msg.form == r.bucket {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync/atomic"
 
@@ -212,8 +213,16 @@ func (b *bucketStep) move(d int) {
 			i = j
 		}
 	}
-	i = (i + d + len(fs)) % len(fs)
-	b.setFocus(fs[i])
+	b.setFocus(fs[step(i, d, len(fs))])
+}
+
+// step is the index d away from i among n, stopping at the ends (d 0:
+// the next, round to the first after the last: space toggles).
+func step(i, d, n int) int {
+	if d == 0 {
+		return (i + 1) % n
+	}
+	return min(max(i+d, 0), n-1)
 }
 
 func (b *bucketStep) input() *kit.Input {
@@ -231,8 +240,9 @@ func (b *bucketStep) input() *kit.Input {
 }
 
 // fixable describes the one-key fix of the bucket field ("" when none): a
-// whole file path typed as the bucket is split into bucket and file; a
-// missing trailing slash is appended.
+// whole file path typed as the bucket is split into bucket and file (a
+// folder keeps its slash: the file name is typed after it); a missing
+// trailing slash is appended.
 func (b *bucketStep) fixable() string {
 	v := strings.TrimSpace(b.bucket.Value())
 	if v == "" {
@@ -242,17 +252,32 @@ func (b *bucketStep) fixable() string {
 	if err != nil {
 		return ""
 	}
-	if p := strings.Trim(path, "/"); p != "" {
+	if p := bucketPath(path); p != "" {
 		f := strings.TrimSpace(b.file.Value())
-		if f == "" || f == p {
-			return "tab splits it: " + scheme + "://" + name + "/ and the file " + p
+		if f != "" && f != p {
+			return ""
 		}
-		return ""
+		if strings.HasSuffix(p, "/") {
+			return "tab splits it: " + scheme + "://" + name + "/ and the file's folder " + p
+		}
+		return "tab splits it: " + scheme + "://" + name + "/ and the file " + p
 	}
 	if api.ValidateRestoreBucket(v) != nil && api.ValidateRestoreBucket(v+"/") == nil {
 		return "tab adds the slash"
 	}
 	return ""
+}
+
+// bucketPath is the path typed after a bucket's name, as the file field
+// takes it: without the slashes before it; a folder keeps its slash, a
+// gzip file's path ("dumps/full.gz/", the rule's slash added to it) not
+// ("" when it is only slashes).
+func bucketPath(path string) string {
+	p := strings.Trim(path, "/")
+	if p == "" || !strings.HasSuffix(path, "/") || strings.HasSuffix(strings.ToLower(p), ".gz") {
+		return p
+	}
+	return p + "/"
 }
 
 func (b *bucketStep) applyFix() bool {
@@ -261,9 +286,10 @@ func (b *bucketStep) applyFix() bool {
 	}
 	v := strings.TrimSpace(b.bucket.Value())
 	scheme, name, path, _ := api.ParseBucketURI(v)
-	if p := strings.Trim(path, "/"); p != "" {
+	if p := bucketPath(path); p != "" {
 		b.bucket.SetValue(scheme + "://" + name + "/")
 		b.file.SetValue(p)
+		b.file.CursorEnd()
 	} else {
 		b.bucket.SetValue(v + "/")
 	}
@@ -291,11 +317,8 @@ func (b *bucketStep) encChoice() string {
 func (b *bucketStep) cycle(d int) {
 	switch b.focus {
 	case fieldMethod:
-		if b.method == api.MethodMariabackup {
-			b.method = api.MethodMysqldump
-		} else {
-			b.method = api.MethodMariabackup
-		}
+		methods := []string{api.MethodMariabackup, api.MethodMysqldump}
+		b.method = methods[step(slices.Index(methods, b.method), d, len(methods))]
 	case fieldCred:
 		m := b.matching()
 		if len(m) == 0 {
@@ -307,7 +330,7 @@ func (b *bucketStep) cycle(d int) {
 				i = j
 			}
 		}
-		b.cred = m[(i+d+len(m))%len(m)].Name
+		b.cred = m[step(i, d, len(m))].Name
 	case fieldEnc:
 		ch := b.encChoices()
 		i := 0
@@ -316,7 +339,7 @@ func (b *bucketStep) cycle(d int) {
 				i = j
 			}
 		}
-		i = (i + d + len(ch)) % len(ch)
+		i = step(i, d, len(ch))
 		switch {
 		case i == 0:
 			b.encMode, b.encStored = encNone, ""
@@ -344,7 +367,7 @@ func (b *bucketStep) update(r *Wizard, msg tea.Msg) tea.Cmd {
 		case key.Matches(kp, k.NextField):
 			// tab fixes the bucket (the fix its hint names) and goes on,
 			// so what is typed next goes to the next field; on the last
-			// field it goes on as enter does (down wraps)
+			// field it goes on as enter does (down stops there)
 			tab := key.Matches(kp, k.Fix)
 			if tab && b.focus == fieldBucket {
 				b.applyFix()
@@ -367,8 +390,11 @@ func (b *bucketStep) update(r *Wizard, msg tea.Msg) tea.Cmd {
 			b.move(1)
 			return nil
 		case key.Matches(kp, k.Toggle) && b.input() == nil:
-			d := 1
-			if key.Matches(kp, k.ToggleBack) {
+			d := 0 // space: the next choice, round to the first
+			switch {
+			case key.Matches(kp, k.ToggleOn):
+				d = 1
+			case key.Matches(kp, k.ToggleBack):
 				d = -1
 			}
 			b.cycle(d)

@@ -192,13 +192,19 @@ func (c *Confirm) goneWhy() string {
 }
 
 // Reset clears what was typed and puts the focus back in the input (after
-// a failed attempt: the name is typed again for the next one).
+// a failed attempt: the name is typed again for the next one), the
+// explanation at its top, where the refusal of that attempt is said.
 func (c *Confirm) Reset() {
+	c.top = 0
 	c.input.SetValue("")
 	c.focus = confirmFocusInput
 	c.wrong, c.goneTried = false, false
 	c.input.Focus()
 }
+
+// reopen is Reset for the step opened again (n after ctrl+x, enter on
+// the step before): at its top, the target and its status in sight.
+func (c *Confirm) reopen() { c.Reset() }
 
 func (c *Confirm) setFocus(f int) {
 	c.focus = f
@@ -300,9 +306,9 @@ func (c *Confirm) next(d int) int {
 }
 
 // layout is the step's text in three parts: the warning that stays on
-// top, the explanation that scrolls when the terminal is short (target,
-// source, what happens, the request), and the foot that always shows (the
-// previous refusal, the name to type, the buttons).
+// top, the explanation that scrolls when the terminal is short (the
+// previous refusal, target, source, what happens, the request), and the
+// foot that always shows (the name to type, the buttons).
 func (c *Confirm) layout() (head, body, foot []string) {
 	th := c.common.Theme
 	w := c.width
@@ -320,6 +326,22 @@ func (c *Confirm) layout() (head, body, foot []string) {
 		}
 	}
 	head = []string{" " + th.Error.Render("This erases ALL data in "+name+".")}
+	if c.Err != "" {
+		// the previous attempt's refusal opens the explanation: a long one
+		// scrolls with it (its trace ID reached with pgdn) and never
+		// pushes the name to type and the buttons off the screen
+		text := "! the API refused it: " + c.Err
+		if c.Local {
+			text = "! " + c.Err
+		}
+		for _, l := range wrap(text, 2) {
+			body = append(body, " "+th.Error.Render(l))
+		}
+		for _, l := range wrap("everything else is kept; type the name again to retry, esc to change something", 2) {
+			body = append(body, " "+th.Muted.Render(l))
+		}
+		body = append(body, "")
+	}
 	status := c.Target.Status
 	if status == "" {
 		status = "unknown"
@@ -372,19 +394,6 @@ func (c *Confirm) layout() (head, body, foot []string) {
 		}
 		for _, l := range requestLines("POST "+path+" "+c.Request, max(10, w-2)) {
 			body = append(body, " "+th.Code.Render(l))
-		}
-	}
-	if c.Err != "" {
-		foot = append(foot, "")
-		text := "! the API refused it: " + c.Err
-		if c.Local {
-			text = "! " + c.Err
-		}
-		for _, l := range wrap(text, 2) {
-			foot = append(foot, " "+th.Error.Render(l))
-		}
-		for _, l := range wrap("everything else is kept; type the name again to retry, esc to change something", 2) {
-			foot = append(foot, " "+th.Muted.Render(l))
 		}
 	}
 	foot = append(foot, "", " Type "+th.Bold.Render(name)+" to confirm:", " "+c.input.View())
@@ -496,8 +505,9 @@ func requestLines(req string, w int) []string {
 				cur = tok
 			default:
 				// a backup's key (colons between its parts) or a bucket
-				// path wider than a line
-				parts := strings.Split(kit.Wrap(cur+tok, w, " ,/:"), "\n")
+				// path wider than a line: broken after a colon, a slash…,
+				// never at a hyphen inside a part
+				parts := strings.Split(kit.WrapAfter(cur+tok, w, " ,/:"), "\n")
 				lines = append(lines, parts[:len(parts)-1]...)
 				cur = parts[len(parts)-1]
 			}

@@ -291,19 +291,55 @@ func TestRestoreConfirmRequestWrapsBetweenMembers(t *testing.T) {
 			`dbtgf08521099-mdb-ms-0"}`,
 		}},
 	} {
-		cf := NewConfirm(c, target, "orders-prod as it was", "orders-prod", tc.req)
-		cf.SetSize(60, 60) // tall: the whole request shows
-		out := tuitest.View(cf)
-		var got []string
-		for _, l := range strings.Split(out, "\n") {
-			if l = strings.TrimSpace(l); strings.HasPrefix(l, "POST ") || len(got) > 0 && l != "" {
-				got = append(got, l)
-			} else if len(got) > 0 {
-				break
-			}
-		}
+		got := requestShown(c, target, tc.req, 60)
 		if !slices.Equal(got, tc.want) {
 			t.Errorf("%s: the request reads\n%s\nwant\n%s", tc.what, strings.Join(got, "\n"), strings.Join(tc.want, "\n"))
+		}
+	}
+}
+
+// requestShown is the request as the confirmation of req into target
+// shows it w columns wide, tall enough for all of it: its lines, trimmed.
+func requestShown(c *kit.Common, target api.Service, req string, w int) []string {
+	cf := NewConfirm(c, target, "orders-prod as it was", "orders-prod", req)
+	cf.SetSize(w, 60)
+	var got []string
+	for _, l := range strings.Split(tuitest.View(cf), "\n") {
+		if l = strings.TrimSpace(l); strings.HasPrefix(l, "POST ") || len(got) > 0 && l != "" {
+			got = append(got, l)
+		} else if len(got) > 0 {
+			break
+		}
+	}
+	return got
+}
+
+// TestRestoreConfirmKeyBreaksOnlyAtColons: at every width from 40 to 90
+// columns the backup's key in the request breaks only after its colons
+// (README), never at the hyphens of its last part (at 68 it read
+// "…:dbtgf08521099-" then "mdb-ms-0").
+func TestRestoreConfirmKeyBreaksOnlyAtColons(t *testing.T) {
+	c := tuitest.Common()
+	target := api.Service{ID: "dbtaf65932198", Name: "legacy-batch", Status: "stopped", Provider: "aws"}
+	key := "40338a2852e1e4494db86220225f466c:dbtgf08521099:dbtgf08521099-mdb-ms-0"
+	for w := 40; w <= 90; w++ {
+		got := requestShown(c, target, `{"service_id":"dbtaf65932198","key":"`+key+`"}`, w)
+		text, line := strings.Join(got, ""), 0
+		for _, l := range got {
+			line = max(line, len(l))
+		}
+		// each break inside the key is after a colon, or inside a part
+		// wider than a line
+		from, at := strings.Index(text, key), 0
+		for _, l := range got[:len(got)-1] {
+			at += len(l)
+			if in := at - from; in > 0 && in < len(key) && key[in-1] != ':' {
+				start := strings.LastIndex(key[:in], ":") + 1
+				end := in + strings.Index(key[in:]+":", ":")
+				if end-start < line {
+					t.Errorf("%d columns: the key breaks inside %q:\n%s", w, key[start:end], strings.Join(got, "\n"))
+				}
+			}
 		}
 	}
 }
@@ -312,7 +348,8 @@ func TestRestoreConfirmRequestWrapsBetweenMembers(t *testing.T) {
 // explanation does not fit between the warning and the name to type; the
 // line under it says how much is below, pgdown shows what happens and the
 // request, pgup goes back, what was typed stays, and a refusal of the
-// previous attempt is never the part that is cut.
+// previous attempt opens the explanation (a long one scrolls with it:
+// TestConfirmLongRefusalScrollsTheNameStays).
 func TestRestoreConfirmScrollsOnAShortTerminal(t *testing.T) {
 	c := tuitest.Common()
 	target := api.Service{ID: "dbtaf85489797", Name: "orders-prod", Status: "ready", Provider: "aws", Region: "us-east-1"}
@@ -458,13 +495,20 @@ func TestRestoreManagedStorage(t *testing.T) {
 
 // TestRestoreCrossProviderRefused: a backup of an aws service for a gcp
 // target is refused in the wizard; m asks for the migration flow.
+// refused is the wizard after enter on a backup of orders-prod (aws) for
+// analytics-gcp (gcp), and what that enter answered.
+func (e *rtEnv) refused(t *testing.T) (*Wizard, []tea.Msg) {
+	t.Helper()
+	w := e.wizard(t, Options{Source: SourceManaged, TargetID: e.byName["analytics-gcp"].ID, SourceServiceID: e.byName["orders-prod"].ID})
+	rtPress(w, "enter") // the target step, preselected
+	e.feedBackups(t, w)
+	return w, rtPress(w, "enter")
+}
+
 func TestRestoreCrossProviderRefused(t *testing.T) {
 	e := rtSetup(t, false)
 	orders, analytics := e.byName["orders-prod"], e.byName["analytics-gcp"]
-	w := e.wizard(t, Options{Source: SourceManaged, TargetID: analytics.ID, SourceServiceID: orders.ID})
-	rtPress(w, "enter") // the target step, preselected
-	e.feedBackups(t, w)
-	msgs := rtPress(w, "enter")
+	w, msgs := e.refused(t)
 	ref := w.Refusal()
 	if ref == nil || len(msgs) != 0 {
 		t.Fatalf("not refused: %s %v", w.StepName(), msgs)
@@ -639,7 +683,7 @@ func rtBucketToConfirm(t *testing.T, w *Wizard, keep bool) {
 	rtType(w, "s3://acme-dumps/")
 	rtPress(w, "tab")
 	rtType(w, "orders/dump.sql.gz")
-	rtPress(w, "tab", "right", "tab", "tab", "left") // mysqldump, rt-s3, new key
+	rtPress(w, "tab", "right", "tab", "tab", "right", "right", "right") // mysqldump, rt-s3, new key (the last: right stops there)
 	rtPress(w, "tab")
 	rtType(w, "k3y-s3cr3t")
 	if keep {
@@ -881,7 +925,7 @@ func TestRestoreKeepNameRefusedBeforeSending(t *testing.T) {
 	rtType(w, "s3://acme-dumps/")
 	rtPress(w, "tab")
 	rtType(w, "orders/dump.sql.gz")
-	rtPress(w, "tab", "tab", "tab", "left", "tab") // rt-s3, new key
+	rtPress(w, "tab", "tab", "tab", "right", "right", "right", "tab") // rt-s3, new key (the last)
 	rtType(w, "k3y-s3cr3t")
 	rtPress(w, "tab", "space", "tab") // keep; Keep as
 	w.bucket.keepName.SetValue("")

@@ -26,14 +26,16 @@ func (r *Wizard) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		case key.Matches(msg, k.Back):
 			return r.back()
 		case key.Matches(msg, k.Up):
-			r.sourceCursor = (r.sourceCursor + sourceCount - 1) % sourceCount
+			r.sourceCursor = max(r.sourceCursor-1, 0) // the ends stop: no wrap-around
 		case key.Matches(msg, k.Down):
-			r.sourceCursor = (r.sourceCursor + 1) % sourceCount
+			r.sourceCursor = min(r.sourceCursor+1, sourceCount-1)
 		case key.Matches(msg, k.Pick):
 			r.sourceCursor = int(msg.String()[0] - '1') // Pick's keys are "1" to "4"
 			return r.chooseSource()
 		case key.Matches(msg, k.Next):
 			return r.chooseSource()
+		case key.Matches(msg, k.Help):
+			return kit.Send(kit.HelpMsg{})
 		}
 		return nil
 	case stageTarget:
@@ -67,6 +69,8 @@ func (r *Wizard) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		case key.Matches(msg, k.Migrate):
 			ref := r.refusal
 			return r.done(DoneMsg{Migrate: &MigrateRequest{Source: ref.SourceService, Target: ref.Target, Backup: ref.Record}})
+		case key.Matches(msg, k.Help):
+			return kit.Send(kit.HelpMsg{})
 		}
 		return nil
 	case stageConfirm:
@@ -206,6 +210,9 @@ func (r *Wizard) chooseBackup() tea.Cmd {
 	b, ok := r.backups[r.backupTable.SelectedID()]
 	if !ok {
 		r.stepErr = r.noBackupWhy()
+		if !r.backupsLoaded {
+			r.listingNote = r.stepErr
+		}
 		return nil
 	}
 	return r.pickBackup(b, stageBackup)
@@ -303,7 +310,7 @@ func (r *Wizard) openConfirm(desc, srcName, request string) {
 		// same restore: an enter on the step before, then another (a
 		// double press), must never restore with a name typed earlier
 		r.confirm.Request = request
-		r.confirm.Reset()
+		r.confirm.reopen()
 	default:
 		r.confirm = NewConfirm(r.common, target, desc, srcName, request)
 	}
@@ -363,7 +370,7 @@ func (r *Wizard) submit() tea.Cmd {
 	r.confirm.Err, r.confirm.Local = "", false
 	now := r.common.Time()
 	tag := Tag{Wizard: r, Target: target, SourceService: r.confirm.SourceService, Source: r.confirm.SourceText(),
-		PointInTime: at, SubmittedAt: now}
+		PointInTime: at, SubmittedAt: now, before: &listedBefore{}}
 	name := "restore into " + target.NameOrID()
 	action := kit.Action{
 		Name:     name,
@@ -379,7 +386,7 @@ func (r *Wizard) submit() tea.Cmd {
 			return "restore into " + target.NameOrID() + " started; you will be told when it ends"
 		},
 		Refresh:    []string{"restores", "services"},
-		Evidence:   kit.RestoresEvidence(client, target.ID, target.NameOrID()),
+		Evidence:   tag.before.evidence(kit.RestoresEvidence(client, target.ID, target.NameOrID())),
 		EvidenceOf: "the restores of " + target.NameOrID(),
 	}
 	pending := &api.Restore{ServiceID: target.ID, ServiceName: target.Name, Status: "Submitting", Message: "being submitted",

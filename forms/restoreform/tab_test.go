@@ -8,6 +8,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/skytui/skytui/api"
 	"github.com/skytui/skytui/tui/tuitest"
 )
 
@@ -52,34 +53,39 @@ func TestBucketTabFixesAndMovesOn(t *testing.T) {
 	}
 }
 
-// TestBucketTabOnTheLastFieldGoesOn: tab on Encryption (the last field),
-// and on Keep as when a new key is kept, does what enter does: the
-// confirmation (it wrapped to Bucket); a problem takes the focus to its
-// field, as enter does; down still wraps.
-func TestBucketTabOnTheLastFieldGoesOn(t *testing.T) {
+// bucketFilled is the bucket step with its bucket (gs://acme/) and its
+// file (dump.sql.gz) typed, the focus on the file.
+func bucketFilled(t *testing.T) *Wizard {
+	t.Helper()
 	w := bucketWizard(t)
 	rtType(w, "gs://acme/")
 	rtPress(w, "tab")
 	rtType(w, "dump.sql.gz")
+	return w
+}
+
+// TestBucketTabOnTheLastFieldGoesOn: tab on Encryption (the last field),
+// and on Keep as when a new key is kept, does what enter does: the
+// confirmation (it wrapped to Bucket); a problem takes the focus to its
+// field, as enter does; down stops on it (it wrapped to Bucket).
+func TestBucketTabOnTheLastFieldGoesOn(t *testing.T) {
+	w := bucketFilled(t)
 	rtPress(w, "down", "down", "down")
 	if w.bucket.focus != fieldEnc {
 		t.Fatalf("focus %d, want Encryption", w.bucket.focus)
 	}
 	rtPress(w, "down")
-	if w.bucket.focus != fieldBucket {
-		t.Fatalf("down on the last field: focus %d, want Bucket (wraps)", w.bucket.focus)
+	if w.bucket.focus != fieldEnc {
+		t.Fatalf("down on the last field: focus %d, want Encryption (it stops there)", w.bucket.focus)
 	}
-	rtPress(w, "shift+tab", "tab")
+	rtPress(w, "tab")
 	if w.StepName() != "confirm" {
 		t.Fatalf("tab on Encryption: step %s, want confirm:\n%s", w.StepName(), rtView(w))
 	}
 
 	// a new key kept: Keep as is the last field
-	w = bucketWizard(t)
-	rtType(w, "gs://acme/")
-	rtPress(w, "tab")
-	rtType(w, "dump.sql.gz")
-	rtPress(w, "tab", "tab", "tab", "left", "tab")
+	w = bucketFilled(t)
+	rtPress(w, "tab", "tab", "tab", "right", "right", "right", "tab") // encryption: new key, the last
 	rtType(w, "k3y")
 	rtPress(w, "tab", "space", "tab")
 	if w.bucket.focus != fieldKeepName {
@@ -93,7 +99,7 @@ func TestBucketTabOnTheLastFieldGoesOn(t *testing.T) {
 	// a problem: the focus goes to its field, the reason shown
 	w = bucketWizard(t)
 	rtType(w, "gs://acme/")
-	rtPress(w, "shift+tab", "tab")
+	rtPress(w, "down", "down", "down", "down", "tab") // to Encryption, the last
 	if w.StepName() != "bucket" || w.bucket.focus != fieldFile || !strings.Contains(rtView(w), "id: is required") {
 		t.Fatalf("tab on Encryption without a file: step %s, focus %d:\n%s", w.StepName(), w.bucket.focus, rtView(w))
 	}
@@ -141,9 +147,9 @@ func TestPITRTabGoesOn(t *testing.T) {
 }
 
 // TestBucketStepKeepsTheFocusInView: at 60x16 (the wizard's 60x12) with
-// the .gz warning under Backup file, shift+tab from Bucket wraps to
+// the .gz warning under Backup file, down from Backup file to
 // Encryption, below the window: the fields scroll so that it and its
-// hint show, with a line saying what is above; back on Bucket the top
+// hint show, with a line saying what is above; back up on Bucket the top
 // shows again. Every view fits its height.
 func TestBucketStepKeepsTheFocusInView(t *testing.T) {
 	w := bucketWizard(t)
@@ -151,7 +157,7 @@ func TestBucketStepKeepsTheFocusInView(t *testing.T) {
 	rtType(w, "gs://qa3-bkt/")
 	rtPress(w, "tab")
 	rtType(w, "y/d.sql")
-	rtPress(w, "shift+tab", "shift+tab")
+	rtPress(w, "down", "down", "down")
 	if w.bucket.focus != fieldEnc {
 		t.Fatalf("focus %d, want Encryption", w.bucket.focus)
 	}
@@ -165,15 +171,66 @@ func TestBucketStepKeepsTheFocusInView(t *testing.T) {
 	if tuitest.LineWith(out, "does not end in .gz") == "" || tuitest.LineWith(out, "lines above") == "" {
 		t.Fatalf("the warning or the line saying what is above is missing:\n%s", out)
 	}
-	// down on Encryption wraps to Bucket: the intro shows again
+	// up from Encryption to Bucket: the intro shows again
 	w = bucketWizard(t)
 	w.SetSize(60, 12)
 	rtType(w, "gs://qa3-bkt/")
 	rtPress(w, "tab")
 	rtType(w, "y/d.sql")
-	rtPress(w, "shift+tab", "shift+tab", "down")
+	rtPress(w, "down", "down", "down", "up", "up", "up", "up")
 	out = rtView(w)
 	if w.bucket.focus != fieldBucket || !strings.HasPrefix(tuitest.LineWith(out, "Bucket"), ">") || tuitest.LineWith(out, "Restore dev-serverless") == "" {
 		t.Fatalf("back on Bucket: the top is not shown:\n%s", out)
+	}
+}
+
+// TestBucketTabKeepsTheFolder: a folder typed after the bucket name
+// (gs://qa1-b/dumps/) is split with its slash kept, so the file name
+// typed after tab goes into the folder: dumps/x.sql.gz (it was
+// dumpsx.sql.gz, and the hint named the file "dumps").
+func TestBucketTabKeepsTheFolder(t *testing.T) {
+	w := bucketWizard(t)
+	rtType(w, "gs://qa1-b/dumps/")
+	if out := words(rtView(w)); !strings.Contains(out, "tab splits it: gs://qa1-b/ and the file's folder dumps/") {
+		t.Fatalf("the hint does not name the folder:\n%s", rtView(w))
+	}
+	rtPress(w, "tab")
+	rtType(w, "x.sql.gz")
+	if b := w.bucket; b.bucket.Value() != "gs://qa1-b/" || b.file.Value() != "dumps/x.sql.gz" || b.focus != fieldFile {
+		t.Fatalf("bucket %q, file %q, focus %d, want gs://qa1-b/ and dumps/x.sql.gz:\n%s", b.bucket.Value(), b.file.Value(), b.focus, rtView(w))
+	}
+}
+
+// TestBucketChoicesStopAtTheirEnds: left and right on a choice of the
+// bucket step (method, credentials, encryption) stop at its ends, and up
+// and down at the first and last fields (a held arrow flipped the method
+// back and forth); space still goes round, as a toggle.
+func TestBucketChoicesStopAtTheirEnds(t *testing.T) {
+	w := bucketWizard(t)
+	rtPress(w, "up")
+	if w.bucket.focus != fieldBucket {
+		t.Fatalf("up on the first field: focus %d", w.bucket.focus)
+	}
+	rtPress(w, "down", "down")
+	if w.bucket.focus != fieldMethod {
+		t.Fatalf("focus %d, want Method", w.bucket.focus)
+	}
+	for _, c := range []struct{ keys, want string }{
+		{"right", api.MethodMysqldump}, {"right", api.MethodMysqldump},
+		{"left", api.MethodMariabackup}, {"left", api.MethodMariabackup},
+		{"space", api.MethodMysqldump}, {"space", api.MethodMariabackup},
+	} {
+		rtPress(w, c.keys)
+		if w.bucket.method != c.want {
+			t.Fatalf("%s: method %s, want %s", c.keys, w.bucket.method, c.want)
+		}
+	}
+	rtPress(w, "down", "down", "left", "left")
+	if got := w.bucket.encChoice(); got != "none" {
+		t.Fatalf("left on the first encryption choice: %q", got)
+	}
+	rtPress(w, "right", "right", "right", "right", "right")
+	if got := w.bucket.encChoice(); got != "new key" {
+		t.Fatalf("right past the last encryption choice: %q", got)
 	}
 }

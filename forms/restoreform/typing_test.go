@@ -311,3 +311,81 @@ func TestWizardListsTakeEveryLetter(t *testing.T) {
 		t.Fatalf("typed gcp: the list is not filtered on it:\n%s", v)
 	}
 }
+
+// TestConfirmReopensAtItsTop: the confirmation scrolled down at 60x16,
+// then left (ctrl+x, brought back; esc, enter), opens at its top again,
+// the target and its status in sight (it kept the old scroll).
+func TestConfirmReopensAtItsTop(t *testing.T) {
+	_, w := rtManagedConfirm(t)
+	w.SetSize(60, 16)
+	top := rtView(w)
+	if !strings.Contains(top, "status: ready") || !w.Confirm().Cut() {
+		t.Fatalf("the test needs a confirmation cut at 60x16, its status on top:\n%s", top)
+	}
+	for _, leave := range [][]string{{"ctrl+x"}, {"esc"}} {
+		rtPress(w, "pgdown", "pgdown")
+		if strings.Contains(rtView(w), "status: ready") {
+			t.Fatalf("pgdown did not scroll:\n%s", rtView(w))
+		}
+		rtPress(w, leave...)
+		if leave[0] == "esc" {
+			rtPress(w, "enter")
+		} else {
+			rtRun(w, w.Init())
+		}
+		if out := rtView(w); out != top {
+			t.Fatalf("back after %s, the confirmation is not at its top:\n%s\nwant:\n%s", leave[0], out, top)
+		}
+	}
+}
+
+// TestSourceChoiceStopsAtItsEnds: up on the first source and down on the
+// last stay there, as every list does (it wrapped around to the other
+// end).
+func TestSourceChoiceStopsAtItsEnds(t *testing.T) {
+	e := rtSetup(t, false)
+	w := e.wizard(t, Options{})
+	w.SetSize(80, 24)
+	rtPress(w, "up")
+	if w.sourceCursor != 0 {
+		t.Fatalf("up on the first source moved to %d", w.sourceCursor)
+	}
+	rtPress(w, "down", "down", "down", "down", "down")
+	if w.sourceCursor != sourceCount-1 {
+		t.Fatalf("down past the last source moved to %d", w.sourceCursor)
+	}
+}
+
+// TestConfirmLongRefusalScrollsTheNameStays: at 60x16 (the wizard's body
+// 60x12) after a refusal with a long message, the name to type, its field
+// with what is typed again and the buttons stay in view; the refusal
+// scrolls with the explanation (it was in the foot and pushed them off
+// the screen, the trace ID cut), and pgdn reaches its trace ID.
+func TestConfirmLongRefusalScrollsTheNameStays(t *testing.T) {
+	_, w := rtManagedConfirm(t)
+	w.SetSize(60, 12)
+	w.Failed(&api.Error{Status: 429, Message: strings.Repeat("the restore service is busy with other requests; ", 5) + "retry later",
+		TraceID: "4bf92f3577b34da6a3ce929d0e0e4736"})
+	rtType(w, "replica")
+	seen := ""
+	for i := range 8 {
+		v := rtView(w)
+		tuitest.CheckFits(t, "the confirmation after a long refusal", v, 60, 12)
+		for _, want := range []string{"This erases ALL data in replica-west.", "Type replica-west to confirm:", "> replica", "[ Back ]", "[ Restore"} {
+			if !strings.Contains(v, want) {
+				t.Fatalf("after %d pgdn the confirmation lacks %q:\n%s", i, want, v)
+			}
+		}
+		if i == 0 && !strings.Contains(v, "429 Too Many Requests") {
+			t.Fatalf("the refusal's status is not in sight at first:\n%s", v)
+		}
+		seen += v + "\n"
+		rtPress(w, "pgdown")
+	}
+	if !strings.Contains(words(seen), "trace 4bf92f3577b34da6a3ce929d0e0e4736") {
+		t.Fatalf("pgdn never showed the whole trace ID:\n%s", seen)
+	}
+	if got := w.Confirm().Typed(); got != "replica" {
+		t.Fatalf("the name holds %q", got)
+	}
+}

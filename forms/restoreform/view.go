@@ -182,16 +182,33 @@ func (r *Wizard) sourceLines(w int, short bool) []string {
 
 func (r *Wizard) backupView(w int) string {
 	th := r.common.Theme
+	lines := r.backupHead(w, r.pickingSource)
+	if r.pickingSource {
+		return strings.Join(lines, "\n") + "\n" + r.sources.View()
+	}
+	lines = append(lines, strings.Split(r.backupTable.View(), "\n")...)
+	if more := r.backupTable.MoreRows("backup", "backups"); more != "" {
+		lines = append(lines, " "+th.Muted.Render(" "+more))
+	}
+	return strings.Join(lines, "\n")
+}
+
+// backupHead is the lines of the backups step over its list: whose
+// backups into what, and a failed listing's error, wrapped whole (its
+// status, message and trace ID); with the source service's list, the
+// line that asks for it (picking).
+func (r *Wizard) backupHead(w int, picking bool) []string {
+	th := r.common.Theme
 	src := r.service(r.sourceServiceID())
 	target := r.Target()
-	muted := func(lines []string) string {
+	muted := func(lines []string) []string {
 		for i, l := range lines {
 			lines[i] = " " + th.Muted.Render(l)
 		}
-		return strings.Join(lines, "\n")
+		return lines
 	}
-	if r.pickingSource {
-		return muted(splitLine("Source service: whose backups?", " ", "(enter choose, / filter, esc back)", w)) + "\n" + r.sources.View()
+	if picking {
+		return muted(splitLine("Source service: whose backups?", " ", "(enter choose, / filter, esc back)", w))
 	}
 	head := fmt.Sprintf("Backups of %s (%s, %s)", src.NameOrID(), src.ID, kit.Or(src.Provider, "?"))
 	sep, tail := " ", fmt.Sprintf("into %s (%s)", target.NameOrID(), kit.Or(target.Provider, "?"))
@@ -201,11 +218,17 @@ func (r *Wizard) backupView(w int) string {
 	if src.ID == target.ID && !r.TargetGone() {
 		sep, tail = ": ", "s restores another service's backup"
 	}
-	out := muted(splitLine(head, sep, tail, w))
-	if r.backupsErr != nil && r.backupsLoaded {
-		out += "\n " + th.Warn.Render("showing the last listing: "+r.backupsErr.Error())
+	lines := muted(splitLine(head, sep, tail, w))
+	if r.backupsErr != nil {
+		said, style := "could not list backups: ", th.Error
+		if r.backupsLoaded {
+			said, style = "showing the last listing: ", th.Warn
+		}
+		for _, l := range strings.Split(kit.Wrap(said+r.backupsErr.Error(), max(10, w-2)), "\n") {
+			lines = append(lines, " "+style.Render(l))
+		}
 	}
-	return out + "\n" + r.backupTable.View()
+	return lines
 }
 
 // splitLine is head, sep and tail on one line of w cells (after a space)
@@ -297,13 +320,17 @@ type wizardKeys struct {
 	Leave key.Binding
 	// the source step: 1, 2 or 3 chooses at once
 	Pick key.Binding
-	// the bucket step; ToggleBack is Toggle's left (Toggle's help names
-	// it); Fix is tab alone (NextField is tab or down)
-	Fix, NextField, PrevField, Toggle, ToggleBack, Proceed, Reload key.Binding
+	// the bucket step; ToggleBack and ToggleOn are Toggle's left and
+	// right (Toggle's help names them; its space goes round); Fix is tab
+	// alone (NextField is tab or down)
+	Fix, NextField, PrevField, Toggle, ToggleBack, ToggleOn, Proceed, Reload key.Binding
 	// the backup ID step (Paste is the input's, listed for help)
 	Continue, Paste key.Binding
 	// the point-in-time step: arrows only (letters are typed into the moment)
 	PITRMove key.Binding
+	// Help opens the help on the steps where nothing is typed (the root's
+	// ? is not reached: the wizard takes every key); elsewhere ? is typed
+	Help key.Binding
 }
 
 // sourceCount is the number of sources the first step offers.
@@ -323,12 +350,14 @@ func newWizardKeys() wizardKeys {
 		PrevField:     kit.BindHelp("shift+tab/up", "previous field", "shift+tab", "up"),
 		Toggle:        kit.BindHelp("left/right/space", "change choice", "left", "right", "space"),
 		ToggleBack:    key.NewBinding(key.WithKeys("left")),
+		ToggleOn:      key.NewBinding(key.WithKeys("right")),
 		Proceed:       kit.Bind("enter", "next / continue"),
 		Reload:        kit.Bind("ctrl+r", "read the stored credentials again"),
 		Pick:          kit.BindHelp("1-4", "choose", "1", "2", "3", "4"),
 		Continue:      kit.Bind("enter", "continue", "tab"), // tab on the step's last input goes on as enter does
 		Paste:         kit.Bind("ctrl+v", "paste"),
 		PITRMove:      kit.BindHelp("up/down", "service", "up", "down"),
+		Help:          kit.Bind("?", "help"),
 	}
 }
 
@@ -374,6 +403,11 @@ func (r *Wizard) KeyMap() kit.Keys {
 	if r.step != stageSource {
 		// from the first step esc leaves already
 		b = append(b, k.Leave)
+	}
+	if r.step == stageSource || r.step == stageRefusal {
+		// nothing is typed there: ? is the help (last, the step's own
+		// keys before it in a narrow footer)
+		b = append(b, k.Help)
 	}
 	return kit.Keys{Short: b, Full: [][]key.Binding{append(b[:len(b):len(b)], more...)}}
 }

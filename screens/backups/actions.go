@@ -1,6 +1,7 @@
 package backups
 
 import (
+	"slices"
 	"strconv"
 	"time"
 
@@ -21,6 +22,9 @@ type submitTag struct {
 	req   api.ScheduleRequest
 	svcID string
 	at    time.Time
+	// seen is the backup of a one-off whose answer was lost, once the
+	// backups read again show it started
+	seen *seenBackup
 }
 
 func (s *Screen) onSubmit(msg backupform.SubmitMsg) tea.Cmd {
@@ -29,9 +33,18 @@ func (s *Screen) onSubmit(msg backupform.SubmitMsg) tea.Cmd {
 	}
 	a := msg.Action
 	a.Origin = ID
-	a.Tag = submitTag{form: msg.Form, req: msg.Request, svcID: msg.Request.ServiceID, at: s.common.Time()}
+	tag := submitTag{form: msg.Form, req: msg.Request, svcID: msg.Request.ServiceID, at: s.common.Time(), seen: &seenBackup{}}
+	a.Tag = tag
+	if tag.req.Schedule == "once" {
+		// a lost answer: the backups read again may show it started, and
+		// it is then followed as if the answer had come (Found below)
+		a.Effect = lostBackupEffect(tag.svcID, tag.req.BackupType, tag.at, s.knownBackups(tag.svcID), tag.seen)
+		if s.all() {
+			a.Refresh = append(slices.Clip(a.Refresh), kit.AllBackupsKey.String())
+		}
+	}
 	s.submitting = a.Name
-	s.draft = nil
+	s.drafts.Drop(msg.Form.Service().ID)
 	s.mode = modeList
 	return kit.Do(a)
 }
@@ -47,13 +60,20 @@ func (s *Screen) onActionDone(msg kit.ActionDoneMsg) tea.Cmd {
 	if !ok {
 		return nil
 	}
+	if msg.Found {
+		// its answer was lost, and the backups read again show it
+		// started: followed to its end as one whose answer came
+		if tag.req.Schedule != "once" || tag.seen == nil || tag.seen.key == "" {
+			return nil
+		}
+		return followBackup(s.common, tag.svcID, s.nameOf(tag.svcID, ""), tag.seen.key, tag.req.BackupType, tag.at)
+	}
 	s.submitting = ""
 	if api.IsOutcomeUnknown(msg.Err) {
 		// sent, never answered: the root's dialog shows what appeared and
 		// offers the resend; the form is kept (n brings it back), not
 		// reopened with an invitation to submit again
-		d := tag.form.Draft()
-		s.draft = &d
+		s.drafts.Keep(tag.form.Draft())
 		if s.mode == modeForm && s.form == tag.form {
 			s.form, s.mode = nil, modeList
 		}
@@ -67,8 +87,7 @@ func (s *Screen) onActionDone(msg kit.ActionDoneMsg) tea.Cmd {
 			s.form.SetSize(s.Size())
 			s.mode = modeForm
 		} else {
-			d := tag.form.Draft() // another service is shown: n brings it back
-			s.draft = &d
+			s.drafts.Keep(tag.form.Draft()) // another service is shown: n on it brings it back
 		}
 		return nil
 	}

@@ -56,6 +56,9 @@ type Screen struct {
 	common *kit.Common
 	keys   keyMap
 	mode   mode
+	// formFrom is the view n opened the form from: leaving the form goes
+	// back there
+	formFrom mode
 
 	// the service shown: "" is every service
 	svcID    string
@@ -86,7 +89,7 @@ type Screen struct {
 
 	// the new-backup form
 	form       *backupform.Form
-	draft      *backupform.Draft
+	drafts     backupform.Drafts // what was left typed, by service: n on it brings it back
 	submitting string
 }
 
@@ -330,8 +333,8 @@ func (s *Screen) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
 		if s.form == nil || msg.Form != s.form {
 			return s, nil
 		}
-		d := msg.Draft
-		s.draft, s.form, s.mode = &d, nil, modeList
+		s.drafts.Keep(msg.Draft)
+		s.form, s.mode = nil, s.formBack()
 		return s, kit.Toast(kit.ToastInfo, "new backup cancelled; n brings back what you typed")
 	case restoreform.DoneMsg:
 		return s, s.onRestoreDone(msg)

@@ -263,14 +263,12 @@ func TestUnknownServiceWarningGoes(t *testing.T) {
 	h, _, _ := app(t, 80, 24, true, nil)
 	clock := func(msg tea.Msg) bool { return fmt.Sprintf("%T", msg) == "tui.clockMsg" }
 	h.Key("2")
-	h.command("backups orders-prod")
-	h.Sees("Backups of orders-prod")
+	h.backupsOf("orders-prod")
 	h.command("backups nosuch")
 	h.Sees(`! no service named "nosuch"; still showing orders-prod`)
 	h.Fire(clock)
 	h.Sees(`no service named "nosuch"; still showing orders-prod`)
-	h.command("backups analytics-gcp")
-	h.Sees("Backups of analytics-gcp")
+	h.backupsOf("analytics-gcp")
 	h.Fire(clock)
 	if scr := h.Screen(); strings.Contains(scr, "nosuch") {
 		t.Fatalf("the warning outlived the view it names:\n%s", scr)
@@ -391,6 +389,44 @@ func TestEscKeepsWhatWasTyped(t *testing.T) {
 	h.Sees("> 0 4 * * 1-5")
 }
 
+// leaveCustomToBucket opens the new-backup form of the screen's service,
+// chooses full, a custom cron expression and the user's own bucket at
+// path, and leaves it with esc.
+func (h *harness) leaveCustomToBucket(cron, path string) {
+	h.Keys("n", "enter", "down", "down", "down", "enter") // full, custom
+	h.TypeText(cron)
+	h.Keys("enter", "down", "enter") // your own bucket
+	h.TypeText(path)
+	h.Sees(path)
+	h.Key("esc")
+	h.Sees("new backup cancelled; n brings back what you typed")
+}
+
+// TestDraftBelongsToItsService: what was left typed in orders-prod's form
+// (a custom cron to its own bucket) never fills staging-eu's: there n
+// starts afresh (once, to managed storage), and leaving that form keeps
+// orders-prod's, which its own n brings back.
+func TestDraftBelongsToItsService(t *testing.T) {
+	h, _, _ := app(t, 100, 30, true, nil)
+	h.backupsOf("orders-prod")
+	h.leaveCustomToBucket("0 3 * * 1-5", "s3://acme-db-exports/orders")
+
+	h.backupsOf("staging-eu")
+	h.Keys("n", "enter", "enter", "enter") // full, once, managed storage
+	h.Sees("Review: this is the request that will be sent")
+	said := strings.Join(strings.Fields(h.Screen()), " ")
+	if !strings.Contains(said, "Starts now: full backup of staging-eu.") || strings.Contains(said, "acme-db-exports") || strings.Contains(said, "Monday to Friday") {
+		t.Fatalf("staging-eu's form starts with orders-prod's draft:\n%s", h.Screen())
+	}
+	h.Key("esc")
+
+	h.backupsOf("orders-prod")
+	h.Keys("n", "enter", "enter")
+	h.Sees("> 0 3 * * 1-5")
+	h.Keys("enter", "enter") // your own bucket, kept
+	h.Sees("s3://acme-db-exports/orders")
+}
+
 // TestFormLaidOutAgainOnResize: a form open at 60x16 shows the new size's
 // layout as soon as the terminal grows, without waiting for a key (huh
 // lays a form out only in Update).
@@ -417,8 +453,7 @@ func TestFormLaidOutAgainOnResize(t *testing.T) {
 // IDs.
 func TestSameScheduleTwice(t *testing.T) {
 	h, srv, _ := app(t, 80, 24, true, nil)
-	h.command("backups orders-prod")
-	h.Sees("Backups of orders-prod")
+	h.backupsOf("orders-prod")
 	h.Key("n")
 	h.Sees("Step 1 of 3: type")
 	h.Key("enter") // full
@@ -477,8 +512,7 @@ func TestOneOffBackupFollowed(t *testing.T) {
 	if i < 0 {
 		t.Fatal("no orders-prod in the demo")
 	}
-	h.command("backups orders-prod")
-	h.Sees("Backups of orders-prod")
+	h.backupsOf("orders-prod")
 	for _, fail := range []bool{false, true} {
 		if fail {
 			srv.FailNextBackup(svcs[i].ID)

@@ -2,6 +2,7 @@ package backups
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"time"
 
@@ -89,4 +90,50 @@ func findJob(items []item, key, typ string, at time.Time) (item, bool) {
 		}
 	}
 	return found, ok
+}
+
+// seenBackup is the backup that the backups read again after a one-off
+// backup's lost answer show started (its key, "" until then): the
+// action's Effect finds it, the screen follows it when the action ends a
+// second time (kit.ActionDoneMsg.Found).
+type seenBackup struct{ key string }
+
+// lostBackupEffect is the kit.Action.Effect of a one-off backup of type
+// typ of service svcID submitted at at: a reading of its backups (as
+// this screen reads them, as kit.Backups does, or every service's) shows
+// it carried out when it lists a backup of that type started since the
+// submit that was not listed then (known). What it finds goes to seen.
+func lostBackupEffect(svcID, typ string, at time.Time, known map[string]bool, seen *seenBackup) func(kit.DataMsg) string {
+	return func(msg kit.DataMsg) string {
+		var list []api.Backup
+		if d, err, ok := serviceBackupsKey(svcID).Of(msg); ok && err == nil {
+			list = d.Backups
+		} else if l, err, ok := kit.BackupsKey(svcID).Of(msg); ok && err == nil {
+			list = l
+		} else if l, err, ok := kit.AllBackupsKey.Of(msg); ok && err == nil {
+			list = l
+		}
+		for _, b := range list {
+			if known[b.Key] || !takenSince(b, typ, at) {
+				continue
+			}
+			if id := itemService(&item{Backup: b}); id != "" && id != svcID {
+				continue
+			}
+			seen.key = b.Key
+			return fmt.Sprintf("backup %s: %s, %s", api.ShortKey(b.Key), kit.OrDash(b.Type), kit.OrDash(b.Status))
+		}
+		return ""
+	}
+}
+
+// knownBackups are the keys of the backups of service svcID listed now.
+func (s *Screen) knownBackups(svcID string) map[string]bool {
+	known := map[string]bool{}
+	for _, b := range s.data.Backups {
+		if id := itemService(&item{Backup: b}); id == "" || id == svcID {
+			known[b.Key] = true
+		}
+	}
+	return known
 }

@@ -35,6 +35,14 @@ func (h *harness) command(line string) {
 	h.Key("enter")
 }
 
+// backupsOf opens the Backups screen narrowed to the service name
+// (:backups NAME) and waits for its title.
+func (h *harness) backupsOf(name string) {
+	h.T.Helper()
+	h.command("backups " + name)
+	h.Sees("Backups of " + name)
+}
+
 // app is the demo sandbox (or an empty one) behind the whole application
 // at a fixed time.
 func app(t *testing.T, w, h int, demo bool, tweak func(*tui.Options)) (*harness, *sandbox.Server, *sandbox.ManualClock) {

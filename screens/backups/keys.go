@@ -190,10 +190,19 @@ func (s *Screen) openForm() tea.Cmd {
 			v.Name = it.ServiceName
 		}
 	}
-	s.form = backupform.New(s.common, v, backupform.Options{Draft: s.draft, HasFullBackup: s.hasFull(id)})
+	s.form = backupform.New(s.common, v, backupform.Options{Draft: s.drafts.Of(id), HasFullBackup: s.hasFull(id)})
 	s.form.SetSize(s.Size())
-	s.mode = modeForm
+	s.formFrom, s.mode = s.mode, modeForm
 	return s.form.Init()
+}
+
+// formBack is the view a form left with esc goes back to: the schedules
+// when n was pressed there (and they are still shown), else the backups.
+func (s *Screen) formBack() mode {
+	if s.formFrom == modeSchedules && s.sched.svcID != "" {
+		return modeSchedules
+	}
+	return modeList
 }
 
 // KeyMap implements kit.Screen: the bindings of the current mode.

@@ -259,19 +259,6 @@ func (it *item) sizeText() string {
 	return kit.HumanBytes(it.SizeBytes)
 }
 
-func (it *item) external() bool { return it.IsExternalStorage || it.Bucket != "" }
-
-// storedText is "managed" or the bucket path.
-func (it *item) storedText() string {
-	if it.external() {
-		if it.Bucket != "" {
-			return it.Bucket
-		}
-		return "own bucket"
-	}
-	return "managed"
-}
-
 func (it *item) binlogText() string {
 	if it.BinlogFile == "" {
 		return "-"
@@ -347,7 +334,7 @@ func (it *item) row(now time.Time, ageShown bool) kit.Row {
 			colStarted:  kit.ShortTime(it.StartTime),
 			colDuration: it.durationText(now),
 			colSize:     it.sizeText(),
-			colStored:   it.storedText(),
+			colStored:   it.Stored(),
 			colGTID:     kit.OrDash(it.BinlogGTIDPosition),
 			colBinlog:   it.binlogText(),
 		},
@@ -389,9 +376,9 @@ func (it *item) detailSections(now time.Time, svcName string) []kit.Section {
 		stored = "managed storage on " + it.CloudProvider
 	}
 	bucket := ""
-	if it.external() {
+	if it.External() {
 		stored = "your own bucket (offloaded: not in managed storage)"
-		bucket = it.storedText()
+		bucket = it.Stored()
 	}
 	age := "-"
 	if a, ok := it.age(now); ok {
@@ -406,7 +393,7 @@ func (it *item) detailSections(now time.Time, svcName string) []kit.Section {
 	}
 	repl, replKind := it.replicationText(now)
 	main := kit.Section{Fields: []kit.Field{
-		{Label: "Key", Value: it.Key},
+		{Label: "Key", Value: it.Key, Breaks: ":"}, // between its parts only
 		{Label: "Type", Value: kit.OrDash(it.Type)},
 		{Label: "Method", Value: kit.OrDash(it.Method)},
 		{Label: "Status", Value: status, Kind: theme.StatusKind(it.Word)},

@@ -453,3 +453,60 @@ func TestOpenGivesWayToANewerName(t *testing.T) {
 		t.Fatalf("the name given way to says %q", said)
 	}
 }
+
+// keyLines are the lines of the Key field in the detail pane: the value
+// from the label to the next field's label.
+func keyLines(t *testing.T, s *Screen) []string {
+	t.Helper()
+	v := tuitest.View(s)
+	var out []string
+	in := false
+	for _, l := range strings.Split(v, "\n") {
+		f := strings.Fields(l)
+		switch {
+		case len(f) == 2 && f[0] == "Key":
+			in = true
+			out = append(out, f[1])
+		case in && len(f) == 1 && !strings.HasPrefix(l, "  Type"):
+			out = append(out, f[0])
+		case in:
+			return out
+		}
+	}
+	t.Fatalf("no Key field:\n%s", v)
+	return nil
+}
+
+// TestDetailKeyBreaksAtItsColons: a backup's key longer than the pane's
+// line breaks only after its colons (README: a key breaks only at its
+// colons), at 60 columns as at 50, where its first part alone is wider
+// than the line and only then is broken inside.
+func TestDetailKeyBreaksAtItsColons(t *testing.T) {
+	key := "501c553258fc4f700cd9995e19933309:" + sid + ":" + sid + "-mdb-ms-0"
+	for _, w := range []int{60, 50} {
+		s := newScreen(t, w, 16)
+		b := bk("x", "full", "Succeeded", time.Hour)
+		b.Key = key
+		feed(s, backupData{Backups: []api.Backup{b}})
+		press(s, "enter")
+		lines := keyLines(t, s)
+		if strings.Join(lines, "") != key {
+			t.Fatalf("%d columns: the key reads %q", w, lines)
+		}
+		// each break is after a colon, or inside a part wider than a line
+		line := 0
+		for _, l := range lines {
+			line = max(line, len(l))
+		}
+		at := 0
+		for _, l := range lines[:len(lines)-1] {
+			at += len(l)
+			start := strings.LastIndex(key[:at], ":") + 1
+			end := at + strings.Index(key[at:]+":", ":") + 1
+			if key[at-1] != ':' && end-start <= line {
+				t.Errorf("%d columns: the key breaks inside %q: %q", w, key[start:min(end, len(key))], lines)
+				t.Log(tuitest.View(s))
+			}
+		}
+	}
+}

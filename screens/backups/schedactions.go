@@ -95,11 +95,37 @@ func schedEvidence(client *api.Client, id int64) func(ctx context.Context) (map[
 		if err != nil {
 			return nil, err
 		}
-		state := "active"
-		if sc.Suspended {
-			state = "suspended"
+		return map[string]string{scheduleKey(sc): schedLine(sc)}, nil
+	}
+}
+
+// schedLine is how a schedule is shown as evidence of a change:
+// "schedule 1: 0 4 * * *, active".
+func schedLine(sc *api.Schedule) string {
+	state := "active"
+	if sc.Suspended {
+		state = "suspended"
+	}
+	return fmt.Sprintf("schedule %d: %s, %s", int64(sc.ID), sc.Expression(), state)
+}
+
+// schedEffect is the kit.Action.Effect of a change of schedule id of
+// service svcID: a reading of the service's schedules shows it carried
+// out when it lists the schedule as shows says the change leaves it (the
+// expression sent, the suspension asked). Evidence, keyed by the
+// schedule, cannot see a change of a schedule that was there before.
+func schedEffect(svcID string, id int64, shows func(sc *api.Schedule) bool) func(kit.DataMsg) string {
+	return func(msg kit.DataMsg) string {
+		list, err, ok := kit.SchedulesKey(svcID).Of(msg)
+		if !ok || err != nil {
+			return ""
 		}
-		return map[string]string{scheduleKey(sc): fmt.Sprintf("schedule %d: %s, %s", id, sc.Expression(), state)}, nil
+		for i := range list {
+			if sc := &list[i]; int64(sc.ID) == id && shows(sc) {
+				return schedLine(sc)
+			}
+		}
+		return ""
 	}
 }
 
@@ -125,6 +151,7 @@ func (s *Screen) saveEdit() tea.Cmd {
 		Refresh:    []string{kit.SchedulesKey(svc).String()},
 		Evidence:   schedEvidence(client, id),
 		EvidenceOf: fmt.Sprintf("schedule %d", id),
+		Effect:     schedEffect(svc, id, func(sc *api.Schedule) bool { return scheduleExpr(sc) == expr }),
 	})
 }
 
@@ -162,10 +189,13 @@ func (s *Screen) toggleSuspend() tea.Cmd {
 		Refresh:    []string{kit.SchedulesKey(svc).String()},
 		Evidence:   schedEvidence(client, id),
 		EvidenceOf: fmt.Sprintf("schedule %d", id),
+		Effect:     schedEffect(svc, id, func(sc *api.Schedule) bool { return sc.Suspended == suspend }),
 	})
 }
 
 // deleteSchedule deletes the selected schedule, asked yes/no naming it.
+// A schedule the API no longer has (404: deleted elsewhere while this
+// asked) is gone, as asked: done, not a failure.
 func (s *Screen) deleteSchedule() tea.Cmd {
 	sc, why := s.changeable("deleted")
 	if why != "" {
@@ -175,6 +205,9 @@ func (s *Screen) deleteSchedule() tea.Cmd {
 	name := scheduleName(&sc, s.nameOf(svc, sc.ServiceName))
 	detail := fmt.Sprintf("%s: %s %s backups (%s) to %s. It takes no more backups; the backups it took stay.",
 		name, kit.OrDash(sc.Type), kit.OrDash(scheduleExpr(&sc)), scheduleWhen(&sc), targetWords(&sc))
+	if isOnce(&sc) {
+		detail = fmt.Sprintf("%s: %s, to %s. A backup it took stays.", name, onceWords(&sc), targetWords(&sc))
+	}
 	client := s.common.Client
 	return kit.Do(kit.Action{
 		Name:     "delete " + name,
@@ -187,12 +220,37 @@ func (s *Screen) deleteSchedule() tea.Cmd {
 			if client == nil {
 				return nil, errNoClient
 			}
-			return nil, client.DeleteSchedule(ctx, id)
+			if err := client.DeleteSchedule(ctx, id); api.IsNotFound(err) {
+				return alreadyGone{}, nil
+			} else if err != nil {
+				return nil, err
+			}
+			return nil, nil
+		},
+		Success: func(r any) string {
+			if _, gone := r.(alreadyGone); gone {
+				return name + " was already gone (deleted elsewhere): nothing left to delete"
+			}
+			return "delete " + name + ": done"
 		},
 		Refresh:    []string{kit.SchedulesKey(svc).String()},
 		Evidence:   schedEvidence(client, id),
 		EvidenceOf: fmt.Sprintf("schedule %d", id),
 	})
+}
+
+// alreadyGone is the answer of a delete of a schedule the API no longer
+// has.
+type alreadyGone struct{}
+
+// onceWords names a one-time job plainly: "the one-time logical backup
+// job set for Nov 20 02:00".
+func onceWords(sc *api.Schedule) string {
+	w := "the one-time " + kit.OrDash(sc.Type) + " backup job"
+	if !sc.ScheduledAt.IsZero() {
+		w += " set for " + sc.ScheduledAt.Local().Format("Jan 02 15:04")
+	}
+	return w
 }
 
 // onSchedDone takes the answer of a schedule change: a refused edit comes
@@ -250,7 +308,7 @@ func (s *Screen) onEditKey(msg tea.KeyPressMsg) tea.Cmd {
 
 // targetWords is where a schedule's backups go, in words.
 func targetWords(sc *api.Schedule) string {
-	if t := scheduleTarget(sc); t != "managed" {
+	if t := sc.TargetText(); t != api.ManagedPlace {
 		return t
 	}
 	return "managed storage"

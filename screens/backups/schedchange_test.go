@@ -234,8 +234,7 @@ func TestRestoreThisBackupKept(t *testing.T) {
 // goes straight to the name typed. It returns the backup's short key.
 func restoreToConfirm(t *testing.T) (*harness, string) {
 	h, _, _ := app(t, 120, 36, true, nil)
-	h.command("backups orders-prod")
-	h.Sees("Backups of orders-prod")
+	h.backupsOf("orders-prod")
 	h.Keys("down", "down", "down")
 	key := selectedKey(t, h)
 	h.Key("R")
@@ -254,8 +253,7 @@ func restoreToConfirm(t *testing.T) (*harness, string) {
 // is told here, with the bell when the user is on another screen.
 func TestRestoreThisBackupFollowed(t *testing.T) {
 	h, srv, clk := app(t, 120, 36, true, func(o *tui.Options) { o.Bell = true })
-	h.command("backups orders-prod")
-	h.Sees("Backups of orders-prod")
+	h.backupsOf("orders-prod")
 	h.Key("R")
 	h.Key("/")
 	h.TypeText("replica")

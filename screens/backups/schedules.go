@@ -52,13 +52,6 @@ func scheduleExpr(s *api.Schedule) string {
 
 func scheduleKey(s *api.Schedule) string { return strconv.FormatInt(int64(s.ID), 10) }
 
-func scheduleTarget(s *api.Schedule) string {
-	if s.Target == "" {
-		return "managed"
-	}
-	return s.Target
-}
-
 func scheduleWhen(s *api.Schedule) string {
 	expr := scheduleExpr(s)
 	if expr == "once" {
@@ -123,7 +116,7 @@ func scheduleRow(s *api.Schedule, now time.Time) kit.Row {
 			scWhen:   scheduleWhen(s),
 			scNext:   nextRun(s, now),
 			scStatus: scheduleStatus(s),
-			scTarget: scheduleTarget(s),
+			scTarget: s.TargetText(),
 		},
 		Kinds: []theme.Kind{scStatus: theme.StatusKind(scheduleStatus(s)), scTarget: 0},
 	}
@@ -144,7 +137,7 @@ func scheduleSections(s *api.Schedule, now time.Time, loc *time.Location) []kit.
 		created = fullTime(s.CreatedAt)
 	}
 	target, bucket := "managed storage", ""
-	if t := scheduleTarget(s); t != "managed" {
+	if t := s.TargetText(); t != api.ManagedPlace {
 		target, bucket = "your own bucket", t
 	}
 	f := []kit.Field{

@@ -145,7 +145,7 @@ func TestFlowReadOnlyRefusesEveryChange(t *testing.T) {
 	d := newDemo(t)
 	pri, sec := d.byName("orders-prod"), d.byName("replica-west")
 	d.failAllowList(pri, sec)
-	ro := func(o *tui.Options) { o.ReadOnly, o.Profile = true, "demo" }
+	ro := readOnly
 	h := d.app(120, 40, ro)
 	before := d.srv.Stats()
 	h.Keys("4")
@@ -164,7 +164,7 @@ func TestFlowReadOnlyRefusesEveryChange(t *testing.T) {
 	h.Keys("4", "c")
 	h.Sees("FAIL  1 Allow list")
 	h.refused("enter")
-	h.Sees("refused: profile is read-only")
+	h.Sees("Fix: nothing was changed; switch to a writable profile (:profile) to go on")
 	// the entry is added by someone else; checking again passes step 1
 	for _, ip := range sec.OutboundIPs {
 		if _, err := d.c.AddAllowListEntry(bg, pri.ID, ip); err != nil {
@@ -210,7 +210,7 @@ func TestFlowReadOnlyRefusesEveryChange(t *testing.T) {
 			h.Sees(s)
 		}
 		h.Key("enter")
-		h.Sees("refused: profile is read-only")
+		h.Sees("Fix: nothing was changed; switch to a writable profile (:profile) to go on")
 	}
 	refusedAt("Step 4 of 6")
 	secDB := d.sqlOf(t, sec)
@@ -438,7 +438,7 @@ func TestFlowReadOnlyInvitesNoRefusedKey(t *testing.T) {
 	d := newDemo(t)
 	pri, sec := d.byName("orders-prod"), d.byName("replica-west")
 	d.failAllowList(pri, sec)
-	ro := func(o *tui.Options) { o.ReadOnly, o.Profile = true, "demo" }
+	ro := readOnly
 	h := d.replication(ro)
 	h.Key("c")
 	if got := h.lastToast(); !strings.Contains(got, "no unfinished setup") || strings.Contains(got, "n starts") {

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
 
@@ -160,6 +161,25 @@ func (d *demo) saveAtAllowList(pri, sec api.Service) {
 	d.save(replsetup.ProfileState{Setup: &step1})
 }
 
+// saveAtPair saves an unfinished setup of pri -> sec gone back to its
+// pair step (bksp from step 1 on a writable profile, then left).
+func (d *demo) saveAtPair(pri, sec api.Service) {
+	d.t.Helper()
+	eng := &replsetup.Engine{Client: d.c, Now: d.clk.Now}
+	w := replsetup.NewWizard(d.clk.Now())
+	w.Apply(eng.CheckPair(bg, pri.ID, sec.ID), d.clk.Now())
+	w.GoTo(replsetup.StepPair)
+	p := w.Progress
+	d.save(replsetup.ProfileState{Setup: &p})
+}
+
+// readOnly makes the demo profile read-only (its own read_only).
+func readOnly(o *tui.Options) { o.ReadOnly = true }
+
+// readOnlyRun is a run started with --read-only on the (writable) demo
+// profile.
+func readOnlyRun(o *tui.Options) { o.ReadOnly, o.ReadOnlyFlag = true, true }
+
 // savePair saves one pair set up earlier.
 func (d *demo) savePair(p replsetup.Pair) {
 	d.t.Helper()
@@ -182,6 +202,18 @@ func (d *demo) managedSetup(w, h int) *harness {
 	hs := d.app(w, h, nil)
 	hs.Keys("4", "n", "m")
 	return hs
+}
+
+// managedStatus is a uni-directional managed pair (orders-prod ->
+// replica-west, as managedPair) on the status list of a w x h app, its
+// threads read; it returns the app and the replica.
+func (d *demo) managedStatus(w, h int) (*harness, api.Service) {
+	d.t.Helper()
+	_, rep := d.managedPair("uni-directional")
+	a := d.app(w, h, nil)
+	a.Key("4")
+	a.Until("the threads read", func() bool { return strings.Contains(a.Screen(), "IO thread     Yes") })
+	return a, rep
 }
 
 // managedPair starts managed replication of replica-west from orders-prod
@@ -247,4 +279,23 @@ func (h *harness) snapper(t *testing.T) func(name string) {
 func (h *harness) active() *replication.Screen {
 	s, _ := h.m.Active().(*replication.Screen)
 	return s
+}
+
+// flat is the frame's words on one line (wrapping undone).
+func (h *harness) flat() string { return strings.Join(strings.Fields(h.Screen()), " ") }
+
+// selectedRow is the status list's row under the cursor when its pair's
+// primary is primary, else "".
+func (h *harness) selectedRow(primary string) string {
+	for _, l := range strings.Split(h.Screen(), "\n") {
+		if strings.Contains(l, "> "+primary) {
+			return l
+		}
+	}
+	return ""
+}
+
+// clockTick fires the root's clock tick (relative times re-rendered).
+func (h *harness) clockTick() {
+	h.Fire(func(m tea.Msg) bool { return fmt.Sprintf("%T", m) == "tui.clockMsg" })
 }

@@ -265,7 +265,7 @@ func (mf *managedFlow) reviewOf() kit.Review {
 	if !mf.busy {
 		how := th.Accent.Render("enter") + " sets it up (asked yes/no); t switches uni- / bi-directional; esc goes back"
 		if mf.common.ReadOnly {
-			how = "This profile is read-only: setting it up is refused. t switches uni- / bi-directional; esc goes back"
+			how = upperFirst(readOnlyWhy(mf.common)) + ": setting it up is refused. t switches uni- / bi-directional; esc goes back"
 		}
 		req = append(req, wrap(" ", how, w)...)
 	}
@@ -505,8 +505,8 @@ func (mf *managedFlow) send(eng *replsetup.Engine) tea.Cmd {
 func (mf *managedFlow) onDone(msg kit.ActionDoneMsg) (replsetup.Pair, bool) {
 	mf.busy = false
 	tag := msg.Tag.(managedStartTag)
-	if errors.Is(msg.Err, kit.ErrCancelled) {
-		mf.err = ""
+	if errors.Is(msg.Err, kit.ErrCancelled) || errors.Is(msg.Err, kit.ErrReadOnly) {
+		mf.err = "" // nothing sent: a no says nothing, a read-only refusal is the message line's
 		return replsetup.Pair{}, false
 	}
 	if msg.Err != nil {
@@ -542,7 +542,7 @@ func replicasResource(c *api.Client, primaryID string) kit.Resource {
 			}
 		}
 		return replicaList{list: list}, err
-	}, nil)
+	}, nil).Titled("the replicas of primary " + primaryID)
 }
 
 // endManaged is E in the status list: the selected managed pair's
@@ -585,7 +585,7 @@ func (s *Screen) managedDetail(p replsetup.Pair, w int) []string {
 	var lines []string
 	f := func(label, value string, k theme.Kind) { lines = append(lines, field(th, label, lw, value, k, w)...) }
 	method := "managed replication (" + api.OrID(p.Mode, "type unknown") + ")"
-	if !s.replicaGone(p) {
+	if !s.replicaGone(p) && !s.common.ReadOnly { // E is refused read-only
 		method += "; E ends it"
 	}
 	f("Method", method, theme.KindNeutral)

@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/skytui/skytui/sandbox"
-	"github.com/skytui/skytui/tui"
 )
 
 const (
@@ -114,7 +113,7 @@ func TestFlowManagedReplication(t *testing.T) {
 // sent.
 func TestFlowManagedReadOnly(t *testing.T) {
 	d := newDemo(t)
-	ro := func(o *tui.Options) { o.ReadOnly, o.Profile = true, "demo" }
+	ro := readOnly
 	h := d.app(120, 40, ro)
 	h.Keys("4")
 	h.refused("n", "Choose the PRIMARY")

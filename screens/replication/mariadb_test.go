@@ -169,7 +169,7 @@ func TestMariaDBWizardEndToEnd(t *testing.T) {
 		view = ss.poll()
 		return strings.Contains(view, "Last IO err   1045:"), view
 	})
-	for _, want := range []string{"IO thread     Connecting", "Access denied for user 'skysql_replication_", "Fix           run the grant on the primary (step 5)"} {
+	for _, want := range []string{"IO thread     Connecting", "Access denied for user 'skysql_replication_", "Fix           run the grant on the primary real-orders (g shows it)"} {
 		if !strings.Contains(view, want) {
 			t.Fatalf("the status view lacks %q:\n%s", want, view)
 		}

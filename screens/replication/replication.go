@@ -6,7 +6,7 @@
 // Bubble Tea); this package is their terminal face: the shell (this
 // file), the status list (status.go: a kit.ListView with the pair's
 // status under it), three sub-models, the wizard (wizard.go; its keys and
-// the pair step's chooser in wizard_keys.go), the grant (status.go) and
+// the pair step's chooser in wizard_keys.go), the grant (grant.go) and
 // managed replication (managed.go), and every view (view.go). It talks to the
 // API and to the services' SQL endpoints only in tea.Cmds, polls through
 // the root's engine (Resources), and mutates through the action layer
@@ -78,6 +78,9 @@ type Screen struct {
 
 	views     map[string]*pairView // by secondary ID
 	detailOff int                  // scroll of the pair's status pane
+	// readNow is the local clock as the rows were last built (data, the
+	// clock's tick): the READ column's ages and the pane's are of it
+	readNow time.Time
 
 	wizard  *wizard
 	grant   *grantView // open in modeGrant
@@ -136,6 +139,8 @@ func NewWithOptions(c *kit.Common, o Options) *Screen {
 	s.Keys.Detail.SetEnabled(false)
 	s.Scroll = s.scroll
 	s.PaneOf = s.pane
+	// the READ column's "12s ago" ages on the clock's tick, as the pane's
+	s.Rebuild, s.Moving = s.rebuildRows, s.anyRead
 	s.Changes = []key.Binding{s.keys.New, s.keys.Stop, s.keys.Start, s.keys.End}
 	// g shows the grant: the first row is home here (one key, one meaning)
 	s.Table.Keys.Top = kit.Bind("home", "first row")
@@ -209,8 +214,8 @@ func (s *Screen) Open(arg string) tea.Cmd {
 }
 
 // Resources implements kit.Screen: the services listing; in the status
-// view one resource per pair (the secondary's replica status); in the
-// wizard the restore it waits for.
+// view one resource per pair (the secondary's replica status); the
+// restore the wizard waits for.
 func (s *Screen) Resources() []kit.Resource {
 	res := []kit.Resource{kit.Services(s.common), savedResource(s.store, s.common.Profile)}
 	switch s.mode {
@@ -223,10 +228,10 @@ func (s *Screen) Resources() []kit.Resource {
 		if p, ok := s.selectedPair(); ok && p.Managed() && s.common.Client != nil && !s.primaryGone(p) {
 			res = append(res, replicasResource(s.common.Client, p.PrimaryID))
 		}
-	case modeWizard:
-		res = append(res, s.wizard.resources(s.engine())...)
 	}
-	return res
+	// the wizard's restore, while it runs, whatever is shown: left with
+	// esc, it is still followed until it ends
+	return append(res, s.wizard.resources(s.engine())...)
 }
 
 // ---- update ----
@@ -259,8 +264,6 @@ func (s *Screen) update(msg tea.Msg) tea.Cmd {
 		return nil
 	case kit.ActionDoneMsg:
 		return s.onActionDone(msg)
-	case kit.ClockMsg:
-		return nil
 	case tea.KeyPressMsg:
 		switch s.mode {
 		case modeWizard:
@@ -282,8 +285,9 @@ func (s *Screen) update(msg tea.Msg) tea.Cmd {
 		}
 		return s.onStatusKey(msg)
 	}
-	// pastes and component messages (the filter input's cursor…): the
-	// open pane's, else the list's
+	// the clock's tick (the READ column, ListView.Rebuild), pastes and
+	// component messages (the filter input's cursor…): the open pane's,
+	// else the list's
 	return s.ListView.Update(msg)
 }
 
@@ -379,7 +383,7 @@ func savedResource(store *replsetup.Store, profile string) kit.Resource {
 	return savedKey.Resource(func(context.Context) (savedState, error) {
 		ps, gen, err := store.Read(profile)
 		return savedState{profile: profile, state: ps, gen: gen, err: err}, nil
-	}, nil)
+	}, nil).Titled("the replication pairs saved on this machine")
 }
 
 // onFileRead takes the file read again: its pairs are the list's, unless
@@ -443,7 +447,7 @@ func (s *Screen) continueSetup() tea.Cmd {
 			return nil
 		}
 		if s.common.ReadOnly {
-			return kit.Toast(kit.ToastInfo, "no unfinished setup: this profile is read-only, so none can be started here")
+			return kit.Toast(kit.ToastInfo, "no unfinished setup: "+readOnlyWhy(s.common)+", so none can be started here")
 		}
 		return kit.Toast(kit.ToastInfo, "no unfinished setup: n starts one")
 	}

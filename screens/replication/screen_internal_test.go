@@ -35,8 +35,8 @@ func TestSparkline(t *testing.T) {
 	for i := range 100 {
 		h.add(n(int64(i)))
 	}
-	if len(h.samples) != HistoryLen || *h.samples[0] != 40 || h.max() != 99 {
-		t.Fatalf("history keeps %d, first %d, max %d", len(h.samples), *h.samples[0], h.max())
+	if m, _ := h.max(); len(h.samples) != HistoryLen || *h.samples[0] != 40 || m != 99 {
+		t.Fatalf("history keeps %d, first %d, max %d", len(h.samples), *h.samples[0], m)
 	}
 }
 

@@ -77,7 +77,7 @@ func statusResource(eng *replsetup.Engine, cache *replsetup.CredCache, p replset
 		}
 		io := strings.ToLower(ps.Status.IORunning)
 		return io == "yes" || io == "connecting" || io == "preparing"
-	})
+	}).Titled("the replication status of " + p.Text("->"))
 }
 
 // onStatusData takes a pair's status; it reports whether msg was one.
@@ -180,8 +180,22 @@ func ioKind(state string) theme.Kind {
 	return theme.KindError
 }
 
+// anyRead reports a pair whose status (or secondary) was read: its READ
+// column and the pane say how long ago, which moves with the clock.
+func (s *Screen) anyRead() bool {
+	for _, pv := range s.views {
+		if !pv.at.IsZero() || !pv.notReadyAt.IsZero() {
+			return true
+		}
+	}
+	return false
+}
+
 func (s *Screen) rebuildRows() {
-	now := s.common.Wall() // pv.at is when it was read, by the local clock
+	// pv.at is when it was read, by the local clock; the pane's ages are
+	// of this same reading (View reads no clock of its own)
+	s.readNow = s.common.Wall()
+	now := s.readNow
 	rows := make([]kit.Row, 0, len(s.state.Pairs))
 	for _, p := range s.state.Pairs {
 		pv := s.view(p.SecondaryID)
@@ -270,6 +284,11 @@ func (s *Screen) pairKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		if s.state.Setup == nil {
 			return s.newSetup(), true
 		}
+		if why := s.newRefused(); why != "" {
+			// forgetting the setup would leave its restore, still erasing
+			// the secondary, followed nowhere (as bksp in the wizard)
+			return kit.ToastWhile(kit.ToastWarn, why, func() bool { return s.newRefused() != "" }), true
+		}
 		setup := *s.state.Setup
 		return kit.Do(kit.Action{
 			Name: "discard the unfinished setup of " + setup.PairText("->"),
@@ -298,10 +317,53 @@ func (s *Screen) pairKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	return nil, false
 }
 
+// setupRestore says the unfinished setup's restore that may still be
+// running ("" when there is none): the one the wizard follows while it
+// runs (running) or before it is read, or one saved started and not
+// passed, read by no one until c continues the setup (followed false).
+func (s *Screen) setupRestore() (what string, running, followed bool) {
+	st := s.state.Setup
+	if st == nil {
+		return "", false, false
+	}
+	restore := fmt.Sprintf("restore %d into %s", st.RestoreID, api.OrID(st.SecondaryName, st.SecondaryID))
+	if w := s.wizard.w; w != nil && w.Progress.StartedAt.Equal(st.StartedAt) && w.Progress.SecondaryID == st.SecondaryID {
+		if !s.wizard.restoreRunning() {
+			return "", false, true
+		}
+		p := w.Progress
+		restore = fmt.Sprintf("restore %d into %s", p.RestoreID, api.OrID(p.SecondaryName, p.SecondaryID))
+		return restore, w.Verdict(replsetup.StepRestore) == replsetup.Waiting, true
+	}
+	if st.Step != replsetup.StepRestore || st.RestoreID <= 0 || st.HasPassed(replsetup.StepRestore) {
+		return "", false, false
+	}
+	return restore, false, false
+}
+
+// newRefused is why n is refused while the unfinished setup's restore may
+// still run ("": it is not): forgetting the setup would leave that
+// restore, erasing the secondary, followed nowhere.
+func (s *Screen) newRefused() string {
+	restore, running, followed := s.setupRestore()
+	switch {
+	case restore == "":
+		return ""
+	case running:
+		return restore + " is running: a new setup is refused until it ends (c continues it)"
+	case followed:
+		return restore + " was started, its end not read yet (it is being read): a new setup is refused until it ends"
+	}
+	return restore + " was started, its end not read: a new setup is refused until c reads it"
+}
+
 // statusKeyMap is the help of the status list.
 func (s *Screen) statusKeyMap() kit.Keys {
 	k := s.keys
-	short := []key.Binding{k.New}
+	var short []key.Binding
+	if s.newRefused() == "" || s.common.ReadOnly { // refused while the setup's restore may run
+		short = append(short, k.New)
+	}
 	if s.state.Setup != nil {
 		short = append(short, k.Continue)
 	}
@@ -350,7 +412,7 @@ func (s *Screen) pairAction(start bool) tea.Cmd {
 	pv := s.view(p.SecondaryID)
 	read := ""
 	if !pv.at.IsZero() {
-		read = " (read " + kit.Ago(s.common.Wall().Sub(pv.at)) + " ago)"
+		read = " (read " + kit.Ago(s.readNow.Sub(pv.at)) + " ago)" // as the list says
 	}
 	switch st := pv.status(); {
 	case s.common.ReadOnly:
@@ -465,14 +527,32 @@ func (h *history) reads() int {
 	return n
 }
 
-func (h *history) max() int64 {
-	var m int64
+// max is the largest lag of the polls kept that read one (NULL reads
+// are none), and how many did.
+func (h *history) max() (m int64, n int) {
 	for _, v := range h.samples {
-		if v != nil && *v > m {
-			m = *v
+		if v == nil {
+			continue
 		}
+		n++
+		m = max(m, *v)
 	}
-	return m
+	return m, n
+}
+
+// maxText says the lag's maximum over the reads kept (reads of them): a
+// NULL lag (not replicating) is no 0 s, so reads without a number are
+// counted apart, and none with one says so.
+func (h *history) maxText() string {
+	reads := h.reads()
+	m, n := h.max()
+	switch {
+	case n == 0:
+		return fmt.Sprintf("no lag read in the last %d reads", reads)
+	case n < reads:
+		return fmt.Sprintf("max %ds over the last %d reads (%d of them NULL)", m, reads, reads-n)
+	}
+	return fmt.Sprintf("max %ds over the last %d reads", m, reads)
 }
 
 // Sparkline draws the last width samples with the theme's glyphs (ASCII
@@ -511,121 +591,4 @@ func Sparkline(g theme.Glyphs, samples []*int64, width int) string {
 		b.WriteString(levels[i])
 	}
 	return b.String()
-}
-
-// grantView shows the replication grant of a saved pair, read again on
-// its secondary (it is never saved): y copies it, c reads it again, esc
-// goes back to the status list.
-type grantView struct {
-	common  *kit.Common
-	engine  func() *replsetup.Engine
-	keys    grantKeys
-	pair    replsetup.Pair
-	grant   string
-	err     error
-	loading bool
-	seq     uint64 // the latest read: older answers are dropped
-	width   int
-	height  int
-}
-
-// grantLoadedMsg answers a grant view's read.
-type grantLoadedMsg struct {
-	from  *grantView
-	seq   uint64
-	grant string
-	err   error
-}
-
-type grantKeys struct {
-	Copy, Reload, Back key.Binding
-}
-
-func newGrantView(c *kit.Common, engine func() *replsetup.Engine, p replsetup.Pair) *grantView {
-	return &grantView{common: c, engine: engine, pair: p, keys: grantKeys{
-		Copy:   kit.Bind("y", "copy grant"),
-		Reload: kit.Bind("c", "read again"),
-		Back:   kit.Bind("esc", "back"),
-	}}
-}
-
-// SetSize implements kit.Pane.
-func (g *grantView) SetSize(w, h int) { g.width, g.height = w, h }
-
-// read reads the grant on the secondary in a command.
-func (g *grantView) read() tea.Cmd {
-	g.seq++
-	g.loading, g.grant, g.err = true, "", nil
-	eng, ctx, id, seq := g.engine(), g.common.Ctx(), g.pair.SecondaryID, g.seq
-	return func() tea.Msg {
-		grant, err := eng.FetchGrant(ctx, id)
-		return grantLoadedMsg{from: g, seq: seq, grant: grant, err: err}
-	}
-}
-
-// onLoaded takes the answer of the latest read.
-func (g *grantView) onLoaded(msg grantLoadedMsg) {
-	if msg.from == g && msg.seq == g.seq {
-		g.loading, g.grant, g.err = false, msg.grant, msg.err
-	}
-}
-
-// onKey handles a key; back reports esc (the screen closes the view).
-func (g *grantView) onKey(msg tea.KeyPressMsg) (cmd tea.Cmd, back bool) {
-	k := g.keys
-	switch {
-	case key.Matches(msg, k.Back):
-		return nil, true
-	case key.Matches(msg, k.Copy):
-		if g.grant != "" {
-			return kit.Copy(g.common, "the grant", g.grant), false
-		}
-	case key.Matches(msg, k.Reload):
-		return g.read(), false
-	}
-	return nil, false
-}
-
-// CapturesKeys implements kit.Pane: the grant takes no typing.
-func (g *grantView) CapturesKeys() bool { return false }
-
-// KeyMap is the grant's keys.
-func (g *grantView) KeyMap() kit.Keys {
-	b := []key.Binding{g.keys.Copy, g.keys.Reload, g.keys.Back}
-	return kit.KeysOf(b...)
-}
-
-func (g *grantView) View() string {
-	th := g.common.Theme
-	w := g.width
-	pri, sec := api.OrID(g.pair.PrimaryName, g.pair.PrimaryID), api.OrID(g.pair.SecondaryName, g.pair.SecondaryID)
-	lines := []string{th.Bold.Render(" The replication grant") + " " + th.Muted.Render(g.pair.Text(th.Glyphs.Arrow)), ""}
-	switch {
-	case g.loading:
-		lines = append(lines, "  "+th.Muted.Render("CALL sky.replication_grants() on "+sec+th.Glyphs.Ellipsis))
-	case g.err != nil:
-		prob, fix := replsetup.SQLFixRetry(g.err, "secondary", sec, replsetup.StepChange, "c reads it again")
-		lines = append(lines, wrap("  ", th.Error.Render(prob), w)...)
-		if fix != "" {
-			lines = append(lines, wrap("  Fix: ", th.Warn.Render(fix), w)...)
-		}
-	default:
-		lines = append(lines, wrap("  ", "Run this on "+pri+" (the primary), exactly as shown; y copies it:", w)...)
-		lines = append(lines, "")
-		lines = append(lines, grantLines(g.common, g.grant, w)...)
-		lines = append(lines, "")
-		lines = append(lines, wrap("  ", th.Muted.Render("It holds the replication user's password: it is never saved by skytui."), w)...)
-	}
-	return fit(strings.Join(lines, "\n"), g.width, g.height, g.common.Theme)
-}
-
-// grantLines shows a grant verbatim, wrapped between its tokens only.
-func grantLines(c *kit.Common, grant string, w int) []string {
-	th := c.Theme
-	var out []string
-	// shown cleaned; run on the primary as the procedure returned it
-	for _, l := range kit.CommandLines(api.CleanText(grant), max(10, w-4), false) {
-		out = append(out, "  "+th.Code.Render(l))
-	}
-	return out
 }

@@ -114,10 +114,7 @@ func TestStatusPrimaryStoppedComesFirst(t *testing.T) {
 // instead of asking "Stop replication?" again.
 func TestStatusFooterFollowsThreads(t *testing.T) {
 	d := newDemo(t)
-	d.managedPair("uni-directional")
-	h := d.app(60, 16, nil)
-	h.Key("4")
-	h.Until("the threads read", func() bool { return strings.Contains(h.Screen(), "IO thread     Yes") })
+	h, _ := d.managedStatus(60, 16)
 	if f := h.footer(); !strings.Contains(f, "s stop replication") || strings.Contains(f, "S start") {
 		t.Errorf("running: footer %q", f)
 	}
@@ -164,10 +161,7 @@ func readsOver(scr string) int {
 // replica stopped.
 func TestStatusReadWhileReplicaStopped(t *testing.T) {
 	d := newDemo(t)
-	_, rep := d.managedPair("uni-directional")
-	h := d.app(120, 40, nil)
-	h.Key("4")
-	h.Until("the threads read", func() bool { return strings.Contains(h.Screen(), "IO thread     Yes") })
+	h, rep := d.managedStatus(120, 40)
 	for range 3 {
 		d.clk.Advance(2 * time.Second)
 		h.FirePolls()

@@ -68,9 +68,21 @@ func (s *Screen) headLines() []string {
 	if st := s.state.Setup; st != nil {
 		text := fmt.Sprintf("Unfinished setup: %s, at step %d (%s). c continues it, n starts a new one.",
 			st.PairText(th.Glyphs.Arrow), int(st.Step), st.Step.Title())
+		switch restore, running, followed := s.setupRestore(); {
+		case restore == "":
+		case running:
+			text = fmt.Sprintf("Unfinished setup: %s, at step %d (%s): %s is running. c continues it; n is refused until the restore ends.",
+				st.PairText(th.Glyphs.Arrow), int(st.Step), st.Step.Title(), restore)
+		case followed:
+			text = fmt.Sprintf("Unfinished setup: %s, at step %d (%s): %s, its end not read yet. c continues it; n is refused until the restore ends.",
+				st.PairText(th.Glyphs.Arrow), int(st.Step), st.Step.Title(), restore)
+		default:
+			text = fmt.Sprintf("Unfinished setup: %s, at step %d (%s): %s, its end not read yet. c continues it and reads it; n is refused until the restore ends.",
+				st.PairText(th.Glyphs.Arrow), int(st.Step), st.Step.Title(), restore)
+		}
 		if s.common.ReadOnly { // n is refused, and so is each change of the setup
-			text = fmt.Sprintf("Unfinished setup: %s, at step %d (%s). c shows it; this profile is read-only: its changes are refused.",
-				st.PairText(th.Glyphs.Arrow), int(st.Step), st.Step.Title())
+			text = fmt.Sprintf("Unfinished setup: %s, at step %d (%s). c shows it; %s: its changes are refused.",
+				st.PairText(th.Glyphs.Arrow), int(st.Step), st.Step.Title(), readOnlyWhy(s.common))
 		}
 		lines = append(lines, wrap(" ", th.Warn.Render(text), w)...)
 	}
@@ -159,17 +171,13 @@ func (s *Screen) statusView() string {
 	lines = append(lines, th.Muted.Render(strings.Repeat(th.Glyphs.HRule, w)))
 	if p, ok := s.selectedPair(); ok {
 		detail := s.pairDetail(p, w)
-		room := s.detailRoom()
-		off := min(s.detailOff, max(0, len(detail)-room+1))
-		if len(detail) > room && room > 1 {
-			more := len(detail) - off - (room - 1)
-			detail = append(detail[off:off+room-1:off+room-1],
-				th.Muted.Render(fmt.Sprintf("  %s %d more lines (J/K scroll)", th.Glyphs.Ellipsis, more)))
-			if more <= 0 {
-				detail = detail[:len(detail)-1]
-			}
+		// cut as every text taller than its room: what is below and
+		// above, and the keys that scroll there
+		first, rows, cut := kit.TextWindow(len(detail), s.detailRoom(), s.detailOff)
+		lines = append(lines, detail[first:first+rows]...)
+		if cut && s.detailRoom() > 0 {
+			lines = append(lines, th.Muted.Render("  "+kit.MoreLine(s.common, s.Keys.ScrollDown, s.Keys.ScrollUp, first, len(detail)-first-rows)))
 		}
-		lines = append(lines, detail...)
 	}
 	return strings.Join(lines, "\n")
 }
@@ -194,7 +202,7 @@ func (s *Screen) pairDetail(p replsetup.Pair, w int) []string {
 	lines := wrap(" ", th.Title.Render(title), w)
 	const lw = 12
 	f := func(label, value string, k theme.Kind) { lines = append(lines, field(th, label, lw, value, k, w)...) }
-	now := s.common.Wall() // pv.at is when it was read, by the local clock
+	now := s.readNow // the READ column's clock reading: the same ages
 	// what is wrong and what to do come first, so that a short terminal
 	// shows them: the secondary's state or why its status could not be
 	// read, then the primary's state (a stopped primary is why the IO
@@ -281,8 +289,8 @@ func (s *Screen) pairDetail(p replsetup.Pair, w int) []string {
 		if st.SecondsBehindMaster != nil {
 			behind = fmt.Sprintf("%ds", *st.SecondsBehindMaster)
 		}
-		if n := pv.hist.reads(); n > 1 {
-			behind += fmt.Sprintf("   max %ds over the last %d reads", pv.hist.max(), n)
+		if pv.hist.reads() > 1 {
+			behind += "   " + pv.hist.maxText()
 		}
 		f("Behind", behind, theme.KindNeutral)
 		spark := Sparkline(th.Glyphs, pv.hist.samples, max(10, min(HistoryLen, w-lw-6)))
@@ -342,8 +350,14 @@ func (s *Screen) emptyLines(w int) []string {
 		kept = "Progress is kept (without secrets) while this demo runs: leave the screen and come back, the setup resumes; the next demo starts clean."
 	}
 	how := "Press n to make"
+	if s.newRefused() != "" { // the line above says why
+		how = "Once the unfinished setup's restore ends, n makes"
+	}
 	if s.common.ReadOnly {
-		how = "This profile is read-only: setting up replication is refused. On a writable profile, n makes"
+		how = upperFirst(readOnlyWhy(s.common)) + ": setting up replication is refused. On a writable profile, n makes"
+		if s.common.ReadOnlyFlag {
+			how = upperFirst(readOnlyWhy(s.common)) + ": setting up replication is refused. Without it, n makes"
+		}
 	}
 	lines := []string{""}
 	for _, p := range []string{
@@ -360,4 +374,22 @@ func (s *Screen) emptyLines(w int) []string {
 		lines = append(lines, wrap("  ", p, w)...)
 	}
 	return lines
+}
+
+// readOnlyWhy says why changes are refused, for a sentence that goes on
+// after a colon: the profile's read_only, or the run's --read-only (the
+// profile itself may be writable: another profile would not help).
+func readOnlyWhy(c *kit.Common) string {
+	if c.ReadOnlyFlag {
+		return "this run is read-only (--read-only)"
+	}
+	return "this profile is read-only"
+}
+
+// upperFirst is s with its first letter upper case: s starts a sentence.
+func upperFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
 }

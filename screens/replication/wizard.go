@@ -210,7 +210,20 @@ func (wz *wizard) resources(eng *replsetup.Engine) []kit.Resource {
 	p := w.Progress
 	return []kit.Resource{restoreKey(p.RestoreID).Resource(func(ctx context.Context) (replsetup.Outcome, error) {
 		return eng.CheckRestore(ctx, p), nil
-	}, func(o replsetup.Outcome) bool { return o.Verdict == replsetup.Waiting })}
+	}, func(o replsetup.Outcome) bool { return o.Verdict == replsetup.Waiting }).Titled(fmt.Sprintf("the wizard's restore %d", p.RestoreID))}
+}
+
+// restoreRunning reports the wizard at step 3 with its restore started
+// and not ended (or not read yet since a restart): it is followed until it
+// ends, and what would start another (bksp to another backup, enter) is
+// refused meanwhile.
+func (wz *wizard) restoreRunning() bool {
+	w := wz.w
+	if w == nil || w.Current() != replsetup.StepRestore || w.Progress.RestoreID <= 0 || w.Progress.HasPassed(replsetup.StepRestore) {
+		return false
+	}
+	v := w.Verdict(replsetup.StepRestore)
+	return v == replsetup.Waiting || v == replsetup.Unchecked
 }
 
 // onData takes the restore's state.
@@ -442,19 +455,22 @@ func (wz *wizard) runStep() tea.Cmd {
 		wz.setNotice("", false)
 		return tea.Batch(wz.host.save(), wz.enterStep())
 	case replsetup.StepRestore:
-		switch w.Verdict(replsetup.StepRestore) {
-		case replsetup.Pass:
+		switch {
+		case w.Verdict(replsetup.StepRestore) == replsetup.Pass:
 			w.GoTo(replsetup.StepChange)
 			return wz.enterStep()
-		case replsetup.Waiting:
+		case wz.restoreRunning() && w.Verdict(replsetup.StepRestore) == replsetup.Unchecked:
+			// resumed, its state not read yet: read now, never a new one
+			wz.setNotice(fmt.Sprintf("reading restore %d%s", p.RestoreID, wz.common.Theme.Glyphs.Ellipsis), false)
+			return kit.Refresh(restoreKey(p.RestoreID).String())
+		case w.Verdict(replsetup.StepRestore) == replsetup.Waiting:
 			wz.setNotice("the restore is running: it is followed here until it ends", false)
 			return nil
 		}
 		if wz.common.ReadOnly { // before the name is typed for nothing
 			return kit.RefuseReadOnly(wz.common, "restoring into "+api.OrID(p.SecondaryName, p.SecondaryID))
 		}
-		wz.openConfirm()
-		return nil
+		return wz.openConfirm()
 	case replsetup.StepChange:
 		if w.Verdict(replsetup.StepRestore) != replsetup.Pass && !p.HasPassed(replsetup.StepRestore) {
 			wz.setNotice("restore the backup first (step 3)", true)
@@ -497,8 +513,9 @@ func (wz *wizard) recheck() tea.Cmd {
 }
 
 // openConfirm shows the Restores screen's type-to-confirm for the restore
-// into the secondary.
-func (wz *wizard) openConfirm() {
+// into the secondary, and reads the services again: the target's status
+// it shows is of now, not of the last poll (setServices updates it).
+func (wz *wizard) openConfirm() tea.Cmd {
 	w := wz.w
 	p := w.Progress
 	target, ok := wz.service(p.SecondaryID)
@@ -533,6 +550,7 @@ func (wz *wizard) openConfirm() {
 	wz.confirm = restoreform.NewConfirm(wz.common, target, src, api.OrID(p.PrimaryName, p.PrimaryID), body)
 	wz.confirm.SetBackHelp("back") // the wizard's step again; the name is typed anew
 	wz.submitted = false
+	return kit.Refresh(kit.ServicesKey.String())
 }
 
 func (wz *wizard) submitRestore() tea.Cmd {
@@ -579,11 +597,13 @@ func (wz *wizard) onStepDone(tag wizTag, msg kit.ActionDoneMsg) tea.Cmd {
 			return nil
 		}
 		if msg.Err != nil {
-			fix := ""
+			problem, fix := "refused: "+errText(msg.Err), ""
 			if errors.Is(msg.Err, kit.ErrReadOnly) {
-				fix = "this profile is read-only: nothing was changed; switch to a writable profile (:profile) to go on"
+				// as the message line says it, and the way out of its cause
+				problem = kit.ReadOnlyText(wz.common, msg.Name)
+				fix = "nothing was changed; " + kit.ReadOnlyFix(wz.common) + " to go on"
 			}
-			w.Results[tag.step] = replsetup.Outcome{Step: tag.step, Verdict: replsetup.Fail, Err: msg.Err, Problem: "refused: " + errText(msg.Err), Fix: fix}
+			w.Results[tag.step] = replsetup.Outcome{Step: tag.step, Verdict: replsetup.Fail, Err: msg.Err, Problem: problem, Fix: fix}
 		}
 		return nil
 	}

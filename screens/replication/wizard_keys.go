@@ -2,6 +2,7 @@ package replication
 
 import (
 	"context"
+	"fmt"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -191,6 +192,18 @@ func (wz *wizard) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Recheck):
 		return wz.recheck()
 	case key.Matches(msg, k.Prev):
+		if wz.restoreRunning() {
+			// back at the backups, another one would drop the restore
+			// followed and ask to erase the secondary again
+			p := w.Progress
+			wz.setNotice(fmt.Sprintf("restore %d into %s is running: going back is refused until it ends (it is followed here; esc leaves, progress kept)",
+				p.RestoreID, api.OrID(p.SecondaryName, p.SecondaryID)), false)
+			return nil
+		}
+		if w.Current() == replsetup.StepAllowList && wz.common.ReadOnly {
+			// back at the pair's choice, another pair is a new setup
+			return kit.RefuseReadOnly(wz.common, "choosing another pair (a new setup)")
+		}
 		if w.Current() > replsetup.StepPair && wz.busy == "" {
 			w.GoTo(w.Current() - 1)
 			// the allow list's check passes on its own: it is shown, not
@@ -264,11 +277,13 @@ func (wz *wizard) KeyMap() kit.Keys {
 	case replsetup.StepPair:
 		return wz.chooserKeyMap()
 	case replsetup.StepAllowList:
+		// bksp goes back to the pair's choice: a new setup
+		back := []key.Binding{k.Prev, wz.footWords(k.Prev)}
 		if wz.addsAllowList() {
-			return wz.changeKeys(wz.stepKeys(withHelp(k.Run, "add to allow list"), true, []key.Binding{k.Recheck}))
+			return wz.changeKeys(wz.stepKeys(withHelp(k.Run, "add to allow list"), true, []key.Binding{k.Recheck}), back...)
 		}
 		// enter checks again, as c does: one entry says it
-		return wz.stepKeys(withHelp(k.Run, "check again"), true, nil)
+		return kit.ReadOnlyHelp(wz.common, wz.stepKeys(withHelp(k.Run, "check again"), true, nil), back...)
 	case replsetup.StepBackup:
 		return wz.stepKeys(withHelp(k.Run, "use this backup"), true, []key.Binding{k.Method, k.Recheck}, k.Up, k.Down)
 	case replsetup.StepRestore:
@@ -279,7 +294,8 @@ func (wz *wizard) KeyMap() kit.Keys {
 		case replsetup.Waiting:
 			run = withHelp(k.Run, "(restore running)")
 		}
-		keys := wz.stepKeys(run, true, []key.Binding{k.Recheck})
+		// bksp is refused while the restore runs
+		keys := wz.stepKeys(run, !wz.restoreRunning(), []key.Binding{k.Recheck})
 		if w.Verdict(replsetup.StepRestore) == replsetup.Pass || w.Verdict(replsetup.StepRestore) == replsetup.Waiting {
 			return keys
 		}
@@ -302,10 +318,11 @@ func (wz *wizard) addsAllowList() bool {
 }
 
 // changeKeys is a step's keys whose enter changes a service: on a
-// read-only profile enter leaves the footer and the help marks it
-// "(read-only)" (kit.ReadOnlyHelp), as the action layer refuses it.
-func (wz *wizard) changeKeys(keys kit.Keys) kit.Keys {
-	var changes []key.Binding
+// read-only profile enter (and also, other keys refused there) leaves
+// the footer and the help marks it "(read-only)" (kit.ReadOnlyHelp), as
+// the action layer refuses it.
+func (wz *wizard) changeKeys(keys kit.Keys, also ...key.Binding) kit.Keys {
+	changes := append([]key.Binding(nil), also...)
 	for _, b := range keys.FullHelp()[0] {
 		if b.Help().Key == wz.keys.Run.Help().Key {
 			changes = append(changes, b, wz.footWords(b))
@@ -412,8 +429,12 @@ func (wz *wizard) chooserHead(w int) []string {
 }
 
 // managedNote is the chooser's word on managed replication (m), above
-// whom to choose.
+// whom to choose; on a read-only profile, where choosing a pair and m
+// are refused (either is a new setup), that only esc goes on.
 func (wz *wizard) managedNote(w int) []string {
+	if wz.common.ReadOnly {
+		return styled(" ", upperFirst(readOnlyWhy(wz.common))+": a new setup is refused, guided or managed; esc leaves.", wz.common.Theme.Warn.Render, w)
+	}
 	return styled(" ", "Or m: managed replication, the service's own: one request, no backup, restore or grant; needs two ready services.", wz.common.Theme.Muted.Render, w)
 }
 
@@ -436,6 +457,10 @@ func (wz *wizard) onChooserKey(msg tea.KeyPressMsg) tea.Cmd {
 			return nil
 		}
 		return wz.leave()
+	case wz.common.ReadOnly && (key.Matches(msg, k.Run) || key.Matches(msg, k.Managed)):
+		// at the key, as n: a pair chosen, or managed replication, is
+		// a new setup, whose every change would be refused
+		return kit.RefuseReadOnly(wz.common, "setting up replication")
 	case key.Matches(msg, k.Run):
 		return wz.runStep()
 	case kit.ScrollDir(msg, k.More, k.Less) != 0:
@@ -469,7 +494,9 @@ func (wz *wizard) chooserKeyMap() kit.Keys {
 	}
 	k := wz.keys
 	back := withHelp(k.Back, "back") // to the primary's choice, then out
-	return wz.orderKeys(withHelp(k.Run, role), back, back, false, []key.Binding{t.Filter, k.Managed}, []key.Binding{t.Up, t.Down})
+	run := withHelp(k.Run, role)
+	keys := wz.orderKeys(run, back, back, false, []key.Binding{t.Filter, k.Managed}, []key.Binding{t.Up, t.Down})
+	return kit.ReadOnlyHelp(wz.common, keys, run, k.Managed, wz.footWords(k.Managed))
 }
 
 // choose is enter in the pair chooser: first the primary, then the

@@ -227,8 +227,12 @@ func (wz *wizard) bodyHead(w int) (lines []string, status int) {
 func (wz *wizard) fixText(o replsetup.Outcome) string {
 	if wz.common.ReadOnly && wz.addsAllowList() && o.Step == replsetup.StepAllowList {
 		p := wz.w.Progress
-		return "this profile is read-only: add " + strings.Join(replsetup.HostCIDRs(o.Missing), ", ") + " to " +
-			api.OrID(p.PrimaryName, p.PrimaryID) + "'s allow list from a writable profile, then check again (c)"
+		where := "from a writable profile"
+		if wz.common.ReadOnlyFlag {
+			where = "without --read-only"
+		}
+		return readOnlyWhy(wz.common) + ": add " + strings.Join(replsetup.HostCIDRs(o.Missing), ", ") + " to " +
+			api.OrID(p.PrimaryName, p.PrimaryID) + "'s allow list " + where + ", then check again (c)"
 	}
 	return o.Fix
 }
@@ -326,7 +330,7 @@ func (wz *wizard) stepParts(w, h int) bodyParts {
 		default:
 			how := " enter asks you to type " + sec + "'s name."
 			if wz.common.ReadOnly {
-				how = " This profile is read-only: the restore is refused."
+				how = " " + upperFirst(readOnlyWhy(wz.common)) + ": the restore is refused."
 			}
 			add("   ", "Backup "+api.ShortKey(p.BackupKey)+" of "+pri+" ("+sw.PositionText()+") into "+sec+"."+how, plain)
 		}

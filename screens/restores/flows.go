@@ -141,6 +141,18 @@ func (s *Screen) onMigrationExit(msg migrationExitMsg) tea.Cmd {
 // deleteTag marks the delete action's answer.
 type deleteTag struct{ id int64 }
 
+// deleteRefusal is why d cannot delete the restore r, and the level it
+// is told at; "" when it can (the footer then offers d).
+func (s *Screen) deleteRefusal(r *api.Restore) (kit.ToastLevel, string) {
+	switch {
+	case r.ID == 0 && s.pending != nil && r.Status == s.pending.Status:
+		return kit.ToastInfo, "the restore into " + s.targetName(r) + " is still being submitted; it can be deleted once the API has answered"
+	case r.ID == 0:
+		return kit.ToastWarn, "the API listed this restore into " + s.targetName(r) + " without a readable id: it cannot be deleted by id"
+	}
+	return kit.ToastWarn, r.DeleteRefusal()
+}
+
 func (s *Screen) deleteSelected() tea.Cmd {
 	r, ok := s.selected()
 	if !ok {
@@ -150,16 +162,12 @@ func (s *Screen) deleteSelected() tea.Cmd {
 	if s.common.ReadOnly { // at the key, as every change
 		return kit.RefuseReadOnly(s.common, fmt.Sprintf("delete restore %d into %s", int64(r.ID), target))
 	}
-	switch {
-	case r.ID == 0 && s.pending != nil && r.Status == s.pending.Status:
-		return kit.Toast(kit.ToastInfo, "the restore into "+target+" is still being submitted; it can be deleted once the API has answered")
-	case r.ID == 0:
-		return kit.Toast(kit.ToastWarn, "the API listed this restore into "+target+" without a readable id: it cannot be deleted by id")
-	case r.Finished():
-		return kit.Toast(kit.ToastWarn, r.DeleteRefusal())
+	if level, why := s.deleteRefusal(&r); why != "" {
+		return kit.Toast(level, why)
 	}
 	id := int64(r.ID)
 	client := s.common.Client
+	detail, _ := s.deleteDetail(id, target)
 	return kit.Do(kit.Action{
 		Name:     fmt.Sprintf("delete restore %d into %s", id, target),
 		Key:      "delete-restore:" + strconv.FormatInt(id, 10),
@@ -171,12 +179,12 @@ func (s *Screen) deleteSelected() tea.Cmd {
 		// target and erases its data, and what a cancel leaves it in is
 		// not documented
 		Confirm: kit.Confirm{
-			Kind:  kit.ConfirmTypeName,
-			Title: fmt.Sprintf("Delete restore %d?", id),
-			Name:  target,
-			// what it leaves first: a short terminal cuts the end
-			Detail: fmt.Sprintf("Restore %d into %s is %s. Deleting cancels it and may leave %s partly restored: check its data or restore it again. The API refuses once the restore can no longer be stopped.",
-				id, target, s.statusText(&r, s.common.Time()), target),
+			Kind:   kit.ConfirmTypeName,
+			Title:  fmt.Sprintf("Delete restore %d?", id),
+			Name:   target,
+			Detail: detail,
+			// kept in step with the listing while it asks
+			Live: func() (string, string) { return s.deleteDetail(id, target) },
 		},
 		Run: func(ctx context.Context) (any, error) {
 			if client == nil {
@@ -188,6 +196,25 @@ func (s *Screen) deleteSelected() tea.Cmd {
 		Refresh: listKeys,
 		Ends:    []string{restoreform.WatchKey(r)}, // its watch says nothing more
 	})
+}
+
+// deleteDetail is what the delete's confirmation says of restore id
+// while it is open, as the list shows it: its status and age, and once
+// the listing shows it finished or no longer lists it, why nothing will
+// be sent (the action layer would send a DELETE the API refuses).
+func (s *Screen) deleteDetail(id int64, target string) (detail, refused string) {
+	r, ok := s.listed(id)
+	switch {
+	case !ok:
+		return fmt.Sprintf("Restore %d into %s is no longer listed (deleted elsewhere?): there is nothing left to delete.", id, target),
+			fmt.Sprintf("restore %d is no longer listed", id)
+	case r.Finished():
+		return fmt.Sprintf("Restore %d into %s has finished (%s) since this was asked: there is nothing left to cancel.", id, target, r.Status),
+			fmt.Sprintf("restore %d has already finished (%s)", id, r.Status)
+	}
+	// what it leaves first: a short terminal cuts the end
+	return fmt.Sprintf("Restore %d into %s is %s. Deleting cancels it and may leave %s partly restored: check its data or restore it again. The API refuses once the restore can no longer be stopped.",
+		id, target, s.statusText(&r, s.rowsAt), target), ""
 }
 
 // ---- actions ----

@@ -287,7 +287,7 @@ func (m *migration) resources() []kit.Resource {
 			return nil, fmt.Errorf("no API client")
 		}
 		return client.ListBackups(ctx, id)
-	}, func([]api.Backup) bool { return true })} // waiting: poll fast
+	}, func([]api.Backup) bool { return true }).Titled("the migration's backups of " + id)} // waiting: poll fast
 }
 
 func (m *migration) path() string {

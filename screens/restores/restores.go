@@ -84,10 +84,16 @@ type Screen struct {
 	svcFilter string
 	// svcsRead: a services listing has come (names resolve against it)
 	svcsRead bool
+	// rowsAt is the time the rows' ages were made at (the list shows them
+	// as of its last rebuild, on the clock's tick)
+	rowsAt time.Time
 
 	// sweep lists the restores of every service where the server lists
 	// them only per service (the live service); it is used from commands.
 	sweep *api.RestoreSweep
+	// stale are the services whose restores listing failed in the last
+	// sweep: their rows are from their last listing that did not fail
+	stale []api.SweepFailure
 
 	wizard *restoreform.Wizard
 	// draft is a wizard left with esc: n brings it back as it was.
@@ -224,7 +230,15 @@ func (s *Screen) Resources() []kit.Resource {
 			if client == nil {
 				return nil, fmt.Errorf("no API client")
 			}
-			return sweep.All(ctx, client, kit.Fresh(ctx))
+			all, failed, err := sweep.Partial(ctx, client, kit.Fresh(ctx))
+			if err == nil && len(failed) > 0 && len(all) == 0 {
+				// nothing to show: the listing failed (of the first
+				// service that failed, named)
+				err = failed[0].ServiceError
+			}
+			// else a service that failed keeps its last rows and is said
+			// stale alone (staleNote); the others' answers are fresh
+			return all, err
 		}, kit.AnyRestoreRunning),
 		kit.Services(s.common),
 	}
@@ -324,6 +338,7 @@ func (s *Screen) onData(msg kit.DataMsg) tea.Cmd {
 			s.Failed(err)
 			return nil
 		}
+		s.stale = s.sweep.Failed()
 		s.setRestores(rs)
 	}
 	return nil
@@ -431,7 +446,17 @@ func (s *Screen) KeyMap() help.KeyMap {
 	if s.svcFilter != "" {
 		all = []key.Binding{k.All}
 	}
-	short := slices.Concat([]key.Binding{s.Keys.Detail, k.New, k.Migrate, k.Delete, k.Service}, all, []key.Binding{s.Table.Keys.Filter})
+	// d in the footer where it can delete: not on a finished restore (?
+	// lists it always; pressed, it says why not). It comes before m, so a
+	// narrow footer (they are kept in this order) keeps the key for the
+	// running restore selected rather than the migration's
+	del := []key.Binding{k.Delete}
+	if r, ok := s.selected(); ok {
+		if _, why := s.deleteRefusal(&r); why != "" {
+			del = nil
+		}
+	}
+	short := slices.Concat([]key.Binding{s.Keys.Detail, k.New}, del, []key.Binding{k.Migrate, k.Service}, all, []key.Binding{s.Table.Keys.Filter})
 	return s.ListView.KeyMap(short, k.New, k.Delete, k.Migrate, k.Service, k.All)
 }
 
@@ -451,7 +476,7 @@ func (s *Screen) View() string {
 	if s.svcFilter != "" {
 		note = th.Accent.Render("service: "+s.serviceName(s.svcFilter)) + th.Muted.Render(" (a shows all)")
 	}
-	return s.ListView.View(count, note)
+	return s.ListView.View(count, note, s.staleNote())
 }
 
 // running counts the running restores shown.

@@ -919,13 +919,7 @@ func TestBucketRestoreDetailSaysTheBackupsCredentials(t *testing.T) {
 func TestHelpListsAllServicesKey(t *testing.T) {
 	s := newScreen(160, 20)
 	feed(s, listing())
-	full := func() string {
-		var bs []key.Binding
-		for _, col := range s.KeyMap().FullHelp() {
-			bs = append(bs, col...)
-		}
-		return kit.HintLine(bs...)
-	}
+	full := func() string { return fullHelp(s) }
 	if !strings.Contains(full(), "a all services") {
 		t.Errorf("? does not list a: %q", full())
 	}
@@ -942,5 +936,67 @@ func TestHelpListsAllServicesKey(t *testing.T) {
 	s.Open(gcpSvc.Name)
 	if short := kit.HintLine(s.KeyMap().ShortHelp()...); !strings.Contains(short, "a all services") || !strings.Contains(full(), "a all services") {
 		t.Errorf("narrowed: footer %q, help %q", short, full())
+	}
+}
+
+// fullHelp is what ? lists of s's keys, as one hint line.
+func fullHelp(s *Screen) string {
+	var bs []key.Binding
+	for _, col := range s.KeyMap().FullHelp() {
+		bs = append(bs, col...)
+	}
+	return kit.HintLine(bs...)
+}
+
+// TestDeleteLeavesTheFooterOnAFinishedRestore: the footer offers d only
+// on a restore that can be deleted (not finished); ? lists it always.
+func TestDeleteLeavesTheFooterOnAFinishedRestore(t *testing.T) {
+	s := newScreen(160, 20)
+	feed(s, listing())
+	for _, c := range []struct {
+		id    string
+		offer bool
+	}{{"1", false}, {"2", true}} {
+		s.Table.Select(c.id)
+		if short := kit.HintLine(s.KeyMap().ShortHelp()...); strings.Contains(short, "d delete") != c.offer {
+			t.Errorf("restore %s (offered: %v): footer %q", c.id, c.offer, short)
+		}
+		if !strings.Contains(fullHelp(s), "d delete") {
+			t.Errorf("restore %s: ? does not list d: %q", c.id, fullHelp(s))
+		}
+	}
+}
+
+// TestDetailBackupKeyBreaksAtItsColons: the detail's backup key wider
+// than its line breaks only after its colons, as the backups' detail and
+// the wizard's confirmation do (it broke inside the service ID).
+func TestDetailBackupKeyBreaksAtItsColons(t *testing.T) {
+	s := newScreen(60, 50)
+	feed(s, listing())
+	for !strings.HasPrefix(row(t, s, "1"), ">") {
+		press(s, "j")
+	}
+	press(s, "enter")
+	var parts []string
+	in := false
+	for _, l := range strings.Split(view(s), "\n") {
+		f := strings.Fields(strings.Trim(l, "│ "))
+		switch {
+		case len(f) == 3 && f[0] == "Backup" && f[1] == "key":
+			in, parts = true, append(parts, f[2])
+		case in && len(f) == 1:
+			parts = append(parts, f[0])
+		default:
+			in = false
+		}
+	}
+	key := listing()[0].Key
+	if strings.Join(parts, "") != key || len(parts) < 2 {
+		t.Fatalf("the backup key reads %q, want %q cut in lines:\n%s", parts, key, view(s))
+	}
+	for _, p := range parts[:len(parts)-1] {
+		if !strings.HasSuffix(p, ":") {
+			t.Errorf("the key breaks inside a part: %q", parts)
+		}
 	}
 }

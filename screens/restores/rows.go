@@ -1,6 +1,7 @@
 package restores
 
 import (
+	"fmt"
 	"sort"
 	"strconv"
 	"strings"
@@ -101,6 +102,7 @@ func (s *Screen) submittedListed() *api.Restore {
 
 func (s *Screen) rebuildRows() {
 	now := s.common.Time()
+	s.rowsAt = now
 	onPending := s.Table.SelectedID() == pendingRowID
 	all := s.all()
 	rows := make([]kit.Row, 0, len(all))
@@ -126,7 +128,7 @@ func (s *Screen) rebuildRows() {
 				colService: r.ServiceID,
 				colSource:  s.sourceText(r),
 				colType:    r.Type,
-				colStatus:  s.statusText(r, now),
+				colStatus:  s.statusText(r, now) + s.staleMark(r.ServiceID),
 				colStarted: kit.ShortTime(r.CreatedAt),
 				colMessage: r.Message,
 			},
@@ -140,6 +142,55 @@ func (s *Screen) rebuildRows() {
 		s.Table.Select(rowID(r))
 		s.RefreshDetail()
 	}
+}
+
+// staleFor is why the restores of service id are not fresh: its listing
+// failed in the last sweep (nil: they are fresh).
+func (s *Screen) staleFor(id string) *api.SweepFailure {
+	for i := range s.stale {
+		if s.stale[i].ServiceID == id {
+			return &s.stale[i]
+		}
+	}
+	return nil
+}
+
+// staleMark marks the status of a restore whose service's listing failed
+// (the status is from its last listing that did not fail).
+func (s *Screen) staleMark(id string) string {
+	if s.staleFor(id) == nil {
+		return ""
+	}
+	return " (stale)"
+}
+
+// staleNote says, on the status line, which services' restores are not
+// fresh, by name, since when and why (the first; the others counted):
+// the other services' rows are.
+func (s *Screen) staleNote() string {
+	var shown []api.SweepFailure
+	for _, f := range s.stale {
+		if s.svcFilter == "" || f.ServiceID == s.svcFilter {
+			shown = append(shown, f)
+		}
+	}
+	if len(shown) == 0 {
+		return ""
+	}
+	f := shown[0]
+	name := s.serviceName(f.ServiceID)
+	if name == f.ServiceID && f.ServiceName != "" {
+		name = f.ServiceName
+	}
+	text := "restores of " + name + " not read"
+	if !f.Since.IsZero() {
+		text += " since " + f.Since.Local().Format("15:04:05")
+	}
+	text += ": " + f.Err.Error()
+	if len(shown) > 1 {
+		text += fmt.Sprintf(" (+%d services)", len(shown)-1)
+	}
+	return s.common.Theme.Warn.Render(text)
 }
 
 func (s *Screen) restoresShown(all []api.Restore) []api.Restore {
@@ -241,6 +292,17 @@ func (s *Screen) statusText(r *api.Restore, now time.Time) string {
 	return st
 }
 
+// listed is the restore with that ID as the listing shows it now (the
+// restores just accepted included).
+func (s *Screen) listed(id int64) (api.Restore, bool) {
+	for _, r := range s.restores {
+		if int64(r.ID) == id {
+			return r, true
+		}
+	}
+	return api.Restore{}, false
+}
+
 // restore is the restore of a row.
 func (s *Screen) restore(id string) (api.Restore, bool) {
 	i, ok := s.byRow[id]
@@ -308,7 +370,7 @@ func (s *Screen) detailSections(r *api.Restore) []kit.Section {
 		src.Fields = append(src.Fields, kit.Field{Label: "Backup of", Value: s.serviceName(sid) + " (" + sid + ")"})
 	}
 	src.Fields = append(src.Fields,
-		kit.Field{Label: "Backup key", Value: opt(r.Key)},
+		kit.Field{Label: "Backup key", Value: opt(r.Key), Breaks: ":"}, // between its parts only
 		kit.Field{Label: "Bucket", Value: opt(r.Bucket)})
 	var note string
 	switch {

@@ -56,9 +56,12 @@ type allowView struct {
 	// asked (the list changed meanwhile) is dropped
 	checkedIP string
 	checkSeq  int
-	// addText and checkText are what was typed to add and to check, kept
-	// through esc while the one input serves the other
-	addText, checkText string
+	// draft is what was typed to add and to check, kept through esc while
+	// the one input serves the other, and while the list is closed (the
+	// screen's allowDrafts)
+	draft *allowDraft
+	// offer is the address the check's answer offers n to add ("": none)
+	offer string
 	// hintLines and checkedLines are the hint under the input (while an
 	// address is typed) and the check's answer in lines of the width,
 	// wrapped between words, an address whole (layout)
@@ -76,14 +79,18 @@ type ipCheckMsg struct {
 // The input's prompt while an address is added (i checks one instead).
 const addPrompt, addPlaceholder = "add> ", "203.0.113.7 or 198.51.100.0/24, then a comment"
 
-func newAllowView(c *kit.Common, keys keyMap, v api.Service) *allowView {
-	a := &allowView{common: c, keys: keys, svc: v}
+// addsIt ends a check's answer that offers n to add the address checked.
+const addsIt = " (n adds it)"
+
+// newAllowView opens the allow list of v, with what was typed in it
+// before, kept in drafts (nil: nothing kept).
+func newAllowView(c *kit.Common, keys keyMap, v api.Service, drafts *allowDrafts) *allowView {
+	a := &allowView{common: c, keys: keys, svc: v, draft: drafts.of(v.ID)}
 	a.table = kit.NewTable(c, []kit.Column{
 		{Title: "ADDRESS", Min: 9, Max: 43, Priority: 9},
 		{Title: "COMMENT", Min: 7, Max: 40, Priority: 5},
 		{Title: "ENDPOINT", Min: 8, Max: 16, Priority: 3},
 	})
-	a.table.Empty = "no entries: no address may connect (n adds one)"
 	a.input = kit.NewInput(addPrompt, addPlaceholder)
 	// until the allow-list call answers, show what the listing knows
 	for _, e := range v.Endpoints {
@@ -109,6 +116,12 @@ func (a *allowView) resource() kit.Resource {
 // takes every key.
 func (a *allowView) CapturesKeys() bool { return a.adding || a.checking || a.table.Filtering() }
 
+// leaves reports that msg (esc) leaves the allow list: no input is open
+// and no filter is typed or kept (esc clears a kept filter first).
+func (a *allowView) leaves(msg tea.KeyPressMsg) bool {
+	return !a.CapturesKeys() && a.table.Filter() == "" && key.Matches(msg, a.keys.Back)
+}
+
 // KeyMap implements kit.Pane.
 func (a *allowView) KeyMap() kit.Keys {
 	keys := a.keyMap()
@@ -127,10 +140,18 @@ func (a *allowView) keyMap() kit.Keys {
 	case a.adding && (a.invalid || strings.TrimSpace(a.input.Value()) == ""):
 		// enter would add nothing (the hint says why): not offered
 		return kit.KeysOf(k.AddCancel)
-	case a.CapturesKeys():
+	case a.adding:
 		return kit.KeysOf(k.AddConfirm, k.AddCancel)
+	case a.table.Filtering():
+		// the filter's keys: enter keeps it, esc clears it
+		return kit.KeysOf(t.FilterKeep, t.FilterClear)
 	}
-	b := []key.Binding{k.Add, k.Remove, k.Check, k.SSL, k.Back}
+	back := k.Back
+	if a.table.Filter() != "" {
+		// a kept filter: esc clears it before it leaves (leaves)
+		back = kit.BindHelp(k.Back.Help().Key, "clear filter", k.Back.Keys()...)
+	}
+	b := []key.Binding{k.Add, k.Remove, k.Check, k.SSL, back}
 	if _, ok := a.table.Selected(); !ok {
 		// no entry (or none the filter shows): nothing for d to remove
 		b = slices.DeleteFunc(b, func(x key.Binding) bool { return x.Help() == k.Remove.Help() })
@@ -192,6 +213,7 @@ func (a *allowView) setGroups(g []api.AllowListGroup) tea.Cmd {
 		return nil
 	}
 	ip := a.checkedIP
+	a.offer = ""
 	a.checked, a.checkBad = "the allow list changed: checking "+ip+" again"+a.common.Theme.Glyphs.Ellipsis, false
 	a.layout()
 	return a.check(ip)
@@ -223,6 +245,9 @@ func (a *allowView) listed(ip string) (comment string, ok bool) {
 }
 
 func (a *allowView) rebuild() {
+	// a read-only profile (which may become one while the list is open)
+	// is not invited to add
+	a.table.Empty = kit.Invite(a.common, "no entries: no address may connect", "n adds one")
 	var rows []kit.Row
 	for _, g := range a.groups {
 		for _, e := range g.AllowList {
@@ -306,13 +331,20 @@ func (a *allowView) onCheck(msg ipCheckMsg) {
 		return // another service's, or asked before the list changed
 	}
 	defer a.layout()
+	a.offer = ""
 	switch {
 	case msg.err != nil:
 		a.checked, a.checkBad = "could not check "+msg.ip+": "+msg.err.Error(), true
 	case msg.res.IsAllowed:
 		a.checked, a.checkBad = msg.ip+" is allowed to connect to "+a.svc.Name, false
 	default:
-		a.checked, a.checkBad = msg.ip+" is NOT allowed to connect to "+a.svc.Name+" (n adds it)", true
+		a.checked, a.checkBad = msg.ip+" is NOT allowed to connect to "+a.svc.Name, true
+		// n would be refused on a read-only profile, and brings back what
+		// was typed to add when there is something (or types, while adding)
+		if !a.common.ReadOnly && !a.adding && a.draft.add == "" {
+			a.offer = msg.ip
+			a.checked += addsIt
+		}
 	}
 }
 
@@ -332,7 +364,7 @@ func (a *allowView) leaveInput(open *bool, kept *string) {
 func (a *allowView) checkKey(msg tea.KeyPressMsg) tea.Cmd {
 	switch {
 	case key.Matches(msg, a.keys.AddCancel):
-		a.leaveInput(&a.checking, &a.checkText) // kept for the next i
+		a.leaveInput(&a.checking, &a.draft.check) // kept for the next i
 		return nil
 	case key.Matches(msg, a.keys.AddConfirm):
 		v := strings.TrimSpace(a.input.Value())
@@ -343,7 +375,8 @@ func (a *allowView) checkKey(msg tea.KeyPressMsg) tea.Cmd {
 		a.checking = false
 		a.input.Blur()
 		a.input.SetValue("")
-		a.checkText = ""
+		a.draft.check = ""
+		a.offer = ""
 		a.checked, a.checkBad = "checking "+v+a.common.Theme.Glyphs.Ellipsis, false
 		return a.check(v)
 	}
@@ -408,7 +441,7 @@ func (a *allowView) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	if a.adding {
 		switch {
 		case key.Matches(msg, a.keys.AddCancel):
-			a.leaveInput(&a.adding, &a.addText) // kept for the next n
+			a.leaveInput(&a.adding, &a.draft.add) // kept for the next n
 			return nil
 		case key.Matches(msg, a.keys.AddConfirm):
 			a.validate()
@@ -473,14 +506,13 @@ func (a *allowView) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		a.validate()
 		return cmd
 	}
-	if a.table.Filtering() {
-		_, cmd := a.table.Update(msg)
-		return cmd
+	if used, cmd := a.table.FilterFirst(msg, a.keys.Back); used {
+		return cmd // the filter typed, or a kept one cleared by esc
 	}
 	switch {
 	case key.Matches(msg, a.keys.Check):
 		a.checking = true
-		a.input.SetValue(a.checkText)
+		a.input.SetValue(a.draft.check)
 		a.input.Prompt, a.input.Placeholder = "check> ", "203.0.113.7"
 		a.hint, a.invalid = "the address to check, such as 203.0.113.7", false
 		return a.input.Focus()
@@ -491,7 +523,16 @@ func (a *allowView) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 			return kit.RefuseReadOnly(a.common, "adding to the allow list of "+a.svc.Name)
 		}
 		a.adding = true
-		a.input.SetValue(a.addText)
+		if a.offer != "" {
+			// the check's answer offered it: the address checked, the
+			// cursor after it for a comment (unless something was typed
+			// since); the answer offers it no more
+			if a.draft.add == "" {
+				a.draft.add = a.offer
+			}
+			a.offer, a.checked = "", strings.TrimSuffix(a.checked, addsIt)
+		}
+		a.input.SetValue(a.draft.add)
 		a.input.Prompt, a.input.Placeholder = addPrompt, addPlaceholder
 		a.validate()
 		return a.input.Focus()
@@ -534,7 +575,7 @@ func (a *allowView) onActionDone(msg kit.ActionDoneMsg, tag allowTag) tea.Cmd {
 	if tag.add {
 		a.adding = false
 		a.input.SetValue("")
-		a.addText = ""
+		a.draft.add = ""
 		a.input.Blur()
 		a.hint, a.invalid, a.wide, a.replace = "", false, false, false
 		a.layout()

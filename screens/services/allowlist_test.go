@@ -23,7 +23,7 @@ func TestAllowListOutboundIPsWrapWhole(t *testing.T) {
 	v.OutboundIPs = ips
 	v.Endpoints[0].AllowList = []api.AllowListEntry{{IP: "203.0.113.0/24", Comment: "BI cluster"}}
 	for _, sz := range []struct{ w, h int }{{80, 20}, {60, 12}} {
-		a := newAllowView(tuitest.Common(), newKeyMap(), v)
+		a := newAllowView(tuitest.Common(), newKeyMap(), v, nil)
 		a.SetSize(sz.w, sz.h)
 		out := tuitest.View(a)
 		lines := strings.Split(out, "\n")
@@ -142,6 +142,7 @@ func TestAllowListHintsWrapWhole(t *testing.T) {
 				t.Errorf("at %d columns %s is not whole on a line: %q", sz.w, tc.typed, lines)
 			}
 		}
+		press(s, "ctrl+u") // nothing kept to add: the answer offers n
 		press(s, "esc")
 		// a check's answer, longer than a line at 60 columns
 		s.Update(ipCheckMsg{serviceID: v.ID, ip: "203.0.113.5", res: &api.IPAllowed{}})
@@ -160,7 +161,7 @@ func TestAllowListHintsWrapWhole(t *testing.T) {
 // is there again at the next i after esc, as what was typed to add (n) is
 // at the next n; neither takes the other's.
 func TestAllowListInputsKeepTheirTextThroughEsc(t *testing.T) {
-	a := newAllowView(tuitest.Common(), newKeyMap(), svc(1, "ready"))
+	a := newAllowView(tuitest.Common(), newKeyMap(), svc(1, "ready"), nil)
 	a.SetSize(80, 20)
 	typeIn := func(keys ...string) {
 		for _, k := range keys {
@@ -378,11 +379,58 @@ func TestAllowListKeysAfterTheCommentIsReplaced(t *testing.T) {
 // allowListOf is the Services screen at w x h with the allow list open of
 // a ready service named name that allows entries, and that service.
 func allowListOf(name string, w, h int, entries ...api.AllowListEntry) (*Screen, api.Service) {
+	s := newScreen(w, h)
+	return s, openAllowListOf(s, name, entries...)
+}
+
+// openAllowListOf feeds s a ready service named name that allows entries,
+// the only one listed, and opens its allow list (a); it returns the
+// service.
+func openAllowListOf(s *Screen, name string, entries ...api.AllowListEntry) api.Service {
 	v := svc(1, "ready")
 	v.Name = name
 	v.Endpoints[0].AllowList = entries
-	s := newScreen(w, h)
 	feed(s, []api.Service{v})
 	press(s, "a")
-	return s, v
+	return v
+}
+
+// TestAllowListFilterKeysAndEsc: while a filter is typed the footer is
+// the filter's (enter keeps it, esc clears it), on a read-only profile
+// too; once kept, esc clears it first (the footer says so) and only the
+// next esc leaves the allow list, as on every other list.
+func TestAllowListFilterKeysAndEsc(t *testing.T) {
+	for _, readOnly := range []bool{false, true} {
+		s, _ := allowListOf("orders-prod", 100, 24,
+			api.AllowListEntry{IP: "203.0.113.10/32", Comment: "bastion"},
+			api.AllowListEntry{IP: "198.51.100.0/24", Comment: "app servers"})
+		s.common.ReadOnly = readOnly
+		for _, k := range []string{"/", "b", "a", "s"} {
+			press(s, k)
+		}
+		if got := helpKeys(s.KeyMap().ShortHelp()); !slices.Equal(got, []string{"enter keep filter", "esc clear filter"}) {
+			t.Errorf("read-only %v: typing the filter, the footer is %v", readOnly, got)
+		}
+		press(s, "enter")
+		out := tuitest.View(s)
+		if !strings.Contains(out, "bastion") || strings.Contains(out, "app servers") {
+			t.Fatalf("read-only %v: the kept filter shows:\n%s", readOnly, out)
+		}
+		got := helpKeys(s.KeyMap().ShortHelp())
+		if !slices.Contains(got, "esc clear filter") || slices.Contains(got, "esc back") {
+			t.Errorf("read-only %v: with a filter kept, the footer is %v", readOnly, got)
+		}
+		press(s, "esc")
+		out = tuitest.View(s)
+		if !strings.Contains(out, "Allow list") || !strings.Contains(out, "app servers") {
+			t.Fatalf("read-only %v: esc with a filter kept did not clear it in the allow list:\n%s", readOnly, out)
+		}
+		if got := helpKeys(s.KeyMap().ShortHelp()); !slices.Contains(got, "esc back") {
+			t.Errorf("read-only %v: with the filter cleared, the footer is %v", readOnly, got)
+		}
+		press(s, "esc")
+		if out := tuitest.View(s); strings.Contains(out, "Allow list") {
+			t.Fatalf("read-only %v: the second esc did not leave the allow list:\n%s", readOnly, out)
+		}
+	}
 }

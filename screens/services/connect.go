@@ -534,7 +534,9 @@ func (c *credsView) lines() (lines []string, spare []bool) {
 	switch {
 	case !c.svc.Ready():
 		why := "Credentials are readable once the service is ready again."
-		if api.StatusIs(c.svc.Status, "pending_create") {
+		if api.StatusIs(c.svc.Status, "failed") {
+			why = failedWhy(c.svc)
+		} else if api.StatusIs(c.svc.Status, "pending_create") {
 			why = "Credentials exist once the service is ready. A launch takes about 5 minutes; " +
 				"this view fills in by itself when the service is ready."
 		} else if c.svc.Pending() {
@@ -586,6 +588,18 @@ func (c *credsView) lines() (lines []string, spare []bool) {
 	gap()
 	add(th.Muted.Render("  "+c.keys.Back.Help().Key+" back"), true)
 	return lines, spare
+}
+
+// failedWhy is what the credentials of a failed service say, in the
+// CLI's words: why it failed, from its record (the API's text, cleaned
+// at decode), and that it has no credentials to read (it will not
+// become ready).
+func failedWhy(v api.Service) string {
+	why := v.NameOrID() + " is " + v.Status
+	if len(v.Errors) > 0 {
+		why += ": " + strings.Join(v.Errors, "; ")
+	}
+	return why + "; it has no credentials to read."
 }
 
 // credsErrText explains a failed credentials read in words.

@@ -30,9 +30,18 @@ type draft struct {
 	// top is the first line of the request the review shows (scrolled);
 	// it is not sent
 	top int
-	// at is the field the form was left on (esc): n reopens it there
+	// at is the field the form was left on (esc), or atReview: n
+	// reopens it there
 	at string
+	// named are the services the listing showed with the name of the
+	// draft's last launch when it was sent: one listed since is what it
+	// launched (lostLaunch)
+	named []string
 }
+
+// atReview is where a draft left on its review (esc) is: n shows the
+// review again, as it was scrolled.
+const atReview = "review"
 
 type formValues struct {
 	provider, region, serviceType, topology, arch, size, version *kit.Value[string]
@@ -143,6 +152,8 @@ type formDoneMsg struct {
 
 type createForm struct {
 	common *kit.Common
+	// named is the draft's (kept in the drafts it makes)
+	named  []string
 	keys   keyMap
 	width  int
 	height int // the form's, as given WithHeight
@@ -161,20 +172,28 @@ type createForm struct {
 	// field's width inside its bar), between words only: huh's own wrap
 	// breaks at every "." and so inside an address
 	hintWidth *kit.Value[int]
-	// retry is in every list's binding: formRetry adds one, and the
-	// step's lists are read again
-	retry *kit.Value[int]
+	// lists are the form's lists, in its order
+	lists []formList
+	// rechecking: the lists' rules say only why a listing gave nothing
+	// (recheck)
+	rechecking bool
 }
 
 // choice is one of the form's lists: its options read again when a
-// choice it hangs on (binds) or the retry count (formRetry) changes, its
-// rule through kit.Back (shift+tab leaves it whatever it holds).
-func choice[T comparable](f *createForm, title string, acc huh.Accessor[T], height int, options func() []huh.Option[T], binds []any, rule func(T) error) *huh.Select[T] {
+// choice it hangs on (binds) or its retry count (formRetry, while one of
+// its listings gave nothing) changes, its rule through kit.Back
+// (shift+tab leaves it whatever it holds).
+func choice[T comparable](f *createForm, title string, acc huh.Accessor[T], height int, options func() []huh.Option[T], binds []any, listings []func() string, rule func(T) error) *huh.Select[T] {
+	retry := kit.NewValue(0)
 	s := huh.NewSelect[T]().Title(title).Accessor(acc).Height(height).
-		OptionsFunc(options, append(binds, f.retry.Bind()))
+		OptionsFunc(options, append(binds, retry.Bind()))
 	s.Validate(kit.Back(&f.ahead, s, rule))
+	f.lists = append(f.lists, formList{field: s, listings: listings, retry: retry})
 	return s
 }
+
+// of are listing keys, for choice.
+func of(keys ...func() string) []func() string { return keys }
 
 func required(what string) func(string) error {
 	return func(s string) error {
@@ -257,36 +276,46 @@ func wideConfirm(req api.CreateServiceRequest) kit.Confirm {
 func newCreateForm(c *kit.Common, keys keyMap, d *draft, taken []string) *createForm {
 	v := newFormValues(d)
 	o := &optionSource{client: c.Client, ctx: c.Ctx(), sizes: map[string][]api.Size{}, notes: map[string]string{}}
-	f := &createForm{common: c, keys: keys, values: v, opts: o, hintWidth: kit.NewValue(0), retry: kit.NewValue(0)}
+	f := &createForm{common: c, keys: keys, values: v, opts: o, hintWidth: kit.NewValue(0)}
+	if d != nil {
+		f.named = d.named
+	}
+	// the listings each list's choices are read from
+	providers := func() string { return listing("providers") }
+	regions := func() string { return listing("regions", v.provider.Get()) }
+	types := func() string { return listing("service types") }
+	topologies := func() string { return listing("topologies", v.serviceType.Get()) }
+	sizes := func() string { return listing("sizes", v.provider.Get(), v.topology.Get()) }
+	archSizes := func() string { return listing("sizes", v.provider.Get(), v.topology.Get(), v.arch.Get()) }
+	versions := func() string { return listing("versions", v.topology.Get()) }
+	storages := func() string { return listing("storage sizes", v.topology.Get()) }
 	provider := choice(f, "Provider", v.provider, 5, func() []huh.Option[string] { return o.providers(v.provider.Get()) }, nil,
-		listed(o, func() string { return listing("providers") }, required("provider")))
+		of(providers), listed(f, providers, required("provider")))
 	region := choice(f, "Region", v.region, 7, func() []huh.Option[string] { return o.regions(v.provider.Get(), v.region.Get()) },
-		[]any{v.provider.Bind()},
-		after(v.provider, "provider", listed(o, func() string { return listing("regions", v.provider.Get()) }, required("region"))))
+		[]any{v.provider.Bind()}, of(regions),
+		after(v.provider, "provider", listed(f, regions, required("region"))))
 	stype := choice(f, "Service type", v.serviceType, 4, func() []huh.Option[string] { return o.serviceTypes(v.serviceType.Get()) }, nil,
-		listed(o, func() string { return listing("service types") }, required("service type")))
+		of(types), listed(f, types, required("service type")))
 	topo := choice(f, "Topology", v.topology, 6, func() []huh.Option[string] { return o.topologies(v.serviceType.Get(), v.topology.Get()) },
-		[]any{v.serviceType.Bind()},
-		after(v.serviceType, "service type", listed(o, func() string { return listing("topologies", v.serviceType.Get()) }, required("topology"))))
+		[]any{v.serviceType.Bind()}, of(topologies),
+		after(v.serviceType, "service type", listed(f, topologies, required("topology"))))
 	arch := choice(f, "Architecture", v.arch, 4,
 		func() []huh.Option[string] { return o.architectures(v.provider.Get(), v.topology.Get(), v.arch.Get()) },
-		[]any{v.provider.Bind(), v.topology.Bind()},
-		after(v.provider, "provider", after(v.topology, "topology",
-			listed(o, func() string { return listing("sizes", v.provider.Get(), v.topology.Get()) }, required("architecture")))))
+		[]any{v.provider.Bind(), v.topology.Bind()}, of(sizes),
+		after(v.provider, "provider", after(v.topology, "topology", listed(f, sizes, required("architecture")))))
 	size := choice(f, "Size", v.size, 7,
 		func() []huh.Option[string] {
 			return o.sizesFor(v.provider.Get(), v.topology.Get(), v.arch.Get(), v.size.Get())
 		},
-		[]any{v.provider.Bind(), v.topology.Bind(), v.arch.Bind()},
+		[]any{v.provider.Bind(), v.topology.Bind(), v.arch.Bind()}, of(sizes, archSizes),
 		after(v.topology, "topology", after(v.arch, "architecture",
-			listed(o, func() string { return listing("sizes", v.provider.Get(), v.topology.Get()) },
-				listed(o, func() string { return listing("sizes", v.provider.Get(), v.topology.Get(), v.arch.Get()) }, required("size"))))))
+			listed(f, sizes, listed(f, archSizes, required("size"))))))
 	version := choice(f, "Version", v.version, 5, func() []huh.Option[string] { return o.versions(v.topology.Get(), v.version.Get()) },
-		[]any{v.topology.Bind()},
-		after(v.topology, "topology", listed(o, func() string { return listing("versions", v.topology.Get()) }, func(string) error { return nil })))
+		[]any{v.topology.Bind()}, of(versions),
+		after(v.topology, "topology", listed(f, versions, func(string) error { return nil })))
 	storage := choice(f, "Storage", v.storage, 6, func() []huh.Option[int] { return o.storage(v.topology.Get(), v.storage.Get()) },
-		[]any{v.topology.Bind()},
-		after(v.topology, "topology", listed(o, func() string { return listing("storage sizes", v.topology.Get()) }, func(n int) error {
+		[]any{v.topology.Bind()}, of(storages),
+		after(v.topology, "topology", listed(f, storages, func(n int) error {
 			if n <= 0 {
 				return errors.New("choose a storage size")
 			}
@@ -361,9 +390,16 @@ func (f *createForm) focus(field string) tea.Cmd {
 	return kit.FocusField(f.form, f.groups, f.fields[field])
 }
 
+// draft is what the form holds.
+func (f *createForm) draft() *draft {
+	d := f.values.draft()
+	d.named = f.named
+	return d
+}
+
 // left is what the form holds when it is left (esc), and where.
 func (f *createForm) left() *draft {
-	d := f.values.draft()
+	d := f.draft()
 	d.at = f.focused()
 	return d
 }
@@ -442,16 +478,23 @@ func (f *createForm) filtering() bool {
 // retryMsg has the form look at its lists' bindings again (formRetry).
 type retryMsg struct{}
 
-// Update passes a message to the huh form; formRetry reads the step's
-// lists again.
+// Update passes a message to the huh form; formRetry reads again the
+// lists whose listing gave nothing.
 func (f *createForm) Update(msg tea.Msg) tea.Cmd {
+	f.opts.setClient(f.common.Client) // a key entered meanwhile: its client
+	if k, ok := msg.(tea.KeyPressMsg); ok && key.Matches(k, formHelp) && f.helps() {
+		return kit.Send(kit.HelpMsg{})
+	}
 	if k, ok := msg.(tea.KeyPressMsg); ok && key.Matches(k, formRetry) {
-		f.retry.Set(f.retry.Get() + 1)
+		for _, l := range f.failing() {
+			l.retry.Set(l.retry.Get() + 1)
+		}
 		msg = retryMsg{}
 	}
 	var cmd tea.Cmd
 	f.form, cmd = f.ahead.Update(f.form, msg)
 	f.fitNodes()
+	f.recheck()
 	return cmd
 }
 
@@ -471,16 +514,34 @@ func (f *createForm) fitNodes() {
 // CapturesKeys implements kit.Pane: the form takes every key.
 func (f *createForm) CapturesKeys() bool { return true }
 
+// formHelp opens the help where nothing is typed (a list, SSL): the form
+// takes every key, so the root's ? does not reach it (kit.HelpMsg asks
+// the root); in a text field, or a list's filter, ? is typed.
+var formHelp = kit.Bind("?", "help")
+
+// helps reports that ? opens the help: the focused field takes no text.
+func (f *createForm) helps() bool {
+	_, typed := f.form.GetFocusedField().(*huh.Input)
+	return !typed && !f.filtering()
+}
+
 // KeyMap implements kit.Pane.
-// The footer offers ctrl+r while a listing gave nothing to choose; the
-// help lists it always.
+// The footer offers ctrl+r while a listing gave nothing to choose, before
+// ? and shift+tab (the footer keeps keys in their order, esc first, as
+// far as they fit: at 80 columns ctrl+r was the one left out); ? where it
+// opens the help. The help lists them all.
 func (f *createForm) KeyMap() kit.Keys {
-	all := []key.Binding{f.keys.FormNext, f.keys.FormPrev, f.keys.FormCancel, formRetry}
-	short := all
-	if !f.opts.anyNote() {
-		short = all[:len(all)-1]
+	k := f.keys
+	short := []key.Binding{k.FormNext}
+	if len(f.failing()) > 0 {
+		short = append(short, formRetry)
 	}
-	return kit.Keys{Short: short, Full: [][]key.Binding{all}}
+	if f.helps() {
+		short = append(short, formHelp)
+	}
+	short = append(short, k.FormPrev, k.FormCancel)
+	all := []key.Binding{k.FormNext, k.FormPrev, k.FormCancel, formRetry, formHelp}
+	return kit.Keys{Short: short, Full: [][]key.Binding{all}, Title: "Create a service"}
 }
 
 // View implements kit.Pane. When the step's fields do not all fit, the
@@ -501,6 +562,13 @@ func (f *createForm) View() string {
 func (s *Screen) openCreate() tea.Cmd {
 	if s.common.ReadOnly {
 		return kit.RefuseReadOnly(s.common, "creating a service")
+	}
+	if s.draft != nil && s.draft.at == atReview {
+		// left on its review: back there (e opens the form), what it
+		// says of the last launch kept
+		s.draft.at = ""
+		s.mode = modeReview
+		return s.maybeSentNote()
 	}
 	taken := make([]string, 0, len(s.services))
 	for _, v := range s.services {
@@ -525,18 +593,23 @@ func (s *Screen) openCreate() tea.Cmd {
 	}
 	s.submitErr, s.notSent, s.declined = "", false, false
 	init := s.form.form.Init()
-	var note tea.Cmd
-	if s.maybeSent != "" && s.draft != nil {
-		note = kit.ToastHere(kit.ToastWarn, maybeSentText(s.maybeSent))
+	return tea.Batch(init, s.form.focus(field), s.maybeSentNote())
+}
+
+// maybeSentNote is the toast of a draft reopened after a launch of it
+// that was sent and never answered; nil otherwise.
+func (s *Screen) maybeSentNote() tea.Cmd {
+	if s.maybeSent == "" || s.draft == nil {
+		return nil
 	}
-	return tea.Batch(init, s.form.focus(field), note)
+	return kit.ToastHere(kit.ToastWarn, s.maybeSentText())
 }
 
 func (s *Screen) onFormDone(msg formDoneMsg) tea.Cmd {
 	if s.form == nil || msg.form != s.form.form {
 		return nil
 	}
-	s.draft = s.form.values.draft()
+	s.draft = s.form.draft()
 	s.form = nil
 	if msg.cancel {
 		s.mode = modeList

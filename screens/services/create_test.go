@@ -5,7 +5,6 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -145,14 +144,7 @@ func (a screenApp) View() tea.View { return tea.NewView(a.s.View()) }
 // area of a w-column terminal, and goes to its last step's allow list.
 func createHarness(t *testing.T, w, h int) (*tuitest.Harness, *Screen) {
 	t.Helper()
-	_, _, client := tuitest.Sandbox(t, true)
-	c := tuitest.Common()
-	c.Client = client
-	s := New(c)
-	s.SetSize(w, h)
-	// quiet after 50 ms: a key's cursor blink is not waited for; what
-	// the test waits for, it waits for with Until
-	hs := (&tuitest.Harness{T: t, Model: screenApp{s}, Render: s.View, Quiet: 50 * time.Millisecond}).Start(w, h)
+	hs, s := demoScreen(t, w, h, nil)
 	hs.Key("n")
 	hs.Until("the providers", func() bool { return strings.Contains(hs.Screen(), "(us-east-1)") })
 	for _, next := range []string{"> Enterprise Server", "> Sky-2x8", "> 100 GB", "5/5: name and access"} {
@@ -286,12 +278,7 @@ func TestCreateHeadIsWhole(t *testing.T) {
 // refused at the field in the rule's words, before the review; back on a
 // single-node topology the nodes are 1 again.
 func TestCreateNodesFollowTheTopology(t *testing.T) {
-	_, _, client := tuitest.Sandbox(t, true)
-	c := tuitest.Common()
-	c.Client = client
-	s := New(c)
-	s.SetSize(60, 12)
-	hs := (&tuitest.Harness{T: t, Model: screenApp{s}, Render: s.View, Quiet: 50 * time.Millisecond}).Start(60, 12)
+	hs, s := demoScreen(t, 60, 12, nil)
 	hs.Key("n")
 	hs.Until("the providers", func() bool { return strings.Contains(hs.Screen(), "(us-east-1)") })
 	hs.Keys("enter", "enter")

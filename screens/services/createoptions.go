@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -32,9 +33,7 @@ type optionSource struct {
 	notes map[string]string
 }
 
-// formRetry reads the step's lists again: huh keeps a list's options
-// for the choices it was read for, so a listing that failed was never
-// asked again (every list's binding holds the form's retry count).
+// formRetry reads again the lists whose listing gave nothing (formList).
 var formRetry = kit.Bind("ctrl+r", "read lists again")
 
 // listing is the key of a listing read for the choices parents.
@@ -61,13 +60,6 @@ func (o *optionSource) noted(key, why string) {
 	o.notes[key] = why
 }
 
-// anyNote reports that a listing gave nothing to choose.
-func (o *optionSource) anyNote() bool {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	return len(o.notes) > 0
-}
-
 // nothing is the one option of a listing that gave nothing to choose:
 // why, and how to read it again. It holds the value the field has, so a
 // choice made before (a draft reopened) is not replaced by it.
@@ -77,24 +69,49 @@ func nothing[T comparable](o *optionSource, key, why string, cur T) []huh.Option
 	return []huh.Option[T]{huh.NewOption("! "+why, cur)}
 }
 
-// listed is rule, but a field whose listing gave nothing to choose is
-// refused with why, whatever it holds.
-func listed[T any](o *optionSource, key func() string, rule func(T) error) func(T) error {
+// listingError is the refusal of a list whose listing gave nothing to
+// choose: why (the listing's note).
+type listingError struct{ listing, why string }
+
+func (e listingError) Error() string { return e.why }
+
+// listed is rule, but a field whose listing (key) gave nothing to choose
+// is refused with why, whatever it holds. While f rechecks, only that is
+// said (of this listing, or of one rule lists).
+func listed[T any](f *createForm, key func() string, rule func(T) error) func(T) error {
 	return func(v T) error {
-		if why := o.note(key()); why != "" {
-			return errors.New(why)
+		k := key()
+		if why := f.opts.note(k); why != "" {
+			return listingError{listing: k, why: why}
 		}
-		return rule(v)
+		err := rule(v)
+		if f.rechecking && !errors.As(err, new(listingError)) {
+			return nil
+		}
+		return err
 	}
 }
 
-func (o *optionSource) call(what string, f func(ctx context.Context) error) error {
-	if o.client == nil {
+// setClient is the client the listings are read with from now on: the
+// screen's, which a key entered at the prompt replaces while a form is
+// open or left as a draft.
+func (o *optionSource) setClient(c *api.Client) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.client = c
+}
+
+// call reads a listing (what) with the client of the moment.
+func (o *optionSource) call(what string, f func(ctx context.Context, c *api.Client) error) error {
+	o.mu.Lock()
+	c := o.client
+	o.mu.Unlock()
+	if c == nil {
 		return errors.New("no API client")
 	}
 	ctx, cancel := context.WithTimeout(o.ctx, 20*time.Second)
 	defer cancel()
-	if err := f(ctx); err != nil {
+	if err := f(ctx, c); err != nil {
 		return fmt.Errorf("could not load %s: %w", what, err)
 	}
 	return nil
@@ -120,9 +137,9 @@ func label(display, name string) string {
 // options reads a listing (key) and makes an option of each item; a
 // listing that cannot be read, or lists nothing, is one option saying
 // why (nothing).
-func options[T any](o *optionSource, what, key, cur string, list func(context.Context) ([]T, error), option func(T) huh.Option[string]) []huh.Option[string] {
+func options[T any](o *optionSource, what, key, cur string, list func(context.Context, *api.Client) ([]T, error), option func(T) huh.Option[string]) []huh.Option[string] {
 	var items []T
-	if err := o.call(what, func(ctx context.Context) (err error) { items, err = list(ctx); return }); err != nil {
+	if err := o.call(what, func(ctx context.Context, c *api.Client) (err error) { items, err = list(ctx, c); return }); err != nil {
 		return nothing(o, key, err.Error(), cur)
 	}
 	if len(items) == 0 {
@@ -137,7 +154,7 @@ func options[T any](o *optionSource, what, key, cur string, list func(context.Co
 }
 
 func (o *optionSource) providers(cur string) []huh.Option[string] {
-	return options(o, "providers", listing("providers"), cur, o.client.ListProviders, func(p api.Provider) huh.Option[string] {
+	return options(o, "providers", listing("providers"), cur, func(ctx context.Context, c *api.Client) ([]api.Provider, error) { return c.ListProviders(ctx) }, func(p api.Provider) huh.Option[string] {
 		return huh.NewOption(label(p.DisplayName, p.Name), p.Name).Selected(cur == "" && p.Default)
 	})
 }
@@ -146,14 +163,14 @@ func (o *optionSource) regions(provider, cur string) []huh.Option[string] {
 	if provider == "" {
 		return choose("provider", cur)
 	}
-	list := func(ctx context.Context) ([]api.Region, error) { return o.client.ListRegions(ctx, provider) }
+	list := func(ctx context.Context, c *api.Client) ([]api.Region, error) { return c.ListRegions(ctx, provider) }
 	return options(o, "regions", listing("regions", provider), cur, list, func(r api.Region) huh.Option[string] {
 		return huh.NewOption(label(r.Region, r.Name), r.Name).Selected(cur == "" && r.Default)
 	})
 }
 
 func (o *optionSource) serviceTypes(cur string) []huh.Option[string] {
-	return options(o, "service types", listing("service types"), cur, o.client.ListServiceTypes, func(t api.ServiceType) huh.Option[string] {
+	return options(o, "service types", listing("service types"), cur, func(ctx context.Context, c *api.Client) ([]api.ServiceType, error) { return c.ListServiceTypes(ctx) }, func(t api.ServiceType) huh.Option[string] {
 		return huh.NewOption(label(t.DisplayName, t.Name), t.Name)
 	})
 }
@@ -162,7 +179,9 @@ func (o *optionSource) topologies(serviceType, cur string) []huh.Option[string] 
 	if serviceType == "" {
 		return nil
 	}
-	list := func(ctx context.Context) ([]api.Topology, error) { return o.client.ListTopologies(ctx, serviceType) }
+	list := func(ctx context.Context, c *api.Client) ([]api.Topology, error) {
+		return c.ListTopologies(ctx, serviceType)
+	}
 	return options(o, "topologies", listing("topologies", serviceType), cur, list, func(t api.Topology) huh.Option[string] {
 		return huh.NewOption(label(t.DisplayName, t.Name), t.Name)
 	})
@@ -185,8 +204,8 @@ func (o *optionSource) sizeList(provider, topology string) ([]api.Size, error) {
 	}
 	o.mu.Unlock()
 	var ss []api.Size
-	err := o.call("sizes", func(ctx context.Context) (err error) {
-		ss, err = o.client.ListSizes(ctx, provider, topology, "")
+	err := o.call("sizes", func(ctx context.Context, c *api.Client) (err error) {
+		ss, err = c.ListSizes(ctx, provider, topology, "")
 		return
 	})
 	if err != nil {
@@ -266,7 +285,7 @@ func (o *optionSource) versions(topology, cur string) []huh.Option[string] {
 	if topology == "" {
 		return choose("topology", cur)
 	}
-	list := func(ctx context.Context) ([]api.Version, error) { return o.client.ListVersions(ctx, topology) }
+	list := func(ctx context.Context, c *api.Client) ([]api.Version, error) { return c.ListVersions(ctx, topology) }
 	return options(o, "versions", listing("versions", topology), cur, list, func(v api.Version) huh.Option[string] {
 		l := label(v.DisplayName, v.Name)
 		if v.Default {
@@ -282,7 +301,10 @@ func (o *optionSource) storage(topology string, cur int) []huh.Option[int] {
 	}
 	var ss []api.StorageSizes
 	key := listing("storage sizes", topology)
-	if err := o.call("storage sizes", func(ctx context.Context) (err error) { ss, err = o.client.ListStorageSizes(ctx, topology); return }); err != nil {
+	if err := o.call("storage sizes", func(ctx context.Context, c *api.Client) (err error) {
+		ss, err = c.ListStorageSizes(ctx, topology)
+		return
+	}); err != nil {
 		return nothing(o, key, err.Error(), cur)
 	}
 	seen := map[int]bool{}
@@ -305,4 +327,55 @@ func (o *optionSource) storage(topology string, cur int) []huh.Option[int] {
 		out = append(out, huh.NewOption(fmt.Sprintf("%d GB", n), n))
 	}
 	return out
+}
+
+// formList is one of the form's lists: the listings its choices are
+// read from (for the choices made before it), and its count of the
+// ctrl+r that read it again, in its options' binding: huh keeps a list's
+// options for the choices they were read for, so a listing that failed
+// was never asked again. formRetry adds one to the lists whose listing
+// gave nothing; a list read fine is kept.
+type formList struct {
+	field    huh.Field
+	listings []func() string
+	retry    *kit.Value[int]
+}
+
+// failed reports that a listing of the list gave nothing to choose, for
+// the choices made now.
+func (l formList) failed(o *optionSource) bool {
+	return slices.ContainsFunc(l.listings, func(k func() string) bool { return o.note(k()) != "" })
+}
+
+// failing are the lists whose listing gave nothing to choose, for the
+// choices made now.
+func (f *createForm) failing() []formList {
+	var out []formList
+	for _, l := range f.lists {
+		if l.failed(f.opts) {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// recheck says the errors shown under lists because their listing gave
+// nothing (listingError) as the listings say now: one read since is
+// said no more (huh keeps a field's error until a key reaches it, and
+// ctrl+r is the form's), one that failed again says its last failure
+// (not both). huh checks a field when it is blurred.
+func (f *createForm) recheck() {
+	focused := f.form.GetFocusedField()
+	for _, l := range f.lists {
+		var le listingError
+		if !errors.As(l.field.Error(), &le) || le.why == f.opts.note(le.listing) {
+			continue
+		}
+		f.rechecking = true
+		_ = l.field.Blur() // checks it
+		f.rechecking = false
+		if l.field == focused {
+			_ = l.field.Focus()
+		}
+	}
 }

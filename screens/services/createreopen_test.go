@@ -14,12 +14,25 @@ import (
 // the create form not opened yet.
 func demoForm(t *testing.T) (*tuitest.Harness, *Screen) {
 	t.Helper()
+	return demoScreen(t, 80, 20, nil)
+}
+
+// demoScreen is the Services screen against the demo sandbox in a w x h
+// harness, in the model wrap makes of it (nil: screenApp). It is quiet
+// 50 ms after a key (a cursor's blink is not waited for): what a test
+// waits for, it waits for with Until.
+func demoScreen(t *testing.T, w, h int, wrap func(*Screen) tea.Model) (*tuitest.Harness, *Screen) {
+	t.Helper()
 	_, _, client := tuitest.Sandbox(t, true)
 	c := tuitest.Common()
 	c.Client = client
 	s := New(c)
-	s.SetSize(80, 20)
-	return (&tuitest.Harness{T: t, Model: screenApp{s}, Render: s.View, Quiet: 50 * time.Millisecond}).Start(80, 20), s
+	s.SetSize(w, h)
+	var m tea.Model = screenApp{s}
+	if wrap != nil {
+		m = wrap(s)
+	}
+	return (&tuitest.Harness{T: t, Model: m, Render: s.View, Quiet: 50 * time.Millisecond}).Start(w, h), s
 }
 
 // TestCreateReopensWhereItWasLeft: esc on the first step, then n, opens

@@ -18,6 +18,15 @@ type brokenAPI struct {
 	h      http.Handler
 	mu     sync.Mutex
 	broken map[string]int
+	// gets counts the GETs of each path
+	gets map[string]int
+}
+
+// read is how many GETs of path came.
+func (b *brokenAPI) read(path string) int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.gets[path]
 }
 
 func (b *brokenAPI) fail(path string, times int) {
@@ -29,6 +38,9 @@ func (b *brokenAPI) fail(path string, times int) {
 func (b *brokenAPI) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	b.mu.Lock()
 	n := b.broken[r.URL.Path]
+	if r.Method == http.MethodGet {
+		b.gets[r.URL.Path]++
+	}
 	if r.Method == http.MethodGet && n > 0 {
 		b.broken[r.URL.Path] = n - 1
 	}
@@ -44,7 +56,7 @@ func (b *brokenAPI) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 func brokenForm(t *testing.T) (*tuitest.Harness, *Screen, *brokenAPI) {
 	t.Helper()
 	srv, _, _ := tuitest.Sandbox(t, true)
-	b := &brokenAPI{h: srv, broken: map[string]int{}}
+	b := &brokenAPI{h: srv, broken: map[string]int{}, gets: map[string]int{}}
 	c := tuitest.Common()
 	c.Client = tuitest.Client(t, b, api.Config{APIKey: tuitest.TestKey})
 	s := New(c)
@@ -111,5 +123,56 @@ func TestCreateFailedListingKeepsTheChoice(t *testing.T) {
 	hs.Until("the versions read again", func() bool { return strings.Contains(hs.Screen(), "> MariaDB Enterprise Server 11.4.2") })
 	if got := s.form.values.version.Get(); got != "11.4.2-1" {
 		t.Fatalf("the version chosen became %q after the listing was read again", got)
+	}
+}
+
+// TestCreateFormReadsWithTheKeyEntered: a form opened before any API key
+// was entered reads its lists, once ctrl+r asks again, with the client
+// of the key entered meanwhile (the root keeps the screens then): it
+// kept asking with none.
+func TestCreateFormReadsWithTheKeyEntered(t *testing.T) {
+	hs, s, _ := brokenForm(t)
+	client := s.common.Client
+	s.common.Client = nil
+	hs.Key("n")
+	hs.Until("the providers' failure", func() bool { return strings.Contains(hs.Screen(), "no API client") })
+	s.common.Client = client // what the root does when a key is entered
+	hs.Key("ctrl+r")
+	hs.Until("the providers read with the key entered", func() bool { return !strings.Contains(hs.Screen(), "no API client") })
+	hs.Key("enter")
+	hs.Until("the regions", func() bool { return strings.Contains(hs.Screen(), "(us-east-1)") })
+}
+
+// TestCreateListingErrorGoesOnceRead: the error under a list whose
+// listing failed (enter refused it) goes once ctrl+r reads the listing
+// (it stayed under the providers listed, and a second failure showed
+// under it too), and ctrl+r reads again only the lists whose listing
+// gave nothing: a region list read fine is kept (it was read again, and
+// a failure then replaced it).
+func TestCreateListingErrorGoesOnceRead(t *testing.T) {
+	hs, s, b := brokenForm(t)
+	const providers, regions = "/provisioning/v1/providers", "/provisioning/v1/regions"
+	b.fail(providers, 1<<30)
+	hs.Key("n")
+	hs.Until("the providers' failure", func() bool { return strings.Contains(hs.Screen(), "could not load providers") })
+	hs.Key("enter")
+	if s.form.focused() != "provider" {
+		t.Fatalf("enter went on from the providers not read:\n%s", hs.Screen())
+	}
+	b.fail(providers, 0)
+	hs.Key("ctrl+r")
+	hs.Until("the providers", func() bool {
+		return strings.Contains(hs.Screen(), "(aws)") && strings.Contains(hs.Screen(), "(us-east-1)")
+	})
+	hs.Settle()
+	if v := hs.Screen(); strings.Contains(v, "could not load") {
+		t.Fatalf("the providers are listed and their failure is still said:\n%s", v)
+	}
+	readRegions := b.read(regions)
+	b.fail(regions, 1<<30)
+	hs.Key("ctrl+r")
+	hs.Settle()
+	if v := hs.Screen(); !strings.Contains(v, "(us-east-1)") || strings.Contains(v, "could not load") || b.read(regions) != readRegions {
+		t.Fatalf("ctrl+r with every list read read the regions again (%d reads, were %d):\n%s", b.read(regions), readRegions, v)
 	}
 }

@@ -92,12 +92,26 @@ func (s *Screen) deleteService(v api.Service) tea.Cmd {
 	return serviceChange(client, id, "delete", kit.Action{
 		Name: "delete " + name,
 		Confirm: kit.Confirm{Kind: kit.ConfirmTypeName, Title: "Delete service?", Name: name,
-			Detail: fmt.Sprintf("Delete %s (%s) and all its data? This cannot be undone: connections drop, replication to and from it ends. Type its name to confirm.", name, id)},
+			Live: func() (string, string) { return s.deleteDetail(id, name) }},
 		Run:     func(ctx context.Context) (any, error) { return nil, client.DeleteService(ctx, id) },
 		Success: func(any) string { return fmt.Sprintf("deleting %s: pending_delete, then gone", name) },
 		Effect:  kit.ServiceEffect(id, name, kit.GoneOr("pending_delete", "deleted")),
 		Follow:  kit.ServiceWatch(client, ID, id, name, "delete"),
 	})
+}
+
+// deleteDetail is the delete's confirmation as the listing shows the
+// service now: one deleted elsewhere, or gone pending since it was asked,
+// is said and nothing is sent (the API would refuse it).
+func (s *Screen) deleteDetail(id, name string) (detail, refused string) {
+	v, ok := s.service(id)
+	switch {
+	case !ok:
+		return fmt.Sprintf("%s (%s) is no longer listed (deleted elsewhere?): there is nothing left to delete.", name, id), name + " is no longer listed"
+	case v.Pending():
+		return fmt.Sprintf("%s (%s) is %s since this was asked: a pending service cannot be deleted.", name, id, v.Status), name + " is " + v.Status
+	}
+	return fmt.Sprintf("Delete %s (%s) and all its data? This cannot be undone: connections drop, replication to and from it ends. Type its name to confirm.", name, id), ""
 }
 
 // ---- scale ----
@@ -284,12 +298,14 @@ func (sv *scaleView) list() []scaleChoice {
 	return sv.choices
 }
 
+// move moves the cursor by d, stopping at the list's ends (as the
+// Services list does: a j held past the last choice stays on it).
 func (sv *scaleView) move(d int) {
 	n := len(sv.list())
 	if n == 0 {
 		return
 	}
-	sv.cursor = (sv.cursor + d + n) % n
+	sv.cursor = max(0, min(n-1, sv.cursor+d))
 }
 
 // before and after, in words.

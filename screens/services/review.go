@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -25,6 +26,7 @@ import (
 // first, as the replication wizard's steps do.
 
 // reviewCancel leaves the review (the draft is kept: n brings it back,
+// the review itself (atReview),
 // as the toast says; the footer at 60 columns has room for "esc cancel",
 // not for the form's longer words). kit.ReviewKeys scroll it.
 var reviewCancel = kit.Bind("esc", "cancel")
@@ -39,6 +41,7 @@ func (s *Screen) onReviewKey(msg tea.KeyPressMsg) tea.Cmd {
 	switch {
 	case key.Matches(msg, reviewCancel):
 		s.mode = modeList
+		s.draft.at = atReview // n shows the review again
 		return kit.Toast(kit.ToastInfo, "create cancelled; n brings back what you typed")
 	case key.Matches(msg, k.Edit):
 		return s.openCreate()
@@ -56,6 +59,12 @@ func (s *Screen) onReviewKey(msg tea.KeyPressMsg) tea.Cmd {
 		}
 		client := s.common.Client
 		s.submitErr, s.notSent, s.declined = "", false, false // "submitting" from kit.ActionSentMsg
+		s.draft.named = nil
+		for _, v := range s.services {
+			if v.Name == req.Name {
+				s.draft.named = append(s.draft.named, v.ID)
+			}
+		}
 		s.mode = modeList
 		return kit.Do(kit.Action{
 			Name:     "create service " + req.Name,
@@ -154,7 +163,7 @@ func (s *Screen) reviewLayout() kit.Review {
 		say(th.Error, "! "+err.Error()+" ("+editHint(err.Error())+")")
 	}
 	if s.maybeSent != "" {
-		say(th.Warn, maybeSentText(s.maybeSent))
+		say(th.Warn, "! "+s.maybeSentText())
 	}
 	switch {
 	case s.declined:
@@ -169,10 +178,30 @@ func (s *Screen) reviewLayout() kit.Review {
 	return kit.NewReview(h, head, notes, request, false)
 }
 
-// maybeSentText is what the draft says of a launch of name that was sent
-// and never answered.
-func maybeSentText(name string) string {
-	return "! the last launch of " + name + " was sent and never answered: it may have been carried out; check the list for " + name + " before launching again"
+// maybeSentText is what the draft says of its last launch, sent and
+// never answered (no level mark: the toast's and the review's own): the
+// service it launched once the listing shows one of that name that was
+// not there when it was sent, else to check the list.
+func (s *Screen) maybeSentText() string {
+	name := s.maybeSent
+	if v, ok := s.lostLaunch(); ok {
+		return fmt.Sprintf("the last launch of %s was sent and never answered, and it was launched: %s (%s); launching again makes a second one", name, v.Name, v.ID)
+	}
+	return "the last launch of " + name + " was sent and never answered: it may have been carried out; check the list for " + name + " before launching again"
+}
+
+// lostLaunch is the service the last launch, sent and never answered,
+// made: one listed with its name that was not there when it was sent.
+func (s *Screen) lostLaunch() (api.Service, bool) {
+	if s.maybeSent == "" || s.draft == nil {
+		return api.Service{}, false
+	}
+	for _, v := range s.services {
+		if v.Name == s.maybeSent && !slices.Contains(s.draft.named, v.ID) {
+			return v, true
+		}
+	}
+	return api.Service{}, false
 }
 
 // editHint is "e to edit" and, when the refusal names a field, which.

@@ -144,3 +144,27 @@ func TestEditAfterNoGoesToTheAllowList(t *testing.T) {
 		t.Fatalf("the allow list is not shown with what was typed:\n%s", v)
 	}
 }
+
+// TestReviewReopensWhereItWasLeft: esc on the review, then n, shows the
+// review again, scrolled as it was left (the toast says n brings back
+// what was typed; the form opened on its first step, four enters from
+// the review); e there still opens the form.
+func TestReviewReopensWhereItWasLeft(t *testing.T) {
+	s := newScreen(60, 12)
+	s.draft = reviewDraft("203.0.113.7, 198.51.100.0/24")
+	s.mode = modeReview
+	press(s, "J")
+	left := tuitest.View(s)
+	press(s, "esc")
+	if s.mode != modeList {
+		t.Fatalf("esc did not leave the review:\n%s", tuitest.View(s))
+	}
+	press(s, "n")
+	if v := tuitest.View(s); s.mode != modeReview || v != left {
+		t.Fatalf("n after esc on the review does not show it as it was left:\n%s\nwas:\n%s", v, left)
+	}
+	press(s, "e")
+	if s.mode != modeCreate || s.form == nil {
+		t.Fatalf("e on the review reopened does not open the form:\n%s", tuitest.View(s))
+	}
+}

@@ -96,6 +96,8 @@ type Screen struct {
 	creds *credsView
 	allow *allowView
 	scale *scaleView
+	// what was typed in each service's allow list, kept while it is closed
+	allowDrafts allowDrafts
 	// opening is a command-line verb that waits for the listing.
 	opening *openRequest
 
@@ -300,10 +302,7 @@ func (s *Screen) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	case modeScale:
 		return s.onScaleKey(msg)
 	case modeAllow:
-		if s.allow.CapturesKeys() {
-			return s.allow.onKey(msg)
-		}
-		if key.Matches(msg, s.keys.Back) {
+		if s.allow.leaves(msg) {
 			s.allow = nil
 			s.mode = modeList
 			return nil
@@ -359,7 +358,7 @@ func (s *Screen) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		if !ok {
 			return nil
 		}
-		s.allow = newAllowView(s.common, s.keys, v)
+		s.allow = newAllowView(s.common, s.keys, v, &s.allowDrafts)
 		w, h := s.Size()
 		s.allow.SetSize(w, h)
 		s.mode = modeAllow
@@ -428,6 +427,7 @@ func (s *Screen) onActionDone(msg kit.ActionDoneMsg) tea.Cmd {
 		s.RefreshDetail()
 		return nil
 	case allowTag:
+		s.allowDrafts.done(msg, tag)
 		if s.allow != nil {
 			return s.allow.onActionDone(msg, tag)
 		}

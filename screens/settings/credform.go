@@ -7,6 +7,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -41,15 +42,35 @@ type keyFile struct {
 // few KB.
 const maxKeyFile = 1 << 20
 
-// readKeyFile reads the key file at path (in a command: I/O) and checks
-// it as the keystore will: a regular file (a FIFO would block the
-// read), readable, not too big, a service-account key (keystore's
-// GCSCredential rule). Each error starts "key file: ", the field's name.
-func readKeyFile(name, path string) keyFile {
-	k := keyFile{path: path}
+// expandHome is path with a leading "~/" (or a bare "~") made the home
+// directory: no shell expands the field's path. "~user" is left as
+// typed.
+func expandHome(path string) (string, error) {
+	rest, ok := strings.CutPrefix(path, "~")
+	if !ok || (rest != "" && rest[0] != '/' && rest[0] != filepath.Separator) {
+		return path, nil
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return path, fmt.Errorf("%s: no home directory for ~: %w", path, err)
+	}
+	return filepath.Join(home, rest), nil
+}
+
+// readKeyFile reads the key file at path (in a command: I/O; "~" is the
+// home directory) and checks it as the keystore will: a regular file (a
+// FIFO would block the read), readable, not too big, a service-account
+// key (keystore's GCSCredential rule). Each error starts "key file: ",
+// the field's name, and names the path read.
+func readKeyFile(name, typed string) keyFile {
+	k := keyFile{path: typed} // what the field's rule compares
 	fail := func(format string, a ...any) keyFile {
 		k.err = fmt.Errorf("key file: "+format, a...)
 		return k
+	}
+	path, err := expandHome(typed)
+	if err != nil {
+		return fail("%v", err)
 	}
 	// "PATH: no such file or directory", without os's "stat" or "open"
 	failed := func(err error) keyFile {

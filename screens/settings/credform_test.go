@@ -22,6 +22,13 @@ func (d *driver) focused() string {
 	return v
 }
 
+// openGCS opens the add form, keeps GCS, names the credential name and
+// goes on to the key file's field.
+func (d *driver) openGCS(name string) {
+	d.key("a")
+	d.fill("enter", "", name)
+}
+
 // TestShiftTabGoesBackFromAnInvalidField: shift+tab goes back from a
 // field that is empty or that its rule refuses, with nothing said
 // against it, and keeps what was typed there; only going on is checked.
@@ -132,8 +139,7 @@ func TestKeyFileCheckedAtItsField(t *testing.T) {
 			what := fmt.Sprintf("%s at %dx%d", tc.path, size[0], size[1])
 			st := newStore(t)
 			d := newDriver(t, st, size[0], size[1])
-			d.key("a")
-			d.fill("enter", "", "nightly")
+			d.openGCS("nightly")
 			d.typeText(tc.path)
 			// enter asks for the read; the rule did not read the file
 			_, cmd := d.s.Update(tuitest.KeyMsg("enter"))
@@ -169,8 +175,7 @@ func TestKeyFileCheckedAtItsField(t *testing.T) {
 	// a key typed while the file is read waits for the answer, then goes
 	// to the field, which stays (it went to the list: its / filter)
 	d0 := newDriver(t, newStore(t), 80, 20)
-	d0.key("a")
-	d0.fill("enter", "", "nightly")
+	d0.openGCS("nightly")
 	missing := "nonexist.json"
 	d0.typeText(missing)
 	_, cmd := d0.s.Update(tuitest.KeyMsg("enter"))
@@ -190,8 +195,7 @@ func TestKeyFileCheckedAtItsField(t *testing.T) {
 	// a file fixed between two enters on the same path is read again
 	st := newStore(t)
 	d := newDriver(t, st, 80, 20)
-	d.key("a")
-	d.fill("enter", "", "nightly")
+	d.openGCS("nightly")
 	p := write("later.json", "{}")
 	d.fill("enter", p)
 	if !strings.Contains(flat(d.view()), `"type" is missing`) {
@@ -276,5 +280,37 @@ func TestAddFormHeadingOnceNameHintFollowsKind(t *testing.T) {
 	d.key("up") // GCS again
 	if v := d.view(); !strings.Contains(v, "e.g. nightly-gcs") || strings.Contains(v, "nightly-s3") {
 		t.Fatalf("the name's hint does not follow GCS chosen again:\n%s", v)
+	}
+}
+
+// TestKeyFileTildeIsHome: there is no shell to expand "~" in the key
+// file's field: a leading "~/" (and a bare "~") is the home directory
+// ("~/sa.json" of a file in $HOME said "no such file or directory"), and
+// a refusal names the path read.
+func TestKeyFileTildeIsHome(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	t.Chdir(t.TempDir()) // no "~" directory here to find instead
+	good := `{"type":"service_account","client_email":"bk@p.iam.gserviceaccount.com","private_key":"` + pk + `"}`
+	if err := os.WriteFile(filepath.Join(home, "sa.json"), []byte(good), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	st := newStore(t)
+	d := newDriver(t, st, 100, 20)
+	d.openGCS("nightly")
+	for path, says := range map[string]string{
+		"~":        home + " is a directory",
+		"~/x.json": "key file: " + filepath.Join(home, "x.json") + ": no such file or directory",
+	} {
+		d.key("ctrl+u")
+		d.fill("enter", path)
+		if v := flat(d.view()); d.s.form == nil || !strings.Contains(v, says) {
+			t.Fatalf("%s: the field should say %q:\n%s", path, says, d.view())
+		}
+	}
+	d.key("ctrl+u")
+	d.fill("enter", "~/sa.json")
+	if c, err := st.BucketCredential("nightly"); err != nil || c.(keystore.GCSCredential).ClientEmail() != "bk@p.iam.gserviceaccount.com" {
+		t.Fatalf("~/sa.json of a file in $HOME: not stored (%v):\n%s", err, d.view())
 	}
 }

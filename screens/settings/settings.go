@@ -43,8 +43,11 @@ type loadedMsg struct {
 	label    string
 	keyInfo  string
 	keyNote  string // a key the keystore holds that is not the one in use
-	rows     []row
-	err      error
+	// keyStored: the keystore holds the profile's key (not the
+	// environment's): a key entered at the prompt replaces it
+	keyStored bool
+	rows      []row
+	err       error
 }
 
 type formDoneMsg struct {
@@ -261,7 +264,7 @@ func (s *Screen) Resources() []kit.Resource {
 	return []kit.Resource{keystoreKey.Resource(func(context.Context) (*loadedMsg, error) {
 		m := read(0, st, profile, demo, inUse)
 		return &m, nil
-	}, nil)}
+	}, nil).Titled("the keystore")}
 }
 
 // CapturesKeys implements kit.Screen: the form, or the list's filter.
@@ -305,7 +308,9 @@ func read(gen int, st *keystore.Store, profile string, demo bool, inUse string) 
 	}
 	m.backends = st.Probe()
 	m.label = st.Backend().Label()
-	switch k, src, err := st.APIKey(profile); {
+	k, src, err := st.APIKey(profile)
+	m.keyStored = err == nil && src.Name() != keystore.BackendEnv
+	switch {
 	case demo:
 		m.keyInfo = demoKeyInfo
 	case inUse != "" && (err != nil || keystore.Fingerprint(k) != inUse):
@@ -373,6 +378,9 @@ func (s *Screen) update(msg tea.Msg) tea.Cmd {
 	case kit.ActionDoneMsg:
 		if t, ok := msg.Tag.(storeTag); ok {
 			switch {
+			case errors.Is(msg.Err, kit.ErrCancelled):
+				// a "no" to replacing a stored one: no error (the root
+				// says it was cancelled); the draft stays, as below
 			case msg.Err != nil:
 				// the draft stays whole, the secret too: a brings back
 				// everything typed
@@ -457,9 +465,8 @@ func (s *Screen) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Reload):
 		return s.load()
 	case key.Matches(msg, k.Key):
-		return func() tea.Msg {
-			return kit.LoginRequestMsg{Reason: "Enter a new API key for profile " + s.common.Profile + "; it replaces the stored one once the API accepts it."}
-		}
+		reason := s.keyReason()
+		return func() tea.Msg { return kit.LoginRequestMsg{Reason: reason} }
 	case key.Matches(msg, k.Add):
 		if s.common.Secrets == nil {
 			return kit.Toast(kit.ToastError, "no keystore is open: bucket credentials cannot be stored in this run")
@@ -474,6 +481,20 @@ func (s *Screen) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	}
 	_, cmd := s.HandleKey(msg)
 	return cmd
+}
+
+// keyReason is why the key prompt K opens asks: a key stored is
+// replaced, else the key is stored (read before the keystore answered:
+// either).
+func (s *Screen) keyReason() string {
+	p := s.common.Profile
+	switch {
+	case s.loaded == nil:
+		return "Enter an API key for profile " + p + "; it is stored once the API accepts it, replacing a stored one."
+	case s.loaded.keyStored:
+		return "Enter a new API key for profile " + p + "; it replaces the stored one once the API accepts it."
+	}
+	return "Enter an API key for profile " + p + "; it is stored once the API accepts it."
 }
 
 // remove asks yes/no (cursor on no) through the action layer. The keystore

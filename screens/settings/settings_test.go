@@ -48,13 +48,15 @@ func storeOfS3(t *testing.T, n int) *keystore.Store {
 }
 
 // driver runs the screen's commands synchronously. Actions are run as the
-// action layer would after a "yes", and their outcome is delivered back.
+// action layer would after a "yes" (or, with no set, an action that asks
+// ends as after a "no"), and their outcome is delivered back.
 type driver struct {
 	t       *testing.T
 	s       *Screen
 	actions []kit.Action
 	toasts  []string
-	logins  int
+	logins  []string // the reasons of the key prompts asked for
+	no      bool     // the answer to a confirmation is no
 }
 
 // addS3 is a driver of a w×h screen with an empty store whose add form
@@ -127,12 +129,17 @@ func (d *driver) handle(msg tea.Msg) {
 		}
 	case kit.ActionRequestMsg:
 		d.actions = append(d.actions, msg.Action)
+		if d.no && msg.Action.Confirm.Kind != kit.ConfirmNone {
+			// what the action layer delivers after a "no"
+			d.send(kit.ActionDoneMsg{Name: msg.Action.Name, Tag: msg.Action.Tag, Err: kit.ErrCancelled})
+			return
+		}
 		res, err := msg.Action.Run(context.Background())
 		d.send(kit.ActionDoneMsg{Name: msg.Action.Name, Tag: msg.Action.Tag, Result: res, Err: err})
 	case kit.ToastMsg:
 		d.toasts = append(d.toasts, msg.Text)
 	case kit.LoginRequestMsg:
-		d.logins++
+		d.logins = append(d.logins, msg.Reason)
 	default:
 		if reflect.TypeOf(msg).PkgPath() == "charm.land/bubbles/v2/cursor" {
 			return
@@ -176,7 +183,7 @@ func TestShowsWhereSecretsAreAndNeverTheSecrets(t *testing.T) {
 		}
 	}
 	d.key("K")
-	if d.logins != 1 {
+	if len(d.logins) != 1 {
 		t.Error("K should ask the root for the key prompt")
 	}
 }
@@ -351,39 +358,34 @@ func TestShortTerminalScrollsTheList(t *testing.T) {
 func TestAddingUnderAStoredNameAsksFirst(t *testing.T) {
 	st := newStore(t)
 	d := newDriver(t, st, 100, 30)
-	add := func(name, secret string) kit.Action {
-		t.Helper()
-		n := len(d.actions)
-		d.key("a")
-		d.key("down") // S3
-		d.key("enter")
-		for range 40 {
-			d.key("backspace") // the name kept from the last try
-		}
-		d.typeText(name)
-		d.key("enter")
-		d.typeText("AKIAIOSFODNN7EXAMPLE")
-		d.key("enter")
-		d.typeText(secret)
-		d.key("enter")
-		d.typeText("eu-west-1")
-		d.key("enter")
-		if len(d.actions) != n+1 {
-			t.Fatalf("adding %s: no action\n%s", name, d.view())
-		}
-		return d.actions[n]
-	}
-	if a := add("archive", "first"); a.Confirm.Kind != kit.ConfirmNone {
+	if a := d.addS3As("archive", "first"); a.Confirm.Kind != kit.ConfirmNone {
 		t.Fatalf("a new name asked %+v", a.Confirm)
 	}
-	a := add("archive", "second")
+	a := d.addS3As("archive", "second")
 	if a.Confirm.Kind != kit.ConfirmYesNo || a.Confirm.Title != "Replace credential archive?" ||
 		!strings.Contains(a.Confirm.Detail, "s3 credential named archive (AKIAIOSFODNN7EXAMPLE (eu-west-1))") {
 		t.Fatalf("a taken name: confirm %+v", a.Confirm)
 	}
-	if a := add("archive-2", "third"); a.Confirm.Kind != kit.ConfirmNone {
+	if a := d.addS3As("archive-2", "third"); a.Confirm.Kind != kit.ConfirmNone {
 		t.Fatalf("another new name asked %+v", a.Confirm)
 	}
+}
+
+// addS3As adds an S3 credential named name with secret through the form
+// (a name kept from the last try is cleared first) and returns the store
+// action it asked for.
+func (d *driver) addS3As(name, secret string) kit.Action {
+	d.t.Helper()
+	n := len(d.actions)
+	d.openS3("enter")
+	for range 40 {
+		d.key("backspace") // the name kept from the last try
+	}
+	d.fill("enter", name, "AKIAIOSFODNN7EXAMPLE", secret, "eu-west-1")
+	if len(d.actions) != n+1 {
+		d.t.Fatalf("adding %s: no action\n%s", name, d.view())
+	}
+	return d.actions[n]
 }
 
 // TestRefreshShowsWhatOthersStored: an encryption key kept from the
@@ -555,7 +557,7 @@ func TestDetailScrollKeysAreTheOnesListed(t *testing.T) {
 		t.Errorf("ctrl+u did not scroll back:\n%s", d.view())
 	}
 	d.key("K")
-	if d.logins != 1 {
+	if len(d.logins) != 1 {
 		t.Error("K should still ask for the API key with the detail shown")
 	}
 }
@@ -791,5 +793,55 @@ func TestCutListSaysWhatIsBelowWithTheDetailOpen(t *testing.T) {
 				t.Fatalf("width %d: the line should be under the rows (cred4 last), above the pane's rule:\n%s", w, v)
 			}
 		}
+	}
+}
+
+// TestKeyPromptSaysWhetherAKeyIsReplaced: K asks for the key prompt; with
+// no key stored its reason says the key is stored once the API accepts
+// it (it said "replaces the stored one" with none stored), with one
+// stored that it replaces it.
+func TestKeyPromptSaysWhetherAKeyIsReplaced(t *testing.T) {
+	d := newDriver(t, newStore(t), 100, 30)
+	if !strings.Contains(d.view(), "none stored (K to enter one)") {
+		t.Fatalf("the empty keystore's key line:\n%s", d.view())
+	}
+	d.key("K")
+	if len(d.logins) != 1 || strings.Contains(d.logins[0], "replaces") ||
+		d.logins[0] != "Enter an API key for profile prod; it is stored once the API accepts it." {
+		t.Errorf("K with no key stored asks %q", d.logins)
+	}
+	st := newStore(t)
+	if err := st.SetAPIKey("prod", "skysql.key.stored"); err != nil {
+		t.Fatal(err)
+	}
+	d = newDriver(t, st, 100, 30)
+	d.key("K")
+	if len(d.logins) != 1 || d.logins[0] != "Enter a new API key for profile prod; it replaces the stored one once the API accepts it." {
+		t.Errorf("K with a key stored asks %q", d.logins)
+	}
+}
+
+// TestNoToReplacingLeavesNoError: a "no" to "Replace credential NAME?"
+// is not an error: Settings' text gets no "! cancelled" line (it stayed
+// for the session, and the text above grew by two lines), the stored
+// credential is kept, and a brings back what was typed.
+func TestNoToReplacingLeavesNoError(t *testing.T) {
+	st := newStore(t)
+	d := newDriver(t, st, 100, 30)
+	d.addS3As("archive", "first")
+	lines := len(d.s.head())
+	d.no = true
+	if a := d.addS3As("archive", "second"); a.Confirm.Kind != kit.ConfirmYesNo {
+		t.Fatalf("a taken name did not ask: %+v", a.Confirm)
+	}
+	if v := d.view(); strings.Contains(v, "cancelled") || strings.Contains(v, "! ") || len(d.s.head()) != lines {
+		t.Errorf("a no left an error in the text (%d lines, were %d):\n%s", len(d.s.head()), lines, v)
+	}
+	if c, err := st.BucketCredential("archive"); err != nil || c.(keystore.S3Credential).SecretAccessKey != "first" {
+		t.Errorf("a no replaced the credential: %v", err)
+	}
+	d.key("a")
+	if d.s.draft == nil || d.s.draft.secret != "second" {
+		t.Errorf("a does not bring back what was typed: %+v", d.s.draft)
 	}
 }

@@ -20,6 +20,7 @@ BIN=$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN")
 
 cleanup() {
 	tmux -L "$SOCK" kill-server >/dev/null 2>&1
+	rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$SOCK"
 	[ -n "$SB_PID" ] && kill "$SB_PID" >/dev/null 2>&1 && wait "$SB_PID" 2>/dev/null
 	rm -rf "$WORK"
 }

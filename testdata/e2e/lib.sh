@@ -56,8 +56,15 @@ e2e_home() {
 	mkdir -p "$HOME" "$XDG_CONFIG_HOME" "$XDG_STATE_HOME"
 }
 
+# tmux_forget SOCK: stop the tmux server of socket name SOCK and remove its
+# socket file (kill-server leaves it in tmux's directory).
+tmux_forget() {
+	tmux -L "$1" kill-server >/dev/null 2>&1
+	rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$1"
+}
+
 e2e_cleanup() {
-	tmux -L "$SOCK" kill-server >/dev/null 2>&1
+	tmux_forget "$SOCK"
 	# a script's own clean-up (e.g. secrets it stored), when it defines one
 	if declare -F e2e_on_exit >/dev/null; then e2e_on_exit; fi
 	if [ -n "$SB_PID" ]; then

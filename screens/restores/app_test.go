@@ -1,0 +1,80 @@
+package restores_test
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/skytui/skytui/sandbox"
+	"github.com/skytui/skytui/tui"
+	"github.com/skytui/skytui/tui/tuitest"
+)
+
+// The whole application (tui.Model) on the demo sandbox, for what the
+// root shows of this screen: its footer, the dialog of its delete.
+
+// app is the whole application on the demo sandbox at w x h, on the
+// Restores screen (3), with the demo's restores listed; the sandbox and
+// its clock.
+func app(t *testing.T, w, h int) (*tuitest.Harness, *sandbox.Server, *sandbox.ManualClock) {
+	t.Helper()
+	srv, clk, c := tuitest.Sandbox(t, true)
+	m := tui.New(tui.Options{Client: c, Profile: "demo", Demo: true, Now: clk.Now, SlowInterval: 30 * time.Second,
+		After: tuitest.After, Getenv: func(string) string { return "" }})
+	hs := tuitest.New(t, m, m.Render, w, h)
+	hs.Key("3")
+	hs.Sees("staging-eu")
+	return hs, srv, clk
+}
+
+// footer is the frame's last line.
+func footer(h *tuitest.Harness) string {
+	lines := strings.Split(h.Screen(), "\n")
+	return lines[len(lines)-1]
+}
+
+// TestFooterKeepsDeleteOnARunningRestore: at 60x16, with a running
+// restore selected, the footer keeps d delete, the key that acts on that
+// row, before m across clouds (it showed "enter details  n new  m across
+// clouds  ? help  q quit"); on a finished one, where d does nothing, m
+// takes its place.
+func TestFooterKeepsDeleteOnARunningRestore(t *testing.T) {
+	h, _, _ := app(t, 60, 16)
+	// the first row: restore 2 into staging-eu, running
+	if f := footer(h); !strings.Contains(f, "d delete") {
+		t.Errorf("running restore selected: footer %q", f)
+	}
+	h.Key("j") // restore 1: succeeded
+	if f := footer(h); strings.Contains(f, "d delete") || !strings.Contains(f, "m across clouds") {
+		t.Errorf("finished restore selected: footer %q", f)
+	}
+}
+
+// TestDeleteOfARestoreThatFinishedWhileAsked: d on the running restore,
+// part of the name typed; the restore finishes and the list shows it:
+// the dialog says so, and the name finished and enter send no DELETE (it
+// was sent, and refused with 409).
+func TestDeleteOfARestoreThatFinishedWhileAsked(t *testing.T) {
+	h, srv, clk := app(t, 60, 16)
+	h.Key("d") // restore 2 into staging-eu, running
+	h.Sees("Delete restore 2?")
+	h.TypeText("staging")
+	clk.Advance(time.Hour)
+	h.FirePolls()
+	h.Settle()
+	// the list is under the dialog: what it says comes from the listing
+	sc := h.Screen()
+	if !strings.Contains(sc, "Nothing will be sent: restore 2 has already finished") || strings.Contains(sc, "Running") ||
+		!strings.Contains(sc, "> staging ") {
+		t.Fatalf("the dialog does not say the restore finished:\n%s", h.Screen())
+	}
+	h.TypeText("-eu")
+	h.Key("enter")
+	if n := srv.Stats().Count("DELETE", "/backup/v1/restores/{id}"); n != 0 {
+		t.Fatalf("DELETE sent %d times for a finished restore", n)
+	}
+	h.Key("esc")
+	if strings.Contains(h.Screen(), "Delete restore 2?") {
+		t.Fatalf("esc does not close the dialog:\n%s", h.Screen())
+	}
+}
