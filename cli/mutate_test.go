@@ -957,8 +957,9 @@ func TestAnswered(t *testing.T) {
 // neither, is refused once, naming both (exit 3, nothing sent), as services
 // delete and restores create are; not first --yes, then --confirm.
 func TestConfirmRefusedOnce(t *testing.T) {
-	h, sb := newChangeHarness(t)
-	// a restore still running (one finished is refused as such first)
+	// the clock stands still: a restore running when listed is still
+	// running when the delete asks (one finished is refused as such first)
+	h, sb := serveHarness(t, sandbox.Options{DemoData: true, Seed: 7, Clock: sandbox.NewManualClock(testenv.T0)}, goodKey)
 	rs := decodeJSON[[]map[string]any](t, h.ok(h.live("restores", "list", "--service", sandbox.DemoStaging, "-o", "json")...))
 	i := slices.IndexFunc(rs, func(r map[string]any) bool { return r["status"] != "Succeeded" && r["status"] != "Failed" })
 	if i < 0 {
