@@ -370,7 +370,7 @@ func (r *setupRun) sky(ctx context.Context) error {
 	r.w = w
 	r.report.Method = replsetup.MethodGTID
 
-	o := r.busySecondary(ctx, r.steps.CheckPair(ctx, pri.ID, r.sec.ID), "secondary")
+	o := r.busySecondary(ctx, r.steps.CheckPair(ctx, pri.ID, r.sec.ID))
 	w.Apply(o, now())
 	if err := r.say(o, "pair"); err != nil {
 		return err
@@ -450,45 +450,27 @@ func (r *setupRun) sky(ctx context.Context) error {
 }
 
 // busySecondary fails the pair's step o when the secondary replicates
-// now: set up again, the sky procedures' restore would erase a working
-// replica. Its live state is read first (SQL, as replication status
-// does): threads that run, or connect, refuse it, whatever this machine
-// saved; a secondary read as not replicating is taken, a saved pair of it
-// then replaced. Only when that reading cannot be made does a pair saved
-// here for it refuse it (its fix ends that replication and forgets the
-// pair). Said on stderr either way.
-func (r *setupRun) busySecondary(ctx context.Context, o replsetup.Outcome, role string) replsetup.Outcome {
-	if o.Verdict != replsetup.Pass {
-		return o
-	}
+// now (replsetup.Engine.RefuseBusy): set up again, the sky procedures'
+// restore would erase a working replica. What could not be read is said
+// on stderr.
+func (r *setupRun) busySecondary(ctx context.Context, o replsetup.Outcome) replsetup.Outcome {
 	sec := kit.ShellQuote(r.sec.NameOrID())
-	st, err := r.eng.PairStatus(ctx, replsetup.Pair{SecondaryID: r.sec.ID, SecondaryName: r.sec.Name}, nil)
-	if err == nil && st.Status != nil {
-		io, sqlT := strings.ToLower(st.Status.IORunning), strings.ToLower(st.Status.SQLRunning)
-		if st.Status.Configured && (io == "yes" || io == "connecting" || io == "preparing" || sqlT == "yes") {
-			o.Verdict, o.Summary, o.Err = replsetup.Fail, "", nil
-			o.Problem = fmt.Sprintf("%s replicates now (IO thread %s, SQL thread %s, from %s)", r.sec.NameOrID(), st.Status.IORunning, st.Status.SQLRunning, api.OrID(st.Status.MasterHost, "?"))
-			o.Fix = "see it with `skytui replication status " + sec + "`; to set it up anew, first stop it (`skytui replication stop " + sec + " --yes`)"
+	saved := func() ([]replsetup.Pair, error) {
+		ps, err := replsetup.DefaultStore().Load(r.c.profile.Name)
+		return ps.Pairs, err
+	}
+	o, note := r.eng.RefuseBusy(ctx, o, saved, func(b replsetup.Busy) string {
+		switch {
+		case b.Live != nil:
+			return "see it with `skytui replication status " + sec + "`; to set it up anew, first stop it (`skytui replication stop " + sec + " --yes`)"
+		case b.Saved.Managed():
+			return "to set it up anew, first end it: `skytui replication stop " + sec + " --managed --yes` (that forgets the pair too)"
 		}
-		return o
-	}
-	ps, lerr := replsetup.DefaultStore().Load(r.c.profile.Name)
-	if lerr != nil {
-		fmt.Fprintf(r.e.stderr, "skytui: whether %s replicates now could not be read (%v), nor the saved pairs (%v)\n", r.sec.NameOrID(), firstLine(err), lerr)
-		return o
-	}
-	kerr := replsetup.KnownReplica(ps.Pairs, role, r.sec)
-	if kerr == nil {
-		fmt.Fprintf(r.e.stderr, "skytui: whether %s replicates now could not be read: %v\n", r.sec.NameOrID(), firstLine(err))
-		return o
-	}
-	o.Verdict, o.Summary, o.Problem, o.Err = replsetup.Fail, "", kerr.Error(), kerr
-	o.Fix = "see it with `skytui replication status " + sec + "`; to set it up anew, first stop it (`skytui replication stop " + sec +
-		" --yes`) and forget the pair (`skytui replication forget " + sec + " --yes`)"
-	for _, p := range ps.Pairs {
-		if p.SecondaryID == r.sec.ID && p.Managed() {
-			o.Fix = "to set it up anew, first end it: `skytui replication stop " + sec + " --managed --yes` (that forgets the pair too)"
-		}
+		return "see it with `skytui replication status " + sec + "`; to set it up anew, first stop it (`skytui replication stop " + sec +
+			" --yes`) and forget the pair (`skytui replication forget " + sec + " --yes`)"
+	})
+	if note != "" {
+		fmt.Fprintf(r.e.stderr, "skytui: %s\n", note)
 	}
 	return o
 }
@@ -594,7 +576,7 @@ func (r *setupRun) secondaryReady(ctx context.Context) error {
 func (r *setupRun) managed(ctx context.Context) error {
 	f, pri, sec := r.f, r.pri, r.sec
 	r.report.Method, r.report.ReplicationType = replsetup.MethodManaged, f.mode
-	o := r.busySecondary(ctx, r.steps.CheckManagedPair(ctx, pri.ID, sec.ID), "replica")
+	o := r.busySecondary(ctx, r.steps.CheckManagedPair(ctx, pri.ID, sec.ID))
 	if err := r.say(o, "pair"); err != nil {
 		return err
 	}

@@ -36,29 +36,37 @@ func (h *harness) toRestored() {
 	h.Sees("replica-west's default username and password are now those of orders-prod")
 }
 
-// The real screen, driven by keys only, through the demo to Yes / Yes.
-func TestFlowDemoToYesYes(t *testing.T) {
-	d := newDemo(t)
-	h := d.replication(nil, "No replication set up with skytui yet.")
+// toRunning drives the wizard through its six steps to replication that
+// runs (keys, and the sandbox clock for the restore), copying the grant
+// with y on the way.
+func (h *harness) toRunning() {
+	h.T.Helper()
 	h.toRestored()
 	h.Sees("Step 4 of 6")
-	h.Sees("CALL sky.change_external_primary_gtid('" + d.byName("orders-prod").FQDN + "'")
+	h.Sees("CALL sky.change_external_primary_gtid('" + h.d.byName("orders-prod").FQDN + "'")
 	h.Key("enter")
 	h.Sees("PASS  4 Change primary")
 	h.Sees("Step 5 of 6")
 	grant := regexp.MustCompile(`GRANT REPLICATION SLAVE ON \*\.\* TO 'skysql_replication_[a-z0-9]+'@'[0-9.]+' IDENTIFIED BY '[0-9A-F]{24}';`)
 	if !grant.MatchString(strings.ReplaceAll(h.Screen(), "\n  ", " ")) {
-		t.Fatalf("no grant shown verbatim:\n%s", h.Screen())
+		h.T.Fatalf("no grant shown verbatim:\n%s", h.Screen())
 	}
 	h.Key("y")
 	if len(h.Raw) == 0 || !strings.Contains(h.Raw[len(h.Raw)-1], "\x1b]52;c;") {
-		t.Fatalf("y did not copy the grant by OSC 52: %q", h.Raw)
+		h.T.Fatalf("y did not copy the grant by OSC 52: %q", h.Raw)
 	}
 	h.Key("enter") // run the grant on the primary
 	h.Sees("PASS  5 Grant")
 	h.Sees("Step 6 of 6")
 	h.Key("enter") // start
 	h.Sees("orders-prod -> replica-west set up")
+}
+
+// The real screen, driven by keys only, through the demo to Yes / Yes.
+func TestFlowDemoToYesYes(t *testing.T) {
+	d := newDemo(t)
+	h := d.replication(nil, "No replication set up with skytui yet.")
+	h.toRunning()
 	out := h.Screen()
 	for _, w := range []string{"IO thread     Yes", "SQL thread    Yes", "Gtid_IO_Pos", "Last IO err   none"} {
 		if !strings.Contains(out, w) {
@@ -713,4 +721,28 @@ func TestWizardRefusalKeepsTheCount(t *testing.T) {
 	h.Key("enter")
 	h.Sees("refused: orders-prod runs on aws and analytics-gcp on gcp")
 	h.Sees("down/j: 5 more services, up/k: 1 service above")
+}
+
+// TestChooserRefusesALiveReplica: a secondary that replicates now (set up
+// from another machine: no pair saved here) is refused at step 0, read
+// over SQL, before the wizard offers the restore that would erase it.
+func TestChooserRefusesALiveReplica(t *testing.T) {
+	d := newDemo(t)
+	h := d.replication(nil, "No replication set up with skytui yet.")
+	h.toRunning()
+	h.Keys("esc", "d")
+	h.Sees("Forget this pair?")
+	h.Key("y")
+	h.Sees("No replication set up with skytui yet.")
+	h.Key("n")
+	h.choosePair("orders-prod", "replica-west")
+	h.Sees("replica-west replicates now (IO thread Yes, SQL thread Yes")
+	// the primary stays chosen; the refusal says what frees the secondary
+	h.Sees("Primary: orders-prod on aws. Choose the SECONDARY")
+	if said := strings.Join(strings.Fields(h.Screen()), " "); !strings.Contains(said, "stop it first (`skytui replication stop replica-west --yes`, or STOP REPLICA on it), then try again") {
+		t.Fatalf("the refusal does not say how to free the secondary:\n%s", h.Screen())
+	}
+	if n := d.srv.Stats().Count("POST", "/backup/v1/restores"); n != 1 {
+		t.Fatalf("%d restores sent, want the first setup's one", n)
+	}
 }

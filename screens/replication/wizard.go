@@ -294,8 +294,12 @@ func (wz *wizard) onCheck(msg checkMsg) tea.Cmd {
 	if o.Step == replsetup.StepPair {
 		if o.Verdict != replsetup.Pass {
 			if wz.chooser != nil {
+				// the primary stays chosen: the secondary is chosen again
+				// (esc goes back to the primary's list)
 				wz.chooser.err = o.Problem
-				wz.chooser.primary = nil
+				if o.Fix != "" {
+					wz.chooser.err += "; " + o.Fix
+				}
 			}
 			w.Results[replsetup.StepPair] = o
 			return nil

@@ -3,6 +3,7 @@ package replication
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -532,7 +533,28 @@ func (wz *wizard) choose() tea.Cmd {
 	}
 	c.err = ""
 	eng, pid, sid := wz.host.engine(), c.primary.ID, v.ID
+	var saved []replsetup.Pair
+	if c.pairs != nil {
+		saved = slices.Clone(c.pairs()) // read here: the check runs in a command
+	}
 	return wz.check(replsetup.StepPair, "checking "+replsetup.SvcName(c.primary)+" and "+replsetup.SvcName(&v), func(ctx context.Context) replsetup.Outcome {
-		return eng.CheckPair(ctx, pid, sid)
+		o, note := eng.RefuseBusy(ctx, eng.CheckPair(ctx, pid, sid), func() ([]replsetup.Pair, error) { return saved, nil }, busyFix)
+		if note != "" {
+			o.Summary += "; " + note
+		}
+		return o
 	})
+}
+
+// busyFix is the way out of a secondary that replicates already, in the
+// screen's keys (a pair saved here is on the status list) or, for one set
+// up elsewhere, its command.
+func busyFix(b replsetup.Busy) string {
+	switch {
+	case b.Saved != nil && b.Saved.Managed():
+		return "esc to the status list: E ends that managed replication; then set it up anew"
+	case b.Saved != nil:
+		return "esc to the status list: s stops its threads, d forgets the pair; then set it up anew"
+	}
+	return "stop it first (`skytui replication stop " + kit.ShellQuote(api.OrID(b.Follower.Name, b.Follower.ID)) + " --yes`, or STOP REPLICA on it), then try again"
 }
