@@ -177,9 +177,9 @@ func KnownReplica(pairs []Pair, role string, replica *api.Service) error {
 	if replica == nil {
 		return nil
 	}
-	for _, p := range pairs {
+	for i, p := range pairs {
 		if p.SecondaryID == replica.ID {
-			return &PairError{role, "replicates already", fmt.Sprintf("%s already replicates from %s (set up with skytui, on the replication list): end that replication first", SvcName(replica), api.OrID(p.PrimaryName, p.PrimaryID))}
+			return &PairError{role, "replicates already", Busy{Follower: replica, Saved: &pairs[i]}.Problem()}
 		}
 	}
 	return nil
