@@ -548,9 +548,10 @@ func (h *harness) newEnv(stdin string, stdout, stderr io.Writer) *env {
 func (h *harness) runSplitStdin(stdin string, args ...string) (stdout, stderr string, err error) {
 	h.t.Helper()
 	var out, errOut bytes.Buffer
-	cmd := newRootCmd(h.newEnv(stdin, &out, &errOut))
+	e := h.newEnv(stdin, &out, &errOut)
+	cmd := newRootCmd(e)
 	cmd.SetArgs(args)
-	err = cmd.ExecuteContext(context.Background())
+	err = e.execute(context.Background(), cmd)
 	return out.String(), errOut.String(), err
 }
 

@@ -37,6 +37,9 @@ func refusedErrf(format string, a ...any) error {
 
 // isTerminal reports whether w is a terminal; tests replace it.
 var isTerminal = func(w io.Writer) bool {
+	if h, ok := w.(hintWriter); ok {
+		w = h.w
+	}
 	f, ok := w.(*os.File)
 	return ok && term.IsTerminal(int(f.Fd()))
 }
@@ -364,7 +367,7 @@ func (f *outputFlags) unreadJSON(ans api.AnswerUnreadableError, check string, na
 	if why == "" || f.output != outJSON {
 		return nil, false
 	}
-	return acceptedJSON(check, named, "unreadable", why), true
+	return acceptedJSON(f.suggest(check), named, "unreadable", why), true
 }
 
 // acceptedJSON is -o json's object for a change the server accepted whose

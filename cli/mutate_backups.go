@@ -363,7 +363,7 @@ func (e *env) createRestore(cmd *cobra.Command, cf *changeFlags, service string,
 			// no record was read: the client's stand-in has a guessed
 			// status; the output shows what the request named
 			if c.out.output == outJSON {
-				return c.out.emit(e.stdout, acceptedJSON(check, restoreNamed(req, target), "no record", "the answer named no restore"), nil)
+				return c.out.emit(e.stdout, acceptedJSON(c.out.suggest(check), restoreNamed(req, target), "no record", "the answer named no restore"), nil)
 			}
 			fmt.Fprintf(e.stderr, "skytui: the restore's ID and status are unknown: check with `%s`\n", check)
 			r = requested(req)

@@ -44,6 +44,12 @@ func (h *harness) live(more ...string) []string {
 	return append(append([]string{}, more...), "--profile", "skysql", "--api-url", h.url)
 }
 
+// sel is a command as skytui suggests it to a run of live: with that
+// run's --profile and --api-url.
+func (h *harness) sel(cmd string) string {
+	return cmd + " --profile skysql --api-url " + h.url
+}
+
 func serviceID(t *testing.T, h *harness, name string) string {
 	t.Helper()
 	s := decodeJSON[map[string]any](t, h.ok(h.live("services", "get", name, "-o", "json")...))
@@ -146,12 +152,12 @@ func TestChangeServicesCreate(t *testing.T) {
 	h.fails(exitNotFound, `skytui: no service named "nope-nope"`, h.live("wait", "service", "nope-nope")...)
 	// a ready service nobody is stopping fails at once, as a stopped one
 	// does for --for ready, instead of waiting out --timeout
-	h.fails(exitFailed, "skytui: orders-prod is ready and nothing is stopping it: stop it with `skytui services stop orders-prod --yes`\n",
+	h.fails(exitFailed, "skytui: orders-prod is ready and nothing is stopping it: stop it with `"+h.sel("skytui services stop orders-prod --yes")+"`\n",
 		h.live("wait", "service", sandbox.DemoOrders, "--for", "stopped", "--timeout", "2s", "--poll-interval", "1h")...)
 	h.fails(exitFailed, "skytui: legacy-batch is stopped: it will not become ready until it is started\n",
 		h.live("wait", "service", sandbox.DemoLegacy, "--for", "ready", "--timeout", "2s", "--poll-interval", "1h")...)
 	// a timeout still names the last state and how to check
-	h.fails(exitFailed, "skytui: timed out after 1ms waiting for legacy-batch (last: stopped); it goes on: check with `skytui services get legacy-batch`",
+	h.fails(exitFailed, "skytui: timed out after 1ms waiting for legacy-batch (last: stopped); it goes on: check with `"+h.sel("skytui services get legacy-batch")+"`",
 		h.live("wait", "service", sandbox.DemoLegacy, "--for", "deleted", "--timeout", "1ms", "--poll-interval", "1h")...)
 }
 
@@ -229,7 +235,7 @@ func TestChangeCredentials(t *testing.T) {
 	// a failed service will not become ready: no wait to suggest (that
 	// wait fails at once), its reason instead; a stopped one, once started
 	h.fails(exitFailed, "skytui: broken-import is failed: launch failed: insufficient capacity for sky-2x8 in eastus; try another region or size; it has no credentials to read\n", h.live("services", "credentials", sandbox.DemoBroken)...)
-	h.fails(exitFailed, "skytui: legacy-batch is stopped: its credentials can be read once it is started (`skytui services start legacy-batch --wait`)\n", h.live("services", "credentials", sandbox.DemoLegacy)...)
+	h.fails(exitFailed, "skytui: legacy-batch is stopped: its credentials can be read once it is started (`"+h.sel("skytui services start legacy-batch --wait")+"`)\n", h.live("services", "credentials", sandbox.DemoLegacy)...)
 }
 
 func TestChangeAllowlist(t *testing.T) {
@@ -479,7 +485,7 @@ func TestChangeOutcomes(t *testing.T) {
 		t.Fatal(err)
 	}
 	stderr := h.fails(exitFailed, "skytui: outcome unknown: ", restore...)
-	if !strings.Contains(stderr, "check with `skytui restores list --service replica-west` before sending it again") {
+	if !strings.Contains(stderr, "check with `"+h.sel("skytui restores list --service replica-west")+"` before sending it again") {
 		t.Errorf("outcome unknown: %s", stderr)
 	}
 	for _, bad := range []string{"retry", "try again", "refused"} {
@@ -513,7 +519,7 @@ func TestChangeOutcomes(t *testing.T) {
 		t.Fatal(err)
 	}
 	stderr = h.fails(exitFailed, "skytui: outcome unknown: ", h.live("allowlist", "add", sandbox.DemoOrders, "192.0.2.0/24")...)
-	if !strings.Contains(stderr, "check with `skytui allowlist list orders-prod`") {
+	if !strings.Contains(stderr, "check with `"+h.sel("skytui allowlist list orders-prod")+"`") {
 		t.Errorf("allowlist outcome unknown: %s", stderr)
 	}
 }
@@ -611,7 +617,7 @@ func TestChangeSchedules(t *testing.T) {
 		t.Fatal(err)
 	}
 	stderr := h.fails(exitFailed, "skytui: outcome unknown: ", h.live("schedules", "edit", id, "--suspend")...)
-	if !strings.Contains(stderr, "check with `skytui schedules get "+id+"` before sending it again") {
+	if !strings.Contains(stderr, "check with `"+h.sel("skytui schedules get "+id)+"` before sending it again") {
 		t.Errorf("outcome unknown: %s", stderr)
 	}
 
@@ -834,39 +840,39 @@ func TestChangeAnswerReported(t *testing.T) {
 		{"services create, unreadable", sandbox.AnswerUnreadable, "POST", "/provisioning/v1/services",
 			append(create, "--name", "cli-unread", "-o", "json"), 0,
 			"skytui: accepted; the answer could not be read: 202 answer to POST /provisioning/v1/services" + unread,
-			map[string]any{"accepted": true, "answer": "unreadable", "name": "cli-unread", "check": "skytui services get cli-unread"}},
+			map[string]any{"accepted": true, "answer": "unreadable", "name": "cli-unread", "check": h.sel("skytui services get cli-unread")}},
 		{"services create, unreadable, table", sandbox.AnswerUnreadable, "POST", "/provisioning/v1/services",
 			append(create, "--name", "cli-unread-t"), 0,
 			"skytui: accepted; the answer could not be read: 202 answer to POST /provisioning/v1/services" + unread, nil},
 		{"services create, dropped", sandbox.AnswerDropped, "POST", "/provisioning/v1/services",
 			append(create, "--name", "cli-dropped", "-o", "json"), exitFailed,
-			dropped + "(POST /provisioning/v1/services); it may have been carried out: check with `skytui services get cli-dropped` before sending it again\n", nil},
+			dropped + "(POST /provisioning/v1/services); it may have been carried out: check with `" + h.sel("skytui services get cli-dropped") + "` before sending it again\n", nil},
 		{"backups create, unreadable", sandbox.AnswerUnreadable, "POST", "/skybackup/v1/backups/schedules",
 			[]string{"backups", "create", "--service", sandbox.DemoOrders, "--type", "dump", "-o", "json"}, 0,
 			"skytui: accepted; the answer could not be read: 200 answer to POST /skybackup/v1/backups/schedules" + unread,
-			map[string]any{"accepted": true, "answer": "unreadable", "service": "orders-prod", "type": "dump", "schedule": "once", "check": "skytui backups list --service orders-prod"}},
+			map[string]any{"accepted": true, "answer": "unreadable", "service": "orders-prod", "type": "dump", "schedule": "once", "check": h.sel("skytui backups list --service orders-prod")}},
 		{"backups create --schedule CRON, unreadable", sandbox.AnswerUnreadable, "POST", "/skybackup/v1/backups/schedules",
 			[]string{"backups", "create", "--service", sandbox.DemoOrders, "--type", "dump", "--schedule", "0 1 * * *", "-o", "json"}, 0,
 			"skytui: accepted; the answer could not be read: 200 answer to POST /skybackup/v1/backups/schedules" + unread,
 			// a recurring schedule shows in the schedules, not yet in the backups
-			map[string]any{"accepted": true, "answer": "unreadable", "service": "orders-prod", "schedule": "0 1 * * *", "check": "skytui schedules list --service orders-prod"}},
+			map[string]any{"accepted": true, "answer": "unreadable", "service": "orders-prod", "schedule": "0 1 * * *", "check": h.sel("skytui schedules list --service orders-prod")}},
 		{"backups create, unreadable, table", sandbox.AnswerUnreadable, "POST", "/skybackup/v1/backups/schedules",
 			[]string{"backups", "create", "--service", sandbox.DemoOrders, "--type", "dump"}, 0,
 			"skytui: accepted; the answer could not be read: 200 answer to POST /skybackup/v1/backups/schedules" + unread, nil},
 		{"backups create, dropped", sandbox.AnswerDropped, "POST", "/skybackup/v1/backups/schedules",
 			[]string{"backups", "create", "--service", sandbox.DemoOrders, "--type", "dump", "-o", "json"}, exitFailed,
-			dropped + "(POST /skybackup/v1/backups/schedules); it may have been carried out: check with `skytui backups list --service orders-prod` and `skytui schedules list --service orders-prod` before sending it again\n", nil},
+			dropped + "(POST /skybackup/v1/backups/schedules); it may have been carried out: check with `" + h.sel("skytui backups list --service orders-prod") + "` and `" + h.sel("skytui schedules list --service orders-prod") + "` before sending it again\n", nil},
 		{"restores create, unreadable", sandbox.AnswerUnreadable, "POST", "/skybackup/v1/restores",
 			[]string{"restores", "create", "--service", sandbox.DemoReplica, "--backup", key, "--yes", "--confirm", sandbox.DemoReplica, "-o", "json"}, 0,
 			"skytui: accepted; the answer could not be read: ",
-			map[string]any{"accepted": true, "answer": "unreadable", "service": "replica-west", "backup": key, "check": "skytui restores list --service replica-west"}},
+			map[string]any{"accepted": true, "answer": "unreadable", "service": "replica-west", "backup": key, "check": h.sel("skytui restores list --service replica-west")}},
 		{"schedules edit, unreadable", sandbox.AnswerUnreadable, "PATCH", "/skybackup/v1/backups/schedules/{id}",
 			[]string{"schedules", "edit", sched, "--cron", "0 4 * * *", "-o", "json"}, 0,
 			"skytui: accepted; the answer could not be read: 200 answer to PATCH /skybackup/v1/backups/schedules/" + sched + unread,
 			map[string]any{"accepted": true, "answer": "unreadable", "cron": "0 4 * * *"}},
 		{"schedules edit, dropped", sandbox.AnswerDropped, "PATCH", "/skybackup/v1/backups/schedules/{id}",
 			[]string{"schedules", "edit", sched, "--cron", "0 5 * * *"}, exitFailed,
-			dropped + "(PATCH /skybackup/v1/backups/schedules/" + sched + "); it may have been carried out: check with `skytui schedules get " + sched + "` before sending it again\n", nil},
+			dropped + "(PATCH /skybackup/v1/backups/schedules/" + sched + "); it may have been carried out: check with `" + h.sel("skytui schedules get "+sched) + "` before sending it again\n", nil},
 		{"schedules edit, a type the live service does not take", "", "", "",
 			[]string{"schedules", "edit", sched, "--type", "logical"}, exitUsage,
 			"skytui: invalid request: --type (backup_type): the live service takes full, incremental, binarylog, dump or snapshot: its logical (SQL) backup is dump (nothing was sent)\n", nil},

@@ -158,7 +158,7 @@ func TestReplicationSetupSkyDemo(t *testing.T) {
 	// step 0, nothing sent, the fix names the commands that free it
 	_, stderr, code = h.script(setupArgs(h, "--yes", "--confirm", sandbox.DemoReplica, "--allow-list")...)
 	if code != exitFailed || !strings.Contains(stderr, "FAIL  0 pair: replica-west replicates now (IO thread Yes, SQL thread Yes") ||
-		!strings.Contains(stderr, "`skytui replication stop replica-west --yes`") {
+		!strings.Contains(stderr, "`"+h.sel("skytui replication stop replica-west --yes")+"`") {
 		t.Fatalf("setup of a saved pair again: exit %d\n%s", code, stderr)
 	}
 	if n := sb.Stats().Count("POST", "/skybackup/v1/restores"); n != 1 {
@@ -583,7 +583,7 @@ func TestReplicationSetupStepErrorsWrap(t *testing.T) {
 	if !api.IsOutcomeUnknown(err) || exitCode(err) != exitFailed {
 		t.Fatalf("outcome unknown at step 1: %v (exit %d)\n%s", err, exitCode(err), stderr)
 	}
-	if msg := err.Error(); !strings.Contains(msg, "check with `skytui allowlist list orders-prod` before sending it again") ||
+	if msg := err.Error(); !strings.Contains(msg, "check with `"+h.sel("skytui allowlist list orders-prod")+"` before sending it again") ||
 		strings.Contains(msg, "again (c)") || strings.Contains(msg, "run the command again") {
 		t.Errorf("the error: %v", err)
 	}
@@ -677,7 +677,7 @@ func TestReplicationSetupGrantErrorRedacted(t *testing.T) {
 func TestReplicationSetupFollowsTheRestore(t *testing.T) {
 	h, _ := replHarness(t, 60) // a restore takes a while
 	_, stderr, code := h.script(setupArgs(h, "--allow-list", "--yes", "--confirm", sandbox.DemoReplica, "--timeout", "1ms")...)
-	re := regexp.MustCompile("skytui: timed out after 1ms waiting for restore ([0-9]+) into replica-west \\(last: [^)]*Running.*; it goes on: check with `skytui restores get ([0-9]+)`")
+	re := regexp.MustCompile("skytui: timed out after 1ms waiting for restore ([0-9]+) into replica-west \\(last: [^)]*Running.*; it goes on: check with `skytui restores get ([0-9]+)" + regexp.QuoteMeta(h.sel("")) + "`")
 	m := re.FindStringSubmatch(stderr)
 	if code != exitFailed || m == nil || m[1] != m[2] {
 		t.Fatalf("exit %d\n%s", code, stderr)

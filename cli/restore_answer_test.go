@@ -27,7 +27,7 @@ func TestUnreadableRestoreAnswerTable(t *testing.T) {
 	}
 	lines := strings.Split(strings.TrimSuffix(stderr, "\n"), "\n")
 	if len(lines) != 2 || !strings.HasPrefix(lines[0], "skytui: accepted; the answer could not be read: ") ||
-		lines[1] != "skytui: the restore's ID and status are unknown: check with `skytui restores list --service legacy-batch`" {
+		lines[1] != "skytui: the restore's ID and status are unknown: check with `"+h.sel("skytui restores list --service legacy-batch")+"`" {
 		t.Errorf("stderr:\n%s", stderr)
 	}
 }
@@ -47,7 +47,7 @@ func TestRestoreAnswerWithoutRecordJSON(t *testing.T) {
 		t.Fatalf("exit %d\n%s", code, stderr)
 	}
 	v := decodeJSON[map[string]any](t, stdout)
-	if v["accepted"] != true || v["answer"] != "no record" || v["check"] != "skytui restores list --service legacy-batch" || v["status"] != nil || v["id"] != nil {
+	if v["accepted"] != true || v["answer"] != "no record" || v["check"] != h.sel("skytui restores list --service legacy-batch") || v["status"] != nil || v["id"] != nil {
 		t.Errorf("-o json: %s", stdout)
 	}
 }

@@ -33,7 +33,8 @@ import (
 // too; any other error 1.
 func Main(version string) int {
 	ctx, got, stop := signalContext(context.Background())
-	err := newRootCmd(defaultEnv(version)).ExecuteContext(ctx)
+	e := defaultEnv(version)
+	err := e.execute(ctx, newRootCmd(e))
 	stop()
 	var sig *tui.SignalError
 	if errors.As(err, &sig) {
@@ -82,6 +83,9 @@ the command line.`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return e.runTUI(cmd, f)
 		},
+	}
+	if _, ok := e.stderr.(hintWriter); !ok {
+		e.stderr = hintWriter{w: e.stderr, e: e}
 	}
 	cmd.SetIn(e.stdin)
 	cmd.SetOut(e.stdout)

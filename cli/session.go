@@ -39,6 +39,9 @@ type env struct {
 	// tuiRun, when set, stands in for tui.Run (tests see the options the
 	// terminal UI would start with).
 	tuiRun func(context.Context, tui.Options) error
+	// selection is the --profile and --api-url given, as a suggested
+	// command takes them (hints.go).
+	selection string
 }
 
 // runUI runs the terminal UI with opts.
@@ -91,6 +94,7 @@ func (e *env) openLoginSession(profileName, apiURL string) (*session, error) {
 }
 
 func (e *env) openSessionNew(profileName, apiURL string, newOK bool) (*session, error) {
+	e.noteSelection(profileName, apiURL)
 	cfg, err := e.loadConfig()
 	e.printConfigWarnings(cfg, err)
 	if err != nil {

@@ -1,0 +1,102 @@
+package cli
+
+import (
+	"context"
+	"io"
+	"regexp"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/skytui/skytui/kit"
+)
+
+// A command that skytui's words suggest (`skytui …` in backquotes: "check
+// with `skytui services get orders`", "stop it first (`skytui replication
+// stop replica-west --yes`)") runs where this run ran: the --profile and
+// --api-url given on the command line are added to it. Without them a
+// hint copied from a run against one account would read, or change, a
+// service of the same name in the default profile's.
+
+var hintRE = regexp.MustCompile("`skytui [^`]*`")
+
+// selectionOf is the flags a suggested command takes to run where this
+// run ran: the profile and API URL named on the command line ("": not
+// named).
+func selectionOf(profile, apiURL string) string {
+	sel := ""
+	if profile != "" {
+		sel += " --profile " + kit.ShellQuote(profile)
+	}
+	if apiURL != "" {
+		sel += " --api-url " + kit.ShellQuote(apiURL)
+	}
+	return sel
+}
+
+// noteSelection keeps the profile and API URL named on the command line
+// for the hints said after.
+func (e *env) noteSelection(profile, apiURL string) { e.selection = selectionOf(profile, apiURL) }
+
+// suggest is a command (the "check" of a JSON answer) as it runs where
+// this command ran.
+func (f *outputFlags) suggest(cmd string) string {
+	return hintFor(cmd, selectionOf(f.profile, f.apiURL))
+}
+
+// hintFor is cmd with sel added, unless it names a profile or URL (or
+// the demo, or the sandbox) of its own.
+func hintFor(cmd, sel string) string {
+	if sel == "" || strings.Contains(cmd, "--profile") || strings.Contains(cmd, "--api-url") || strings.Contains(cmd, "--demo") || strings.HasPrefix(cmd, "skytui sandbox") {
+		return cmd
+	}
+	return cmd + sel
+}
+
+// hinted is s with the selection added to each command it suggests that
+// names no profile or URL of its own.
+func (e *env) hinted(s string) string {
+	if e.selection == "" || !strings.Contains(s, "`skytui ") {
+		return s
+	}
+	return hintRE.ReplaceAllStringFunc(s, func(m string) string {
+		return "`" + hintFor(m[1:len(m)-1], e.selection) + "`"
+	})
+}
+
+// hintWriter is the standard error every note and prompt is written to:
+// each write's suggested commands carry the selection.
+type hintWriter struct {
+	w io.Writer
+	e *env
+}
+
+func (h hintWriter) Write(p []byte) (int, error) {
+	if _, err := io.WriteString(h.w, h.e.hinted(string(p))); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
+// hintedError is an error whose suggested commands carry the selection;
+// what it wraps still decides the exit code.
+type hintedError struct {
+	err error
+	msg string
+}
+
+func (h *hintedError) Error() string { return h.msg }
+func (h *hintedError) Unwrap() error { return h.err }
+
+// execute runs the command tree; its error's suggested commands carry the
+// selection.
+func (e *env) execute(ctx context.Context, root *cobra.Command) error {
+	err := root.ExecuteContext(ctx)
+	if err == nil {
+		return nil
+	}
+	if msg := e.hinted(err.Error()); msg != err.Error() {
+		return &hintedError{err: err, msg: msg}
+	}
+	return err
+}

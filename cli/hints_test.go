@@ -1,0 +1,28 @@
+package cli
+
+import "testing"
+
+// TestHintsRunWhereTheRunRan: a command skytui suggests carries the
+// --profile and --api-url the run was given, once; one that names its own
+// profile or URL, the demo or the sandbox is left as it is, and a run
+// given neither suggests commands as they are.
+func TestHintsRunWhereTheRunRan(t *testing.T) {
+	e := &env{}
+	msg := "check with `skytui services get orders` and `skytui auth login --profile lab --api-url https://x` or `skytui --demo`"
+	if got := e.hinted(msg); got != msg {
+		t.Errorf("no selection: %q", got)
+	}
+	e.noteSelection("staging", "")
+	want := "check with `skytui services get orders --profile staging` and `skytui auth login --profile lab --api-url https://x` or `skytui --demo`"
+	if got := e.hinted(msg); got != want {
+		t.Errorf("--profile:\n%q\nwant\n%q", got, want)
+	}
+	e.noteSelection("my lab", "http://127.0.0.1:8080")
+	if got := e.hinted("stop it (`skytui replication stop 'replica west' --yes`)"); got != "stop it (`skytui replication stop 'replica west' --yes --profile 'my lab' --api-url http://127.0.0.1:8080`)" {
+		t.Errorf("--profile and --api-url: %q", got)
+	}
+	f := &outputFlags{apiURL: "http://127.0.0.1:8080"}
+	if got := f.suggest("skytui restores list --service orders"); got != "skytui restores list --service orders --api-url http://127.0.0.1:8080" {
+		t.Errorf("a JSON answer's check: %q", got)
+	}
+}
