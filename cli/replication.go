@@ -102,6 +102,7 @@ nothing is checked and the command exits 4 (not found).
 				if err != nil {
 					return fmt.Errorf("replication status of %s: %w", api.OrID(p.SecondaryName, p.SecondaryID), err)
 				}
+				r.Fix = e.hinted(r.Fix)
 				reports = append(reports, r)
 			}
 			return c.out.emit(e.stdout, reports, replicationTable(reports))

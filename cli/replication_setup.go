@@ -235,8 +235,8 @@ var cliWordPairs = []string{
 	"start replication (S)", "start replication (`skytui replication start SECONDARY`)",
 	"(s, then S)", "(`skytui replication stop SECONDARY --yes`, then `skytui replication start SECONDARY`)",
 	// replsetup.ServiceState's
-	"start it: :start ", "start it: skytui services start ",
-	" (or x on the Services screen)", " --wait",
+	"start it: :start ", "start it: `skytui services start ",
+	" (or x on the Services screen)", " --wait`",
 	"(the Services screen shows its progress)", "(`skytui services list` shows its progress)",
 	"d forgets this pair", "`skytui replication forget SECONDARY --yes` forgets this pair",
 	" (g shows it)", " (the Replication screen's g shows it: the command line never prints it)",
@@ -330,6 +330,7 @@ func (r *setupRun) say(o replsetup.Outcome, title string) error {
 	if unknown && o.Verdict != replsetup.Pass {
 		o.Fix = "it may have been carried out: check with `" + r.check(o.Step) + "` before sending it again"
 	}
+	o.Fix = r.e.hinted(o.Fix) // the report's too, not only standard error's
 	st := setupStep{Step: n, Name: title, Verdict: api.OrID(o.Verdict.String(), "PASS"), Summary: o.Summary, Problem: o.Problem, Fix: o.Fix}
 	r.report.Steps = append(r.report.Steps, st)
 	text := api.OrID(o.Summary, o.Problem)
@@ -628,6 +629,7 @@ func (r *setupRun) emit(ctx context.Context, p replsetup.Pair) error {
 	if err != nil {
 		return fmt.Errorf("replication started; reading its status failed: %w", err)
 	}
+	rep.Fix = r.e.hinted(rep.Fix)
 	r.report.Status = &rep
 	return r.c.out.emit(r.e.stdout, r.report, replicationTable([]pairReport{rep}))
 }

@@ -170,7 +170,7 @@ func TestReplicationSetupSkyDemo(t *testing.T) {
 		t.Errorf("stop: %+v", act)
 	}
 	rs := decodeJSON[[]pairReport](t, h.ok(h.live("replication", "status", sandbox.DemoReplica, "-o", "json")...))
-	if rs[0].IORunning != "No" || rs[0].SQLRunning != "No" || rs[0].OK || rs[0].Fix != "start it (`skytui replication start replica-west`)" {
+	if rs[0].IORunning != "No" || rs[0].SQLRunning != "No" || rs[0].OK || rs[0].Fix != "start it (`"+h.sel("skytui replication start replica-west")+"`)" {
 		t.Errorf("after stop: %+v", rs[0])
 	}
 	if out := h.ok(h.live("replication", "start", sandbox.DemoReplica)...); !strings.Contains(out, "Replication started") {
@@ -787,12 +787,12 @@ func TestReplicationStatusOfDeletedServices(t *testing.T) {
 	}
 	h.ok(h.live("services", "delete", sandbox.DemoOrders, "--yes", "--confirm", sandbox.DemoOrders, "--wait", "--poll-interval", "20ms")...)
 	r := status()
-	if !strings.HasPrefix(r.Problem, "the primary orders-prod is ") || !strings.HasPrefix(r.Fix, "nothing brings it back: `skytui replication stop replica-west --managed --yes` ends managed replication on replica-west") {
+	if !strings.HasPrefix(r.Problem, "the primary orders-prod is ") || !strings.HasPrefix(r.Fix, "nothing brings it back: `"+h.sel("skytui replication stop replica-west --managed --yes")+"` ends managed replication on replica-west") {
 		t.Errorf("primary deleted: %q / %q", r.Problem, r.Fix)
 	}
 	h.ok(h.live("services", "delete", sandbox.DemoReplica, "--yes", "--confirm", sandbox.DemoReplica, "--wait", "--poll-interval", "20ms")...)
 	r = status()
-	if !strings.Contains(r.Problem, "replica-west is") || !strings.Contains(r.Fix, "`skytui replication forget replica-west --yes` forgets this pair") {
+	if !strings.Contains(r.Problem, "replica-west is") || !strings.Contains(r.Fix, "`"+h.sel("skytui replication forget replica-west --yes")+"` forgets this pair") {
 		t.Errorf("replica deleted: %q / %q", r.Problem, r.Fix)
 	}
 }

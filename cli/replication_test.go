@@ -76,7 +76,7 @@ func TestReplicationStatus(t *testing.T) {
 		t.Fatalf("primary stopping: %v %v", rs, err)
 	}
 	if r := rs[0]; r.OK || !strings.HasPrefix(r.Problem, "the primary orders-prod is pending_stop") ||
-		r.Fix != "once it is stopped, start it: skytui services start orders-prod --wait" {
+		r.Fix != "once it is stopped, start it: `"+h.sel("skytui services start orders-prod --wait")+"`" {
 		t.Errorf("primary stopping: %+v", r)
 	}
 
@@ -86,14 +86,14 @@ func TestReplicationStatus(t *testing.T) {
 		t.Fatalf("stopped: %v %v", rs, err)
 	}
 	if r := rs[0]; r.OK || r.Problem != "the secondary legacy-batch is stopped: it does not replicate" ||
-		r.Fix != "start it: skytui services start legacy-batch --wait" {
+		r.Fix != "start it: `"+h.sel("skytui services start legacy-batch --wait")+"`" {
 		t.Errorf("stopped secondary: %+v", r)
 	}
 	// a failed one: the command that says why names it
 	if err := json.Unmarshal([]byte(h.ok(h.live("replication", "status", sandbox.DemoBroken, "-o", "json")...)), &rs); err != nil || len(rs) != 1 {
 		t.Fatalf("failed: %v %v", rs, err)
 	}
-	if r := rs[0]; r.OK || !strings.Contains(r.Fix, "`skytui services get broken-import -o json` says why") {
+	if r := rs[0]; r.OK || !strings.Contains(r.Fix, "`"+h.sel("skytui services get broken-import -o json")+"` says why") {
 		t.Errorf("failed secondary: %+v", r)
 	}
 	h.fails(exitNotFound, `skytui: no service named "nope-nope"`, h.live("replication", "status", "nope-nope")...)
