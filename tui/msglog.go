@@ -106,10 +106,49 @@ func (m *Model) logRefresh(key string, err error) {
 	if _, ok := err.(notAskedError); ok {
 		return
 	}
+	m.logSlot(key, "refresh of "+m.resourceTitle(key), err)
+}
+
+// logParts records the parts of a listing across services that failed
+// while the rest was read (kit.DataMsg.Parts), as logRefresh records a
+// refresh: each service's once per reason, and its listing once it
+// works again. A part is kept apart from the whole listing's failure.
+func (m *Model) logParts(key string, parts []error) {
+	now := map[string]error{}
+	for _, p := range parts {
+		slot := key + " part"
+		if se := (*api.ServiceError)(nil); errors.As(p, &se) {
+			slot += " " + m.serviceTitle(se)
+		}
+		now[slot] = p
+	}
+	var slots []string
+	for slot := range m.msgs.failing {
+		if _, failing := now[slot]; strings.HasPrefix(slot, key+" part") && !failing {
+			slots = append(slots, slot)
+		}
+	}
+	for slot := range now {
+		slots = append(slots, slot)
+	}
+	slices.Sort(slots)
+	for _, slot := range slots {
+		what := "refresh of " + m.resourceTitle(key)
+		if title, ok := strings.CutPrefix(slot, key+" part "); ok && now[slot] == nil {
+			// one service's part that works again
+			what += ": listing of " + title
+		}
+		m.logSlot(slot, what, now[slot])
+	}
+}
+
+// logSlot logs what (a refresh, a listing's part) failing, once per
+// reason however often it is retried, and working again after it did.
+func (m *Model) logSlot(slot, what string, err error) {
 	if err == nil {
-		if _, ok := m.msgs.failing[key]; ok {
-			delete(m.msgs.failing, key)
-			m.msgs.add(logEntry{at: m.common.Wall(), level: kit.ToastSuccess, text: "refresh of " + m.resourceTitle(key) + " works again"})
+		if _, ok := m.msgs.failing[slot]; ok {
+			delete(m.msgs.failing, slot)
+			m.msgs.add(logEntry{at: m.common.Wall(), level: kit.ToastSuccess, text: what + " works again"})
 			m.relayoutLog()
 		}
 		return
@@ -119,15 +158,15 @@ func (m *Model) logRefresh(key string, err error) {
 		// one service's part of a view across services
 		why = "listing of " + m.serviceTitle(se) + ": " + why
 	}
-	if last, ok := m.msgs.failing[key]; ok && last == why {
+	if last, ok := m.msgs.failing[slot]; ok && last == why {
 		return
 	}
 	if m.msgs.failing == nil {
 		m.msgs.failing = map[string]string{}
 	}
-	m.msgs.failing[key] = why
+	m.msgs.failing[slot] = why
 	m.msgs.add(logEntry{at: m.common.Wall(), level: kit.ToastWarn,
-		text: "refresh of " + m.resourceTitle(key) + " failed: " + why + "; it is retried", fields: errorFields(err)})
+		text: what + " failed: " + why + "; it is retried", fields: errorFields(err)})
 	m.relayoutLog()
 }
 

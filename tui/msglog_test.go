@@ -486,3 +486,43 @@ func TestLogNamesTheServiceOfAFailedPart(t *testing.T) {
 		}
 	}
 }
+
+// TestLogKeepsAFailedPartWhole: a listing across services read but for
+// one service (kit.Partial) reaches the screen as data, not a failure,
+// and the log keeps that service's error whole (status, message, trace
+// ID), once however often it recurs, then says when it works again.
+func TestLogKeepsAFailedPartWhole(t *testing.T) {
+	part := &api.ServiceError{ServiceID: "dbtaf00000001", ServiceName: "orders-prod",
+		Err: &api.Error{Method: "GET", Path: "/skybackup/v1/restores", Status: 503, Message: "backend unavailable", TraceID: "feedc0de01"}}
+	r := &fakeRes{key: kit.RestoresKey.String(), err: kit.Partial(part)}
+	s := &fakeScreen{id: "a", res: []*fakeRes{r}}
+	h := fakeApp(t, time.Minute, s)
+	h.Key("r")
+	texts := func() []string {
+		var out []string
+		for _, e := range h.m.msgs.entries {
+			out = append(out, e.copyText())
+		}
+		return out
+	}
+	failed := slices.IndexFunc(texts(), func(e string) bool {
+		return strings.Contains(e, "refresh of the restores listing failed: listing of orders-prod (dbtaf00000001): HTTP 503") &&
+			strings.Contains(e, "backend unavailable") && strings.Contains(e, "trace ID: feedc0de01")
+	})
+	if failed < 0 {
+		t.Fatalf("the failed part is not logged whole:\n%s", strings.Join(texts(), "\n"))
+	}
+	if n := len(texts()); n != 1 {
+		t.Fatalf("the part is logged %d times for two reads:\n%s", n, strings.Join(texts(), "\n"))
+	}
+	for _, d := range s.data {
+		if d.Err != nil || len(d.Parts) != 1 {
+			t.Fatalf("the screen got %+v: a listing read in part is data with its failed part", d)
+		}
+	}
+	r.set(false, nil)
+	h.Key("r")
+	if all := strings.Join(texts(), "\n"); !strings.Contains(all, "refresh of the restores listing: listing of orders-prod (dbtaf00000001) works again") {
+		t.Fatalf("the part working again is not logged:\n%s", all)
+	}
+}

@@ -257,7 +257,9 @@ func (e *engine) onResult(m pollResultMsg) (*kit.DataMsg, []tea.Cmd) {
 		fr = &freshness{}
 		e.fresh[m.key] = fr
 	}
-	msg := &kit.DataMsg{Key: m.key, Data: m.data, Err: m.err, At: now}
+	var parts []error
+	m.err, parts = kit.SplitPartial(m.err) // a part failed: the rest is read
+	msg := &kit.DataMsg{Key: m.key, Data: m.data, Err: m.err, At: now, Parts: parts}
 	if m.err != nil {
 		fr.lastErr, fr.errAt, fr.retryAt = m.err, now, time.Time{}
 		st.failures++

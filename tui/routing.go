@@ -95,6 +95,9 @@ func (m *Model) own(msg tea.Msg, from string) (tea.Cmd, bool) {
 			return nil, true
 		}
 		m.logRefresh(data.Key, data.Err)
+		if data.Err == nil {
+			m.logParts(data.Key, data.Parts)
+		}
 		if api.IsUnauthorized(data.Err) && m.opts.Login != nil {
 			cmds = append(cmds, m.openUnaskedKeyPrompt("The API refused the key of profile "+m.common.Profile+" ("+oneLineErr(data.Err)+"). Enter a valid key, or esc to look around without one."))
 		}

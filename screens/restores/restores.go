@@ -231,14 +231,22 @@ func (s *Screen) Resources() []kit.Resource {
 				return nil, fmt.Errorf("no API client")
 			}
 			all, failed, err := sweep.Partial(ctx, client, kit.Fresh(ctx))
-			if err == nil && len(failed) > 0 && len(all) == 0 {
+			if err != nil || len(failed) == 0 {
+				return all, err
+			}
+			if len(all) == 0 {
 				// nothing to show: the listing failed (of the first
 				// service that failed, named)
-				err = failed[0].ServiceError
+				return all, failed[0].ServiceError
 			}
 			// else a service that failed keeps its last rows and is said
-			// stale alone (staleNote); the others' answers are fresh
-			return all, err
+			// stale alone (staleNote); the others' answers are fresh, and
+			// each failure is logged whole
+			parts := make([]error, len(failed))
+			for i, f := range failed {
+				parts[i] = f.ServiceError
+			}
+			return all, kit.Partial(parts...)
 		}, kit.AnyRestoreRunning),
 		kit.Services(s.common),
 	}

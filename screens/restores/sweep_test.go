@@ -64,7 +64,8 @@ func pollRestores(s *Screen) {
 	for _, r := range s.Resources() {
 		if r.Key == kit.RestoresKey.String() {
 			data, err := r.Fetch(kit.WithFresh(context.Background()))
-			s.Update(kit.DataMsg{Key: r.Key, Data: data, Err: err, At: now})
+			err, parts := kit.SplitPartial(err)
+			s.Update(kit.DataMsg{Key: r.Key, Data: data, Err: err, At: now, Parts: parts})
 		}
 	}
 }
