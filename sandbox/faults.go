@@ -17,8 +17,11 @@ import (
 // endless and huge, so their sum must not exceed 1. Latency is added to
 // every API request.
 //
-// Drop, timeout, error, 429 and malformed are decided before a request is
-// handled: a request faulted so changes nothing. Unreadable and drop-after
+// Drop, timeout, error and 429 are decided before a request is handled: a
+// request faulted so changes nothing. Malformed answers a read with half
+// its JSON; a change drawing it is carried out (or refused, with its
+// error) and its 2xx answer cut in half: a 2xx never claims a change the
+// store did not make. Unreadable and drop-after
 // are the opposite: they apply to changes only (POST, PATCH, PUT, DELETE;
 // a GET drawing them is answered normally), the store carries the change
 // out, and only then is its 2xx answer spoiled. A change the store refuses
@@ -55,7 +58,7 @@ type Faults struct {
 	ErrorRate      float64       // 500 or 503 with the error body
 	RateLimitRate  float64       // 429 with Retry-After
 	RetryAfter     time.Duration // Retry-After of injected 429s (default 1s)
-	MalformedRate  float64       // 200 with a truncated JSON body; nothing changed
+	MalformedRate  float64       // 200 with a truncated JSON body (a change: carried out first, its own 2xx)
 	DropRate       float64       // hijack and close the connection, no answer; nothing changed
 	TimeoutRate    float64       // hang until the client gives up (or 30 s, then 504)
 	UnreadableRate float64       // change carried out, then its 2xx status with an unreadable body

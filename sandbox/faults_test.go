@@ -98,6 +98,36 @@ func TestFaultMalformedBody(t *testing.T) {
 	}
 }
 
+// TestFaultMalformedChangeIsCarriedOut: a change drawing malformed is
+// carried out and answered with its own 2xx status and half its JSON (a
+// 200 never claims a change that was not made); one the store refuses is
+// answered with its error.
+func TestFaultMalformedChangeIsCarriedOut(t *testing.T) {
+	h := newHarness(t, Options{})
+	id := h.readyService("faulted-db", "aws")
+	h.s.SetFaults(Faults{MalformedRate: 1})
+	r := h.do("POST", "/provisioning/v1/services/"+id+"/security/allowlist", map[string]string{"ip_address": "192.0.2.1/32"})
+	var v any
+	if r.status != http.StatusOK || json.Unmarshal(r.body, &v) == nil {
+		t.Fatalf("a malformed change answered %d %s", r.status, r.body)
+	}
+	if r = h.do("POST", "/provisioning/v1/services", serviceReq("made-anyway", "gcp")); r.status != http.StatusAccepted {
+		t.Fatalf("a malformed launch answered %d, want its own 202", r.status)
+	}
+	r = h.do("POST", "/provisioning/v1/services/"+id+"/security/allowlist", map[string]string{"ip_address": "not an address"})
+	if r.status != http.StatusBadRequest {
+		t.Fatalf("a refused change drawing malformed answered %d %s", r.status, r.body)
+	}
+	h.s.SetFaults(Faults{})
+	if svc := h.service(id); len(svc.AllowList()) != 1 || svc.AllowList()[0].IP != "192.0.2.1/32" {
+		l := svc.AllowList()
+		t.Fatalf("the malformed change was not carried out: %v", l)
+	}
+	if ids := h.s.ServiceIDs(); len(ids) != 2 {
+		t.Fatalf("the malformed launch was not carried out: %v", ids)
+	}
+}
+
 func TestFaultDropConnection(t *testing.T) {
 	h := newHarness(t, Options{})
 	h.s.SetFaults(Faults{DropRate: 1})
@@ -135,12 +165,13 @@ func TestFaultLatency(t *testing.T) {
 	}
 }
 
-// A faulted POST has created nothing, whatever the fault.
+// A POST faulted before it is handled has created nothing, whatever the
+// fault (malformed is carried out: TestFaultMalformedChangeIsCarriedOut).
 func TestFaultedPOSTsCreateNothing(t *testing.T) {
 	h := newHarness(t, Options{})
 	id := h.readyService("faulted-db", "aws")
 	h.hc.Timeout = 150 * time.Millisecond
-	for _, f := range []Faults{{ErrorRate: 1}, {RateLimitRate: 1}, {MalformedRate: 1}, {DropRate: 1}, {TimeoutRate: 1}} {
+	for _, f := range []Faults{{ErrorRate: 1}, {RateLimitRate: 1}, {DropRate: 1}, {TimeoutRate: 1}} {
 		h.s.SetFaults(f)
 		h.try("POST", "/provisioning/v1/services", serviceReq("never-made", "gcp"), testKey)
 		h.try("POST", "/backup/v1/backups/schedules", api.ScheduleRequest{BackupType: "full", Schedule: "once", ServiceID: id}, testKey)
@@ -159,7 +190,7 @@ func TestFaultedPOSTsCreateNothing(t *testing.T) {
 		t.Fatalf("allow list %v", l)
 	}
 	st := h.s.Stats()
-	for _, k := range []string{"error", "429", "malformed", "drop", "timeout"} {
+	for _, k := range []string{"error", "429", "drop", "timeout"} {
 		if st.Faults[k] != 3 {
 			t.Fatalf("fault %s counted %d times: %v", k, st.Faults[k], st.Faults)
 		}

@@ -427,18 +427,16 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	var code int
 	var body any
 	var aerr *apiError
-	if kind == faultMalformed && r.Method != http.MethodGet {
-		// Never run a mutating handler for a malformed answer.
-		code, body = http.StatusOK, json.RawMessage(`{"id":1}`)
-	} else {
-		s.mu.Lock()
-		s.st.advance(s.clock.Now())
-		c.now = s.st.now
-		code, body, aerr = h(s.st, c)
-		s.mu.Unlock()
-	}
+	s.mu.Lock()
+	s.st.advance(s.clock.Now())
+	c.now = s.st.now
+	code, body, aerr = h(s.st, c)
+	s.mu.Unlock()
+	change := r.Method != http.MethodGet
 	if aerr != nil {
-		if kind != faultMalformed {
+		if kind != faultMalformed || change {
+			// a change refused is said so, malformed or not: a 2xx
+			// would claim what was not done
 			fail(aerr)
 			return
 		}
@@ -450,7 +448,11 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if kind == faultMalformed {
-		code = http.StatusOK
+		// a read: 200 with half its JSON; a change: carried out, then its
+		// own 2xx status with half its JSON
+		if !change {
+			code = http.StatusOK
+		}
 		data = data[:len(data)/2]
 	} else if code >= 200 && code < 300 && s.spoilAnswer(w, r, rt, path, kind, code, data) {
 		status = -1
