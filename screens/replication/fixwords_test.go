@@ -64,10 +64,7 @@ func TestStatusNotConfiguredFixWorks(t *testing.T) {
 		!strings.Contains(scr, "erases") {
 		t.Fatalf("the not-configured pair's fix:\n%s", h.Screen())
 	}
-	h.Key("d")
-	h.Sees("Forget this pair?")
-	h.Key("y")
-	h.Sees("No replication set up with skytui yet.")
+	h.forgetPair()
 	h.Key("n")
 	h.Sees("Choose the PRIMARY")
 	h.choosePair("orders-prod", "replica-west")

@@ -116,10 +116,7 @@ func TestStatusManagedReplicaDeleted(t *testing.T) {
 	if strings.Contains(h.Screen(), "End managed replication?") || d.srv.Stats().Count("DELETE", managedDELETE) != 0 {
 		t.Fatalf("E on a deleted replica asked or sent:\n%s", h.Screen())
 	}
-	h.Key("d")
-	h.Sees("Forget this pair?")
-	h.Key("y")
-	h.Sees("No replication set up with skytui yet.")
+	h.forgetPair()
 }
 
 // A pair set up with the sky procedures whose primary was deleted: its

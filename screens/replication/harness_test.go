@@ -237,6 +237,15 @@ func (h *harness) pick(name string) {
 	h.Keys("enter", "enter")
 }
 
+// forgetPair forgets the only pair on the status list (d, then y).
+func (h *harness) forgetPair() {
+	h.T.Helper()
+	h.Key("d")
+	h.Sees("Forget this pair?")
+	h.Key("y")
+	h.Sees("No replication set up with skytui yet.")
+}
+
 // refused presses k on a read-only profile: the message line says
 // read-only, and nothing is asked (notAsked does not show).
 func (h *harness) refused(k string, notAsked ...string) {
