@@ -60,8 +60,24 @@ func (e *env) hinted(s string) string {
 		return s
 	}
 	return hintRE.ReplaceAllStringFunc(s, func(m string) string {
-		return "`" + hintFor(m[1:len(m)-1], e.selection) + "`"
+		body := m[1 : len(m)-1]
+		if !e.takesSelection(body) {
+			return m
+		}
+		return "`" + hintFor(body, e.selection) + "`"
 	})
+}
+
+// takesSelection reports that the command body suggests (its words after
+// skytui) takes both --profile and --api-url: creds, whose secrets no
+// profile holds, takes neither, and is suggested as it is.
+func (e *env) takesSelection(body string) bool {
+	if e.root == nil {
+		return true
+	}
+	args := strings.Fields(body)[1:]
+	c, _, err := e.root.Find(args)
+	return err == nil && c.Flag("profile") != nil && c.Flag("api-url") != nil
 }
 
 // hintWriter is the standard error every note and prompt is written to:

@@ -21,6 +21,13 @@ func TestHintsRunWhereTheRunRan(t *testing.T) {
 	if got := e.hinted("stop it (`skytui replication stop 'replica west' --yes`)"); got != "stop it (`skytui replication stop 'replica west' --yes --profile 'my lab' --api-url http://127.0.0.1:8080`)" {
 		t.Errorf("--profile and --api-url: %q", got)
 	}
+	// in the command tree: creds takes neither flag (its secrets are no
+	// profile's), and is suggested as it is
+	newRootCmd(e)
+	e.noteSelection("staging", "")
+	if got := e.hinted("see `skytui creds list`; or `skytui services get orders`"); got != "see `skytui creds list`; or `skytui services get orders --profile staging`" {
+		t.Errorf("creds: %q", got)
+	}
 	f := &outputFlags{apiURL: "http://127.0.0.1:8080"}
 	if got := f.suggest("skytui restores list --service orders"); got != "skytui restores list --service orders --api-url http://127.0.0.1:8080" {
 		t.Errorf("a JSON answer's check: %q", got)

@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -42,6 +43,27 @@ func newChangeHarness(t *testing.T) (*harness, *sandbox.Server) {
 // with a fast poll for --wait.
 func (h *harness) live(more ...string) []string {
 	return append(append([]string{}, more...), "--profile", "skysql", "--api-url", h.url)
+}
+
+// TestWaitForADeletedService: waiting for ready or stopped on a service
+// being deleted ends at once, saying so (exit 1); one gone while waited
+// for is not found (exit 4), never a bare 404 of its request.
+func TestWaitForADeletedService(t *testing.T) {
+	h, _ := serveHarness(t, sandbox.Options{DemoData: true, Seed: 7, Clock: sandbox.NewManualClock(testenv.T0)}, goodKey)
+	h.ok(h.live("services", "delete", sandbox.DemoAnalytics, "--yes", "--confirm", sandbox.DemoAnalytics)...)
+	for _, want := range []string{"ready", "stopped"} {
+		h.fails(exitFailed, "skytui: analytics-gcp is pending_delete: it will not become "+want+"\n",
+			h.live("wait", "service", sandbox.DemoAnalytics, "--for", want, "--timeout", "2s", "--poll-interval", "1h")...)
+	}
+	c, err := api.New(api.Config{BaseURL: h.url, APIKey: goodKey})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := &waiter{e: &env{stderr: io.Discard}, timeout: 2 * time.Second, poll: time.Hour, what: "dbtaf00000000"}
+	_, err = w.waitService(context.Background(), c, "dbtaf00000000", forReady)
+	if exitCode(err) != exitNotFound || err.Error() != "dbtaf00000000 was deleted: it will not become ready" {
+		t.Fatalf("a service gone while waited for: %v (exit %d)", err, exitCode(err))
+	}
 }
 
 // sel is a command as skytui suggests it to a run of live: with that

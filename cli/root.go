@@ -84,6 +84,7 @@ the command line.`,
 			return e.runTUI(cmd, f)
 		},
 	}
+	e.root = cmd
 	if _, ok := e.stderr.(hintWriter); !ok {
 		e.stderr = hintWriter{w: e.stderr, e: e}
 	}

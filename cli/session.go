@@ -17,6 +17,7 @@ import (
 	"github.com/skytui/skytui/config"
 	"github.com/skytui/skytui/keystore"
 	"github.com/skytui/skytui/tui"
+	"github.com/spf13/cobra"
 )
 
 // env is what the commands touch of the outside world; tests replace it.
@@ -42,6 +43,9 @@ type env struct {
 	// selection is the --profile and --api-url given, as a suggested
 	// command takes them (hints.go).
 	selection string
+	// root is the command tree, which says what flags a suggested command
+	// takes.
+	root *cobra.Command
 }
 
 // runUI runs the terminal UI with opts.

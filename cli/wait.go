@@ -157,11 +157,21 @@ func (w *waiter) waitService(ctx context.Context, c *api.Client, id, want string
 			last = nil
 			return "deleted", true, nil
 		}
+		if api.IsNotFound(err) {
+			// gone while waited for: it will never be ready or stopped
+			name := id
+			if last != nil {
+				name = last.NameOrID()
+			}
+			return "deleted", true, &endError{notFoundErrf("%s was deleted: it will not become %s", name, want)}
+		}
 		if err != nil {
 			return "", false, err
 		}
 		last = s
 		switch {
+		case want != forDeleted && api.StatusIs(s.Status, "pending_delete", "deleting", "deleted", "retired"):
+			return s.Status, true, &endError{fmt.Errorf("%s is %s: it will not become %s", s.NameOrID(), s.Status, want)}
 		case want == forReady && s.Ready(),
 			want == forStopped && api.StatusIs(s.Status, "stopped"),
 			want == forDeleted && api.StatusIs(s.Status, "deleted", "retired"):
