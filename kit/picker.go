@@ -75,6 +75,10 @@ var TypedTableKeys = TableKeys{
 	FilterClear: DefaultTableKeys.FilterClear,
 }
 
+// TypedFilterHint is what a footer says of a typed table's filter: the
+// name is just typed ("/" starts it too, as elsewhere).
+var TypedFilterHint = BindHelp("type", "to filter", "/")
+
 // NewPicker builds a service picker over the given services.
 func NewPicker(c *Common, title, purpose string, services []api.Service) *Picker {
 	p := &Picker{common: c, title: title, purpose: purpose, byID: map[string]api.Service{}, keys: newPickerKeys(),

@@ -364,13 +364,14 @@ func newWizardKeys() wizardKeys {
 // KeyMap lists the bindings of the current step.
 func (r *Wizard) KeyMap() kit.Keys {
 	k := r.keys
-	filter := kit.Bind("/", "filter")
+	// the lists' names are typed: every letter filters, the arrows move
+	filter, up, down := kit.TypedFilterHint, kit.TypedTableKeys.Up, kit.TypedTableKeys.Down
 	var b, more []key.Binding
 	switch r.step {
 	case stageSource:
 		b = []key.Binding{k.Pick, k.Next, k.Up, k.Down, k.Back}
 	case stageTarget:
-		b = []key.Binding{k.Next, filter, k.Up, k.Down, k.Back}
+		b = []key.Binding{k.Next, filter, up, down, k.Back}
 	case stageBackup:
 		if r.pickingSource {
 			b = []key.Binding{k.Next, filter, k.Back}
@@ -378,7 +379,7 @@ func (r *Wizard) KeyMap() kit.Keys {
 			// nothing to choose, filter or move over (enter says why)
 			b = []key.Binding{k.SourceService, k.Back}
 		} else {
-			b = []key.Binding{k.Next, k.SourceService, filter, k.Up, k.Down, k.Back}
+			b = []key.Binding{k.Next, k.SourceService, filter, up, down, k.Back}
 		}
 	case stageBucket:
 		// the way on before the long entries: a narrow footer (esc kept
