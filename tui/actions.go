@@ -130,7 +130,15 @@ func (m *Model) confirmedAction(msg kit.ConfirmedMsg) (tea.Cmd, bool) {
 	delete(l.awaiting, msg.ID)
 	if !msg.Yes {
 		delete(l.keys, a.Key)
-		return tea.Batch(m.toast(kit.ToastInfo, a.Name+": cancelled"),
+		said := a.Name + ": cancelled"
+		if a.Confirm.Live != nil {
+			if _, refused := a.Confirm.Live(); refused != "" {
+				// closed while it no longer applied: nothing was sent
+				// because of that, not cancelled (what it acts on ended)
+				said = a.Name + ": not sent: " + refused
+			}
+		}
+		return tea.Batch(m.toast(kit.ToastInfo, said),
 			m.deliver(a.Origin, kit.ActionDoneMsg{Name: a.Name, Tag: a.Tag, Err: kit.ErrCancelled})), true
 	}
 	return m.submit(a), true

@@ -135,6 +135,37 @@ func TestTypeNameConfirm(t *testing.T) {
 	}
 }
 
+// TestLiveConfirmClosedSaysWhy: a confirmation closed while what it acts
+// on no longer applies (Confirm.Live: the restore finished) says that
+// nothing was sent and why, not "cancelled" (read as: the restore was).
+func TestLiveConfirmClosedSaysWhy(t *testing.T) {
+	h := newHarness(t, Options{Now: func() time.Time { return t0 },
+		Screens: func(*kit.Common) []kit.Screen { return []kit.Screen{&fakeScreen{id: "a"}} }}, 100, 30)
+	var calls atomic.Int32
+	finished := false
+	a := countedAction("delete restore 3 into replica-west", true, kit.ConfirmTypeName, &calls, nil)
+	a.Confirm.Live = func() (string, string) {
+		if finished {
+			return "", "restore 3 has already finished (Succeeded)"
+		}
+		return "", ""
+	}
+	h.Send(kit.ActionRequestMsg{Action: a})
+	h.TypeText("replica")
+	finished = true
+	h.Key("esc")
+	if got := lastToast(h); got != "delete restore 3 into replica-west: not sent: restore 3 has already finished (Succeeded)" || calls.Load() != 0 {
+		t.Fatalf("closed after the restore finished: %q (%d calls)", got, calls.Load())
+	}
+	// while it still applies, esc cancels as before
+	finished = false
+	h.Send(kit.ActionRequestMsg{Action: a})
+	h.Key("esc")
+	if got := lastToast(h); got != "delete restore 3 into replica-west: cancelled" {
+		t.Fatalf("esc while it applies: %q", got)
+	}
+}
+
 func TestActionSubmittedOnce(t *testing.T) {
 	s := &fakeScreen{id: "a"}
 	h := newHarness(t, Options{Now: func() time.Time { return t0 },
