@@ -158,6 +158,13 @@ func (e *env) runReplicationSetup(cmd *cobra.Command, secondary string, f *setup
 	}
 	r := &setupRun{e: e, c: c, f: f, eng: newEngine(c.client), pri: pri, sec: sec, svcs: svcs,
 		report: setupReport{Primary: pri.NameOrID(), PrimaryID: pri.ID, Secondary: sec.NameOrID(), SecondaryID: sec.ID}}
+	// what refuses a secondary that replicates (at step 0 and again
+	// before the restore): the pairs saved here, and its fix in commands
+	r.eng.Saved = func() ([]replsetup.Pair, error) {
+		ps, err := replsetup.DefaultStore().Load(c.profile.Name)
+		return ps.Pairs, err
+	}
+	r.eng.BusyFix = cliBusyFix
 	r.steps = r.eng
 	if e.setupSteps != nil {
 		r.steps = e.setupSteps(r.eng)
@@ -371,7 +378,7 @@ func (r *setupRun) sky(ctx context.Context) error {
 	r.w = w
 	r.report.Method = replsetup.MethodGTID
 
-	o := r.busySecondary(ctx, r.steps.CheckPair(ctx, pri.ID, r.sec.ID))
+	o := r.busySecondary(ctx, r.steps.CheckPair(ctx, pri.ID, r.sec.ID), false)
 	w.Apply(o, now())
 	if err := r.say(o, "pair"); err != nil {
 		return err
@@ -451,29 +458,35 @@ func (r *setupRun) sky(ctx context.Context) error {
 }
 
 // busySecondary fails the pair's step o when the secondary replicates
-// now (replsetup.Engine.RefuseBusy): set up again, the sky procedures'
-// restore would erase a working replica. What could not be read is said
-// on stderr.
-func (r *setupRun) busySecondary(ctx context.Context, o replsetup.Outcome) replsetup.Outcome {
-	sec := kit.ShellQuote(r.sec.NameOrID())
-	saved := func() ([]replsetup.Pair, error) {
-		ps, err := replsetup.DefaultStore().Load(r.c.profile.Name)
-		return ps.Pairs, err
+// already (replsetup.Engine.RefuseBusy; managed: RefuseReplica): set up
+// again, the sky procedures' restore would erase a working replica. What
+// could not be read is said on stderr.
+func (r *setupRun) busySecondary(ctx context.Context, o replsetup.Outcome, managed bool) replsetup.Outcome {
+	check := r.eng.RefuseBusy
+	if managed {
+		check = r.eng.RefuseReplica
 	}
-	o, note := r.eng.RefuseBusy(ctx, o, saved, func(b replsetup.Busy) string {
-		switch {
-		case b.Live != nil:
-			return "see it with `skytui replication status " + sec + "`; to set it up anew, first stop it (`skytui replication stop " + sec + " --yes`)"
-		case b.Saved.Managed():
-			return "to set it up anew, first end it: `skytui replication stop " + sec + " --managed --yes` (that forgets the pair too)"
-		}
-		return "see it with `skytui replication status " + sec + "`; to set it up anew, first stop it (`skytui replication stop " + sec +
-			" --yes`) and forget the pair (`skytui replication forget " + sec + " --yes`)"
-	})
+	o, note := check(ctx, o)
 	if note != "" {
 		fmt.Fprintf(r.e.stderr, "skytui: %s\n", note)
 	}
 	return o
+}
+
+// cliBusyFix is the way out of a secondary that replicates already (or
+// feeds another service), in commands.
+func cliBusyFix(b replsetup.Busy) string {
+	sec := kit.ShellQuote(replsetup.SvcName(b.Follower))
+	switch {
+	case b.FeedsName != "":
+		return "end the replication of " + b.FeedsName + " first (`skytui replication status " + kit.ShellQuote(b.FeedsName) + "` shows it), or choose another secondary"
+	case b.Managed || b.Saved != nil && b.Saved.Managed():
+		return "to set it up anew, first end it: `skytui replication stop " + sec + " --managed --yes` (that forgets a saved pair too)"
+	case b.Live != nil:
+		return "see it with `skytui replication status " + sec + "`; to set it up anew, first stop it (`skytui replication stop " + sec + " --yes`)"
+	}
+	return "see it with `skytui replication status " + sec + "`; to set it up anew, first stop it (`skytui replication stop " + sec +
+		" --yes`) and forget the pair (`skytui replication forget " + sec + " --yes`)"
 }
 
 // chooseBackup lists the primary's backups and takes the newest usable
@@ -577,7 +590,7 @@ func (r *setupRun) secondaryReady(ctx context.Context) error {
 func (r *setupRun) managed(ctx context.Context) error {
 	f, pri, sec := r.f, r.pri, r.sec
 	r.report.Method, r.report.ReplicationType = replsetup.MethodManaged, f.mode
-	o := r.busySecondary(ctx, r.steps.CheckManagedPair(ctx, pri.ID, sec.ID))
+	o := r.busySecondary(ctx, r.steps.CheckManagedPair(ctx, pri.ID, sec.ID), true)
 	if err := r.say(o, "pair"); err != nil {
 		return err
 	}

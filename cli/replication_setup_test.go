@@ -796,3 +796,27 @@ func TestReplicationStatusOfDeletedServices(t *testing.T) {
 		t.Errorf("replica deleted: %q / %q", r.Problem, r.Fix)
 	}
 }
+
+// TestReplicationSetupRefusesAManagedReplica: a secondary the API reports
+// as a managed replica is refused at step 0 even with its threads stopped
+// (the sky procedures' stop does not end managed replication), and the
+// fix is the managed stop; its primary is refused as a secondary too.
+func TestReplicationSetupRefusesAManagedReplica(t *testing.T) {
+	h, sb := replHarness(t, 1)
+	if _, stderr, code := h.script(h.live("replication", "setup", sandbox.DemoReplica, "--primary", sandbox.DemoOrders, "--managed", "--mode", "uni-directional", "--yes")...); code != 0 {
+		t.Fatalf("managed setup: exit %d\n%s", code, stderr)
+	}
+	h.ok(h.live("replication", "stop", sandbox.DemoReplica, "--yes")...) // its threads only
+	_, stderr, code := h.script(setupArgs(h, "--yes", "--confirm", sandbox.DemoReplica, "--allow-list")...)
+	if code != exitFailed || !strings.Contains(stderr, "FAIL  0 pair: the API reports replica-west as a replica of orders-prod (") ||
+		!strings.Contains(stderr, "`"+h.sel("skytui replication stop replica-west --managed --yes")+"`") {
+		t.Fatalf("setup over a managed replica: exit %d\n%s", code, stderr)
+	}
+	_, stderr, code = h.script(h.live("replication", "setup", sandbox.DemoOrders, "--primary", sandbox.DemoReplica, "--yes", "--confirm", sandbox.DemoOrders, "--allow-list", "--poll-interval", "20ms")...)
+	if code != exitFailed || !strings.Contains(stderr, "orders-prod is the primary of replica-west") {
+		t.Fatalf("setup over a managed primary: exit %d\n%s", code, stderr)
+	}
+	if n := sb.Stats().Count("POST", "/skybackup/v1/restores"); n != 0 {
+		t.Fatalf("%d restores sent", n)
+	}
+}

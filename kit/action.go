@@ -103,6 +103,13 @@ type Action struct {
 	Tag any
 }
 
+// NotSentError is the error of an action's Run that refused before it
+// sent anything (a last look found the change no longer applies): the
+// message line says "<name>: not sent: <why>", never "failed".
+type NotSentError struct{ Why string }
+
+func (e *NotSentError) Error() string { return e.Why }
+
 // ActionRequestMsg carries an Action to the action layer.
 type ActionRequestMsg struct{ Action Action }
 

@@ -50,6 +50,24 @@ type Common struct {
 	Context context.Context
 }
 
+// Command is a command line for the user to run outside (cmd, such as
+// "skytui replication stop replica-west --yes") on this account: with the
+// profile and the API URL in use, so that it never acts on the default
+// profile's service of the same name. "" in the demo, whose embedded
+// sandbox no command reaches.
+func (c *Common) Command(cmd string) string {
+	if c.Demo {
+		return ""
+	}
+	if c.Profile != "" {
+		cmd += " --profile " + ShellQuote(c.Profile)
+	}
+	if c.Client != nil {
+		cmd += " --api-url " + ShellQuote(c.Client.BaseURL())
+	}
+	return cmd
+}
+
 // Ctx returns the application context.
 func (c *Common) Ctx() context.Context {
 	if c.Context == nil {

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"errors"
 	"fmt"
 	"reflect"
 	"slices"
@@ -158,6 +159,9 @@ func (m *Model) actionDone(msg actionResultMsg) tea.Cmd {
 	switch why := unreadableAnswer(msg.result); {
 	case api.IsOutcomeUnknown(msg.err):
 		cmds = append(cmds, m.outcomeUnknown(a, msg, sameProfile))
+	case errors.As(msg.err, new(*kit.NotSentError)):
+		cmds = append(cmds, m.toastNamed(kit.ToastWarn, a.Name, a.Name+": not sent: "+msg.err.Error(),
+			[]logField{{"outcome", "not sent: " + a.Name}}))
 	case msg.err != nil:
 		fields := append([]logField{{"outcome", "refused: " + a.Name}}, errorFields(msg.err)...)
 		cmds = append(cmds, m.toastNamed(kit.ToastError, a.Name, a.Name+" failed: "+msg.err.Error(), fields))

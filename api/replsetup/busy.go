@@ -8,13 +8,25 @@ import (
 	"github.com/skytui/skytui/api"
 )
 
-// Busy is why a pair's follower is refused: it replicates already. Live
-// is its replica status read now over SQL; when that could not be read,
-// Saved is the pair saved on this machine that has it replicate.
+// Busy is why a service about to be erased by a restore (the follower of a
+// new pair: the sky procedures' secondary) is refused: it replicates
+// already, or another service replicates from it. One of Managed, Live,
+// Saved and FeedsName says which.
 type Busy struct {
 	Follower *api.Service
-	Live     *api.ReplicationStatus
-	Saved    *Pair
+	// Managed: the API reports the follower as a replica (its primary
+	// host, or replication enabled), whatever its threads say.
+	Managed bool
+	// Live is its replica status read now over SQL, threads running.
+	Live *api.ReplicationStatus
+	// From names what it replicates from (a service, else the host).
+	From string
+	// Saved is the pair saved on this machine that has it replicate, when
+	// its threads could not be read.
+	Saved *Pair
+	// FeedsName is a service that replicates from the follower (the API's
+	// primary host, or a pair saved here): erasing it breaks that replica.
+	FeedsName string
 }
 
 // Replicating reports that a replica status shows threads that run or
@@ -27,58 +39,161 @@ func Replicating(st *api.ReplicationStatus) bool {
 	return io == "yes" || io == "connecting" || io == "preparing" || sqlT == "yes"
 }
 
-// Problem says what was found, naming the follower and, read live, its
-// threads and where it replicates from.
+// Problem says what was found, naming the follower and what it replicates
+// from (or what replicates from it).
 func (b Busy) Problem() string {
 	name := SvcName(b.Follower)
-	if b.Live != nil {
-		return fmt.Sprintf("%s replicates now (IO thread %s, SQL thread %s, from %s)", name, b.Live.IORunning, b.Live.SQLRunning, api.OrID(b.Live.MasterHost, "?"))
-	}
-	if b.Saved != nil {
+	switch {
+	case b.FeedsName != "":
+		return fmt.Sprintf("%s is the primary of %s: a restore would erase what %s replicates from", name, b.FeedsName, b.FeedsName)
+	case b.Managed && b.From == "":
+		return fmt.Sprintf("the API reports replication enabled on %s (managed replication): it takes part in a replication already", name)
+	case b.Managed:
+		return fmt.Sprintf("the API reports %s as a replica of %s (managed replication): it replicates already", name, b.From)
+	case b.Live != nil:
+		return fmt.Sprintf("%s replicates now (IO thread %s, SQL thread %s, from %s)", name, b.Live.IORunning, b.Live.SQLRunning, api.OrID(b.From, "?"))
+	case b.Saved != nil:
 		return fmt.Sprintf("%s already replicates from %s (set up with skytui, on the replication list): end that replication first", name, api.OrID(b.Saved.PrimaryName, b.Saved.PrimaryID))
 	}
 	return name + " replicates already"
 }
 
-// RefuseBusy fails the pair's passed step o (CheckPair's, CheckManagedPair's)
-// when its follower (o.Secondary) replicates now. Its live state is read
-// first (SQL, as PairStatus): threads that run, or connect, refuse it,
-// whatever this machine saved; a follower read as not replicating is
-// taken. Only when that reading cannot be made does a pair saved here for
-// it (saved; an error when they could not be read) refuse it. fix words
-// the way out for the caller's surface (keys, commands). note says what
-// could not be read when o was left to pass ("": all was read).
-func (e *Engine) RefuseBusy(ctx context.Context, o Outcome, saved func() ([]Pair, error), fix func(Busy) string) (_ Outcome, note string) {
+// busyFix words the way out when the caller gave none (Engine.BusyFix).
+func busyFix(b Busy) string {
+	if b.FeedsName != "" {
+		return "end the replication of " + b.FeedsName + " first, or choose another secondary"
+	}
+	return "end its replication first, or choose another secondary"
+}
+
+// RefuseBusy fails the passed step o (CheckPair's, CheckManagedPair's, or
+// StartRestore's own look before it sends) when its follower
+// (o.Secondary) replicates already or feeds another service. What the API
+// says decides first (its primary host, replication enabled; another
+// service whose primary host it is); then its threads, read now over SQL
+// as PairStatus does: threads that run, or connect, refuse it, whatever
+// this machine saved; a follower read as not replicating is taken. Only
+// when that reading cannot be made does a pair saved here for it (Saved)
+// refuse it; a pair saved with it as the primary always does. The fix is
+// Engine.BusyFix's words. note says what could not be read when o was left
+// to pass ("": all was read).
+func (e *Engine) RefuseBusy(ctx context.Context, o Outcome) (_ Outcome, note string) {
+	return e.refuseBusy(ctx, o, true)
+}
+
+// RefuseReplica is RefuseBusy for managed replication's replica, which
+// nothing erases: only that it replicates already refuses it.
+func (e *Engine) RefuseReplica(ctx context.Context, o Outcome) (_ Outcome, note string) {
+	return e.refuseBusy(ctx, o, false)
+}
+
+func (e *Engine) refuseBusy(ctx context.Context, o Outcome, erased bool) (_ Outcome, note string) {
 	if o.Verdict != Pass || o.Secondary == nil {
 		return o, ""
 	}
 	sec := o.Secondary
-	refuse := func(b Busy) Outcome {
+	fix := e.BusyFix
+	if fix == nil {
+		fix = busyFix
+	}
+	refuse := func(b Busy) (Outcome, string) {
 		b.Follower = sec
 		o.Verdict, o.Summary, o.Err = Fail, "", nil
 		o.Problem, o.Fix = b.Problem(), fix(b)
-		return o
+		return o, ""
+	}
+	var pairs []Pair
+	var savedErr error
+	if e.Saved != nil {
+		pairs, savedErr = e.Saved()
+	}
+	svcs, listErr := e.listServices(ctx)
+	names := func(id string) string {
+		for _, s := range svcs {
+			if s.ID == id || s.FQDN != "" && s.FQDN == id {
+				return SvcName(&s) + " (" + s.ID + ")"
+			}
+		}
+		return id
+	}
+	if sec.PrimaryHost != "" {
+		return refuse(Busy{Managed: true, From: names(sec.PrimaryHost)})
+	}
+	if erased {
+		for _, s := range svcs {
+			if s.ID != sec.ID && s.PrimaryHost == sec.ID {
+				return refuse(Busy{FeedsName: SvcName(&s)})
+			}
+		}
+		for _, p := range pairs {
+			if p.PrimaryID == sec.ID {
+				return refuse(Busy{FeedsName: api.OrID(p.SecondaryName, p.SecondaryID)})
+			}
+		}
+		if sec.ReplicationEnabled {
+			// enabled with no primary host: a side of a managed
+			// replication the listing does not name
+			return refuse(Busy{Managed: true})
+		}
 	}
 	st, err := e.PairStatus(ctx, Pair{SecondaryID: sec.ID, SecondaryName: sec.Name}, nil)
 	if err == nil && st.Status != nil {
 		if Replicating(st.Status) {
-			return refuse(Busy{Live: st.Status}), ""
+			return refuse(Busy{Live: st.Status, From: names(st.Status.MasterHost)})
 		}
-		return o, ""
+		return o, listNote(sec, listErr)
 	}
 	if err == nil {
 		err = fmt.Errorf("no replica status")
 	}
-	pairs, lerr := saved()
-	if lerr != nil {
-		return o, fmt.Sprintf("whether %s replicates now could not be read (%s), nor the saved pairs (%v)", SvcName(sec), firstLineOf(err), lerr)
+	if savedErr != nil {
+		return o, fmt.Sprintf("whether %s replicates now could not be read (%s), nor the saved pairs (%v)", SvcName(sec), firstLineOf(err), savedErr)
 	}
 	for i, p := range pairs {
 		if p.SecondaryID == sec.ID {
-			return refuse(Busy{Saved: &pairs[i]}), ""
+			return refuse(Busy{Saved: &pairs[i]})
 		}
 	}
 	return o, fmt.Sprintf("whether %s replicates now could not be read: %s", SvcName(sec), firstLineOf(err))
+}
+
+// listServices lists the account's services for RefuseBusy: who
+// replicates from the follower, and the names of hosts.
+func (e *Engine) listServices(ctx context.Context) ([]api.Service, error) {
+	cl, err := e.client()
+	if err != nil {
+		return nil, err
+	}
+	return cl.ListServices(ctx)
+}
+
+// listNote says that the services listing failed (so whether another
+// service replicates from sec is not known); "" when it was read.
+func listNote(sec *api.Service, err error) string {
+	if err == nil {
+		return ""
+	}
+	return fmt.Sprintf("whether another service replicates from %s could not be read: %s", SvcName(sec), firstLineOf(err))
+}
+
+// busyBeforeRestore is StartRestore's last look before it sends: the
+// secondary read again and RefuseBusy applied, so that a setup continued
+// later (c), or one whose secondary began replicating since step 0, does
+// not erase a working replica. nil: the restore may go.
+func (e *Engine) busyBeforeRestore(ctx context.Context, cl *api.Client, p Progress) (*Outcome, string) {
+	sec, err := cl.GetService(ctx, p.SecondaryID)
+	if err != nil {
+		o := fail(StepRestore, err, "whether "+api.OrID(p.SecondaryName, p.SecondaryID)+" replicates could not be read before the restore: "+err.Error()+" (the restore was not sent)", apiFixRetry(err, retryRun))
+		o.NotSent = true
+		return &o, ""
+	}
+	o, note := e.RefuseBusy(ctx, Outcome{Step: StepRestore, Verdict: Pass, Secondary: sec})
+	if o.Verdict == Fail {
+		o.Problem += " (the restore was not sent)"
+		o.NotSent = true
+		return &o, ""
+	}
+	return nil, note
 }
 
 func firstLineOf(err error) string {

@@ -10,6 +10,21 @@ import (
 	"github.com/skytui/skytui/sandbox"
 )
 
+// busyCheck runs RefuseBusy on the pair orders-prod -> replica-west of
+// eng with saved (and its error) as the pairs saved here; the Busy its
+// fix was asked for (nil: none).
+func busyCheck(e *env, eng *Engine, saved []Pair, err error) (Outcome, string, *Busy) {
+	pri, sec := e.byName("orders-prod"), e.byName("replica-west")
+	var got *Busy
+	eng.Saved = func() ([]Pair, error) { return saved, err }
+	eng.BusyFix = func(b Busy) string {
+		got = &b
+		return "the fix"
+	}
+	o, note := eng.RefuseBusy(bg, eng.CheckPair(bg, pri.ID, sec.ID))
+	return o, note, got
+}
+
 // TestRefuseBusyWithoutSQL: when the secondary's threads cannot be read
 // (no SQL answers here), a pair saved on this machine refuses it, with
 // the pair's primary and the caller's fix; without one the pair passes
@@ -21,37 +36,67 @@ func TestRefuseBusyWithoutSQL(t *testing.T) {
 	e := &env{t: t, srv: srv, clk: clk, c: testenv.Serve(t, srv, testKey)}
 	eng := &Engine{Client: e.c, Now: clk.Now, SQLTimeout: time.Second}
 	pri, sec := e.byName("orders-prod"), e.byName("replica-west")
-	check := func(saved []Pair, err error) (Outcome, string, *Busy) {
-		var got *Busy
-		o, note := eng.RefuseBusy(bg, eng.CheckPair(bg, pri.ID, sec.ID), func() ([]Pair, error) { return saved, err }, func(b Busy) string {
-			got = &b
-			return "the fix"
-		})
-		return o, note, got
-	}
 
-	o, note, b := check([]Pair{{PrimaryID: pri.ID, PrimaryName: pri.Name, SecondaryID: sec.ID, SecondaryName: sec.Name}}, nil)
+	o, note, b := busyCheck(e, eng, []Pair{{PrimaryID: pri.ID, PrimaryName: pri.Name, SecondaryID: sec.ID, SecondaryName: sec.Name}}, nil)
 	if o.Verdict != Fail || b == nil || b.Saved == nil || o.Fix != "the fix" || note != "" ||
 		o.Problem != "replica-west already replicates from orders-prod (set up with skytui, on the replication list): end that replication first" {
 		t.Fatalf("a saved pair did not refuse: %+v, note %q", o, note)
 	}
 
-	o, note, b = check(nil, nil)
+	o, note, b = busyCheck(e, eng, nil, nil)
 	if o.Verdict != Pass || b != nil || !strings.HasPrefix(note, "whether replica-west replicates now could not be read: ") {
 		t.Fatalf("no saved pair: %+v, note %q", o, note)
 	}
 
-	o, note, _ = check(nil, errors.New("state file unreadable"))
+	o, note, _ = busyCheck(e, eng, nil, errors.New("state file unreadable"))
 	if o.Verdict != Pass || !strings.Contains(note, "nor the saved pairs (state file unreadable)") {
 		t.Fatalf("saved pairs unreadable: %+v, note %q", o, note)
 	}
 
+	// a pair saved with the secondary as its primary: erasing it would
+	// break what replicates from it, whatever its own threads
+	o, _, b = busyCheck(e, eng, []Pair{{PrimaryID: sec.ID, PrimaryName: sec.Name, SecondaryID: "dbtother", SecondaryName: "replica-east"}}, nil)
+	if o.Verdict != Fail || b == nil || b.FeedsName != "replica-east" ||
+		o.Problem != "replica-west is the primary of replica-east: a restore would erase what replica-east replicates from" {
+		t.Fatalf("the primary of a saved pair: %+v", o)
+	}
+
 	// a pair that failed its own check is left as it is: nothing is read
-	o, note = eng.RefuseBusy(bg, Outcome{Step: StepPair, Verdict: Fail, Problem: "other provider"}, func() ([]Pair, error) {
+	eng.Saved = func() ([]Pair, error) {
 		t.Fatal("the saved pairs were read for a failed check")
 		return nil, nil
-	}, func(Busy) string { return "" })
+	}
+	o, note = eng.RefuseBusy(bg, Outcome{Step: StepPair, Verdict: Fail, Problem: "other provider"})
 	if o.Problem != "other provider" || note != "" {
 		t.Fatalf("a failed check changed: %+v, note %q", o, note)
+	}
+}
+
+// TestRefuseBusyManaged: a secondary the API reports as a managed replica
+// is refused as one (naming its primary), its threads stopped or not; its
+// primary is refused as a secondary too, since the restore would erase
+// what the replica replicates from. Before the restore StartRestore looks
+// again and sends nothing.
+func TestRefuseBusyManaged(t *testing.T) {
+	e := newEnv(t, true)
+	pri, rep := e.byName("orders-prod"), e.byName("replica-west")
+	if _, err := e.c.StartManagedReplication(bg, rep.ID, pri.ID, "uni-directional"); err != nil {
+		t.Fatal(err)
+	}
+	o, _, b := busyCheck(e, e.eng, nil, nil)
+	if o.Verdict != Fail || b == nil || !b.Managed ||
+		o.Problem != "the API reports replica-west as a replica of orders-prod ("+pri.ID+") (managed replication): it replicates already" {
+		t.Fatalf("a managed replica: %+v", o)
+	}
+	e.eng.Saved, e.eng.BusyFix = nil, nil
+	o, _ = e.eng.RefuseBusy(bg, e.eng.CheckPair(bg, e.launch("other-aws", "aws").ID, pri.ID))
+	if o.Verdict != Fail || !strings.HasPrefix(o.Problem, "orders-prod is the primary of replica-west") {
+		t.Fatalf("the primary of a managed replica as a secondary: %+v", o)
+	}
+	// the restore's own look: refused, nothing sent
+	before := e.srv.Stats().Count("POST", "/backup/v1/restores")
+	o = e.eng.StartRestore(bg, Progress{PrimaryID: pri.ID, SecondaryID: rep.ID, SecondaryName: rep.Name, BackupKey: "k"})
+	if o.Verdict != Fail || !strings.HasSuffix(o.Problem, "(the restore was not sent)") || e.srv.Stats().Count("POST", "/backup/v1/restores") != before {
+		t.Fatalf("the restore into a managed replica: %+v", o)
 	}
 }

@@ -21,6 +21,12 @@ type Engine struct {
 	Open func(api.SQLTarget) (*api.SQLClient, error)
 	// SQLTimeout bounds dialling and each statement (default 10 s).
 	SQLTimeout time.Duration
+	// Saved reads the pairs saved on this machine for the profile (nil:
+	// none), for RefuseBusy; it runs in commands.
+	Saved func() ([]Pair, error)
+	// BusyFix words the way out of a follower RefuseBusy refuses, in the
+	// caller's keys or commands (nil: plain words).
+	BusyFix func(Busy) string
 }
 
 func (e *Engine) now() time.Time {

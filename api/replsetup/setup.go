@@ -206,6 +206,9 @@ type Outcome struct {
 	// Unreadable says why the answer of a change the server accepted (2xx)
 	// could not be read ("": it was read).
 	Unreadable string
+	// NotSent: the step refused before it sent its change (a last look
+	// found it no longer applies); Problem says why.
+	NotSent bool
 }
 
 // AnswerUnreadable implements api.AnswerUnreadableError: a step whose

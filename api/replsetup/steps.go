@@ -182,6 +182,19 @@ func (e *Engine) StartRestore(ctx context.Context, p Progress) Outcome {
 	if p.BackupKey == "" {
 		return fail(StepRestore, nil, "no backup chosen", "choose one (step 2)")
 	}
+	refused, note := e.busyBeforeRestore(ctx, cl, p)
+	if refused != nil {
+		return *refused
+	}
+	o := e.sendRestore(ctx, cl, p)
+	if note != "" && o.Verdict != Fail {
+		o.Summary += "; " + note
+	}
+	return o
+}
+
+// sendRestore sends the restore of StartRestore and reads what came of it.
+func (e *Engine) sendRestore(ctx context.Context, cl *api.Client, p Progress) Outcome {
 	r, err := cl.CreateRestore(ctx, RestoreRequest(p))
 	if api.IsOutcomeUnknown(err) {
 		// sent, never answered: it may be running. Never "refused", never

@@ -727,20 +727,74 @@ func TestWizardRefusalKeepsTheCount(t *testing.T) {
 // from another machine: no pair saved here) is refused at step 0, read
 // over SQL, before the wizard offers the restore that would erase it.
 func TestChooserRefusesALiveReplica(t *testing.T) {
-	d := newDemo(t)
-	h := d.replication(nil, "No replication set up with skytui yet.")
-	h.toRunning()
-	h.Key("esc")
-	h.forgetPair()
-	h.Key("n")
-	h.choosePair("orders-prod", "replica-west")
-	h.Sees("replica-west replicates now (IO thread Yes, SQL thread Yes")
-	// the primary stays chosen; the refusal says what frees the secondary
-	h.Sees("Primary: orders-prod on aws. Choose the SECONDARY")
-	if said := strings.Join(strings.Fields(h.Screen()), " "); !strings.Contains(said, "stop it first (`skytui replication stop replica-west --yes`, or STOP REPLICA on it), then try again") {
-		t.Fatalf("the refusal does not say how to free the secondary:\n%s", h.Screen())
+	for _, c := range []struct {
+		name  string
+		tweak func(*tui.Options)
+		fix   string
+	}{
+		// the demo's sandbox is reached by no command
+		{"demo", nil, "end it first (STOP REPLICA on it), then try again"},
+		// an account's: the command on this profile and API URL, never
+		// the default profile's service of the same name
+		{"account", func(o *tui.Options) { o.Demo, o.Profile = false, "lab" },
+			"end it first (`skytui replication stop replica-west --yes --profile lab --api-url http://127.0.0.1:8080`, or STOP REPLICA on it), then try again"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			d := newDemo(t)
+			h := d.app(100, 30, c.tweak)
+			h.Key("4")
+			h.Sees("No replication set up with skytui yet.")
+			h.toRunning()
+			h.Key("esc")
+			h.forgetPair()
+			h.Key("n")
+			h.choosePair("orders-prod", "replica-west")
+			h.Sees("replica-west replicates now (IO thread Yes, SQL thread Yes")
+			// the primary stays chosen; the refusal names what it
+			// replicates from and says what frees it
+			h.Sees("Primary: orders-prod on aws. Choose the SECONDARY")
+			said := strings.Join(strings.Fields(h.Screen()), " ")
+			if !strings.Contains(said, "from orders-prod (") || !strings.Contains(said, c.fix) {
+				t.Fatalf("the refusal does not name the primary or say %q:\n%s", c.fix, h.Screen())
+			}
+			if n := d.srv.Stats().Count("POST", "/backup/v1/restores"); n != 1 {
+				t.Fatalf("%d restores sent, want the first setup's one", n)
+			}
+		})
 	}
-	if n := d.srv.Stats().Count("POST", "/backup/v1/restores"); n != 1 {
-		t.Fatalf("%d restores sent, want the first setup's one", n)
+}
+
+// TestRestoreStepLooksAgain: a secondary that began replicating after
+// step 0 passed (here by managed replication, set up meanwhile) is
+// refused when the restore is submitted: the restore is read as a last
+// look before it is sent, and nothing is sent.
+func TestRestoreStepLooksAgain(t *testing.T) {
+	d := newDemo(t)
+	h := d.app(120, 40, nil)
+	h.Keys("4", "n")
+	h.choosePair("orders-prod", "replica-west")
+	for i := 0; i < 3 && !strings.Contains(h.Screen(), "Step 2 of 6"); i++ {
+		h.Key("enter") // the allow list's fix
+	}
+	h.Sees("Step 2 of 6")
+	h.Key("enter")
+	h.Sees("Step 3 of 6")
+	pri, rep := d.byName("orders-prod"), d.byName("replica-west")
+	if _, err := d.c.StartManagedReplication(bg, rep.ID, pri.ID, "uni-directional"); err != nil {
+		t.Fatal(err)
+	}
+	h.Key("enter")
+	h.Sees("This erases ALL data in replica-west.")
+	h.TypeText("replica-west")
+	h.Key("enter")
+	h.Sees("(the restore was not sent)")
+	if !strings.Contains(h.lastToast(), "into replica-west: not sent: ") {
+		t.Fatalf("the message line does not say the restore was not sent: %q", h.lastToast())
+	}
+	if said := strings.Join(strings.Fields(h.Screen()), " "); !strings.Contains(said, "the API reports replica-west as a replica of orders-prod") {
+		t.Fatalf("the refusal does not say why:\n%s", h.Screen())
+	}
+	if n := d.srv.Stats().Count("POST", "/backup/v1/restores"); n != 0 {
+		t.Fatalf("%d restores sent into a replica", n)
 	}
 }

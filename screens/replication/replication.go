@@ -152,7 +152,33 @@ func NewWithOptions(c *kit.Common, o Options) *Screen {
 }
 
 func (s *Screen) engine() *replsetup.Engine {
-	return &replsetup.Engine{Client: s.common.Client, Now: s.common.Time, Open: s.opts.OpenSQL, SQLTimeout: s.opts.SQLTimeout}
+	saved := slices.Clone(s.state.Pairs) // read here: the engine runs in commands
+	return &replsetup.Engine{Client: s.common.Client, Now: s.common.Time, Open: s.opts.OpenSQL, SQLTimeout: s.opts.SQLTimeout,
+		Saved: func() ([]replsetup.Pair, error) { return saved, nil }, BusyFix: busyFix(s.common)}
+}
+
+// busyFix is the way out of a secondary that replicates already (or feeds
+// another service), in the screen's keys for a pair on the status list,
+// else its command on this account (none in the demo).
+func busyFix(c *kit.Common) func(replsetup.Busy) string {
+	return func(b replsetup.Busy) string {
+		name := kit.ShellQuote(replsetup.SvcName(b.Follower))
+		stop, how := "skytui replication stop "+name+" --yes", "STOP REPLICA on it"
+		switch {
+		case b.FeedsName != "":
+			return "end the replication of " + b.FeedsName + " first (its pair on the status list, or where it was set up), or choose another secondary"
+		case b.Saved != nil && b.Saved.Managed():
+			return "esc to the status list: E ends that managed replication; then set it up anew"
+		case b.Saved != nil:
+			return "esc to the status list: s stops its threads, d forgets the pair; then set it up anew"
+		case b.Managed:
+			stop, how = "skytui replication stop "+name+" --managed --yes", "E on its pair, where it is on the status list"
+		}
+		if cmd := c.Command(stop); cmd != "" {
+			return "end it first (`" + cmd + "`, or " + how + "), then try again"
+		}
+		return "end it first (" + how + "), then try again"
+	}
 }
 
 // Init loads the saved pairs and any unfinished setup.

@@ -392,6 +392,13 @@ func outcomeRun(f func(ctx context.Context) replsetup.Outcome) func(ctx context.
 	return func(ctx context.Context) (any, error) {
 		o := f(ctx)
 		if o.Verdict == replsetup.Fail {
+			if o.NotSent {
+				why := o.Problem
+				if o.Fix != "" {
+					why += "; " + o.Fix
+				}
+				return o, &kit.NotSentError{Why: why}
+			}
 			if o.Err != nil && o.Problem == "" {
 				return o, o.Err
 			}
@@ -614,7 +621,10 @@ func (wz *wizard) onStepDone(tag wizTag, msg kit.ActionDoneMsg) tea.Cmd {
 	if tag.op == "restore" && wz.confirm != nil {
 		if o.Verdict == replsetup.Fail {
 			wz.submitted = false
-			wz.confirm.Err = o.Problem
+			wz.confirm.Err, wz.confirm.Local = o.Problem, o.NotSent
+			if o.NotSent && o.Fix != "" {
+				wz.confirm.Err += "; " + o.Fix // refused here: what frees it
+			}
 			wz.confirm.Reset()
 			return nil
 		}

@@ -3,7 +3,6 @@ package replication
 import (
 	"context"
 	"fmt"
-	"slices"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -533,38 +532,11 @@ func (wz *wizard) choose() tea.Cmd {
 	}
 	c.err = ""
 	eng, pid, sid := wz.host.engine(), c.primary.ID, v.ID
-	var saved []replsetup.Pair
-	profile := "" // a command run outside names the profile (not the demo's)
-	if !wz.common.Demo {
-		profile = wz.common.Profile
-	}
-	if c.pairs != nil {
-		saved = slices.Clone(c.pairs()) // read here: the check runs in a command
-	}
 	return wz.check(replsetup.StepPair, "checking "+replsetup.SvcName(c.primary)+" and "+replsetup.SvcName(&v), func(ctx context.Context) replsetup.Outcome {
-		o, note := eng.RefuseBusy(ctx, eng.CheckPair(ctx, pid, sid), func() ([]replsetup.Pair, error) { return saved, nil }, busyFix(profile))
+		o, note := eng.RefuseBusy(ctx, eng.CheckPair(ctx, pid, sid))
 		if note != "" {
 			o.Summary += "; " + note
 		}
 		return o
 	})
-}
-
-// busyFix is the way out of a secondary that replicates already, in the
-// screen's keys (a pair saved here is on the status list) or, for one set
-// up elsewhere, its command (on profile, when not "").
-func busyFix(profile string) func(replsetup.Busy) string {
-	return func(b replsetup.Busy) string {
-		switch {
-		case b.Saved != nil && b.Saved.Managed():
-			return "esc to the status list: E ends that managed replication; then set it up anew"
-		case b.Saved != nil:
-			return "esc to the status list: s stops its threads, d forgets the pair; then set it up anew"
-		}
-		cmd := "skytui replication stop " + kit.ShellQuote(api.OrID(b.Follower.Name, b.Follower.ID)) + " --yes"
-		if profile != "" {
-			cmd += " --profile " + kit.ShellQuote(profile)
-		}
-		return "stop it first (`" + cmd + "`, or STOP REPLICA on it), then try again"
-	}
 }
