@@ -107,9 +107,20 @@ func (h *hintedError) Unwrap() error { return h.err }
 // execute runs the command tree; its error's suggested commands carry the
 // selection.
 func (e *env) execute(ctx context.Context, root *cobra.Command) error {
-	err := root.ExecuteContext(ctx)
+	ran, err := root.ExecuteContextC(ctx)
 	if err == nil {
 		return nil
+	}
+	if e.selection == "" && ran != nil {
+		// refused before a session was opened (a usage error): the flags
+		// as given
+		given := func(name string) string {
+			if f := ran.Flag(name); f != nil && f.Changed {
+				return f.Value.String()
+			}
+			return ""
+		}
+		e.noteSelection(given("profile"), given("api-url"))
 	}
 	if msg := e.hinted(err.Error()); msg != err.Error() {
 		return &hintedError{err: err, msg: msg}

@@ -1,6 +1,9 @@
 package cli
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestHintsRunWhereTheRunRan: a command skytui suggests carries the
 // --profile and --api-url the run was given, once; one that names its own
@@ -31,5 +34,16 @@ func TestHintsRunWhereTheRunRan(t *testing.T) {
 	f := &outputFlags{apiURL: "http://127.0.0.1:8080"}
 	if got := f.suggest("skytui restores list --service orders"); got != "skytui restores list --service orders --api-url http://127.0.0.1:8080" {
 		t.Errorf("a JSON answer's check: %q", got)
+	}
+}
+
+// TestUsageErrorHintsRunWhereTheRunRan: a command refused before it
+// reached the API (a usage error) suggests commands with the --profile
+// and --api-url it was given too.
+func TestUsageErrorHintsRunWhereTheRunRan(t *testing.T) {
+	h, _ := newChangeHarness(t)
+	_, stderr, err := h.runSplit(h.live("schedules", "edit", "abc", "--suspend")...)
+	if exitCode(err) != exitUsage || !strings.Contains(err.Error(), "`"+h.sel("skytui schedules list --service SERVICE")+"`") {
+		t.Fatalf("exit %d: %v\n%s", exitCode(err), err, stderr)
 	}
 }

@@ -145,7 +145,7 @@ func pairStatus(ctx context.Context, eng *replsetup.Engine, p replsetup.Pair, sv
 		r.GTIDCurrentPos = ps.GTID.CurrentPos
 	}
 	d := replsetup.DiagnosePair(p, ps.Status)
-	r.OK, r.Problem, r.Fix = d.OK, d.Problem, cliWords.Replace(d.Fix)
+	r.OK, r.Problem, r.Fix = d.OK, d.Problem, cliText(d.Fix)
 	if replsetup.ManagedInAPI(p, &ps.Secondary, ps.Status) {
 		// the API says it replicates; SQL cannot show its threads: not
 		// ok (nothing says they run), but not ended either
@@ -176,7 +176,7 @@ func pairStatus(ctx context.Context, eng *replsetup.Engine, p replsetup.Pair, sv
 // stateFix is a ServiceState fix in the command line's words, naming the
 // service s where they name SERVICE.
 func stateFix(fix string, s *api.Service) string {
-	return strings.ReplaceAll(cliWords.Replace(fix), "SERVICE", kit.ShellQuote(s.NameOrID()))
+	return strings.ReplaceAll(cliText(fix), "SERVICE", kit.ShellQuote(s.NameOrID()))
 }
 
 func replicationTable(reports []pairReport) *table {

@@ -143,7 +143,7 @@ func (e *env) runReplicationSQL(cmd *cobra.Command, arg string, cf *changeFlags,
 			return err
 		}
 		prob, fix := replsetup.SQLFixRetry(err, "secondary", s.NameOrID(), replsetup.StepStart, "run the command again")
-		return &stepError{msg: fmt.Sprintf("%s %s: %s; fix: %s", what, s.NameOrID(), cell(prob), cell(cliWords.Replace(fix))), err: err}
+		return &stepError{msg: fmt.Sprintf("%s %s: %s; fix: %s", what, s.NameOrID(), cell(prob), cell(cliText(fix))), err: err}
 	}
 	out := replicationAction{Secondary: s.NameOrID(), SecondaryID: s.ID, Action: strings.TrimPrefix(what, "replication "), Message: msg}
 	if ps, err := replsetup.DefaultStore().Load(c.profile.Name); err == nil {

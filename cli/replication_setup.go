@@ -260,6 +260,28 @@ var cliWordPairs = []string{
 
 var cliWords = strings.NewReplacer(cliWordPairs...)
 
+// namedCommands are the screens' words whose command names the service
+// the words name just before: its name is put in the command (SERVICE
+// would be left for the user to fill in).
+var namedCommands = []struct {
+	re  *regexp.Regexp
+	cmd string
+}{
+	{regexp.MustCompile(`(take a full backup of (\S+)) \(Backups screen\)`), "$1 (`skytui backups create --service $2 --type full --wait`)"},
+	{regexp.MustCompile(`((\S+)'s allow list) \(Services screen, a\)`), "$1 (`skytui allowlist add $2 CIDR`)"},
+	{regexp.MustCompile(`((?:add it to|to the allow list of) (\S+)(?:'s allow list)?) \(Services screen, a\)`), "$1 (`skytui allowlist add $2 CIDR`)"},
+	{regexp.MustCompile(`((\S+) refused its default credentials): check them on the Services screen \(c\)`), "$1: check them with `skytui services credentials $2`"},
+}
+
+// cliText is a text of the engine or the screens in the command line's
+// words.
+func cliText(s string) string {
+	for _, n := range namedCommands {
+		s = n.re.ReplaceAllString(s, n.cmd)
+	}
+	return cliWords.Replace(s)
+}
+
 // commandWord is a command a text names, between backticks: the
 // services it runs on are named where the words say SECONDARY or PRIMARY.
 var commandWord = regexp.MustCompile("`[^`]*`")
@@ -268,7 +290,7 @@ var commandWord = regexp.MustCompile("`[^`]*`")
 // on one line, a service it names by ID named "name (ID)", without the
 // replication password.
 func (r *setupRun) text(s string) string {
-	s = api.NameServiceIDs(cell(cliWords.Replace(s)), r.svcs)
+	s = api.NameServiceIDs(cell(cliText(s)), r.svcs)
 	s = commandWord.ReplaceAllStringFunc(s, func(cmd string) string {
 		return strings.NewReplacer("SECONDARY", kit.ShellQuote(r.sec.NameOrID()), "PRIMARY", kit.ShellQuote(r.pri.NameOrID())).Replace(cmd)
 	})

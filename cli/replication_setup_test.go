@@ -692,6 +692,10 @@ func TestSetupTextNamesThePair(t *testing.T) {
 		"no restore of it is listed yet. Look at the Restores screen (3) before restoring again": "no restore of it is listed yet. Look with `skytui restores list --service 'replica west'` before restoring again",
 		"stopped (s, then S)":           "stopped (`skytui replication stop 'replica west' --yes`, then `skytui replication start 'replica west'`)",
 		"a SECONDARY outside a command": "a SECONDARY outside a command",
+		// a command the words name a service for runs on that service
+		"take a full backup of orders-prod (Backups screen), then check again (c)":                          "take a full backup of orders-prod (`skytui backups create --service orders-prod --type full --wait`), then run the command again",
+		"add it to orders-prod's allow list (Services screen, a)":                                           "add it to orders-prod's allow list (`skytui allowlist add orders-prod CIDR`)",
+		"the secondary replica-west refused its default credentials: check them on the Services screen (c)": "the secondary replica-west refused its default credentials: check them with `skytui services credentials replica-west`",
 	})
 }
 
