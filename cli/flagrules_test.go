@@ -18,9 +18,9 @@ import (
 // itself.
 func TestTimeoutWithoutWaitIsUsage(t *testing.T) {
 	h, sb := newChangeHarness(t)
-	h.fails(exitUsage, "skytui: --timeout goes with --wait: without --wait `skytui backups create` does not wait (add --wait, or leave --timeout out)\n",
+	h.fails(exitUsage, "skytui: --timeout goes with --wait: without --wait skytui backups create does not wait (add --wait, or leave --timeout out)\n",
 		h.live("backups", "create", "--service", sandbox.DemoOrders, "--type", "full", "--timeout", "1s")...)
-	h.fails(exitUsage, "skytui: --timeout goes with --wait: without --wait `skytui services start` does not wait",
+	h.fails(exitUsage, "skytui: --timeout goes with --wait: without --wait skytui services start does not wait",
 		h.live("services", "start", sandbox.DemoLegacy, "--timeout", "5m")...)
 	h.fails(exitUsage, "skytui: --poll-interval goes with --wait", h.live("services", "stop", sandbox.DemoOrders, "--yes", "--poll-interval", "1s")...)
 
@@ -44,7 +44,7 @@ func TestTimeoutWithoutWaitIsUsage(t *testing.T) {
 		t.Fatalf("only %d commands take --wait and --timeout: %v", len(cmds), cmds)
 	}
 	for _, c := range cmds {
-		h.fails(exitUsage, "skytui: --timeout goes with --wait: without --wait `skytui "+strings.Join(c[:2], " ")+"` does not wait",
+		h.fails(exitUsage, "skytui: --timeout goes with --wait: without --wait skytui "+strings.Join(c[:2], " ")+" does not wait",
 			h.live(append(c, "--timeout", "2h")...)...)
 	}
 	if n := tuitest.Changes(sb); n != 0 {

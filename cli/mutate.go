@@ -116,7 +116,7 @@ func waitAlone(cmd *cobra.Command, _ []string) error {
 	}
 	for _, name := range []string{"timeout", "poll-interval"} {
 		if cmd.Flags().Changed(name) {
-			return usageErrf("--%s goes with --wait: without --wait `%s` does not wait (add --wait, or leave --%s out)", name, cmd.CommandPath(), name)
+			return usageErrf("--%s goes with --wait: without --wait %s does not wait (add --wait, or leave --%s out)", name, cmd.CommandPath(), name)
 		}
 	}
 	return nil
