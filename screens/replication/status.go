@@ -389,7 +389,8 @@ func (s *Screen) statusKeyMap() kit.Keys {
 		if s.replicaGone(p) { // nothing to end: d forgets the pair
 			end = nil
 		}
-		short = append(append(append(short, run...), end...), k.Forget, s.Table.Keys.Filter)
+		// its own key first: s/S pause and resume its threads only
+		short = append(append(append(short, end...), run...), k.Forget, s.Table.Keys.Filter)
 	} else if len(s.state.Pairs) > 0 {
 		short = append(append(short, run...), k.Grant, k.Forget, s.Table.Keys.Filter)
 	}
@@ -434,6 +435,9 @@ func (s *Screen) pairAction(start bool) tea.Cmd {
 		c.Title = "Start replication?"
 		c.Detail = sec + " resumes replicating from " + pri + " where it stopped: CALL sky.start_replication() on " + sec + "."
 		name = "start replication on " + sec
+	}
+	if p.Managed() {
+		c.Detail += " Managed replication stays set up (E ends it)."
 	}
 	return kit.Do(kit.Action{
 		Name:     name,

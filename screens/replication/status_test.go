@@ -108,13 +108,16 @@ func TestStatusPrimaryStoppedComesFirst(t *testing.T) {
 	}
 }
 
-// At 60x16 the footer names the one of s/S that the pair's threads leave
-// to do (s while replication runs, S once it is stopped; it named s and
-// dropped S), and s on a stopped replication says it is stopped already
-// instead of asking "Stop replication?" again.
+// The footer names the one of s/S that the pair's threads leave to do (s
+// while replication runs, S once it is stopped; it named s and dropped
+// S), after a managed pair's own E, and s on a stopped replication says
+// it is stopped already instead of asking "Stop replication?" again.
 func TestStatusFooterFollowsThreads(t *testing.T) {
 	d := newDemo(t)
-	h, _ := d.managedStatus(60, 16)
+	h, _ := d.managedStatus(80, 24)
+	if f := h.footer(); !strings.Contains(f, "E end managed replication  s stop") {
+		t.Errorf("a managed pair's footer does not name E first: %q", f)
+	}
 	if f := h.footer(); !strings.Contains(f, "s stop replication") || strings.Contains(f, "S start") {
 		t.Errorf("running: footer %q", f)
 	}
@@ -127,6 +130,15 @@ func TestStatusFooterFollowsThreads(t *testing.T) {
 	}
 	h.Key("s")
 	h.Sees("Stop replication?")
+	var box []string // the dialog's lines, inside its border
+	for _, l := range strings.Split(h.Screen(), "\n") {
+		if i, j := strings.Index(l, "|"), strings.LastIndex(l, "|"); i >= 0 && j > i {
+			box = append(box, l[i+1:j])
+		}
+	}
+	if said := strings.Join(strings.Fields(strings.Join(box, " ")), " "); !strings.Contains(said, "Managed replication stays set up (E ends it).") {
+		t.Errorf("the stop of a managed pair's threads does not say it stays set up:\n%s", h.Screen())
+	}
 	h.Key("y")
 	h.Until("the threads stop", func() bool { return strings.Contains(h.Screen(), "IO thread     No") })
 	if f := h.footer(); !strings.Contains(f, "S start replication") || strings.Contains(f, "s stop") {
