@@ -423,6 +423,13 @@ func (r *setupRun) sky(ctx context.Context) error {
 	}
 	backup := r.chooseBackup(ctx, w)
 	if backup.Verdict == replsetup.Fail {
+		if add {
+			// step 1 is said too: what --allow-list would have added
+			// waits for the backup's step, which is read first
+			text := strings.Join(replsetup.HostCIDRs(allow.Missing), ", ") + " not added: --allow-list adds them once step 2 passes"
+			r.report.Steps = append(r.report.Steps, setupStep{Step: 1, Name: "allow list", Verdict: "WAIT", Summary: text})
+			r.line("WAIT", 1, "allow list", text)
+		}
 		return r.say(backup, "backup")
 	}
 	if add {

@@ -604,7 +604,9 @@ func TestReplicationSetupChecksFlagsBeforeChanges(t *testing.T) {
 	if n := tuitest.Changes(sb); n != 0 {
 		t.Errorf("%d changes sent before the flags were checked\n%s", n, stderr)
 	}
-	if lines := stepLines(stderr); len(lines) != 2 || !strings.HasPrefix(lines[1], "FAIL  2 backup: ") {
+	// step 1 is said too: what --allow-list would have added, not added
+	if lines := stepLines(stderr); len(lines) != 3 || !strings.HasPrefix(lines[1], "WAIT  1 allow list: ") ||
+		!strings.HasSuffix(lines[1], " not added: --allow-list adds them once step 2 passes") || !strings.HasPrefix(lines[2], "FAIL  2 backup: ") {
 		t.Errorf("steps: %q", lines)
 	}
 }
@@ -822,5 +824,15 @@ func TestReplicationSetupRefusesAManagedReplica(t *testing.T) {
 	}
 	if n := sb.Stats().Count("POST", "/skybackup/v1/restores"); n != 0 {
 		t.Fatalf("%d restores sent", n)
+	}
+}
+
+// TestReplicationSetupStoppedPrimary: a stopped primary's fix is to start
+// it, not "choose two ready services".
+func TestReplicationSetupStoppedPrimary(t *testing.T) {
+	h, _ := replHarness(t, 1)
+	_, stderr, code := h.script(h.live("replication", "setup", sandbox.DemoReplica, "--primary", sandbox.DemoLegacy, "--yes", "--confirm", sandbox.DemoReplica)...)
+	if code != exitFailed || !strings.Contains(stderr, "fix: start it: `"+h.sel("skytui services start legacy-batch --wait")+"`, or choose another service") {
+		t.Fatalf("a stopped primary: exit %d\n%s", code, stderr)
 	}
 }

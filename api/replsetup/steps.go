@@ -16,7 +16,14 @@ import (
 // CheckPair reads both services and applies the pair's rules.
 func (e *Engine) CheckPair(ctx context.Context, primaryID, secondaryID string) Outcome {
 	return e.checkPair(ctx, primaryID, secondaryID, pairRules{role: "secondary", check: ValidatePair,
-		fix: func(p, s *api.Service) string { return "choose two ready services on the same cloud provider" },
+		fix: func(p, s *api.Service) string {
+			for _, v := range []*api.Service{p, s} {
+				if api.StatusIs(v.Status, "stopped") && p.Provider == s.Provider {
+					return "start it: :start " + SvcName(v) + " (or x on the Services screen), or choose another service"
+				}
+			}
+			return "choose two ready services on the same cloud provider"
+		},
 		summary: func(p, s *api.Service) string {
 			return fmt.Sprintf("%s -> %s, both ready on %s; %s will be erased by the restore (step 3)", SvcName(p), SvcName(s), p.Provider, SvcName(s))
 		}})
