@@ -760,6 +760,14 @@ func TestChooserRefusesALiveReplica(t *testing.T) {
 			if n := d.srv.Stats().Count("POST", "/backup/v1/restores"); n != 1 {
 				t.Fatalf("%d restores sent, want the first setup's one", n)
 			}
+			// at 60x16 the long refusal scrolls (J/K), and the list keeps
+			// its row and its filter's line
+			h.Send(tea.WindowSizeMsg{Width: 60, Height: 16})
+			h.Sees("refused: replica-west replicates now")
+			h.Sees("/replica-west 1 of 8")
+			if c.name == "account" && !regexp.MustCompile(`J: \d+ more lines?`).MatchString(h.Screen()) {
+				t.Fatalf("the cut refusal does not say J shows the rest:\n%s", h.Screen())
+			}
 		})
 	}
 }

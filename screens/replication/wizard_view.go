@@ -404,15 +404,26 @@ func layParts(parts bodyParts, h, top int) bodyLayout {
 	l.cut = true
 	l.text = append(l.text[:len(l.text):len(l.text)], l.below...)
 	l.below = nil
+	if l.list != nil && h-len(l.keep)-l.listMin < 2 {
+		// the lines kept (a long refusal) and the list's least leave no
+		// two lines for the text and the line saying what J and K show:
+		// the kept lines join the text, last, and the window starts on
+		// them; the list keeps its least (its filter's line too)
+		at := len(l.text)
+		l.text = append(l.text, l.keep...)
+		l.keep = nil
+		if top < 0 || top > at {
+			top = at
+		}
+		l.status, l.statusEnd = at, len(l.text)
+	}
 	room := h - len(l.keep)
 	if l.list != nil {
 		room -= l.listMin
 		l.listH = l.listMin
 		if room < 2 {
-			// not a line of the text would show beside the list (a long
-			// refusal kept above it): the text gives the list its room
-			// and is not said (J could show none of it), rather than its
-			// line pushing the list's own (what is cut of it) off
+			// not even one line of the text shows beside the list: the
+			// text gives the list its room and is not said
 			l.cut = false
 			l.listH += max(0, room)
 			return l
