@@ -479,14 +479,7 @@ func TestFlowReadOnlyInvitesNoRefusedKey(t *testing.T) {
 // the pair's choice.
 func TestBackFromBackupStaysAtAllowList(t *testing.T) {
 	h := newDemo(t).app(80, 24, nil)
-	h.Keys("4", "n")
-	h.Sees("Choose the PRIMARY")
-	h.choosePair("orders-prod", "replica-west")
-	h.Sees("Step 1 of 6")
-	if strings.Contains(h.Screen(), "FAIL  1 Allow list") {
-		h.Key("enter")
-	}
-	h.Sees("Step 2 of 6")
+	h.toBackupStep()
 	h.Key("backspace")
 	h.Sees("PASS  1 Allow list")
 	if !strings.Contains(h.Screen(), "Step 1 of 6") {
@@ -618,6 +611,18 @@ func TestKnownReplicaMarked(t *testing.T) {
 // restore of orders-prod's newest backup into replica-west: it runs.
 func (h *harness) toRestoring() {
 	h.T.Helper()
+	h.toRestoreStep()
+	h.Key("enter")
+	h.Sees("This erases ALL data in replica-west.")
+	h.TypeText("replica-west")
+	h.Key("enter")
+	h.Sees("WAIT  3 Restore")
+}
+
+// toBackupStep drives a new setup of orders-prod -> replica-west to its
+// step 2 (the backup), adding the allow list's missing IP on the way.
+func (h *harness) toBackupStep() {
+	h.T.Helper()
 	h.Keys("4", "n")
 	h.Sees("Choose the PRIMARY")
 	h.choosePair("orders-prod", "replica-west")
@@ -628,13 +633,15 @@ func (h *harness) toRestoring() {
 		h.Key("enter")
 	}
 	h.Sees("Step 2 of 6")
-	h.Key("enter") // the newest usable backup
+}
+
+// toRestoreStep is toBackupStep, then the newest usable backup chosen:
+// step 3, before its enter.
+func (h *harness) toRestoreStep() {
+	h.T.Helper()
+	h.toBackupStep()
+	h.Key("enter")
 	h.Sees("Step 3 of 6")
-	h.Key("enter")
-	h.Sees("This erases ALL data in replica-west.")
-	h.TypeText("replica-west")
-	h.Key("enter")
-	h.Sees("WAIT  3 Restore")
 }
 
 // shownToasts lets every toast's time run out, in turn, and is what the
@@ -779,14 +786,7 @@ func TestChooserRefusesALiveReplica(t *testing.T) {
 func TestRestoreStepLooksAgain(t *testing.T) {
 	d := newDemo(t)
 	h := d.app(120, 40, nil)
-	h.Keys("4", "n")
-	h.choosePair("orders-prod", "replica-west")
-	for i := 0; i < 3 && !strings.Contains(h.Screen(), "Step 2 of 6"); i++ {
-		h.Key("enter") // the allow list's fix
-	}
-	h.Sees("Step 2 of 6")
-	h.Key("enter")
-	h.Sees("Step 3 of 6")
+	h.toRestoreStep()
 	pri, rep := d.byName("orders-prod"), d.byName("replica-west")
 	if _, err := d.c.StartManagedReplication(bg, rep.ID, pri.ID, "uni-directional"); err != nil {
 		t.Fatal(err)
