@@ -15,7 +15,7 @@ import (
 type Busy struct {
 	Follower *api.Service
 	// Managed: the API reports the follower as a replica (its primary
-	// host, or replication enabled), whatever its threads say.
+	// host), whatever its threads say.
 	Managed bool
 	// Live is its replica status read now over SQL, threads running.
 	Live *api.ReplicationStatus
@@ -46,8 +46,6 @@ func (b Busy) Problem() string {
 	switch {
 	case b.FeedsName != "":
 		return fmt.Sprintf("%s is the primary of %s: a restore would erase what %s replicates from", name, b.FeedsName, b.FeedsName)
-	case b.Managed && b.From == "":
-		return fmt.Sprintf("the API reports replication enabled on %s (managed replication): it takes part in a replication already", name)
 	case b.Managed:
 		return fmt.Sprintf("the API reports %s as a replica of %s (managed replication): it replicates already", name, b.From)
 	case b.Live != nil:
@@ -69,8 +67,8 @@ func busyFix(b Busy) string {
 // RefuseBusy fails the passed step o (CheckPair's, CheckManagedPair's, or
 // StartRestore's own look before it sends) when its follower
 // (o.Secondary) replicates already or feeds another service. What the API
-// says decides first (its primary host, replication enabled; another
-// service whose primary host it is); then its threads, read now over SQL
+// says decides first (its primary host; another service whose primary
+// host it is); then its threads, read now over SQL
 // as PairStatus does: threads that run, or connect, refuse it, whatever
 // this machine saved; a follower read as not replicating is taken. Only
 // when that reading cannot be made does a pair saved here for it (Saved)
@@ -130,11 +128,8 @@ func (e *Engine) refuseBusy(ctx context.Context, o Outcome, erased bool) (_ Outc
 				return refuse(Busy{FeedsName: api.OrID(p.SecondaryName, p.SecondaryID)})
 			}
 		}
-		if sec.ReplicationEnabled {
-			// enabled with no primary host: a side of a managed
-			// replication the listing does not name
-			return refuse(Busy{Managed: true})
-		}
+		// replication_enabled alone decides nothing: what it means is
+		// not written down (a topology's own replicas may set it)
 	}
 	st, err := e.PairStatus(ctx, Pair{SecondaryID: sec.ID, SecondaryName: sec.Name}, nil)
 	if err == nil && st.Status != nil {

@@ -100,3 +100,17 @@ func TestRefuseBusyManaged(t *testing.T) {
 		t.Fatalf("the restore into a managed replica: %+v", o)
 	}
 }
+
+// TestRefuseBusyReplicationEnabledAlone: replication_enabled without a
+// primary host, and no service replicating from it, refuses nothing (what
+// the flag means is not written down; a topology's own replicas may set
+// it): its threads, read as not running, decide.
+func TestRefuseBusyReplicationEnabledAlone(t *testing.T) {
+	e := newEnv(t, true)
+	sec := e.byName("replica-west")
+	sec.ReplicationEnabled = true
+	o, note := e.eng.RefuseBusy(bg, Outcome{Step: StepPair, Verdict: Pass, Secondary: sec})
+	if o.Verdict != Pass || note != "" {
+		t.Fatalf("replication_enabled alone refused: %+v, note %q", o, note)
+	}
+}
