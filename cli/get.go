@@ -101,6 +101,29 @@ func checkServiceArg(what, arg string) error {
 	return nil
 }
 
+// argOf is how a command skytui suggests names s: by its name when that
+// is a name argument no other service in svcs has (svcs nil: none known
+// to share it), else by its ID, which no other service shares: a hint
+// never reads, or changes, another service of the same name.
+func argOf(s *api.Service, svcs []api.Service) string {
+	if s.ID != "" && (s.Name == "" || api.ValidateServiceName(s.Name) != nil) {
+		return kit.ShellQuote(s.ID)
+	}
+	n := 0
+	for i := range svcs {
+		if svcs[i].Name == s.Name {
+			n++
+		}
+	}
+	if n > 1 && s.ID != "" {
+		return kit.ShellQuote(s.ID)
+	}
+	return kit.ShellQuote(s.NameOrID())
+}
+
+// arg is argOf with the services this session listed.
+func (c *changeSession) arg(s *api.Service) string { return argOf(s, c.svcs) }
+
 // resolveService finds a service by exact ID, else by exact name.
 func resolveService(svcs []api.Service, arg string) (*api.Service, error) {
 	for i := range svcs {

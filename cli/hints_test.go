@@ -3,6 +3,8 @@ package cli
 import (
 	"strings"
 	"testing"
+
+	"github.com/skytui/skytui/sandbox"
 )
 
 // TestHintsRunWhereTheRunRan: a command skytui suggests carries the
@@ -45,5 +47,39 @@ func TestUsageErrorHintsRunWhereTheRunRan(t *testing.T) {
 	_, stderr, err := h.runSplit(h.live("schedules", "edit", "abc", "--suspend")...)
 	if exitCode(err) != exitUsage || !strings.Contains(err.Error(), "`"+h.sel("skytui schedules list --service SERVICE")+"`") {
 		t.Fatalf("exit %d: %v\n%s", exitCode(err), err, stderr)
+	}
+}
+
+// TestHintsNameASharedServiceByID: where two services have the same name,
+// a suggested check names the service it means by its ID (by name it
+// would read, or later change, the other one); a create whose answer was
+// lost, with its name shared, is checked in the listing.
+func TestHintsNameASharedServiceByID(t *testing.T) {
+	h, sb := newChangeHarness(t)
+	first := serviceID(t, h, sandbox.DemoReplica)
+	if err := sb.ArmFault(sandbox.ArmedFault{Kind: sandbox.AnswerDropped, Method: "POST", Path: "/provisioning/v1/services"}); err != nil {
+		t.Fatal(err)
+	}
+	stderr := h.fails(exitFailed, "skytui: outcome unknown: ", h.live("services", "create", "--name", sandbox.DemoReplica, "--provider", "aws",
+		"--region", "us-east-1", "--topology", "es-single", "--size", "sky-2x8", "--storage", "100", "--allow-duplicate-name")...)
+	if !strings.Contains(stderr, "check with `"+h.sel("skytui services list")+"`") {
+		t.Fatalf("the check of a create whose name is shared: %s", stderr)
+	}
+	var dup string
+	for _, s := range decodeJSON[[]map[string]any](t, h.ok(h.live("services", "list", "-o", "json")...)) {
+		if id, _ := s["id"].(string); s["name"] == sandbox.DemoReplica && id != first {
+			dup = id
+		}
+	}
+	if dup == "" {
+		t.Fatal("no second replica-west was created")
+	}
+	h.ok(h.live("wait", "service", dup, "--for", "ready", "--poll-interval", "20ms")...)
+	if err := sb.ArmFault(sandbox.ArmedFault{Kind: sandbox.AnswerDropped}); err != nil {
+		t.Fatal(err)
+	}
+	stderr = h.fails(exitFailed, "skytui: outcome unknown: ", h.live("services", "stop", dup, "--yes")...)
+	if !strings.Contains(stderr, "check with `"+h.sel("skytui services get "+dup)+"`") {
+		t.Fatalf("the check of a shared name's service: %s", stderr)
 	}
 }

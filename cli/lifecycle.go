@@ -100,7 +100,7 @@ func (e *env) runLifecycle(cmd *cobra.Command, arg string, r lifecycleRun) error
 			return err
 		}
 	}
-	check := "skytui services get " + kit.ShellQuote(s.NameOrID())
+	check := "skytui services get " + c.arg(s)
 	if err := r.send(c.client, ctx, s.ID); err != nil {
 		return sentErr(err, check)
 	}

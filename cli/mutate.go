@@ -177,6 +177,9 @@ type changeSession struct {
 	*session
 	client *api.Client
 	out    *outputFlags
+	// svcs is the services listing a service argument was resolved in
+	// (arg names a service by ID where its name is shared)
+	svcs []api.Service
 }
 
 // openChange opens the profile for a change: a read-only profile (or
@@ -467,6 +470,7 @@ func (c *changeSession) serviceByArg(cmd *cobra.Command, what, arg string) (*api
 	if err != nil {
 		return nil, nil, err
 	}
+	c.svcs = svcs
 	s, err := resolveService(svcs, arg)
 	return s, svcs, err
 }

@@ -101,7 +101,7 @@ bucket credentials stored with `+"`skytui creds add`"+` (never the secret itself
 			if typ == api.BackupIncremental && !api.HasCompletedFull(before) {
 				return usageErrf("--type (backup_type): incremental needs a completed full backup of %s; take one first with --type full", s.NameOrID())
 			}
-			name := kit.ShellQuote(s.NameOrID())
+			name := c.arg(s)
 			submitted := time.Now()
 			sc, err := c.client.CreateSchedule(ctx, req)
 			if err := e.answered(sc, err, backupFlags, "skytui backups list --service "+name+"` and `skytui schedules list --service "+name); err != nil {
@@ -349,7 +349,7 @@ func (e *env) createRestore(cmd *cobra.Command, cf *changeFlags, service string,
 	if err := req.Validate(); err != nil {
 		return requestErr(err, restoreFlags)
 	}
-	name := kit.ShellQuote(target.NameOrID())
+	name := c.arg(target)
 	check := "skytui restores list --service " + name
 	r, err := c.client.CreateRestore(ctx, req)
 	if err := e.answered(r, err, restoreFlags, check); err != nil {

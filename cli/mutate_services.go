@@ -82,10 +82,22 @@ nothing sent).
 			if err != nil {
 				return err
 			}
+			// a name another service has too is no way to check on the
+			// new one: its ID, once known, else the listing
+			check := "skytui services get " + kit.ShellQuote(req.Name)
+			byID := func(id string) {
+				if allowDup && id != "" {
+					check = "skytui services get " + id
+				}
+			}
+			if allowDup {
+				check = "skytui services list"
+			}
 			s, err := c.client.CreateService(ctx, req)
-			if err := e.answered(s, err, createServiceFlags, "skytui services get "+kit.ShellQuote(req.Name)); err != nil {
+			if err := e.answered(s, err, createServiceFlags, check); err != nil {
 				return err
 			}
+			byID(s.ID)
 			if cf.wait {
 				id := s.ID
 				if id == "" { // the answer was not read: find it in the listing
@@ -93,12 +105,13 @@ nothing sent).
 						return err
 					}
 				}
-				w := e.newWaiter(&cf, req.Name, "skytui services get "+kit.ShellQuote(req.Name))
+				byID(id)
+				w := e.newWaiter(&cf, req.Name, check)
 				if s, err = w.waitService(ctx, c.client, id, forReady); err != nil {
 					return err
 				}
 			}
-			return c.out.emitAnswer(e.stdout, s, servicesTable([]api.Service{*s}), "skytui services get "+kit.ShellQuote(req.Name),
+			return c.out.emitAnswer(e.stdout, s, servicesTable([]api.Service{*s}), check,
 				map[string]any{"name": req.Name, "provider": req.Provider, "region": req.Region, "topology": req.Topology})
 		})
 	fl := cmd.Flags()
@@ -309,7 +322,7 @@ only when standard output is not a terminal (a pipe, a file) or with
 			}
 			// the way to a ready service, where there is one: a failed
 			// service will not become ready, a stopped one once started
-			name := kit.ShellQuote(s.NameOrID())
+			name := c.arg(s)
 			switch {
 			case s.Ready():
 			case api.StatusIs(s.Status, "failed"):
@@ -411,7 +424,7 @@ func (e *env) allowChange(cmd *cobra.Command, cf *changeFlags, args []string, ad
 	if err != nil {
 		return err
 	}
-	check := "skytui allowlist list " + kit.ShellQuote(s.NameOrID())
+	check := "skytui allowlist list " + c.arg(s)
 	listed, err := c.client.GetAllowList(ctx, s.ID)
 	if err != nil {
 		return err

@@ -176,7 +176,7 @@ func pairStatus(ctx context.Context, eng *replsetup.Engine, p replsetup.Pair, sv
 // stateFix is a ServiceState fix in the command line's words, naming the
 // service s where they name SERVICE.
 func stateFix(fix string, s *api.Service) string {
-	return strings.ReplaceAll(cliText(fix), "SERVICE", kit.ShellQuote(s.NameOrID()))
+	return strings.ReplaceAll(cliText(fix), "SERVICE", argOf(s, nil))
 }
 
 func replicationTable(reports []pairReport) *table {

@@ -8,7 +8,6 @@ import (
 
 	"github.com/skytui/skytui/api"
 	"github.com/skytui/skytui/api/replsetup"
-	"github.com/skytui/skytui/kit"
 )
 
 // replication start and stop: the sky procedures called on a secondary
@@ -174,7 +173,7 @@ func (e *env) runEndManaged(cmd *cobra.Command, arg string, cf *changeFlags) err
 		}
 	}
 	if err := c.client.EndManagedReplication(ctx, s.ID); err != nil {
-		return sentErr(err, "skytui services get "+kit.ShellQuote(s.NameOrID()))
+		return sentErr(err, "skytui services get "+c.arg(s))
 	}
 	st := replsetup.DefaultStore()
 	if ps, err := st.Load(c.profile.Name); err == nil {

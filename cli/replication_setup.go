@@ -292,7 +292,7 @@ var commandWord = regexp.MustCompile("`[^`]*`")
 func (r *setupRun) text(s string) string {
 	s = api.NameServiceIDs(cell(cliText(s)), r.svcs)
 	s = commandWord.ReplaceAllStringFunc(s, func(cmd string) string {
-		return strings.NewReplacer("SECONDARY", kit.ShellQuote(r.sec.NameOrID()), "PRIMARY", kit.ShellQuote(r.pri.NameOrID())).Replace(cmd)
+		return strings.NewReplacer("SECONDARY", argOf(r.sec, r.svcs), "PRIMARY", argOf(r.pri, r.svcs)).Replace(cmd)
 	})
 	if r.w != nil {
 		s = redactGrant(s, r.w.Grant)
@@ -332,11 +332,11 @@ func (e *stepError) Unwrap() error { return e.err }
 func (r *setupRun) check(step replsetup.Step) string {
 	switch step {
 	case replsetup.StepAllowList:
-		return "skytui allowlist list " + kit.ShellQuote(r.pri.NameOrID())
+		return "skytui allowlist list " + argOf(r.pri, r.svcs)
 	case replsetup.StepRestore:
-		return "skytui restores list --service " + kit.ShellQuote(r.sec.NameOrID())
+		return "skytui restores list --service " + argOf(r.sec, r.svcs)
 	}
-	return "skytui services get " + kit.ShellQuote(r.sec.NameOrID())
+	return "skytui services get " + argOf(r.sec, r.svcs)
 }
 
 // line prints one step's line on standard error.
@@ -412,7 +412,7 @@ func (r *setupRun) sky(ctx context.Context) error {
 		if allow.Verdict == replsetup.Fail && len(allow.Missing) > 0 {
 			var cmds []string
 			for _, ip := range replsetup.HostCIDRs(allow.Missing) {
-				cmds = append(cmds, "`skytui allowlist add "+kit.ShellQuote(pri.NameOrID())+" "+ip+"`")
+				cmds = append(cmds, "`skytui allowlist add "+argOf(pri, r.svcs)+" "+ip+"`")
 			}
 			allow.Fix = "pass --allow-list to add them, or run " + strings.Join(cmds, " and ")
 		}
@@ -609,7 +609,7 @@ func (r *setupRun) restore(ctx context.Context, w *replsetup.Wizard) error {
 // secondaryReady waits until the secondary is ready.
 func (r *setupRun) secondaryReady(ctx context.Context) error {
 	name := r.sec.NameOrID()
-	wt := r.e.newWaiter(&r.f.cf, name, "skytui services get "+kit.ShellQuote(name))
+	wt := r.e.newWaiter(&r.f.cf, name, "skytui services get "+argOf(r.sec, r.svcs))
 	wt.afterChange = true // the restore just ended: its start may not show yet
 	_, err := wt.waitService(ctx, r.c.client, r.sec.ID, forReady)
 	return err

@@ -181,7 +181,7 @@ func (w *waiter) waitService(ctx context.Context, c *api.Client, id, want string
 		case want == forReady && api.StatusIs(s.Status, "stopped") && !s.Pending() && settled():
 			return s.Status, true, &endError{fmt.Errorf("%s is stopped: it will not become ready until it is started", s.NameOrID())}
 		case want == forStopped && api.StatusIs(s.Status, "ready") && !s.Pending() && settled():
-			return s.Status, true, &endError{fmt.Errorf("%s is ready and nothing is stopping it: stop it with `skytui services stop %s --yes`", s.NameOrID(), kit.ShellQuote(s.NameOrID()))}
+			return s.Status, true, &endError{fmt.Errorf("%s is ready and nothing is stopping it: stop it with `skytui services stop %s --yes`", s.NameOrID(), argOf(s, nil))}
 		}
 		return kit.Or(s.Status, "?"), false, nil
 	})
@@ -295,7 +295,7 @@ Progress goes to stderr when it is a terminal; otherwise waiting is quiet.` + sc
 		if err != nil {
 			return err
 		}
-		w := e.newWaiter(&sf, s.NameOrID(), "skytui services get "+kit.ShellQuote(s.NameOrID()))
+		w := e.newWaiter(&sf, s.NameOrID(), "skytui services get "+c.arg(s))
 		return e.followService(cmd.Context(), c, w, s, want)
 	})
 	svc.Flags().StringVar(&want, "for", forReady, "the state to wait for: ready, stopped or deleted")
