@@ -1,7 +1,12 @@
 package cli
 
 import (
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/skytui/skytui/sandbox"
@@ -81,5 +86,50 @@ func TestHintsNameASharedServiceByID(t *testing.T) {
 	stderr = h.fails(exitFailed, "skytui: outcome unknown: ", h.live("services", "stop", dup, "--yes")...)
 	if !strings.Contains(stderr, "check with `"+h.sel("skytui services get "+dup)+"`") {
 		t.Fatalf("the check of a shared name's service: %s", stderr)
+	}
+}
+
+// TestAcceptedButNotReadAgain: a change accepted whose record cannot be
+// read again after it exits 0, says so with the command to check it with,
+// and under -o json prints the accepted object (never nothing).
+func TestAcceptedButNotReadAgain(t *testing.T) {
+	h, sb := newChangeHarness(t)
+	// the reads after a change fail: a service's own record, an allow list
+	var changed atomic.Bool
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if changed.Load() && r.Method == http.MethodGet && r.URL.Path != "/provisioning/v1/services" {
+			http.Error(w, `{"errors":[{"message":"backend unavailable"}]}`, http.StatusServiceUnavailable)
+			return
+		}
+		if r.Method == http.MethodGet {
+			sb.ServeHTTP(w, r)
+			return
+		}
+		// a change: carried out, its answer unreadable
+		rec := httptest.NewRecorder()
+		sb.ServeHTTP(rec, r)
+		w.WriteHeader(rec.Code)
+		io.WriteString(w, "<html>gateway: ok</html>")
+		changed.Store(true)
+	}))
+	t.Cleanup(srv.Close)
+	h.url = srv.URL
+	for _, c := range []struct {
+		args  []string
+		check string
+	}{
+		{[]string{"services", "stop", sandbox.DemoAnalytics, "--yes"}, "skytui services get analytics-gcp"},
+		{[]string{"allowlist", "add", sandbox.DemoOrders, "203.0.113.99"}, "skytui allowlist list orders-prod"},
+	} {
+		stdout, stderr, code := h.script(h.live(append(c.args, "-o", "json")...)...)
+		v := map[string]any{}
+		if err := json.Unmarshal([]byte(stdout), &v); code != 0 || err != nil || v["accepted"] != true || v["answer"] != "not read again" || v["check"] != h.sel(c.check) ||
+			!strings.Contains(stderr, "check with `"+h.sel(c.check)+"`") {
+			t.Errorf("%v: exit %d\nstdout %s\nstderr %s", c.args, code, stdout, stderr)
+		}
+		changed.Store(false)
+	}
+	if s := decodeJSON[map[string]any](t, h.ok(h.live("services", "get", sandbox.DemoAnalytics, "-o", "json")...)); s["status"] == "ready" {
+		t.Errorf("the stop was not made: %v", s["status"])
 	}
 }

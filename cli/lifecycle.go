@@ -112,8 +112,8 @@ func (e *env) runLifecycle(cmd *cobra.Command, arg string, r lifecycleRun) error
 	now, err := c.client.GetService(ctx, s.ID)
 	if err != nil {
 		// Sent and accepted; only the read after it failed.
-		fmt.Fprintf(e.stderr, "skytui: %s %s: accepted (%s); reading it again failed: %v\n", r.what, s.NameOrID(), r.done, firstLine(err))
-		return nil
+		return e.notReadAgain(c, fmt.Sprintf("%s %s: accepted (%s); reading it again failed: %v", r.what, s.NameOrID(), r.done, firstLine(err)),
+			check, map[string]any{"service": s.NameOrID(), "service_id": s.ID})
 	}
 	return c.out.emit(e.stdout, now, servicesTable([]api.Service{*now}))
 }

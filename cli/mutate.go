@@ -336,6 +336,19 @@ func readErr(err error) error {
 
 // noteUnreadable says on stderr that a change was accepted though its
 // answer could not be read.
+// notReadAgain reports a change accepted (2xx) whose record could not be
+// read again after it: said (what, cleaned) on stderr with the command to
+// check it with, and under -o json the accepted object ("answer": "not
+// read again") with what the request named, so a script's jq reads
+// accepted, never nothing. Exit 0: the change was made.
+func (e *env) notReadAgain(c *changeSession, what, check string, named map[string]any) error {
+	fmt.Fprintf(e.stderr, "skytui: %s; check with `%s`\n", api.CleanText(what), check)
+	if c.out.output != outJSON {
+		return nil
+	}
+	return c.out.emit(e.stdout, acceptedJSON(c.out.suggest(check), named, "not read again", what), nil)
+}
+
 func (e *env) noteUnreadable(why string) {
 	fmt.Fprintf(e.stderr, "skytui: accepted; the answer could not be read: %s\n", api.CleanText(why))
 }

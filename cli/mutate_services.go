@@ -458,8 +458,8 @@ func (e *env) allowChange(cmd *cobra.Command, cf *changeFlags, args []string, ad
 	if groups == nil {
 		// accepted; the answer was not read (or was empty): read the list
 		if groups, err = c.client.GetAllowList(ctx, s.ID); err != nil {
-			e.noteUnreadable("the allow list could not be read again: " + err.Error())
-			return nil
+			return e.notReadAgain(c, "accepted; the allow list could not be read again: "+firstLine(err),
+				check, map[string]any{"service": s.NameOrID(), "service_id": s.ID, "ip": ip})
 		}
 	}
 	return c.out.emit(e.stdout, nonNil(groups), allowTable(groups))
