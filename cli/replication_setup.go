@@ -507,6 +507,8 @@ func (r *setupRun) busySecondary(ctx context.Context, o replsetup.Outcome, manag
 func cliBusyFix(b replsetup.Busy) string {
 	sec := kit.ShellQuote(replsetup.SvcName(b.Follower))
 	switch {
+	case b.Unknown != "":
+		return "run the command again once it can be read (this machine must reach " + sec + " over SQL, as step 4 will)"
 	case b.FeedsName != "":
 		return "end the replication of " + b.FeedsName + " first (`skytui replication status " + kit.ShellQuote(b.FeedsName) + "` shows it), or choose another secondary"
 	case b.Managed || b.Saved != nil && b.Saved.Managed():

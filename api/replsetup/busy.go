@@ -27,6 +27,9 @@ type Busy struct {
 	// FeedsName is a service that replicates from the follower (the API's
 	// primary host, or a pair saved here): erasing it breaks that replica.
 	FeedsName string
+	// Unknown says what could not be read: whether the follower may be
+	// erased is not known, and a restore is an erase.
+	Unknown string
 }
 
 // Replicating reports that a replica status shows threads that run or
@@ -44,6 +47,8 @@ func Replicating(st *api.ReplicationStatus) bool {
 func (b Busy) Problem() string {
 	name := SvcName(b.Follower)
 	switch {
+	case b.Unknown != "":
+		return "whether " + name + " may be erased is not known: " + b.Unknown
 	case b.FeedsName != "":
 		return fmt.Sprintf("%s is the primary of %s: a restore would erase what %s replicates from", name, b.FeedsName, b.FeedsName)
 	case b.Managed:
@@ -58,6 +63,9 @@ func (b Busy) Problem() string {
 
 // busyFix words the way out when the caller gave none (Engine.BusyFix).
 func busyFix(b Busy) string {
+	if b.Unknown != "" {
+		return "try again once it can be read"
+	}
 	if b.FeedsName != "" {
 		return "end the replication of " + b.FeedsName + " first, or choose another secondary"
 	}
@@ -74,7 +82,8 @@ func busyFix(b Busy) string {
 // when that reading cannot be made does a pair saved here for it (Saved)
 // refuse it; a pair saved with it as the primary always does. The fix is
 // Engine.BusyFix's words. note says what could not be read when o was left
-// to pass ("": all was read).
+// to pass ("": all was read). What cannot be read refuses too (Unknown):
+// not knowing whether a service replicates is no leave to erase it.
 func (e *Engine) RefuseBusy(ctx context.Context, o Outcome) (_ Outcome, note string) {
 	return e.refuseBusy(ctx, o, true)
 }
@@ -117,6 +126,9 @@ func (e *Engine) refuseBusy(ctx context.Context, o Outcome, erased bool) (_ Outc
 	if sec.PrimaryHost != "" {
 		return refuse(Busy{Managed: true, From: names(sec.PrimaryHost)})
 	}
+	if erased && listErr != nil {
+		return refuse(Busy{Unknown: "whether another service replicates from it could not be read: " + firstLineOf(listErr)})
+	}
 	if erased {
 		for _, s := range svcs {
 			if s.ID != sec.ID && s.PrimaryHost == sec.ID {
@@ -136,20 +148,24 @@ func (e *Engine) refuseBusy(ctx context.Context, o Outcome, erased bool) (_ Outc
 		if Replicating(st.Status) {
 			return refuse(Busy{Live: st.Status, From: names(st.Status.MasterHost)})
 		}
-		return o, listNote(sec, listErr)
+		if savedErr != nil {
+			return o, fmt.Sprintf("the pairs saved here could not be read: %v", savedErr)
+		}
+		return o, ""
 	}
 	if err == nil {
 		err = fmt.Errorf("no replica status")
-	}
-	if savedErr != nil {
-		return o, fmt.Sprintf("whether %s replicates now could not be read (%s), nor the saved pairs (%v)", SvcName(sec), firstLineOf(err), savedErr)
 	}
 	for i, p := range pairs {
 		if p.SecondaryID == sec.ID {
 			return refuse(Busy{Saved: &pairs[i]})
 		}
 	}
-	return o, fmt.Sprintf("whether %s replicates now could not be read: %s", SvcName(sec), firstLineOf(err))
+	if !erased {
+		// nothing is erased: the API's word on managed replication stands
+		return o, fmt.Sprintf("whether %s replicates now could not be read: %s", SvcName(sec), firstLineOf(err))
+	}
+	return refuse(Busy{Unknown: "its replication threads could not be read over SQL: " + firstLineOf(err)})
 }
 
 // listServices lists the account's services for RefuseBusy: who
@@ -160,15 +176,6 @@ func (e *Engine) listServices(ctx context.Context) ([]api.Service, error) {
 		return nil, err
 	}
 	return cl.ListServices(ctx)
-}
-
-// listNote says that the services listing failed (so whether another
-// service replicates from sec is not known); "" when it was read.
-func listNote(sec *api.Service, err error) string {
-	if err == nil {
-		return ""
-	}
-	return fmt.Sprintf("whether another service replicates from %s could not be read: %s", SvcName(sec), firstLineOf(err))
 }
 
 // busyBeforeRestore is StartRestore's last look before it sends: the

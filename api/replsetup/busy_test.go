@@ -2,10 +2,13 @@ package replsetup
 
 import (
 	"errors"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/skytui/skytui/api"
 	"github.com/skytui/skytui/internal/testenv"
 	"github.com/skytui/skytui/sandbox"
 )
@@ -27,9 +30,9 @@ func busyCheck(e *env, eng *Engine, saved []Pair, err error) (Outcome, string, *
 
 // TestRefuseBusyWithoutSQL: when the secondary's threads cannot be read
 // (no SQL answers here), a pair saved on this machine refuses it, with
-// the pair's primary and the caller's fix; without one the pair passes
-// and the note says what could not be read, and whether the saved pairs
-// could.
+// the pair's primary and the caller's fix; without one it is refused as
+// not known (a restore is an erase), and a managed setup's replica
+// passes with a note.
 func TestRefuseBusyWithoutSQL(t *testing.T) {
 	clk := sandbox.NewManualClock(testenv.T0)
 	srv := sandbox.New(sandbox.Options{APIKey: testKey, Clock: clk, DemoData: true, Seed: 7}) // SQLNone
@@ -43,14 +46,18 @@ func TestRefuseBusyWithoutSQL(t *testing.T) {
 		t.Fatalf("a saved pair did not refuse: %+v, note %q", o, note)
 	}
 
-	o, note, b = busyCheck(e, eng, nil, nil)
-	if o.Verdict != Pass || b != nil || !strings.HasPrefix(note, "whether replica-west replicates now could not be read: ") {
-		t.Fatalf("no saved pair: %+v, note %q", o, note)
+	// not knowing is no leave to erase: refused, saying what was not read
+	for _, savedErr := range []error{nil, errors.New("state file unreadable")} {
+		o, _, b = busyCheck(e, eng, nil, savedErr)
+		if o.Verdict != Fail || b == nil || !strings.HasPrefix(o.Problem, "whether replica-west may be erased is not known: its replication threads could not be read over SQL: ") {
+			t.Fatalf("threads not read (saved pairs' error %v): %+v", savedErr, o)
+		}
 	}
-
-	o, note, _ = busyCheck(e, eng, nil, errors.New("state file unreadable"))
-	if o.Verdict != Pass || !strings.Contains(note, "nor the saved pairs (state file unreadable)") {
-		t.Fatalf("saved pairs unreadable: %+v, note %q", o, note)
+	// managed replication erases nothing: the reading's failure is a note
+	eng.Saved = nil
+	o, note = eng.RefuseReplica(bg, eng.CheckPair(bg, pri.ID, sec.ID))
+	if o.Verdict != Pass || !strings.HasPrefix(note, "whether replica-west replicates now could not be read: ") {
+		t.Fatalf("a managed replica's threads not read: %+v, note %q", o, note)
 	}
 
 	// a pair saved with the secondary as its primary: erasing it would
@@ -112,5 +119,36 @@ func TestRefuseBusyReplicationEnabledAlone(t *testing.T) {
 	o, note := e.eng.RefuseBusy(bg, Outcome{Step: StepPair, Verdict: Pass, Secondary: sec})
 	if o.Verdict != Pass || note != "" {
 		t.Fatalf("replication_enabled alone refused: %+v, note %q", o, note)
+	}
+}
+
+// TestRefuseBusyListingFails: when the services listing cannot be read,
+// whether another service replicates from the secondary is not known:
+// refused, at step 0 as before the restore (nothing sent).
+func TestRefuseBusyListingFails(t *testing.T) {
+	e := newEnv(t, true)
+	listing := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodGet && r.URL.Path == "/provisioning/v1/services" {
+			http.Error(w, `{"errors":[{"message":"backend unavailable"}]}`, http.StatusServiceUnavailable)
+			return
+		}
+		e.srv.ServeHTTP(w, r)
+	})
+	ts := httptest.NewServer(listing)
+	t.Cleanup(ts.Close)
+	c, err := api.New(api.Config{BaseURL: ts.URL, APIKey: testKey, MaxRetries: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	eng := &Engine{Client: c, Now: e.clk.Now, SQLTimeout: 5 * time.Second}
+	pri, sec := e.byName("orders-prod"), e.byName("replica-west")
+	o, _ := eng.RefuseBusy(bg, eng.CheckPair(bg, pri.ID, sec.ID))
+	if o.Verdict != Fail || !strings.HasPrefix(o.Problem, "whether replica-west may be erased is not known: whether another service replicates from it could not be read: ") {
+		t.Fatalf("step 0 with the listing failing: %+v", o)
+	}
+	before := e.srv.Stats().Count("POST", "/backup/v1/restores")
+	o = eng.StartRestore(bg, Progress{PrimaryID: pri.ID, SecondaryID: sec.ID, SecondaryName: sec.Name, BackupKey: "k"})
+	if o.Verdict != Fail || !o.NotSent || e.srv.Stats().Count("POST", "/backup/v1/restores") != before {
+		t.Fatalf("the restore with the listing failing: %+v", o)
 	}
 }

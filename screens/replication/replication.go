@@ -165,6 +165,8 @@ func busyFix(c *kit.Common) func(replsetup.Busy) string {
 		name := kit.ShellQuote(replsetup.SvcName(b.Follower))
 		stop, how := "skytui replication stop "+name+" --yes", "STOP REPLICA on it"
 		switch {
+		case b.Unknown != "":
+			return "check again (c) once it can be read (this machine must reach " + name + " over SQL, as step 4 will)"
 		case b.FeedsName != "":
 			return "end the replication of " + b.FeedsName + " first (its pair on the status list, or where it was set up), or choose another secondary"
 		case b.Saved != nil && b.Saved.Managed():
