@@ -836,3 +836,26 @@ func TestReplicationSetupStoppedPrimary(t *testing.T) {
 		t.Fatalf("a stopped primary: exit %d\n%s", code, stderr)
 	}
 }
+
+// TestReplicationSetupRefusesAPrimaryReadOverSQL: the primary of a
+// replication set up with the sky procedures that no pair here names (it
+// was forgotten, or set up elsewhere) is refused as a secondary: its
+// replica is found by reading the provider's other services over SQL.
+func TestReplicationSetupRefusesAPrimaryReadOverSQL(t *testing.T) {
+	h, sb := replHarness(t, 6000)
+	if _, stderr, code := h.script(setupArgs(h, "--yes", "--confirm", sandbox.DemoReplica, "--allow-list")...); code != 0 {
+		t.Fatalf("setup: exit %d\n%s", code, stderr)
+	}
+	h.ok(h.live("replication", "forget", sandbox.DemoReplica, "--yes")...)
+	h.ok(h.live("services", "create", "--name", "aws-other", "--provider", "aws", "--region", "us-east-1", "--topology", "es-single",
+		"--size", "sky-2x8", "--storage", "100", "--wait", "--poll-interval", "20ms")...)
+	restores := sb.Stats().Count("POST", "/skybackup/v1/restores")
+	_, stderr, code := h.script(h.live("replication", "setup", sandbox.DemoOrders, "--primary", "aws-other", "--allow-list",
+		"--yes", "--confirm", sandbox.DemoOrders, "--poll-interval", "20ms")...)
+	if code != exitFailed || !strings.Contains(stderr, "FAIL  0 pair: orders-prod is the primary of replica-west") {
+		t.Fatalf("setup over a primary no pair names: exit %d\n%s", code, stderr)
+	}
+	if n := sb.Stats().Count("POST", "/skybackup/v1/restores"); n != restores {
+		t.Fatalf("%d restores sent", n-restores)
+	}
+}

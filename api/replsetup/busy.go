@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/skytui/skytui/api"
 )
@@ -148,6 +149,16 @@ func (e *Engine) refuseBusy(ctx context.Context, o Outcome, erased bool) (_ Outc
 		if Replicating(st.Status) {
 			return refuse(Busy{Live: st.Status, From: names(st.Status.MasterHost)})
 		}
+		if erased {
+			// replication set up with the sky procedures elsewhere (or a
+			// pair forgotten here) shows on its replica only: the other
+			// ready services of its provider are read
+			if feeds, unread := e.replicasOf(ctx, sec, svcs); feeds != "" {
+				return refuse(Busy{FeedsName: feeds})
+			} else if unread != "" {
+				return o, unread
+			}
+		}
 		if savedErr != nil {
 			return o, fmt.Sprintf("the pairs saved here could not be read: %v", savedErr)
 		}
@@ -176,6 +187,58 @@ func (e *Engine) listServices(ctx context.Context) ([]api.Service, error) {
 		return nil, err
 	}
 	return cl.ListServices(ctx)
+}
+
+// replicasOf reads, over SQL, the replica status of the other ready
+// services of sec's provider (four at a time): the name of one that
+// replicates from sec ("": none found), and what could not be read
+// ("": all were), which is said, not refused (this machine need not reach
+// every service).
+func (e *Engine) replicasOf(ctx context.Context, sec *api.Service, svcs []api.Service) (feeds, unread string) {
+	var others []api.Service
+	for _, s := range svcs {
+		if s.ID != sec.ID && s.Provider == sec.Provider && s.Ready() {
+			others = append(others, s)
+		}
+	}
+	type answer struct {
+		name    string
+		from    bool
+		readErr error
+	}
+	answers := make([]answer, len(others))
+	sem := make(chan struct{}, 4)
+	var wg sync.WaitGroup
+	cache := NewCredCache()
+	for i, s := range others {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			st, err := e.PairStatus(ctx, Pair{SecondaryID: s.ID, SecondaryName: s.Name}, cache)
+			a := answer{name: SvcName(&s), readErr: err}
+			if err == nil && st.Status != nil && st.Status.Configured {
+				host := strings.ToLower(st.Status.MasterHost)
+				a.from = host != "" && (host == strings.ToLower(sec.FQDN) || host == strings.ToLower(sec.ID))
+			}
+			answers[i] = a
+		}()
+	}
+	wg.Wait()
+	var notRead []string
+	for _, a := range answers {
+		switch {
+		case a.from:
+			return a.name, ""
+		case a.readErr != nil:
+			notRead = append(notRead, a.name)
+		}
+	}
+	if len(notRead) > 0 {
+		unread = fmt.Sprintf("whether %s replicates from %s could not be read over SQL", strings.Join(notRead, ", "), SvcName(sec))
+	}
+	return "", unread
 }
 
 // busyBeforeRestore is StartRestore's last look before it sends: the
