@@ -775,6 +775,11 @@ func TestChooserRefusesALiveReplica(t *testing.T) {
 			if c.name == "account" && !regexp.MustCompile(`J: \d+ more lines?`).MatchString(h.Screen()) {
 				t.Fatalf("the cut refusal does not say J shows the rest:\n%s", h.Screen())
 			}
+			// J reaches the refusal's last line (its fix)
+			for range 5 {
+				h.Key("J")
+			}
+			h.Sees("then try again")
 		})
 	}
 }

@@ -412,10 +412,7 @@ func layParts(parts bodyParts, h, top int) bodyLayout {
 		at := len(l.text)
 		l.text = append(l.text, l.keep...)
 		l.keep = nil
-		if top < 0 || top > at {
-			top = at
-		}
-		l.status, l.statusEnd = at, len(l.text)
+		l.status, l.statusEnd = at, len(l.text) // layoutBody moves the window there
 	}
 	room := h - len(l.keep)
 	if l.list != nil {
