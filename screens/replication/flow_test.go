@@ -811,3 +811,30 @@ func TestRestoreStepLooksAgain(t *testing.T) {
 		t.Fatalf("%d restores sent into a replica", n)
 	}
 }
+
+// TestChooserMarksManagedServices: the secondary's list marks, before
+// enter, a managed replica and the primary of one (from the API's primary
+// host), and the cursor starts on neither.
+func TestChooserMarksManagedServices(t *testing.T) {
+	d := newDemo(t)
+	d.managedPair("uni-directional") // orders-prod -> replica-west
+	legacy := d.byName("legacy-batch")
+	if err := d.c.StartService(bg, legacy.ID); err != nil {
+		t.Fatal(err)
+	}
+	d.clk.Advance(time.Hour)
+	h := d.app(140, 40, nil)
+	h.Keys("4", "n")
+	h.pick("legacy-batch")
+	h.Sees("Choose the SECONDARY")
+	for name, why := range map[string]string{"replica-west": "secondary: a replica", "orders-prod": "secondary: a primary"} {
+		if !regexp.MustCompile(`(?m)^[ >] ` + name + ` .*` + why).MatchString(h.Screen()) {
+			t.Errorf("%s is not marked %q:\n%s", name, why, h.Screen())
+		}
+	}
+	for _, l := range strings.Split(h.Screen(), "\n") {
+		if strings.HasPrefix(l, "> orders-prod ") || strings.HasPrefix(l, "> replica-west ") {
+			t.Fatalf("the cursor starts on a service it would refuse: %q", l)
+		}
+	}
+}

@@ -340,6 +340,9 @@ type chooser struct {
 	err     string
 	// pairs are the saved pairs (their secondaries replicate already)
 	pairs savedPairs
+	// all is the services listing the rows come from: a service another
+	// names as its primary host is a primary already
+	all []api.Service
 }
 
 // chooserColumns are the columns of a list of services to choose from
@@ -372,6 +375,7 @@ func (wz *wizard) rebuildChooser() {
 		c.table.Empty = "no services: create two on the Services screen"
 	}
 	rows := make([]kit.Row, 0, len(wz.services))
+	c.all = wz.services
 	for _, v := range wz.services {
 		note := c.refusal(&v)
 		kinds := []theme.Kind{0, 0, theme.StatusKind(v.Status), 0, 0, theme.KindMuted}
@@ -406,6 +410,16 @@ func (c *chooser) refusal(v *api.Service) string {
 	}
 	if note := replsetup.PairNote(c.primary, v); note != "" {
 		return note
+	}
+	// what the API says of managed replication (the whole reason shows
+	// on enter, from the engine's look)
+	if v.PrimaryHost != "" {
+		return "secondary: a replica"
+	}
+	for _, x := range c.all {
+		if x.ID != v.ID && x.PrimaryHost == v.ID {
+			return "secondary: a primary"
+		}
 	}
 	return replsetup.NoteOf(c.pairs.known("secondary", v))
 }
