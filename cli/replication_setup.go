@@ -509,6 +509,8 @@ func cliBusyFix(b replsetup.Busy) string {
 	switch {
 	case b.Unknown != "":
 		return "run the command again once it can be read (this machine must reach " + sec + " over SQL, as step 4 will)"
+	case b.FeedsManaged:
+		return "end the managed replication of " + b.FeedsName + " first (`skytui replication stop " + kit.ShellQuote(b.FeedsName) + " --managed --yes`), or choose another secondary"
 	case b.FeedsName != "":
 		return "end the replication of " + b.FeedsName + " first (`skytui replication status " + kit.ShellQuote(b.FeedsName) + "` shows it), or choose another secondary"
 	case b.Managed || b.Saved != nil && b.Saved.Managed():

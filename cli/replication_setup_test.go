@@ -819,7 +819,8 @@ func TestReplicationSetupRefusesAManagedReplica(t *testing.T) {
 		t.Fatalf("setup over a managed replica: exit %d\n%s", code, stderr)
 	}
 	_, stderr, code = h.script(h.live("replication", "setup", sandbox.DemoOrders, "--primary", sandbox.DemoReplica, "--yes", "--confirm", sandbox.DemoOrders, "--allow-list", "--poll-interval", "20ms")...)
-	if code != exitFailed || !strings.Contains(stderr, "orders-prod is the primary of replica-west") {
+	if code != exitFailed || !strings.Contains(stderr, "orders-prod is the primary of replica-west") ||
+		!strings.Contains(stderr, "`"+h.sel("skytui replication stop replica-west --managed --yes")+"`") {
 		t.Fatalf("setup over a managed primary: exit %d\n%s", code, stderr)
 	}
 	if n := sb.Stats().Count("POST", "/skybackup/v1/restores"); n != 0 {

@@ -28,6 +28,9 @@ type Busy struct {
 	// FeedsName is a service that replicates from the follower (the API's
 	// primary host, or a pair saved here): erasing it breaks that replica.
 	FeedsName string
+	// FeedsManaged: FeedsName replicates from it by managed replication
+	// (the API's primary host), which its managed stop ends.
+	FeedsManaged bool
 	// Unknown says what could not be read: whether the follower may be
 	// erased is not known, and a restore is an erase.
 	Unknown string
@@ -133,7 +136,7 @@ func (e *Engine) refuseBusy(ctx context.Context, o Outcome, erased bool) (_ Outc
 	if erased {
 		for _, s := range svcs {
 			if s.ID != sec.ID && s.PrimaryHost == sec.ID {
-				return refuse(Busy{FeedsName: SvcName(&s)})
+				return refuse(Busy{FeedsName: SvcName(&s), FeedsManaged: true})
 			}
 		}
 		for _, p := range pairs {

@@ -169,7 +169,7 @@ func backupOutcome(pri *api.Service, list []api.Backup, now time.Time) Outcome {
 		return o
 	}
 	o.Verdict = Unchecked // the user chooses
-	o.Summary = fmt.Sprintf("%d backups; the newest usable one is selected", len(o.Backups))
+	o.Summary = fmt.Sprintf("%d backup%s; the newest usable one is selected", len(o.Backups), map[bool]string{true: "s"}[len(o.Backups) != 1])
 	return o
 }
 

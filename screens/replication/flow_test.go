@@ -837,4 +837,17 @@ func TestChooserMarksManagedServices(t *testing.T) {
 			t.Fatalf("the cursor starts on a service it would refuse: %q", l)
 		}
 	}
+	// chosen anyway: the pair on the status list, and the key that ends it
+	h.pick("replica-west")
+	if said := strings.Join(strings.Fields(h.Screen()), " "); !strings.Contains(said, "esc to the status list: E ends it") {
+		t.Fatalf("the refusal of a pair's replica names no key:\n%s", h.Screen())
+	}
+	// its forget says E ends managed replication, not s
+	h.Keys("esc", "esc", "esc")
+	h.Sees("orders-prod  replica-west")
+	h.Key("d")
+	h.Sees("Forget this pair?")
+	if said := strings.Join(strings.Fields(h.Screen()), " "); !strings.Contains(said, "(E ends it)") {
+		t.Fatalf("the forget of a managed pair names s:\n%s", h.Screen())
+	}
 }

@@ -167,6 +167,11 @@ func busyFix(c *kit.Common) func(replsetup.Busy) string {
 		switch {
 		case b.Unknown != "":
 			return "check again (c) once it can be read (this machine must reach " + name + " over SQL, as step 4 will)"
+		case b.FeedsManaged:
+			if cmd := c.Command("skytui replication stop " + kit.ShellQuote(b.FeedsName) + " --managed --yes"); cmd != "" {
+				return "end the managed replication of " + b.FeedsName + " first (`" + cmd + "`, or E on its pair), or choose another secondary"
+			}
+			return "end the managed replication of " + b.FeedsName + " first (E on its pair on the status list), or choose another secondary"
 		case b.FeedsName != "":
 			return "end the replication of " + b.FeedsName + " first (its pair on the status list, or where it was set up), or choose another secondary"
 		case b.Saved != nil && b.Saved.Managed():
@@ -174,7 +179,7 @@ func busyFix(c *kit.Common) func(replsetup.Busy) string {
 		case b.Saved != nil:
 			return "esc to the status list: s stops its threads, d forgets the pair; then set it up anew"
 		case b.Managed:
-			stop, how = "skytui replication stop "+name+" --managed --yes", "E on its pair, where it is on the status list"
+			stop, how = "skytui replication stop "+name+" --managed --yes", "E on its pair on the status list; a pair forgotten there is ended by that command on the account"
 		}
 		if cmd := c.Command(stop); cmd != "" {
 			return "end it first (`" + cmd + "`, or " + how + "), then try again"

@@ -467,10 +467,14 @@ func (s *Screen) forget() tea.Cmd {
 	if !ok {
 		return nil
 	}
+	ends := "s stops it"
+	if p.Managed() {
+		ends = "E ends it"
+	}
 	return kit.Do(kit.Action{
 		Name: "forget " + p.Text("->"),
 		Confirm: kit.Confirm{Kind: kit.ConfirmYesNo, Title: "Forget this pair?",
-			Detail: "skytui stops showing " + p.Text("->") + ". Replication on the services is not changed (s stops it)."},
+			Detail: "skytui stops showing " + p.Text("->") + ". Replication on the services is not changed (" + ends + ")."},
 		Origin: ID, Tag: forgetTag{secondary: p.SecondaryID},
 		Success: func(any) string { return p.Text("->") + " forgotten" },
 	})

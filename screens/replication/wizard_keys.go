@@ -541,7 +541,7 @@ func (wz *wizard) choose() tea.Cmd {
 		return nil
 	}
 	if err := c.pairs.known("secondary", &v); err != nil {
-		c.err = err.Error()
+		c.err = err.Error() + "; esc to the status list: " + savedPairEnd(c.pairs, v.ID)
 		return nil
 	}
 	c.err = ""
@@ -553,4 +553,17 @@ func (wz *wizard) choose() tea.Cmd {
 		}
 		return o
 	})
+}
+
+// savedPairEnd is how a pair on the status list whose secondary is id is
+// ended there: E for managed replication, else s then d.
+func savedPairEnd(pairs savedPairs, id string) string {
+	if pairs != nil {
+		for _, p := range pairs() {
+			if p.SecondaryID == id && p.Managed() {
+				return "E ends it"
+			}
+		}
+	}
+	return "s stops it, d forgets the pair"
 }
