@@ -176,6 +176,8 @@ func TestChangeServicesCreate(t *testing.T) {
 	// does for --for ready, instead of waiting out --timeout
 	h.fails(exitFailed, "skytui: orders-prod is ready and nothing is stopping it: stop it with `"+h.sel("skytui services stop orders-prod --yes")+"`\n",
 		h.live("wait", "service", sandbox.DemoOrders, "--for", "stopped", "--timeout", "2s", "--poll-interval", "1h")...)
+	h.fails(exitFailed, "skytui: orders-prod is ready and nothing is deleting it: delete it with `"+h.sel("skytui services delete orders-prod --yes --confirm orders-prod")+"`\n",
+		h.live("wait", "service", sandbox.DemoOrders, "--for", "deleted", "--timeout", "2s", "--poll-interval", "1h")...)
 	h.fails(exitFailed, "skytui: legacy-batch is stopped: it will not become ready until it is started\n",
 		h.live("wait", "service", sandbox.DemoLegacy, "--for", "ready", "--timeout", "2s", "--poll-interval", "1h")...)
 	// a timeout still names the last state and how to check

@@ -180,6 +180,8 @@ func (w *waiter) waitService(ctx context.Context, c *api.Client, id, want string
 			return s.Status, true, &endError{errors.New(failedText(s))}
 		case want == forReady && api.StatusIs(s.Status, "stopped") && !s.Pending() && settled():
 			return s.Status, true, &endError{fmt.Errorf("%s is stopped: it will not become ready until it is started", s.NameOrID())}
+		case want == forDeleted && api.StatusIs(s.Status, "ready") && !s.Pending() && settled():
+			return s.Status, true, &endError{fmt.Errorf("%s is ready and nothing is deleting it: delete it with `skytui services delete %s --yes --confirm %s`", s.NameOrID(), argOf(s, nil), argOf(s, nil))}
 		case want == forStopped && api.StatusIs(s.Status, "ready") && !s.Pending() && settled():
 			return s.Status, true, &endError{fmt.Errorf("%s is ready and nothing is stopping it: stop it with `skytui services stop %s --yes`", s.NameOrID(), argOf(s, nil))}
 		}
