@@ -415,7 +415,7 @@ func TestBinaryBackups(t *testing.T) {
 	h.refused("profile audit is read-only: schedules edit refused", "schedules", "edit", "1", "--suspend", "--profile", "audit")
 	h.fails(exitNotFound, "404", "schedules", "edit", "999", "--suspend")
 	// a one-time job has nothing to suspend or edit: refused, as in the UI
-	h.unsent(exitUsage, "schedule "+job+" is a one-time job: it cannot be edited, suspended or resumed (nothing was sent)", "schedules", "edit", job, "--suspend")
+	h.unsent(exitUsage, "schedule "+job+" is a one-time job: it cannot be edited, suspended or resumed (nothing was sent); `skytui backups create --service replica-west --type incremental` takes a new backup", "schedules", "edit", job, "--suspend")
 	if s := jsonOf[map[string]any](t, first(h.run(0, "schedules", "edit", "1", "--cron", "30 2 * * 1-5", "-o", "json"))); s["cron"] != "30 2 * * 1-5" {
 		t.Errorf("edit --cron: %v", s)
 	}
@@ -551,7 +551,7 @@ func TestBinaryRestores(t *testing.T) {
 	h.unsent(exitUsage, "is outside the window of orders-prod", create(append([]string{"--from", sandbox.DemoOrders, "--at", "2001-01-01 00:00"}, confirmed...)...)...)
 	h.unsent(exitNotFound, `no backup with the key "000000000000"`, create(append([]string{"--backup", "000000000000"}, confirmed...)...)...)
 	h.unsent(exitNotFound, `no service named "no-such-db"`, "restores", "create", "--service", "no-such-db", "--backup", key, "--yes", "--confirm", "no-such-db")
-	h.unsent(exitUsage, "Across providers", "restores", "create", "--service", sandbox.DemoStaging, "--backup", key, "--yes", "--confirm", sandbox.DemoStaging)
+	h.unsent(exitUsage, "Across providers: back orders-prod up to your own bucket (`skytui backups create --service orders-prod --type dump --bucket BUCKET --creds NAME", "restores", "create", "--service", sandbox.DemoStaging, "--backup", key, "--yes", "--confirm", sandbox.DemoStaging)
 	h.refused("profile audit is read-only: restores create refused, nothing was sent", create(append([]string{"--backup", key, "--profile", "audit"}, confirmed...)...)...)
 	h.refused("--read-only: restores create refused", create(append([]string{"--backup", key, "--read-only"}, confirmed...)...)...)
 	h.refused("a restore needs --confirm with the target service's exact name: pass --confirm replica-west (nothing was sent)", create("--backup", key, "--yes")...)

@@ -489,8 +489,8 @@ func sameProvider(key string, svcs []api.Service, target *api.Service) error {
 		if ref == nil {
 			return nil
 		}
-		return usageErrf("--backup: %s. Across providers: back %s up to your own bucket (`skytui backups create --bucket …`), copy the folder to %s, then restore from it with --bucket (nothing was sent)",
-			ref.Error(), s.NameOrID(), bucketFor(ref.TargetProvider))
+		return usageErrf("--backup: %s. Across providers: back %s up to your own bucket (`skytui backups create --service %s --type dump --bucket BUCKET --creds NAME`), copy the folder to %s, then restore from it with --bucket (nothing was sent)",
+			ref.Error(), s.NameOrID(), argOf(&s, svcs), bucketFor(ref.TargetProvider))
 	}
 	return nil
 }

@@ -152,7 +152,7 @@ func pairStatus(ctx context.Context, eng *replsetup.Engine, p replsetup.Pair, sv
 		r.Problem, r.Fix = replsetup.ManagedInAPIText(p), ""
 	}
 	if r.OK || r.PrimaryID == "" {
-		return r, nil
+		return namePair(r), nil
 	}
 	// a primary that is not ready, or gone from the listing, is why the IO
 	// thread cannot connect: its state's fix, not the allow list's
@@ -166,11 +166,17 @@ func pairStatus(ctx context.Context, eng *replsetup.Engine, p replsetup.Pair, sv
 		prob, fix := replsetup.PairServiceState(p, "primary", primary)
 		r.Problem, r.Fix = prob, stateFix(fix, primary)
 	}
+	return namePair(r), nil
+}
+
+// namePair puts the pair's services in the commands its fix names (a
+// primary not known stays PRIMARY).
+func namePair(r pairReport) pairReport {
 	r.Fix = strings.ReplaceAll(r.Fix, "SECONDARY", kit.ShellQuote(r.Secondary))
 	if r.Primary != "" {
 		r.Fix = strings.ReplaceAll(r.Fix, "PRIMARY", kit.ShellQuote(r.Primary))
 	}
-	return r, nil
+	return r
 }
 
 // stateFix is a ServiceState fix in the command line's words, naming the

@@ -253,7 +253,7 @@ var cliWordPairs = []string{
 	"E ends it, then n and m set it up again", "`skytui replication stop SECONDARY --managed --yes` ends it, then `skytui replication setup SECONDARY --primary PRIMARY --managed --mode MODE --yes` sets it up again",
 	"n, then m, sets it up again", "`skytui replication setup SECONDARY --primary PRIMARY --managed --mode MODE --yes` sets it up again",
 	"s stops replication on ", "`skytui replication stop SECONDARY --yes` stops replication on ",
-	"; n sets ", "; `skytui replication setup SECONDARY --primary PRIMARY …` sets ",
+	"; n sets ", "; `skytui replication setup SECONDARY --primary PRIMARY --allow-list --yes --confirm SECONDARY` sets ",
 	"check on the Services screen that the primary still exists", "check with `skytui services list` that the primary still exists",
 	"its details on the Services screen (enter) say why", "`skytui services get SERVICE -o json` says why",
 }

@@ -25,6 +25,12 @@ func TestReplicationStatus(t *testing.T) {
 			h.live("replication", "status", "-o", o)...)
 	}
 	var rs []pairReport
+	// a secondary set up from nowhere: its fix's command names it (the
+	// primary is not known: PRIMARY is the one to fill in)
+	if err := json.Unmarshal([]byte(h.ok(h.live("replication", "status", sandbox.DemoServerless, "-o", "json")...)), &rs); err != nil || len(rs) != 1 ||
+		!strings.Contains(rs[0].Fix, "`"+h.sel("skytui replication setup dev-serverless --primary PRIMARY --allow-list --yes --confirm dev-serverless")+"`") {
+		t.Fatalf("a secondary not set up: %+v %v", rs, err)
+	}
 	if err := json.Unmarshal([]byte(h.ok(h.live("replication", "status", sandbox.DemoReplica, "-o", "json")...)), &rs); err != nil || len(rs) != 1 {
 		t.Fatalf("%v %v", rs, err)
 	}

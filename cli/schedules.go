@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/skytui/skytui/api"
+	"github.com/skytui/skytui/kit"
 )
 
 // schedules get, edit and delete: one backup schedule by its ID (the ID
@@ -78,7 +79,8 @@ type, or suspend it (no backups are taken while suspended) and resume it
 			// left to the API
 			switch cur, err := c.client.GetSchedule(cmd.Context(), id); {
 			case err == nil && cur.OneTime():
-				return usageErrf("schedule %d is a one-time job: it cannot be edited, suspended or resumed (nothing was sent); `skytui backups create` takes a new backup or makes a new schedule", id)
+				return usageErrf("schedule %d is a one-time job: it cannot be edited, suspended or resumed (nothing was sent); `skytui backups create --service %s --type %s` takes a new backup (with --schedule CRON, a new schedule)",
+					id, kit.ShellQuote(api.OrID(cur.ServiceName, cur.ServiceID)), kit.ShellQuote(api.OrID(cur.Type, "full")))
 			case api.IsNotFound(err):
 				return &exitError{code: exitNotFound, err: err}
 			case err != nil && cmd.Context().Err() != nil:
