@@ -355,7 +355,7 @@ func TestBinaryBackups(t *testing.T) {
 	h.unsent(exitUsage, "its physical (mariabackup) backup is full", "backups", "create", "--service", sandbox.DemoReplica, "--type", "physical")
 	h.unsent(exitUsage, "--creds (external_storage.bucket.credentials): is required with --bucket", "backups", "create", "--service", sandbox.DemoReplica, "--type", "dump", "--bucket", "s3://bin-bucket/dumps")
 	h.unsent(exitUsage, "--bucket (external_storage.bucket.path)", "backups", "create", "--service", sandbox.DemoReplica, "--type", "dump", "--bucket", "ftp://bin-bucket/dumps", "--creds", "x")
-	h.unsent(exitNotFound, "--creds nope: no stored bucket credentials of that name", "backups", "create", "--service", sandbox.DemoReplica, "--type", "dump", "--bucket", "s3://bin-bucket/dumps", "--creds", "nope")
+	h.unsent(exitNotFound, "--creds nope: no stored bucket credentials of that name (see `skytui creds list`; store them with `skytui creds add s3 nope`)", "backups", "create", "--service", sandbox.DemoReplica, "--type", "dump", "--bucket", "s3://bin-bucket/dumps", "--creds", "nope")
 	h.unsent(exitNotFound, `no service named "no-such-db"`, "backups", "create", "--service", "no-such-db", "--type", "full")
 	h.refused("profile audit is read-only: backups create refused, nothing was sent", "backups", "create", "--service", sandbox.DemoReplica, "--type", "full", "--profile", "audit")
 	h.refused("--read-only: backups create refused", "backups", "create", "--service", sandbox.DemoReplica, "--type", "full", "--read-only")

@@ -120,7 +120,7 @@ func TestProfileAndAPIURLFlagsAreUsage(t *testing.T) {
 	// reach the API as a new, writable profile (only auth login makes one)
 	h.addProfile("prod")
 	for _, cmd := range [][]string{{"allowlist", "add", "orders-prod", "192.0.2.99"}, {}} {
-		h.fails(exitUsage, `skytui: --profile prdo: profile "prdo" not found (known: prod, skysql); a new profile is made by `+"`skytui auth login --profile prdo --api-url URL`\n",
+		h.fails(exitUsage, `skytui: --profile prdo: profile "prdo" not found (known: prod, skysql); a new profile is made by `+"`skytui auth login --profile prdo --api-url "+h.url+"`\n",
 			append(append([]string{}, cmd...), "--profile", "prdo", "--api-url", h.url)...)
 	}
 	// auth login's help says what --api-url does, whole

@@ -424,7 +424,8 @@ func encodeStored(store *keystore.Store, name, path, field string) (string, erro
 	case err == nil:
 		return enc, nil
 	case errors.Is(err, keystore.ErrNotFound):
-		return "", notFoundErrf("--creds %s: no stored bucket credentials of that name (see `skytui creds list`; store them with `%s`)", name, keystore.AddHint(keystore.SchemeOf(path)))
+		return "", notFoundErrf("--creds %s: no stored bucket credentials of that name (see `skytui creds list`; store them with `%s`)", name,
+			strings.ReplaceAll(keystore.AddHint(keystore.SchemeOf(path)), "NAME", kit.ShellQuote(name)))
 	case errors.As(err, &fe):
 		return "", usageErrf("--creds (%s): %s", field, fe.Rule)
 	}

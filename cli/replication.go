@@ -79,7 +79,7 @@ nothing is checked and the command exits 4 (not found).
 					if loadErr != nil {
 						why = "the saved pairs could not be read: " + loadErr.Error()
 					}
-					return notFoundErrf("%s; name the secondaries: skytui replication status SECONDARY...", why)
+					return notFoundErrf("%s; name the secondaries: `skytui replication status SECONDARY...`", why)
 				}
 			}
 			for _, a := range args {

@@ -21,7 +21,7 @@ func TestReplicationStatus(t *testing.T) {
 	// nothing to check is not "all good": exit 4, nothing on stdout, so
 	// that `-o json | jq -e 'all(.ok)'` fails
 	for _, o := range []string{"table", "json"} {
-		h.fails(exitNotFound, "skytui: no replication was set up from profile skysql on this machine; name the secondaries: skytui replication status SECONDARY...\n",
+		h.fails(exitNotFound, "skytui: no replication was set up from profile skysql on this machine; name the secondaries: `"+h.sel("skytui replication status SECONDARY...")+"`\n",
 			h.live("replication", "status", "-o", o)...)
 	}
 	var rs []pairReport

@@ -16,6 +16,7 @@ import (
 	"github.com/skytui/skytui/api/replsetup"
 	"github.com/skytui/skytui/config"
 	"github.com/skytui/skytui/keystore"
+	"github.com/skytui/skytui/kit"
 	"github.com/skytui/skytui/tui"
 	"github.com/spf13/cobra"
 )
@@ -113,7 +114,7 @@ func (e *env) openSessionNew(profileName, apiURL string, newOK bool) (*session, 
 	case apiURL == "" || !newOK:
 		// a profile named on the command line that is not there: the flag
 		// is wrong (exit 2)
-		return nil, usageErrf("--profile %s: %v; a new profile is made by `skytui auth login --profile %s --api-url URL`", profileName, err, profileName)
+		return nil, usageErrf("--profile %s: %v; a new profile is made by `skytui auth login --profile %s --api-url %s`", profileName, err, kit.ShellQuote(profileName), kit.ShellQuote(kit.Or(apiURL, "URL")))
 	default:
 		// a new profile named on the command line with its URL
 		p, made = config.NewProfile(profileName, apiURL), true
