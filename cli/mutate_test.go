@@ -894,6 +894,9 @@ func TestChangeAnswerReported(t *testing.T) {
 			[]string{"schedules", "edit", sched, "--cron", "0 4 * * *", "-o", "json"}, 0,
 			"skytui: accepted; the answer could not be read: 200 answer to PATCH /skybackup/v1/backups/schedules/" + sched + unread,
 			map[string]any{"accepted": true, "answer": "unreadable", "cron": "0 4 * * *"}},
+		{"schedules edit, unreadable, a table", sandbox.AnswerUnreadable, "PATCH", "/skybackup/v1/backups/schedules/{id}",
+			[]string{"schedules", "edit", sched, "--cron", "0 6 * * *"}, 0,
+			"skytui: accepted; the answer could not be read: 200 answer to PATCH /skybackup/v1/backups/schedules/" + sched + unread, nil},
 		{"schedules edit, dropped", sandbox.AnswerDropped, "PATCH", "/skybackup/v1/backups/schedules/{id}",
 			[]string{"schedules", "edit", sched, "--cron", "0 5 * * *"}, exitFailed,
 			dropped + "(PATCH /skybackup/v1/backups/schedules/" + sched + "); it may have been carried out: check with `" + h.sel("skytui schedules get "+sched) + "` before sending it again\n", nil},
@@ -924,6 +927,10 @@ func TestChangeAnswerReported(t *testing.T) {
 				// not its stand-in's
 				if rows := tableRows(stdout); len(rows) != 2 || !slices.Contains(rows[1], "unknown") {
 					t.Errorf("table of an unreadable answer:\n%s", stdout)
+				}
+				// a schedule's table says what was sent, the rest unknown
+				if c.args[0] == "schedules" && strings.Join(tableRow(stdout, sched), " ") != sched+" unknown 0 6 * * * unknown unknown" {
+					t.Errorf("schedule table of an unreadable answer:\n%s", stdout)
 				}
 			}
 			if c.code == 0 && c.json != nil {

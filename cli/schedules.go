@@ -102,7 +102,23 @@ type, or suspend it (no backups are taken while suspended) and resume it
 			if u.Suspended != nil {
 				named["suspended"] = *u.Suspended
 			}
-			return c.out.emitAnswer(e.stdout, sc, schedulesTable([]api.Schedule{*sc}), "skytui schedules get "+strconv.FormatInt(id, 10), named)
+			t := schedulesTable([]api.Schedule{*sc})
+			if sc.AnswerUnreadable() != "" {
+				// the stand-in knows only what was sent: the rest is not
+				// known, not its zero value
+				var cols []string
+				if u.Schedule == "" {
+					cols = append(cols, "SCHEDULE")
+				}
+				if u.BackupType == "" {
+					cols = append(cols, "TYPE")
+				}
+				if u.Suspended == nil {
+					cols = append(cols, "SUSPENDED")
+				}
+				t.unknown(cols...)
+			}
+			return c.out.emitAnswer(e.stdout, sc, t, "skytui schedules get "+strconv.FormatInt(id, 10), named)
 		})
 	fl := cmd.Flags()
 	fl.StringVar(&cronExpr, "cron", "", `a new 5-field cron expression in UTC, such as "0 3 * * *"`)
