@@ -532,6 +532,20 @@ func (r *setupRun) chooseBackup(ctx context.Context, w *replsetup.Wizard) replse
 	}
 	o := r.steps.ListBackups(ctx, w.Progress)
 	w.Apply(o, now())
+	// --backup names one of the backups listed (usable or not), whatever
+	// else the step says: an unknown key is not found (exit 4)
+	chosen := ""
+	for _, b := range o.Backups {
+		if f.backup != "" && (b.Backup.Key == f.backup || api.ShortKey(b.Backup.Key) == f.backup) {
+			chosen = b.Backup.Key
+		}
+	}
+	if f.backup != "" && chosen == "" && (o.Verdict != replsetup.Fail || o.Err == nil) {
+		o := failed("--backup "+f.backup+" is not among "+name+"'s backups",
+			"see `skytui backups list --service "+argOf(r.pri, r.svcs)+"`, or leave --backup out for the newest usable one")
+		o.Err = errNoSuchBackup // exit 4, as restores create's unknown --backup
+		return o
+	}
 	if o.Verdict == replsetup.Fail {
 		return o
 	}
@@ -540,18 +554,7 @@ func (r *setupRun) chooseBackup(ctx context.Context, w *replsetup.Wizard) replse
 		key = o.Backup.Backup.Key
 	}
 	if f.backup != "" {
-		key = ""
-		for _, b := range w.Backups {
-			if b.Backup.Key == f.backup || api.ShortKey(b.Backup.Key) == f.backup {
-				key = b.Backup.Key
-			}
-		}
-		if key == "" {
-			o := failed("--backup "+f.backup+" is not among "+name+"'s backups",
-				"see `skytui backups list --service "+kit.ShellQuote(name)+"`, or leave --backup out for the newest usable one")
-			o.Err = errNoSuchBackup // exit 4, as restores create's unknown --backup
-			return o
-		}
+		key = chosen
 	}
 	if key == "" {
 		o.Verdict = replsetup.Fail

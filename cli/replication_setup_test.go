@@ -860,3 +860,16 @@ func TestReplicationSetupRefusesAPrimaryReadOverSQL(t *testing.T) {
 		t.Fatalf("%d restores sent", n-restores)
 	}
 }
+
+// TestReplicationSetupUnknownBackupWithoutUsable: a --backup that is not
+// among the primary's backups is not found (exit 4) also when the primary
+// has no usable backup (it exited 1, the key ignored).
+func TestReplicationSetupUnknownBackupWithoutUsable(t *testing.T) {
+	h, _ := replHarness(t, 6000)
+	h.ok(h.live("wait", "service", sandbox.DemoReporting, "--for", "ready", "--poll-interval", "20ms")...)
+	_, stderr, code := h.script(h.live("replication", "setup", sandbox.DemoServerless, "--primary", sandbox.DemoReporting, "--allow-list",
+		"--yes", "--confirm", sandbox.DemoServerless, "--backup", "nosuchkey")...)
+	if code != exitNotFound || !strings.Contains(stderr, "--backup nosuchkey is not among reporting-new's backups") {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+}
