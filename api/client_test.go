@@ -253,6 +253,10 @@ func TestLongRetryAfterReturnedToCaller(t *testing.T) {
 	if e.RetryAfter != 2*time.Minute {
 		t.Errorf("RetryAfter %v", e.RetryAfter)
 	}
+	// the error says how long the server asks to wait
+	if !strings.Contains(err.Error(), "(retry after 2m0s, GET ") {
+		t.Errorf("the error does not say the wait: %v", err)
+	}
 }
 
 func TestPerRequestTimeout(t *testing.T) {

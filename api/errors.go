@@ -88,6 +88,11 @@ func (e *Error) Error() string {
 		b.WriteString(oneLine(e.Solution))
 	}
 	var where []string
+	if e.RetryAfter > 0 {
+		// when the server asks to be asked again (a longer wait than the
+		// client takes itself is reported, not waited out)
+		where = append(where, "retry after "+e.RetryAfter.Round(time.Second).String())
+	}
 	if e.Method != "" || e.Path != "" {
 		where = append(where, strings.TrimSpace(e.Method+" "+e.Path))
 	}

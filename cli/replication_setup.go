@@ -414,7 +414,11 @@ func (r *setupRun) sky(ctx context.Context) error {
 			for _, ip := range replsetup.HostCIDRs(allow.Missing) {
 				cmds = append(cmds, "`skytui allowlist add "+argOf(pri, r.svcs)+" "+ip+"`")
 			}
-			allow.Fix = "pass --allow-list to add them, or run " + strings.Join(cmds, " and ")
+			them := "them"
+			if len(cmds) == 1 {
+				them = "it"
+			}
+			allow.Fix = "pass --allow-list to add " + them + ", or run " + strings.Join(cmds, " and ")
 		}
 		w.Apply(allow, now())
 		if err := r.say(allow, "allow list"); err != nil {

@@ -227,6 +227,9 @@ func errorFields(err error) []logField {
 	if e.Location != "" {
 		f = append(f, logField{"location", e.Location})
 	}
+	if e.RetryAfter > 0 {
+		f = append(f, logField{"retry after", e.RetryAfter.Round(time.Second).String()})
+	}
 	if r := strings.TrimSpace(e.Method + " " + e.Path); r != "" {
 		f = append(f, logField{"request", r})
 	}
