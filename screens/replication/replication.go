@@ -179,7 +179,7 @@ func busyFix(c *kit.Common) func(replsetup.Busy) string {
 		case b.Saved != nil:
 			return "esc to the status list: s stops its threads, d forgets the pair; then set it up anew"
 		case b.Managed:
-			stop, how = "skytui replication stop "+name+" --managed --yes", "E on its pair on the status list; a pair forgotten there is ended by that command on the account"
+			stop, how = "skytui replication stop "+name+" --managed --yes", "E on its pair if it is on the status list"
 		}
 		if cmd := c.Command(stop); cmd != "" {
 			return "end it first (`" + cmd + "`, or " + how + "), then try again"
