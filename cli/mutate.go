@@ -334,8 +334,6 @@ func readErr(err error) error {
 	return err
 }
 
-// noteUnreadable says on stderr that a change was accepted though its
-// answer could not be read.
 // notReadAgain reports a change accepted (2xx) whose record could not be
 // read again after it: said (what, cleaned) on stderr with the command to
 // check it with, and under -o json the accepted object ("answer": "not
@@ -349,6 +347,8 @@ func (e *env) notReadAgain(c *changeSession, what, check string, named map[strin
 	return c.out.emit(e.stdout, acceptedJSON(c.out.suggest(check), named, "not read again", what), nil)
 }
 
+// noteUnreadable says on stderr that a change was accepted though its
+// answer could not be read.
 func (e *env) noteUnreadable(why string) {
 	fmt.Fprintf(e.stderr, "skytui: accepted; the answer could not be read: %s\n", api.CleanText(why))
 }
