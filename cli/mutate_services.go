@@ -327,6 +327,9 @@ only when standard output is not a terminal (a pipe, a file) or with
 			case s.Ready():
 			case api.StatusIs(s.Status, "failed"):
 				return fmt.Errorf("%s; it has no credentials to read", failedText(s))
+			case api.StatusIs(s.Status, "stopped") && (c.profile.ReadOnly || readOnlyFlag(cmd)):
+				// the start is a change this run refuses: said, not offered
+				return fmt.Errorf("%s is stopped: its credentials can be read once it is started, from a profile that is not read-only", s.NameOrID())
 			case api.StatusIs(s.Status, "stopped"):
 				return fmt.Errorf("%s is stopped: its credentials can be read once it is started (`skytui services start %s --wait`)", s.NameOrID(), name)
 			default:

@@ -260,6 +260,9 @@ func TestChangeCredentials(t *testing.T) {
 	// wait fails at once), its reason instead; a stopped one, once started
 	h.fails(exitFailed, "skytui: broken-import is failed: launch failed: insufficient capacity for sky-2x8 in eastus; try another region or size; it has no credentials to read\n", h.live("services", "credentials", sandbox.DemoBroken)...)
 	h.fails(exitFailed, "skytui: legacy-batch is stopped: its credentials can be read once it is started (`"+h.sel("skytui services start legacy-batch --wait")+"`)\n", h.live("services", "credentials", sandbox.DemoLegacy)...)
+	// read-only, the start is not offered: this run would refuse it
+	h.fails(exitFailed, "skytui: legacy-batch is stopped: its credentials can be read once it is started, from a profile that is not read-only\n",
+		h.live("services", "credentials", sandbox.DemoLegacy, "--read-only")...)
 }
 
 func TestChangeAllowlist(t *testing.T) {
