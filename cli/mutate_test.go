@@ -180,9 +180,28 @@ func TestChangeServicesCreate(t *testing.T) {
 		h.live("wait", "service", sandbox.DemoOrders, "--for", "deleted", "--timeout", "2s", "--poll-interval", "1h")...)
 	h.fails(exitFailed, "skytui: legacy-batch is stopped: it will not become ready until it is started\n",
 		h.live("wait", "service", sandbox.DemoLegacy, "--for", "ready", "--timeout", "2s", "--poll-interval", "1h")...)
-	// a timeout still names the last state and how to check
-	h.fails(exitFailed, "skytui: timed out after 1ms waiting for legacy-batch (last: stopped); it goes on: check with `"+h.sel("skytui services get legacy-batch")+"`",
-		h.live("wait", "service", sandbox.DemoLegacy, "--for", "deleted", "--timeout", "1ms", "--poll-interval", "1h")...)
+}
+
+// TestWaitDeadEnds: a stopped service nobody is deleting ends a wait for
+// deleted at once, as a ready one does; the commands suggested name a
+// service whose name is shared by its ID, and --confirm by its name (what
+// the delete compares it with); a timeout names the last state and how to
+// check.
+func TestWaitDeadEnds(t *testing.T) {
+	h, _ := serveHarness(t, sandbox.Options{DemoData: true, Seed: 7, Clock: sandbox.NewManualClock(testenv.T0)}, goodKey)
+	h.fails(exitFailed, "skytui: legacy-batch is stopped and nothing is deleting it: delete it with `"+h.sel("skytui services delete legacy-batch --yes --confirm legacy-batch")+"`\n",
+		h.live("wait", "service", sandbox.DemoLegacy, "--for", "deleted", "--timeout", "2s", "--poll-interval", "1h")...)
+	// reporting-new is being created, and the clock stands still
+	h.fails(exitFailed, "skytui: timed out after 1ms waiting for reporting-new (last: pending_create); it goes on: check with `"+h.sel("skytui services get reporting-new")+"`",
+		h.live("wait", "service", sandbox.DemoReporting, "--for", "stopped", "--timeout", "1ms", "--poll-interval", "1h")...)
+
+	id := serviceID(t, h, sandbox.DemoOrders)
+	h.ok(h.live("services", "create", "--provider", "aws", "--region", "us-east-1", "--topology", "es-single", "--size", "sky-2x8", "--storage", "100",
+		"--name", sandbox.DemoOrders, "--allow-duplicate-name")...)
+	h.fails(exitFailed, "skytui: orders-prod is ready and nothing is stopping it: stop it with `"+h.sel("skytui services stop "+id+" --yes")+"`\n",
+		h.live("wait", "service", id, "--for", "stopped", "--timeout", "2s", "--poll-interval", "1h")...)
+	h.fails(exitFailed, "skytui: orders-prod is ready and nothing is deleting it: delete it with `"+h.sel("skytui services delete "+id+" --yes --confirm orders-prod")+"`\n",
+		h.live("wait", "service", id, "--for", "deleted", "--timeout", "2s", "--poll-interval", "1h")...)
 }
 
 func TestChangeReadOnlyRefusesBeforeSending(t *testing.T) {

@@ -35,6 +35,9 @@ type waiter struct {
 	// stopped after its start) is waited for, not called a dead end,
 	// until changeSettles has passed.
 	afterChange bool
+	// svcs: the services listed before the wait, so a command it suggests
+	// names a service by ID where its name is shared (argOf)
+	svcs []api.Service
 }
 
 // changeSettles is how long a change just accepted may take to show in
@@ -180,10 +183,11 @@ func (w *waiter) waitService(ctx context.Context, c *api.Client, id, want string
 			return s.Status, true, &endError{errors.New(failedText(s))}
 		case want == forReady && api.StatusIs(s.Status, "stopped") && !s.Pending() && settled():
 			return s.Status, true, &endError{fmt.Errorf("%s is stopped: it will not become ready until it is started", s.NameOrID())}
-		case want == forDeleted && api.StatusIs(s.Status, "ready") && !s.Pending() && settled():
-			return s.Status, true, &endError{fmt.Errorf("%s is ready and nothing is deleting it: delete it with `skytui services delete %s --yes --confirm %s`", s.NameOrID(), argOf(s, nil), argOf(s, nil))}
+		case want == forDeleted && api.StatusIs(s.Status, "ready", "stopped") && !s.Pending() && settled():
+			// --confirm takes the exact name, whatever names the service
+			return s.Status, true, &endError{fmt.Errorf("%s is %s and nothing is deleting it: delete it with `skytui services delete %s --yes --confirm %s`", s.NameOrID(), s.Status, argOf(s, w.svcs), kit.ShellQuote(s.NameOrID()))}
 		case want == forStopped && api.StatusIs(s.Status, "ready") && !s.Pending() && settled():
-			return s.Status, true, &endError{fmt.Errorf("%s is ready and nothing is stopping it: stop it with `skytui services stop %s --yes`", s.NameOrID(), argOf(s, nil))}
+			return s.Status, true, &endError{fmt.Errorf("%s is ready and nothing is stopping it: stop it with `skytui services stop %s --yes`", s.NameOrID(), argOf(s, w.svcs))}
 		}
 		return kit.Or(s.Status, "?"), false, nil
 	})
@@ -358,6 +362,7 @@ func (e *env) goneAlready(ctx context.Context, c *changeSession, arg string) (*a
 // followService waits for s to reach want and prints it; a service that is
 // gone prints as its last record, marked deleted.
 func (e *env) followService(ctx context.Context, c *changeSession, w *waiter, s *api.Service, want string) error {
+	w.svcs = c.svcs
 	final, err := w.waitService(ctx, c.client, s.ID, want)
 	if err != nil {
 		return err
