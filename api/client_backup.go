@@ -55,6 +55,22 @@ func CheckBackupType(live bool, t string) error {
 	return nil
 }
 
+// BackupTypeOn is the name the live service's backup interface (live) or
+// the interface document's gives backup type t: dump for logical on the
+// live service, full for physical (its mariabackup backup); logical for
+// dump on the document's. A type with no counterpart is t as given.
+func BackupTypeOn(live bool, t string) string {
+	if n, ok := backupTypeNames[live][t]; ok {
+		return n
+	}
+	return t
+}
+
+var backupTypeNames = map[bool]map[string]string{
+	true:  {BackupLogical: BackupDump, BackupPhysical: BackupFull},
+	false: {BackupDump: BackupLogical},
+}
+
 // foreignBackupTypes are, for the live service (true) and the interface
 // document (false), the types of the other one, with what to use instead.
 var foreignBackupTypes = map[bool]map[string]string{

@@ -1040,3 +1040,30 @@ func TestConfirmRefusedOnce(t *testing.T) {
 		t.Fatalf("%d changes sent by refused commands", n)
 	}
 }
+
+// TestOneTimeJobHintOnTheLiveService: a one-time job's refusal suggests a
+// new backup of the type the live service takes (dump, where the demo's
+// job was a logical one) and names a service whose name is shared by its
+// ID.
+func TestOneTimeJobHintOnTheLiveService(t *testing.T) {
+	h, _ := serveHarness(t, sandbox.Options{DemoData: true, Seed: 7, Clock: sandbox.NewManualClock(testenv.T0)}, goodKey)
+	var job string
+	for _, s := range decodeJSON[[]map[string]any](t, h.ok(h.live("schedules", "list", "--service", sandbox.DemoOrders, "-o", "json")...)) {
+		if s["schedule"] == "once" {
+			if s["type"] != "dump" {
+				t.Errorf("the live service's listing names the one-time job %v, want dump", s["type"])
+			}
+			job = fmt.Sprint(s["id"])
+		}
+	}
+	if job == "" {
+		t.Fatal("no one-time job of orders-prod")
+	}
+	h.fails(exitUsage, "skytui: schedule "+job+" is a one-time job: it cannot be edited, suspended or resumed (nothing was sent); `"+h.sel("skytui backups create --service orders-prod --type dump")+"` takes a new backup",
+		h.live("schedules", "edit", job, "--suspend")...)
+	id := serviceID(t, h, sandbox.DemoOrders)
+	h.ok(h.live("services", "create", "--provider", "aws", "--region", "us-east-1", "--topology", "es-single", "--size", "sky-2x8", "--storage", "100",
+		"--name", sandbox.DemoOrders, "--allow-duplicate-name")...)
+	h.fails(exitUsage, "skytui: schedule "+job+" is a one-time job: it cannot be edited, suspended or resumed (nothing was sent); `"+h.sel("skytui backups create --service "+id+" --type dump")+"` takes a new backup",
+		h.live("schedules", "edit", job, "--suspend")...)
+}

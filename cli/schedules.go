@@ -80,7 +80,7 @@ type, or suspend it (no backups are taken while suspended) and resume it
 			switch cur, err := c.client.GetSchedule(cmd.Context(), id); {
 			case err == nil && cur.OneTime():
 				return usageErrf("schedule %d is a one-time job: it cannot be edited, suspended or resumed (nothing was sent); `skytui backups create --service %s --type %s` takes a new backup (with --schedule CRON, a new schedule)",
-					id, kit.ShellQuote(api.OrID(cur.ServiceName, cur.ServiceID)), kit.ShellQuote(api.OrID(cur.Type, "full")))
+					id, c.scheduleService(cmd.Context(), cur), kit.ShellQuote(api.BackupTypeOn(c.client.LiveBackup(), api.OrID(cur.Type, api.BackupFull))))
 			case api.IsNotFound(err):
 				return &exitError{code: exitNotFound, err: err}
 			case err != nil && cmd.Context().Err() != nil:
@@ -182,4 +182,16 @@ func scheduleDeleteRefusal(ctx context.Context, client *api.Client, id int64) er
 	}
 	return refusedErrf("schedules delete is destructive: pass --yes to delete schedule %d of %s (%s backups, %s, target %s; the backups it took stay; nothing was sent)",
 		id, cell(service), cell(sc.Type), cell(sc.Expression()), cell(sc.TargetText()))
+}
+
+// scheduleService names sc's service in a command skytui suggests: as
+// argOf does, by its name unless that name is shared (or not a valid
+// name); by its ID when the services cannot be listed to tell.
+func (c *changeSession) scheduleService(ctx context.Context, sc *api.Schedule) string {
+	s := api.Service{ID: sc.ServiceID, Name: sc.ServiceName}
+	svcs, err := c.client.ListServices(ctx)
+	if err != nil && s.ID != "" {
+		s.Name = ""
+	}
+	return argOf(&s, svcs)
 }

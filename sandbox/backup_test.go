@@ -155,8 +155,19 @@ func TestCronScheduleCreatesBackupsAtItsTimes(t *testing.T) {
 			own = append(own, b)
 		}
 	}
-	if len(own) != 1 || own[0].Bucket != bucket || own[0].Type != "dump" || own[0].Method != "mysqldump" {
+	// the document's interface names the live service's dump logical
+	if len(own) != 1 || own[0].Bucket != bucket || own[0].Type != "logical" || own[0].Method != "mysqldump" {
 		t.Fatalf("own-bucket backups %+v", own)
+	}
+	// and the live one names it dump
+	var live struct {
+		Backups []api.Backup `json:"backups"`
+	}
+	h.do("GET", "/skybackup/v1/backups?page_size=1000&service_id="+id, nil).want(t, 200).decode(t, &live)
+	for _, b := range live.Backups {
+		if b.IsExternalStorage && b.Type != "dump" {
+			t.Fatalf("live listing: own-bucket backup %s is %q, want dump", b.Key, b.Type)
+		}
 	}
 	var scheds struct {
 		Schedules      []api.Schedule `json:"schedules"`

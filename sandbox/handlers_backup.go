@@ -102,7 +102,7 @@ func hListBackups(st *store, c *reqCtx) (int, any, *apiError) {
 	var list []backupJSON
 	for _, b := range st.backups {
 		if (id == "" || b.serviceID == id) && (status == "" || strings.EqualFold(status, b.status)) {
-			list = append(list, b.render())
+			list = append(list, b.render(c.live))
 		}
 	}
 	// st.backups is in start order already.
@@ -163,8 +163,8 @@ func hListSchedules(st *store, c *reqCtx) (int, any, *apiError) {
 	typ := q.Get("type")
 	var list []scheduleJSON
 	for _, sc := range st.schedules {
-		if (id == "" || sc.serviceID == id) && (typ == "" || sc.typ == typ) {
-			list = append(list, st.renderSchedule(sc))
+		if (id == "" || sc.serviceID == id) && (typ == "" || api.BackupTypeOn(c.live, sc.typ) == typ) {
+			list = append(list, st.renderSchedule(sc, c.live))
 		}
 	}
 	return orderedPage(c, "schedules", list)
@@ -196,7 +196,7 @@ func hCreateSchedule(st *store, c *reqCtx) (int, any, *apiError) {
 	if aerr != nil {
 		return 0, nil, aerr
 	}
-	return http.StatusOK, st.renderSchedule(sc), nil
+	return http.StatusOK, st.renderSchedule(sc, c.live), nil
 }
 
 // addSchedule records a valid schedule request for s at t; "once" starts
@@ -243,7 +243,7 @@ func hGetSchedule(st *store, c *reqCtx) (int, any, *apiError) {
 	if err != nil {
 		return 0, nil, err
 	}
-	return http.StatusOK, st.renderSchedule(sc), nil
+	return http.StatusOK, st.renderSchedule(sc, c.live), nil
 }
 
 func hDeleteSchedule(st *store, c *reqCtx) (int, any, *apiError) {

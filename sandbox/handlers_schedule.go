@@ -55,5 +55,5 @@ func hUpdateSchedule(st *store, c *reqCtx) (int, any, *apiError) {
 		}
 	}
 	sc.updated = c.now
-	return http.StatusOK, st.renderSchedule(sc), nil
+	return http.StatusOK, st.renderSchedule(sc, c.live), nil
 }

@@ -636,10 +636,12 @@ type backupJSON struct {
 	ServerPod  string `json:"server_pod,omitempty"`
 }
 
-func (b *backup) render() backupJSON {
+// render is b as the live service's backup interface (live) or the
+// document's shows it, with that interface's name for its type.
+func (b *backup) render(live bool) backupJSON {
 	out := backupJSON{
 		Backup: api.Backup{
-			Key: b.key, ServiceID: b.serviceID, ServiceName: b.serviceName, Type: b.typ, Method: b.method, Status: b.status,
+			Key: b.key, ServiceID: b.serviceID, ServiceName: b.serviceName, Type: api.BackupTypeOn(live, b.typ), Method: b.method, Status: b.status,
 			StartTime: api.Time{Time: b.start}, SizeBytes: b.storageBytes,
 			BinlogFile: b.binlogFile, BinlogPosition: api.FlexString(binlogPosText(b)), BinlogGTIDPosition: b.gtid,
 			IsExternalStorage: b.external, Bucket: b.bucket,
@@ -673,9 +675,11 @@ type scheduleJSON struct {
 	UpdatedAt string `json:"updated_at,omitempty"`
 }
 
-func (st *store) renderSchedule(sc *schedule) scheduleJSON {
+// renderSchedule is sc as the live service's backup interface (live) or
+// the document's shows it, with that interface's name for its type.
+func (st *store) renderSchedule(sc *schedule, live bool) scheduleJSON {
 	out := scheduleJSON{Schedule: api.Schedule{
-		ID: api.FlexInt(sc.id), ServiceID: sc.serviceID, ServiceName: sc.serviceName, Type: sc.typ,
+		ID: api.FlexInt(sc.id), ServiceID: sc.serviceID, ServiceName: sc.serviceName, Type: api.BackupTypeOn(live, sc.typ),
 		Schedule: "cron", Cron: sc.expr, Status: "Active", Message: sc.message, Target: "managed",
 		CreatedAt: api.Time{Time: sc.created}, Suspended: sc.suspended,
 	}}
