@@ -79,6 +79,10 @@ var TypedTableKeys = TableKeys{
 // name is just typed ("/" starts it too, as elsewhere).
 var TypedFilterHint = BindHelp("type", "to filter", "/")
 
+// TypedMoveHint is what a footer says of a typed table's movement: one
+// entry, so a narrow footer keeps both arrows or neither.
+var TypedMoveHint = BindHelp("up/down", "move", "up", "down")
+
 // NewPicker builds a service picker over the given services.
 func NewPicker(c *Common, title, purpose string, services []api.Service) *Picker {
 	p := &Picker{common: c, title: title, purpose: purpose, byID: map[string]api.Service{}, keys: newPickerKeys(),

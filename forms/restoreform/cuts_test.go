@@ -72,7 +72,7 @@ func TestBackupsStepLineWhole(t *testing.T) {
 		w.SetSize(size[0], size[1])
 		out := rtView(w)
 		noCut(t, "choosing the source service", out, size[0])
-		if !strings.Contains(out, "(enter choose, / filter, esc back)") {
+		if !strings.Contains(out, "(enter choose, type to filter, esc back)") {
 			t.Errorf("at %d columns the source service's keys are not whole:\n%s", size[0], out)
 		}
 	}

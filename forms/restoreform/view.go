@@ -208,7 +208,7 @@ func (r *Wizard) backupHead(w int, picking bool) []string {
 		return lines
 	}
 	if picking {
-		return muted(splitLine("Source service: whose backups?", " ", "(enter choose, / filter, esc back)", w))
+		return muted(splitLine("Source service: whose backups?", " ", "(enter choose, type to filter, esc back)", w))
 	}
 	head := fmt.Sprintf("Backups of %s (%s, %s)", src.NameOrID(), src.ID, kit.Or(src.Provider, "?"))
 	sep, tail := " ", fmt.Sprintf("into %s (%s)", target.NameOrID(), kit.Or(target.Provider, "?"))
@@ -365,13 +365,13 @@ func newWizardKeys() wizardKeys {
 func (r *Wizard) KeyMap() kit.Keys {
 	k := r.keys
 	// the lists' names are typed: every letter filters, the arrows move
-	filter, up, down := kit.TypedFilterHint, kit.TypedTableKeys.Up, kit.TypedTableKeys.Down
+	filter, move := kit.TypedFilterHint, kit.TypedMoveHint
 	var b, more []key.Binding
 	switch r.step {
 	case stageSource:
 		b = []key.Binding{k.Pick, k.Next, k.Up, k.Down, k.Back}
 	case stageTarget:
-		b = []key.Binding{k.Next, filter, up, down, k.Back}
+		b = []key.Binding{k.Next, filter, move, k.Back}
 	case stageBackup:
 		if r.pickingSource {
 			b = []key.Binding{k.Next, filter, k.Back}
@@ -379,7 +379,7 @@ func (r *Wizard) KeyMap() kit.Keys {
 			// nothing to choose, filter or move over (enter says why)
 			b = []key.Binding{k.SourceService, k.Back}
 		} else {
-			b = []key.Binding{k.Next, k.SourceService, filter, up, down, k.Back}
+			b = []key.Binding{k.Next, k.SourceService, filter, move, k.Back}
 		}
 	case stageBucket:
 		// the way on before the long entries: a narrow footer (esc kept
