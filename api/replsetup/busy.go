@@ -193,11 +193,13 @@ func (e *Engine) listServices(ctx context.Context) ([]api.Service, error) {
 }
 
 // replicasOf reads, over SQL, the replica status of the other ready
-// services of sec's provider (four at a time): the name of one that
-// replicates from sec ("": none found), and what could not be read
-// ("": all were), which is said, not refused (this machine need not reach
-// every service).
+// services of sec's provider (four at a time, all within ScanTimeout):
+// the name of one that replicates from sec ("": none found), and what
+// could not be read ("": all were), which is said, not refused (this
+// machine need not reach every service).
 func (e *Engine) replicasOf(ctx context.Context, sec *api.Service, svcs []api.Service) (feeds, unread string) {
+	ctx, cancel := context.WithTimeout(ctx, e.scanTimeout())
+	defer cancel()
 	var others []api.Service
 	for _, s := range svcs {
 		if s.ID != sec.ID && s.Provider == sec.Provider && s.Ready() {

@@ -2,6 +2,7 @@ package replsetup
 
 import (
 	"errors"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -150,5 +151,51 @@ func TestRefuseBusyListingFails(t *testing.T) {
 	o = eng.StartRestore(bg, Progress{PrimaryID: pri.ID, SecondaryID: sec.ID, SecondaryName: sec.Name, BackupKey: "k"})
 	if o.Verdict != Fail || !o.NotSent || e.srv.Stats().Count("POST", "/backup/v1/restores") != before {
 		t.Fatalf("the restore with the listing failing: %+v", o)
+	}
+}
+
+// TestRefuseBusyScanIsBounded: the other services are read within
+// ScanTimeout, all together: one whose server accepts the connection and
+// never answers is said to be unread once it has passed (not refused),
+// however long SQLTimeout lets a single statement take.
+func TestRefuseBusyScanIsBounded(t *testing.T) {
+	e := newEnv(t, true)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ln.Close() })
+	go func() { // accepts, never speaks
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			t.Cleanup(func() { c.Close() })
+		}
+	}()
+	sec := e.byName("replica-west")
+	mute := ln.Addr().(*net.TCPAddr).Port
+	e.eng.SQLTimeout, e.eng.ScanTimeout = time.Hour, 200*time.Millisecond
+	e.eng.Open = func(tg api.SQLTarget) (*api.SQLClient, error) {
+		if tg.Host != sec.FQDN {
+			tg.Host, tg.Port = "127.0.0.1", mute
+		}
+		return api.OpenSQL(tg)
+	}
+	done := make(chan struct{})
+	var o Outcome
+	var note string
+	go func() {
+		defer close(done)
+		o, note = e.eng.RefuseBusy(bg, Outcome{Step: StepPair, Verdict: Pass, Secondary: sec})
+	}()
+	select {
+	case <-done:
+	case <-time.After(time.Minute):
+		t.Fatal("RefuseBusy still waits for a server that never answers, a minute on")
+	}
+	if o.Verdict != Pass || note != "whether orders-prod replicates from replica-west could not be read over SQL" {
+		t.Fatalf("a mute service: %+v, note %q", o, note)
 	}
 }

@@ -21,6 +21,12 @@ type Engine struct {
 	Open func(api.SQLTarget) (*api.SQLClient, error)
 	// SQLTimeout bounds dialling and each statement (default 10 s).
 	SQLTimeout time.Duration
+	// ScanTimeout bounds RefuseBusy's reading of the other services over
+	// SQL, all of them together (default: SQLTimeout, else 10 s): one not
+	// read by then is said to be unread, as one this machine cannot reach
+	// is, so an account with many unreachable services does not hold a
+	// step for tens of seconds.
+	ScanTimeout time.Duration
 	// Saved reads the pairs saved on this machine for the profile (nil:
 	// none), for RefuseBusy; it runs in commands.
 	Saved func() ([]Pair, error)
@@ -34,6 +40,16 @@ func (e *Engine) now() time.Time {
 		return time.Now()
 	}
 	return e.Now()
+}
+
+func (e *Engine) scanTimeout() time.Duration {
+	switch {
+	case e.ScanTimeout > 0:
+		return e.ScanTimeout
+	case e.SQLTimeout > 0:
+		return e.SQLTimeout
+	}
+	return 10 * time.Second
 }
 
 func (e *Engine) client() (*api.Client, error) {
