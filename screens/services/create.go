@@ -519,6 +519,10 @@ func (f *createForm) CapturesKeys() bool { return true }
 // the root); in a text field, or a list's filter, ? is typed.
 var formHelp = kit.Bind("?", "help")
 
+// retryFirst is the way below a list whose listing gave nothing, as the
+// line of a step cut short names it.
+var retryFirst = kit.BindHelp("ctrl+r, then enter", "read the list again, then go on", "ctrl+r")
+
 // helps reports that ? opens the help: the focused field takes no text.
 func (f *createForm) helps() bool {
 	_, typed := f.form.GetFocusedField().(*huh.Input)
@@ -551,7 +555,13 @@ func (f *createForm) View() string {
 	th, w := f.common.Theme, f.width
 	head := ansi.Truncate(th.Bold.Render(" Create a service")+th.Muted.Render("  / filter a list"), w, th.Glyphs.Ellipsis)
 	form := kit.FormView(f.common, f.form, f.height)
-	mark := kit.FormCut(f.common, f.form, f.groups, f.fields, form, f.keys.FormNext, f.keys.FormPrev, w)
+	next := f.keys.FormNext
+	for _, l := range f.failing() {
+		if l.field == f.form.GetFocusedField() {
+			next = retryFirst // enter is refused until the list is read
+		}
+	}
+	mark := kit.FormCut(f.common, f.form, f.groups, f.fields, form, next, f.keys.FormPrev, w)
 	if mark == "" {
 		return head + "\n\n" + form
 	}

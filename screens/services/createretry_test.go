@@ -176,3 +176,26 @@ func TestCreateListingErrorGoesOnceRead(t *testing.T) {
 		t.Fatalf("ctrl+r with every list read read the regions again (%d reads, were %d):\n%s", b.read(regions), readRegions, v)
 	}
 }
+
+// TestCreateCutLineWhileAListFailed: on a step cut short, the line that
+// names the fields below says ctrl+r comes before enter while the focused
+// list could not be read (enter is refused there); it said "(enter/tab)".
+func TestCreateCutLineWhileAListFailed(t *testing.T) {
+	hs, s, b := brokenForm(t)
+	b.fail("/provisioning/v1/versions", 1<<30)
+	s.draft = reviewDraft("")
+	s.draft.at = "version"
+	hs.Key("n")
+	hs.Until("the version's failure", func() bool { return strings.Contains(hs.Screen(), "could not load versions") })
+	s.SetSize(60, 12)
+	v := s.View()
+	if !strings.Contains(v, "below: storage (ctrl+r, then enter)") {
+		t.Fatalf("the cut line while the versions are not read:\n%s", v)
+	}
+	b.fail("/provisioning/v1/versions", 0)
+	hs.Key("ctrl+r")
+	hs.Until("the versions read again", func() bool { return strings.Contains(hs.Screen(), "> MariaDB Enterprise Server 11.4.2") })
+	if v := s.View(); !strings.Contains(v, "below: storage (enter/tab)") {
+		t.Fatalf("the cut line once the versions are read:\n%s", v)
+	}
+}
