@@ -109,12 +109,7 @@ func TestCreateFailedListingIsReadAgain(t *testing.T) {
 // failure's option took its place, and it left the request), and once
 // read again it is the one chosen.
 func TestCreateFailedListingKeepsTheChoice(t *testing.T) {
-	hs, s, b := brokenForm(t)
-	b.fail("/provisioning/v1/versions", 1<<30)
-	s.draft = reviewDraft("")
-	s.draft.at = "version"
-	hs.Key("n")
-	hs.Until("the version's failure", func() bool { return strings.Contains(hs.Screen(), "could not load versions") })
+	hs, s, b := versionsFailing(t)
 	if got := s.form.values.version.Get(); got != "11.4.2-1" {
 		t.Fatalf("the version chosen became %q after a failed listing", got)
 	}
@@ -181,12 +176,7 @@ func TestCreateListingErrorGoesOnceRead(t *testing.T) {
 // names the fields below says ctrl+r comes before enter while the focused
 // list could not be read (enter is refused there); it said "(enter/tab)".
 func TestCreateCutLineWhileAListFailed(t *testing.T) {
-	hs, s, b := brokenForm(t)
-	b.fail("/provisioning/v1/versions", 1<<30)
-	s.draft = reviewDraft("")
-	s.draft.at = "version"
-	hs.Key("n")
-	hs.Until("the version's failure", func() bool { return strings.Contains(hs.Screen(), "could not load versions") })
+	hs, s, b := versionsFailing(t)
 	s.SetSize(60, 12)
 	v := s.View()
 	if !strings.Contains(v, "below: storage (ctrl+r, then enter)") {
@@ -198,4 +188,17 @@ func TestCreateCutLineWhileAListFailed(t *testing.T) {
 	if v := s.View(); !strings.Contains(v, "below: storage (enter/tab)") {
 		t.Fatalf("the cut line once the versions are read:\n%s", v)
 	}
+}
+
+// versionsFailing is the form reopened from a draft on its version while
+// the versions cannot be read, the failure shown.
+func versionsFailing(t *testing.T) (*tuitest.Harness, *Screen, *brokenAPI) {
+	t.Helper()
+	hs, s, b := brokenForm(t)
+	b.fail("/provisioning/v1/versions", 1<<30)
+	s.draft = reviewDraft("")
+	s.draft.at = "version"
+	hs.Key("n")
+	hs.Until("the version's failure", func() bool { return strings.Contains(hs.Screen(), "could not load versions") })
+	return hs, s, b
 }
