@@ -1,6 +1,7 @@
 package kit
 
 import (
+	"cmp"
 	"sort"
 	"strconv"
 	"strings"
@@ -92,6 +93,7 @@ type Table struct {
 	cursor  int      // index into view
 	offset  int      // first visible index into view
 	selID   string
+	lost    string // the row a refresh dropped from under the cursor (SetRows)
 
 	filter    string
 	filtering bool
@@ -120,8 +122,14 @@ func (t *Table) SetSortIndicator(col int, desc bool) {
 	t.relayout()
 }
 
-// SetRows replaces the rows, keeping the cursor on the selected ID.
+// SetRows replaces the rows, keeping the cursor on the selected ID. A
+// refresh that drops the row under the cursor moves it to a row that may
+// be chosen (Choosable), and back to the row dropped when a refresh lists
+// it again, unless the cursor was moved meanwhile: a service that leaves
+// a wizard's list for a while (it is being restored) is not swapped for
+// its neighbour under the user's cursor.
 func (t *Table) SetRows(rows []Row) {
+	prev := t.selID
 	t.rows = rows
 	t.hay = make([]string, len(rows))
 	for i, r := range rows {
@@ -129,6 +137,16 @@ func (t *Table) SetRows(rows []Row) {
 	}
 	t.measure()
 	t.refilter()
+	if t.lost != "" && t.Select(t.lost) {
+		return
+	}
+	if prev != "" && t.selID != prev {
+		lost := cmp.Or(t.lost, prev)
+		if t.Choosable != nil {
+			t.StartOn(t.Choosable)
+		}
+		t.lost = lost
+	}
 }
 
 // SetSize sets the area of the table, filter line included.
@@ -180,7 +198,7 @@ func (t *Table) Select(id string) bool {
 	for i, ri := range t.view {
 		if t.rows[ri].ID == id {
 			t.cursor = i
-			t.selID = id
+			t.selID, t.lost = id, ""
 			t.clamp()
 			return true
 		}
@@ -278,6 +296,7 @@ func (t *Table) Update(msg tea.Msg) (bool, tea.Cmd) {
 
 func (t *Table) move(d int) {
 	t.cursor += d
+	t.lost = ""
 	t.clamp()
 	if r, ok := t.Selected(); ok {
 		t.selID = r.ID

@@ -109,10 +109,17 @@ func (p *pitrStep) onData(r *Wizard, msg kit.DataMsg) {
 			Kinds: []theme.Kind{kind, kind, kind, 0, 0, theme.KindMuted}})
 	}
 	p.table.Empty = "no service can restore to a point in time: it needs a completed full backup in managed storage and its binary logs"
+	// a refresh that drops the service under the cursor (it is being
+	// restored) moves it to one that can serve the target, and back when
+	// it is listed again (kit.Table.SetRows)
+	p.table.Choosable = func(id string) bool {
+		short, _ := pitrRefusal(r.service(id), target)
+		return short == ""
+	}
 	first := p.table.Total() == 0
 	p.table.SetRows(rows)
-	if first {
-		p.table.Select(r.targetID) // restoring a service to its own past is the common case
+	if first && !p.table.Select(r.targetID) { // restoring a service to its own past is the common case
+		p.table.StartOn(p.table.Choosable)
 	}
 }
 
