@@ -131,12 +131,15 @@ func sameAllowLists(groups []AllowListGroup) error {
 	return nil
 }
 
-// RemoveAllowListEntry removes one address or network. Sent again only
-// when the allow list, read again, still has it; one read without it is
-// the removal done, and what is returned.
+// RemoveAllowListEntry removes one address or network, ip as the allow
+// list spells it (sent as it is, so the server finds its own entry). Sent
+// again only when the allow list, read again, still has it (compared as
+// networks); one read without it is the removal done, and what is
+// returned.
 func (c *Client) RemoveAllowListEntry(ctx context.Context, id, ip string) ([]AllowListGroup, error) {
 	path := c.prov("/services/" + url.PathEscape(id) + "/security/allowlist")
-	ip = NormalizeAllowListIP(ip)
+	ip = strings.TrimSpace(ip)
+	net := NormalizeAllowListIP(ip)
 	var out []AllowListGroup
 	gone := func(ctx context.Context) (bool, error) {
 		groups, err := c.GetAllowList(ctx, id)
@@ -145,7 +148,7 @@ func (c *Client) RemoveAllowListEntry(ctx context.Context, id, ip string) ([]All
 		}
 		for _, g := range groups {
 			for _, e := range g.AllowList {
-				if NormalizeAllowListIP(e.IP) == ip {
+				if NormalizeAllowListIP(e.IP) == net {
 					return false, nil
 				}
 			}

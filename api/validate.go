@@ -356,10 +356,16 @@ func WideNetwork(ip string) string {
 	return ""
 }
 
-// NormalizeAllowListIP turns a bare address into a one-host CIDR (/32 or /128).
+// NormalizeAllowListIP turns a bare address into a one-host CIDR (/32 or
+// /128), and spells a network one way (lower case, IPv6 zeros compressed:
+// 2001:DB8:0::/64 is 2001:db8::/64), so that entries are compared as
+// networks, not as text. What does not parse is returned trimmed.
 func NormalizeAllowListIP(ip string) string {
 	ip = strings.TrimSpace(ip)
 	if strings.Contains(ip, "/") {
+		if p, err := netip.ParsePrefix(ip); err == nil {
+			return p.String()
+		}
 		return ip
 	}
 	if a, err := netip.ParseAddr(ip); err == nil {

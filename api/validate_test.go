@@ -156,6 +156,15 @@ func TestValidateAllowListIP(t *testing.T) {
 	if NormalizeAllowListIP("203.0.113.7") != "203.0.113.7/32" || NormalizeAllowListIP("2001:db8::1") != "2001:db8::1/128" {
 		t.Error("normalise to one-host CIDR")
 	}
+	// networks are compared as networks: one spelling for each
+	for _, typed := range []string{"2001:DB8::/64", "2001:db8:0::/64", " 2001:0db8:0000:0000::/64", "2001:db8::/64"} {
+		if got := NormalizeAllowListIP(typed); got != "2001:db8::/64" {
+			t.Errorf("NormalizeAllowListIP(%q) = %q, want 2001:db8::/64", typed, got)
+		}
+	}
+	if got := NormalizeAllowListIP("2001:DB8::2/128"); got != "2001:db8::2/128" {
+		t.Errorf("a /128 spelled in capitals: %q", got)
+	}
 }
 
 func TestValidateServiceID(t *testing.T) {

@@ -450,7 +450,7 @@ func (e *env) allowChange(cmd *cobra.Command, cf *changeFlags, args []string, ad
 	case add:
 		groups, err = c.client.AddAllowListEntry(ctx, s.ID, ip)
 	default:
-		groups, err = c.client.RemoveAllowListEntry(ctx, s.ID, ip)
+		groups, err = c.client.RemoveAllowListEntry(ctx, s.ID, had.IP) // as listed
 	}
 	if errors.Is(err, api.ErrAllowListsDiffer) {
 		return &exitError{code: exitRefused, err: err} // nothing was sent but the read

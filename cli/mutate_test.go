@@ -1067,3 +1067,27 @@ func TestOneTimeJobHintOnTheLiveService(t *testing.T) {
 	h.fails(exitUsage, "skytui: schedule "+job+" is a one-time job: it cannot be edited, suspended or resumed (nothing was sent); `"+h.sel("skytui backups create --service "+id+" --type dump")+"` takes a new backup",
 		h.live("schedules", "edit", job, "--suspend")...)
 }
+
+// TestAllowListIPv6Spellings: an IPv6 network is found in the allow list
+// however it is spelled (capitals, zeros written out): a remove of another
+// spelling removes it, and an add of one is "listed already", nothing
+// sent. A revoke that exited 4 ("not in the allow list") left it open.
+func TestAllowListIPv6Spellings(t *testing.T) {
+	h, sb := serveHarness(t, sandbox.Options{DemoData: true, Seed: 7, Clock: sandbox.NewManualClock(testenv.T0)}, goodKey)
+	posts := func() int { return sb.Stats().Count("POST", "/provisioning/v1/services/{id}/security/allowlist") }
+	h.ok(h.live("allowlist", "add", sandbox.DemoOrders, "2001:db8::/64")...)
+	h.ok(h.live("allowlist", "add", sandbox.DemoOrders, "2001:DB8::2")...)
+	before := posts()
+	if before != 2 {
+		t.Fatalf("%d POSTs for two adds", before)
+	}
+	_, stderr, code := h.script(h.live("allowlist", "add", sandbox.DemoOrders, "2001:0DB8:0000::/64")...)
+	if code != 0 || !strings.Contains(stderr, "2001:db8::/64 is in the allow list of orders-prod already: nothing was sent") || posts() != before {
+		t.Fatalf("an add of another spelling: exit %d, %q, %d POSTs", code, stderr, posts()-before)
+	}
+	h.ok(h.live("allowlist", "remove", sandbox.DemoOrders, "2001:DB8:0::/64", "--yes")...)
+	h.ok(h.live("allowlist", "remove", sandbox.DemoOrders, "2001:db8:0:0::2/128", "--yes")...)
+	if list := string(h.ok(h.live("allowlist", "list", sandbox.DemoOrders)...)); strings.Contains(list, "2001:") {
+		t.Fatalf("still listed after the removes:\n%s", list)
+	}
+}
