@@ -52,3 +52,22 @@ func idAlone(before, after string) bool {
 	}
 	return false
 }
+
+// ServicesNamed are the services of svcs that arg names, as a command
+// takes a service: the one whose ID it is, else every one of that exact
+// name (more than one where a name is shared, which a caller must not
+// choose between).
+func ServicesNamed(svcs []Service, arg string) []*Service {
+	for i := range svcs {
+		if svcs[i].ID == arg {
+			return []*Service{&svcs[i]}
+		}
+	}
+	var found []*Service
+	for i := range svcs {
+		if svcs[i].Name == arg {
+			found = append(found, &svcs[i])
+		}
+	}
+	return found
+}

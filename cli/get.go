@@ -126,17 +126,7 @@ func (c *changeSession) arg(s *api.Service) string { return argOf(s, c.svcs) }
 
 // resolveService finds a service by exact ID, else by exact name.
 func resolveService(svcs []api.Service, arg string) (*api.Service, error) {
-	for i := range svcs {
-		if svcs[i].ID == arg {
-			return &svcs[i], nil
-		}
-	}
-	var found []*api.Service
-	for i := range svcs {
-		if svcs[i].Name == arg {
-			found = append(found, &svcs[i])
-		}
-	}
+	found := api.ServicesNamed(svcs, arg)
 	switch len(found) {
 	case 0:
 		if api.ValidateServiceID(arg) == nil {

@@ -534,18 +534,27 @@ func notFound(verb, name string, svcs []api.Service) string {
 	return fmt.Sprintf("no service has the name or ID %q", name)
 }
 
-func (s *Screen) openNow(verb, name string) tea.Cmd {
-	var v api.Service
-	found := false
-	for _, x := range s.services {
-		if x.ID == name || x.Name == name {
-			v, found = x, true
-			break
-		}
+// shared says that more than one service has the name a verb was given,
+// with their IDs and statuses, and how to name one (":delete ID").
+func shared(verb, name string, found []*api.Service) string {
+	ids := make([]string, len(found))
+	for i, f := range found {
+		ids[i] = f.ID + " " + kit.Or(f.Status, "?")
 	}
-	if !found {
+	return fmt.Sprintf("%d services are named %q (%s): give its ID, :%s ID", len(found), name, strings.Join(ids, ", "), verb)
+}
+
+func (s *Screen) openNow(verb, name string) tea.Cmd {
+	found := api.ServicesNamed(s.services, name)
+	if len(found) == 0 {
 		return kit.Toast(kit.ToastWarn, notFound(verb, name, s.services))
 	}
+	if len(found) > 1 && verb != "" {
+		// a name shared: the typed-name confirmation could not tell them
+		// apart either, so nothing is chosen for the user
+		return kit.Toast(kit.ToastWarn, shared(verb, name, found))
+	}
+	v := *found[0]
 	s.mode = modeList
 	s.Table.SetFilter("")
 	s.Table.Select(v.ID)
@@ -565,6 +574,9 @@ func (s *Screen) openNow(verb, name string) tea.Cmd {
 		return s.openScale(v)
 	case "delete":
 		return s.deleteService(v)
+	}
+	if len(found) > 1 {
+		return kit.Toast(kit.ToastInfo, fmt.Sprintf("%d services are named %q: %s is selected (:services ID for another)", len(found), name, v.ID))
 	}
 	return nil
 }

@@ -871,3 +871,35 @@ func TestPendingRefusalHoldsWhileThePendingLasts(t *testing.T) {
 		t.Fatal("the refusal still holds once the service is gone")
 	}
 }
+
+// TestOpenSharedNameChoosesNothing: ":delete NAME" (and :stop, :start,
+// :scale) where two services have that name acts on neither: it says so
+// with their IDs and statuses, and how to name one; the typed-name
+// confirmation could not tell them apart. By ID it acts. ":services NAME"
+// selects one and says that another has the name.
+func TestOpenSharedNameChoosesNothing(t *testing.T) {
+	s := newScreen(120, 30)
+	ready, stopped := svc(1, "ready"), svc(2, "stopped")
+	ready.Name, stopped.Name = "qa-x", "qa-x"
+	feed(s, []api.Service{ready, stopped})
+	for _, verb := range []string{"delete", "start", "stop", "scale"} {
+		msg := s.Open(verb + " qa-x")()
+		want := `2 services are named "qa-x" (` + ready.ID + ` ready, ` + stopped.ID + ` stopped): give its ID, :` + verb + ` ID`
+		if tm, ok := msg.(kit.ToastMsg); !ok || tm.Level != kit.ToastWarn || tm.Text != want {
+			t.Errorf(":%s qa-x: %#v\nwant a warning %q", verb, msg, want)
+		}
+		if s.mode != modeList || s.pane() != nil {
+			t.Fatalf(":%s of a shared name opened something (mode %v)", verb, s.mode)
+		}
+	}
+	if msg := s.Open("start " + stopped.ID)(); msg == nil {
+		t.Fatal(":start by ID did nothing")
+	} else if tm, ok := msg.(kit.ToastMsg); ok && tm.Level == kit.ToastWarn {
+		t.Fatalf(":start by ID warned: %q", tm.Text)
+	}
+	s.Update(tea.KeyPressMsg{Code: tea.KeyEscape})
+	msg := s.Open("qa-x")()
+	if tm, ok := msg.(kit.ToastMsg); !ok || !strings.Contains(tm.Text, `2 services are named "qa-x": `+ready.ID+" is selected") {
+		t.Errorf(":services qa-x: %#v", msg)
+	}
+}
