@@ -494,9 +494,13 @@ func (t *Table) View() string {
 	lines++
 	rh := t.rowsHeight()
 	if len(t.rows) == 0 && t.Empty != "" && rh > 0 {
-		b.WriteString("\n  ")
-		b.WriteString(th.Muted.Render(ansi.Truncate(t.Empty, max(0, t.width-gutter), th.Glyphs.Ellipsis)))
-		lines++
+		// wrapped whole, as far as the rows' lines go: a listing's error
+		// (its status, message and trace ID) is read here
+		for _, l := range t.emptyLines(rh) {
+			b.WriteString("\n  ")
+			b.WriteString(th.Muted.Render(l))
+			lines++
+		}
 	} else if len(t.view) == 0 && rh > 0 {
 		b.WriteString("\n  ")
 		b.WriteString(th.Muted.Render("no rows match the filter"))
@@ -550,6 +554,21 @@ func (t *Table) View() string {
 		b.WriteString(th.Muted.Render(count))
 	}
 	return b.String()
+}
+
+// emptyLines is Empty wrapped to the table's width in at most n lines,
+// the last cut (ellipsis) when it needs more.
+func (t *Table) emptyLines(n int) []string {
+	w := max(1, t.width-gutter)
+	ls := strings.Split(Wrap(t.Empty, w), "\n")
+	if len(ls) > n {
+		ls = ls[:n]
+		ls[n-1] = ansi.Truncate(ls[n-1]+" "+t.common.Theme.Glyphs.Ellipsis, w, t.common.Theme.Glyphs.Ellipsis)
+	}
+	for i, l := range ls {
+		ls[i] = ansi.Truncate(l, w, t.common.Theme.Glyphs.Ellipsis)
+	}
+	return ls
 }
 
 // kindRender colours a cell. Styles are cached per theme: rendering only

@@ -1,9 +1,11 @@
 package kit
 
 import (
+	"strings"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 )
 
 // TestTableRowDroppedByARefresh: a refresh that drops the row under the
@@ -50,5 +52,27 @@ func TestTableRowDroppedByARefresh(t *testing.T) {
 	tb.SetRows(all)
 	if got := tb.SelectedID(); got != "aws-2" {
 		t.Fatalf("aws-2 listed again in a plain table: the cursor is on %s", got)
+	}
+}
+
+// TestTableEmptyWrapsWhole: the line a table shows with no rows (a
+// listing's error) is wrapped whole, the trace ID at its end readable, as
+// far as the rows' lines go; it was cut to one line.
+func TestTableEmptyWrapsWhole(t *testing.T) {
+	tb := NewTable(common(), []Column{{Title: "NAME", Min: 6, Max: 10}})
+	tb.Empty = "could not load services: 503 Service Unavailable: service temporarily unavailable (GET /provisioning/v1/services, trace 0160ab9f2c)"
+	tb.SetSize(40, 8)
+	out := ansi.Strip(tb.View())
+	if !strings.Contains(strings.Join(strings.Fields(out), " "), "(GET /provisioning/v1/services, trace 0160ab9f2c)") {
+		t.Fatalf("the error is not whole:\n%s", out)
+	}
+	for _, l := range strings.Split(out, "\n") {
+		if ansi.StringWidth(l) > 40 {
+			t.Errorf("a line wider than the table: %q", l)
+		}
+	}
+	tb.SetSize(40, 3) // two lines for rows
+	if n := len(strings.Split(tb.View(), "\n")); n != 3 {
+		t.Fatalf("%d lines in a table of 3:\n%s", n, tb.View())
 	}
 }
