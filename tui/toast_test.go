@@ -137,9 +137,10 @@ func TestStaleToastsDropped(t *testing.T) {
 	}
 }
 
-// An error longer than its three lines loses its middle, not its end: the
-// status and the message start on the first line, and the request and the
-// trace ID stay on the last, with how to read it whole.
+// An error longer than its three lines gives up its request first (the
+// log keeps it), then loses its middle, never its end: the status and the
+// message start on the first line, and the trace ID stays on the last,
+// with how to read it whole; a cut starts at a whole word.
 func TestLongErrorKeepsItsTraceID(t *testing.T) {
 	h := newHarness(t, Options{Profile: "test", Now: func() time.Time { return t0 },
 		Screens: func(*kit.Common) []kit.Screen { return []kit.Screen{&fakeScreen{id: "a"}} }}, 80, 24)
@@ -147,7 +148,7 @@ func TestLongErrorKeepsItsTraceID(t *testing.T) {
 		strings.Repeat("— Wait until the service status is ready, then retry. ", 3) + "(POST /provisioning/v1/services/dbtaf65932198/start, trace 4bf92f3577b34da6)"
 	h.Send(kit.ToastMsg{Level: kit.ToastError, Text: long})
 	scr := h.Screen()
-	for _, want := range []string{"error: start legacy-batch failed: 409 Conflict", "trace 4bf92f3577b34da6)", "(L log, X dismiss)"} {
+	for _, want := range []string{"error: start legacy-batch failed: 409 Conflict", "once it is ready (trace", "4bf92f3577b34da6)  (L log, X dismiss)"} {
 		if !strings.Contains(scr, want) {
 			t.Errorf("the error lacks %q:\n%s", want, scr)
 		}
@@ -155,6 +156,40 @@ func TestLongErrorKeepsItsTraceID(t *testing.T) {
 	for _, l := range strings.Split(scr, "\n") {
 		if w := ansi.StringWidth(l); w > 80 {
 			t.Errorf("a line of %d cells: %q", w, l)
+		}
+	}
+
+	// a refusal with the API's solution: at 80x24 (four lines) the
+	// solution is whole, the request gave way; at 60x16 (three) the
+	// solution goes too, and the message's middle, cut at a word (it
+	// was cut to "~race 0160…"); the trace ID stays
+	stop := "stop replica-west failed: 409 Conflict: service dbtaf93155232 is in a pending state (pending_stop); try again once it is ready — Wait until the service status is ready, then retry. (POST /provisioning/v1/services/dbtaf93155232/stop, trace 0160ab9f2c3d4e5f)"
+	for _, sz := range []struct {
+		w, h int
+		want string
+	}{{80, 24, "— Wait until the service status is ready, then retry. (trace 0160ab9f2c3d4e5f) (L log, X dismiss)"}, {60, 16, "(pending_stop); try ~it is ready (trace 0160ab9f2c3d4e5f) (L log, X dismiss)"}} {
+		h := newHarness(t, Options{Profile: "test", Now: func() time.Time { return t0 },
+			Screens: func(*kit.Common) []kit.Screen { return []kit.Screen{&fakeScreen{id: "a"}} }}, sz.w, sz.h)
+		h.Send(kit.ToastMsg{Level: kit.ToastError, Text: stop})
+		scr := strings.Split(h.Screen(), "\n")
+		got := strings.Join(strings.Fields(strings.Join(scr[len(scr)-1-h.m.errorLines():len(scr)-1], " ")), " ")
+		if !strings.HasPrefix(got, "error: stop replica-west failed: 409 Conflict: service dbtaf93155232 is in a pending state") || !strings.HasSuffix(got, sz.want) {
+			t.Errorf("%dx%d: the error reads %q", sz.w, sz.h, got)
+		}
+	}
+}
+
+// TestWithoutRequest: the request goes from an error's closing brackets,
+// what else they hold stays.
+func TestWithoutRequest(t *testing.T) {
+	for in, want := range map[string]string{
+		"x failed: 409 Conflict: busy (POST /a/b, trace 01)":                   "x failed: 409 Conflict: busy (trace 01)",
+		"x failed: 429 Too Many Requests (retry after 5m0s, GET /a, trace 02)": "x failed: 429 Too Many Requests (retry after 5m0s, trace 02)",
+		"x failed: 500 Internal Server Error (GET /a)":                         "x failed: 500 Internal Server Error",
+		"no brackets here": "no brackets here",
+	} {
+		if got := withoutRequest(in); got != want {
+			t.Errorf("withoutRequest(%q) = %q, want %q", in, got, want)
 		}
 	}
 }
@@ -230,7 +265,7 @@ func TestTwoErrorsAtOnceKeepTheirText(t *testing.T) {
 					t.Fatalf("%dx%d: the message line has no text of the error: %q\n%s", sz[0], sz[1], msg, strings.Join(scr, "\n"))
 				}
 				var shown []string
-				for _, l := range scr[len(scr)-1-maxErrorLines : len(scr)-1] {
+				for _, l := range scr[len(scr)-1-h.m.errorLines() : len(scr)-1] {
 					shown = append(shown, strings.Fields(l)...)
 				}
 				// compared without spaces: a long word is cut where it wraps
