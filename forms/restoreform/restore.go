@@ -181,6 +181,7 @@ type Wizard struct {
 	bucket *bucketStep
 
 	idInput kit.Input
+	id      idLookup
 
 	pitr *pitrStep
 
@@ -568,6 +569,11 @@ func (r *Wizard) Update(msg tea.Msg) tea.Cmd {
 	case pitrTargetsMsg:
 		if msg.step == r.pitr {
 			r.onPITRTargets(msg)
+		}
+		return nil
+	case backupIDMsg:
+		if msg.wizard == r {
+			return r.onBackupID(msg)
 		}
 		return nil
 	case kit.DataMsg:

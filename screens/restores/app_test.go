@@ -1,10 +1,13 @@
 package restores_test
 
 import (
+	"context"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/skytui/skytui/api"
 	"github.com/skytui/skytui/sandbox"
 	"github.com/skytui/skytui/tui"
 	"github.com/skytui/skytui/tui/tuitest"
@@ -76,5 +79,77 @@ func TestDeleteOfARestoreThatFinishedWhileAsked(t *testing.T) {
 	h.Key("esc")
 	if strings.Contains(h.Screen(), "Delete restore 2?") {
 		t.Fatalf("esc does not close the dialog:\n%s", h.Screen())
+	}
+}
+
+// TestBackupIDShortKey: the backup ID step takes the short key every list
+// shows: it becomes the backup's whole key before the confirmation, and
+// the restore sends that; a backup still running is refused there; an ID
+// no backup listed here has is said next to the field, what was typed
+// kept, and a second enter sends it as typed. A short key was sent as
+// typed (the API answered 404), a made-up ID went to the erase's
+// confirmation.
+func TestBackupIDShortKey(t *testing.T) {
+	h, srv, _ := app(t, 100, 30)
+	c := tuitest.Client(t, srv, api.Config{APIKey: tuitest.TestKey})
+	var done, running api.Backup
+	for _, name := range []string{sandbox.DemoOrders, sandbox.DemoAnalytics} {
+		svcs, err := c.ListServices(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, s := range svcs {
+			if s.Name != name {
+				continue
+			}
+			bs, err := c.ListBackups(context.Background(), s.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, b := range bs {
+				switch {
+				case name == sandbox.DemoOrders && done.Key == "" && !b.IsExternalStorage && api.ManagedRestoreRefusal(b) == "":
+					done = b
+				case api.BackupState(b.Status) == api.BackupInProgress:
+					running = b
+				}
+			}
+		}
+	}
+	if done.Key == "" || running.Key == "" {
+		t.Fatalf("the demo lacks a completed orders-prod backup (%q) or a running one (%q)", done.Key, running.Key)
+	}
+	h.Keys("n", "3")
+	h.TypeText(sandbox.DemoReplica)
+	h.Key("enter")
+	h.Sees("the backup ID")
+
+	h.TypeText("deadbeef0000")
+	h.Key("enter")
+	h.Sees("no backup listed here has the key or short key deadbeef0000: enter again sends it as typed")
+	h.Sees("> deadbeef0000")
+	for range len("deadbeef0000") {
+		h.Key("backspace")
+	}
+	h.TypeText(api.ShortKey(running.Key))
+	h.Key("enter")
+	h.Sees("is still running; only a completed backup can be restored")
+
+	for range len(api.ShortKey(running.Key)) {
+		h.Key("backspace")
+	}
+	h.TypeText(api.ShortKey(done.Key))
+	h.Key("enter")
+	h.Sees("Type replica-west to confirm")
+	h.Sees(done.Key)
+	h.TypeText(sandbox.DemoReplica)
+	h.Key("enter")
+	h.Until("the restore sent", func() bool { return srv.Stats().Count("POST", "/backup/v1/restores") == 1 })
+	rs, err := c.ListRestores(context.Background(), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.ContainsFunc(rs, func(r api.Restore) bool { return r.ServiceName == sandbox.DemoReplica && r.Key == done.Key }) {
+		t.Fatalf("no restore of %s into %s: %+v", done.Key, sandbox.DemoReplica, rs)
 	}
 }
