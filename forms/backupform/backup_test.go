@@ -125,6 +125,9 @@ func TestHintsAsTyped(t *testing.T) {
 		{b.pathHint("s4://acme/x", api.BackupFull), "! external_storage.bucket.path: must start with s3:// or gs://"},
 		{b.pathHint("s3://acme-exports/orders/", api.BackupPhysical), "ok: s3 bucket acme-exports, folder orders. A logical backup (SQL statements) is the portable choice for leaving the service; you chose physical."},
 		{b.pathHint("gs://acme-exports/x", api.BackupLogical), "Logical (SQL statements): the portable choice for leaving the service."},
+		// the live service's name for it, as chosen (it said "Logical")
+		{b.pathHint("gs://acme-exports/x", api.BackupDump), "Dump (the logical backup: SQL statements): the portable choice for leaving the service."},
+		{b.pathHint("", api.BackupDump), "how data leaves the managed service. Dump (the logical backup"},
 	} {
 		if !strings.Contains(c.got, c.want) {
 			t.Errorf("hint %q does not contain %q", c.got, c.want)

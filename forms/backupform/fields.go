@@ -287,9 +287,12 @@ func (b *Form) pathHints(path, typ string) []string {
 	if logical != api.BackupLogical {
 		portable = "A " + logical + " (the logical backup: SQL statements) is the portable choice for leaving the service"
 	}
-	if typ == api.BackupLogical || typ == api.BackupDump {
+	switch typ {
+	case api.BackupDump:
+		portable = "Dump (the logical backup: SQL statements): the portable choice for leaving the service."
+	case api.BackupLogical:
 		portable = "Logical (SQL statements): the portable choice for leaving the service."
-	} else {
+	default:
 		portable += "; you chose " + typ + "."
 	}
 	if path == "" {
