@@ -251,12 +251,11 @@ func splitLine(head, sep, tail string, w int) []string {
 
 func (r *Wizard) backupIDView(w int) string {
 	th := r.common.Theme
-	lines := []string{
-		" Type or paste the identifier of a backup (its key, or the short key a list shows).",
-		"",
-		" " + r.idInput.View(),
-		"",
+	var lines []string
+	for _, l := range strings.Split(kit.Wrap("Type or paste the identifier of a backup (its key, or the short key a list shows).", max(10, w-2)), "\n") {
+		lines = append(lines, " "+l)
 	}
+	lines = append(lines, "", " "+r.idInput.View(), "")
 	note := "Restoring into " + r.targetName() + " (" + r.targetID + "). A backup of a service on another cloud provider cannot be restored."
 	if r.id.checking != "" {
 		note = "looking " + r.id.checking + " up in the backups listed" + th.Glyphs.Ellipsis
