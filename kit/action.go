@@ -57,8 +57,15 @@ type Action struct {
 	Mutating bool
 	// Key de-duplicates: a second request with the same key while the
 	// first is still being submitted is refused. Defaults to Name.
-	Key     string
-	Confirm Confirm
+	Key string
+	// Supersedes names what this action's success makes of an earlier
+	// failure: the failures of actions with the same Supersedes are taken
+	// off the message line (the log keeps them). Defaults to Name; set it
+	// where the Name carries the value asked for ("change schedule 1 to
+	// …"), so a change that succeeds retires one to another value that
+	// failed.
+	Supersedes string
+	Confirm    Confirm
 	// Run performs the call. It runs in a tea.Cmd.
 	Run func(ctx context.Context) (any, error)
 	// Success renders the success toast from Run's result; nil means

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"reflect"
@@ -165,16 +166,19 @@ func (m *Model) actionDone(msg actionResultMsg) tea.Cmd {
 	case msg.err != nil:
 		fields := append([]logField{{"outcome", "refused: " + a.Name}}, errorFields(msg.err)...)
 		cmds = append(cmds, m.toastNamed(kit.ToastError, a.Name, a.Name+" failed: "+msg.err.Error(), fields))
+		if n := len(m.toasts); n > 0 && m.toasts[n-1].id == m.toastID {
+			m.toasts[n-1].supersedes = cmp.Or(a.Supersedes, a.Name)
+		}
 	case why != "":
 		// The server accepted the change (2xx); only its answer is
 		// unreadable. Never a failure, and nothing invites a second submit:
 		// the lists it changed are read again at once.
-		m.dropToasts(a.Name + " failed: ") // an earlier failure is over
+		m.dropFailures(cmp.Or(a.Supersedes, a.Name)) // an earlier failure is over
 		cmds = append(cmds, m.toastNamed(kit.ToastWarn, a.Name, a.Name+": accepted; the answer could not be read: "+why,
 			[]logField{{"outcome", "accepted: " + a.Name}}))
 		cmds = append(cmds, m.endWatches(a), m.follow(a))
 	default:
-		m.dropToasts(a.Name + " failed: ") // an earlier failure is over
+		m.dropFailures(cmp.Or(a.Supersedes, a.Name)) // an earlier failure is over
 		text := a.Name + ": done"
 		if a.Success != nil {
 			text = a.Success(msg.result)

@@ -275,6 +275,25 @@ func TestSuccessRetiresTheEarlierFailure(t *testing.T) {
 			t.Fatalf("after the success the failure still waits to be shown: %q", tt.text)
 		}
 	}
+	// a change to another value that succeeds retires the one that failed
+	// (same Supersedes), not a failure of another change
+	change := func(expr string, err error) kit.Action {
+		return kit.Action{Name: `change schedule 1 to "` + expr + `"`, Supersedes: "change schedule 1", Mutating: true, Origin: "a",
+			Run: func(context.Context) (any, error) { return nil, err }}
+	}
+	h.Send(kit.ActionRequestMsg{Action: kit.Action{Name: "delete schedule 2", Mutating: true, Origin: "a",
+		Run: func(context.Context) (any, error) { return nil, errors.New("503 Service Unavailable") }}})
+	h.Send(kit.ActionRequestMsg{Action: change("0 7 * * *", errors.New("503 Service Unavailable"))})
+	h.Send(kit.ActionRequestMsg{Action: change("0 8 * * *", nil)})
+	var left []string
+	for _, tt := range h.m.toasts {
+		if strings.Contains(tt.text, "failed") {
+			left = append(left, tt.text)
+		}
+	}
+	if len(left) != 1 || !strings.HasPrefix(left[0], "delete schedule 2 failed") {
+		t.Fatalf("after the change to 0 8 succeeded, the failures left: %q", left)
+	}
 	for _, what := range []string{"edit schedule 1", "suspend schedule 1", "delete schedule 1"} {
 		h.Send(kit.ToastMsg{Level: kit.ToastWarn, Text: kit.ReadOnlyText(h.m.common, what)})
 	}

@@ -35,6 +35,9 @@ type toast struct {
 	// the status, message and trace ID after it are read. The log keeps
 	// the text whole.
 	name string
+	// supersedes is, on an action's failure, its Action.Supersedes: a
+	// success with the same one retires it (dropFailures)
+	supersedes string
 }
 
 // shortened is the text with its name, when that is longer than a line of
@@ -150,6 +153,12 @@ func (m *Model) dropToasts(prefix string) {
 		}
 	}
 	m.toasts = keep
+}
+
+// dropFailures takes off the message line the failures an action with
+// Supersedes sup retires, shown or waiting. The log keeps them.
+func (m *Model) dropFailures(sup string) {
+	m.toasts = slices.DeleteFunc(m.toasts, func(t toast) bool { return t.supersedes != "" && t.supersedes == sup })
 }
 
 // toastWith shows a toast whose log entry carries fields (an action's

@@ -137,11 +137,12 @@ func (s *Screen) saveEdit() tea.Cmd {
 	s.mode = modeSchedules
 	delete(s.typed, id) // sent: a refusal brings it back
 	return kit.Do(kit.Action{
-		Name:     fmt.Sprintf("change %s to %q", scheduleName(&e.sc, e.svcName), expr),
-		Key:      "schedule:" + strconv.FormatInt(id, 10),
-		Mutating: true,
-		Origin:   ID,
-		Tag:      schedTag{change: changeEdit, id: id, svcID: svc, edit: e},
+		Name:       fmt.Sprintf("change %s to %q", scheduleName(&e.sc, e.svcName), expr),
+		Supersedes: "change schedule " + strconv.FormatInt(id, 10),
+		Key:        "schedule:" + strconv.FormatInt(id, 10),
+		Mutating:   true,
+		Origin:     ID,
+		Tag:        schedTag{change: changeEdit, id: id, svcID: svc, edit: e},
 		Run: func(ctx context.Context) (any, error) {
 			if client == nil {
 				return nil, errNoClient

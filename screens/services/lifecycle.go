@@ -367,8 +367,9 @@ func (sv *scaleView) action() tea.Cmd {
 		run = func(ctx context.Context) (any, error) { return nil, client.SetStorageSize(ctx, id, c.n) }
 	}
 	return serviceChange(client, id, "scale", kit.Action{
-		Name: fmt.Sprintf("scale %s %s %s %s %s", name, what, before, arrow, after),
-		Run:  run,
+		Name:       fmt.Sprintf("scale %s %s %s %s %s", name, what, before, arrow, after),
+		Supersedes: "scale " + id + " " + what, // to another value that failed
+		Run:        run,
 		Success: func(any) string {
 			return fmt.Sprintf("scaling %s: %s %s %s %s (pending_scale, then ready)", name, what, before, arrow, after)
 		},
