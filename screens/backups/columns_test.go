@@ -157,3 +157,18 @@ func TestTooOldRowsSayItAtEveryWidth(t *testing.T) {
 		}
 	}
 }
+
+// TestScheduleColumnsAt60: at 60 columns a schedule's cron expression of
+// a weekday schedule ("30 2 * * 1-5") shows whole, with its status; the
+// description gives way (the pane has it). It was cut to "30 2 * * ~".
+func TestScheduleColumnsAt60(t *testing.T) {
+	tb := kit.NewTable(tuitest.Common(), scheduleColumns())
+	tb.SetRows([]kit.Row{{ID: "4", Cells: []string{"4", "incremental", "30 2 * * 1-5", "at 02:30 UTC, Monday through Friday", "Tue 02:30", "Suspended", "managed"}}})
+	tb.SetSize(60, 5)
+	out := ansi.Strip(tb.View())
+	for _, want := range []string{"30 2 * * 1-5", "Suspended", "STATUS"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("at 60 columns %q is not whole:\n%s", want, out)
+		}
+	}
+}

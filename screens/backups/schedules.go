@@ -34,8 +34,8 @@ func scheduleColumns() []kit.Column {
 	return []kit.Column{
 		scID:     {Title: "ID", Min: 2, Max: 6, Priority: 6, Right: true},
 		scType:   {Title: "TYPE", Min: 11, Max: 11, Priority: 9},
-		scExpr:   {Title: "SCHEDULE", Min: 9, Max: 16, Priority: 10},
-		scWhen:   {Title: "DESCRIPTION", Min: 22, Max: 44, Priority: 8},
+		scExpr:   {Title: "SCHEDULE", Min: 12, Max: 16, Priority: 10}, // "30 2 * * 1-5" whole at 60 columns
+		scWhen:   {Title: "DESCRIPTION", Min: 19, Max: 44, Priority: 8},
 		scNext:   {Title: "NEXT (LOCAL)", Min: 12, Max: 12, Priority: 6},
 		scStatus: {Title: "STATUS", Min: 9, Max: 12, Priority: 7},
 		scTarget: {Title: "TARGET", Min: 12, Max: 34, Priority: 5},
