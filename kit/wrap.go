@@ -11,6 +11,11 @@ import (
 // nbHyphen is U+2011, a hyphen no line breaks at, as wide as "-".
 const nbHyphen = "\u2011"
 
+// KeepTogether is s with its spaces made ones no line breaks at (U+00A0,
+// as wide): a cron expression in a sentence ("15 * * * *") stays on one
+// line when Wrap wraps the sentence.
+func KeepTogether(s string) string { return strings.ReplaceAll(s, " ", "\u00a0") }
+
 // Wrap wraps s to limit cells at spaces (and at the other breakpoints
 // given, a path's slashes), never inside a word that fits on a line: a
 // hyphenated name (orders-prod, replica-west; ansi.Wrap alone breaks at

@@ -72,3 +72,12 @@ func TestSaidHangsUnderTheWords(t *testing.T) {
 		t.Errorf("a short line: %q", plain)
 	}
 }
+
+// TestWrapKeepsACronTogether: a cron expression kept together moves to the
+// next line whole (it was split "15 * *" / "* * backups").
+func TestWrapKeepsACronTogether(t *testing.T) {
+	got := Wrap("schedule 4 of orders-prod: incremental "+KeepTogether("15 * * * *")+" backups (every hour at :15)", 40)
+	if !strings.Contains(got, "\n"+KeepTogether("15 * * * *")+" backups") {
+		t.Fatalf("the expression is split:\n%s", got)
+	}
+}

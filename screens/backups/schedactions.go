@@ -205,7 +205,7 @@ func (s *Screen) deleteSchedule() tea.Cmd {
 	id, svc := int64(sc.ID), s.sched.svcID
 	name := scheduleName(&sc, s.nameOf(svc, sc.ServiceName))
 	detail := fmt.Sprintf("%s: %s %s backups (%s) to %s. It takes no more backups; the backups it took stay.",
-		name, kit.OrDash(sc.Type), kit.OrDash(scheduleExpr(&sc)), scheduleWhen(&sc), targetWords(&sc))
+		name, kit.OrDash(sc.Type), kit.KeepTogether(kit.OrDash(scheduleExpr(&sc))), scheduleWhen(&sc), targetWords(&sc))
 	if isOnce(&sc) {
 		detail = fmt.Sprintf("%s: %s, to %s. A backup it took stays.", name, onceWords(&sc), targetWords(&sc))
 	}

@@ -213,7 +213,7 @@ func (s *Screen) deleteDetail(id int64, target string) (detail, refused string) 
 			fmt.Sprintf("restore %d has already finished (%s)", id, r.Status)
 	}
 	// what it leaves first: a short terminal cuts the end
-	return fmt.Sprintf("Restore %d into %s is %s. Deleting cancels it and may leave %s partly restored: check its data or restore it again. The API refuses once the restore can no longer be stopped.",
+	return fmt.Sprintf("Restore %d into %s is %s. Deleting cancels it and may leave %s partly restored: check its data or restore it again. The API refuses once it can no longer be stopped.",
 		id, target, s.statusText(&r, s.rowsAt), target), ""
 }
 
