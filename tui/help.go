@@ -138,6 +138,20 @@ func (m *Model) helpView(w, h int) string {
 	return title + "\n\n" + strings.Join(out, "\n")
 }
 
+// commandKeys are the : commands as the help lists them.
+func (m *Model) commandKeys() []key.Binding {
+	var cmds []key.Binding
+	for _, c := range commands {
+		k := strings.TrimSpace(":" + c.name + " " + c.arg)
+		desc := c.desc
+		if c.change && m.common.ReadOnly {
+			desc += " (read-only)"
+		}
+		cmds = append(cmds, kit.BindHelp(k, desc, ":"+c.name))
+	}
+	return cmds
+}
+
 // helpLayout lays the help out in w x h: the columns (lists of lines), the
 // rows shown, and the furthest it can be scrolled. Groups (the screen's
 // keys, Global, Commands) go into columns whole, as many columns as the
@@ -162,17 +176,13 @@ func (m *Model) helpLayout(w, h int) (columns [][]string, rows, cols, maxOff int
 		}
 		groups = append(groups, group{title, g})
 	}
-	groups = append(groups, group{"Global", m.keys.list()})
-	var cmds []key.Binding
-	for _, c := range commands {
-		k := strings.TrimSpace(":" + c.name + " " + c.arg)
-		desc := c.desc
-		if c.change && m.common.ReadOnly {
-			desc += " (read-only)"
-		}
-		cmds = append(cmds, kit.BindHelp(k, desc, ":"+c.name))
+	if m.screen().CapturesKeys() {
+		// a form or a wizard takes every key but these two: the others
+		// (the screens' numbers, :, r, q…) are its own or typed there
+		groups = append(groups, group{"Global (in a form, only these)", []key.Binding{kit.Bind("ctrl+c", "quit"), m.keys.Suspend}})
+	} else {
+		groups = append(groups, group{"Global", m.keys.list()}, group{"Commands", m.commandKeys()})
 	}
-	groups = append(groups, group{"Commands", cmds})
 	// blocks are the groups' lines, one block per group (its title and its
 	// keys); a description longer than width wraps under itself (width 0:
 	// no wrapping)

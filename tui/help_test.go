@@ -172,6 +172,20 @@ func TestHelpInTheRestoreWizardsChoices(t *testing.T) {
 	if !h.m.showHelp || !strings.Contains(h.Screen(), "1-4") || !strings.Contains(h.Screen(), "choose") {
 		t.Fatalf("? on the first step did not list its keys:\n%s", h.Screen())
 	}
+	// what works here: ctrl+x leaves (from any step); of the global keys
+	// only ctrl+c and ctrl+z (1-4 choose here, : is not the command line)
+	h.Key("G")
+	all := h.m.helpText()
+	for _, want := range []string{"ctrl+x", "Global (in a form, only these)", "ctrl+c", "ctrl+z"} {
+		if !strings.Contains(all, want) {
+			t.Errorf("the wizard's help lacks %q:\n%s", want, all)
+		}
+	}
+	for _, not := range []string{"5 settings", ":services", "r refresh"} {
+		if strings.Contains(all, not) {
+			t.Errorf("the wizard's help lists %q, which does not work there:\n%s", not, all)
+		}
+	}
 	h.Key("esc")
 	h.sees(t, "New restore 1/4", "esc did not close the help onto the step")
 	h.Key("enter") // managed storage: the target list, where a name is typed
@@ -179,4 +193,17 @@ func TestHelpInTheRestoreWizardsChoices(t *testing.T) {
 	if h.m.showHelp {
 		t.Fatalf("? in the target list opened the help instead of filtering:\n%s", h.Screen())
 	}
+}
+
+// helpText is the whole help, every column, unstyled and unscrolled, as
+// one text of "key  description" lines.
+func (m *Model) helpText() string {
+	columns, _, _, _ := m.helpLayout(200, 1000)
+	var lines []string
+	for _, c := range columns {
+		for _, l := range c {
+			lines = append(lines, strings.Join(strings.Fields(ansi.Strip(l)), " "))
+		}
+	}
+	return strings.Join(lines, "\n")
 }

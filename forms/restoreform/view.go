@@ -404,8 +404,11 @@ func (r *Wizard) KeyMap() kit.Keys {
 		}
 	}
 	if r.step != stageSource {
-		// from the first step esc leaves already
+		// from the first step esc leaves already: there ctrl+x is in the
+		// help only (it leaves from any step)
 		b = append(b, k.Leave)
+	} else {
+		more = append(more, k.Leave)
 	}
 	if r.step == stageSource || r.step == stageRefusal {
 		// nothing is typed there: ? is the help (last, the step's own
