@@ -153,3 +153,19 @@ func TestBackupIDShortKey(t *testing.T) {
 		t.Fatalf("no restore of %s into %s: %+v", done.Key, sandbox.DemoReplica, rs)
 	}
 }
+
+// TestFooterOffersAllWhenNarrowed: with one service shown, the footer
+// offers a (all services) at 80 and 60 columns; it dropped it, keeping
+// m and f.
+func TestFooterOffersAllWhenNarrowed(t *testing.T) {
+	for _, sz := range [][2]int{{80, 24}, {60, 16}} {
+		h, _, _ := app(t, sz[0], sz[1])
+		h.Key("f")
+		h.TypeText(sandbox.DemoReplica)
+		h.Key("enter")
+		h.Sees("service: " + sandbox.DemoReplica)
+		if f := footer(h); !strings.Contains(f, "a all") {
+			t.Errorf("%dx%d narrowed to one service: footer %q", sz[0], sz[1], f)
+		}
+	}
+}

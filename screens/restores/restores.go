@@ -464,7 +464,9 @@ func (s *Screen) KeyMap() help.KeyMap {
 			del = nil
 		}
 	}
-	short := slices.Concat([]key.Binding{s.Keys.Detail, k.New}, del, []key.Binding{k.Migrate, k.Service}, all, []key.Binding{s.Table.Keys.Filter})
+	// a before m and f: narrowed, the way back to every service is the one
+	// a narrow footer keeps (it dropped a, keeping f)
+	short := slices.Concat([]key.Binding{s.Keys.Detail, k.New}, del, all, []key.Binding{k.Migrate, k.Service, s.Table.Keys.Filter})
 	return s.ListView.KeyMap(short, k.New, k.Delete, k.Migrate, k.Service, k.All)
 }
 
