@@ -218,6 +218,11 @@ func after[T any](parent *kit.Value[string], what string, rule func(T) error) fu
 // nameHint is the as-you-type message under the name field, from the
 // API's own rule.
 func nameHint(name string, taken []string) string {
+	if strings.TrimSpace(name) == "" {
+		// nothing typed yet is no mistake: what to type (tab or enter on
+		// it still says it is required)
+		return fmt.Sprintf("type the service's name: %d to %d characters", api.ServiceNameMin, api.ServiceNameMax)
+	}
 	if err := api.ValidateServiceName(name); err != nil {
 		return "! " + err.Error()
 	}

@@ -202,3 +202,22 @@ func versionsFailing(t *testing.T) (*tuitest.Harness, *Screen, *brokenAPI) {
 	hs.Until("the version's failure", func() bool { return strings.Contains(hs.Screen(), "could not load versions") })
 	return hs, s, b
 }
+
+// TestCreateEmptyNameSaysWhyOnTab: the name step opens with what to type,
+// no error; tab on the empty name stays there and says it is required.
+func TestCreateEmptyNameSaysWhyOnTab(t *testing.T) {
+	hs, s, _ := brokenForm(t)
+	s.draft = reviewDraft("")
+	s.draft.Name = ""
+	s.draft.at = "name"
+	hs.Key("n")
+	hs.Until("the name step", func() bool { return strings.Contains(hs.Screen(), "type the service's name: 4 to 24 characters") })
+	if strings.Contains(hs.Screen(), "is required") {
+		t.Fatalf("the empty name is an error before anything was typed:\n%s", hs.Screen())
+	}
+	hs.Key("tab")
+	hs.Until("the refusal", func() bool { return strings.Contains(hs.Screen(), "is required (4 to 24 characters)") })
+	if got := s.form.focused(); got != "name" {
+		t.Fatalf("tab on an empty name went to %s", got)
+	}
+}

@@ -297,7 +297,9 @@ func TestRequestJSONIsTheBodySent(t *testing.T) {
 func TestFormValidationUsesAPIRules(t *testing.T) {
 	for _, c := range []struct{ in, want string }{
 		{"ab", "must be 4 to 24 characters (has 2)"},
-		{"", "is required"},
+		// nothing typed yet: what to type, no "!" (it read "! name: is
+		// required" as the step opened); tab or enter on it still refuses
+		{"", "type the service's name: 4 to 24 characters"},
 		{"orders", "ok: 6 characters"},
 		{strings.Repeat("x", 25), "has 25"},
 		{"Orders-Prod", "! a service named orders-prod exists already"},
@@ -305,6 +307,9 @@ func TestFormValidationUsesAPIRules(t *testing.T) {
 		if got := nameHint(c.in, []string{"orders-prod"}); !strings.Contains(got, c.want) {
 			t.Errorf("nameHint(%q) = %q, want %q", c.in, got, c.want)
 		}
+	}
+	if got := nameHint("", nil); strings.HasPrefix(got, "!") {
+		t.Errorf("an empty name's hint is an error before anything was typed: %q", got)
 	}
 	if got := allowHint("10.0.0.1/8"); !strings.Contains(got, "host bits set") {
 		t.Errorf("allowHint = %q", got)
