@@ -43,6 +43,12 @@ func HuhTheme(c *Common) huh.Theme {
 		t.Focused.MultiSelectSelector = th.Accent.SetString(g.Cursor + " ")
 		t.Focused.FocusedButton = th.ButtonOn
 		t.Focused.BlurredButton = th.Button
+		if th.Accessible {
+			// the choice marked in text, not by reverse video alone:
+			// "(x) on  ( ) off"
+			t.Focused.FocusedButton = th.ButtonOn.SetString("(x)")
+			t.Focused.BlurredButton = th.Button.SetString("( )")
+		}
 		t.Focused.Next = th.ButtonOn
 		t.Focused.TextInput.Prompt = th.Accent
 		t.Focused.TextInput.Placeholder = th.Muted

@@ -9,6 +9,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/huh/v2"
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/skytui/skytui/theme"
 )
 
 // TestFormViewShowsTheErrorUnderTheField: a field whose Validate refuses
@@ -92,5 +94,22 @@ func TestFormViewWithoutErrorsIsTheForm(t *testing.T) {
 	form.Init()
 	if got, want := FormView(c, form, 8), form.View(); got != want {
 		t.Fatalf("FormView changed a form without errors:\n%s\nwant\n%s", got, want)
+	}
+}
+
+// TestAccessibleConfirmMarksTheChoiceInText: with --accessible a yes/no
+// field (the new service's SSL) marks its choice in text, "(x) on" and
+// "( ) off", not by reverse video alone; the choice moves with it.
+func TestAccessibleConfirmMarksTheChoiceInText(t *testing.T) {
+	c := &Common{Theme: theme.New(theme.Options{Dark: true, NoColor: true, Accessible: true})}
+	ssl := true
+	form := NewForm(c, huh.NewGroup(huh.NewConfirm().Title("SSL").Affirmative("on").Negative("off").Value(&ssl))).WithWidth(60)
+	form.Init()
+	if v := ansi.Strip(form.View()); !strings.Contains(v, "(x) on") || !strings.Contains(v, "( ) off") {
+		t.Fatalf("the choice is not in text:\n%s", v)
+	}
+	form.Update(tea.KeyPressMsg{Code: tea.KeyRight})
+	if v := ansi.Strip(form.View()); !strings.Contains(v, "( ) on") || !strings.Contains(v, "(x) off") {
+		t.Fatalf("after right, the choice is not in text:\n%s", v)
 	}
 }
