@@ -417,8 +417,13 @@ func (e *schedEdit) SetSize(w, h int) {
 func (e *schedEdit) CapturesKeys() bool { return true }
 
 // KeyMap implements kit.Pane.
+// The footer offers save only while enter would save (an expression
+// valid and changed); ? lists it always.
 func (e *schedEdit) KeyMap() kit.Keys {
 	b := []key.Binding{e.keys.Save, e.keys.Cancel}
+	if e.problem() != "" {
+		return kit.Keys{Short: b[1:], Full: [][]key.Binding{b}}
+	}
 	return kit.KeysOf(b...)
 }
 
@@ -446,9 +451,15 @@ func (e *schedEdit) View() string {
 		if desc == "" {
 			desc = "custom: " + e.expr()
 		}
-		lines = append(lines, th.OK.Render(wrap(" ok: "+desc)), "", th.Label.Render(" Next runs:"))
-		for _, l := range api.RunLines(e.expr(), e.common.Time(), 3, time.Local) {
-			lines = append(lines, wrap("   "+l))
+		lines = append(lines, th.OK.Render(wrap(" ok: "+desc)), "")
+		if e.sc.Suspended {
+			// no run happens while it is suspended: no times to promise
+			lines = append(lines, th.Warn.Render(wrap(" suspended: it runs on this schedule once resumed (s); no run until then")))
+		} else {
+			lines = append(lines, th.Label.Render(" Next runs:"))
+			for _, l := range api.RunLines(e.expr(), e.common.Time(), 3, time.Local) {
+				lines = append(lines, wrap("   "+l))
+			}
 		}
 	} else {
 		lines = append(lines, th.Muted.Render(wrap(" "+p)))

@@ -430,3 +430,29 @@ func TestScheduleEditEscKeepsTyped(t *testing.T) {
 	h.Sees("> 0 4 * * 6")
 	h.Sees("unchanged: type the new cron expression")
 }
+
+// TestEditSuspendedSchedule: the edit of a suspended schedule promises no
+// run times (it said "Next runs: …" though none would happen); the footer
+// offers save only while enter would save.
+func TestEditSuspendedSchedule(t *testing.T) {
+	h, _, _ := openDaily(t, nil)
+	h.Keys("s", "y")
+	h.Sees("suspend schedule 1 of orders-prod: done")
+	h.Key("e")
+	h.Sees("Edit schedule 1 of orders-prod")
+	lines := strings.Split(h.Screen(), "\n")
+	if f := lines[len(lines)-1]; strings.Contains(f, "save") {
+		t.Errorf("the footer offers save with the expression unchanged: %q", f)
+	}
+	clearInput(h)
+	h.TypeText("0 4 * * *")
+	h.Sees("ok: daily at 04:00 UTC")
+	h.Sees("suspended: it runs on this schedule once resumed")
+	if strings.Contains(h.Screen(), "Next runs") {
+		t.Fatalf("a suspended schedule's edit lists next runs:\n%s", h.Screen())
+	}
+	lines = strings.Split(h.Screen(), "\n")
+	if f := lines[len(lines)-1]; !strings.Contains(f, "save") {
+		t.Errorf("the footer lacks save with a valid new expression: %q", f)
+	}
+}
