@@ -30,7 +30,9 @@ func (c *Client) GetService(ctx context.Context, id string) (*Service, error) {
 // CreateService validates and launches a service. Never retried.
 func (c *Client) CreateService(ctx context.Context, req CreateServiceRequest) (*Service, error) {
 	return create(ctx, c, c.prov("/services"), &req, func(why string) *Service {
-		s := &Service{Name: req.Name, Status: "pending_create"}
+		// what the request named; the ID and the status are not known
+		s := &Service{Name: req.Name, Status: "pending_create", Provider: req.Provider, Region: req.Region,
+			Topology: req.Topology, Size: req.Size, Nodes: req.Nodes}
 		s.Unreadable = why
 		return s
 	})

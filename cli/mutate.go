@@ -349,8 +349,12 @@ func (e *env) notReadAgain(c *changeSession, what, check string, named map[strin
 
 // noteUnreadable says on stderr that a change was accepted though its
 // answer could not be read.
-func (e *env) noteUnreadable(why string) {
-	fmt.Fprintf(e.stderr, "skytui: accepted; the answer could not be read: %s\n", api.CleanText(why))
+func (e *env) noteUnreadable(why string, check string) {
+	fmt.Fprintf(e.stderr, "skytui: accepted; the answer could not be read: %s", api.CleanText(why))
+	if check != "" {
+		fmt.Fprintf(e.stderr, "; check with `%s`", check)
+	}
+	fmt.Fprintln(e.stderr)
 }
 
 // answered reports the answer to a change that answers a record (ans,
@@ -366,7 +370,7 @@ func (e *env) answered(ans api.AnswerUnreadableError, err error, flags map[strin
 		return sentErr(err, check)
 	}
 	if why := ans.AnswerUnreadable(); why != "" {
-		e.noteUnreadable(why)
+		e.noteUnreadable(why, check)
 	}
 	return nil
 }

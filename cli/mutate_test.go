@@ -871,7 +871,7 @@ func TestChangeAnswerReported(t *testing.T) {
 	key := newestBackupKey(t, h, sandbox.DemoOrders)
 	create := []string{"services", "create", "--provider", "aws", "--region", "us-east-1", "--topology", "es-single", "--size", "sky-2x8", "--storage", "100"}
 	const (
-		unread  = " (trace T): invalid character '<' looking for beginning of value\n"
+		unread  = " (trace T): invalid character '<' looking for beginning of value"
 		dropped = "skytui: outcome unknown: the request was sent and no answer came back: EOF "
 	)
 	for _, c := range []struct {
@@ -889,7 +889,7 @@ func TestChangeAnswerReported(t *testing.T) {
 			map[string]any{"accepted": true, "answer": "unreadable", "name": "cli-unread", "check": h.sel("skytui services get cli-unread")}},
 		{"services create, unreadable, table", sandbox.AnswerUnreadable, "POST", "/provisioning/v1/services",
 			append(create, "--name", "cli-unread-t"), 0,
-			"skytui: accepted; the answer could not be read: 202 answer to POST /provisioning/v1/services" + unread, nil},
+			"skytui: accepted; the answer could not be read: 202 answer to POST /provisioning/v1/services" + unread + "; check with `" + h.sel("skytui services get cli-unread-t") + "`\n", nil},
 		{"services create, dropped", sandbox.AnswerDropped, "POST", "/provisioning/v1/services",
 			append(create, "--name", "cli-dropped", "-o", "json"), exitFailed,
 			dropped + "(POST /provisioning/v1/services); it may have been carried out: check with `" + h.sel("skytui services get cli-dropped") + "` before sending it again\n", nil},
@@ -918,7 +918,7 @@ func TestChangeAnswerReported(t *testing.T) {
 			map[string]any{"accepted": true, "answer": "unreadable", "cron": "0 4 * * *"}},
 		{"schedules edit, unreadable, a table", sandbox.AnswerUnreadable, "PATCH", "/skybackup/v1/backups/schedules/{id}",
 			[]string{"schedules", "edit", sched, "--cron", "0 6 * * *"}, 0,
-			"skytui: accepted; the answer could not be read: 200 answer to PATCH /skybackup/v1/backups/schedules/" + sched + unread, nil},
+			"skytui: accepted; the answer could not be read: 200 answer to PATCH /skybackup/v1/backups/schedules/" + sched + unread + "; check with `" + h.sel("skytui schedules get "+sched) + "`\n", nil},
 		{"schedules edit, dropped", sandbox.AnswerDropped, "PATCH", "/skybackup/v1/backups/schedules/{id}",
 			[]string{"schedules", "edit", sched, "--cron", "0 5 * * *"}, exitFailed,
 			dropped + "(PATCH /skybackup/v1/backups/schedules/" + sched + "); it may have been carried out: check with `" + h.sel("skytui schedules get "+sched) + "` before sending it again\n", nil},
@@ -949,6 +949,11 @@ func TestChangeAnswerReported(t *testing.T) {
 				// not its stand-in's
 				if rows := tableRows(stdout); len(rows) != 2 || !slices.Contains(rows[1], "unknown") {
 					t.Errorf("table of an unreadable answer:\n%s", stdout)
+				}
+				// a service's table says what the request named (it said
+				// "-" for the provider, region, size and nodes)
+				if c.args[0] == "services" && !strings.Contains(strings.Join(tableRows(stdout)[1], " "), "aws/us-east-1") {
+					t.Errorf("service table of an unreadable answer:\n%s", stdout)
 				}
 				// a schedule's table says what was sent, the rest unknown
 				if c.args[0] == "schedules" && strings.Join(tableRow(stdout, sched), " ") != sched+" unknown 0 6 * * * unknown unknown" {

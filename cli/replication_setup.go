@@ -642,7 +642,7 @@ func (r *setupRun) managed(ctx context.Context) error {
 		return r.say(o, "managed replication")
 	}
 	if o.Unreadable != "" {
-		r.e.noteUnreadable(o.Unreadable)
+		r.e.noteUnreadable(o.Unreadable, "skytui replication status "+argOf(sec, r.svcs))
 	}
 	if o.Secondary != nil {
 		sec = o.Secondary
