@@ -263,7 +263,7 @@ func (s *Screen) onActionDone(msg kit.ActionDoneMsg) tea.Cmd {
 		if rec.ID > 0 {
 			s.accepted[int64(rec.ID)] = rec
 			if tag.PointInTime != "" {
-				s.pointInTime[int64(rec.ID)] = pointInTime{at: tag.PointInTime, of: tag.SourceService}
+				s.pointInTime[int64(rec.ID)] = pointInTime{at: tag.PointInTime, of: tag.SourceService, target: rec.ServiceID, key: rec.Key}
 			}
 			found := false
 			for i := range s.restores {

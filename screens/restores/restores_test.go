@@ -1000,3 +1000,20 @@ func TestDetailBackupKeyBreaksAtItsColons(t *testing.T) {
 		}
 	}
 }
+
+// TestPointInTimeLabelFollowsItsRestore: the "point in time (submitted
+// here)" label belongs to the restore accepted under that ID, its target
+// and backup: another restore listed later under the same ID (a server
+// reset starts IDs again) is shown as what it is.
+func TestPointInTimeLabelFollowsItsRestore(t *testing.T) {
+	s := newScreen(120, 30)
+	s.pointInTime[9] = pointInTime{at: "2026-11-24 11:00:00", of: "orders-prod", target: orders.ID}
+	pit := api.Restore{ID: 9, ServiceID: orders.ID, Status: "Running"}
+	if got := s.sourceText(&pit); got != "orders-prod at 2026-11-24 11:00:00 UTC" {
+		t.Fatalf("the restore submitted here: %q", got)
+	}
+	other := api.Restore{ID: 9, ServiceID: replica.ID, Key: hash + ":" + orders.ID + ":pod", Status: "Running"}
+	if got := s.sourceKind(&other); got != "managed storage" {
+		t.Fatalf("another restore under the same ID is said to be %q", got)
+	}
+}

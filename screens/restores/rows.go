@@ -228,7 +228,23 @@ func (s *Screen) sourceService(r *api.Restore) string { return restoreform.KeySe
 
 // pointInTime is a point-in-time restore as it was sent: the moment (UTC)
 // and the service whose backups and binary logs it replays.
-type pointInTime struct{ at, of string }
+type pointInTime struct {
+	at, of string
+	// target and key are the accepted record's (key "" when it had none):
+	// a restore listed under the same ID with another target or backup is
+	// not this one (IDs start again when a server is reset)
+	target, key string
+}
+
+// pitOf is the point in time r was submitted here for, if r is that
+// restore.
+func (s *Screen) pitOf(r *api.Restore) (pointInTime, bool) {
+	p, ok := s.pointInTime[int64(r.ID)]
+	if !ok || p.target != "" && r.ServiceID != "" && r.ServiceID != p.target || p.key != "" && r.Key != "" && r.Key != p.key {
+		return pointInTime{}, false
+	}
+	return p, true
+}
 
 // text says it as the SOURCE column does.
 func (p pointInTime) text() string { return p.of + " at " + p.at + " UTC" }
@@ -237,7 +253,7 @@ func (p pointInTime) text() string { return p.of + " at " + p.at + " UTC" }
 // and file of an own-bucket restore; a point-in-time restore submitted
 // here, its source service and moment.
 func (s *Screen) sourceText(r *api.Restore) string {
-	if p, ok := s.pointInTime[int64(r.ID)]; ok {
+	if p, ok := s.pitOf(r); ok {
 		return p.text()
 	}
 	if sid := s.sourceService(r); sid != "" {
@@ -254,7 +270,7 @@ func (s *Screen) sourceText(r *api.Restore) string {
 
 // sourceKind says where the backup came from.
 func (s *Screen) sourceKind(r *api.Restore) string {
-	if _, ok := s.pointInTime[int64(r.ID)]; ok {
+	if _, ok := s.pitOf(r); ok {
 		return "point in time (submitted here): backups and binary logs"
 	}
 	if s.sourceService(r) != "" {
@@ -363,7 +379,7 @@ func (s *Screen) detailSections(r *api.Restore) []kit.Section {
 	src := kit.Section{Title: "Source", Fields: []kit.Field{
 		{Label: "From", Value: s.sourceKind(r)},
 	}}
-	if p, ok := s.pointInTime[int64(r.ID)]; ok {
+	if p, ok := s.pitOf(r); ok {
 		src.Fields = append(src.Fields, kit.Field{Label: "Moment", Value: p.text()})
 	}
 	if sid := s.sourceService(r); sid != "" {
