@@ -192,6 +192,10 @@ func TestWithoutRequest(t *testing.T) {
 			t.Errorf("withoutRequest(%q) = %q, want %q", in, got, want)
 		}
 	}
+	// the API's solution goes the same way, the brackets after it stay
+	if got := withoutSolution("x failed: 409 Conflict: busy — Wait (a while), then retry. (trace 01)"); got != "x failed: 409 Conflict: busy (trace 01)" {
+		t.Errorf("withoutSolution: %q", got)
+	}
 }
 
 // While a dialog is in front (the :profile picker types a filter) an
