@@ -51,7 +51,7 @@ func (r *Wizard) lookUpBackupID(id string) tea.Cmd {
 		all, err := client.ListAllBackups(context.Background(), ids)
 		var found []api.Backup
 		for _, b := range all {
-			if (b.Key == id || api.ShortKey(b.Key) == id) && !slices.ContainsFunc(found, func(f api.Backup) bool { return f.Key == b.Key }) {
+			if (strings.EqualFold(b.Key, id) || strings.EqualFold(api.ShortKey(b.Key), id)) && !slices.ContainsFunc(found, func(f api.Backup) bool { return f.Key == b.Key }) {
 				found = append(found, b)
 			}
 		}
@@ -79,6 +79,7 @@ func (r *Wizard) onBackupID(msg backupIDMsg) tea.Cmd {
 			return nil
 		}
 		r.idInput.SetValue(b.Key)
+		r.idInput.CursorEnd() // an edit goes on from the key's end, not inside it
 		r.id.sendAsTyped = b.Key
 		return r.chooseBackupID()
 	case n > 1:

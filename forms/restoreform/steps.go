@@ -274,7 +274,10 @@ func (r *Wizard) chooseBackupID() tea.Cmd {
 		r.stepErr = "id: is required: type or paste the identifier of a backup"
 		return nil
 	}
-	r.idInput.SetValue(id)
+	if id != r.idInput.Value() {
+		r.idInput.SetValue(id)
+		r.idInput.CursorEnd()
+	}
 	req := api.BackupIDRestore(r.targetID, id)
 	if err := req.Validate(); err != nil {
 		r.stepErr = err.Error()
@@ -301,6 +304,7 @@ func (r *Wizard) chooseBackupID() tea.Cmd {
 			}
 		}
 	}
+	r.stepErr = "" // a lookup's note is the step's, not the confirmation's
 	desc := "backup ID " + id
 	if srcName != "" {
 		desc += " (a backup of " + srcName + ")"

@@ -138,10 +138,21 @@ func TestBackupIDShortKey(t *testing.T) {
 	for range len(api.ShortKey(running.Key)) {
 		h.Key("backspace")
 	}
-	h.TypeText(api.ShortKey(done.Key))
+	h.TypeText(strings.ToUpper(api.ShortKey(done.Key))) // hex, in either case
 	h.Key("enter")
 	h.Sees("Type replica-west to confirm")
 	h.Sees(done.Key)
+	if strings.Contains(h.Screen(), "enter again sends it") {
+		t.Fatalf("the step's note followed onto the confirmation:\n%s", h.Screen())
+	}
+	// back on the step, the cursor is at the key's end: what is typed
+	// goes after it, not inside it
+	h.Key("esc")
+	h.TypeText("x")
+	h.Sees("> " + done.Key + "x")
+	h.Key("backspace")
+	h.Key("enter")
+	h.Sees("Type replica-west to confirm")
 	h.TypeText(sandbox.DemoReplica)
 	h.Key("enter")
 	h.Until("the restore sent", func() bool { return srv.Stats().Count("POST", "/backup/v1/restores") == 1 })
