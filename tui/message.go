@@ -79,6 +79,11 @@ func (m *Model) messageView(w int) []string {
 			if !fits(text) {
 				text = withoutSolution(text)
 			}
+			if !fits(text) {
+				// then words from the message's end, the brackets that
+				// close it ("(trace …)") kept whole
+				text = cutBeforeBrackets(text, th.Glyphs.Ellipsis, fits)
+			}
 		}
 		lines := strings.Split(kit.Wrap(text, room), "\n")
 		if n := len(lines); n < maxErrorLines && ansi.StringWidth(lines[n-1])+last > room {
@@ -161,6 +166,25 @@ func withoutSolution(text string) string {
 		end = j
 	}
 	return text[:i] + text[end:]
+}
+
+// cutBeforeBrackets drops words from the end of text before the brackets
+// that close it, marking the cut with ellipsis, until fits holds (or no
+// word is left to drop): "… try again once it is ready (trace 0160…)"
+// becomes "… try ~ (trace 0160…)". Text with no closing brackets is as
+// given.
+func cutBeforeBrackets(text, ellipsis string, fits func(string) bool) string {
+	open := strings.LastIndex(text, " (")
+	if open < 0 || !strings.HasSuffix(text, ")") {
+		return text
+	}
+	words, brackets := strings.Fields(text[:open]), text[open+1:]
+	for n := len(words) - 1; n > 0; n-- {
+		if cut := strings.Join(words[:n], " ") + " " + ellipsis + " " + brackets; fits(cut) {
+			return cut
+		}
+	}
+	return text
 }
 
 // wordStart is s from its first whole word: a line cut from its start

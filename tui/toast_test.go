@@ -161,13 +161,14 @@ func TestLongErrorKeepsItsTraceID(t *testing.T) {
 
 	// a refusal with the API's solution: at 80x24 (four lines) the
 	// solution is whole, the request gave way; at 60x16 (three) the
-	// solution goes too, and the message's middle, cut at a word (it
-	// was cut to "~race 0160…"); the trace ID stays
-	stop := "stop replica-west failed: 409 Conflict: service dbtaf93155232 is in a pending state (pending_stop); try again once it is ready — Wait until the service status is ready, then retry. (POST /provisioning/v1/services/dbtaf93155232/stop, trace 0160ab9f2c3d4e5f)"
+	// solution goes too, and the message's last words, before the
+	// brackets (it was cut to "~37010…)", "(trace" lost); the trace ID
+	// stays, labelled
+	stop := "stop replica-west failed: 409 Conflict: service dbtaf93155232 is in a pending state (pending_stop); try again once it is ready — Wait until the service status is ready, then retry. (POST /provisioning/v1/services/dbtaf93155232/stop, trace 37010fa177a482ea71b923cbfba267b3)"
 	for _, sz := range []struct {
 		w, h int
 		want string
-	}{{80, 24, "— Wait until the service status is ready, then retry. (trace 0160ab9f2c3d4e5f) (L log, X dismiss)"}, {60, 16, "(pending_stop); try ~it is ready (trace 0160ab9f2c3d4e5f) (L log, X dismiss)"}} {
+	}{{80, 24, "— Wait until the service status is ready, then retry. (trace 37010fa177a482ea71b923cbfba267b3) (L log, X dismiss)"}, {60, 16, " ~ (trace 37010fa177a482ea71b923cbfba267b3) (L log, X dismiss)"}} {
 		h := newHarness(t, Options{Profile: "test", Now: func() time.Time { return t0 },
 			Screens: func(*kit.Common) []kit.Screen { return []kit.Screen{&fakeScreen{id: "a"}} }}, sz.w, sz.h)
 		h.Send(kit.ToastMsg{Level: kit.ToastError, Text: stop})
