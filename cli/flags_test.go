@@ -138,9 +138,18 @@ func TestUIFlagOnACommandSaysWhose(t *testing.T) {
 	h.fails(exitUsage, "skytui: unknown flag: --demo: --demo starts the terminal UI on a built-in sandbox (skytui --demo); the commands take --profile or --api-url instead, "+
 		"such as a sandbox's: run `skytui sandbox` and pass the URL and key it prints (--api-url URL, the key in SKYSQL_API_KEY)\n", "--demo", "services", "list")
 	h.fails(exitUsage, "skytui: unknown flag: --demo: --demo starts the terminal UI", "services", "list", "--demo")
-	h.fails(exitUsage, "skytui: unknown flag: --accessible: --accessible is a flag of the terminal UI (skytui --accessible), not of `skytui backups list`\n", "backups", "list", "--accessible")
+	h.fails(exitUsage, "skytui: unknown flag: --accessible: --accessible is a flag of the terminal UI (skytui --accessible), not of \"skytui backups list\"\n", "backups", "list", "--accessible")
 	// a flag other commands take too is only not this command's
 	h.fails(exitUsage, "skytui: unknown flag: --api-url: `skytui auth status` does not take --api-url\n", "auth", "status", "--api-url", "http://127.0.0.1:1")
 	// a flag nobody has stays as it was
 	h.fails(exitUsage, "skytui: unknown flag: --bogus\n", "services", "list", "--bogus")
+}
+
+// TestUIFlagRefusalNamesNoCommand: the refused command is named, not
+// suggested: a run with --profile and --api-url does not get them added
+// to it as if it were a command to copy.
+func TestUIFlagRefusalNamesNoCommand(t *testing.T) {
+	h, _ := newChangeHarness(t)
+	h.fails(exitUsage, `skytui: unknown flag: --debug: --debug is a flag of the terminal UI (skytui --debug), not of "skytui backups list"`+"\n",
+		h.live("backups", "list", "--debug")...)
 }

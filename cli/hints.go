@@ -44,13 +44,26 @@ func (f *outputFlags) suggest(cmd string) string {
 	return hintFor(cmd, selectionOf(f.profile, f.apiURL))
 }
 
-// hintFor is cmd with sel added, unless it names a profile or URL (or
-// the demo, or the sandbox) of its own.
+// hintFor is cmd with sel added, flag by flag: the --profile unless cmd
+// names one of its own, the --api-url likewise (a suggested `skytui auth
+// login --profile lab` keeps the run's URL, so the key typed there is
+// checked and stored for the endpoint it was meant for); nothing for the
+// demo or the sandbox.
 func hintFor(cmd, sel string) string {
-	if sel == "" || strings.Contains(cmd, "--profile") || strings.Contains(cmd, "--api-url") || strings.Contains(cmd, "--demo") || strings.HasPrefix(cmd, "skytui sandbox") {
+	if sel == "" || strings.Contains(cmd, "--demo") || strings.HasPrefix(cmd, "skytui sandbox") {
 		return cmd
 	}
-	return cmd + sel
+	profile, url := sel, ""
+	if i := strings.Index(sel, " --api-url "); i >= 0 {
+		profile, url = sel[:i], sel[i:]
+	}
+	if profile != "" && !strings.Contains(cmd, "--profile") {
+		cmd += profile
+	}
+	if url != "" && !strings.Contains(cmd, "--api-url") {
+		cmd += url
+	}
+	return cmd
 }
 
 // hinted is s with the selection added to each command it suggests that

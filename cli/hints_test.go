@@ -31,6 +31,13 @@ func TestHintsRunWhereTheRunRan(t *testing.T) {
 	if got := e.hinted("stop it (`skytui replication stop 'replica west' --yes`)"); got != "stop it (`skytui replication stop 'replica west' --yes --profile 'my lab' --api-url http://127.0.0.1:8080`)" {
 		t.Errorf("--profile and --api-url: %q", got)
 	}
+	// a command naming its own profile keeps the run's URL: the key a
+	// suggested auth login checks and stores is for the endpoint the run
+	// was on (it went to the profile's, the live API's)
+	e.noteSelection("skysql", "http://127.0.0.1:18189")
+	if got := e.hinted("no API key: run `skytui auth login --profile skysql` (or set SKYSQL_API_KEY)"); got != "no API key: run `skytui auth login --profile skysql --api-url http://127.0.0.1:18189` (or set SKYSQL_API_KEY)" {
+		t.Errorf("auth login's hint: %q", got)
+	}
 	// in the command tree: creds takes neither flag (its secrets are no
 	// profile's), and is suggested as it is
 	newRootCmd(e)

@@ -341,7 +341,7 @@ func (e *env) createRestore(cmd *cobra.Command, cf *changeFlags, service string,
 		if err := managedRestorable(listed); err != nil {
 			return err
 		}
-		if err := sameProvider(key, svcs, target); err != nil {
+		if err := sameProvider(key, svcs, target, c.client.LogicalBackupType()); err != nil {
 			return err
 		}
 		req = api.ManagedRestore(target.ID, key)
@@ -476,7 +476,7 @@ func managedRestorable(b *api.Backup) error {
 // sameProvider refuses, before anything is sent, a managed restore across
 // cloud providers (api.CheckSameProvider, as the TUI's wizard; the key
 // names the source service: <hash>:<service>:<pod>).
-func sameProvider(key string, svcs []api.Service, target *api.Service) error {
+func sameProvider(key string, svcs []api.Service, target *api.Service, logical string) error {
 	parts := strings.Split(key, ":")
 	if len(parts) < 2 {
 		return nil
@@ -489,8 +489,8 @@ func sameProvider(key string, svcs []api.Service, target *api.Service) error {
 		if ref == nil {
 			return nil
 		}
-		return usageErrf("--backup: %s. Across providers: back %s up to your own bucket (`skytui backups create --service %s --type dump --bucket BUCKET --creds NAME`), copy the folder to %s, then restore from it with --bucket (nothing was sent)",
-			ref.Error(), s.NameOrID(), argOf(&s, svcs), bucketFor(ref.TargetProvider))
+		return usageErrf("--backup: %s. Across providers: back %s up to your own bucket (`skytui backups create --service %s --type %s --bucket BUCKET --creds NAME`), copy the folder to %s, then restore from it with --bucket, --file, --method mysqldump and --creds (nothing was sent)",
+			ref.Error(), s.NameOrID(), argOf(&s, svcs), logical, bucketFor(ref.TargetProvider))
 	}
 	return nil
 }

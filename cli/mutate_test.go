@@ -178,7 +178,7 @@ func TestChangeServicesCreate(t *testing.T) {
 		h.live("wait", "service", sandbox.DemoOrders, "--for", "stopped", "--timeout", "2s", "--poll-interval", "1h")...)
 	h.fails(exitFailed, "skytui: orders-prod is ready and nothing is deleting it: delete it with `"+h.sel("skytui services delete orders-prod --yes --confirm orders-prod")+"`\n",
 		h.live("wait", "service", sandbox.DemoOrders, "--for", "deleted", "--timeout", "2s", "--poll-interval", "1h")...)
-	h.fails(exitFailed, "skytui: legacy-batch is stopped: it will not become ready until it is started\n",
+	h.fails(exitFailed, "skytui: legacy-batch is stopped: it will not become ready until it is started: start it with `"+h.sel("skytui services start legacy-batch --wait")+"`\n",
 		h.live("wait", "service", sandbox.DemoLegacy, "--for", "ready", "--timeout", "2s", "--poll-interval", "1h")...)
 }
 
@@ -1094,5 +1094,25 @@ func TestAllowListIPv6Spellings(t *testing.T) {
 	h.ok(h.live("allowlist", "remove", sandbox.DemoOrders, "2001:db8:0:0::2/128", "--yes")...)
 	if list := string(h.ok(h.live("allowlist", "list", sandbox.DemoOrders)...)); strings.Contains(list, "2001:") {
 		t.Fatalf("still listed after the removes:\n%s", list)
+	}
+}
+
+// TestAcrossProvidersHintNamesTheInterfacesType: the cross-provider
+// refusal suggests the logical backup by the name the profile's backup
+// interface takes: logical under /backup/v1 (dump, which it suggested,
+// that interface refuses), dump on the live service's.
+func TestAcrossProvidersHintNamesTheInterfacesType(t *testing.T) {
+	h, _ := newChangeHarness(t)
+	body := "[[profile]]\nname = \"lab\"\nbase_url = \"" + h.url + "\"\nbackup_prefix = \"/backup/v1\"\n"
+	if err := os.WriteFile(h.cfgPath, []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	key := newestBackupKey(t, h, sandbox.DemoOrders)
+	for profile, typ := range map[string]string{"lab": "logical", "skysql": "dump"} {
+		h.fails(exitUsage, "", "restores", "create", "--service", sandbox.DemoStaging, "--backup", key, "--yes", "--confirm", sandbox.DemoStaging, "--profile", profile, "--api-url", h.url)
+		_, stderr, _ := h.script("restores", "create", "--service", sandbox.DemoStaging, "--backup", key, "--yes", "--confirm", sandbox.DemoStaging, "--profile", profile, "--api-url", h.url)
+		if !strings.Contains(stderr, "--type "+typ+" --bucket BUCKET --creds NAME") {
+			t.Errorf("profile %s: %s", profile, stderr)
+		}
 	}
 }

@@ -121,7 +121,7 @@ func uiFlagHint(root, c *cobra.Command, err error) error {
 		return fmt.Errorf("%w: --demo starts the terminal UI on a built-in sandbox (skytui --demo); the commands take --profile or --api-url instead, "+
 			"such as a sandbox's: run `skytui sandbox` and pass the URL and key it prints (--api-url URL, the key in SKYSQL_API_KEY)", err)
 	}
-	return fmt.Errorf("%w: --%s is a flag of the terminal UI (skytui --%s), not of `%s`", err, name, name, c.CommandPath())
+	return fmt.Errorf("%w: --%s is a flag of the terminal UI (skytui --%s), not of %q", err, name, name, c.CommandPath())
 }
 
 // takenBy reports whether a command below root has a flag of that name.

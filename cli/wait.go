@@ -182,7 +182,7 @@ func (w *waiter) waitService(ctx context.Context, c *api.Client, id, want string
 		case api.StatusIs(s.Status, "failed"):
 			return s.Status, true, &endError{errors.New(failedText(s))}
 		case want == forReady && api.StatusIs(s.Status, "stopped") && !s.Pending() && settled():
-			return s.Status, true, &endError{fmt.Errorf("%s is stopped: it will not become ready until it is started", s.NameOrID())}
+			return s.Status, true, &endError{fmt.Errorf("%s is stopped: it will not become ready until it is started: start it with `skytui services start %s --wait`", s.NameOrID(), argOf(s, w.svcs))}
 		case want == forDeleted && api.StatusIs(s.Status, "ready", "stopped") && !s.Pending() && settled():
 			// --confirm takes the exact name, whatever names the service
 			return s.Status, true, &endError{fmt.Errorf("%s is %s and nothing is deleting it: delete it with `skytui services delete %s --yes --confirm %s`", s.NameOrID(), s.Status, argOf(s, w.svcs), kit.ShellQuote(s.NameOrID()))}
