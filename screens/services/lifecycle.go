@@ -517,8 +517,17 @@ func notFound(verb, name string, svcs []api.Service) string {
 		cmd = ":" + verb
 	}
 	var holding []string
+	named := map[string]int{}
+	for _, v := range svcs {
+		named[v.Name]++
+	}
 	for _, v := range svcs {
 		if v.Name != "" && strings.Contains(strings.ToLower(v.Name), strings.ToLower(name)) {
+			if named[v.Name] > 1 {
+				// a name two services share: the ID is what to type
+				holding = append(holding, v.ID+" ("+v.Name+")")
+				continue
+			}
 			holding = append(holding, v.Name)
 		}
 	}

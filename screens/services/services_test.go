@@ -897,6 +897,10 @@ func TestOpenSharedNameChoosesNothing(t *testing.T) {
 			t.Fatalf(":%s of a shared name opened something (mode %v)", verb, s.mode)
 		}
 	}
+	// a part of the shared name: the IDs to type, not the name twice
+	if msg, ok := s.Open("start QA")().(kit.ToastMsg); !ok || !strings.Contains(msg.Text, "("+ready.ID+" (qa-x), "+stopped.ID+" (qa-x))") {
+		t.Errorf(":start QA: %#v", msg)
+	}
 	if msg := s.Open("start " + stopped.ID)(); msg == nil {
 		t.Fatal(":start by ID did nothing")
 	} else if tm, ok := msg.(kit.ToastMsg); ok && tm.Level == kit.ToastWarn {
