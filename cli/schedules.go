@@ -122,7 +122,7 @@ type, or suspend it (no backups are taken while suspended) and resume it
 		})
 	fl := cmd.Flags()
 	fl.StringVar(&cronExpr, "cron", "", `a new 5-field cron expression in UTC, such as "0 3 * * *"`)
-	fl.StringVar(&typ, "type", "", "a new backup type: full, incremental, logical, physical or binarylog")
+	fl.StringVar(&typ, "type", "", "a new backup type: full, incremental, logical, physical or binarylog; on the live service (backup prefix /skybackup/v1) full, incremental, binarylog, dump or snapshot")
 	fl.BoolVar(&suspend, "suspend", false, "suspend the schedule: no backups are taken until it is resumed")
 	fl.BoolVar(&resume, "resume", false, "resume a suspended schedule")
 	return cmd
