@@ -407,8 +407,17 @@ func (r *CreateServiceRequest) Validate() error {
 	if r.Nodes < 1 {
 		v.add("nodes", fmt.Errorf("must be at least 1"))
 	}
+	seen := map[string]int{}
 	for i, e := range r.AllowList {
-		v.add(fmt.Sprintf("allow_list[%d].ip", i), ValidateAllowListIP(e.IP))
+		err := ValidateAllowListIP(e.IP)
+		n := NormalizeAllowListIP(e.IP)
+		if j, dup := seen[n]; err == nil && dup {
+			// compared as networks: 10.1.1.1 is 10.1.1.1/32 (the API
+			// refuses the request with 400)
+			err = fmt.Errorf("%s is listed twice (also entry %d, %s)", n, j+1, strings.TrimSpace(r.AllowList[j].IP))
+		}
+		seen[n] = i
+		v.add(fmt.Sprintf("allow_list[%d].ip", i), err)
 	}
 	slices.SortStableFunc(v, func(a, b *FieldError) int { return strings.Compare(a.Field, b.Field) })
 	return v.Err()

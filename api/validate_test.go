@@ -334,3 +334,17 @@ func TestWideNetwork(t *testing.T) {
 		}
 	}
 }
+
+// TestCreateRequestAllowListTwice: one network given twice, however
+// spelled, is refused before sending, naming both entries.
+func TestCreateRequestAllowListTwice(t *testing.T) {
+	r := CreateServiceRequest{Name: "orders-db", Provider: "aws", Region: "us-east-1", ServiceType: "transactional", Topology: "es-single",
+		Architecture: "amd64", Size: "sky-2x8", Storage: 100, Nodes: 1,
+		AllowList: []AllowListEntry{{IP: "10.1.1.1"}, {IP: "2001:db8::/64"}, {IP: "10.1.1.1/32"}, {IP: "2001:DB8:0::/64"}}}
+	err := r.Validate()
+	for _, want := range []string{"allow_list[2].ip: 10.1.1.1/32 is listed twice (also entry 1, 10.1.1.1)", "allow_list[3].ip: 2001:db8::/64 is listed twice (also entry 2, 2001:db8::/64)"} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%v, want %q", err, want)
+		}
+	}
+}

@@ -1116,3 +1116,17 @@ func TestAcrossProvidersHintNamesTheInterfacesType(t *testing.T) {
 		}
 	}
 }
+
+// TestCreateAllowTwiceRefused: one network given twice to --allow, however
+// spelled, is refused before sending (exit 2); the API answered 400.
+func TestCreateAllowTwiceRefused(t *testing.T) {
+	h, sb := newChangeHarness(t)
+	_, stderr, code := h.script(h.live("services", "create", "--provider", "aws", "--region", "us-east-1", "--topology", "es-single", "--size", "sky-2x8",
+		"--storage", "100", "--name", "cli-twice", "--allow", "10.1.1.1,10.1.1.1/32")...)
+	if code != exitUsage || !strings.Contains(stderr, "10.1.1.1/32 is listed twice") {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if n := sb.Stats().Count("POST", "/provisioning/v1/services"); n != 0 {
+		t.Fatalf("%d POSTs", n)
+	}
+}

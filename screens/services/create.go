@@ -139,7 +139,14 @@ func parseAllowList(s string) ([]api.AllowListEntry, error) {
 		if err := api.ValidateAllowListIP(f); err != nil {
 			return nil, err
 		}
-		out = append(out, api.AllowListEntry{IP: api.NormalizeAllowListIP(f)})
+		n := api.NormalizeAllowListIP(f)
+		for _, e := range out {
+			if e.IP == n {
+				// as networks: 10.1.1.1 is 10.1.1.1/32 (the API refuses it)
+				return nil, fmt.Errorf("allow list: %s is given twice", n)
+			}
+		}
+		out = append(out, api.AllowListEntry{IP: n})
 	}
 	return out, nil
 }

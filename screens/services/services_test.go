@@ -311,6 +311,9 @@ func TestFormValidationUsesAPIRules(t *testing.T) {
 	if got := nameHint("", nil); strings.HasPrefix(got, "!") {
 		t.Errorf("an empty name's hint is an error before anything was typed: %q", got)
 	}
+	if got := allowHint("2001:db8::/64, 2001:DB8:0::/64"); !strings.Contains(got, "2001:db8::/64 is given twice") {
+		t.Errorf("allowHint of one network twice = %q", got)
+	}
 	if got := allowHint("10.0.0.1/8"); !strings.Contains(got, "host bits set") {
 		t.Errorf("allowHint = %q", got)
 	}
