@@ -35,10 +35,10 @@ func (b *Form) build() {
 	// typed without a word (07:30 typed after the prefilled 03:00); what
 	// is too long is shown, and the hint says the rule it breaks.
 	daily := huh.NewInput().Title("Daily at (HH:MM, 24-hour, UTC)").Accessor(b.daily).
-		Placeholder("03:00").
+		Placeholder("e.g. 03:00").
 		DescriptionFunc(func() string { return b.hint(b.dailyHint(b.daily.Get())) }, []any{b.daily.Bind(), w})
 	cron := huh.NewInput().Title(b.hint(cronTitle)).
-		Accessor(b.cron).Placeholder("30 1 * * 0").
+		Accessor(b.cron).Placeholder("e.g. 30 1 * * 0").
 		DescriptionFunc(func() string { return b.hint(b.cronHint(b.cron.Get())) }, []any{b.cron.Bind(), w})
 	dest := huh.NewSelect[string]().Title("Destination").Accessor(b.dest).Height(6).
 		Description(b.hint(destDescription)).

@@ -334,7 +334,7 @@ func newCreateForm(c *kit.Common, keys keyMap, d *draft, taken []string) *create
 			return nil
 		})))
 	name := huh.NewInput().Title("Name").Accessor(v.name).CharLimit(40).
-		Placeholder("orders-db").
+		Placeholder("e.g. orders-db").
 		DescriptionFunc(func() string { return f.hint(nameHint(v.name.Get(), taken)) }, []any{v.name.Bind(), f.hintWidth.Bind()})
 	name.Validate(kit.Back(&f.ahead, name, api.ValidateServiceName))
 	nodes := huh.NewInput().Title("Nodes").Accessor(v.nodes).CharLimit(3)
@@ -342,7 +342,7 @@ func newCreateForm(c *kit.Common, keys keyMap, d *draft, taken []string) *create
 	f.nodes, f.topology = nodes, v.topology.Get()
 	ssl := huh.NewConfirm().Title("SSL").Affirmative("on").Negative("off").Accessor(v.ssl)
 	allow := huh.NewInput().Title("Allow list").Accessor(v.allow).
-		Placeholder("203.0.113.7, 198.51.100.0/24").
+		Placeholder("e.g. 203.0.113.7, 198.51.100.0/24").
 		DescriptionFunc(func() string { return f.hint(allowHint(v.allow.Get())) }, []any{v.allow.Bind(), f.hintWidth.Bind()})
 	allow.Validate(kit.Back(&f.ahead, allow, func(s string) error { _, err := parseAllowList(s); return err }))
 

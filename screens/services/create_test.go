@@ -337,7 +337,7 @@ func TestCreateStepSaysWhatIsCut(t *testing.T) {
 	hs, s := createHarness(t, 60, 12)
 	v := hs.Screen()
 	tuitest.CheckFits(t, "60x12", s.View(), 60, 12)
-	if !strings.Contains(v, "> 203.0.113.7, 198.51.100.0/24") || !strings.Contains(v, "above: name, nodes (shift+tab)") {
+	if !strings.Contains(v, "> e.g. 203.0.113.7, 198.51.100.0/24") || !strings.Contains(v, "above: name, nodes (shift+tab)") {
 		t.Fatalf("on the allow list: its input or the mark of what is above is missing:\n%s", v)
 	}
 	hs.Keys("shift+tab", "shift+tab")
