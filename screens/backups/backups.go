@@ -195,6 +195,15 @@ func (s *Screen) resolve() tea.Cmd {
 	if w == "" || !s.svcsOK {
 		return nil // resolved when the listing arrives
 	}
+	if found := api.ServicesNamed(s.services, w); len(found) > 1 {
+		// a name two services share: neither is chosen for the user
+		s.wanted, s.retried = "", ""
+		ids := make([]string, len(found))
+		for i, f := range found {
+			ids[i] = f.ID
+		}
+		return kit.Toast(kit.ToastWarn, fmt.Sprintf("%d services are named %q (%s): give its ID, :backups ID; still showing %s", len(found), w, strings.Join(ids, ", "), s.shownText()))
+	}
 	if id, ok := s.lookup(w); ok {
 		s.wanted, s.retried = "", ""
 		return s.choose(id)
@@ -267,7 +276,16 @@ func (s *Screen) nameOf(id, fallback string) string {
 	return id
 }
 
-func (s *Screen) serviceName() string { return s.nameOf(s.svcID, "") }
+// serviceName is the shown service's name, with its ID where another
+// service has that name too ("orders-prod (dbtgf…)"): "Backups of
+// orders-prod, no backups yet" must not read as production's.
+func (s *Screen) serviceName() string {
+	name := s.nameOf(s.svcID, "")
+	if name != s.svcID && len(api.ServicesNamed(s.services, name)) > 1 {
+		return name + " (" + s.svcID + ")"
+	}
+	return name
+}
 
 // CapturesKeys implements kit.Screen: the schedules' filter, else the
 // open pane's or the backups' filter.

@@ -510,3 +510,25 @@ func TestDetailKeyBreaksAtItsColons(t *testing.T) {
 		}
 	}
 }
+
+// TestSharedNameChoosesNothing: ":backups NAME" where two services have
+// that name shows neither, saying their IDs; by ID one is shown, and its
+// title carries the ID ("Backups of orders-prod, no backups yet" read as
+// production's).
+func TestSharedNameChoosesNothing(t *testing.T) {
+	s := newScreen(t, 100, 30)
+	const twin = "dbtgf00000099"
+	s.Update(kit.DataMsg{Key: kit.ServicesKey.String(), Data: []api.Service{{ID: sid, Name: "orders-prod"}, {ID: twin, Name: "orders-prod"}}, At: now})
+	s.Open(AllArg)
+	msg := s.Open("orders-prod")()
+	if tm, ok := msg.(kit.ToastMsg); !ok || tm.Level != kit.ToastWarn || !strings.Contains(tm.Text, `2 services are named "orders-prod" (`+sid+", "+twin+`): give its ID`) {
+		t.Fatalf(":backups orders-prod: %#v", msg)
+	}
+	if s.ServiceID() != "" {
+		t.Fatalf("a shared name chose %s", s.ServiceID())
+	}
+	s.Open(twin)
+	if s.ServiceID() != twin || s.serviceName() != "orders-prod ("+twin+")" {
+		t.Fatalf("by ID: %s, named %q", s.ServiceID(), s.serviceName())
+	}
+}

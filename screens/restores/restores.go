@@ -174,6 +174,19 @@ func (s *Screen) Open(arg string) tea.Cmd {
 	case AllArg:
 		s.svcFilter = ""
 	default:
+		if _, isID := s.services[arg]; !isID {
+			var ids []string
+			for id, v := range s.services {
+				if v.Name == arg {
+					ids = append(ids, id)
+				}
+			}
+			if len(ids) > 1 {
+				// a name two services share: neither is chosen for the user
+				slices.Sort(ids)
+				return kit.Toast(kit.ToastWarn, fmt.Sprintf("%d services are named %q (%s): give its ID, :restores ID; still showing %s", len(ids), arg, strings.Join(ids, ", "), s.shownText()))
+			}
+		}
 		id := s.resolve(arg)
 		if !s.knownService(id) {
 			// a name that is neither a service nor the target of a restore
@@ -484,7 +497,14 @@ func (s *Screen) View() string {
 	}
 	var note string
 	if s.svcFilter != "" {
-		note = th.Accent.Render("service: "+s.serviceName(s.svcFilter)) + th.Muted.Render(" (a shows all)")
+		name := s.serviceName(s.svcFilter)
+		for id, v := range s.services {
+			if id != s.svcFilter && v.Name == name {
+				name += " (" + s.svcFilter + ")" // another has the name: which one
+				break
+			}
+		}
+		note = th.Accent.Render("service: "+name) + th.Muted.Render(" (a shows all)")
 	}
 	return s.ListView.View(count, note, s.staleNote())
 }

@@ -1017,3 +1017,23 @@ func TestPointInTimeLabelFollowsItsRestore(t *testing.T) {
 		t.Fatalf("another restore under the same ID is said to be %q", got)
 	}
 }
+
+// TestSharedNameChoosesNothing: ":restores NAME" where two services have
+// that name narrows to neither, saying their IDs.
+func TestSharedNameChoosesNothing(t *testing.T) {
+	s := newScreen(120, 30)
+	twin := orders
+	twin.ID = "dbtaf00000099"
+	s.Update(kit.DataMsg{Key: kit.ServicesKey.String(), Data: []api.Service{orders, twin, replica, gcpSvc}})
+	msg := s.Open(orders.Name)()
+	if tm, ok := msg.(kit.ToastMsg); !ok || tm.Level != kit.ToastWarn || !strings.Contains(tm.Text, `2 services are named "orders-prod" (`+orders.ID+", "+twin.ID+`): give its ID`) {
+		t.Fatalf(":restores orders-prod: %#v", msg)
+	}
+	if s.svcFilter != "" {
+		t.Fatalf("a shared name narrowed to %s", s.svcFilter)
+	}
+	s.Open(twin.ID)
+	if s.svcFilter != twin.ID || !strings.Contains(view(s), "service: orders-prod ("+twin.ID+")") {
+		t.Fatalf("by ID: %q\n%s", s.svcFilter, view(s))
+	}
+}
