@@ -328,8 +328,12 @@ func ValidateAllowListIP(ip string) error {
 		}
 		return nil
 	}
-	if _, err := netip.ParseAddr(ip); err != nil {
+	a, err := netip.ParseAddr(ip)
+	if err != nil {
 		return rule("ip", "%q is not a valid IP address or CIDR network", ip)
+	}
+	if a.Zone() != "" {
+		return rule("ip", "%q names an interface (%%%s): an allow list takes the address alone", ip, a.Zone())
 	}
 	return nil
 }
@@ -369,6 +373,7 @@ func NormalizeAllowListIP(ip string) string {
 		return ip
 	}
 	if a, err := netip.ParseAddr(ip); err == nil {
+		a = a.Unmap() // ::ffff:192.0.2.44 is 192.0.2.44, as the server matches it
 		return netip.PrefixFrom(a, a.BitLen()).String()
 	}
 	return ip

@@ -162,6 +162,10 @@ func TestValidateAllowListIP(t *testing.T) {
 			t.Errorf("NormalizeAllowListIP(%q) = %q, want 2001:db8::/64", typed, got)
 		}
 	}
+	if got := NormalizeAllowListIP("::ffff:192.0.2.44"); got != "192.0.2.44/32" {
+		t.Errorf("an IPv4-mapped address: %q", got)
+	}
+	wantRule(t, ValidateAllowListIP("fe80::1%eth0"), "ip", "names an interface (%eth0)")
 	if got := NormalizeAllowListIP("2001:DB8::2/128"); got != "2001:db8::2/128" {
 		t.Errorf("a /128 spelled in capitals: %q", got)
 	}
