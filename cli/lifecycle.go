@@ -110,6 +110,13 @@ func (e *env) runLifecycle(cmd *cobra.Command, arg string, r lifecycleRun) error
 		return e.followService(ctx, c, w, s, r.waitFor)
 	}
 	now, err := c.client.GetService(ctx, s.ID)
+	if api.IsNotFound(err) && r.waitFor == forDeleted {
+		// a delete accepted whose service is gone already: done, as
+		// `wait service --for deleted` says of it
+		gone := *s
+		gone.Status = forDeleted
+		return c.out.emit(e.stdout, &gone, servicesTable([]api.Service{gone}))
+	}
 	if err != nil {
 		// Sent and accepted; only the read after it failed.
 		return e.notReadAgain(c, fmt.Sprintf("%s %s: accepted (%s); reading it again failed: %v", r.what, s.NameOrID(), r.done, firstLine(err)),

@@ -6,11 +6,16 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/skytui/skytui/api"
+	"github.com/skytui/skytui/config"
+	"github.com/skytui/skytui/internal/testenv"
+	"github.com/skytui/skytui/keystore"
 	"github.com/skytui/skytui/sandbox"
 	"github.com/skytui/skytui/tui/tuitest"
 )
@@ -141,5 +146,35 @@ func TestWaitAfterChangeGivesTheStatusTimeToMove(t *testing.T) {
 	_, err = w.waitService(context.Background(), c, "dbtgf00000001", forStopped)
 	if err == nil || !strings.Contains(err.Error(), "nothing is stopping it") {
 		t.Fatalf("a wait on its own: %v, want the dead end said at once", err)
+	}
+}
+
+// TestDeleteGoneWhenReadAgain: a delete accepted whose service reads 404
+// at once (the delete was quick) is done: printed as deleted, exit 0, not
+// "reading it again failed" with a check that exits 4.
+func TestDeleteGoneWhenReadAgain(t *testing.T) {
+	sb := sandbox.New(sandbox.Options{APIKey: goodKey, DemoData: true, Seed: 7, Clock: sandbox.NewManualClock(testenv.T0)})
+	var deleted atomic.Bool
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasPrefix(r.URL.Path, "/provisioning/v1/services/db") && strings.Count(r.URL.Path, "/") == 4 {
+			if r.Method == http.MethodDelete {
+				deleted.Store(true)
+			} else if r.Method == http.MethodGet && deleted.Load() {
+				w.Header().Set("Content-Type", "application/json")
+				w.WriteHeader(http.StatusNotFound)
+				_, _ = w.Write([]byte(`{"code":404,"message":"service not found"}`))
+				return
+			}
+		}
+		sb.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	dir := t.TempDir()
+	h := &harness{t: t, url: srv.URL, secrets: filepath.Join(dir, "secrets.age"), cfgPath: filepath.Join(dir, "config.toml")}
+	t.Setenv(config.EnvConfig, h.cfgPath)
+	t.Setenv(keystore.EnvAPIKey, goodKey)
+	out := decodeJSON[map[string]any](t, h.ok(h.live("services", "delete", sandbox.DemoLegacy, "--yes", "--confirm", sandbox.DemoLegacy, "-o", "json")...))
+	if out["status"] != "deleted" || out["name"] != sandbox.DemoLegacy {
+		t.Fatalf("a delete gone when read again: %v", out)
 	}
 }
