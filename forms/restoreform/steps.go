@@ -99,6 +99,10 @@ func (r *Wizard) chooseTarget() tea.Cmd {
 	id := r.targets.SelectedID()
 	if id == "" {
 		r.stepErr = "no service to restore into"
+		if f := r.targets.Filter(); f != "" && r.targets.Total() > 0 {
+			// the filter hides them, not the account
+			r.stepErr = fmt.Sprintf("no service matches %q: change what is typed (backspace)", f)
+		}
 		return nil
 	}
 	t := r.service(id)

@@ -234,3 +234,20 @@ func TestBucketChoicesStopAtTheirEnds(t *testing.T) {
 		t.Fatalf("right past the last encryption choice: %q", got)
 	}
 }
+
+// TestTargetFilterMatchingNothing: enter on a target list whose typed
+// filter matches nothing says so, not "no service to restore into",
+// which reads as an account without services.
+func TestTargetFilterMatchingNothing(t *testing.T) {
+	e := rtSetup(t, true)
+	w := e.wizard(t, Options{Source: SourceBucket})
+	w.SetSize(80, 24)
+	if w.StepName() != "target" {
+		t.Fatalf("step %s", w.StepName())
+	}
+	rtType(w, "zzzz")
+	rtPress(w, "enter")
+	if v := rtView(w); !strings.Contains(v, `no service matches "zzzz": change what is typed`) {
+		t.Fatalf("enter on a filter matching nothing:\n%s", v)
+	}
+}
