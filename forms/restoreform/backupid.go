@@ -41,6 +41,9 @@ func (r *Wizard) lookUpBackupID(id string) tea.Cmd {
 		r.stepErr = "no API client to look " + id + " up in the backups: enter again sends it as typed"
 		return nil
 	}
+	if r.id.checking == id {
+		return nil // asked already: its answer is on the way
+	}
 	ids := make([]string, 0, len(r.byID))
 	for sid := range r.byID {
 		ids = append(ids, sid)

@@ -251,3 +251,19 @@ func TestTargetFilterMatchingNothing(t *testing.T) {
 		t.Fatalf("enter on a filter matching nothing:\n%s", v)
 	}
 }
+
+// TestBackupIDLookupAskedOnce: enter again while an ID is being looked
+// up asks nothing more (the listings would pile up); another ID asks.
+func TestBackupIDLookupAskedOnce(t *testing.T) {
+	e := rtSetup(t, true)
+	w := e.wizard(t, Options{Source: SourceBackupID, TargetID: e.byName["dev-serverless"].ID, LockTarget: true})
+	if cmd := w.lookUpBackupID("deadbeef0000"); cmd == nil {
+		t.Fatal("the first enter asked nothing")
+	}
+	if cmd := w.lookUpBackupID("deadbeef0000"); cmd != nil {
+		t.Fatal("enter again while it is looked up asks again")
+	}
+	if cmd := w.lookUpBackupID("c0ffee000000"); cmd == nil {
+		t.Fatal("another ID asked nothing")
+	}
+}

@@ -172,21 +172,6 @@ func orAll(arg string) string {
 	return fmt.Sprintf("%q", arg)
 }
 
-// lookup finds a service of the listing by ID, then by name.
-func (s *Screen) lookup(w string) (string, bool) {
-	for _, v := range s.services {
-		if v.ID == w {
-			return v.ID, true
-		}
-	}
-	for _, v := range s.services {
-		if v.Name == w {
-			return v.ID, true
-		}
-	}
-	return "", false
-}
-
 // resolve turns wanted into a service of the listing once the listing is
 // there; a name or ID it does not show is looked for once more (the
 // service may be newer than the listing), then refused.
@@ -195,7 +180,12 @@ func (s *Screen) resolve() tea.Cmd {
 	if w == "" || !s.svcsOK {
 		return nil // resolved when the listing arrives
 	}
-	if found := api.ServicesNamed(s.services, w); len(found) > 1 {
+	switch found := api.ServicesNamed(s.services, w); len(found) {
+	case 1:
+		s.wanted, s.retried = "", ""
+		return s.choose(found[0].ID)
+	case 0:
+	default:
 		// a name two services share: neither is chosen for the user
 		s.wanted, s.retried = "", ""
 		ids := make([]string, len(found))
@@ -203,10 +193,6 @@ func (s *Screen) resolve() tea.Cmd {
 			ids[i] = f.ID
 		}
 		return kit.Toast(kit.ToastWarn, fmt.Sprintf("%d services are named %q (%s): give its ID, :backups ID; still showing %s", len(found), w, strings.Join(ids, ", "), s.shownText()))
-	}
-	if id, ok := s.lookup(w); ok {
-		s.wanted, s.retried = "", ""
-		return s.choose(id)
 	}
 	if s.retried != w {
 		s.retried = w
