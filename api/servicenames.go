@@ -1,6 +1,9 @@
 package api
 
-import "strings"
+import (
+	"fmt"
+	"strings"
+)
 
 // NameServiceIDs names in s each service of svcs that s names by its ID
 // alone: "replicates from dbtaf85489797" becomes "replicates from
@@ -51,6 +54,23 @@ func idAlone(before, after string) bool {
 		return len(after) == 1 || after[1] == ' '
 	}
 	return false
+}
+
+// SharedName says that the services found share the name a command was
+// given: `2 services are named "x" (db1, db2)`, each ID followed by its
+// status where status is set. What to do about it is the caller's to add.
+func SharedName(name string, found []*Service, status bool) string {
+	ids := make([]string, len(found))
+	for i, f := range found {
+		ids[i] = f.ID
+		if status {
+			ids[i] += " " + f.Status
+			if f.Status == "" {
+				ids[i] += "?"
+			}
+		}
+	}
+	return fmt.Sprintf("%d services are named %q (%s)", len(found), name, strings.Join(ids, ", "))
 }
 
 // ServicesNamed are the services of svcs that arg names, as a command

@@ -28,3 +28,15 @@ func rewrites(t *testing.T, name string, f func(string) string, cases map[string
 		}
 	}
 }
+
+// TestSharedName: a shared name is said with every ID, and with their
+// statuses where asked ("?" for one not read), so the user can name one.
+func TestSharedName(t *testing.T) {
+	found := []*Service{{ID: "db1", Name: "x", Status: "ready"}, {ID: "db2", Name: "x"}}
+	if got, want := SharedName("x", found, false), `2 services are named "x" (db1, db2)`; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	if got, want := SharedName("x", found, true), `2 services are named "x" (db1 ready, db2 ?)`; got != want {
+		t.Errorf("with statuses: got %q, want %q", got, want)
+	}
+}

@@ -137,11 +137,7 @@ func resolveService(svcs []api.Service, arg string) (*api.Service, error) {
 	case 1:
 		return found[0], nil
 	}
-	ids := make([]string, len(found))
-	for i, s := range found {
-		ids[i] = s.ID
-	}
-	return nil, usageErrf("%d services are named %q (%s): give the ID", len(found), arg, strings.Join(ids, ", "))
+	return nil, usageErrf("%s: give the ID", api.SharedName(arg, found, false))
 }
 
 // serviceNames maps service IDs to names, for the tables.

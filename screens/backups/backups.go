@@ -188,11 +188,7 @@ func (s *Screen) resolve() tea.Cmd {
 	default:
 		// a name two services share: neither is chosen for the user
 		s.wanted, s.retried = "", ""
-		ids := make([]string, len(found))
-		for i, f := range found {
-			ids[i] = f.ID
-		}
-		return kit.Toast(kit.ToastWarn, fmt.Sprintf("%d services are named %q (%s): give its ID, :backups ID; still showing %s", len(found), w, strings.Join(ids, ", "), s.shownText()))
+		return kit.Toast(kit.ToastWarn, fmt.Sprintf("%s: give its ID, :backups ID; still showing %s", api.SharedName(w, found, false), s.shownText()))
 	}
 	if s.retried != w {
 		s.retried = w

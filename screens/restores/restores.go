@@ -174,18 +174,9 @@ func (s *Screen) Open(arg string) tea.Cmd {
 	case AllArg:
 		s.svcFilter = ""
 	default:
-		if _, isID := s.services[arg]; !isID {
-			var ids []string
-			for id, v := range s.services {
-				if v.Name == arg {
-					ids = append(ids, id)
-				}
-			}
-			if len(ids) > 1 {
-				// a name two services share: neither is chosen for the user
-				slices.Sort(ids)
-				return kit.Toast(kit.ToastWarn, fmt.Sprintf("%d services are named %q (%s): give its ID, :restores ID; still showing %s", len(ids), arg, strings.Join(ids, ", "), s.shownText()))
-			}
+		if found := api.ServicesNamed(s.svcList, arg); len(found) > 1 {
+			// a name two services share: neither is chosen for the user
+			return kit.Toast(kit.ToastWarn, fmt.Sprintf("%s: give its ID, :restores ID; still showing %s", api.SharedName(arg, found, false), s.shownText()))
 		}
 		id := s.resolve(arg)
 		if !s.knownService(id) {

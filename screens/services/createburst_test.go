@@ -54,10 +54,7 @@ func burstForm(t *testing.T) (*tuitest.Harness, *Screen, *slowAPI) {
 	s := New(c)
 	s.SetSize(80, 20)
 	hs := (&tuitest.Harness{T: t, Model: screenApp{s}, Render: s.View, Quiet: 50 * time.Millisecond}).Start(80, 20)
-	hs.Key("n")
-	hs.Until("the providers and regions", func() bool {
-		return strings.Contains(hs.Screen(), "(us-east-1)") && s.form.values.region.Get() != ""
-	})
+	openCreate(hs, s)
 	return hs, s, slow
 }
 

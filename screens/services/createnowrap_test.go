@@ -15,10 +15,7 @@ import (
 // Azure's westeurope launched in eastus.
 func TestCreateListsStopAtTheirEnds(t *testing.T) {
 	hs, s := demoForm(t)
-	hs.Key("n")
-	hs.Until("the providers and regions", func() bool {
-		return strings.Contains(hs.Screen(), "(us-east-1)") && s.form.values.region.Get() != ""
-	})
+	openCreate(hs, s)
 	hs.Key("k")
 	if got := s.form.values.provider.Get(); got != "aws" {
 		t.Fatalf("k on the first provider chose %q, want aws:\n%s", got, hs.Screen())

@@ -17,6 +17,16 @@ func demoForm(t *testing.T) (*tuitest.Harness, *Screen) {
 	return demoScreen(t, 80, 20, nil)
 }
 
+// openCreate presses n and waits until the form's first step lists the
+// providers and their regions, one region chosen.
+func openCreate(hs *tuitest.Harness, s *Screen) {
+	hs.T.Helper()
+	hs.Key("n")
+	hs.Until("the providers and regions", func() bool {
+		return strings.Contains(hs.Screen(), "(us-east-1)") && s.form.values.region.Get() != ""
+	})
+}
+
 // demoScreen is the Services screen against the demo sandbox in a w x h
 // harness, in the model wrap makes of it (nil: screenApp). It is quiet
 // 50 ms after a key (a cursor's blink is not waited for): what a test
@@ -42,10 +52,7 @@ func demoScreen(t *testing.T, w, h int, wrap func(*Screen) tea.Model) (*tuitest.
 // no key that did anything, at every n after.
 func TestCreateReopensWhereItWasLeft(t *testing.T) {
 	hs, s := demoForm(t)
-	hs.Key("n")
-	hs.Until("the providers and regions", func() bool {
-		return strings.Contains(hs.Screen(), "(us-east-1)") && s.form.values.region.Get() != ""
-	})
+	openCreate(hs, s)
 	hs.Key("esc")
 	if s.mode != modeList {
 		t.Fatalf("esc did not leave the form:\n%s", hs.Screen())

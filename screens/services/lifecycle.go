@@ -55,32 +55,47 @@ func (s *Screen) refuseStatus(v api.Service, why string) tea.Cmd {
 
 // stopStart stops a ready service or starts a stopped one.
 func (s *Screen) stopStart(v api.Service) tea.Cmd {
-	client, id, name := s.common.Client, v.ID, v.Name
 	switch {
 	case v.Pending():
 		return s.refusePending(v, "stopped or started")
 	case api.StatusIs(v.Status, "stopped"):
-		return serviceChange(client, id, "start", kit.Action{
-			Name: "start " + name,
-			Confirm: kit.Confirm{Kind: kit.ConfirmYesNo, Title: "Start service?",
-				Detail: fmt.Sprintf("Start %s (%s)? It is pending_start for a few minutes, then ready and accepting connections.", name, id)},
-			Run:     func(ctx context.Context) (any, error) { return nil, client.StartService(ctx, id) },
-			Success: func(any) string { return fmt.Sprintf("starting %s: pending_start, then ready", name) },
-			Effect:  kit.ServiceEffect(id, name, kit.StatusIn("pending_start", "ready")),
-			Follow:  kit.ServiceWatch(client, ID, id, name, "start"),
-		})
+		return s.power(v, startPower)
 	case v.Ready():
-		return serviceChange(client, id, "stop", kit.Action{
-			Name: "stop " + name,
-			Confirm: kit.Confirm{Kind: kit.ConfirmYesNo, Title: "Stop service?",
-				Detail: fmt.Sprintf("Stop %s (%s)? Every connection to it drops and replication to it stops until it is started again (x).", name, id)},
-			Run:     func(ctx context.Context) (any, error) { return nil, client.StopService(ctx, id) },
-			Success: func(any) string { return fmt.Sprintf("stopping %s: pending_stop, then stopped", name) },
-			Effect:  kit.ServiceEffect(id, name, kit.StatusIn("pending_stop", "stopped")),
-			Follow:  kit.ServiceWatch(client, ID, id, name, "stop"),
-		})
+		return s.power(v, stopPower)
 	}
 	return s.refuseStatus(v, "only a ready service can be stopped and a stopped one started")
+}
+
+// powerChange is a stop or a start: its words, the statuses it passes
+// through and its call.
+type powerChange struct {
+	verb, ask, doing string // "stop", "Stop", "stopping"
+	consequence      string // what the confirmation says follows
+	passing, settled string // the statuses it goes through
+	call             func(*api.Client, context.Context, string) error
+}
+
+var (
+	startPower = powerChange{verb: "start", ask: "Start", doing: "starting",
+		consequence: "It is pending_start for a few minutes, then ready and accepting connections.",
+		passing:     "pending_start", settled: "ready", call: (*api.Client).StartService}
+	stopPower = powerChange{verb: "stop", ask: "Stop", doing: "stopping",
+		consequence: "Every connection to it drops and replication to it stops until it is started again (x).",
+		passing:     "pending_stop", settled: "stopped", call: (*api.Client).StopService}
+)
+
+// power sends p for v once confirmed.
+func (s *Screen) power(v api.Service, p powerChange) tea.Cmd {
+	client, id, name := s.common.Client, v.ID, v.Name
+	return serviceChange(client, id, p.verb, kit.Action{
+		Name: p.verb + " " + name,
+		Confirm: kit.Confirm{Kind: kit.ConfirmYesNo, Title: p.ask + " service?",
+			Detail: fmt.Sprintf("%s %s (%s)? %s", p.ask, name, id, p.consequence)},
+		Run:     func(ctx context.Context) (any, error) { return nil, p.call(client, ctx, id) },
+		Success: func(any) string { return fmt.Sprintf("%s %s: %s, then %s", p.doing, name, p.passing, p.settled) },
+		Effect:  kit.ServiceEffect(id, name, kit.StatusIn(p.passing, p.settled)),
+		Follow:  kit.ServiceWatch(client, ID, id, name, p.verb),
+	})
 }
 
 // deleteService deletes a service once its name is typed.
@@ -547,11 +562,7 @@ func notFound(verb, name string, svcs []api.Service) string {
 // shared says that more than one service has the name a verb was given,
 // with their IDs and statuses, and how to name one (":delete ID").
 func shared(verb, name string, found []*api.Service) string {
-	ids := make([]string, len(found))
-	for i, f := range found {
-		ids[i] = f.ID + " " + kit.Or(f.Status, "?")
-	}
-	return fmt.Sprintf("%d services are named %q (%s): give its ID, :%s ID", len(found), name, strings.Join(ids, ", "), verb)
+	return fmt.Sprintf("%s: give its ID, :%s ID", api.SharedName(name, found, true), verb)
 }
 
 func (s *Screen) openNow(verb, name string) tea.Cmd {
