@@ -7,7 +7,7 @@ import "testing"
 // its name, is left alone.
 func TestNameServiceIDs(t *testing.T) {
 	svcs := []Service{{ID: "dbtaf85489797", Name: "orders-prod"}, {ID: "dbtaf93155232", Name: "replica-west"}, {ID: "dbtgf00000001"}}
-	rewrites(t, "NameServiceIDs", func(in string) string { return NameServiceIDs(in, svcs) }, map[string]string{
+	for in, want := range map[string]string{
 		"replica-west already replicates from dbtaf85489797: end that replication first": "replica-west already replicates from orders-prod (dbtaf85489797): end that replication first",
 		"service dbtaf93155232 already replicates from dbtaf85489797":                    "service replica-west (dbtaf93155232) already replicates from orders-prod (dbtaf85489797)",
 		"from dbtaf85489797.":                                     "from orders-prod (dbtaf85489797).",
@@ -15,16 +15,9 @@ func TestNameServiceIDs(t *testing.T) {
 		"host dbtaf85489797.sandbox.localhost":                    "host dbtaf85489797.sandbox.localhost",
 		"backup cf29:dbtaf85489797:dbtaf85489797-mdb-ms-0":        "backup cf29:dbtaf85489797:dbtaf85489797-mdb-ms-0",
 		"xdbtaf85489797 and dbtaf85489797x and dbtgf00000001 too": "xdbtaf85489797 and dbtaf85489797x and dbtgf00000001 too",
-	})
-}
-
-// rewrites checks that f, a rewording of a text, turns each text of cases
-// into its value.
-func rewrites(t *testing.T, name string, f func(string) string, cases map[string]string) {
-	t.Helper()
-	for in, want := range cases {
-		if got := f(in); got != want {
-			t.Errorf("%s(%q)\n got %q\nwant %q", name, in, got, want)
+	} {
+		if got := NameServiceIDs(in, svcs); got != want {
+			t.Errorf("NameServiceIDs(%q)\n got %q\nwant %q", in, got, want)
 		}
 	}
 }
