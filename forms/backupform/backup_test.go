@@ -587,26 +587,7 @@ func TestShiftTabGoesBackFromAnyField(t *testing.T) {
 
 // deliver runs cmd and gives what it answers back to the form, depth
 // rounds deep (the huh form ends through its SubmitCmd).
-func deliver(b *Form, cmd tea.Cmd, depth int) {
-	if cmd == nil || depth == 0 {
-		return
-	}
-	switch msg := cmd().(type) {
-	case tea.BatchMsg:
-		for _, c := range msg {
-			deliver(b, c, depth)
-		}
-	case nil:
-	default:
-		if cmds, ok := tuitest.Sequence(msg); ok {
-			for _, c := range cmds {
-				deliver(b, c, depth)
-			}
-			return
-		}
-		deliver(b, b.Update(msg), depth-1)
-	}
-}
+func deliver(b *Form, cmd tea.Cmd, depth int) { tuitest.RunCmds(b.Update, cmd, depth) }
 
 // TestSchemeOnlyBucketIsAPlaceholder: a bucket preset to a scheme alone
 // (the migration's "gs://") is the path field's placeholder, not its

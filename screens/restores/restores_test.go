@@ -575,28 +575,8 @@ func atCopy(t *testing.T) (*Screen, *migration) {
 
 // run runs cmd and hands what it answers (batches and sequences too) to
 // s, a few rounds deep.
-func run(s *Screen, cmd tea.Cmd) { runDepth(s, cmd, 4) }
-
-func runDepth(s *Screen, cmd tea.Cmd, depth int) {
-	if cmd == nil || depth == 0 {
-		return
-	}
-	switch msg := cmd().(type) {
-	case tea.BatchMsg:
-		for _, c := range msg {
-			runDepth(s, c, depth)
-		}
-	case nil:
-	default:
-		if cmds, ok := tuitest.Sequence(msg); ok {
-			for _, c := range cmds {
-				runDepth(s, c, depth)
-			}
-			return
-		}
-		_, next := s.Update(msg)
-		runDepth(s, next, depth-1)
-	}
+func run(s *Screen, cmd tea.Cmd) {
+	tuitest.RunCmds(func(msg tea.Msg) tea.Cmd { _, next := s.Update(msg); return next }, cmd, 4)
 }
 
 // TestEscFromTheMigrationsRestoreGoesBackToIt: the restore the migration

@@ -83,6 +83,30 @@ func Sequence(msg tea.Msg) (cmds []tea.Cmd, ok bool) {
 	return v.Convert(cmdSliceType).Interface().([]tea.Cmd), true
 }
 
+// RunCmds runs cmd and hands what it answers to update, depth rounds deep:
+// the commands of a model driven without a program or a harness. The
+// commands of a batch or a sequence run in order, at the same depth.
+func RunCmds(update func(tea.Msg) tea.Cmd, cmd tea.Cmd, depth int) {
+	if cmd == nil || depth == 0 {
+		return
+	}
+	switch msg := cmd().(type) {
+	case tea.BatchMsg:
+		for _, c := range msg {
+			RunCmds(update, c, depth)
+		}
+	case nil:
+	default:
+		if cmds, ok := Sequence(msg); ok {
+			for _, c := range cmds {
+				RunCmds(update, c, depth)
+			}
+			return
+		}
+		RunCmds(update, update(msg), depth-1)
+	}
+}
+
 // Typed is the key presses that type s, one a character.
 func Typed(s string) []tea.KeyPressMsg {
 	var out []tea.KeyPressMsg
