@@ -39,22 +39,7 @@ func TestTypeAheadKeepsKeysForTheNextField(t *testing.T) {
 		for n := 0; len(pending) > 0 && n < 50; n++ { // a blinking cursor asks for ever
 			cmd := pending[0]
 			pending = pending[1:]
-			if cmd == nil {
-				continue
-			}
-			ch := make(chan tea.Msg, 1)
-			go func() { ch <- cmd() }()
-			var msg tea.Msg
-			select {
-			case msg = <-ch:
-			case <-time.After(400 * time.Millisecond):
-				continue // a blink or the like
-			}
-			switch m := msg.(type) {
-			case tea.BatchMsg:
-				pending = append(pending, m...)
-			case nil:
-			default:
+			for _, m := range answers(cmd, 400*time.Millisecond) {
 				send(m)
 			}
 		}
@@ -165,8 +150,8 @@ func TestTableFilterLandsOnAChoosableRow(t *testing.T) {
 }
 
 // answers runs cmd as the program would, batches flattened: the
-// messages that come at once (a blink or the like, later, is left).
-func answers(cmd tea.Cmd) []tea.Msg {
+// messages that come within wait (a blink or the like, later, is left).
+func answers(cmd tea.Cmd, wait time.Duration) []tea.Msg {
 	var out []tea.Msg
 	pending := []tea.Cmd{cmd}
 	for n := 0; len(pending) > 0 && n < 50; n++ {
@@ -184,7 +169,7 @@ func answers(cmd tea.Cmd) []tea.Msg {
 			} else if m != nil {
 				out = append(out, m)
 			}
-		case <-time.After(100 * time.Millisecond):
+		case <-time.After(wait):
 		}
 	}
 	return out
@@ -195,7 +180,7 @@ func answers(cmd tea.Cmd) []tea.Msg {
 func sendAll(ta *TypeAhead, form *huh.Form, msg tea.Msg) *huh.Form {
 	var cmd tea.Cmd
 	form, cmd = ta.Update(form, msg)
-	for _, m := range answers(cmd) {
+	for _, m := range answers(cmd, 100*time.Millisecond) {
 		form = sendAll(ta, form, m)
 	}
 	return form
@@ -271,7 +256,7 @@ func TestTypeAheadKeepsAPasteForTheNextField(t *testing.T) {
 	var cmd tea.Cmd
 	form, cmd = ta.Update(form, enter) // the move's answer is not back yet
 	form, _ = ta.Update(form, tea.PasteMsg{Content: "s3c"})
-	for _, m := range answers(cmd) { // the move comes back
+	for _, m := range answers(cmd, 100*time.Millisecond) { // the move comes back
 		form = sendAll(&ta, form, m)
 	}
 	if name != "name" || form.GetFocusedField().GetValue() != "s3c" {
