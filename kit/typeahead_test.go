@@ -269,15 +269,8 @@ func TestTypeAheadKeepsAPasteForTheNextField(t *testing.T) {
 // too; a j typed into the open filter is the filter's.
 func TestSelectStopsAtItsEnds(t *testing.T) {
 	var region string
-	form := NewForm(common(), huh.NewGroup(
-		huh.NewSelect[string]().Title("Region").Value(&region).Options(huh.NewOptions("eastus", "westus2", "westeurope")...),
-	))
-	var ta TypeAhead
-	form.Init()
-	press := func(k string) {
-		kp, _ := KeyPress(k)
-		form = sendAll(&ta, form, kp)
-	}
+	send, view := regionSelect(&region)
+	press := keyPresser(send)
 	press("up")
 	if region != "eastus" {
 		t.Fatalf("up on the first option chose %q", region)
@@ -289,7 +282,7 @@ func TestSelectStopsAtItsEnds(t *testing.T) {
 		t.Fatalf("j past the last option chose %q", region)
 	}
 	press("/")
-	form = sendAll(&ta, form, tea.PasteMsg{Content: "west"})
+	send(tea.PasteMsg{Content: "west"})
 	for range 3 {
 		press("down")
 	}
@@ -299,7 +292,7 @@ func TestSelectStopsAtItsEnds(t *testing.T) {
 	press("esc")
 	press("/")
 	press("j") // no option holds it: the filter shows none
-	if v := ansi.Strip(form.View()); strings.Contains(v, "westus2") {
+	if v := view(); strings.Contains(v, "westus2") {
 		t.Fatalf("j typed into the filter was not taken:\n%s", v)
 	}
 }
@@ -309,16 +302,32 @@ func TestSelectStopsAtItsEnds(t *testing.T) {
 // value, which another field's options and the text above followed).
 func TestSelectEndChoosesTheLast(t *testing.T) {
 	var region string
-	form := NewForm(common(), huh.NewGroup(
-		huh.NewSelect[string]().Title("Region").Value(&region).Options(huh.NewOptions("eastus", "westus2", "westeurope")...),
-	))
-	var ta TypeAhead
-	form.Init()
+	send, _ := regionSelect(&region)
+	press := keyPresser(send)
 	for _, c := range []struct{ key, want string }{{"end", "westeurope"}, {"home", "eastus"}, {"G", "westeurope"}, {"g", "eastus"}} {
-		kp, _ := KeyPress(c.key)
-		form = sendAll(&ta, form, kp)
+		press(c.key)
 		if region != c.want {
 			t.Fatalf("%s chose %q, want %q", c.key, region, c.want)
 		}
+	}
+}
+
+// regionSelect is a form of one select of three regions, choosing into
+// region: send hands it a message through a TypeAhead, as the program
+// would; view is what it shows.
+func regionSelect(region *string) (send func(tea.Msg), view func() string) {
+	form := NewForm(common(), huh.NewGroup(
+		huh.NewSelect[string]().Title("Region").Value(region).Options(huh.NewOptions("eastus", "westus2", "westeurope")...),
+	))
+	var ta TypeAhead
+	form.Init()
+	return func(msg tea.Msg) { form = sendAll(&ta, form, msg) }, func() string { return ansi.Strip(form.View()) }
+}
+
+// keyPresser presses keys (by name) through send.
+func keyPresser(send func(tea.Msg)) func(string) {
+	return func(k string) {
+		kp, _ := KeyPress(k)
+		send(kp)
 	}
 }
