@@ -176,12 +176,12 @@ follows it there.
 				run.send = func(c *api.Client, ctx context.Context, id string) error { return c.SetNodes(ctx, id, nodes) }
 			case cmd.Flags().Changed("size"):
 				run.check = func(ctx context.Context, c *api.Client, s *api.Service) error {
-					sizes, err := c.ListSizes(ctx, s.Provider, s.Topology, s.Architecture)
-					if err != nil {
-						return err
-					}
 					if size == s.Size {
 						return usageErrf("--size %s: %s is already %s (nothing was sent)", size, s.NameOrID(), size)
+					}
+					sizes, err := c.ListSizes(ctx, s.Provider, s.Topology, s.Architecture)
+					if err != nil {
+						return e.unread(ctx, "services scale", "sizes of "+s.Topology+" on "+s.Provider, "--size", err)
 					}
 					return offered("--size", size, s.Topology+" on "+s.Provider, sizeNames(sizes), "")
 				}
@@ -197,7 +197,7 @@ follows it there.
 					}
 					listing, err := c.ListStorageSizes(ctx, s.Topology)
 					if err != nil {
-						return err
+						return e.unread(ctx, "services scale", "storage sizes of "+s.Topology, "--storage", err)
 					}
 					choices := api.StorageChoices(listing, cur)
 					if len(listing) > 0 && len(choices) == 0 {

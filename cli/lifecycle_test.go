@@ -178,3 +178,34 @@ func TestDeleteGoneWhenReadAgain(t *testing.T) {
 		t.Fatalf("a delete gone when read again: %v", out)
 	}
 }
+
+// TestScaleGoesOnWhenItsChoicesCannotBeRead: a scale whose sizes or
+// storage sizes cannot be read says so on stderr and is sent, the API
+// left to judge it (as services create does), not ended before sending
+// with the listing's error.
+func TestScaleGoesOnWhenItsChoicesCannotBeRead(t *testing.T) {
+	h, sb := newChangeHarness(t)
+	h.front(func(w http.ResponseWriter, r *http.Request, next http.Handler) {
+		if r.Method == http.MethodGet && (r.URL.Path == "/provisioning/v1/sizes" || strings.HasSuffix(r.URL.Path, "/storage-sizes")) {
+			http.Error(w, `{"detail":"not here"}`, http.StatusForbidden)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+	for _, c := range []struct{ flag, value, said, path string }{
+		{"--size", "sky-16x64", "skytui: services scale: the sizes of es-replica on aws could not be read (403 Forbidden", "/provisioning/v1/services/{id}/size"},
+		{"--storage", "2000", "skytui: services scale: the storage sizes of es-replica could not be read (403 Forbidden", "/provisioning/v1/services/{id}/storage/size"},
+	} {
+		_, stderr, code := h.script(h.live("services", "scale", sandbox.DemoOrders, c.flag, c.value, "--wait", "--poll-interval", "20ms")...)
+		if code != 0 || !strings.Contains(stderr, c.said) || !strings.Contains(stderr, c.flag+" is not checked here: the API judges it\n") {
+			t.Errorf("scale %s with its choices unread: exit %d\n%s", c.flag, code, stderr)
+		}
+		method := "POST"
+		if c.flag == "--storage" {
+			method = "PATCH"
+		}
+		if n := sb.Stats().Count(method, c.path); n != 1 {
+			t.Errorf("scale %s: %d requests sent, want 1", c.flag, n)
+		}
+	}
+}

@@ -142,6 +142,17 @@ nothing sent).
 // It returns the IDs of the services that have the name already (nil when
 // the services could not be read), so that a create whose answer cannot be
 // read can tell the new service from them.
+// unread says on stderr that a listing a check needs could not be read,
+// so flag is left to the API to judge, and returns nil: the command goes
+// on. An interrupt is returned instead (the command ends).
+func (e *env) unread(ctx context.Context, command, what, flag string, err error) error {
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	fmt.Fprintf(e.stderr, "skytui: %s: the %s could not be read (%s); %s is not checked here: the API judges it\n", command, what, firstLine(err), flag)
+	return nil
+}
+
 func (e *env) checkCreate(ctx context.Context, c *api.Client, req api.CreateServiceRequest, allowDup bool) (map[string]bool, error) {
 	var before map[string]bool
 	// read reports whether a listing was read; one that was not is said on
@@ -151,12 +162,10 @@ func (e *env) checkCreate(ctx context.Context, c *api.Client, req api.CreateServ
 		switch {
 		case err == nil:
 			return true
-		case ctx.Err() != nil:
-			stop = ctx.Err()
-		case flag == "--name":
+		case flag == "--name" && ctx.Err() == nil:
 			fmt.Fprintf(e.stderr, "skytui: services create: the %s could not be read (%s); --name is not checked against them\n", what, firstLine(err))
 		default:
-			fmt.Fprintf(e.stderr, "skytui: services create: the %s could not be read (%s); %s is not checked here: the API judges it\n", what, firstLine(err), flag)
+			stop = e.unread(ctx, "services create", what, flag, err)
 		}
 		return false
 	}
