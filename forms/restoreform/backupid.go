@@ -12,10 +12,10 @@ import (
 )
 
 // idLookup is the backup ID step's look in the backups listed, made on
-// enter before the confirmation for an ID that is not a whole key: a
-// short key (as every list shows it) becomes its backup's whole key, and
-// a backup still running, failed or in a bucket is refused there, as the
-// managed-storage step refuses it.
+// enter before the confirmation: a short key (as every list shows it)
+// becomes its backup's whole key, and a backup still running, failed or
+// in a bucket is refused there, whole key or short, as the managed-storage
+// step refuses it.
 type idLookup struct {
 	// checking is the ID being looked up ("": none)
 	checking string

@@ -84,7 +84,7 @@ func rtRun(w *Wizard, cmd tea.Cmd) []tea.Msg {
 			out = append(out, rtRun(w, c)...)
 		}
 		return out
-	case secretsMsg:
+	case secretsMsg, backupIDMsg:
 		return rtRun(w, w.Update(m))
 	}
 	if cmds, ok := tuitest.Sequence(msg); ok {

@@ -287,11 +287,11 @@ func (r *Wizard) chooseBackupID() tea.Cmd {
 		r.stepErr = err.Error()
 		return nil
 	}
-	if !strings.Contains(id, ":") && r.id.sendAsTyped != id {
-		// not a whole key (<hash>:<service>:<pod>): looked up in the
-		// backups listed first (a short key becomes its backup's key; one
-		// running or failed is refused); one not listed is sent as typed
-		// on a second enter
+	if r.id.sendAsTyped != id {
+		// looked up in the backups listed first: a short key becomes its
+		// backup's whole key; a backup running or failed is refused, by
+		// its whole key too; one not listed is sent as typed on a second
+		// enter
 		return r.lookUpBackupID(id)
 	}
 	target := r.Target()

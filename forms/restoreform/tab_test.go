@@ -2,6 +2,7 @@ package restoreform
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -119,7 +120,8 @@ func TestBackupIDTabGoesOn(t *testing.T) {
 	if err != nil || len(list) == 0 {
 		t.Fatal(err)
 	}
-	rtRun(w, w.Update(tea.PasteMsg{Content: list[0].Key}))
+	done := list[slices.IndexFunc(list, func(b api.Backup) bool { return api.BackupState(b.Status) == api.BackupCompleted })]
+	rtRun(w, w.Update(tea.PasteMsg{Content: done.Key}))
 	rtPress(w, "tab")
 	if w.Confirm() == nil {
 		t.Fatalf("tab on the ID: step %s, want confirm:\n%s", w.StepName(), rtView(w))

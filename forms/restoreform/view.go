@@ -258,7 +258,11 @@ func (r *Wizard) backupIDView(w int) string {
 	lines = append(lines, "", " "+r.idInput.View(), "")
 	note := "Restoring into " + r.targetName() + " (" + r.targetID + "). A backup of a service on another cloud provider cannot be restored."
 	if r.id.checking != "" {
-		note = "looking " + r.id.checking + " up in the backups listed" + th.Glyphs.Ellipsis
+		what := r.id.checking
+		if strings.Contains(what, ":") {
+			what = "backup " + api.ShortKey(what) // a whole key is long; its short key is what lists show
+		}
+		note = "looking " + what + " up in the backups listed" + th.Glyphs.Ellipsis
 	}
 	for _, l := range strings.Split(kit.Wrap(note, max(10, w-2)), "\n") {
 		lines = append(lines, " "+th.Muted.Render(l))

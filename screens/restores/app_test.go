@@ -134,8 +134,17 @@ func TestBackupIDShortKey(t *testing.T) {
 	h.TypeText(api.ShortKey(running.Key))
 	h.Key("enter")
 	h.Sees("is still running; only a completed backup can be restored")
-
+	// its whole key is refused too (it went to the erase's confirmation)
 	for range len(api.ShortKey(running.Key)) {
+		h.Key("backspace")
+	}
+	h.TypeText(running.Key)
+	h.Key("enter")
+	h.Until("the whole key's lookup", func() bool { return !strings.Contains(h.Screen(), "up in the backups listed") })
+	if s := h.Screen(); strings.Contains(s, "to confirm") || !strings.Contains(s, "is still running; only a completed backup can be restored") {
+		t.Fatalf("a running backup's whole key was not refused:\n%s", s)
+	}
+	for range len(running.Key) {
 		h.Key("backspace")
 	}
 	h.TypeText(strings.ToUpper(api.ShortKey(done.Key))) // hex, in either case
