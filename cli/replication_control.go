@@ -107,7 +107,16 @@ func (e *env) runForget(cmd *cobra.Command, arg string, yes bool) error {
 		}
 	}
 	if pair == nil {
-		return notFoundErrf("no pair saved for profile %s on this machine has %s as its secondary (`skytui replication status` lists them)", s.profile.Name, arg)
+		// the saved pairs are named here: replication status mixes them
+		// with the managed ones, which are ended, not forgotten
+		if len(ps.Pairs) == 0 {
+			return notFoundErrf("no pair is saved for profile %s on this machine: there is nothing to forget (a managed pair is ended with `skytui replication stop SECONDARY --managed --yes`)", s.profile.Name)
+		}
+		saved := make([]string, len(ps.Pairs))
+		for i, p := range ps.Pairs {
+			saved[i] = p.Text("->")
+		}
+		return notFoundErrf("no pair saved for profile %s on this machine has %s as its secondary; saved: %s", s.profile.Name, arg, strings.Join(saved, "; "))
 	}
 	text := pair.Text("->")
 	if !yes {

@@ -189,12 +189,14 @@ func TestReplicationSetupSkyDemo(t *testing.T) {
 
 	// forget: asked with --yes, the saved pair only (replication runs on)
 	h.fails(exitRefused, "skytui: replication forget: pass --yes to forget orders-prod -> replica-west", h.live("replication", "forget", sandbox.DemoReplica)...)
+	// another secondary: the pairs saved are named (status mixes in the managed ones)
+	h.fails(exitNotFound, "skytui: no pair saved for profile skysql on this machine has analytics-gcp as its secondary; saved: orders-prod -> replica-west", h.live("replication", "forget", sandbox.DemoAnalytics, "--yes")...)
 	act = decodeJSON[replicationAction](t, h.ok(h.live("replication", "forget", sandbox.DemoReplica, "--yes", "-o", "json")...))
 	if act.Action != "forget" || act.Primary != sandbox.DemoOrders || act.SecondaryID == "" {
 		t.Errorf("forget: %+v", act)
 	}
 	h.fails(exitNotFound, "skytui: no replication was set up from profile", h.live("replication", "status")...)
-	h.fails(exitNotFound, "skytui: no pair saved for profile", h.live("replication", "forget", sandbox.DemoReplica, "--yes")...)
+	h.fails(exitNotFound, "skytui: no pair is saved for profile skysql on this machine: there is nothing to forget (a managed pair is ended with `"+h.sel("skytui replication stop SECONDARY --managed --yes")+"`)\n", h.live("replication", "forget", sandbox.DemoReplica, "--yes")...)
 	if rs = decodeJSON[[]pairReport](t, h.ok(h.live("replication", "status", sandbox.DemoReplica, "-o", "json")...)); rs[0].IORunning != "Yes" {
 		t.Errorf("forgetting touched replication: %+v", rs[0])
 	}
