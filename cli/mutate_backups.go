@@ -366,7 +366,7 @@ func (e *env) createRestore(cmd *cobra.Command, cf *changeFlags, service string,
 				return c.out.emit(e.stdout, acceptedJSON(c.out.suggest(check), restoreNamed(req, target), "no record", "the answer named no restore"), nil)
 			}
 			fmt.Fprintf(e.stderr, "skytui: the restore's ID and status are unknown: check with `%s`\n", check)
-			r = requested(req)
+			r = requested(req, target)
 		}
 		return c.emitRestore(ctx, e, r)
 	}
@@ -385,9 +385,10 @@ func (e *env) createRestore(cmd *cobra.Command, cf *changeFlags, service string,
 }
 
 // requested is the row of a restore whose answer named no record: what
-// the request named (the target, the source), its ID and status unknown.
-func requested(req api.RestoreRequest) *api.Restore {
-	r := &api.Restore{ServiceID: req.ServiceID, Status: "unknown"}
+// the request named (the target, by its name too, and the source), its ID
+// and status unknown.
+func requested(req api.RestoreRequest, target *api.Service) *api.Restore {
+	r := &api.Restore{ServiceID: req.ServiceID, ServiceName: target.Name, Status: "unknown"}
 	switch {
 	case req.ExternalSource != nil:
 		r.Bucket, r.Key = req.ExternalSource.Bucket, req.ID

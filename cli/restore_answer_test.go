@@ -1,7 +1,9 @@
 package cli
 
 import (
+	"net/http"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/skytui/skytui/sandbox"
@@ -49,5 +51,33 @@ func TestRestoreAnswerWithoutRecordJSON(t *testing.T) {
 	v := decodeJSON[map[string]any](t, stdout)
 	if v["accepted"] != true || v["answer"] != "no record" || v["check"] != h.sel("skytui restores list --service legacy-batch") || v["status"] != nil || v["id"] != nil {
 		t.Errorf("-o json: %s", stdout)
+	}
+}
+
+// TestUnreadableRestoreAnswerNamesItsTarget: the stand-in row names the
+// target by its name even when the services cannot be read again for the
+// table (it showed the target's ID).
+func TestUnreadableRestoreAnswerNamesItsTarget(t *testing.T) {
+	h, sb := newChangeHarness(t)
+	key := newestBackupKey(t, h, sandbox.DemoOrders)
+	if err := sb.ArmFault(sandbox.ArmedFault{Kind: sandbox.AnswerUnreadable, Method: "POST", Path: "/skybackup/v1/restores"}); err != nil {
+		t.Fatal(err)
+	}
+	var sent atomic.Bool
+	h.front(func(w http.ResponseWriter, r *http.Request, next http.Handler) {
+		if r.Method == http.MethodPost {
+			sent.Store(true)
+		} else if sent.Load() && r.URL.Path == "/provisioning/v1/services" {
+			http.Error(w, `{"detail":"down"}`, http.StatusServiceUnavailable)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+	stdout, stderr, code := h.script(h.live("restores", "create", "--service", sandbox.DemoLegacy, "--backup", key, "--yes", "--confirm", sandbox.DemoLegacy)...)
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	if rows := tableRows(stdout); len(rows) != 2 || strings.Join(rows[1], " ") != "- "+sandbox.DemoLegacy+" unknown - "+key[:12] {
+		t.Errorf("table:\n%s", stdout)
 	}
 }
