@@ -269,3 +269,31 @@ func TestBackupIDLookupAskedOnce(t *testing.T) {
 		t.Fatal("another ID asked nothing")
 	}
 }
+
+// TestBackupIDNoteGivesWayWhole: on a short terminal the note under the
+// backup ID gives way whole to the lookup's answer, never cut inside a
+// sentence (it ended at "A backup of"); where there is room both show.
+func TestBackupIDNoteGivesWayWhole(t *testing.T) {
+	e := rtSetup(t, true)
+	for _, c := range []struct {
+		w, h     int
+		wantNote bool
+	}{{58, 13, false}, {78, 21, true}} {
+		w := e.wizard(t, Options{Source: SourceBackupID, TargetID: e.byName["dev-serverless"].ID, LockTarget: true})
+		w.SetSize(c.w, c.h)
+		rtType(w, "deadbeef0000")
+		rtPress(w, "enter")
+		v := rtView(w)
+		flat := strings.Join(strings.Fields(v), " ")
+		if !strings.Contains(v, "> deadbeef0000") || !strings.Contains(flat, "enter again sends it as typed") {
+			t.Fatalf("%dx%d: the field or the lookup's answer is not shown:\n%s", c.w, c.h, v)
+		}
+		whole := strings.Contains(flat, "A backup of a service on another cloud provider cannot be restored.")
+		if strings.Contains(v, "Restoring into") && !whole {
+			t.Errorf("%dx%d: the note is cut inside its sentence:\n%s", c.w, c.h, v)
+		}
+		if whole != c.wantNote {
+			t.Errorf("%dx%d: note shown %v, want %v:\n%s", c.w, c.h, whole, c.wantNote, v)
+		}
+	}
+}

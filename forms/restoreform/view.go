@@ -3,6 +3,7 @@ package restoreform
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -83,7 +84,9 @@ func (r *Wizard) View() string {
 		// is in view
 		body = r.bucket.view(r, w, r.roomAboveErr(w, bh))
 	case stageBackupID:
-		body = r.backupIDView(w)
+		// in the room the refusal leaves: the note under the field gives
+		// way whole, then the words above it, never the field
+		body = r.backupIDView(w, r.roomAboveErr(w, bh))
 	case stagePITR:
 		// in the room the refusal leaves: the blank line and the
 		// window's give way before the moment's lines are cut
@@ -249,13 +252,14 @@ func splitLine(head, sep, tail string, w int) []string {
 	return lines
 }
 
-func (r *Wizard) backupIDView(w int) string {
+func (r *Wizard) backupIDView(w, h int) string {
 	th := r.common.Theme
-	var lines []string
+	var intro, notes []string
 	for _, l := range strings.Split(kit.Wrap("Type or paste the identifier of a backup (its key, or the short key a list shows).", max(10, w-2)), "\n") {
-		lines = append(lines, " "+l)
+		intro = append(intro, " "+l)
 	}
-	lines = append(lines, "", " "+r.idInput.View(), "")
+	intro = append(intro, "")
+	field := []string{" " + r.idInput.View()}
 	note := "Restoring into " + r.targetName() + " (" + r.targetID + "). A backup of a service on another cloud provider cannot be restored."
 	if r.id.checking != "" {
 		what := r.id.checking
@@ -264,10 +268,17 @@ func (r *Wizard) backupIDView(w int) string {
 		}
 		note = "looking " + what + " up in the backups listed" + th.Glyphs.Ellipsis
 	}
+	notes = append(notes, "")
 	for _, l := range strings.Split(kit.Wrap(note, max(10, w-2)), "\n") {
-		lines = append(lines, " "+th.Muted.Render(l))
+		notes = append(notes, " "+th.Muted.Render(l))
 	}
-	return strings.Join(lines, "\n")
+	if len(intro)+len(field)+len(notes) > h {
+		notes = nil
+	}
+	if len(intro)+len(field) > h {
+		intro = nil
+	}
+	return strings.Join(slices.Concat(intro, field, notes), "\n")
 }
 
 // RefusalView explains a cross-provider refusal and the workaround; back
