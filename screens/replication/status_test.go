@@ -121,13 +121,7 @@ func TestStatusFooterFollowsThreads(t *testing.T) {
 	if f := h.footer(); !strings.Contains(f, "s stop replication") || strings.Contains(f, "S start") {
 		t.Errorf("running: footer %q", f)
 	}
-	h.Key("S")
-	if strings.Contains(h.Screen(), "Start replication?") {
-		t.Errorf("S while running asks:\n%s", h.Screen())
-		h.Key("n")
-	} else if got := h.lastToast(); !strings.Contains(got, "replication runs already on") {
-		t.Errorf("S while running: %q", got)
-	}
+	h.saysAlready("S", "Start replication?", "replication runs already on")
 	h.Key("s")
 	h.Sees("Stop replication?")
 	var box []string // the dialog's lines, inside its border
@@ -144,15 +138,22 @@ func TestStatusFooterFollowsThreads(t *testing.T) {
 	if f := h.footer(); !strings.Contains(f, "S start replication") || strings.Contains(f, "s stop") {
 		t.Errorf("stopped: footer %q", f)
 	}
-	h.Key("s")
-	if strings.Contains(h.Screen(), "Stop replication?") {
-		t.Errorf("s on a stopped replication asks again:\n%s", h.Screen())
-		h.Key("n")
-	} else if got := h.lastToast(); !strings.Contains(got, "replication is stopped already") {
-		t.Errorf("s on a stopped replication: %q", got)
-	}
+	h.saysAlready("s", "Stop replication?", "replication is stopped already")
 	h.Key("S")
 	h.Sees("Start replication?")
+}
+
+// saysAlready presses key, whose change is made already: it says so in
+// a toast rather than asking question.
+func (h *harness) saysAlready(key, question, toast string) {
+	h.T.Helper()
+	h.Key(key)
+	if strings.Contains(h.Screen(), question) {
+		h.T.Errorf("%s asks %q though it is done already:\n%s", key, question, h.Screen())
+		h.Key("n")
+	} else if got := h.lastToast(); !strings.Contains(got, toast) {
+		h.T.Errorf("%s: toast %q, want %q", key, got, toast)
+	}
 }
 
 // readsOver is the pane's count of reads its lag's maximum is over
