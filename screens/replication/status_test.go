@@ -70,6 +70,18 @@ func TestStatusSecondaryNotReady(t *testing.T) {
 // connect (2003), and the fix is to start the primary, not the allow
 // list's step 1 (which a managed pair does not have).
 func TestStatusPrimaryStopped(t *testing.T) {
+	d := stoppedPrimaryPair(t)
+	h := d.replication(nil, "Problem       the primary orders-prod is stopped: nothing replicates from it",
+		"Fix           start it: :start orders-prod (or x on the Services screen)")
+	if strings.Contains(h.Screen(), "allow list (step 1)") {
+		t.Fatalf("a stopped primary's fix is the allow list's:\n%s", h.Screen())
+	}
+}
+
+// stoppedPrimaryPair is the demo with a managed pair whose primary,
+// orders-prod, is stopped.
+func stoppedPrimaryPair(t *testing.T) *demo {
+	t.Helper()
 	d := newDemo(t)
 	pri, _ := d.managedPair("uni-directional")
 	if err := d.c.StopService(bg, pri.ID); err != nil {
@@ -79,23 +91,14 @@ func TestStatusPrimaryStopped(t *testing.T) {
 	if s := d.byName("orders-prod"); s.Status != "stopped" {
 		t.Fatalf("orders-prod is %s", s.Status)
 	}
-	h := d.replication(nil, "Problem       the primary orders-prod is stopped: nothing replicates from it",
-		"Fix           start it: :start orders-prod (or x on the Services screen)")
-	if strings.Contains(h.Screen(), "allow list (step 1)") {
-		t.Fatalf("a stopped primary's fix is the allow list's:\n%s", h.Screen())
-	}
+	return d
 }
 
 // At 60x16 a managed pair whose primary is stopped says so, and what to
 // do, at the top of its pane, as a stopped secondary does: they came
 // after Method, Replicas and the threads, under "~ 21 more lines".
 func TestStatusPrimaryStoppedComesFirst(t *testing.T) {
-	d := newDemo(t)
-	pri, _ := d.managedPair("uni-directional")
-	if err := d.c.StopService(bg, pri.ID); err != nil {
-		t.Fatal(err)
-	}
-	d.clk.Advance(time.Hour)
+	d := stoppedPrimaryPair(t)
 	h := d.app(60, 16, nil)
 	h.Key("4")
 	h.Until("the replica's status read", func() bool {
