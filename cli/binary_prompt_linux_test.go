@@ -189,3 +189,92 @@ func TestBinaryCtrlCEndsAPrompt(t *testing.T) {
 		t.Errorf("the encrypted file after ctrl+c at its passphrase: %v", err)
 	}
 }
+
+// waitForCount waits until the terminal has shown s n times.
+func (r *ptyRun) waitForCount(s string, n int) {
+	r.t.Helper()
+	for end := time.Now().Add(20 * time.Second); strings.Count(r.out.String(), s) < n; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(end) {
+			r.t.Fatalf("the terminal does not show %q %d times:\n%s", s, n, r.out.String())
+		}
+	}
+}
+
+// TestBinaryFilePassphrase: a new encrypted file's passphrase has its
+// rule said before it is typed, and a short one or two entries that
+// differ are asked again (what is typed next never falls through to the
+// shell); three refusals end with exit 2, nothing stored. Starting the UI
+// on the file, a wrong passphrase is said and asked again; after three
+// the UI does not start (it started showing the file empty), and the
+// right one starts it.
+func TestBinaryFilePassphrase(t *testing.T) {
+	h := startBinSandbox(t)
+	pass := "horse-battery-" + h.key[len(h.key)-6:]
+	h.secret(pass)
+	h.env = append(h.env[:len(h.env):len(h.env)], "SKYTUI_SECRETS_BACKEND=file")
+	file := filepath.Join(h.dir, "config", "skytui", "secrets.age")
+	add := func() *ptyRun {
+		r := h.startOnPty("creds", "add", "s3", "bin-pass", "--region", "eu-west-1", "--access-key-id", "AKIAIOSFODNN7EXAMPLE")
+		r.waitFor("Secret access key: ")
+		r.typeIn("wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY\r")
+		r.waitFor("A passphrase has at least 8 characters; it is asked twice.")
+		r.waitFor("New passphrase: ")
+		return r
+	}
+
+	r := add()
+	for i, typed := range []string{"short", "also-short"} {
+		r.typeIn(typed + "\r")
+		if i == 0 {
+			r.waitFor("passphrase: at least 8 characters (5 typed): try again")
+		} else {
+			r.waitFor("Repeat the passphrase: ")
+			r.typeIn("not-the-same\r")
+			r.waitFor("passphrase: the two entries differ: try again")
+		}
+		r.waitForCount("New passphrase: ", i+2)
+	}
+	r.typeIn("tiny\r")
+	r.waitFor("(3 tries; nothing was stored)")
+	if code := r.exit(); code != exitUsage {
+		t.Errorf("three refused passphrases: exit %d, want %d\n%s", code, exitUsage, r.out.String())
+	}
+	if _, err := os.Stat(file); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the encrypted file after three refused passphrases: %v", err)
+	}
+
+	r = add()
+	r.typeIn("short\r")
+	r.waitForCount("New passphrase: ", 2)
+	r.typeIn(pass + "\r")
+	r.waitFor("Repeat the passphrase: ")
+	r.typeIn(pass + "\r")
+	if code := r.exit(); code != 0 {
+		t.Fatalf("a passphrase asked again: exit %d\n%s", code, r.out.String())
+	}
+
+	r = h.startOnPty()
+	for i := 1; i <= 3; i++ {
+		r.waitForCount("Passphrase for "+file, i)
+		r.typeIn("wrong-passphrase\r")
+	}
+	r.waitForCount("skytui: wrong passphrase: try again", 2)
+	r.waitFor("wrong passphrase (3 tries): the UI does not start with the secrets locked")
+	if code := r.exit(); code != exitFailed {
+		t.Errorf("the UI after three wrong passphrases: exit %d, want %d\n%s", code, exitFailed, r.out.String())
+	}
+
+	r = h.startOnPty()
+	if err := pty.Setsize(r.ptmx, &pty.Winsize{Rows: 24, Cols: 80}); err != nil {
+		t.Fatal(err)
+	}
+	r.waitFor("Passphrase for " + file)
+	r.typeIn(pass + "\r")
+	r.waitFor("Services")
+	r.typeIn("5")
+	r.waitFor("bin-pass")
+	r.typeIn("q")
+	if code := r.exit(); code != 0 {
+		t.Errorf("the UI after the right passphrase: exit %d\n%s", code, r.out.String())
+	}
+}

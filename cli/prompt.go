@@ -183,7 +183,7 @@ func untilSignal[T any](restore func(), read func() (T, error)) (T, error) {
 // (a passphrase is never read from a pipe by accident), twice when creating.
 func (p *prompter) Passphrase(path string, create bool) (string, error) {
 	if p.tuiActive != nil && p.tuiActive.Load() {
-		return "", fmt.Errorf("the encrypted secrets file %s needs its passphrase, which cannot be asked while the terminal UI runs: quit and run `skytui auth status` (or `skytui creds list`) once to unlock it", path)
+		return "", fmt.Errorf("the encrypted secrets file %s needs its passphrase, which cannot be asked while the terminal UI runs: quit and start skytui again, which asks it before the UI starts", path)
 	}
 	tty, err := os.OpenFile("/dev/tty", os.O_RDWR, 0)
 	if err != nil {
@@ -205,19 +205,46 @@ func (p *prompter) Passphrase(path string, create bool) (string, error) {
 		return ask("Passphrase for " + path)
 	}
 	fmt.Fprintln(tty, keystore.FileNote(os.Getenv, path))
-	a, err := ask("New passphrase")
-	if err != nil {
-		return "", err
+	// the rule is said before the first entry; a refused one is asked
+	// again, so nothing typed later falls through to the shell
+	fmt.Fprintf(tty, "A passphrase has at least %d characters; it is asked twice.\n", minPassphrase)
+	var why string
+	for try := 1; try <= passphraseTries; try++ {
+		a, err := ask("New passphrase")
+		if err != nil {
+			return "", err
+		}
+		if len(a) < minPassphrase {
+			why = fmt.Sprintf("passphrase: at least %d characters", minPassphrase)
+			fmt.Fprintf(tty, "%s (%d typed)%s\n", why, len(a), againNote(try))
+			continue
+		}
+		b, err := ask("Repeat the passphrase")
+		if err != nil {
+			return "", err
+		}
+		if a != b {
+			why = "passphrase: the two entries differ"
+			fmt.Fprintln(tty, why+againNote(try))
+			continue
+		}
+		return a, nil
 	}
-	if len(a) < 8 {
-		return "", errors.New("passphrase: at least 8 characters")
+	return "", usageErrf("%s (%d tries; nothing was stored)", why, passphraseTries)
+}
+
+// minPassphrase is the shortest passphrase a new encrypted file takes;
+// passphraseTries, how often a passphrase is asked before giving up.
+const (
+	minPassphrase   = 8
+	passphraseTries = 3
+)
+
+// againNote says that a refused passphrase is asked again, unless try
+// was the last.
+func againNote(try int) string {
+	if try < passphraseTries {
+		return ": try again"
 	}
-	b, err := ask("Repeat the passphrase")
-	if err != nil {
-		return "", err
-	}
-	if a != b {
-		return "", errors.New("passphrase: the two entries differ")
-	}
-	return a, nil
+	return ""
 }

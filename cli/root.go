@@ -196,7 +196,9 @@ func (e *env) runTUI(cmd *cobra.Command, f rootFlags) error {
 	}
 	// unlock an encrypted secrets file now: its passphrase cannot be asked
 	// once the UI owns the terminal
-	_, _ = s.store.ListBucketCredentials()
+	if err := e.unlockSecrets(s); err != nil {
+		return err
+	}
 	if opts.Client, err = s.client(key, e.version, logger); err != nil {
 		return err
 	}
@@ -312,4 +314,23 @@ func (e *env) runSandbox(ctx context.Context, f sandboxFlags) error {
 	fmt.Fprintf(e.stdout, "backup interface: %s/backup/v1 and %s/skybackup/v1; provisioning: %s/provisioning/v1\n", url, url, url)
 	<-ctx.Done()
 	return nil
+}
+
+// unlockSecrets reads the session's secrets once before the UI starts, so
+// that an encrypted file's passphrase is asked while it can be: a wrong
+// one is said and asked again, and after the last try the UI does not
+// start (it would show the file as empty). Other errors are the UI's to
+// show, where the secrets are listed.
+func (e *env) unlockSecrets(s *session) error {
+	for try := 1; ; try++ {
+		_, err := s.store.ListBucketCredentials()
+		if !errors.Is(err, keystore.ErrWrongPassphrase) {
+			return nil
+		}
+		if try == passphraseTries {
+			return fmt.Errorf("%w (%d tries): the UI does not start with the secrets locked; start it again, or choose another backend with SKYTUI_SECRETS_BACKEND", keystore.ErrWrongPassphrase, passphraseTries)
+		}
+		// the prompt named the file
+		fmt.Fprintln(e.stderr, "skytui: wrong passphrase: try again")
+	}
 }
