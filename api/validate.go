@@ -94,6 +94,21 @@ func ValidateProvider(p string) error {
 	return rule("provider", "must be aws, gcp or azure (got %q)", p)
 }
 
+// Architectures are the hardware architectures a service is created on
+// (the live description's enumeration).
+var Architectures = []string{"amd64", "arm64"}
+
+// ValidateArchitecture checks amd64|arm64.
+func ValidateArchitecture(a string) error {
+	switch {
+	case slices.Contains(Architectures, a):
+		return nil
+	case strings.TrimSpace(a) == "":
+		return rule("architecture", "is required (amd64 or arm64)")
+	}
+	return rule("architecture", "must be amd64 or arm64 (got %q)", a)
+}
+
 // ValidateBackupType checks the interface's types and the live dump/snapshot.
 func ValidateBackupType(t string) error {
 	switch t {
@@ -398,7 +413,8 @@ func (r *CreateServiceRequest) Validate() error {
 	var v ValidationErrors
 	v.add("name", ValidateServiceName(r.Name))
 	v.add("provider", ValidateProvider(r.Provider))
-	for f, val := range map[string]string{"service_type": r.ServiceType, "topology": r.Topology, "region": r.Region, "architecture": r.Architecture, "size": r.Size} {
+	v.add("architecture", ValidateArchitecture(r.Architecture))
+	for f, val := range map[string]string{"service_type": r.ServiceType, "topology": r.Topology, "region": r.Region, "size": r.Size} {
 		if strings.TrimSpace(val) == "" {
 			v.add(f, fmt.Errorf("is required"))
 		}

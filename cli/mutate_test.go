@@ -110,6 +110,11 @@ func TestChangeServicesCreate(t *testing.T) {
 		}
 	}
 	h.fails(exitUsage, "skytui: invalid request: --size (size): is required", h.live("services", "create", "--name", "abcd", "--provider", "aws", "--region", "us-east-1", "--topology", "es-single", "--storage", "100")...)
+	// an architecture the live description does not list: refused here, not
+	// sent (the sizes' listing was called unreadable for its 400)
+	if stderr := h.fails(exitUsage, `skytui: invalid request: --architecture (architecture): must be amd64 or arm64 (got "arm99")`, h.live(append(base, "--name", "abcd", "--architecture", "arm99")...)...); strings.Contains(stderr, "could not be read") {
+		t.Errorf("a bad architecture: %s", stderr)
+	}
 	// a missing --storage is said as the other missing flags are
 	h.fails(exitUsage, "skytui: invalid request: --storage (storage): is required: a size in GB (nothing was sent)", h.live("services", "create", "--name", "abcd", "--provider", "aws", "--region", "us-east-1", "--topology", "es-single", "--size", "sky-2x8")...)
 	// the option listings, before anything is sent: exit 2 naming the flag
