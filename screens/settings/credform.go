@@ -221,6 +221,9 @@ func (s *Screen) openForm() tea.Cmd {
 	}).Title("Region").Description("the bucket's region, e.g. us-east-1").Value(&d.region)
 	s.ahead = kit.TypeAhead{}
 	s.keyField = keyField
+	s.groups = [][]huh.Field{{kind, name}, {keyField}, {akid, secret, region}}
+	s.fields = map[string]huh.Field{"kind": kind, "name": name, "key file": keyField,
+		"access key ID": akid, "secret access key": secret, "region": region}
 	s.form = kit.NewForm(s.common,
 		huh.NewGroup(kind, name), // the screen's heading names the form
 		huh.NewGroup(keyField).Title("GCS service-account key").

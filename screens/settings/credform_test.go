@@ -314,3 +314,28 @@ func TestKeyFileTildeIsHome(t *testing.T) {
 		t.Fatalf("~/sa.json of a file in $HOME: not stored (%v):\n%s", err, d.view())
 	}
 }
+
+// TestS3StepFitsOrSaysWhatIsBelow: at 60x16 (the screen's 12 lines) the
+// S3 step shows its three fields whole (the Region input was cut off, a
+// blank line to spare); on less room the step's last line names the
+// field below and its key, as the other forms' do.
+func TestS3StepFitsOrSaysWhatIsBelow(t *testing.T) {
+	d := addS3(t, 60, 12)
+	d.fill("enter", "archive")
+	lines := strings.Split(d.view(), "\n")
+	region := -1
+	for i, l := range lines {
+		if strings.TrimSpace(l) == "Region" {
+			region = i
+		}
+	}
+	if region < 0 || region+2 >= len(lines) || !strings.HasPrefix(strings.TrimSpace(lines[region+2]), ">") {
+		t.Fatalf("the Region field is not shown whole at 60x16:\n%s", d.view())
+	}
+
+	d = addS3(t, 60, 9)
+	d.fill("enter", "archive")
+	if v := d.view(); !strings.Contains(v, "below: region (enter/tab)") {
+		t.Fatalf("a cut S3 step does not say the region is below:\n%s", v)
+	}
+}

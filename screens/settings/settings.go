@@ -77,9 +77,11 @@ type Screen struct {
 	loaded *loadedMsg
 
 	form     *huh.Form
-	ahead    kit.TypeAhead // keys typed during a move to the next field
-	keyField huh.Field     // the GCS key file's
-	reading  *keyRead      // the key file's read under way
+	groups   [][]huh.Field        // the form's fields, group by group (kit.FormCut)
+	fields   map[string]huh.Field // and by name
+	ahead    kit.TypeAhead        // keys typed during a move to the next field
+	keyField huh.Field            // the GCS key file's
+	reading  *keyRead             // the key file's read under way
 	draft    *credDraft
 	lastErr  string // why the last credential could not be stored
 
@@ -191,7 +193,7 @@ func (s *Screen) SetSize(w, h int) {
 
 // formHeight is the add-credential form's height: the screen's, but the
 // two lines of its heading.
-func (s *Screen) formHeight() int { return max(5, s.height-3) }
+func (s *Screen) formHeight() int { return max(5, s.height-2) }
 
 // minListHeight is what the list keeps on a short terminal (its status
 // line, its header and three rows), minPaneHeight with the detail pane

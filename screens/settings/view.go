@@ -13,12 +13,18 @@ import (
 // warnings, where secrets are kept), then the list.
 
 // View implements kit.Screen: the text above, cut to what the list
-// leaves, then the list.
+// leaves, then the list; or the form, whose step, when its fields do not
+// all fit, gives the blank line under the heading to a last line naming
+// the fields below and above (kit.FormCut).
 func (s *Screen) View() string {
 	th := s.common.Theme
 	if s.form != nil {
-		head := th.Bold.Render(" Add a bucket credential")
-		return ansi.Truncate(head, s.width, th.Glyphs.Ellipsis) + "\n\n" + kit.FormView(s.common, s.form, s.formHeight())
+		head := ansi.Truncate(th.Bold.Render(" Add a bucket credential"), s.width, th.Glyphs.Ellipsis)
+		form := kit.FormView(s.common, s.form, s.formHeight())
+		if mark := kit.FormCut(s.common, s.form, s.groups, s.fields, form, s.keys.FormNext, s.keys.FormPrev, s.width); mark != "" {
+			return head + "\n" + form + "\n" + mark
+		}
+		return head + "\n\n" + form
 	}
 	lines := s.head()
 	if off, keep, cut := kit.TextWindow(len(lines), s.headRoom(), s.headOff); cut {
