@@ -112,6 +112,8 @@ func TestProfileAndAPIURLFlagsAreUsage(t *testing.T) {
 			{[]string{"--api-url", "http://10.0.0.1:1"}, "skytui: --api-url: base URL http://10.0.0.1:1: HTTPS is required for non-loopback hosts\n"},
 			{[]string{"--api-url", "ftp://example.com"}, `skytui: --api-url: base URL ftp://example.com: scheme "ftp" not supported (want https)` + "\n"},
 			{[]string{"--profile", "nosuchprof"}, `skytui: --profile nosuchprof: profile "nosuchprof" not found (known: skysql); a new profile is made by ` + "`skytui auth login --profile nosuchprof --api-url URL`\n"},
+			// a name no profile can have: its rule, not a login that would be refused
+			{[]string{"--profile", "bad name"}, `skytui: --profile: profile name "bad name": use letters, digits and . _ - (at most 64, not starting with a symbol)` + "\n"},
 		} {
 			h.fails(exitUsage, c.want, append(append([]string{}, cmd...), c.flags...)...)
 		}

@@ -111,6 +111,10 @@ func (e *env) openSessionNew(profileName, apiURL string, newOK bool) (*session, 
 	case err == nil:
 	case profileName == "":
 		return nil, err
+	case config.ValidateProfileName(profileName) != nil:
+		// no such profile can be made: its name's rule, not a command
+		// that would be refused
+		return nil, usageErrf("--profile: %v", config.ValidateProfileName(profileName))
 	case apiURL == "" || !newOK:
 		// a profile named on the command line that is not there: the flag
 		// is wrong (exit 2)

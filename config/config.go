@@ -523,10 +523,19 @@ func trimPrefix(s string) string {
 
 var profileNameRe = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
 
+// ValidateProfileName checks a profile's name: letters, digits and . _ -,
+// at most 64, not starting with a symbol.
+func ValidateProfileName(name string) error {
+	if !profileNameRe.MatchString(name) {
+		return fmt.Errorf("profile name %q: use letters, digits and . _ - (at most 64, not starting with a symbol)", name)
+	}
+	return nil
+}
+
 // Validate checks the name, the base URL, the prefixes and the intervals.
 func (p Profile) Validate() error {
-	if !profileNameRe.MatchString(p.Name) {
-		return fmt.Errorf("profile name %q: use letters, digits and . _ - (at most 64, not starting with a symbol)", p.Name)
+	if err := ValidateProfileName(p.Name); err != nil {
+		return err
 	}
 	if err := ValidateBaseURL(p.BaseURL); err != nil {
 		return fmt.Errorf("profile %q: %w", p.Name, err)
