@@ -338,7 +338,10 @@ func newBackupsCmd(e *env) *cobra.Command {
 				}
 			}
 			if state == "" && len(kept) == 0 {
-				return usageErrf("--status %s: not a backup status; give completed (or succeeded), in progress (or running) or failed", status)
+				// a word the API may give that no backup has now: an empty
+				// list (a runbook's check goes on), and a note in case it
+				// was a typo
+				fmt.Fprintf(e.stderr, "skytui: --status %s: no backup has this status now; the states are completed (or succeeded), in progress (or running) and failed\n", status)
 			}
 			backups = kept
 		}
