@@ -284,7 +284,7 @@ func TestBinaryServicesPending(t *testing.T) {
 	}
 	h.fails(exitFailed, "409 Conflict", "services", "start", sandbox.DemoReplica)
 	h.fails(exitFailed, "pending state", "services", "scale", sandbox.DemoReplica, "--size", "sky-4x16") // --nodes: replica-west has one node (es-single), refused before sending
-	se := h.fails(exitFailed, "timed out after 300ms waiting for replica-west (last: pending_stop); it goes on: check with `skytui services get replica-west`",
+	se := h.fails(exitFailed, "timed out after 300ms waiting for replica-west to be stopped (last: pending_stop); it goes on: check with `skytui services get replica-west`",
 		"wait", "service", sandbox.DemoReplica, "--for", "stopped", "--timeout", "300ms", "--poll-interval", "50ms")
 	if strings.Count(se, "\n") != 1 {
 		t.Errorf("not one line: %q", se)
@@ -612,7 +612,7 @@ func TestBinaryRestoreRunning(t *testing.T) {
 		t.Fatalf("restores create: %v", r)
 	}
 	id := strconv.Itoa(int(r["id"].(float64)))
-	h.fails(exitFailed, "timed out after 300ms waiting for restore "+id+" (last: Running", "wait", "restore", id, "--timeout", "300ms", "--poll-interval", "50ms")
+	h.fails(exitFailed, "timed out after 300ms waiting for restore "+id+" to finish (last: Running", "wait", "restore", id, "--timeout", "300ms", "--poll-interval", "50ms")
 	h.fails(exitFailed, "409", "services", "delete", sandbox.DemoReplica, "--yes", "--confirm", sandbox.DemoReplica)
 
 	h.refused("restores delete is destructive: pass --yes", "restores", "delete", id, "--confirm", sandbox.DemoReplica)

@@ -139,7 +139,7 @@ func TestWaitAfterChangeGivesTheStatusTimeToMove(t *testing.T) {
 	}
 	w := &waiter{timeout: 300 * time.Millisecond, poll: 20 * time.Millisecond, what: "orders-prod", check: "skytui services get orders-prod", afterChange: true}
 	_, err = w.waitService(context.Background(), c, "dbtgf00000001", forStopped)
-	if err == nil || !strings.Contains(err.Error(), "timed out after 300ms waiting for orders-prod (last: ready)") {
+	if err == nil || !strings.Contains(err.Error(), "timed out after 300ms waiting for orders-prod to be stopped (last: ready)") {
 		t.Fatalf("after a stop: %v, want it waited for until the timeout", err)
 	}
 	w.afterChange = false

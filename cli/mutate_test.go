@@ -197,7 +197,7 @@ func TestWaitDeadEnds(t *testing.T) {
 	h.fails(exitFailed, "skytui: legacy-batch is stopped and nothing is deleting it: delete it with `"+h.sel("skytui services delete legacy-batch --yes --confirm legacy-batch")+"`\n",
 		h.live("wait", "service", sandbox.DemoLegacy, "--for", "deleted", "--timeout", "2s", "--poll-interval", "1h")...)
 	// reporting-new is being created, and the clock stands still
-	h.fails(exitFailed, "skytui: timed out after 1ms waiting for reporting-new (last: pending_create); it goes on: check with `"+h.sel("skytui services get reporting-new")+"`",
+	h.fails(exitFailed, "skytui: timed out after 1ms waiting for reporting-new to be stopped (last: pending_create); it goes on: check with `"+h.sel("skytui services get reporting-new")+"`",
 		h.live("wait", "service", sandbox.DemoReporting, "--for", "stopped", "--timeout", "1ms", "--poll-interval", "1h")...)
 
 	id := serviceID(t, h, sandbox.DemoOrders)

@@ -685,7 +685,7 @@ func TestReplicationSetupGrantErrorRedacted(t *testing.T) {
 func TestReplicationSetupFollowsTheRestore(t *testing.T) {
 	h, _ := replHarness(t, 60) // a restore takes a while
 	_, stderr, code := h.script(setupArgs(h, "--allow-list", "--yes", "--confirm", sandbox.DemoReplica, "--timeout", "1ms")...)
-	re := regexp.MustCompile("skytui: timed out after 1ms waiting for restore ([0-9]+) into replica-west \\(last: [^)]*Running.*; it goes on: check with `skytui restores get ([0-9]+)" + regexp.QuoteMeta(h.sel("")) + "`")
+	re := regexp.MustCompile("skytui: timed out after 1ms waiting for restore ([0-9]+) into replica-west to finish \\(last: [^)]*Running.*; it goes on: check with `skytui restores get ([0-9]+)" + regexp.QuoteMeta(h.sel("")) + "`")
 	m := re.FindStringSubmatch(stderr)
 	if code != exitFailed || m == nil || m[1] != m[2] {
 		t.Fatalf("exit %d\n%s", code, stderr)

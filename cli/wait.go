@@ -74,7 +74,10 @@ const minRead = 5 * time.Second
 
 // run calls step until it reports done. step returns the state in words
 // for the progress line; a failed end state is an *endError.
-func (w *waiter) run(ctx context.Context, step func(context.Context) (state string, done bool, err error)) error {
+//
+// goal is the end state waited for, as the progress line says it ("until
+// stopped"); to, as the messages do ("to be stopped", "to finish").
+func (w *waiter) run(ctx context.Context, goal, to string, step func(context.Context) (state string, done bool, err error)) error {
 	start := time.Now()
 	deadline := time.NewTimer(w.timeout)
 	defer deadline.Stop()
@@ -97,21 +100,21 @@ func (w *waiter) run(ctx context.Context, step func(context.Context) (state stri
 		case err != nil && ctx.Err() != nil:
 		case err != nil:
 			lastErr = err
-			w.draw(fmt.Sprintf("%s: %s (reading again: %v)", w.what, kit.Or(last, "waiting"), firstLine(err)), start)
+			w.draw(fmt.Sprintf("%s: %s, until %s (reading again: %v)", w.what, kit.Or(last, "?"), goal, firstLine(err)), start)
 		case done:
 			return nil
 		default:
 			last, lastErr = state, nil
-			w.draw(fmt.Sprintf("%s: %s", w.what, state), start)
+			w.draw(fmt.Sprintf("%s: %s, until %s", w.what, state, goal), start)
 		}
 		t := time.NewTimer(w.poll)
 		select {
 		case <-ctx.Done():
 			t.Stop()
-			return fmt.Errorf("interrupted while waiting for %s (last: %s); it goes on: check with `%s`", w.what, kit.Or(last, "unknown"), w.check)
+			return fmt.Errorf("interrupted while waiting for %s %s (last: %s); it goes on: check with `%s`", w.what, to, kit.Or(last, "unknown"), w.check)
 		case <-deadline.C:
 			t.Stop()
-			msg := fmt.Sprintf("timed out after %s waiting for %s (last: %s)", w.timeout, w.what, kit.Or(last, "unknown"))
+			msg := fmt.Sprintf("timed out after %s waiting for %s %s (last: %s)", w.timeout, w.what, to, kit.Or(last, "unknown"))
 			if lastErr != nil {
 				msg += fmt.Sprintf(", the last read failed: %v", firstLine(lastErr))
 			}
@@ -154,7 +157,7 @@ func (w *waiter) waitService(ctx context.Context, c *api.Client, id, want string
 	var last *api.Service
 	begin := time.Now()
 	settled := func() bool { return !w.afterChange || time.Since(begin) >= changeSettles }
-	err := w.run(ctx, func(ctx context.Context) (string, bool, error) {
+	err := w.run(ctx, want, "to be "+want, func(ctx context.Context) (string, bool, error) {
 		s, err := c.GetService(ctx, id)
 		if want == forDeleted && api.IsNotFound(err) {
 			last = nil
@@ -207,7 +210,7 @@ func failedText(s *api.Service) string {
 // waitRestore follows a restore until it succeeded (nil) or failed.
 func (w *waiter) waitRestore(ctx context.Context, c *api.Client, id int64) (*api.Restore, error) {
 	var last *api.Restore
-	err := w.run(ctx, func(ctx context.Context) (string, bool, error) {
+	err := w.run(ctx, "finished", "to finish", func(ctx context.Context) (string, bool, error) {
 		r, err := c.GetRestore(ctx, id)
 		if err != nil {
 			return "", false, err
@@ -240,7 +243,7 @@ func (e *env) followRestore(ctx context.Context, c *api.Client, cf *changeFlags,
 // known (nil: not listed yet).
 func (w *waiter) waitBackup(ctx context.Context, c *api.Client, serviceID string, find func([]api.Backup) *api.Backup) (*api.Backup, error) {
 	var last *api.Backup
-	err := w.run(ctx, func(ctx context.Context) (string, bool, error) {
+	err := w.run(ctx, "completed", "to complete", func(ctx context.Context) (string, bool, error) {
 		list, err := c.ListBackups(ctx, serviceID)
 		if err != nil {
 			return "", false, err
