@@ -209,3 +209,24 @@ func TestScaleGoesOnWhenItsChoicesCannotBeRead(t *testing.T) {
 		}
 	}
 }
+
+// TestWaitProgressNamesTheGoal: on a terminal the progress line says the
+// state read and the one waited for ("pending_stop, until stopped").
+func TestWaitProgressNamesTheGoal(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.WriteString(w, `{"id":"dbtgf00000001","name":"orders-stage","status":"pending_stop"}`)
+	}))
+	defer srv.Close()
+	c, err := api.New(api.Config{BaseURL: srv.URL, APIKey: "k", MaxRetries: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr strings.Builder
+	w := &waiter{e: &env{stderr: &stderr}, timeout: 100 * time.Millisecond, poll: 20 * time.Millisecond, what: "orders-stage", check: "skytui services get orders-stage", progress: true}
+	if _, err := w.waitService(context.Background(), c, "dbtgf00000001", forStopped); err == nil {
+		t.Fatal("a service pending_stop for ever was waited for to its end")
+	}
+	if !strings.Contains(stderr.String(), "orders-stage: pending_stop, until stopped  0s") {
+		t.Errorf("progress line: %q", stderr.String())
+	}
+}
