@@ -69,7 +69,13 @@ func TestServiceStopStartFlow(t *testing.T) {
 	if err := h.m.common.Client.StopService(context.Background(), id); err != nil {
 		t.Fatal(err)
 	}
-	h.runCompleted("stop orders-p", "stop orders-prod") // the screen still thinks it ready
+	// x acts on the row as the screen shows it, which still shows it ready
+	// (:stop reads the listing again first, and would refuse it here)
+	h.Key(":")
+	h.TypeText("services orders-prod")
+	h.Key("enter")
+	h.Key("x")
+	h.sees(t, "Stop service?", "x on a row the screen shows ready does not ask")
 	h.Key("y")
 	got := lastToast(h)
 	for _, want := range []string{"stop orders-prod failed", "409", "pending state", "trace"} {

@@ -516,7 +516,7 @@ func (s *Screen) Open(arg string) tea.Cmd {
 		s.opening = &openRequest{verb: verb, name: name}
 		return nil
 	}
-	return s.openNow(verb, name)
+	return s.openNow(verb, name, false)
 }
 
 type openRequest struct{ verb, name string }
@@ -565,7 +565,13 @@ func shared(verb, name string, found []*api.Service) string {
 	return fmt.Sprintf("%s: give its ID, :%s ID", api.SharedName(name, found, true), verb)
 }
 
-func (s *Screen) openNow(verb, name string) tea.Cmd {
+// openNow selects the service name names and does verb to it. A verb
+// acts on the service as it is now: unless the listing was just read for
+// it (fresh), it is read again first and the verb done on its answer —
+// the listing kept while another screen was in front may be minutes old,
+// a stop made since unseen (":start X" from the Replication screen's fix
+// was refused as "X is ready").
+func (s *Screen) openNow(verb, name string, fresh bool) tea.Cmd {
 	found := api.ServicesNamed(s.services, name)
 	if len(found) == 0 {
 		return kit.Toast(kit.ToastWarn, notFound(verb, name, s.services))
@@ -580,6 +586,10 @@ func (s *Screen) openNow(verb, name string) tea.Cmd {
 	s.Table.SetFilter("")
 	s.Table.Select(v.ID)
 	s.RefreshDetail()
+	if verb != "" && !fresh {
+		s.opening = &openRequest{verb: verb, name: name}
+		return kit.Refresh(kit.ServicesKey.String())
+	}
 	switch verb {
 	case "stop":
 		if !v.Ready() {

@@ -210,6 +210,12 @@ func (s *Screen) onData(msg kit.DataMsg) tea.Cmd {
 		return nil
 	case err != nil:
 		s.Failed(err)
+		if o := s.opening; o != nil && o.verb != "" && s.IsLoaded() {
+			// the verb waited for the listing to be read again: not done
+			// on the old one, nor later, unasked
+			s.opening = nil
+			return kit.Toast(kit.ToastWarn, fmt.Sprintf(":%s %s not done: the services could not be read again to see %s as it is now", o.verb, o.name, o.name))
+		}
 		return nil
 	}
 	return s.setServices(svcs)
@@ -254,7 +260,7 @@ func (s *Screen) setServices(svcs []api.Service) tea.Cmd {
 	if s.opening != nil {
 		o := s.opening
 		s.opening = nil
-		cmds = append(cmds, s.openNow(o.verb, o.name))
+		cmds = append(cmds, s.openNow(o.verb, o.name, true))
 	}
 	if s.creds != nil {
 		if v, ok := s.service(s.creds.svc.ID); ok {

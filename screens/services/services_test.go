@@ -2,6 +2,7 @@ package services
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"reflect"
 	"regexp"
@@ -913,5 +914,48 @@ func TestOpenSharedNameChoosesNothing(t *testing.T) {
 	msg := s.Open("qa-x")()
 	if tm, ok := msg.(kit.ToastMsg); !ok || !strings.Contains(tm.Text, `2 services are named "qa-x": `+ready.ID+" is selected") {
 		t.Errorf(":services qa-x: %#v", msg)
+	}
+}
+
+// TestVerbReadsTheServiceAgain: ":start X" acts on X as it is now, not as
+// the listing kept while another screen was in front showed it: the
+// listing is read again first (it said "X is ready: only a stopped service
+// can be started" of a service stopped since, the Replication screen's own
+// fix refused). A listing that cannot be read then leaves the verb undone,
+// said so.
+func TestVerbReadsTheServiceAgain(t *testing.T) {
+	s := newScreen(120, 30)
+	v := svc(1, "ready")
+	feed(s, []api.Service{v})
+	msg := s.Open("start " + v.Name)()
+	if r, ok := msg.(kit.RefreshMsg); !ok || !slices.Contains(r.Keys, kit.ServicesKey.String()) {
+		t.Fatalf(":start on an old listing: %#v, want the services read again", msg)
+	}
+	v.Status = "stopped"
+	cmd := feed(s, []api.Service{v})
+	var req kit.ActionRequestMsg
+	for _, m := range tuitest.Drain(cmd) {
+		if r, ok := m.(kit.ActionRequestMsg); ok {
+			req = r
+		}
+	}
+	if req.Action.Name != "start "+v.Name {
+		t.Fatalf("after the listing read again: action %q, want the start asked", req.Action.Name)
+	}
+
+	if _, ok := s.Open("stop " + v.Name)().(kit.RefreshMsg); !ok {
+		t.Fatal(":stop did not read the listing again")
+	}
+	_, cmd = s.Update(kit.DataMsg{Key: kit.ServicesKey.String(), Err: errors.New("503 Service Unavailable"), At: now})
+	tm, ok := tuitest.Drain(cmd)[0].(kit.ToastMsg)
+	if !ok || tm.Text != ":stop "+v.Name+" not done: the services could not be read again to see "+v.Name+" as it is now" {
+		t.Fatalf("a failed read: %#v", tm)
+	}
+	if c := feed(s, []api.Service{v}); c != nil {
+		for _, m := range tuitest.Drain(c) {
+			if _, asked := m.(kit.ActionRequestMsg); asked {
+				t.Fatal("the stop was asked later, on the next listing")
+			}
+		}
 	}
 }

@@ -107,6 +107,34 @@ func RunCmds(update func(tea.Msg) tea.Cmd, cmd tea.Cmd, depth int) {
 	}
 }
 
+// Drain runs cmd and the commands of its batches and sequences, and
+// returns their messages in order (nil ones left out): what a command
+// would deliver, without a model to take it.
+func Drain(cmd tea.Cmd) []tea.Msg {
+	if cmd == nil {
+		return nil
+	}
+	msg := cmd()
+	var out []tea.Msg
+	var cmds []tea.Cmd
+	switch m := msg.(type) {
+	case nil:
+		return nil
+	case tea.BatchMsg:
+		cmds = m
+	default:
+		seq, ok := Sequence(msg)
+		if !ok {
+			return []tea.Msg{msg}
+		}
+		cmds = seq
+	}
+	for _, c := range cmds {
+		out = append(out, Drain(c)...)
+	}
+	return out
+}
+
 // Typed is the key presses that type s, one a character.
 func Typed(s string) []tea.KeyPressMsg {
 	var out []tea.KeyPressMsg
