@@ -12,6 +12,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"time"
 
@@ -461,26 +462,66 @@ func (w *Wizard) ChooseBackup(key string, now time.Time) error {
 }
 
 // ToggleMethod switches between the GTID and the binlog file / position
-// start (only when the backup has both). It reports the method now used.
+// start of the backup chosen (only when it has both). It reports the
+// method now used.
 func (w *Wizard) ToggleMethod(now time.Time) (string, error) {
 	p := &w.Progress
-	if p.GTID == "" || p.BinlogFile == "" {
-		if p.GTID == "" {
-			return p.Method, errors.New("the backup has no GTID position: only its binlog file and position can be used")
-		}
-		return p.Method, errors.New("the backup has no binlog file and position: only its GTID can be used")
+	if err := methodsOf(p.GTID != "", p.BinlogFile != ""); err != nil {
+		return p.Method, err
 	}
-	if p.Method == MethodBinlog {
-		p.Method = MethodGTID
-	} else {
-		p.Method = MethodBinlog
-	}
+	p.Method = otherMethod(p.Method)
 	if p.HasPassed(StepChange) {
 		w.invalidate(StepChange)
 		p.GrantRunBy, w.Grant = "", ""
 	}
+	if r, ok := w.Results[StepBackup]; ok && p.HasPassed(StepBackup) {
+		// the backup's step says where replication starts: now the other
+		r.Summary = "backup " + api.ShortKey(p.BackupKey) + " taken " + Ago(now.Sub(p.BackupTime)) + " ago, " + w.PositionText()
+		w.Results[StepBackup] = r
+	}
 	w.touch(now)
 	return p.Method, nil
+}
+
+// ToggleMethodFor switches the start method backup key is to be used with,
+// before it is chosen (step 2, the backup under the cursor): the choice
+// keeps it. The backup chosen already is switched as ToggleMethod does.
+func (w *Wizard) ToggleMethodFor(key string, now time.Time) (string, error) {
+	p := &w.Progress
+	if p.BackupKey == key && p.HasPassed(StepBackup) {
+		return w.ToggleMethod(now)
+	}
+	i := slices.IndexFunc(w.Backups, func(c BackupChoice) bool { return c.Backup.Key == key })
+	if i < 0 {
+		return p.Method, fmt.Errorf("backup %s is not in the primary's listing", api.ShortKey(key))
+	}
+	c := &w.Backups[i]
+	if err := methodsOf(c.Backup.BinlogGTIDPosition != "", c.HasBinlog()); err != nil {
+		return p.Method, err
+	}
+	p.Method = otherMethod(p.Method)
+	w.touch(now)
+	return p.Method, nil
+}
+
+// methodsOf says why a backup with (or without) a GTID position and a
+// binlog file and position offers one start method only; nil: both.
+func methodsOf(gtid, binlog bool) error {
+	switch {
+	case !gtid:
+		return errors.New("the backup has no GTID position: only its binlog file and position can be used")
+	case !binlog:
+		return errors.New("the backup has no binlog file and position: only its GTID can be used")
+	}
+	return nil
+}
+
+// otherMethod is the start method that is not m (GTID when m is unset).
+func otherMethod(m string) string {
+	if m == MethodBinlog {
+		return MethodGTID
+	}
+	return MethodBinlog
 }
 
 // positionText is where replication starts, in words.

@@ -851,3 +851,39 @@ func TestChooserMarksManagedServices(t *testing.T) {
 		t.Fatalf("the forget of a managed pair names s:\n%s", h.Screen())
 	}
 }
+
+// TestBackupStepMethodKey: b on step 2 switches the backup under the
+// cursor to its binlog file and position before it is chosen (it said
+// "the backup has no GTID position" of a backup that has one: no backup
+// was chosen yet), and the choice keeps it. b on step 4 changes what step
+// 2's line says too (it kept the method the backup was chosen with).
+func TestBackupStepMethodKey(t *testing.T) {
+	d := newDemo(t)
+	h := d.app(100, 40, nil)
+	h.toBackupStep()
+	h.Key("b")
+	h.Sees("replication will start from the backup's binlog file and position")
+	if strings.Contains(h.Screen(), "has no GTID position") {
+		t.Fatalf("b on step 2 refused:\n%s", h.Screen())
+	}
+	h.Key("enter")
+	h.Sees("Step 3 of 6")
+	if row := tuitest.LineWith(h.Screen(), "PASS  2 Backup"); !strings.Contains(row, "binlog mariadb-bin") {
+		t.Fatalf("the chosen backup's line does not start from the binlog: %q", row)
+	}
+
+	// on: the restore, then step 4, where b goes back to the GTID
+	h.Key("enter")
+	h.Sees("This erases ALL data in replica-west.")
+	h.TypeText("replica-west")
+	h.Key("enter")
+	h.Sees("WAIT  3 Restore")
+	d.clk.Advance(time.Hour)
+	h.FirePolls()
+	h.Until("step 4", func() bool { return strings.Contains(h.Screen(), "Step 4 of 6") })
+	h.Key("b")
+	h.Sees("replication will start from the backup's GTID position")
+	if row := tuitest.LineWith(h.Screen(), "PASS  2 Backup"); !strings.Contains(row, "GTID") || strings.Contains(row, "binlog mariadb-bin") {
+		t.Fatalf("after b on step 4, step 2's line says %q:\n%s", row, h.Screen())
+	}
+}

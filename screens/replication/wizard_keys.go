@@ -234,7 +234,14 @@ func (wz *wizard) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		if w.Current() != replsetup.StepChange && w.Current() != replsetup.StepBackup {
 			return nil
 		}
-		m, err := w.ToggleMethod(wz.common.Time())
+		var m string
+		var err error
+		if w.Current() == replsetup.StepBackup && wz.backupCur >= 0 && wz.backupCur < len(w.Backups) {
+			// the backup under the cursor, chosen or not yet
+			m, err = w.ToggleMethodFor(w.Backups[wz.backupCur].Backup.Key, wz.common.Time())
+		} else {
+			m, err = w.ToggleMethod(wz.common.Time())
+		}
 		if err != nil {
 			wz.setNotice(err.Error(), true)
 			return nil
