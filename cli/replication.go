@@ -172,11 +172,18 @@ func pairStatus(ctx context.Context, eng *replsetup.Engine, p replsetup.Pair, sv
 // namePair puts the pair's services in the commands its fix names (a
 // primary not known stays PRIMARY).
 func namePair(r pairReport) pairReport {
-	r.Fix = strings.ReplaceAll(r.Fix, "SECONDARY", kit.ShellQuote(r.Secondary))
-	if r.Primary != "" {
-		r.Fix = strings.ReplaceAll(r.Fix, "PRIMARY", kit.ShellQuote(r.Primary))
-	}
+	r.Fix = namePairIn(r.Fix, r.Secondary, r.Primary)
 	return r
+}
+
+// namePairIn puts a pair's secondary and primary ("": not known, left
+// PRIMARY) in the commands fix names.
+func namePairIn(fix, secondary, primary string) string {
+	fix = strings.ReplaceAll(fix, "SECONDARY", kit.ShellQuote(secondary))
+	if primary != "" {
+		fix = strings.ReplaceAll(fix, "PRIMARY", kit.ShellQuote(primary))
+	}
+	return fix
 }
 
 // stateFix is a ServiceState fix in the command line's words, naming the

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 
@@ -145,22 +146,26 @@ func (e *env) runReplicationSQL(cmd *cobra.Command, arg string, cf *changeFlags,
 	if !s.Ready() {
 		return fmt.Errorf("%s %s: %s is %s: the sky procedures answer once it is ready (nothing was sent)", what, s.NameOrID(), s.NameOrID(), api.OrID(s.Status, "unknown"))
 	}
-	msg, err := newEngine(c.client).SetReplication(ctx, replsetup.Pair{SecondaryID: s.ID, SecondaryName: s.Name}, start)
+	// the pair saved for it, if any: its primary is named in the output
+	// and in the fix of a refusal
+	pair := replsetup.Pair{SecondaryID: s.ID, SecondaryName: s.Name}
+	if ps, err := replsetup.DefaultStore().Load(c.profile.Name); err == nil {
+		for _, p := range ps.Pairs {
+			if p.SecondaryID == s.ID {
+				pair = p
+			}
+		}
+	}
+	msg, err := newEngine(c.client).SetReplication(ctx, pair, start)
 	if err != nil {
 		if api.StatusOf(err) != 0 {
 			return err
 		}
-		prob, fix := replsetup.SQLFixRetry(err, "secondary", s.NameOrID(), replsetup.StepStart, "run the command again")
-		return &stepError{msg: fmt.Sprintf("%s %s: %s; fix: %s", what, s.NameOrID(), cell(prob), cell(cliText(fix))), err: err}
+		prob, fix := replsetup.PairSQLFix(pair, err, "run the command again")
+		return &stepError{msg: fmt.Sprintf("%s %s: %s; fix: %s", what, s.NameOrID(), cell(prob), cell(namePairIn(cliText(fix), s.NameOrID(), cmp.Or(pair.PrimaryName, pair.PrimaryID)))), err: err}
 	}
-	out := replicationAction{Secondary: s.NameOrID(), SecondaryID: s.ID, Action: strings.TrimPrefix(what, "replication "), Message: msg}
-	if ps, err := replsetup.DefaultStore().Load(c.profile.Name); err == nil {
-		for _, p := range ps.Pairs {
-			if p.SecondaryID == s.ID {
-				out.Primary = api.OrID(p.PrimaryName, p.PrimaryID)
-			}
-		}
-	}
+	out := replicationAction{Secondary: s.NameOrID(), SecondaryID: s.ID, Action: strings.TrimPrefix(what, "replication "), Message: msg,
+		Primary: cmp.Or(pair.PrimaryName, pair.PrimaryID)}
 	return c.out.emit(e.stdout, out, actionTable(out))
 }
 

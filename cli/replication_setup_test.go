@@ -186,6 +186,12 @@ func TestReplicationSetupSkyDemo(t *testing.T) {
 	}
 	// a stopped service cannot answer the procedures: the error and a fix
 	h.fails(exitFailed, "skytui: replication start legacy-batch: legacy-batch is stopped", h.live("replication", "start", sandbox.DemoLegacy)...)
+	// a service replication was never set up on: the fix is a setup, in
+	// commands (it said "run step 4 first", a step of the TUI's wizard)
+	stderr = h.fails(exitFailed, "skytui: replication start staging-eu: ", h.live("replication", "start", sandbox.DemoStaging)...)
+	if strings.Contains(stderr, "step") || !strings.Contains(stderr, "fix: not set up from here; `"+h.sel("skytui replication setup staging-eu --primary PRIMARY --allow-list --yes --confirm staging-eu")+"` sets staging-eu up from a primary") {
+		t.Errorf("start of a service never set up:\n%s", stderr)
+	}
 
 	// forget: asked with --yes, the saved pair only (replication runs on)
 	h.fails(exitRefused, "skytui: replication forget: pass --yes to forget orders-prod -> replica-west", h.live("replication", "forget", sandbox.DemoReplica)...)

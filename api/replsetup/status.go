@@ -229,17 +229,8 @@ func PairServiceState(p Pair, role string, s *api.Service) (problem, fix string)
 // restore erases the secondary.
 func DiagnosePair(p Pair, s *api.ReplicationStatus) Diagnosis {
 	d := Diagnose(s)
-	if !p.Managed() && s != nil && !s.Configured && p.PrimaryID == "" && p.PrimaryName == "" {
-		// no pair saved for it: nothing to forget, no primary known
-		sec := api.OrID(p.SecondaryName, p.SecondaryID)
-		d.Fix = "not set up from here; n sets " + sec + " up from a primary, whose restore erases " + sec + "'s data"
-		d.Step = 0
-		return d
-	}
 	if !p.Managed() && s != nil && !s.Configured {
-		sec := api.OrID(p.SecondaryName, p.SecondaryID)
-		d.Fix = "d forgets this pair; n sets " + sec + " up again from a new backup of " + api.OrID(p.PrimaryName, p.PrimaryID) +
-			", whose restore erases " + sec + "'s data (where they stand now is not known: step 4 cannot be run on them again)"
+		d.Fix = notConfiguredFix(p)
 		d.Step = 0
 		return d
 	}
@@ -276,14 +267,35 @@ func DiagnosePair(p Pair, s *api.ReplicationStatus) Diagnosis {
 	return d
 }
 
+// notConfiguredFix is what to do about a sky pair whose secondary lost its
+// replication configuration: its data are no longer at the backup's
+// position, so pointing it at the primary again would replicate from the
+// wrong place; the pair is forgotten and set up anew.
+func notConfiguredFix(p Pair) string {
+	sec := api.OrID(p.SecondaryName, p.SecondaryID)
+	if p.PrimaryID == "" && p.PrimaryName == "" {
+		// no pair saved for it: nothing to forget, no primary known
+		return "not set up from here; n sets " + sec + " up from a primary, whose restore erases " + sec + "'s data"
+	}
+	return "d forgets this pair; n sets " + sec + " up again from a new backup of " + api.OrID(p.PrimaryName, p.PrimaryID) +
+		", whose restore erases " + sec + "'s data (where its data stand now is not known: pointing it at the primary again would replicate from the wrong place)"
+}
+
 // PairSQLFix is SQLFixRetry for the pair p's status read on its
-// secondary: a managed pair's fixes name its own keys, never the
-// wizard's steps.
+// secondary, or a start or stop of it: its fixes name the list's keys,
+// never the wizard's steps (a managed pair's, its own).
 func PairSQLFix(p Pair, err error, retry string) (problem, fix string) {
 	problem, fix = SQLFixRetry(err, p.SecondaryRole(), api.OrID(p.SecondaryName, p.SecondaryID), StepStart, retry)
 	var se *api.SQLError
-	if p.Managed() && errors.As(err, &se) && (se.Code == 1200 || se.Code == 1941) {
+	switch {
+	case !errors.As(err, &se):
+	case p.Managed() && (se.Code == 1200 || se.Code == 1941):
 		fix = "the service runs managed replication itself: E ends it, then n and m set it up again"
+	case se.Code == 1200:
+		fix = notConfiguredFix(p)
+	case se.Code == 1941:
+		sec := api.OrID(p.SecondaryName, p.SecondaryID)
+		fix = "d forgets this pair; n sets " + sec + " up again from a new backup of " + api.OrID(p.PrimaryName, p.PrimaryID) + " (younger than 4 days), whose restore erases " + sec + "'s data"
 	}
 	return problem, fix
 }

@@ -60,9 +60,23 @@ func TestStatusNotConfiguredFixWorks(t *testing.T) {
 	d.skyPair("orders-prod", "replica-west", "gtid")
 	h := d.replication(nil, "not configured on replica-west")
 	scr := h.flat()
-	if strings.Contains(scr, "run the setup from step 4") || !strings.Contains(scr, "d forgets this pair; n sets replica-west up again") ||
+	if strings.Contains(scr, "step 4") || !strings.Contains(scr, "d forgets this pair; n sets replica-west up again") ||
 		!strings.Contains(scr, "erases") {
 		t.Fatalf("the not-configured pair's fix:\n%s", h.Screen())
+	}
+	// nothing to stop or start: the footer offers d, not s/S, and s or S
+	// pressed anyway says so, asking nothing
+	if f := h.footer(); !strings.Contains(f, "d forget") || strings.Contains(f, "s stop") || strings.Contains(f, "S start") {
+		t.Errorf("a not-configured pair's footer: %q", f)
+	}
+	for _, k := range []string{"s", "S"} {
+		h.Key(k)
+		if strings.Contains(h.Screen(), "replication?") {
+			t.Fatalf("%s on a not-configured pair asks:\n%s", k, h.Screen())
+		}
+		if got := h.lastToast(); !strings.Contains(got, "replication is not configured on replica-west (d forgets the pair)") {
+			t.Errorf("%s on a not-configured pair: %q", k, got)
+		}
 	}
 	h.forgetPair()
 	h.Key("n")

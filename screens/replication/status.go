@@ -376,6 +376,8 @@ func (s *Screen) statusKeyMap() kit.Keys {
 		pv := s.view(p.SecondaryID)
 		switch st := pv.status(); {
 		case pv.down() != nil:
+		case st != nil && !st.Configured:
+			// nothing to stop or start: d and n are what its fix names
 		case replsetup.Stopped(st):
 			run = []key.Binding{k.Start}
 		case replsetup.Running(st):
@@ -423,6 +425,14 @@ func (s *Screen) pairAction(start bool) tea.Cmd {
 		down := pv.down()
 		_, fix := replsetup.PairServiceState(p, p.SecondaryRole(), down)
 		return kit.Toast(kit.ToastWarn, sec+" is "+down.Status+": nothing was sent; "+fix)
+	case st != nil && !st.Configured:
+		// the threads have nowhere to replicate from: short, the pane's
+		// fix says the rest
+		verb := "stop"
+		if start {
+			verb = "start"
+		}
+		return kit.Toast(kit.ToastWarn, "nothing to "+verb+": replication is not configured on "+sec+" (d forgets the pair)")
 	case !start && replsetup.Stopped(st):
 		return kit.Toast(kit.ToastInfo, "replication is stopped already on "+sec+read+": S starts it")
 	case start && replsetup.Running(st):
