@@ -217,6 +217,7 @@ type setupRun struct {
 	svcs     []api.Service     // the listing: the services a text names by ID
 	w        *replsetup.Wizard // the sky procedures' setup
 	report   setupReport
+	done     bool // the pair was saved: the setup is over (keepSetup)
 }
 
 // cliWordPairs put the command line's flags and commands where the
@@ -393,9 +394,12 @@ var errNoSuchBackup = errors.New("no such backup")
 // sky runs the wizard's steps 0 to 6. The reads come before the first
 // change: the pair, the allow list and the primary's backups are checked,
 // with --backup and --binlog, before --allow-list adds anything.
-func (r *setupRun) sky(ctx context.Context) error {
+func (r *setupRun) sky(ctx context.Context) (err error) {
 	f, pri := r.f, r.pri
 	now := r.eng.Now
+	if saved := r.savedSetup(); saved != nil {
+		return r.resume(ctx, *saved)
+	}
 	w := replsetup.NewWizard(now())
 	r.w = w
 	r.report.Method = replsetup.MethodGTID
@@ -448,11 +452,19 @@ func (r *setupRun) sky(ctx context.Context) error {
 		return err
 	}
 
+	// from the restore on, a run that stops keeps the setup (keepSetup)
+	defer r.keepSetup(&err)
 	if err := r.restore(ctx, w); err != nil {
 		return err
 	}
+	return r.fromChange(ctx, w)
+}
 
-	o = r.steps.ChangePrimary(ctx, w.Progress)
+// fromChange runs steps 4 to 6 once the restore passed: change primary,
+// the grant, the start; then prints the pair's status.
+func (r *setupRun) fromChange(ctx context.Context, w *replsetup.Wizard) error {
+	pri, now := r.pri, r.eng.Now
+	o := r.steps.ChangePrimary(ctx, w.Progress)
 	if o.Verdict == replsetup.Waiting {
 		// nothing was sent: the secondary is not ready yet. The wizard
 		// stays at the step; this waits until it is ready, then again.
@@ -483,6 +495,7 @@ func (r *setupRun) sky(ctx context.Context) error {
 	w.Apply(o, now())
 	if o.Status != nil || o.Verdict != replsetup.Fail {
 		r.savePair(replsetup.PairOf(w.Progress, now()))
+		r.done = true
 	}
 	if err := r.say(o, "start"); err != nil {
 		return err
@@ -577,53 +590,6 @@ func (r *setupRun) chooseBackup(ctx context.Context, w *replsetup.Wizard) replse
 	b := w.Result(replsetup.StepBackup)
 	b.Summary = "backup " + api.ShortKey(key) + ", " + w.PositionText()
 	return b
-}
-
-// restore starts the restore into the secondary and follows it to its end
-// as `restores create --wait` does, then waits for the secondary to be
-// ready again. An accepted restore whose answer named none is looked for
-// among the secondary's restores, then followed.
-func (r *setupRun) restore(ctx context.Context, w *replsetup.Wizard) error {
-	sec := r.sec.NameOrID()
-	o := r.steps.StartRestore(ctx, w.Progress)
-	w.Apply(o, r.eng.Now())
-	id := w.Progress.RestoreID
-	switch {
-	case o.Verdict == replsetup.Fail || api.IsOutcomeUnknown(o.Err):
-		return r.say(o, "restore")
-	case id <= 0:
-		r.line(o.Verdict.String(), int(o.Step), "restore", r.text(o.Summary))
-		var err error
-		if id, err = newestRunningRestore(ctx, r.c.client, r.sec.ID, w.Progress.BackupKey, r.check(replsetup.StepRestore)); err != nil {
-			return err
-		}
-	default:
-		r.line(o.Verdict.String(), int(o.Step), "restore", r.text(o.Summary))
-	}
-	final, err := r.e.followRestore(ctx, r.c.client, &r.f.cf, id, sec)
-	switch {
-	case final != nil && final.Failed():
-		return r.say(replsetup.Outcome{Step: replsetup.StepRestore, Verdict: replsetup.Fail, Restore: final, Err: err, Problem: err.Error(),
-			Fix: fmt.Sprintf("read it with `skytui restores get %d`; run this again, with --backup for another backup", id)}, "restore")
-	case err != nil:
-		return err
-	}
-	o = replsetup.Outcome{Step: replsetup.StepRestore, Verdict: replsetup.Pass, Restore: final,
-		Summary: fmt.Sprintf("restore %d succeeded. %s.", id, replsetup.CredentialsNote(w.Progress))}
-	w.Apply(o, r.eng.Now())
-	if err := r.say(o, "restore"); err != nil {
-		return err
-	}
-	return r.secondaryReady(ctx)
-}
-
-// secondaryReady waits until the secondary is ready.
-func (r *setupRun) secondaryReady(ctx context.Context) error {
-	name := r.sec.NameOrID()
-	wt := r.e.newWaiter(&r.f.cf, name, "skytui services get "+argOf(r.sec, r.svcs))
-	wt.afterChange = true // the restore just ended: its start may not show yet
-	_, err := wt.waitService(ctx, r.c.client, r.sec.ID, forReady)
-	return err
 }
 
 // managed sets up managed replication: the pair's check, then one call.

@@ -885,3 +885,36 @@ func TestReplicationSetupUnknownBackupWithoutUsable(t *testing.T) {
 		t.Fatalf("exit %d\n%s", code, stderr)
 	}
 }
+
+// TestReplicationSetupGoesOnAfterATimeout: a setup whose wait for its
+// restore timed out is saved; the same command run again follows that
+// restore (no second restore, which would erase the secondary again) and
+// sets replication up; then nothing is left saved. Before, the run left
+// nothing saved and a rerun restored again.
+func TestReplicationSetupGoesOnAfterATimeout(t *testing.T) {
+	clk := sandbox.NewManualClock(testenv.T0)
+	h, sb := serveHarness(t, sandbox.Options{DemoData: true, Seed: 7, SQL: sandbox.SQLDemo, Clock: clk}, goodKey)
+	t.Setenv("XDG_STATE_HOME", t.TempDir())
+	args := setupArgs(h, "--allow-list", "--yes", "--confirm", sandbox.DemoReplica, "--timeout", "50ms")
+	_, stderr, code := h.script(args...)
+	m := regexp.MustCompile(`restore ([0-9]+) into replica-west to finish`).FindStringSubmatch(stderr)
+	if code != exitFailed || m == nil || !strings.Contains(stderr, "; replication is not set up yet; the setup is saved: run this command again to go on from restore "+m[1]+" (it is not started again)\n") {
+		t.Fatalf("a timed-out restore: exit %d\n%s", code, stderr)
+	}
+	if ps, err := replsetup.DefaultStore().Load("skysql"); err != nil || ps.Setup == nil || fmt.Sprint(ps.Setup.RestoreID) != m[1] {
+		t.Fatalf("the setup saved: %+v %v", ps.Setup, err)
+	}
+
+	clk.Advance(time.Hour) // the restore ends
+	stdout, stderr, code := h.script(args...)
+	if code != 0 || !strings.Contains(stderr, "skytui: going on with the setup of orders-prod -> replica-west saved when it stopped: restore "+m[1]) ||
+		!strings.Contains(stdout, "replica-west") {
+		t.Fatalf("run again: exit %d\n%s\n%s", code, stderr, stdout)
+	}
+	if n := sb.Stats().Count("POST", "/skybackup/v1/restores"); n != 1 {
+		t.Errorf("%d restores sent in all, want the first run's only", n)
+	}
+	if ps, err := replsetup.DefaultStore().Load("skysql"); err != nil || ps.Setup != nil || len(ps.Pairs) != 1 {
+		t.Errorf("after the setup: %+v %v", ps, err)
+	}
+}
