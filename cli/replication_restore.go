@@ -92,18 +92,17 @@ func (r *setupRun) savedSetup() *replsetup.Progress {
 	return p
 }
 
-// resume goes on with the saved setup p: the pair is checked again (a
-// secondary that replicates now is refused), its restore followed to its
-// end if it had not passed, then steps 4 to 6.
+// resume goes on with the saved setup p: its restore followed to its end
+// if it had not passed, then steps 4 to 6. Step 0 is not run again: the
+// secondary is being restored (not ready, which the step refuses), and
+// what it guards against, a restore erasing a working replica, is done
+// already.
 func (r *setupRun) resume(ctx context.Context, p replsetup.Progress) (err error) {
 	w := replsetup.Resume(p)
 	r.w = w
 	r.report.Method = w.Progress.Method
 	fmt.Fprintf(r.e.stderr, "skytui: going on with the setup of %s saved when it stopped: restore %d of backup %s (%s) is followed, not started again\n",
 		w.Progress.PairText("->"), p.RestoreID, api.ShortKey(p.BackupKey), w.PositionText())
-	if o := r.busySecondary(ctx, r.steps.CheckPair(ctx, r.pri.ID, r.sec.ID), false); o.Verdict == replsetup.Fail {
-		return r.say(o, "pair")
-	}
 	defer r.keepSetup(&err)
 	if !w.Progress.HasPassed(replsetup.StepRestore) {
 		if err := r.followSetupRestore(ctx, w, p.RestoreID); err != nil {

@@ -905,6 +905,14 @@ func TestReplicationSetupGoesOnAfterATimeout(t *testing.T) {
 		t.Fatalf("the setup saved: %+v %v", ps.Setup, err)
 	}
 
+	// again while the restore runs (the secondary is not ready, which
+	// step 0 refuses): followed again, not refused, nothing sent
+	_, stderr, code = h.script(args...)
+	if code != exitFailed || !strings.Contains(stderr, "going on with the setup") || strings.Contains(stderr, "FAIL  0") ||
+		!strings.Contains(stderr, "restore "+m[1]+" into replica-west to finish") {
+		t.Fatalf("run again while the restore runs: exit %d\n%s", code, stderr)
+	}
+
 	clk.Advance(time.Hour) // the restore ends
 	stdout, stderr, code := h.script(args...)
 	if code != 0 || !strings.Contains(stderr, "skytui: going on with the setup of orders-prod -> replica-west saved when it stopped: restore "+m[1]) ||
