@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -84,6 +85,12 @@ nothing is checked and the command exits 4 (not found).
 			}
 			for _, a := range args {
 				s, err := resolveService(svcs, a)
+				if gone := savedGone(saved.Pairs, svcs, a); err != nil && gone != nil {
+					// a saved pair's secondary deleted since: its status
+					// says so, as the list without arguments does
+					pairs = append(pairs, *gone)
+					continue
+				}
 				if err != nil {
 					return err
 				}
@@ -167,6 +174,17 @@ func pairStatus(ctx context.Context, eng *replsetup.Engine, p replsetup.Pair, sv
 		r.Problem, r.Fix = prob, stateFix(fix, primary)
 	}
 	return namePair(r), nil
+}
+
+// savedGone is the saved pair whose secondary arg names (by the name or ID
+// saved) when that service is no longer listed; nil otherwise.
+func savedGone(pairs []replsetup.Pair, svcs []api.Service, arg string) *replsetup.Pair {
+	for i, p := range pairs {
+		if (p.SecondaryID == arg || p.SecondaryName == arg) && !slices.ContainsFunc(svcs, func(s api.Service) bool { return s.ID == p.SecondaryID }) {
+			return &pairs[i]
+		}
+	}
+	return nil
 }
 
 // namePair puts the pair's services in the commands its fix names (a

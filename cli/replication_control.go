@@ -179,7 +179,13 @@ func (e *env) runEndManaged(cmd *cobra.Command, arg string, cf *changeFlags) err
 	ctx := cmd.Context()
 	primary := api.ManagedReplicaOf(s)
 	if primary == "" {
-		return usageErrf("%s: %s is not a managed replica (it reports no primary); nothing was sent", what, s.NameOrID())
+		// ended already (by an earlier run, elsewhere): the state asked
+		// for is there, so a runbook that ends it twice goes on; said
+		fmt.Fprintf(e.stderr, "skytui: %s: %s is not a managed replica (it reports no primary): nothing to end, nothing was sent\n", what, s.NameOrID())
+		e.forgetManaged(c, s.ID)
+		out := replicationAction{Secondary: s.NameOrID(), SecondaryID: s.ID, Action: "end managed replication",
+			Message: s.NameOrID() + " is not a managed replica: nothing to end"}
+		return c.out.emit(e.stdout, out, actionTable(out))
 	}
 	for _, x := range svcs {
 		if x.ID == primary {
@@ -189,18 +195,24 @@ func (e *env) runEndManaged(cmd *cobra.Command, arg string, cf *changeFlags) err
 	if err := c.client.EndManagedReplication(ctx, s.ID); err != nil {
 		return sentErr(err, "skytui services get "+c.arg(s))
 	}
+	e.forgetManaged(c, s.ID)
+	out := replicationAction{Secondary: s.NameOrID(), SecondaryID: s.ID, Action: "end managed replication", Primary: primary,
+		Message: s.NameOrID() + " no longer replicates from " + primary + "; its data stays"}
+	return c.out.emit(e.stdout, out, actionTable(out))
+}
+
+// forgetManaged drops the managed pair saved for replica id, if any: its
+// managed replication ended.
+func (e *env) forgetManaged(c *changeSession, id string) {
 	st := replsetup.DefaultStore()
 	if ps, err := st.Load(c.profile.Name); err == nil {
 		for _, p := range ps.Pairs {
-			if p.SecondaryID == s.ID && p.Managed() {
-				ps.WithoutPair(s.ID)
+			if p.SecondaryID == id && p.Managed() {
+				ps.WithoutPair(id)
 				_ = st.Save(c.profile.Name, ps, 0)
 			}
 		}
 	}
-	out := replicationAction{Secondary: s.NameOrID(), SecondaryID: s.ID, Action: "end managed replication", Primary: primary,
-		Message: s.NameOrID() + " no longer replicates from " + primary + "; its data stays"}
-	return c.out.emit(e.stdout, out, actionTable(out))
 }
 
 func actionTable(a replicationAction) *table {

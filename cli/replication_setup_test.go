@@ -271,8 +271,16 @@ func TestReplicationSetupManaged(t *testing.T) {
 	if s["primary_host"] != "" {
 		t.Errorf("ended, still a replica: %v", s)
 	}
-	h.fails(exitUsage, "skytui: replication stop --managed: replica-west is not a managed replica (it reports no primary); nothing was sent",
-		h.live("replication", "stop", sandbox.DemoReplica, "--managed", "--yes")...)
+	// ended already: nothing to end, said; exit 0, so a runbook that ends
+	// it twice goes on (it exited 2, as if mistyped)
+	stdout, stderr, code = h.script(h.live("replication", "stop", sandbox.DemoReplica, "--managed", "--yes")...)
+	if code != 0 || !strings.Contains(stderr, "skytui: replication stop --managed: replica-west is not a managed replica (it reports no primary): nothing to end, nothing was sent") ||
+		!strings.Contains(stdout, "not a managed replica: nothing to end") {
+		t.Errorf("end twice: exit %d\n%s%s", code, stdout, stderr)
+	}
+	if n := sb.Stats().Count("DELETE", "/provisioning/v1/services/{id}/replication"); n != 1 {
+		t.Errorf("%d DELETEs after ending twice, want 1", n)
+	}
 }
 
 // The sky procedures' setup on real MariaDB servers: rows written on the
@@ -436,7 +444,14 @@ func TestBinaryReplication(t *testing.T) {
 	if so, _ := h.run(0, "replication", "stop", sandbox.DemoAnalytics, "--managed", "--yes"); !strings.Contains(so, "no longer replicates from dev-serverless") {
 		t.Errorf("end: %s", so)
 	}
-	h.unsent(exitUsage, "is not a managed replica", "replication", "stop", sandbox.DemoAnalytics, "--managed", "--yes")
+	// ended already: nothing sent, said, exit 0
+	n := h.changes()
+	if _, se := h.run(0, "replication", "stop", sandbox.DemoAnalytics, "--managed", "--yes"); !strings.Contains(se, "is not a managed replica (it reports no primary): nothing to end, nothing was sent") {
+		t.Errorf("end again: %s", se)
+	}
+	if d := h.changes() - n; d != 0 {
+		t.Errorf("end again: %d changes sent", d)
+	}
 }
 
 // laggingRestores fronts the sandbox at target: the first listing of
@@ -925,4 +940,23 @@ func TestReplicationSetupGoesOnAfterATimeout(t *testing.T) {
 	if ps, err := replsetup.DefaultStore().Load("skysql"); err != nil || ps.Setup != nil || len(ps.Pairs) != 1 {
 		t.Errorf("after the setup: %+v %v", ps, err)
 	}
+}
+
+// TestReplicationStatusOfADeletedSecondary: a saved pair's secondary
+// deleted since is shown by its saved name as the list without arguments
+// shows it (it said "no service named", exit 4, of the row status listed).
+func TestReplicationStatusOfADeletedSecondary(t *testing.T) {
+	h, _ := replHarness(t, 1)
+	ordersID := serviceID(t, h, sandbox.DemoOrders)
+	gone := replsetup.Pair{PrimaryID: ordersID, PrimaryName: sandbox.DemoOrders, SecondaryID: "dbtaf00000999", SecondaryName: "old-replica", Method: replsetup.MethodGTID}
+	if err := replsetup.DefaultStore().Save("skysql", replsetup.ProfileState{Pairs: []replsetup.Pair{gone}}, 0); err != nil {
+		t.Fatal(err)
+	}
+	all := h.ok(h.live("replication", "status", "--no-headers")...)
+	for _, arg := range []string{"old-replica", "dbtaf00000999"} {
+		if one := h.ok(h.live("replication", "status", arg, "--no-headers")...); one != all || !strings.Contains(one, "old-replica") {
+			t.Errorf("status %s: %q, want the list's row %q", arg, one, all)
+		}
+	}
+	h.fails(exitNotFound, `skytui: no service named "never-was"`, h.live("replication", "status", "never-was")...)
 }
