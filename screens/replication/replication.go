@@ -128,7 +128,7 @@ func NewWithOptions(c *kit.Common, o Options) *Screen {
 	s.ListView = kit.NewListView(c, "Replication", "pairs", []kit.Column{
 		{Title: "PRIMARY", Min: 10, Max: 24, Priority: 10},
 		{Title: "SECONDARY", Min: 10, Max: 24, Priority: 10},
-		{Title: "IO", Min: 3, Max: 10, Priority: 9},
+		{Title: "IO", Min: 7, Max: 10, Priority: 9}, // "Connec~": the state stays readable
 		{Title: "SQL", Min: 3, Max: 5, Priority: 9},
 		{Title: "BEHIND", Min: 6, Max: 7, Priority: 8, Right: true},
 		{Title: "HISTORY", Min: 10, Max: HistoryLen, Priority: 5, Newest: true},

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/skytui/skytui/api/replsetup"
+	"github.com/skytui/skytui/tui/tuitest"
 )
 
 // header is the frame's first line (the header: its freshness).
@@ -266,5 +267,42 @@ func TestPairSavedElsewhereKeptBySetup(t *testing.T) {
 	}
 	if len(ps.Pairs) != 1 || ps.Pairs[0].SecondaryID != sec.ID || ps.Setup == nil || ps.Setup.SecondaryID != d.byName("replica-west").ID {
 		t.Fatalf("the file should keep the pair saved elsewhere and the setup's progress: %+v", ps)
+	}
+}
+
+// TestStatusIOStateReadableAt60: at 60x16 the IO column keeps enough of
+// "Connecting" to read it (it showed "Co~": the problem's word lost in
+// the list).
+func TestStatusIOStateReadableAt60(t *testing.T) {
+	d := newDemo(t)
+	pri, sec := d.byName("analytics-gcp"), d.byName("dev-serverless") // long names: the IO column gives way first
+	eng := &replsetup.Engine{Client: d.c, Now: d.clk.Now}
+	w := replsetup.NewWizard(d.clk.Now())
+	w.Apply(eng.CheckPair(bg, pri.ID, sec.ID), d.clk.Now())
+	allow := eng.CheckAllowList(bg, w.Progress)
+	if len(allow.Missing) > 0 {
+		allow = eng.AddAllowList(bg, w.Progress, allow.Missing)
+	}
+	w.Apply(allow, d.clk.Now())
+	o := eng.ListBackups(bg, w.Progress)
+	w.Apply(o, d.clk.Now())
+	if err := w.ChooseBackup(o.Backup.Backup.Key, d.clk.Now()); err != nil {
+		t.Fatal(err)
+	}
+	w.Apply(eng.StartRestore(bg, w.Progress), d.clk.Now())
+	d.clk.Advance(12 * time.Hour) // a large backup's restore
+	w.Apply(eng.CheckRestore(bg, w.Progress), d.clk.Now())
+	w.Apply(eng.ChangePrimary(bg, w.Progress), d.clk.Now())
+	w.GrantRanByUser(d.clk.Now()) // it was not: the IO thread stays Connecting (1045)
+	pair := replsetup.PairOf(w.Progress, d.clk.Now())
+	if _, err := eng.SetReplication(bg, pair, true); err != nil {
+		t.Fatal(err)
+	}
+	d.savePair(pair)
+	h := d.app(60, 16, nil)
+	h.Key("4")
+	h.Until("the status read", func() bool { return strings.Contains(h.Screen(), "1045") || strings.Contains(h.Screen(), "Connec") })
+	if row := tuitest.LineWith(h.Screen(), "> analytics"); !strings.Contains(row, "Connec") {
+		t.Fatalf("the IO state is cut past reading at 60 columns: %q\n%s", row, h.Screen())
 	}
 }
