@@ -49,7 +49,7 @@ func (p *prompter) terminal() bool {
 }
 
 // errNoInput is a read from a standard input that has nothing (more).
-var errNoInput = errors.New("no input (standard input is empty)")
+var errNoInput = usageErr(errors.New("no input (standard input is empty)")) // exit 2: what was not given
 
 func (p *prompter) line() (string, error) {
 	if p.reader == nil {

@@ -133,3 +133,22 @@ func TestRestoreUnknownEncryptionKeyIsNotFound(t *testing.T) {
 		t.Errorf("%d restores sent", n)
 	}
 }
+
+// TestAuthLoginWithNothingOnStdinIsUsage: a key that was not given (an
+// empty standard input) exits 2, as any input missing does, not 1.
+func TestAuthLoginWithNothingOnStdinIsUsage(t *testing.T) {
+	h, sb := serveHarness(t, sandbox.Options{}, "")
+	var out, errOut bytes.Buffer
+	e := h.newEnv("", &out, &errOut)
+	e.stdin = strings.NewReader("")
+	cmd := newRootCmd(e)
+	cmd.SetArgs([]string{"auth", "login", "--profile", "empty", "--api-url", h.url})
+	err := cmd.ExecuteContext(context.Background())
+	var eb bytes.Buffer
+	if code := reportError(&eb, err); code != exitUsage || !strings.Contains(eb.String(), "no input (standard input is empty)") {
+		t.Errorf("exit %d, %q; want exit 2 saying no input", code, eb.String())
+	}
+	if sb.Stats().Total != 0 {
+		t.Errorf("%d requests sent", sb.Stats().Total)
+	}
+}
