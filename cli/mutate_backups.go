@@ -102,18 +102,22 @@ bucket credentials stored with `+"`skytui creds add`"+` (never the secret itself
 				return usageErrf("--type (backup_type): incremental needs a completed full backup of %s; take one first with --type full", s.NameOrID())
 			}
 			name := c.arg(s)
+			// a backup taken now shows in the backups; a recurring schedule
+			// only in the schedules: what stderr and -o json name alike
+			check := "skytui backups list --service " + name
+			if schedule != "once" {
+				check = "skytui schedules list --service " + name
+			}
 			submitted := time.Now()
 			sc, err := c.client.CreateSchedule(ctx, req)
-			if err := e.answered(sc, err, backupFlags, "skytui backups list --service "+name+"` and `skytui schedules list --service "+name); err != nil {
-				return err
+			if err != nil {
+				// not known whether it was made: a one-time job is in the
+				// schedules before its backup is in the backups
+				return e.answered(sc, err, backupFlags, "skytui backups list --service "+name+"` and `skytui schedules list --service "+name)
 			}
+			_ = e.answered(sc, nil, backupFlags, check) // an unreadable answer is noted, naming check
+
 			if !cf.wait {
-				// a backup taken now shows in the backups; a recurring
-				// schedule only in the schedules
-				check := "skytui backups list --service " + name
-				if schedule != "once" {
-					check = "skytui schedules list --service " + name
-				}
 				if sc.AnswerUnreadable() != "" && bucket != "" {
 					sc.Target = bucket // the stand-in says where it was asked to go, not managed
 				}

@@ -414,9 +414,14 @@ func TestScheduleToABucketShowsItsTarget(t *testing.T) {
 	if err := sb.ArmFault(sandbox.ArmedFault{Kind: sandbox.AnswerUnreadable, Method: "POST", Path: "/skybackup/v1/backups/schedules"}); err != nil {
 		t.Fatal(err)
 	}
-	out, _, code := h.script(create...)
+	out, stderr, code := h.script(create...)
 	if got := cellsUnder(t, out, "ID", "TARGET")["-"]; code != 0 || got != bucket {
 		t.Errorf("an unreadable answer's TARGET %q (exit %d), want %s:\n%s", got, code, bucket, out)
+	}
+	// stderr names the one check -o json names: a recurring schedule shows
+	// in the schedules (it named the backups too)
+	if !strings.Contains(stderr, "check with `"+h.sel("skytui schedules list --service orders-prod")+"`") || strings.Contains(stderr, "backups list") {
+		t.Errorf("an unreadable answer's check:\n%s", stderr)
 	}
 }
 
