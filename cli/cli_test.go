@@ -640,6 +640,9 @@ func TestNothingFoundNamesTheFileNotRead(t *testing.T) {
 	if out, _ := run("services", "list", "--profile", "lab"); !strings.Contains(out, `no API key for profile "lab" in the keystore read; `+note+"; or run `skytui auth login --profile lab`") {
 		t.Errorf("services list: %q", out)
 	}
+	if out, err := run("creds", "list", "-o", "json"); err != nil || !strings.Contains(out, "skytui: only the credentials of the keystore read are listed; "+note+"\n") {
+		t.Errorf("creds list: %v %q", err, out)
+	}
 	if asked != 0 {
 		t.Errorf("the file's passphrase was asked %d times", asked)
 	}

@@ -204,6 +204,11 @@ func (e *env) listCreds(asJSON, noHeaders bool) error {
 		}
 		records = append(records, r)
 	}
+	if unread := st.Unread(); unread != "" {
+		// an encrypted file not read: what it holds is not listed, and a
+		// credential added again would be a second copy
+		fmt.Fprintf(e.stderr, "skytui: only the credentials of the keystore read are listed%s\n", unread)
+	}
 	if asJSON {
 		return writeJSON(e.stdout, records)
 	}
