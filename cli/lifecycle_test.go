@@ -2,7 +2,7 @@ package cli
 
 import (
 	"context"
-	"io"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -129,16 +129,9 @@ func TestChangeLifecycleReadOnly(t *testing.T) {
 // its write): a stop whose service still reads ready is waited for, and
 // only a wait on its own fails at once.
 func TestWaitAfterChangeGivesTheStatusTimeToMove(t *testing.T) {
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		io.WriteString(w, `{"id":"dbtgf00000001","name":"orders-prod","status":"ready"}`)
-	}))
-	defer srv.Close()
-	c, err := api.New(api.Config{BaseURL: srv.URL, APIKey: "k", MaxRetries: -1})
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := fixedService(t, "orders-prod", "ready")
 	w := &waiter{timeout: 300 * time.Millisecond, poll: 20 * time.Millisecond, what: "orders-prod", check: "skytui services get orders-prod", afterChange: true}
-	_, err = w.waitService(context.Background(), c, "dbtgf00000001", forStopped)
+	_, err := w.waitService(context.Background(), c, "dbtgf00000001", forStopped)
 	if err == nil || !strings.Contains(err.Error(), "timed out after 300ms waiting for orders-prod to be stopped (last: ready)") {
 		t.Fatalf("after a stop: %v, want it waited for until the timeout", err)
 	}
@@ -213,14 +206,7 @@ func TestScaleGoesOnWhenItsChoicesCannotBeRead(t *testing.T) {
 // TestWaitProgressNamesTheGoal: on a terminal the progress line says the
 // state read and the one waited for ("pending_stop, until stopped").
 func TestWaitProgressNamesTheGoal(t *testing.T) {
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		io.WriteString(w, `{"id":"dbtgf00000001","name":"orders-stage","status":"pending_stop"}`)
-	}))
-	defer srv.Close()
-	c, err := api.New(api.Config{BaseURL: srv.URL, APIKey: "k", MaxRetries: -1})
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := fixedService(t, "orders-stage", "pending_stop")
 	var stderr strings.Builder
 	w := &waiter{e: &env{stderr: &stderr}, timeout: 100 * time.Millisecond, poll: 20 * time.Millisecond, what: "orders-stage", check: "skytui services get orders-stage", progress: true}
 	if _, err := w.waitService(context.Background(), c, "dbtgf00000001", forStopped); err == nil {
@@ -229,4 +215,19 @@ func TestWaitProgressNamesTheGoal(t *testing.T) {
 	if !strings.Contains(stderr.String(), "orders-stage: pending_stop, until stopped  0s") {
 		t.Errorf("progress line: %q", stderr.String())
 	}
+}
+
+// fixedService is a client of a server whose every answer is service
+// dbtgf00000001, named name, in status: a status that never moves.
+func fixedService(t *testing.T, name, status string) *api.Client {
+	t.Helper()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprintf(w, `{"id":"dbtgf00000001","name":%q,"status":%q}`, name, status)
+	}))
+	t.Cleanup(srv.Close)
+	c, err := api.New(api.Config{BaseURL: srv.URL, APIKey: "k", MaxRetries: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
 }
