@@ -115,7 +115,9 @@ bucket credentials stored with `+"`skytui creds add`"+` (never the secret itself
 				// schedules before its backup is in the backups
 				return e.answered(sc, err, backupFlags, "skytui backups list --service "+name+"` and `skytui schedules list --service "+name)
 			}
-			_ = e.answered(sc, nil, backupFlags, check) // an unreadable answer is noted, naming check
+			if why := sc.AnswerUnreadable(); why != "" {
+				e.noteUnreadable(why, check)
+			}
 
 			if !cf.wait {
 				if sc.AnswerUnreadable() != "" && bucket != "" {

@@ -108,8 +108,8 @@ func (e *env) runForget(cmd *cobra.Command, arg string, yes bool) error {
 		}
 	}
 	if pair == nil {
-		// the saved pairs are named here: replication status mixes them
-		// with the managed ones, which are ended, not forgotten
+		// the saved pairs are named here (replication status without
+		// arguments lists them too, but fails when there are none)
 		if len(ps.Pairs) == 0 {
 			return notFoundErrf("no pair is saved for profile %s on this machine: there is nothing to forget (a managed pair is ended with `skytui replication stop SECONDARY --managed --yes`)", s.profile.Name)
 		}
