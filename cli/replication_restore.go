@@ -116,11 +116,15 @@ func (r *setupRun) resume(ctx context.Context, p replsetup.Progress) (err error)
 
 // keepSetup ends a run that reached the restore: a run that set the pair
 // up (or whose restore failed: the next starts afresh) forgets the saved
-// setup; one that stopped keeps it, as it stands now, and its error says
-// how to go on.
+// setup; one that stopped once its restore was started keeps it, as it
+// stands now, and its error says how to go on. A restore that was not
+// started leaves nothing to keep.
 func (r *setupRun) keepSetup(errp *error) {
-	if r.done || *errp == nil {
+	switch {
+	case r.done || *errp == nil:
 		r.saveSetup(replsetup.Progress{}) // forgotten
+		return
+	case r.w.Progress.RestoreID <= 0:
 		return
 	}
 	if !r.saveSetup(r.w.Progress) {

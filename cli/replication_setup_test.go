@@ -960,3 +960,26 @@ func TestReplicationStatusOfADeletedSecondary(t *testing.T) {
 	}
 	h.fails(exitNotFound, `skytui: no service named "never-was"`, h.live("replication", "status", "never-was")...)
 }
+
+// TestReplicationSetupSavesNothingBeforeItsRestore: a run whose restore
+// the API refuses says nothing is saved and saves nothing (it would have
+// saved a setup with no restore to go on from); the rerun is a new one.
+func TestReplicationSetupSavesNothingBeforeItsRestore(t *testing.T) {
+	h, _ := replHarness(t, 60)
+	h.front(func(w http.ResponseWriter, r *http.Request, next http.Handler) {
+		if r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/restores") {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusConflict)
+			_, _ = io.WriteString(w, `{"code":409,"message":"the service is busy"}`)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+	_, stderr, code := h.script(setupArgs(h, "--allow-list", "--yes", "--confirm", sandbox.DemoReplica)...)
+	if code != exitFailed || !strings.Contains(stderr, "stopped at step 3 (restore)") || strings.Contains(stderr, "the setup is saved") {
+		t.Fatalf("a refused restore: exit %d\n%s", code, stderr)
+	}
+	if ps, err := replsetup.DefaultStore().Load("skysql"); err != nil || ps.Setup != nil {
+		t.Errorf("saved after a refused restore: %+v %v", ps.Setup, err)
+	}
+}
