@@ -158,8 +158,12 @@ func (d *ConfirmDialog) Update(msg tea.Msg) (Dialog, tea.Cmd) {
 		return d, cmd
 	}
 	switch {
+	case kp.String() == "left" || kp.String() == "h":
+		d.yes = false // No is the left button: left never wraps round to Yes
+	case kp.String() == "right" || kp.String() == "l":
+		d.yes = true
 	case key.Matches(kp, k.Move):
-		d.yes = !d.yes
+		d.yes = !d.yes // tab and shift+tab go round
 	case key.Matches(kp, k.Yes):
 		return d, d.answer(true)
 	case key.Matches(kp, k.No):

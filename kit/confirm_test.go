@@ -109,3 +109,27 @@ func buttonX(view, label string) int {
 	}
 	return -1
 }
+
+// TestConfirmArrowsDoNotWrap: No is the left button: left (or h) on it
+// stays on No, right (or l) goes to Yes and stays there; tab goes round.
+// Left on No went round to Yes, and enter then confirmed a removal.
+func TestConfirmArrowsDoNotWrap(t *testing.T) {
+	d := NewConfirm(common(), 1, Confirm{Kind: ConfirmYesNo, Title: "Remove?", Detail: "it goes"})
+	d.SetSize(96, 18)
+	for _, c := range []struct {
+		key string
+		yes bool
+	}{{"left", false}, {"h", false}, {"right", true}, {"l", true}, {"right", true}, {"left", false}, {"tab", true}, {"tab", false}} {
+		kp, _ := KeyPress(c.key)
+		d.Update(kp)
+		if d.yes != c.yes {
+			t.Fatalf("after %s the cursor is on yes=%v, want %v", c.key, d.yes, c.yes)
+		}
+	}
+	kp, _ := KeyPress("left")
+	d.Update(kp)
+	kp, _ = KeyPress("enter")
+	if _, cmd := d.Update(kp); cmd == nil || cmd().(ConfirmedMsg).Yes {
+		t.Fatal("enter after left on No confirmed")
+	}
+}
