@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -276,5 +277,32 @@ func TestBinaryFilePassphrase(t *testing.T) {
 	r.typeIn("q")
 	if code := r.exit(); code != 0 {
 		t.Errorf("the UI after the right passphrase: exit %d\n%s", code, r.out.String())
+	}
+
+	// the API key in the file too (none in the environment): a wrong
+	// passphrase is asked again there as well (the key's read ended the
+	// start at once)
+	h.env = slices.DeleteFunc(h.env, func(v string) bool { return strings.HasPrefix(v, "SKYSQL_API_KEY=") })
+	r = h.startOnPty("auth", "login", "--profile", "sandbox")
+	r.waitFor("API key for profile sandbox")
+	r.typeIn(h.key + "\r")
+	r.waitFor("Passphrase for " + file)
+	r.typeIn(pass + "\r")
+	if code := r.exit(); code != 0 {
+		t.Fatalf("auth login into the file: exit %d\n%s", code, r.out.String())
+	}
+	r = h.startOnPty()
+	if err := pty.Setsize(r.ptmx, &pty.Winsize{Rows: 24, Cols: 80}); err != nil {
+		t.Fatal(err)
+	}
+	r.waitFor("Passphrase for " + file)
+	r.typeIn("wrong-passphrase\r")
+	r.waitFor("skytui: wrong passphrase: try again")
+	r.waitForCount("Passphrase for "+file, 2)
+	r.typeIn(pass + "\r")
+	r.waitFor("Services")
+	r.typeIn("q")
+	if code := r.exit(); code != 0 {
+		t.Errorf("the UI with its key in the file, after a wrong passphrase: exit %d\n%s", code, r.out.String())
 	}
 }

@@ -178,6 +178,12 @@ func (e *env) runTUI(cmd *cobra.Command, f rootFlags) error {
 	if err != nil {
 		return err
 	}
+	// an encrypted secrets file is unlocked first, a wrong passphrase asked
+	// again: the key may be in it, and its passphrase cannot be asked once
+	// the UI owns the terminal
+	if err := e.unlockSecrets(s); err != nil {
+		return err
+	}
 	key, src, err := s.apiKey()
 	if errors.Is(err, keystore.ErrNotFound) && s.store.Backend().Name() == keystore.BackendFile {
 		// the encrypted file's passphrase is asked on the terminal, so the
@@ -192,11 +198,6 @@ func (e *env) runTUI(cmd *cobra.Command, f rootFlags) error {
 	case errors.Is(err, keystore.ErrNotFound):
 		opts.NeedKey = true // the UI opens its key prompt first
 	case err != nil:
-		return err
-	}
-	// unlock an encrypted secrets file now: its passphrase cannot be asked
-	// once the UI owns the terminal
-	if err := e.unlockSecrets(s); err != nil {
 		return err
 	}
 	if opts.Client, err = s.client(key, e.version, logger); err != nil {
