@@ -6,6 +6,7 @@ import (
 
 	"github.com/skytui/skytui/api"
 	"github.com/skytui/skytui/api/replsetup"
+	"github.com/skytui/skytui/kit"
 )
 
 // Step 3 of a sky setup, the restore, and what follows when a run stops
@@ -20,6 +21,16 @@ import (
 // ready again. An accepted restore whose answer named none is looked for
 // among the secondary's restores, then followed.
 func (r *setupRun) restore(ctx context.Context, w *replsetup.Wizard) error {
+	if other := r.otherSetup(); other != nil && other.RestoreID > 0 {
+		// one unfinished setup is kept a profile: that one could not be
+		// taken up again if it were replaced, nor this one if it stopped
+		// while its restore runs (a run again would erase again)
+		pri, sec := api.OrID(other.PrimaryName, other.PrimaryID), api.OrID(other.SecondaryName, other.SecondaryID)
+		return r.say(replsetup.Outcome{Step: replsetup.StepRestore, Verdict: replsetup.Fail,
+			Problem: fmt.Sprintf("the unfinished setup of %s (restore %d started) is saved for this profile, and one is kept at a time: a stop during this restore could not be taken up again (nothing was sent)", other.PairText("->"), other.RestoreID),
+			Fix: fmt.Sprintf("finish that setup first: `skytui replication setup %s --primary %s --yes --confirm %s` goes on with it; then run this again",
+				kit.ShellQuote(sec), kit.ShellQuote(pri), kit.ShellQuote(sec))}, "restore")
+	}
 	o := r.steps.StartRestore(ctx, w.Progress)
 	w.Apply(o, r.eng.Now())
 	id := w.Progress.RestoreID
@@ -74,6 +85,16 @@ func (r *setupRun) secondaryReady(ctx context.Context) error {
 	return err
 }
 
+// otherSetup is the profile's unfinished setup when it is another pair's
+// (nil: none, or this run's pair).
+func (r *setupRun) otherSetup() *replsetup.Progress {
+	ps, err := replsetup.DefaultStore().Load(r.c.profile.Name)
+	if err != nil || ps.Setup == nil || ps.Setup.PrimaryID == r.pri.ID && ps.Setup.SecondaryID == r.sec.ID {
+		return nil
+	}
+	return ps.Setup
+}
+
 // savedSetup is the profile's unfinished setup when it is this run's pair
 // with its restore started, and --backup names no other backup; nil
 // otherwise (the run starts afresh).
@@ -87,6 +108,10 @@ func (r *setupRun) savedSetup() *replsetup.Progress {
 	case p.PrimaryID != r.pri.ID || p.SecondaryID != r.sec.ID || p.RestoreID <= 0:
 		return nil
 	case r.f.backup != "" && r.f.backup != p.BackupKey && r.f.backup != api.ShortKey(p.BackupKey):
+		// another backup asked for: a new restore, said, once the
+		// secondary is free of this one
+		fmt.Fprintf(r.e.stderr, "skytui: the unfinished setup of this pair (restore %d of backup %s) is not taken up: --backup names another; without --backup (or with --backup %s) this run would go on from it\n",
+			p.RestoreID, api.ShortKey(p.BackupKey), api.ShortKey(p.BackupKey))
 		return nil
 	}
 	return p
@@ -100,6 +125,14 @@ func (r *setupRun) savedSetup() *replsetup.Progress {
 func (r *setupRun) resume(ctx context.Context, p replsetup.Progress) (err error) {
 	w := replsetup.Resume(p)
 	r.w = w
+	r.report.Method = w.Progress.Method
+	// --binlog is the start this run asks for: step 4 has not run yet
+	// with it (it runs again below), so the saved start follows the flag
+	if r.f.binlog != (w.Progress.Method == replsetup.MethodBinlog) {
+		if _, err := w.ToggleMethod(r.eng.Now()); err != nil {
+			fmt.Fprintf(r.e.stderr, "skytui: replication starts from the %s: %v\n", w.PositionText(), err)
+		}
+	}
 	r.report.Method = w.Progress.Method
 	fmt.Fprintf(r.e.stderr, "skytui: going on with the setup of %s saved when it stopped: restore %d of backup %s (%s) is followed, not started again\n",
 		w.Progress.PairText("->"), p.RestoreID, api.ShortKey(p.BackupKey), w.PositionText())
@@ -135,13 +168,18 @@ func (r *setupRun) keepSetup(errp *error) {
 }
 
 // saveSetup saves p as the profile's unfinished setup (an empty p: none),
-// unless another pair's is saved there (the TUI's, left to finish): it
+// unless another pair's with its restore started is saved there (the
+// TUI's, left to finish; one that started none is replaced, said): it
 // reports whether p was saved. A failure to save is said, not fatal.
 func (r *setupRun) saveSetup(p replsetup.Progress) bool {
 	st := replsetup.DefaultStore()
 	ps, err := st.Load(r.c.profile.Name)
 	if err == nil {
 		mine := ps.Setup == nil || ps.Setup.PrimaryID == r.pri.ID && ps.Setup.SecondaryID == r.sec.ID
+		if !mine && ps.Setup.RestoreID <= 0 && p.SecondaryID != "" {
+			fmt.Fprintf(r.e.stderr, "skytui: the unfinished setup of %s (at step %d, nothing erased yet) is replaced by this one\n", ps.Setup.PairText("->"), int(ps.Setup.Step))
+			mine = true
+		}
 		switch {
 		case !mine:
 			if p.SecondaryID != "" {

@@ -929,9 +929,10 @@ func TestReplicationSetupGoesOnAfterATimeout(t *testing.T) {
 	}
 
 	clk.Advance(time.Hour) // the restore ends
-	stdout, stderr, code := h.script(args...)
+	// --binlog now: the start this run asks for (step 4 has not run)
+	stdout, stderr, code := h.script(append(args, "--binlog")...)
 	if code != 0 || !strings.Contains(stderr, "skytui: going on with the setup of orders-prod -> replica-west saved when it stopped: restore "+m[1]) ||
-		!strings.Contains(stdout, "replica-west") {
+		!strings.Contains(stderr, "PASS  4 change primary: pointed replica-west at orders-prod (binlog ") || !strings.Contains(stdout, "replica-west") {
 		t.Fatalf("run again: exit %d\n%s\n%s", code, stderr, stdout)
 	}
 	if n := sb.Stats().Count("POST", "/skybackup/v1/restores"); n != 1 {
@@ -981,5 +982,44 @@ func TestReplicationSetupSavesNothingBeforeItsRestore(t *testing.T) {
 	}
 	if ps, err := replsetup.DefaultStore().Load("skysql"); err != nil || ps.Setup != nil {
 		t.Errorf("saved after a refused restore: %+v %v", ps.Setup, err)
+	}
+}
+
+// TestReplicationSetupKeepsAnotherPairsSetup: one unfinished setup is
+// kept a profile. Another pair's with its restore started is not replaced:
+// the run stops before its own restore (which, stopped, could not be taken
+// up again: a run again erased the secondary again), naming the command
+// that goes on with the other. Another pair's that erased nothing yet is
+// replaced, said.
+func TestReplicationSetupKeepsAnotherPairsSetup(t *testing.T) {
+	clk := sandbox.NewManualClock(testenv.T0)
+	h, sb := serveHarness(t, sandbox.Options{DemoData: true, Seed: 7, SQL: sandbox.SQLDemo, Clock: clk}, goodKey)
+	t.Setenv("XDG_STATE_HOME", t.TempDir())
+	other := replsetup.Progress{PrimaryID: serviceID(t, h, sandbox.DemoOrders), PrimaryName: sandbox.DemoOrders,
+		SecondaryID: serviceID(t, h, sandbox.DemoLegacy), SecondaryName: sandbox.DemoLegacy, RestoreID: 9, Step: replsetup.StepRestore}
+	if err := replsetup.DefaultStore().Save("skysql", replsetup.ProfileState{Setup: &other}, 0); err != nil {
+		t.Fatal(err)
+	}
+	args := setupArgs(h, "--allow-list", "--yes", "--confirm", sandbox.DemoReplica, "--timeout", "50ms")
+	_, stderr, code := h.script(args...)
+	if code != exitFailed || !strings.Contains(stderr, "FAIL  3 restore: the unfinished setup of orders-prod -> legacy-batch (restore 9 started) is saved for this profile") ||
+		!strings.Contains(stderr, "`"+h.sel("skytui replication setup legacy-batch --primary orders-prod --yes --confirm legacy-batch")+"` goes on with it") {
+		t.Fatalf("another pair's restore started: exit %d\n%s", code, stderr)
+	}
+	if n := sb.Stats().Count("POST", "/skybackup/v1/restores"); n != 0 {
+		t.Fatalf("%d restores sent", n)
+	}
+
+	other.RestoreID, other.Step = 0, replsetup.StepBackup
+	if err := replsetup.DefaultStore().Save("skysql", replsetup.ProfileState{Setup: &other}, 0); err != nil {
+		t.Fatal(err)
+	}
+	_, stderr, _ = h.script(args...)
+	if !strings.Contains(stderr, "skytui: the unfinished setup of orders-prod -> legacy-batch (at step 2, nothing erased yet) is replaced by this one") ||
+		!strings.Contains(stderr, "the setup is saved: run this command again") {
+		t.Fatalf("another pair's setup before its restore:\n%s", stderr)
+	}
+	if ps, err := replsetup.DefaultStore().Load("skysql"); err != nil || ps.Setup == nil || ps.Setup.SecondaryName != sandbox.DemoReplica {
+		t.Errorf("the setup saved: %+v %v", ps.Setup, err)
 	}
 }
