@@ -175,16 +175,28 @@ type APITime interface {
 	Local() time.Time
 }
 
-// ShortTime is a time in a list's column, local: "Mar 14 11:15"; "?" for
-// one the API sent unreadable (never a made-up time), "-" for none.
-func ShortTime(t APITime) string {
+// ShortTime is a time in a list's column, local, as Stamp words it; "?"
+// for one the API sent unreadable (never a made-up time), "-" for none.
+func ShortTime(t APITime, now time.Time) string {
 	if t.Unread() {
 		return "?"
 	}
 	if t.IsZero() {
 		return "-"
 	}
-	return t.Local().Format("Jan 02 15:04")
+	return Stamp(t.Local(), now)
+}
+
+// Stamp is a moment as the lists word it, local: "Mar 14 11:15" within
+// about six months of now, "Mar 14  2025" further off (as ls -l does): a
+// date a year away must not read as one of this year's. Twelve columns
+// either way.
+func Stamp(t, now time.Time) string {
+	t = t.Local()
+	if d := now.Sub(t); d > 182*24*time.Hour || d < -182*24*time.Hour {
+		return t.Format("Jan 02  2006")
+	}
+	return t.Format("Jan 02 15:04")
 }
 
 // Elapsed formats a running time precisely: 45s, 1m12s, 1h02m.

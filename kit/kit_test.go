@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -609,6 +610,23 @@ func TestResourceTitle(t *testing.T) {
 	} {
 		if got := ResourceTitle(key, name); got != want {
 			t.Errorf("%s: %q, want %q", key, got, want)
+		}
+	}
+}
+
+// TestStampSaysTheYearFarOff: a moment within about six months reads with
+// its time, one further off (past or future) with its year, in the same
+// twelve columns: "Oct 21" of last year read as last month.
+func TestStampSaysTheYearFarOff(t *testing.T) {
+	now := time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)
+	for at, want := range map[time.Time]string{
+		time.Date(2026, 11, 20, 1, 2, 0, 0, time.UTC): "Nov 20 01:02",
+		time.Date(2026, 6, 1, 1, 2, 0, 0, time.UTC):   "Jun 01 01:02",
+		time.Date(2025, 10, 21, 1, 2, 0, 0, time.UTC): "Oct 21  2025",
+		time.Date(2027, 9, 1, 0, 0, 0, 0, time.UTC):   "Sep 01  2027",
+	} {
+		if got := Stamp(at, now); got != want || len(got) != 12 {
+			t.Errorf("Stamp(%s) = %q, want %q", at.Format(time.RFC3339), got, want)
 		}
 	}
 }

@@ -331,7 +331,7 @@ func (it *item) row(now time.Time, ageShown bool) kit.Row {
 			colType:     it.Type,
 			colStatus:   status,
 			colAge:      it.ageText(now),
-			colStarted:  kit.ShortTime(it.StartTime),
+			colStarted:  kit.ShortTime(it.StartTime, now),
 			colDuration: it.durationText(now),
 			colSize:     it.sizeText(),
 			colStored:   it.Stored(),

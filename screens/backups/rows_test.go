@@ -385,7 +385,7 @@ func TestUnreadableFieldsShowAsUnknown(t *testing.T) {
 		t.Fatal(err)
 	}
 	it := &item{Backup: b}
-	if got := kit.ShortTime(it.StartTime); got != "?" {
+	if got := kit.ShortTime(it.StartTime, now); got != "?" {
 		t.Errorf("STARTED = %q", got)
 	}
 	if got := it.ageText(now); got != "?" {

@@ -168,10 +168,10 @@ func (s *Screen) toggleSuspend() tea.Cmd {
 	id, svc, suspend := int64(sc.ID), s.sched.svcID, !sc.Suspended
 	name := scheduleName(&sc, s.nameOf(svc, sc.ServiceName))
 	verb, title, detail := "suspend", "Suspend "+name+"?",
-		fmt.Sprintf("No %s backups are taken by it (%s) until it is resumed; the backups it took stay.", kit.OrDash(sc.Type), scheduleWhen(&sc))
+		fmt.Sprintf("No %s backups are taken by it (%s) until it is resumed; the backups it took stay.", kit.OrDash(sc.Type), scheduleWhen(&sc, s.common.Time()))
 	if !suspend {
 		verb, title = "resume", "Resume "+name+"?"
-		detail = fmt.Sprintf("%s backups are taken again %s; the runs missed while suspended are not taken.", kit.OrDash(sc.Type), scheduleWhen(&sc))
+		detail = fmt.Sprintf("%s backups are taken again %s; the runs missed while suspended are not taken.", kit.OrDash(sc.Type), scheduleWhen(&sc, s.common.Time()))
 	}
 	client := s.common.Client
 	return kit.Do(kit.Action{
@@ -205,9 +205,9 @@ func (s *Screen) deleteSchedule() tea.Cmd {
 	id, svc := int64(sc.ID), s.sched.svcID
 	name := scheduleName(&sc, s.nameOf(svc, sc.ServiceName))
 	detail := fmt.Sprintf("%s: %s %s backups (%s) to %s. It takes no more backups; the backups it took stay.",
-		name, kit.OrDash(sc.Type), kit.KeepTogether(kit.OrDash(scheduleExpr(&sc))), scheduleWhen(&sc), targetWords(&sc))
+		name, kit.OrDash(sc.Type), kit.KeepTogether(kit.OrDash(scheduleExpr(&sc))), scheduleWhen(&sc, s.common.Time()), targetWords(&sc))
 	if isOnce(&sc) {
-		detail = fmt.Sprintf("%s: %s, to %s. A backup it took stays.", name, onceWords(&sc), targetWords(&sc))
+		detail = fmt.Sprintf("%s: %s, to %s. A backup it took stays.", name, onceWords(&sc, s.common.Time()), targetWords(&sc))
 	}
 	client := s.common.Client
 	return kit.Do(kit.Action{
@@ -246,10 +246,10 @@ type alreadyGone struct{}
 
 // onceWords names a one-time job plainly: "the one-time logical backup
 // job set for Nov 20 02:00".
-func onceWords(sc *api.Schedule) string {
+func onceWords(sc *api.Schedule, now time.Time) string {
 	w := "the one-time " + kit.OrDash(sc.Type) + " backup job"
 	if !sc.ScheduledAt.IsZero() {
-		w += " set for " + sc.ScheduledAt.Local().Format("Jan 02 15:04")
+		w += " set for " + kit.Stamp(sc.ScheduledAt.Time, now)
 	}
 	return w
 }
@@ -439,7 +439,7 @@ func (e *schedEdit) View() string {
 	}
 	lines := []string{
 		th.Title.Render(wrap(" Edit schedule " + scheduleKey(&e.sc) + " of " + e.svcName)),
-		th.Muted.Render(wrap(" " + kit.OrDash(e.sc.Type) + " backups to " + targetWords(&e.sc) + "; now " + kit.OrDash(scheduleExpr(&e.sc)) + " (" + scheduleWhen(&e.sc) + ")")),
+		th.Muted.Render(wrap(" " + kit.OrDash(e.sc.Type) + " backups to " + targetWords(&e.sc) + "; now " + kit.OrDash(scheduleExpr(&e.sc)) + " (" + scheduleWhen(&e.sc, e.common.Time()) + ")")),
 		"",
 		th.Label.Render(wrap(" Cron expression (UTC): minute hour day-of-month month day-of-week")),
 		" " + e.input.View(),

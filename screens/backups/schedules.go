@@ -52,11 +52,11 @@ func scheduleExpr(s *api.Schedule) string {
 
 func scheduleKey(s *api.Schedule) string { return strconv.FormatInt(int64(s.ID), 10) }
 
-func scheduleWhen(s *api.Schedule) string {
+func scheduleWhen(s *api.Schedule, now time.Time) string {
 	expr := scheduleExpr(s)
 	if expr == "once" {
 		if !s.ScheduledAt.IsZero() {
-			return "once, at " + s.ScheduledAt.Local().Format("Jan 02 15:04")
+			return "once, at " + kit.Stamp(s.ScheduledAt.Time, now)
 		}
 		return "once"
 	}
@@ -88,7 +88,7 @@ func nextRun(s *api.Schedule, now time.Time) string {
 	if err != nil || len(runs) == 0 {
 		return "-"
 	}
-	return runs[0].Local().Format("Jan 02 15:04")
+	return kit.Stamp(runs[0], now)
 }
 
 // sortSchedules: cron schedules first (oldest first), then one-off jobs
@@ -113,7 +113,7 @@ func scheduleRow(s *api.Schedule, now time.Time) kit.Row {
 			scID:     scheduleKey(s),
 			scType:   s.Type,
 			scExpr:   scheduleExpr(s),
-			scWhen:   scheduleWhen(s),
+			scWhen:   scheduleWhen(s, now),
 			scNext:   nextRun(s, now),
 			scStatus: scheduleStatus(s),
 			scTarget: s.TargetText(),
@@ -144,7 +144,7 @@ func scheduleSections(s *api.Schedule, now time.Time, loc *time.Location) []kit.
 		{Label: "ID", Value: scheduleKey(s)},
 		{Label: "Type", Value: kit.OrDash(s.Type)},
 		{Label: "Schedule", Value: kit.OrDash(expr)},
-		{Label: "Description", Value: scheduleWhen(s)},
+		{Label: "Description", Value: scheduleWhen(s, now)},
 		{Label: "Next runs", Value: runs},
 		{Label: "Status", Value: scheduleStatus(s), Kind: theme.StatusKind(scheduleStatus(s))},
 		{Label: "Message", Value: kit.OrDash(s.Message)},

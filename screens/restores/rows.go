@@ -129,7 +129,7 @@ func (s *Screen) rebuildRows() {
 				colSource:  s.sourceText(r),
 				colType:    r.Type,
 				colStatus:  s.statusText(r, now) + s.staleMark(r.ServiceID),
-				colStarted: kit.ShortTime(r.CreatedAt),
+				colStarted: kit.ShortTime(r.CreatedAt, now),
 				colMessage: r.Message,
 			},
 			Kinds: []theme.Kind{colStatus: theme.StatusKind(r.Status)},

@@ -75,7 +75,7 @@ func (s *Screen) rebuildRows() {
 				colWhere:   v.Where(),
 				colSize:    v.Size,
 				colNodes:   nodes,
-				colCreated: kit.ShortTime(v.CreatedOn),
+				colCreated: kit.ShortTime(v.CreatedOn, now),
 				colVersion: v.Version,
 				colRW:      readWrite(v),
 			},
