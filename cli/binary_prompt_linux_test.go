@@ -254,6 +254,16 @@ func TestBinaryFilePassphrase(t *testing.T) {
 		t.Fatalf("a passphrase asked again: exit %d\n%s", code, r.out.String())
 	}
 
+	// a wrong passphrase when another is added: the file was not read, no
+	// name is in use (it said "pass --replace", exit 3)
+	r = h.startOnPty("creds", "add", "s3", "bin-other", "--region", "eu-west-1", "--access-key-id", "AKIAIOSFODNN7EXAMPLE")
+	r.waitFor("Passphrase for " + file)
+	r.typeIn("wrong-passphrase\r")
+	r.waitFor("wrong passphrase (nothing was stored)")
+	if code := r.exit(); code != exitFailed || strings.Contains(r.out.String(), "--replace") {
+		t.Errorf("a wrong passphrase at creds add: exit %d\n%s", code, r.out.String())
+	}
+
 	r = h.startOnPty()
 	for i := 1; i <= 3; i++ {
 		r.waitForCount("Passphrase for "+file, i)

@@ -321,8 +321,12 @@ func (e *env) credStore(name string, replace bool) (*keystore.Store, error) {
 	switch _, err := st.BucketCredential(name); {
 	case errors.Is(err, keystore.ErrNotFound):
 		return st, nil
-	case err != nil:
+	case errors.Is(err, keystore.ErrDamaged):
 		return nil, refusedErrf("%v: pass --replace to store the new one in its place (nothing was stored)", err)
+	case err != nil:
+		// the keystore could not be read (a wrong passphrase, no terminal
+		// to ask it on): not a name in use
+		return nil, fmt.Errorf("%w (nothing was stored)", err)
 	}
 	return nil, refusedErrf("a bucket credential named %s is stored already: pass --replace to replace it (nothing was stored)", name)
 }

@@ -61,6 +61,9 @@ var (
 	// ErrWrongPassphrase: the secrets file could not be decrypted with the
 	// passphrase given.
 	ErrWrongPassphrase = errors.New("wrong passphrase")
+	// ErrDamaged is a stored value that was read but cannot be taken as
+	// what it should be.
+	ErrDamaged = errors.New("damaged")
 	// ErrInvalid: a credential or name failed validation.
 	ErrInvalid = errors.New("invalid")
 )

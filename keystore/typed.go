@@ -307,7 +307,7 @@ func (s *Store) BucketCredential(name string) (BucketCredential, error) {
 		Type string `json:"type"`
 	}
 	if err := json.Unmarshal([]byte(v), &probe); err != nil {
-		return nil, fmt.Errorf("bucket credential %q: stored value is damaged", name)
+		return nil, fmt.Errorf("bucket credential %q: stored value is %w", name, ErrDamaged)
 	}
 	switch {
 	case probe.Type == "service_account":
@@ -315,11 +315,11 @@ func (s *Store) BucketCredential(name string) (BucketCredential, error) {
 	case probe.Kind == KindS3:
 		var st s3Stored
 		if err := json.Unmarshal([]byte(v), &st); err != nil {
-			return nil, fmt.Errorf("bucket credential %q: stored value is damaged", name)
+			return nil, fmt.Errorf("bucket credential %q: stored value is %w", name, ErrDamaged)
 		}
 		return S3Credential{Name: name, AccessKeyID: st.AccessKeyID, SecretAccessKey: st.SecretAccessKey, Region: st.Region}, nil
 	}
-	return nil, fmt.Errorf("bucket credential %q: stored value is of an unknown kind", name)
+	return nil, fmt.Errorf("bucket credential %q: stored value is %w (of an unknown kind)", name, ErrDamaged)
 }
 
 // ListBucketCredentials lists stored credentials (names, kinds and where
