@@ -66,9 +66,17 @@ func TestStatusNotConfiguredFixWorks(t *testing.T) {
 	}
 	// nothing to stop or start: the footer offers d, not s/S, and s or S
 	// pressed anyway says so, asking nothing
-	if f := h.footer(); !strings.Contains(f, "d forget") || strings.Contains(f, "s stop") || strings.Contains(f, "S start") {
+	if f := h.footer(); !strings.Contains(f, "d forget") || strings.Contains(f, "s stop") || strings.Contains(f, "S start") || strings.Contains(f, "grant") {
 		t.Errorf("a not-configured pair's footer: %q", f)
 	}
+	// g pressed anyway: the grant cannot be read, and its fix names the
+	// list's keys, not a wizard step ("run step 4 first")
+	h.Key("g")
+	h.Until("the grant's read", func() bool { return strings.Contains(h.flat(), "Fix:") })
+	if scr := h.flat(); strings.Contains(scr, "step") || !strings.Contains(scr, "d forgets this pair") {
+		t.Errorf("the grant of a not-configured pair:\n%s", h.Screen())
+	}
+	h.Key("esc")
 	for _, k := range []string{"s", "S"} {
 		h.Key(k)
 		if strings.Contains(h.Screen(), "replication?") {

@@ -105,7 +105,8 @@ func (g *grantView) View() string {
 	case g.loading:
 		lines = append(lines, "  "+th.Muted.Render("CALL sky.replication_grants() on "+sec+th.Glyphs.Ellipsis))
 	case g.err != nil:
-		prob, fix := replsetup.SQLFixRetry(g.err, "secondary", sec, replsetup.StepChange, "c reads it again")
+		// a saved pair's: the list's keys, never a wizard step
+		prob, fix := replsetup.PairSQLFix(g.pair, g.err, "c reads it again")
 		lines = append(lines, wrap("  ", th.Error.Render(prob), w)...)
 		if fix != "" {
 			lines = append(lines, wrap("  Fix: ", th.Warn.Render(fix), w)...)

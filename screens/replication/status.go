@@ -372,12 +372,15 @@ func (s *Screen) statusKeyMap() kit.Keys {
 	// (S when stopped, s when running), both while it is not known, and
 	// neither while the secondary is down (? lists them all)
 	var run []key.Binding
+	unconfigured := false
 	if ok {
 		pv := s.view(p.SecondaryID)
 		switch st := pv.status(); {
 		case pv.down() != nil:
 		case st != nil && !st.Configured:
-			// nothing to stop or start: d and n are what its fix names
+			// nothing to stop or start, no grant to show: d and n are what
+			// its fix names
+			unconfigured = true
 		case replsetup.Stopped(st):
 			run = []key.Binding{k.Start}
 		case replsetup.Running(st):
@@ -394,7 +397,11 @@ func (s *Screen) statusKeyMap() kit.Keys {
 		// its own key first: s/S pause and resume its threads only
 		short = append(append(append(short, end...), run...), k.Forget, s.Table.Keys.Filter)
 	} else if len(s.state.Pairs) > 0 {
-		short = append(append(short, run...), k.Grant, k.Forget, s.Table.Keys.Filter)
+		grant := []key.Binding{k.Grant}
+		if unconfigured {
+			grant = nil
+		}
+		short = append(append(append(short, run...), grant...), k.Forget, s.Table.Keys.Filter)
 	}
 	return s.ListView.KeyMap(short, k.New, k.Continue, k.Stop, k.Start, k.Grant, k.Forget, k.End)
 }
