@@ -304,6 +304,7 @@ func (r *Wizard) chooseBackupID() tea.Cmd {
 			if ref := api.CheckSameProvider(api.Backup{Key: id}, src, target); ref != nil {
 				r.refusal = ref
 				r.step = stageRefusal
+				r.stepErr = "" // the ID step's note is not the refusal's
 				return nil
 			}
 		}

@@ -297,3 +297,27 @@ func TestBackupIDNoteGivesWayWhole(t *testing.T) {
 		}
 	}
 }
+
+// TestRefusalDropsTheIDStepsNote: an ID sent as typed on the second enter
+// that is refused across providers shows the refusal alone: the ID step's
+// "enter again sends it as typed" stayed under it, on a page where enter
+// does nothing.
+func TestRefusalDropsTheIDStepsNote(t *testing.T) {
+	e := rtSetup(t, true)
+	list, err := e.client.ListBackups(context.Background(), e.byName["orders-prod"].ID)
+	if err != nil || len(list) == 0 {
+		t.Fatal(err)
+	}
+	w := e.wizard(t, Options{Source: SourceBackupID, TargetID: e.byName["analytics-gcp"].ID, LockTarget: true})
+	w.SetSize(78, 21)
+	rtType(w, list[0].Key+"x") // on aws, and listed nowhere
+	rtPress(w, "enter")
+	if !strings.Contains(strings.Join(strings.Fields(rtView(w)), " "), "enter again sends it as typed") {
+		t.Fatalf("the first enter:\n%s", rtView(w))
+	}
+	rtPress(w, "enter")
+	v := rtView(w)
+	if w.StepName() != "refusal" || !strings.Contains(v, "Not sent: a backup can be restored only within the same cloud provider") || strings.Contains(v, "enter again") {
+		t.Fatalf("the refusal (step %s):\n%s", w.StepName(), v)
+	}
+}
