@@ -114,6 +114,9 @@ func TestProfileAndAPIURLFlagsAreUsage(t *testing.T) {
 			{[]string{"--profile", "nosuchprof"}, `skytui: --profile nosuchprof: profile "nosuchprof" not found (known: skysql); a new profile is made by ` + "`skytui auth login --profile nosuchprof --api-url URL`\n"},
 			// a name no profile can have: its rule, not a login that would be refused
 			{[]string{"--profile", "bad name"}, `skytui: --profile: profile name "bad name": use letters, digits and . _ - (at most 64, not starting with a symbol)` + "\n"},
+			// empty (a script's unset variable): refused, never the default profile
+			{[]string{"--profile", ""}, "skytui: --profile is empty: give a profile name, or leave the flag out for the default\n"},
+			{[]string{"--api-url", " "}, "skytui: --api-url is empty: give a URL, or leave the flag out for the default\n"},
 		} {
 			h.fails(exitUsage, c.want, append(append([]string{}, cmd...), c.flags...)...)
 		}

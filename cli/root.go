@@ -84,6 +84,16 @@ the command line.`,
 			return e.runTUI(cmd, f)
 		},
 	}
+	// --profile "" (a script's unset variable) must not mean the default
+	// profile, which may be production; likewise --api-url ""
+	cmd.PersistentPreRunE = func(c *cobra.Command, _ []string) error {
+		for name, what := range map[string]string{"profile": "a profile name", "api-url": "a URL"} {
+			if fl := c.Flag(name); fl != nil && fl.Changed && strings.TrimSpace(fl.Value.String()) == "" {
+				return usageErrf("--%s is empty: give %s, or leave the flag out for the default", name, what)
+			}
+		}
+		return nil
+	}
 	e.root = cmd
 	if _, ok := e.stderr.(hintWriter); !ok {
 		e.stderr = hintWriter{w: e.stderr, e: e}
