@@ -87,7 +87,7 @@ func (e *env) loginSession(ctx context.Context, s *session, f authFlags) error {
 		return fmt.Errorf("read the API key: %w", err)
 	}
 	if key == "" {
-		return errors.New("no API key entered")
+		return usageErr(errors.New("no API key entered")) // exit 2: input not given
 	}
 	if !f.noCheck {
 		c, err := s.client(key, e.version, slog.New(slog.DiscardHandler))

@@ -237,7 +237,7 @@ func TestBinaryFilePassphrase(t *testing.T) {
 	}
 	r.typeIn("tiny\r")
 	r.waitFor("(3 tries; nothing was stored)")
-	if code := r.exit(); code != exitUsage {
+	if code := r.exit(); code != exitUsage || strings.Contains(r.out.String(), "passphrase: passphrase:") {
 		t.Errorf("three refused passphrases: exit %d, want %d\n%s", code, exitUsage, r.out.String())
 	}
 	if _, err := os.Stat(file); !errors.Is(err, os.ErrNotExist) {

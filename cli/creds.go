@@ -123,10 +123,10 @@ client e-mail, an S3 key's access key ID and region), never a secret.
 
 Output: an aligned table (-o table, the default) followed by where the
 credentials are kept, or one JSON document (-o json: an array of
-{"name", "kind", "client_email" (gcs) or "access_key_id" and "region" (s3),
-"backend": where it is kept, keyring, keyctl or file}; a credential whose
-stored value cannot be read has "unreadable", why, instead of its
-identity). When the credentials
+{"name", "kind", "client_email" (gcs), "access_key_id" and "region" (s3),
+"unreadable": why a stored value cannot be read, "backend": where it is
+kept, keyring, keyctl or file}; every key is in every record, "" where it
+does not apply). When the credentials
 are kept in more than one backend, a STORED IN column says where each is,
 instead of the line.
 --no-headers leaves out the table's header line and the line after it.`,

@@ -214,9 +214,10 @@ func (p *prompter) Passphrase(path string, create bool) (string, error) {
 		if err != nil {
 			return "", err
 		}
+		// why is said after the keystore's "passphrase: " at the end
 		if len(a) < minPassphrase {
-			why = fmt.Sprintf("passphrase: at least %d characters", minPassphrase)
-			fmt.Fprintf(tty, "%s (%d typed)%s\n", why, len(a), againNote(try))
+			why = fmt.Sprintf("at least %d characters", minPassphrase)
+			fmt.Fprintf(tty, "passphrase: %s (%d typed)%s\n", why, len(a), againNote(try))
 			continue
 		}
 		b, err := ask("Repeat the passphrase")
@@ -224,8 +225,8 @@ func (p *prompter) Passphrase(path string, create bool) (string, error) {
 			return "", err
 		}
 		if a != b {
-			why = "passphrase: the two entries differ"
-			fmt.Fprintln(tty, why+againNote(try))
+			why = "the two entries differ"
+			fmt.Fprintln(tty, "passphrase: "+why+againNote(try))
 			continue
 		}
 		return a, nil

@@ -152,3 +152,19 @@ func TestAuthLoginWithNothingOnStdinIsUsage(t *testing.T) {
 		t.Errorf("%d requests sent", sb.Stats().Total)
 	}
 }
+
+// TestAuthLoginWithAnEmptyLineIsUsage: an empty line for the key is a key
+// not given: exit 2, as an empty standard input is.
+func TestAuthLoginWithAnEmptyLineIsUsage(t *testing.T) {
+	h, sb := serveHarness(t, sandbox.Options{}, "")
+	var out, errOut bytes.Buffer
+	e := h.newEnv("", &out, &errOut)
+	e.stdin = strings.NewReader("\n")
+	cmd := newRootCmd(e)
+	cmd.SetArgs([]string{"auth", "login", "--profile", "empty", "--api-url", h.url})
+	err := cmd.ExecuteContext(context.Background())
+	var eb bytes.Buffer
+	if code := reportError(&eb, err); code != exitUsage || !strings.Contains(eb.String(), "no API key entered") || sb.Stats().Total != 0 {
+		t.Errorf("exit %d, %q, %d requests; want exit 2 and none", code, eb.String(), sb.Stats().Total)
+	}
+}
