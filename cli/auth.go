@@ -189,7 +189,9 @@ func (e *env) authStatus(profile string) error {
 	key, src, err := s.store.APIKey(p.Name)
 	switch {
 	case errors.Is(err, keystore.ErrNotFound):
-		fmt.Fprintf(w, "API key:   none (run `skytui auth login --profile %s`)\n", p.Name)
+		// where it may still be comes before a login that would store a
+		// second copy
+		fmt.Fprintf(w, "API key:   none in the keystore read%s (or run `skytui auth login --profile %s`)\n", s.store.Unread(), p.Name)
 	case err != nil:
 		fmt.Fprintf(w, "API key:   unreadable: %v\n", err)
 	default:

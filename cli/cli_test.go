@@ -643,6 +643,9 @@ func TestNothingFoundNamesTheFileNotRead(t *testing.T) {
 	if out, err := run("creds", "list", "-o", "json"); err != nil || !strings.Contains(out, "skytui: only the credentials of the keystore read are listed; "+note+"\n") {
 		t.Errorf("creds list: %v %q", err, out)
 	}
+	if out, err := run("auth", "status", "--profile", "lab"); err != nil || !strings.Contains(out, "API key:   none in the keystore read; "+note+" (or run `skytui auth login --profile lab`)\n") {
+		t.Errorf("auth status: %v %q", err, out)
+	}
 	if asked != 0 {
 		t.Errorf("the file's passphrase was asked %d times", asked)
 	}
