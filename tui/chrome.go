@@ -20,6 +20,9 @@ type toast struct {
 	text  string
 	shown int       // which showing of this toast its timer belongs to
 	at    time.Time // when it came (Wall): one that waited too long goes
+	// seen is when it first came to the front (zero: not yet): a warning
+	// seen long enough gives way to a newer toast (seenWarn)
+	seen time.Time
 	// stays marks an error whose time is up: it shows again, with no
 	// time, once the toasts waiting above it have shown, until dismissed.
 	stays bool
@@ -65,7 +68,8 @@ func (t toast) shortened(w int, ellipsis string) string {
 // created" after "schedule 6 deleted", a hint after the launch it was
 // about), unless both came in one burst (newsBurst: a restore's end and
 // its target ready): then it waits its turn, for staleNews at most. A
-// warning that waited longer than staleToast is dropped unshown. Every
+// warning shown for seenWarn gives way so too; one that waited longer than
+// staleToast is dropped unshown. Every
 // toast is in the message log (L), whole.
 
 // staleToast is how long a warning may wait its turn, staleNews news;
@@ -74,6 +78,11 @@ const (
 	staleToast = 30 * time.Second
 	staleNews  = 10 * time.Second
 	newsBurst  = time.Second
+	// seenWarn is how long a warning in front is read: one shown that
+	// long gives way to a newer toast and is not shown again (it came
+	// back later, where it read as the present: "cannot choose that" of
+	// a scale already applied)
+	seenWarn = 2 * time.Second
 )
 
 // stale reports that t waited too long to be shown (never an error), or
@@ -179,7 +188,8 @@ func (m *Model) toastNamed(level kit.ToastLevel, name, text string, fields []log
 		// news gives way; the same message again is shown once, now; a
 		// read-only refusal is the answer to a key: the newer replaces it
 		return t.news() && now.Sub(t.at) >= newsBurst || t.level == level && t.text == text ||
-			refusal && strings.HasPrefix(t.text, kit.ReadOnlyPrefix)
+			refusal && strings.HasPrefix(t.text, kit.ReadOnlyPrefix) ||
+			t.level == kit.ToastWarn && !t.seen.IsZero() && now.Sub(t.seen) >= seenWarn
 	})
 	m.toasts = append(m.toasts, toast{id: id, level: level, text: text, at: now, name: name})
 	for len(m.toasts) > 5 {
@@ -206,6 +216,9 @@ func (m *Model) showToast() tea.Cmd {
 	}
 	t := &m.toasts[n-1]
 	t.shown++
+	if t.seen.IsZero() {
+		t.seen = now
+	}
 	d := 6 * time.Second
 	if t.level == kit.ToastError {
 		d = 15 * time.Second

@@ -349,3 +349,28 @@ func TestToastOfAScreenGoesWithIt(t *testing.T) {
 		t.Fatalf("screen a's warning is shown on screen b:\n%s", h.Screen())
 	}
 }
+
+// TestSeenWarningGivesWay: a warning shown for two seconds or more has
+// been read: a newer toast replaces it for good (it came back after the
+// newer one, where it read as the present: "cannot choose that" of a scale
+// already applied). One covered sooner shows again in its turn.
+func TestSeenWarningGivesWay(t *testing.T) {
+	now := t0
+	h := newHarness(t, Options{Profile: "test", Now: func() time.Time { return now },
+		Screens: func(*kit.Common) []kit.Screen { return []kit.Screen{&fakeScreen{id: "a"}} }}, 100, 30)
+	expire := func(tm tea.Msg) bool { _, ok := tm.(toastExpireMsg); return ok }
+	h.Send(kit.ToastMsg{Level: kit.ToastWarn, Text: "cannot choose that: topology es-single has one node"})
+	now = now.Add(3 * time.Second)
+	h.Send(kit.ToastMsg{Level: kit.ToastSuccess, Text: "service orders-stage is ready"})
+	h.Fire(expire)
+	if strings.Contains(h.Screen(), "cannot choose that") {
+		t.Fatalf("a warning read for 3 s came back after the newer toast:\n%s", h.Screen())
+	}
+	h.Send(kit.ToastMsg{Level: kit.ToastWarn, Text: "backup b1 is in progress"})
+	now = now.Add(time.Second)
+	h.Send(kit.ToastMsg{Level: kit.ToastWarn, Text: "schedule 3 is a one-time job"})
+	h.Fire(expire)
+	if !strings.Contains(h.Screen(), "backup b1 is in progress") {
+		t.Fatalf("a warning covered after 1 s did not show again in its turn:\n%s", h.Screen())
+	}
+}
