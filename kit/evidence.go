@@ -61,7 +61,7 @@ func BackupJobsEvidence(client *api.Client, serviceID string) func(context.Conte
 		})
 	backups := listEvidence(client, func(ctx context.Context) ([]api.Backup, error) { return client.ListBackups(ctx, serviceID) },
 		func(b api.Backup, out map[string]string) {
-			out["backup/"+b.Key] = fmt.Sprintf("backup %s: %s, %s", api.ShortKey(b.Key), orUnknown(b.Type), orUnknown(b.Status))
+			out["backup/"+b.Key] = fmt.Sprintf("backup %s: %s, %s", api.ShortKey(b.Key), orUnknown(b.Type), api.BackupWord(b.Status)) // the lists' word
 		})
 	return func(ctx context.Context) (map[string]string, error) {
 		out, err := scheds(ctx)

@@ -630,3 +630,29 @@ func TestStampSaysTheYearFarOff(t *testing.T) {
 		}
 	}
 }
+
+// TestBackupJobsEvidenceSaysTheListsWord: a backup seen after a lost
+// answer is named with the word the lists use (in progress), not the
+// API's (Running).
+func TestBackupJobsEvidenceSaysTheListsWord(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		if strings.Contains(r.URL.Path, "schedules") {
+			io.WriteString(w, `[]`)
+			return
+		}
+		io.WriteString(w, `[{"key":"0fcfb30530e0aa:dbtaf00000001:pod","service_id":"dbtaf00000001","type":"full","status":"Running"}]`)
+	}))
+	t.Cleanup(srv.Close)
+	cl, err := api.New(api.Config{BaseURL: srv.URL, APIKey: "k"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen, err := BackupJobsEvidence(cl, "dbtaf00000001")(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := seen["backup/0fcfb30530e0aa:dbtaf00000001:pod"]; got != "backup 0fcfb30530e0: full, in progress" {
+		t.Errorf("evidence %q, want the lists' word", got)
+	}
+}

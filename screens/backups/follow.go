@@ -121,7 +121,7 @@ func lostBackupEffect(svcID, typ string, at time.Time, known map[string]bool, se
 				continue
 			}
 			seen.key = b.Key
-			return fmt.Sprintf("backup %s: %s, %s", api.ShortKey(b.Key), kit.OrDash(b.Type), kit.OrDash(b.Status))
+			return fmt.Sprintf("backup %s: %s, %s", api.ShortKey(b.Key), kit.OrDash(b.Type), api.BackupWord(b.Status)) // the lists' word
 		}
 		return ""
 	}
