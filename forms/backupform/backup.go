@@ -390,16 +390,7 @@ func (b *Form) formHeight() int { return max(5, b.height-2) }
 // whether a full backup exists, the service's schedules unless the backup
 // is a one-off).
 func (b *Form) Init() tea.Cmd {
-	cmds := []tea.Cmd{b.form.Init()}
-	if sec := b.common.Secrets; sec != nil {
-		id := b.id
-		cmds = append(cmds, func() tea.Msg {
-			list, err := sec.ListBucketCredentials()
-			return credsLoadedMsg{id: id, creds: list, err: err}
-		})
-	} else {
-		b.setCreds(nil, errors.New("no keystore is open, so no stored bucket credentials"))
-	}
+	cmds := []tea.Cmd{b.form.Init(), b.readCreds()}
 	if b.full.Get() == fullUnknown && b.common.Client != nil {
 		id, client, sid, ctx := b.id, b.common.Client, b.svc.ID, b.common.Ctx()
 		cmds = append(cmds, func() tea.Msg {
@@ -415,6 +406,21 @@ func (b *Form) Init() tea.Cmd {
 		})
 	}
 	return tea.Batch(cmds...)
+}
+
+// readCreds reads the names of the stored bucket credentials (in a
+// command: the keystore is I/O).
+func (b *Form) readCreds() tea.Cmd {
+	sec := b.common.Secrets
+	if sec == nil {
+		b.setCreds(nil, errors.New("no keystore is open, so no stored bucket credentials"))
+		return nil
+	}
+	id := b.id
+	return func() tea.Msg {
+		list, err := sec.ListBucketCredentials()
+		return credsLoadedMsg{id: id, creds: list, err: err}
+	}
 }
 
 func (b *Form) setCreds(list []keystore.CredentialInfo, err error) {
@@ -487,6 +493,9 @@ func (b *Form) Update(msg tea.Msg) tea.Cmd {
 		}
 		if key.Matches(msg, b.keys.Cancel) && !b.filtering() {
 			return b.cancel()
+		}
+		if key.Matches(msg, b.keys.Reload) && b.onBucketStep() {
+			return b.readCreds()
 		}
 	}
 	if b.step != phaseForm {

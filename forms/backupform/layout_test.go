@@ -6,11 +6,13 @@ import (
 	"strings"
 	"testing"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/huh/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/skytui/skytui/api"
+	"github.com/skytui/skytui/keystore"
 	"github.com/skytui/skytui/kit"
 	"github.com/skytui/skytui/tui/tuitest"
 )
@@ -367,5 +369,29 @@ func TestBucketStepSaysWhatIsBelow(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestCredentialsReadAgainWithCtrlR: a credential added while the bucket
+// step is open (skytui creds add, as its hint says) is listed after
+// ctrl+r, which the footer offers there; before, only leaving the form
+// read the keystore again.
+func TestCredentialsReadAgainWithCtrlR(t *testing.T) {
+	st := tuitest.EmptySecrets(t)
+	b, h := run(t, common(t, st, nil), Options{HasFullBackup: boolp(true)}, 80, 21)
+	h.Keys("enter", "enter", "down", "enter") // full, once, your own bucket
+	typeKeys(h, "s3://acme-exports/orders")
+	h.Key("tab")
+	h.Sees("none stored for s3://")
+	if !slices.ContainsFunc(b.Keys(), func(k key.Binding) bool { return k.Help().Key == "ctrl+r" }) {
+		t.Fatalf("the bucket step's keys do not offer ctrl+r: %v", b.Keys())
+	}
+	if err := st.PutBucketCredential(keystore.S3Credential{Name: "added-now", AccessKeyID: "AKIATEST0000000001", SecretAccessKey: "x", Region: "us-east-1"}); err != nil {
+		t.Fatal(err)
+	}
+	h.Key("ctrl+r")
+	h.Sees("added-now")
+	if got := keys(b.credOptions()); got != "added-now  (S3)" {
+		t.Fatalf("after ctrl+r the credentials offered are %q", got)
 	}
 }

@@ -327,6 +327,7 @@ func wrapJSONLine(l string, width int) []string {
 // review's keys and the help are the form's own.
 type formKeys struct {
 	Next, Prev, Cancel       key.Binding
+	Reload                   key.Binding // the stored credentials, read again
 	Submit, Edit, ReviewQuit key.Binding
 }
 
@@ -335,6 +336,7 @@ func newFormKeys() formKeys {
 		Next:   kit.BindHelp("enter/tab", "next", "enter", "tab"),
 		Prev:   kit.Bind("shift+tab", "previous"),
 		Cancel: kit.Bind("esc", "cancel (keeps input)"),
+		Reload: kit.Bind("ctrl+r", "re-read credentials"),
 		Submit: kit.Bind("enter", "submit", "y"),
 		Edit:   kit.Bind("e", "edit", "backspace"),
 		// the review's esc, in words a 60-column footer has room for
@@ -365,7 +367,18 @@ func (b *Form) Keys() []key.Binding {
 		}
 		return keys
 	}
+	if b.onBucketStep() {
+		// a credential added meanwhile (skytui creds add) is listed
+		return []key.Binding{k.Next, k.Prev, k.Cancel, k.Reload}
+	}
 	return []key.Binding{k.Next, k.Prev, k.Cancel}
+}
+
+// onBucketStep reports that the form shows its own-bucket step (the
+// path and the stored credentials).
+func (b *Form) onBucketStep() bool {
+	f := b.form.GetFocusedField()
+	return b.step == phaseForm && f != nil && (f == b.fields["bucket path"] || f == b.fields["credentials"])
 }
 
 // backupPath is the path the request goes to, as the client sends it.
