@@ -241,8 +241,8 @@ func (b *bucketStep) input() *kit.Input {
 
 // fixable describes the one-key fix of the bucket field ("" when none): a
 // whole file path typed as the bucket is split into bucket and file (a
-// folder keeps its slash: the file name is typed after it); a missing
-// trailing slash is appended.
+// folder keeps its slash: the file name is typed after it, or, typed
+// already, goes after the folder); a missing trailing slash is appended.
 func (b *bucketStep) fixable() string {
 	v := strings.TrimSpace(b.bucket.Value())
 	if v == "" {
@@ -253,17 +253,36 @@ func (b *bucketStep) fixable() string {
 		return ""
 	}
 	if p := bucketPath(path); p != "" {
-		f := strings.TrimSpace(b.file.Value())
-		if f != "" && f != p {
+		switch f := b.splitFile(p); {
+		case f == "":
 			return ""
-		}
-		if strings.HasSuffix(p, "/") {
+		case f != p:
+			return "tab splits it: " + scheme + "://" + name + "/ and the file " + f
+		case strings.HasSuffix(p, "/"):
 			return "tab splits it: " + scheme + "://" + name + "/ and the file's folder " + p
 		}
 		return "tab splits it: " + scheme + "://" + name + "/ and the file " + p
 	}
 	if api.ValidateRestoreBucket(v) != nil && api.ValidateRestoreBucket(v+"/") == nil {
 		return "tab adds the slash"
+	}
+	return ""
+}
+
+// splitFile is the file field once p, the path typed after the bucket's
+// name, is moved there: p itself while the field is empty (or holds p), a
+// folder's p before the file name typed already ("exports/" and
+// "dump.sql.gz": "exports/dump.sql.gz"); "" where a file path typed in
+// both leaves no one answer.
+func (b *bucketStep) splitFile(p string) string {
+	f := strings.TrimSpace(b.file.Value())
+	switch {
+	case f == "" || f == p:
+		return p
+	case strings.HasSuffix(p, "/") && strings.HasPrefix(f, p):
+		return f // the folder is there already
+	case strings.HasSuffix(p, "/"):
+		return p + strings.TrimLeft(f, "/")
 	}
 	return ""
 }
@@ -288,7 +307,7 @@ func (b *bucketStep) applyFix() bool {
 	scheme, name, path, _ := api.ParseBucketURI(v)
 	if p := bucketPath(path); p != "" {
 		b.bucket.SetValue(scheme + "://" + name + "/")
-		b.file.SetValue(p)
+		b.file.SetValue(b.splitFile(p))
 		b.file.CursorEnd()
 	} else {
 		b.bucket.SetValue(v + "/")

@@ -321,3 +321,32 @@ func TestRefusalDropsTheIDStepsNote(t *testing.T) {
 		t.Fatalf("the refusal (step %s):\n%s", w.StepName(), v)
 	}
 }
+
+// TestBucketSplitKeepsTheFileTyped: a folder typed into the bucket field
+// is split off in front of a file name typed already ("exports/" and
+// "dump.sql.gz": "exports/dump.sql.gz"); the split was no longer offered
+// once a file was typed, and both had to be typed again.
+func TestBucketSplitKeepsTheFileTyped(t *testing.T) {
+	e := rtSetup(t, true)
+	w := e.wizard(t, Options{Source: SourceBucket, TargetID: e.byName["analytics-gcp"].ID, LockTarget: true})
+	b := w.bucket
+	for _, c := range []struct{ bucket, file, fix, wantFile string }{
+		{"gs://qa4-gcs/exports/", "", "tab splits it: gs://qa4-gcs/ and the file's folder exports/", "exports/"},
+		{"gs://qa4-gcs/exports/", "dump.sql.gz", "tab splits it: gs://qa4-gcs/ and the file exports/dump.sql.gz", "exports/dump.sql.gz"},
+		{"gs://qa4-gcs/exports/", "exports/dump.sql.gz", "tab splits it: gs://qa4-gcs/ and the file exports/dump.sql.gz", "exports/dump.sql.gz"},
+		{"gs://qa4-gcs/exports/a.gz", "b.gz", "", ""}, // two files: no one answer
+	} {
+		b.bucket.SetValue(c.bucket)
+		b.file.SetValue(c.file)
+		if got := b.fixable(); got != c.fix {
+			t.Errorf("%q + %q: fix %q, want %q", c.bucket, c.file, got, c.fix)
+			continue
+		}
+		if c.fix == "" {
+			continue
+		}
+		if !b.applyFix() || b.bucket.Value() != "gs://qa4-gcs/" || b.file.Value() != c.wantFile {
+			t.Errorf("%q + %q: split into %q and %q, want gs://qa4-gcs/ and %q", c.bucket, c.file, b.bucket.Value(), b.file.Value(), c.wantFile)
+		}
+	}
+}
