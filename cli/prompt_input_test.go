@@ -134,37 +134,21 @@ func TestRestoreUnknownEncryptionKeyIsNotFound(t *testing.T) {
 	}
 }
 
-// TestAuthLoginWithNothingOnStdinIsUsage: a key that was not given (an
-// empty standard input) exits 2, as any input missing does, not 1.
-func TestAuthLoginWithNothingOnStdinIsUsage(t *testing.T) {
-	h, sb := serveHarness(t, sandbox.Options{}, "")
-	var out, errOut bytes.Buffer
-	e := h.newEnv("", &out, &errOut)
-	e.stdin = strings.NewReader("")
-	cmd := newRootCmd(e)
-	cmd.SetArgs([]string{"auth", "login", "--profile", "empty", "--api-url", h.url})
-	err := cmd.ExecuteContext(context.Background())
-	var eb bytes.Buffer
-	if code := reportError(&eb, err); code != exitUsage || !strings.Contains(eb.String(), "no input (standard input is empty)") {
-		t.Errorf("exit %d, %q; want exit 2 saying no input", code, eb.String())
-	}
-	if sb.Stats().Total != 0 {
-		t.Errorf("%d requests sent", sb.Stats().Total)
-	}
-}
-
-// TestAuthLoginWithAnEmptyLineIsUsage: an empty line for the key is a key
-// not given: exit 2, as an empty standard input is.
-func TestAuthLoginWithAnEmptyLineIsUsage(t *testing.T) {
-	h, sb := serveHarness(t, sandbox.Options{}, "")
-	var out, errOut bytes.Buffer
-	e := h.newEnv("", &out, &errOut)
-	e.stdin = strings.NewReader("\n")
-	cmd := newRootCmd(e)
-	cmd.SetArgs([]string{"auth", "login", "--profile", "empty", "--api-url", h.url})
-	err := cmd.ExecuteContext(context.Background())
-	var eb bytes.Buffer
-	if code := reportError(&eb, err); code != exitUsage || !strings.Contains(eb.String(), "no API key entered") || sb.Stats().Total != 0 {
-		t.Errorf("exit %d, %q, %d requests; want exit 2 and none", code, eb.String(), sb.Stats().Total)
+// TestAuthLoginWithNoKeyIsUsage: a key not given, an empty standard
+// input or an empty line, exits 2, as any input missing does, not 1;
+// nothing is sent.
+func TestAuthLoginWithNoKeyIsUsage(t *testing.T) {
+	for stdin, want := range map[string]string{"": "no input (standard input is empty)", "\n": "no API key entered"} {
+		h, sb := serveHarness(t, sandbox.Options{}, "")
+		var out, errOut bytes.Buffer
+		e := h.newEnv("", &out, &errOut)
+		e.stdin = strings.NewReader(stdin)
+		cmd := newRootCmd(e)
+		cmd.SetArgs([]string{"auth", "login", "--profile", "empty", "--api-url", h.url})
+		err := cmd.ExecuteContext(context.Background())
+		var eb bytes.Buffer
+		if code := reportError(&eb, err); code != exitUsage || !strings.Contains(eb.String(), want) || sb.Stats().Total != 0 {
+			t.Errorf("stdin %q: exit %d, %q, %d requests; want exit 2 saying %q, none sent", stdin, code, eb.String(), sb.Stats().Total, want)
+		}
 	}
 }
