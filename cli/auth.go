@@ -191,7 +191,11 @@ func (e *env) authStatus(profile string) error {
 	case errors.Is(err, keystore.ErrNotFound):
 		// where it may still be comes before a login that would store a
 		// second copy
-		fmt.Fprintf(w, "API key:   none in the keystore read%s (or run `skytui auth login --profile %s`)\n", s.store.Unread(), p.Name)
+		if unread := s.store.Unread(); unread != "" {
+			fmt.Fprintf(w, "API key:   none in the keystore read%s (or run `skytui auth login --profile %s`)\n", unread, p.Name)
+		} else {
+			fmt.Fprintf(w, "API key:   none (run `skytui auth login --profile %s`)\n", p.Name)
+		}
 	case err != nil:
 		fmt.Fprintf(w, "API key:   unreadable: %v\n", err)
 	default:

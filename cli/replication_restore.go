@@ -20,16 +20,25 @@ import (
 // as `restores create --wait` does, then waits for the secondary to be
 // ready again. An accepted restore whose answer named none is looked for
 // among the secondary's restores, then followed.
-func (r *setupRun) restore(ctx context.Context, w *replsetup.Wizard) error {
+// blockedBy refuses a run while another pair's unfinished setup with its
+// restore started is saved: one is kept a profile, and that one could not
+// be taken up again if it were replaced, nor this one if it stopped while
+// its restore runs (a run again would erase again). Checked before step 0,
+// so nothing is changed (the allow list neither); nil: not blocked.
+func (r *setupRun) blockedBy() error {
 	if other := r.otherSetup(); other != nil && other.RestoreID > 0 {
-		// one unfinished setup is kept a profile: that one could not be
-		// taken up again if it were replaced, nor this one if it stopped
-		// while its restore runs (a run again would erase again)
 		pri, sec := api.OrID(other.PrimaryName, other.PrimaryID), api.OrID(other.SecondaryName, other.SecondaryID)
-		return r.say(replsetup.Outcome{Step: replsetup.StepRestore, Verdict: replsetup.Fail,
+		return r.say(replsetup.Outcome{Step: replsetup.StepPair, Verdict: replsetup.Fail,
 			Problem: fmt.Sprintf("the unfinished setup of %s (restore %d started) is saved for this profile, and one is kept at a time: a stop during this restore could not be taken up again (nothing was sent)", other.PairText("->"), other.RestoreID),
 			Fix: fmt.Sprintf("finish that setup first: `skytui replication setup %s --primary %s --yes --confirm %s` goes on with it; then run this again",
-				kit.ShellQuote(sec), kit.ShellQuote(pri), kit.ShellQuote(sec))}, "restore")
+				kit.ShellQuote(sec), kit.ShellQuote(pri), kit.ShellQuote(sec))}, "pair")
+	}
+	return nil
+}
+
+func (r *setupRun) restore(ctx context.Context, w *replsetup.Wizard) error {
+	if err := r.blockedBy(); err != nil { // saved meanwhile
+		return err
 	}
 	o := r.steps.StartRestore(ctx, w.Progress)
 	w.Apply(o, r.eng.Now())

@@ -400,6 +400,9 @@ func (r *setupRun) sky(ctx context.Context) (err error) {
 	if saved := r.savedSetup(); saved != nil {
 		return r.resume(ctx, *saved)
 	}
+	if err := r.blockedBy(); err != nil {
+		return err
+	}
 	w := replsetup.NewWizard(now())
 	r.w = w
 	r.report.Method = replsetup.MethodGTID

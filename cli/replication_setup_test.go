@@ -1002,9 +1002,13 @@ func TestReplicationSetupKeepsAnotherPairsSetup(t *testing.T) {
 	}
 	args := setupArgs(h, "--allow-list", "--yes", "--confirm", sandbox.DemoReplica, "--timeout", "50ms")
 	_, stderr, code := h.script(args...)
-	if code != exitFailed || !strings.Contains(stderr, "FAIL  3 restore: the unfinished setup of orders-prod -> legacy-batch (restore 9 started) is saved for this profile") ||
+	if code != exitFailed || !strings.Contains(stderr, "FAIL  0 pair: the unfinished setup of orders-prod -> legacy-batch (restore 9 started) is saved for this profile") ||
+		strings.Contains(stderr, "PASS  1") ||
 		!strings.Contains(stderr, "`"+h.sel("skytui replication setup legacy-batch --primary orders-prod --yes --confirm legacy-batch")+"` goes on with it") {
 		t.Fatalf("another pair's restore started: exit %d\n%s", code, stderr)
+	}
+	if n := tuitest.Changes(sb); n != 0 {
+		t.Fatalf("a run that could not go on sent %d changes (it added to the allow list)", n)
 	}
 	if n := sb.Stats().Count("POST", "/skybackup/v1/restores"); n != 0 {
 		t.Fatalf("%d restores sent", n)
